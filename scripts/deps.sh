@@ -1,0 +1,28 @@
+#!/bin/sh
+# deps.sh - install the Debian 12 packages wgc needs to build, run its demo and pass its tests.
+# As root it runs apt-get itself; otherwise it prints the exact apt-get line and fails.
+# Usage: sh scripts/deps.sh [demo|check]   (check = everything the test suite needs; the default)
+set -u
+what=${1:-check}
+pkgs="gcc make pkg-config libc6-dev libvulkan-dev libvulkan1 mesa-vulkan-drivers spirv-tools"
+if [ "$what" = check ]; then
+  pkgs="$pkgs vulkan-validationlayers vulkan-tools valgrind clang libclang-rt-14-dev python3 nodejs npm"
+fi
+missing=""
+for p in $pkgs; do
+  case "$p" in
+    nodejs) command -v node >/dev/null 2>&1 && continue ;;   # a node from elsewhere is fine
+    npm) command -v npm >/dev/null 2>&1 && continue ;;
+  esac
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+  echo "wgc: missing packages; run as root:"
+  echo "  apt-get update && apt-get install -y$missing"
+  exit 1
+fi
+echo "wgc: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null && apt-get install -y -q$missing >/dev/null || {
+  echo "wgc: apt-get install failed for:$missing"; exit 1; }

@@ -1,0 +1,17 @@
+/* cli.h - the wgc command table.  One row per subcommand; each lives in src/cli/<name>.c as
+ * int cli_<name>(int argc, char **argv) (argv[0] is the subcommand name) and returns the exit
+ * status: 0 success, 1 a negative verdict (invalid kernel, failed check), 2 bad usage or error. */
+#ifndef WGC_CLI_H
+#define WGC_CLI_H
+
+#define CLI_COMMANDS(X) \
+    X(version, "print wgc's version")
+
+#define X(name, help) int cli_##name(int argc, char **argv);
+CLI_COMMANDS(X)
+#undef X
+
+/* Prints "wgc: <message>" to stderr; returns 2 so commands can `return cli_fail(...)`. */
+int cli_fail(const char *fmt, ...);
+
+#endif

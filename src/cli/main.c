@@ -1,0 +1,49 @@
+/* main.c - wgc's entry: dispatches argv[1] through the command table in cli.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+typedef struct cli_command {
+    const char *name;
+    const char *help;
+    int (*run)(int argc, char **argv);
+} cli_command;
+
+static const cli_command commands[] = {
+#define X(name, help) { #name, help, cli_##name },
+    CLI_COMMANDS(X)
+#undef X
+};
+
+int cli_fail(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("wgc: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
+}
+
+static void usage(FILE *f) {
+    fputs("usage: wgc <command> [options]   (wgc <command> --help for each)\n\ncommands:\n", f);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    return cli_fail("unknown command '%s' (try wgc --help)", argv[1]);
+}

@@ -1,0 +1,29 @@
+/* test.h - the tiny assertion kit every C test uses.
+ *
+ * A test is a program: each CHECK that fails prints file:line and the expression, counts a
+ * failure and goes on; main returns test_end(), non-zero when anything failed.  There is no
+ * skip macro on purpose: a test that cannot run its subject must say why and fail, or print
+ * "SKIP: reason" to stdout itself where the issue allows a visible skip. */
+#ifndef WGC_TEST_H
+#define WGC_TEST_H
+#include <stdio.h>
+#include <string.h>
+
+static int test_failures_;
+static int test_checks_;
+
+#define CHECK(cond) do { test_checks_++; if (!(cond)) { test_failures_++; \
+    fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
+#define CHECKF(cond, ...) do { test_checks_++; if (!(cond)) { test_failures_++; \
+    fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+    fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+#define CHECK_EQ_INT(a, b) do { long long a_ = (long long)(a), b_ = (long long)(b); \
+    CHECKF(a_ == b_, "%s = %lld, %s = %lld", #a, a_, #b, b_); } while (0)
+#define CHECK_STR(a, b) do { const char *a_ = (a), *b_ = (b); \
+    CHECKF(a_ && b_ && strcmp(a_, b_) == 0, "'%s' != '%s'", a_ ? a_ : "(null)", b_ ? b_ : "(null)"); } while (0)
+
+static inline int test_end(void) {
+    printf("%d checks, %d failed\n", test_checks_, test_failures_);
+    return test_failures_ ? 1 : 0;
+}
+#endif
