@@ -7,7 +7,8 @@
 // EGL_PLATFORM=surfaceless, requestAdapter({featureLevel:'compatibility'})).  Measured here
 // (webgpu 0.6.2, Mesa 22.3.6): "OpenGL ES 3.2", no "shader-f16", no "subgroups" feature,
 // maxComputeWorkgroupStorageSize 32768, maxStorageBuffersPerShaderStage 16,
-// maxStorageBufferBindingSize 128 MiB, minStorageBufferOffsetAlignment 16.  Dawn's Vulkan
+// maxStorageBufferBindingSize 128 MiB, minStorageBufferOffsetAlignment 16, and a default
+// maxComputeInvocationsPerWorkgroup of 128 in compatibility mode (we request the adapter's 1024).  Dawn's Vulkan
 // backend refuses lavapipe 22.3 (adapter init fails), so this is the only real backend.
 // A kernel whose @requires names a feature the adapter lacks is reported "unsupported".
 //
@@ -225,7 +226,15 @@ async function main() {
     for (const r of spec.requires) if (adapter.features.has(r)) wanted.add(r);
     return { file, name: basename(file).replace(/\.wgsl$/, ''), text, spec };
   });
-  const device = await adapter.requestDevice({ requiredFeatures: [...wanted] });
+  // Compatibility mode's default limits are small (128 invocations per workgroup); ask for what
+  // the adapter has, so kernels written for core WebGPU limits (256) run unchanged.
+  const requiredLimits = {};
+  for (const name of ['maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupSizeX',
+                      'maxComputeWorkgroupSizeY', 'maxComputeWorkgroupSizeZ',
+                      'maxComputeWorkgroupStorageSize', 'maxStorageBuffersPerShaderStage',
+                      'maxStorageBufferBindingSize', 'maxBufferSize'])
+    requiredLimits[name] = adapter.limits[name];
+  const device = await adapter.requestDevice({ requiredFeatures: [...wanted], requiredLimits });
   globalThis.__dawnRunKeep.push(device);
   let lost = null;
   device.lost.then(info => { lost = info.message || 'device lost'; });
