@@ -59,6 +59,7 @@
 //       giving the list; names: inp(g,b,T), out(g,b,T), f32(x) (round to f32), i32(x),
 //       u32(x) (wrap), math, struct.
 //   @assert-py EXPR              a python3 expression over the same names that must be true.
+//   @let-py NAME = EXPR          binds NAME for the later python expressions of this kernel.
 //   @note TEXT                   free text.
 // Unknown @words are errors, so a typo cannot silently drop an expectation.
 
@@ -73,7 +74,7 @@ function fail(msg) { process.stderr.write(`dawn-run: ${msg}\n`); process.exit(2)
 
 // ------------------------------------------------------------------ spec parsing
 const KNOWN = new Set(['dispatch', 'entry', 'override', 'requires', 'dawn-skip', 'bind', 'compare',
-                       'expect', 'expect-py', 'assert-py', 'note']);
+                       'expect', 'expect-py', 'assert-py', 'let-py', 'note']);
 
 export function parseSpec(text) {
   const spec = { dispatch: null, entry: 'main', overrides: {}, requires: [], skip: null, binds: [],
@@ -107,7 +108,7 @@ export function parseSpec(text) {
       const b = parseBind(rest);
       if (typeof b === 'string') spec.errors.push(`${where}: ${b}`); else spec.binds.push(b);
     }
-    // compare / expect / expect-py / assert-py / note: read by expect.py and test_parity.c
+    // compare / expect / expect-py / assert-py / let-py / note: read by expect.py and test_parity.c
   }
   if (!spec.dispatch) spec.errors.push('no @dispatch line');
   const seen = new Set();

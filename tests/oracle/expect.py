@@ -15,6 +15,7 @@ For every kernel this script
       @expect G:B T [at=K] [ulp:N|abs:X] V,V,...    ("_" skips, f32 "nan" = any NaN)
       @expect-py G:B T [at=K] [ulp:N|abs:X] EXPR    (EXPR gives the list of expected values)
       @assert-py EXPR                               (must be true)
+      @let-py NAME = EXPR                           (a name for the later expressions)
     Names in EXPR: inp(g,b,T), out(g,b,T) (lists of u32/i32/f32), f32(x), i32(x), u32(x),
     f32bits(x), bitsf32(u), math, struct.  Integers compare after wrapping to T; f32 values
     compare bit for bit unless a tolerance is given, except that +0.0 and -0.0 are equal (WGSL
@@ -87,7 +88,7 @@ def parse_spec(text):
             spec["requires"].append(rest)
         elif word == "dawn-skip":
             spec["skip"] = rest
-        elif word in ("expect", "expect-py", "assert-py"):
+        elif word in ("expect", "expect-py", "assert-py", "let-py"):
             spec["expects"].append((ln, word, rest))
         elif word not in ("dispatch", "entry", "override", "compare", "note"):
             spec["errors"].append("line %d: unknown spec word @%s" % (ln, word))
@@ -221,7 +222,7 @@ def check_kernel(path, outdir, result):
     name = os.path.basename(path)[:-5]
     spec = parse_spec(open(path, encoding="utf-8").read())
     problems = list(spec["errors"])
-    if not spec["expects"]:
+    if not [e for e in spec["expects"] if e[1] != "let-py"]:
         problems.append("no @expect/@expect-py/@assert-py line: the kernel checks nothing")
     status = result.get("status") if result else "missing"
     if status == "unsupported":
@@ -259,6 +260,12 @@ def check_kernel(path, outdir, result):
            "out": lambda g, b, t="u32": decode(data_out[(g, b)], t)}
     for ln, word, rest in spec["expects"]:
         try:
+            if word == "let-py":
+                m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+)$", rest)
+                if not m:
+                    raise ValueError("expected 'NAME = EXPR'")
+                env[m.group(1)] = eval(m.group(2), env)
+                continue
             if word == "assert-py":
                 if not eval(rest, env):
                     problems.append("line %d: @assert-py is false: %s" % (ln, rest))
