@@ -5,7 +5,8 @@
 #define WGC_CLI_H
 
 #define CLI_COMMANDS(X) \
-    X(version, "print wgc's version")
+    X(version, "print wgc's version") \
+    X(check, "validate WGSL files, print diagnostics (--json)")
 
 #define X(name, help) int cli_##name(int argc, char **argv);
 CLI_COMMANDS(X)

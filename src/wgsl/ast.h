@@ -43,7 +43,7 @@
     X(FOR, "for statement")      /* for_: init, cond, update, body; attrs */ \
     X(WHILE, "while statement")  /* while_: cond, body; attrs */  \
     X(BREAK, "break statement")                                   \
-    X(BREAK_IF, "break-if statement") /* ret.value = condition; only last in a continuing block */ \
+    X(BREAK_IF, "break-if statement") /* ret.value = condition; parsed anywhere directly in a continuing block (the checker requires it last) */ \
     X(CONTINUE, "continue statement")                             \
     X(DISCARD, "discard statement")                               \
     X(CALL_STMT, "function call statement") /* call_stmt: call (CALL) */ \
@@ -125,7 +125,7 @@ typedef enum ast_suffix {
     X(align, 1, 1)              \
     X(binding, 1, 1)            \
     X(blend_src, 1, 1)          \
-    X(builtin, 1, 1)            \
+    X(builtin, 1, 2)            /* value name [, depth mode] */ \
     X(compute, 0, 0)            \
     X(const, 0, 0)              \
     X(diagnostic, 2, 2)         \

@@ -5,8 +5,11 @@
  * (XID_Start XID_Continue*), and converting numeric literals with the spec's rules and errors.
  * It then runs the spec's template-list discovery and rewrites the `<` / `>` that delimit
  * template lists into TOK_TEMPLATE_START / TOK_TEMPLATE_END (splitting `>>`, `>=`, `>>=` when
- * their first `>` closes a list).  Keywords are their own tokens; reserved words are reported
- * as errors by the lexer (token kind TOK_IDENT with `reserved` set so parsing can go on). */
+ * their first `>` closes a list).  Keywords are their own tokens.  The lexer reports nothing
+ * itself: a lexical error becomes a TOK_ERROR token (with its message) and lexing stops there, so
+ * the parser reports it when it reaches it (an earlier syntax error comes first, as in Tint).
+ * Reserved words and `__`-prefixed names lex as TOK_IDENT with `reserved` = 1 / 2; the parser
+ * rejects them where it consumes an identifier. */
 #ifndef WGSL_LEX_H
 #define WGSL_LEX_H
 
@@ -22,6 +25,7 @@ struct wgsl_cc;
     X(IDENT, "identifier")                          \
     X(INT_LIT, "integer literal")                   \
     X(FLOAT_LIT, "float literal")                   \
+    X(ERROR, "invalid token") /* lexical error; token.msg says why */ \
     X(TEMPLATE_START, "<")                          \
     X(TEMPLATE_END, ">")                            \
     /* keywords */                                  \
@@ -112,11 +116,12 @@ typedef enum tok_kind {
 typedef struct token {
     uint8_t kind;               /* tok_kind */
     uint8_t suffix;             /* literals: ast_suffix */
-    uint8_t reserved;           /* IDENT that is a reserved word (already reported) */
+    uint8_t reserved;           /* IDENT: 1 = reserved word, 2 = starts with `__` (parser rejects) */
     uint8_t pad_;
     span sp;
     uint32_t ident;             /* IDENT: interned name */
     union { uint64_t i; double f; } val; /* INT_LIT: value bits (i64 or u32/i32); FLOAT_LIT: value */
+    const char *msg;            /* ERROR: the message (arena) */
 } token;
 
 typedef struct token_list {
@@ -124,7 +129,8 @@ typedef struct token_list {
     uint32_t n, cap;
 } token_list;
 
-/* Lexes cc->src into *out (arena memory).  Reports lexical errors on cc; returns their count. */
+/* Lexes cc->src into *out (arena memory), ending with TOK_EOF (or TOK_ERROR then TOK_EOF).
+ * Returns 1 when a TOK_ERROR was produced, else 0. */
 uint32_t lex_source(struct wgsl_cc *cc, token_list *out);
 
 /* "identifier", "';'", "'fn'": how a token kind is named in messages. */

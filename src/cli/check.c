@@ -1,0 +1,100 @@
+/* check.c - `wgc check [--json] [--parse-only] FILE...`: validates WGSL files the way a browser
+ * would (parse + check, no code generation) and prints the diagnostics.
+ *
+ * Text mode prints each file's diagnostics as "file:line:col: error: msg", the source line and a
+ * caret, on stdout (the diagnostics are the command's output; silence means valid), and problems
+ * of the command itself (unreadable file, bad option) on stderr.  --json prints one JSON document:
+ * {"ok":bool,"files":[<wgsl_result_json of each file>]}.  Exit status: 0 all valid, 1 some
+ * invalid, 2 usage error or a file that cannot be read. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "wgc/wgsl.h"
+
+static void check_usage(FILE *f) {
+    fputs("usage: wgc check [--json] [--parse-only] FILE...\n"
+          "  Validates WGSL files (parse + semantic checks) and prints diagnostics as\n"
+          "  file:line:col: severity: message, the source line and a caret.\n"
+          "  --json        one JSON document: {\"ok\":..,\"files\":[{\"file\",\"ok\",\"diagnostics\":[..]}]}\n"
+          "                with line, col (code points, 1-based), offset and length (bytes)\n"
+          "  --parse-only  syntax only\n"
+          "  FILE may be '-' for stdin.  Exit: 0 all valid, 1 some invalid, 2 usage/unreadable.\n",
+          f);
+}
+
+/* Reads a whole file (or stdin for "-"); NULL on failure. */
+static char *read_file(const char *path, size_t *len) {
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) { free(buf); buf = NULL; break; }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    int err = ferror(f);
+    if (f != stdin) fclose(f);
+    if (err) { free(buf); return NULL; }
+    *len = n;
+    return buf;
+}
+
+int cli_check(int argc, char **argv) {
+    int json = 0, parse_only = 0, nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            check_usage(stdout);
+            return 0;
+        }
+        if (!strcmp(a, "--json")) json = 1;
+        else if (!strcmp(a, "--parse-only")) parse_only = 1;
+        else if (a[0] == '-' && a[1]) return cli_fail("check: unknown option '%s' (try wgc check --help)", a);
+        else nfiles++;
+    }
+    if (!nfiles) {
+        check_usage(stderr);
+        return 2;
+    }
+    int status = 0, first = 1;
+    if (json) fputs("{\"files\":[", stdout);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] == '-' && a[1]) continue;
+        size_t len = 0;
+        char *src = read_file(a, &len);
+        if (!src) {
+            cli_fail("check: cannot read '%s'", a);
+            status = 2;
+            continue;
+        }
+        wgsl_options opt = { .filename = strcmp(a, "-") ? a : "<stdin>", .check_only = 1,
+                             .parse_only = parse_only != 0 };
+        wgsl_result *r = wgsl_compile(src, len, &opt);
+        free(src);
+        if (!r) {
+            cli_fail("check: out of memory");
+            status = 2;
+            continue;
+        }
+        if (!r->ok && status == 0) status = 1;
+        const char *out = json ? wgsl_result_json(r) : wgsl_result_text(r);
+        if (json) {
+            if (!first) fputc(',', stdout);
+            first = 0;
+        }
+        if (out) fputs(out, stdout);
+        wgsl_result_free(r);
+    }
+    if (json) printf("],\"ok\":%s}\n", status == 0 ? "true" : "false");
+    return status;
+}

@@ -1,0 +1,1415 @@
+/* parse.c - recursive-descent parser for WGSL (spec "Grammar"), building the AST of ast.h.
+ *
+ * Each function quotes the grammar rule it implements.  Like Tint, a production either matches
+ * (returns a node handle), does not match (returns 0 and consumes nothing) or fails; failing
+ * reports one error at the offending token and longjmps out of the parse (`p->fail`), so the
+ * first syntax error is the one reported, at the token where the grammar could not go on, with
+ * Tint's wording ("expected ';' for variable declaration").  Lexical errors (TOK_ERROR tokens)
+ * are reported when the parser reaches them.
+ *
+ * Expressions follow the spec's operator grammar, which is not a precedence ladder: `a & b | c`,
+ * `a < b < c`, `a + b << c`, `a && b || c` need parentheses; the parser reports
+ * "mixing 'X' and 'Y' requires parenthesis".  Nesting (parenthesised or unary expressions,
+ * compound statements) is bounded by opt.max_nesting (default 128, Tint's limit), so a deeply
+ * nested input is an error, never a stack overflow. */
+#include <stdio.h>
+#include <string.h>
+
+#include "wgsl/cc.h"
+#include "wgsl/lex.h"
+
+/* ---- names for messages (declared in ast.h) ---- */
+
+static const char *const kind_names[] = {
+#define X(n, d) d,
+    AST_KINDS(X)
+#undef X
+};
+_Static_assert(sizeof kind_names / sizeof kind_names[0] == AST_KIND_COUNT, "ast kind table");
+
+static const char *const op_names[] = {
+#define X(n, s) s,
+    AST_OPS(X)
+#undef X
+};
+_Static_assert(sizeof op_names / sizeof op_names[0] == AST_OP_COUNT, "ast op table");
+
+static const struct { const char *name; uint8_t lo, hi; } attr_info[] = {
+    { "", 0, 0 },
+#define X(n, lo, hi) { #n, lo, hi },
+    AST_ATTRS(X)
+#undef X
+};
+_Static_assert(sizeof attr_info / sizeof attr_info[0] == AST_ATTR_COUNT, "ast attr table");
+
+const char *ast_kind_name(ast_kind k) { return k < AST_KIND_COUNT ? kind_names[k] : "?"; }
+const char *ast_op_name(ast_op op) { return op < AST_OP_COUNT ? op_names[op] : "?"; }
+const char *ast_attr_name(ast_attr a) { return a < AST_ATTR_COUNT ? attr_info[a].name : "?"; }
+
+uint32_t ast_find_attr(const ast_module *m, ast_list attrs, ast_attr a) {
+    for (uint32_t i = 0; i < attrs.count; i++) {
+        uint32_t h = ast_item(m, attrs, i);
+        if (m->nodes[h].op == a) return h;
+    }
+    return 0;
+}
+
+/* ---- parser state ---- */
+
+typedef struct parser {
+    wgsl_cc *cc;
+    ast_module *m;
+    token *t;                   /* tokens, ending with TOK_EOF */
+    uint32_t n, pos;
+    uint32_t prev_end;          /* end offset of the last consumed token */
+    uint32_t depth, max_depth;
+    ARR(uint32_t) tmp;          /* scratch stack for building lists */
+    jmp_buf fail;
+} parser;
+
+static _Noreturn void fail_at(parser *p, span sp, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static _Noreturn void fail_at(parser *p, span sp, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    diag_report(p->cc, WGSL_SEVERITY_ERROR, sp, fmt, ap);
+    va_end(ap);
+    longjmp(p->fail, 1);
+}
+
+static token *peek_n(parser *p, uint32_t k) {
+    uint32_t i = p->pos + k;
+    if (i >= p->n) i = p->n - 1;
+    token *t = &p->t[i];
+    if (t->kind == TOK_ERROR) fail_at(p, t->sp, "%s", t->msg);
+    return t;
+}
+static token *peek(parser *p) { return peek_n(p, 0); }
+static int is(parser *p, tok_kind k) { return peek(p)->kind == k; }
+
+static token *advance(parser *p) {
+    token *t = peek(p);
+    if (t->kind != TOK_EOF) p->pos++;
+    p->prev_end = t->sp.off + t->sp.len;
+    return t;
+}
+
+static int match(parser *p, tok_kind k) {
+    if (!is(p, k)) return 0;
+    advance(p);
+    return 1;
+}
+
+/* "expected ';' for variable declaration" at the current token. */
+static _Noreturn void fail_expected(parser *p, const char *what, const char *use) {
+    token *t = peek(p);
+    if (use && *use) fail_at(p, t->sp, "expected %s for %s", what, use);
+    fail_at(p, t->sp, "expected %s", what);
+}
+
+static token *expect(parser *p, tok_kind k, const char *use) {
+    if (!is(p, k)) {
+        char what[32];
+        snprintf(what, sizeof what, "'%s'", lex_tok_spelling(k));
+        fail_expected(p, what, use);
+    }
+    return advance(p);
+}
+
+/* An identifier being declared: reserved words and `__` names are errors here. */
+static token *expect_ident(parser *p, const char *use) {
+    token *t = peek(p);
+    if (t->kind != TOK_IDENT) fail_expected(p, "identifier", use);
+    if (t->reserved == 1) fail_at(p, t->sp, "'%s' is a reserved keyword", cc_str(p->cc, t->ident));
+    if (t->reserved == 2) fail_at(p, t->sp, "identifiers must not start with two or more underscores");
+    return advance(p);
+}
+
+static span from(parser *p, uint32_t start) {
+    uint32_t end = p->prev_end > start ? p->prev_end : start;
+    return span_make(start, end - start);
+}
+
+static uint32_t node(parser *p, ast_kind k, span sp) {
+    ast_module *m = p->m;
+    if (m->node_count == m->node_cap)
+        arena_grow(&p->cc->arena, (void **)&m->nodes, &m->node_cap, sizeof *m->nodes, m->node_count + 1);
+    uint32_t h = m->node_count++;
+    memset(&m->nodes[h], 0, sizeof m->nodes[h]);
+    m->nodes[h].kind = (uint8_t)k;
+    m->nodes[h].sp = sp;
+    return h;
+}
+#define N(h) (&p->m->nodes[(h)])
+
+/* List building: mark = list_begin(); push items; list_end(mark) copies them into module items. */
+static uint32_t list_begin(parser *p) { return p->tmp.n; }
+static void list_push(parser *p, uint32_t h) { ARR_PUSH(&p->cc->arena, p->tmp, h); }
+static ast_list list_end(parser *p, uint32_t mark) {
+    ast_module *m = p->m;
+    ast_list l = { m->item_count, p->tmp.n - mark };
+    if (m->item_count + l.count > m->item_cap)
+        arena_grow(&p->cc->arena, (void **)&m->items, &m->item_cap, sizeof *m->items, m->item_count + l.count);
+    if (l.count) memcpy(m->items + m->item_count, p->tmp.v + mark, l.count * sizeof(uint32_t));
+    m->item_count += l.count;
+    p->tmp.n = mark;
+    return l;
+}
+
+static void enter(parser *p) {
+    if (++p->depth > p->max_depth) fail_at(p, peek(p)->sp, "maximum parser recursive depth reached");
+}
+static void leave(parser *p) { p->depth--; }
+
+static uint32_t expression(parser *p);
+static uint32_t unary_expression(parser *p);
+static uint32_t compound_statement(parser *p, ast_list attrs, const char *use);
+static ast_list attributes(parser *p);
+
+
+/* ---- types and template lists ---- */
+
+/* template_list : _template_args_start template_arg_comma_list _template_args_end
+ * template_arg_comma_list : template_arg_expression ( ',' template_arg_expression )* ','? */
+static ast_list template_list(parser *p) {
+    ast_list none = { 0, 0 };
+    if (!match(p, TOK_TEMPLATE_START)) return none;
+    uint32_t mark = list_begin(p);
+    for (;;) {
+        uint32_t e = expression(p);
+        if (!e) {
+            if (p->tmp.n == mark || !is(p, TOK_TEMPLATE_END)) fail_expected(p, "expression", "template argument list");
+            break;
+        }
+        list_push(p, e);
+        if (!match(p, TOK_COMMA)) break;
+    }
+    if (!is(p, TOK_TEMPLATE_END)) fail_expected(p, "'>'", "template argument list");
+    advance(p);
+    return list_end(p, mark);
+}
+
+/* variable_decl's template list: 'var' _disambiguate_template template_list? */
+static ast_list var_template_list(parser *p) {
+    if (is(p, TOK_LT)) fail_at(p, peek(p)->sp, "missing closing '>' for variable declaration");
+    if (is(p, TOK_TEMPLATE_START) && peek_n(p, 1)->kind == TOK_TEMPLATE_END) {
+        advance(p);
+        fail_expected(p, "expression", "'var' address space");
+    }
+    return template_list(p);
+}
+
+/* template_elaborated_ident : ident _disambiguate_template template_list? */
+static uint32_t template_elaborated_ident(parser *p) {
+    if (!is(p, TOK_IDENT)) return 0;
+    token *t = advance(p);
+    uint32_t start = t->sp.off, name = t->ident;
+    ast_list templ = template_list(p);
+    uint32_t h = node(p, AST_IDENT, from(p, start));
+    N(h)->u.ident.name = name;
+    N(h)->u.ident.templ = templ;
+    return h;
+}
+
+/* type_specifier : template_elaborated_ident */
+static uint32_t type_specifier(parser *p, const char *use) {
+    uint32_t ty = template_elaborated_ident(p);
+    if (!ty) {
+        token *t = peek(p);
+        fail_at(p, t->sp, "invalid type for %s", use);
+    }
+    return ty;
+}
+
+/* ---- expressions ---- */
+
+/* argument_expression_list : '(' expression_comma_list? ')'
+ * expression_comma_list : expression ( ',' expression )* ','? */
+static ast_list argument_list(parser *p, const char *use) {
+    expect(p, TOK_LPAREN, use);
+    uint32_t mark = list_begin(p);
+    while (!is(p, TOK_RPAREN)) {
+        uint32_t e = expression(p);
+        if (!e) fail_expected(p, "expression", use);
+        list_push(p, e);
+        if (is(p, TOK_RPAREN)) break;
+        if (!is(p, TOK_COMMA)) {
+            ast_node *en = N(e);
+            if (en->kind == AST_IDENT && en->u.ident.templ.count) {
+                /* `f(a < b, c > d)`: the template discovery took `<...>` for a template list */
+                diag_error(p->cc, en->sp, "parsed as template list");
+                diag_note(p->cc, span_join(N(ast_item(p->m, en->u.ident.templ, en->u.ident.templ.count - 1))->sp,
+                                           peek(p)->sp),
+                          "if this is intended to be a greater-than expression then wrap in parentheses");
+                longjmp(p->fail, 1);
+            }
+            fail_expected(p, "','", use);
+        }
+        advance(p);
+    }
+    expect(p, TOK_RPAREN, use);
+    return list_end(p, mark);
+}
+
+/* primary_expression :
+ *   template_elaborated_ident | call_expression | literal | paren_expression
+ * call_expression : call_phrase
+ * call_phrase : template_elaborated_ident argument_expression_list
+ * paren_expression : '(' expression ')' */
+static uint32_t primary_expression(parser *p) {
+    token *t = peek(p);
+    uint32_t start = t->sp.off;
+    switch (t->kind) {
+    case TOK_IDENT: {
+        uint32_t id = template_elaborated_ident(p);
+        if (!is(p, TOK_LPAREN)) return id;
+        ast_list args = argument_list(p, "function call");
+        uint32_t h = node(p, AST_CALL, from(p, start));
+        N(h)->u.call.callee = id;
+        N(h)->u.call.args = args;
+        return h;
+    }
+    case TOK_INT_LIT: case TOK_FLOAT_LIT: {
+        advance(p);
+        uint32_t h = node(p, t->kind == TOK_INT_LIT ? AST_LIT_INT : AST_LIT_FLOAT, t->sp);
+        N(h)->op = t->suffix;
+        if (t->kind == TOK_INT_LIT) N(h)->u.lit.i = t->val.i;
+        else N(h)->u.lit.f = t->val.f;
+        return h;
+    }
+    case TOK_KW_true: case TOK_KW_false: {
+        advance(p);
+        uint32_t h = node(p, AST_LIT_BOOL, t->sp);
+        N(h)->u.lit.i = t->kind == TOK_KW_true;
+        return h;
+    }
+    case TOK_LPAREN: {
+        enter(p);
+        advance(p);
+        uint32_t e = expression(p);
+        if (!e) fail_at(p, peek(p)->sp, "unable to parse expression");
+        expect(p, TOK_RPAREN, NULL);
+        leave(p);
+        return e;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* component_or_swizzle_specifier :
+ *   '[' expression ']' component_or_swizzle_specifier?
+ * | '.' member_ident component_or_swizzle_specifier?
+ * | '.' swizzle_name component_or_swizzle_specifier? */
+static uint32_t postfix(parser *p, uint32_t e, uint32_t start) {
+    for (;;) {
+        if (match(p, TOK_LBRACKET)) {
+            uint32_t idx = expression(p);
+            if (!idx) fail_at(p, peek(p)->sp, "unable to parse expression inside []");
+            expect(p, TOK_RBRACKET, "index accessor");
+            uint32_t h = node(p, AST_INDEX, from(p, start));
+            N(h)->u.index.base = e;
+            N(h)->u.index.index = idx;
+            e = h;
+        } else if (match(p, TOK_PERIOD)) {
+            token *t = peek(p);
+            if (t->kind != TOK_IDENT) fail_expected(p, "identifier", "member accessor");
+            advance(p);
+            uint32_t h = node(p, AST_MEMBER, from(p, start));
+            N(h)->u.member.base = e;
+            N(h)->u.member.name = t->ident;
+            N(h)->u.member.name_off = t->sp.off;
+            e = h;
+        } else {
+            return e;
+        }
+    }
+}
+
+/* singular_expression : primary_expression component_or_swizzle_specifier? */
+static uint32_t singular_expression(parser *p) {
+    uint32_t start = peek(p)->sp.off;
+    uint32_t e = primary_expression(p);
+    if (!e) return 0;
+    return postfix(p, e, start);
+}
+
+/* unary_expression : singular_expression | '-' unary_expression | '!' unary_expression
+ *   | '~' unary_expression | '*' unary_expression | '&' unary_expression */
+static uint32_t unary_expression(parser *p) {
+    token *t = peek(p);
+    ast_op op;
+    switch (t->kind) {
+    case TOK_MINUS: op = AST_OP_NEG; break;
+    case TOK_BANG: op = AST_OP_NOT; break;
+    case TOK_TILDE: op = AST_OP_BITNOT; break;
+    case TOK_STAR: op = AST_OP_DEREF; break;
+    case TOK_AND: op = AST_OP_ADDR; break;
+    case TOK_AND_AND: case TOK_MINUS_MINUS: {
+        /* `&&x` is `& &x`, `--x` is `- -x` */
+        ast_op dop = t->kind == TOK_AND_AND ? AST_OP_ADDR : AST_OP_NEG;
+        const char *sp1 = t->kind == TOK_AND_AND ? "&" : "-";
+        enter(p);
+        enter(p);
+        advance(p);
+        uint32_t inner_start = t->sp.off + 1;
+        uint32_t operand = unary_expression(p);
+        if (!operand) fail_at(p, peek(p)->sp, "unable to parse right side of %s expression", sp1);
+        uint32_t in = node(p, AST_UNARY, from(p, inner_start));
+        N(in)->op = (uint8_t)dop;
+        N(in)->u.unary.operand = operand;
+        uint32_t h = node(p, AST_UNARY, from(p, t->sp.off));
+        N(h)->op = (uint8_t)dop;
+        N(h)->u.unary.operand = in;
+        leave(p);
+        leave(p);
+        return h;
+    }
+    default:
+        return singular_expression(p);
+    }
+    enter(p);
+    uint32_t start = t->sp.off;
+    advance(p);
+    uint32_t operand = unary_expression(p);
+    if (!operand) fail_at(p, peek(p)->sp, "unable to parse right side of %s expression", lex_tok_spelling(t->kind));
+    uint32_t h = node(p, AST_UNARY, from(p, start));
+    N(h)->op = (uint8_t)op;
+    N(h)->u.unary.operand = operand;
+    leave(p);
+    return h;
+}
+
+static uint32_t binary(parser *p, ast_op op, uint32_t lhs, uint32_t rhs) {
+    span sp = span_join(N(lhs)->sp, N(rhs)->sp);
+    uint32_t h = node(p, AST_BINARY, sp);
+    N(h)->op = (uint8_t)op;
+    N(h)->u.binary.lhs = lhs;
+    N(h)->u.binary.rhs = rhs;
+    return h;
+}
+
+/* Binary operator of a token kind (AST_OP_NONE if it is none). */
+static ast_op tok_binop(tok_kind k) {
+    switch (k) {
+    case TOK_PLUS: return AST_OP_ADD;
+    case TOK_MINUS: return AST_OP_SUB;
+    case TOK_STAR: return AST_OP_MUL;
+    case TOK_SLASH: return AST_OP_DIV;
+    case TOK_PERCENT: return AST_OP_MOD;
+    case TOK_AND: return AST_OP_AND;
+    case TOK_OR: return AST_OP_OR;
+    case TOK_XOR: return AST_OP_XOR;
+    case TOK_SHL: return AST_OP_SHL;
+    case TOK_SHR: return AST_OP_SHR;
+    case TOK_AND_AND: return AST_OP_LAND;
+    case TOK_OR_OR: return AST_OP_LOR;
+    case TOK_EQ_EQ: return AST_OP_EQ;
+    case TOK_NOT_EQ: return AST_OP_NE;
+    case TOK_LT: return AST_OP_LT;
+    case TOK_LE: return AST_OP_LE;
+    case TOK_GT: return AST_OP_GT;
+    case TOK_GE: return AST_OP_GE;
+    default: return AST_OP_NONE;
+    }
+}
+
+/* An operator of the chain that started with token `first` is followed by another operator that
+ * the grammar does not allow there without parentheses. */
+static void check_mixing(parser *p, token *first) {
+    token *t = peek(p);
+    if (!first || tok_binop(t->kind) == AST_OP_NONE) return;
+    fail_at(p, span_make(first->sp.off, t->sp.off + t->sp.len - first->sp.off),
+            "mixing '%s' and '%s' requires parenthesis", lex_tok_spelling(first->kind), lex_tok_spelling(t->kind));
+}
+
+/* Right operand of a binary operator `op_tok`. */
+static uint32_t rhs_unary(parser *p, token *op_tok) {
+    uint32_t r = unary_expression(p);
+    if (!r) fail_at(p, peek(p)->sp, "unable to parse right side of %s expression", lex_tok_spelling(op_tok->kind));
+    return r;
+}
+
+/* multiplicative_expression : unary_expression | multiplicative_expression multiplicative_operator unary_expression
+ * additive_expression : multiplicative_expression | additive_expression additive_operator multiplicative_expression
+ * (post-unary forms: `lhs` is the already parsed first unary_expression; *first gets the first
+ * operator token of the chain, or NULL) */
+static uint32_t multiplicative_post_unary(parser *p, uint32_t lhs, token **first) {
+    for (;;) {
+        tok_kind k = (tok_kind)peek(p)->kind;
+        if (k != TOK_STAR && k != TOK_SLASH && k != TOK_PERCENT) return lhs;
+        token *op = advance(p);
+        if (first && !*first) *first = op;
+        lhs = binary(p, tok_binop(k), lhs, rhs_unary(p, op));
+    }
+}
+
+static uint32_t additive_post_unary(parser *p, uint32_t lhs, token **first) {
+    lhs = multiplicative_post_unary(p, lhs, first);
+    for (;;) {
+        tok_kind k = (tok_kind)peek(p)->kind;
+        if (k != TOK_PLUS && k != TOK_MINUS) return lhs;
+        token *op = advance(p);
+        if (first && !*first) *first = op;
+        uint32_t r = rhs_unary(p, op);
+        r = multiplicative_post_unary(p, r, NULL);
+        lhs = binary(p, tok_binop(k), lhs, r);
+    }
+}
+
+/* shift_expression : additive_expression | unary_expression _shift_left unary_expression
+ *                  | unary_expression _shift_right unary_expression */
+static uint32_t shift_post_unary(parser *p, uint32_t lhs, token **first) {
+    tok_kind k = (tok_kind)peek(p)->kind;
+    if (k == TOK_SHL || k == TOK_SHR) {
+        token *op = advance(p);
+        *first = op;
+        uint32_t r = rhs_unary(p, op);
+        uint32_t e = binary(p, tok_binop(k), lhs, r);
+        tok_kind n = (tok_kind)peek(p)->kind;
+        /* a shift's operands are unary expressions: `a << b + c`, `a << b << c` need parentheses */
+        if (n == TOK_SHL || n == TOK_SHR || n == TOK_PLUS || n == TOK_MINUS || n == TOK_STAR ||
+            n == TOK_SLASH || n == TOK_PERCENT)
+            check_mixing(p, op);
+        return e;
+    }
+    uint32_t e = additive_post_unary(p, lhs, first);
+    k = (tok_kind)peek(p)->kind;
+    if (*first && (k == TOK_SHL || k == TOK_SHR)) check_mixing(p, *first);
+    return e;
+}
+
+static int is_relational(tok_kind k) {
+    return k == TOK_LT || k == TOK_GT || k == TOK_LE || k == TOK_GE || k == TOK_EQ_EQ || k == TOK_NOT_EQ;
+}
+
+/* relational_expression : shift_expression | shift_expression _less_than shift_expression | ...
+ * (one comparison at most) */
+static uint32_t relational_post_unary(parser *p, uint32_t lhs, token **first) {
+    uint32_t e = shift_post_unary(p, lhs, first);
+    tok_kind k = (tok_kind)peek(p)->kind;
+    if (!is_relational(k)) return e;
+    token *op = advance(p);
+    *first = op;
+    uint32_t r = rhs_unary(p, op);
+    token *f2 = NULL;
+    r = shift_post_unary(p, r, &f2);
+    e = binary(p, tok_binop(k), e, r);
+    if (is_relational((tok_kind)peek(p)->kind)) check_mixing(p, op);
+    return e;
+}
+
+/* expression :
+ *   relational_expression
+ * | short_circuit_or_expression '||' relational_expression
+ * | short_circuit_and_expression '&&' relational_expression
+ * | bitwise_expression
+ * bitwise_expression : binary_and_expression '&' unary_expression | binary_or_expression '|' ...
+ *                    | binary_xor_expression '^' unary_expression */
+static uint32_t expression(parser *p) {
+    uint32_t lhs = unary_expression(p);
+    if (!lhs) return 0;
+    tok_kind k = (tok_kind)peek(p)->kind;
+    if (k == TOK_AND || k == TOK_OR || k == TOK_XOR) {
+        token *first = NULL;
+        while (peek(p)->kind == k) {
+            token *op = advance(p);
+            if (!first) first = op;
+            lhs = binary(p, tok_binop(k), lhs, rhs_unary(p, op));
+        }
+        check_mixing(p, first);
+        return lhs;
+    }
+    token *first = NULL;
+    uint32_t e = relational_post_unary(p, lhs, &first);
+    k = (tok_kind)peek(p)->kind;
+    if (k == TOK_AND_AND || k == TOK_OR_OR) {
+        token *sc = NULL;
+        while (peek(p)->kind == k) {
+            token *op = advance(p);
+            if (!sc) sc = op;
+            uint32_t r = rhs_unary(p, op);
+            token *f2 = NULL;
+            r = relational_post_unary(p, r, &f2);
+            e = binary(p, tok_binop(k), e, r);
+        }
+        check_mixing(p, sc);
+        return e;
+    }
+    check_mixing(p, first);
+    return e;
+}
+
+/* ---- attributes ---- */
+
+/* diagnostic_control : '(' severity_control_name ',' diagnostic_rule_name ','? ')'
+ * diagnostic_rule_name : diagnostic_name_token | diagnostic_name_token '.' diagnostic_name_token */
+static uint32_t diagnostic_control(parser *p, uint32_t start) {
+    expect(p, TOK_LPAREN, "diagnostic control");
+    token *sev = peek(p);
+    if (sev->kind != TOK_IDENT) fail_expected(p, "severity control", NULL);
+    const char *sn = cc_str(p->cc, sev->ident);
+    if (strcmp(sn, "error") && strcmp(sn, "warning") && strcmp(sn, "info") && strcmp(sn, "off"))
+        fail_at(p, sev->sp, "expected severity control\nPossible values: 'error', 'info', 'off', 'warning'");
+    advance(p);
+    expect(p, TOK_COMMA, "diagnostic control");
+    token *r1 = peek(p);
+    if (r1->kind != TOK_IDENT) fail_expected(p, "diagnostic rule name", NULL);
+    advance(p);
+    uint32_t rule2 = 0;
+    if (match(p, TOK_PERIOD)) {
+        token *r2 = peek(p);
+        if (r2->kind != TOK_IDENT) fail_expected(p, "diagnostic rule name", NULL);
+        advance(p);
+        rule2 = r2->ident;
+    }
+    match(p, TOK_COMMA);
+    expect(p, TOK_RPAREN, "diagnostic control");
+    uint32_t h = node(p, AST_DIAGNOSTIC, from(p, start));
+    N(h)->u.diag.severity = sev->ident;
+    N(h)->u.diag.sev_off = sev->sp.off;
+    N(h)->u.diag.rule = r1->ident;
+    N(h)->u.diag.rule2 = rule2;
+    N(h)->u.diag.rule_off = r1->sp.off;
+    return h;
+}
+
+/* '(' expression ( ',' expression )* ','? ')' of an attribute */
+static ast_list attr_args(parser *p, const char *name, const char *use) {
+    expect(p, TOK_LPAREN, use);
+    uint32_t mark = list_begin(p);
+    while (!is(p, TOK_RPAREN)) {
+        uint32_t e = expression(p);
+        if (!e) fail_expected(p, "expression", name);
+        list_push(p, e);
+        if (!match(p, TOK_COMMA)) break;
+    }
+    expect(p, TOK_RPAREN, use);
+    return list_end(p, mark);
+}
+
+static int in_list(const char *s, const char *const *list) {
+    for (; *list; list++)
+        if (!strcmp(s, *list)) return 1;
+    return 0;
+}
+
+static const char *const builtin_names[] = {
+    "barycentric_coord", "clip_distances", "frag_depth", "front_facing", "global_invocation_id",
+    "global_invocation_index", "instance_index", "local_invocation_id", "local_invocation_index",
+    "num_subgroups", "num_workgroups", "position", "primitive_index", "sample_index", "sample_mask",
+    "subgroup_id", "subgroup_invocation_id", "subgroup_size", "vertex_index", "view_index", "workgroup_id",
+    "workgroup_index", NULL,
+};
+static const char *const depth_modes[] = { "greater", "less", NULL };
+static const char *const interp_types[] = { "flat", "linear", "perspective", NULL };
+static const char *const interp_samplings[] = { "center", "centroid", "either", "first", "sample", NULL };
+
+/* builtin_attr : '@' 'builtin' '(' builtin_value_name ( ',' depth_mode )? ','? ')'
+ * interpolate_attr : '@' 'interpolate' '(' interpolate_type_name ( ',' interpolate_sampling_name )? ','? ')'
+ * The names are checked here (as Tint's parser does); they become IDENT nodes. */
+static ast_list enum_args(parser *p, ast_attr a, const char *use) {
+    expect(p, TOK_LPAREN, use);
+    uint32_t mark = list_begin(p);
+    for (int i = 0; i < 2; i++) {
+        token *t = peek(p);
+        if (i == 1 && t->kind == TOK_RPAREN) break;
+        const char *const *names = a == AST_ATTR_builtin ? (i ? depth_modes : builtin_names)
+                                                          : (i ? interp_samplings : interp_types);
+        const char *what = a == AST_ATTR_builtin ? (i ? "builtin depth mode name" : "builtin value name")
+                                                 : (i ? "interpolation sampling name" : "interpolation type name");
+        if (t->kind != TOK_IDENT || !in_list(cc_str(p->cc, t->ident), names)) fail_at(p, t->sp, "expected %s", what);
+        advance(p);
+        uint32_t h = node(p, AST_IDENT, t->sp);
+        N(h)->u.ident.name = t->ident;
+        list_push(p, h);
+        if (!match(p, TOK_COMMA)) break;
+    }
+    expect(p, TOK_RPAREN, use);
+    return list_end(p, mark);
+}
+
+/* attribute : '@' ident_pattern_token argument_expression_list? | align_attr | binding_attr | ...
+ *   (every attribute of the spec; arity checked against AST_ATTRS) */
+static uint32_t attribute(parser *p) {
+    token *at = peek(p);
+    if (at->kind != TOK_ATTR) return 0;
+    advance(p);
+    token *nt = peek(p);
+    const char *name = NULL;
+    if (nt->kind == TOK_IDENT) name = cc_str(p->cc, nt->ident);
+    else if (nt->kind == TOK_KW_const) name = "const";
+    else if (nt->kind == TOK_KW_diagnostic) name = "diagnostic";
+    ast_attr a = AST_ATTR_NONE;
+    for (uint32_t i = 1; name && i < AST_ATTR_COUNT; i++)
+        if (!strcmp(attr_info[i].name, name)) a = (ast_attr)i;
+    if (a == AST_ATTR_NONE) fail_at(p, nt->sp, "expected attribute");
+    advance(p);
+    if (a == AST_ATTR_diagnostic) {
+        uint32_t ctl = diagnostic_control(p, at->sp.off);
+        uint32_t mark = list_begin(p);
+        list_push(p, ctl);
+        ast_list args = list_end(p, mark);
+        uint32_t h = node(p, AST_ATTR, from(p, at->sp.off));
+        N(h)->op = (uint8_t)a;
+        N(h)->u.attr.args = args;
+        return h;
+    }
+    ast_list args = { 0, 0 };
+    char use[48];
+    snprintf(use, sizeof use, "%s attribute", name);
+    if (a == AST_ATTR_const) fail_at(p, nt->sp, "const attribute may not appear in shaders");
+    if (attr_info[a].hi > 0) {
+        if (!is(p, TOK_LPAREN)) fail_expected(p, "'('", use);
+        if (a == AST_ATTR_builtin || a == AST_ATTR_interpolate) args = enum_args(p, a, use);
+        else args = attr_args(p, name, use);
+    } else if (is(p, TOK_LPAREN)) {
+        fail_at(p, peek(p)->sp, "%s attribute doesn't take parenthesis", name);
+    }
+    if (args.count < attr_info[a].lo)
+        fail_at(p, nt->sp, "%s expects %s%u argument%s", name, attr_info[a].lo == attr_info[a].hi ? "" : "at least ",
+                attr_info[a].lo, attr_info[a].lo == 1 ? "" : "s");
+    if (args.count > attr_info[a].hi)
+        fail_at(p, nt->sp, "%s expects %s%u argument%s, got %u", name,
+                attr_info[a].lo == attr_info[a].hi ? "" : "at most ", attr_info[a].hi,
+                attr_info[a].hi == 1 ? "" : "s", args.count);
+    uint32_t h = node(p, AST_ATTR, from(p, at->sp.off));
+    N(h)->op = (uint8_t)a;
+    N(h)->u.attr.args = args;
+    return h;
+}
+
+/* attribute* */
+static ast_list attributes(parser *p) {
+    uint32_t mark = list_begin(p);
+    for (;;) {
+        uint32_t a = attribute(p);
+        if (!a) break;
+        list_push(p, a);
+    }
+    return list_end(p, mark);
+}
+
+/* ---- statements ---- */
+
+static uint32_t statement(parser *p);
+
+/* optionally_typed_ident : ident ( ':' type_specifier )? */
+static void optionally_typed_ident(parser *p, uint32_t h, const char *use) {
+    token *id = expect_ident(p, use);
+    uint32_t ty = 0;
+    if (match(p, TOK_COLON)) ty = type_specifier(p, use);
+    N(h)->u.var.name = id->ident;
+    N(h)->u.var.name_off = id->sp.off;
+    N(h)->u.var.type = ty;
+}
+
+/* variable_decl : 'var' _disambiguate_template template_list? optionally_typed_ident
+ * variable_or_value_statement : variable_decl | variable_decl '=' expression
+ *   | 'let' optionally_typed_ident '=' expression | 'const' optionally_typed_ident '=' expression */
+static uint32_t variable_or_value_statement(parser *p, ast_list attrs) {
+    token *t = peek(p);
+    uint32_t start = attrs.count ? N(ast_item(p->m, attrs, 0))->sp.off : t->sp.off;
+    ast_kind k;
+    const char *word;
+    if (t->kind == TOK_KW_var) { k = AST_VAR; word = "var"; }
+    else if (t->kind == TOK_KW_let) { k = AST_LET; word = "let"; }
+    else if (t->kind == TOK_KW_const) { k = AST_CONST; word = "const"; }
+    else return 0;
+    advance(p);
+    uint32_t h = node(p, k, span_make(start, 0));
+    ast_list templ = { 0, 0 };
+    if (k == AST_VAR) templ = var_template_list(p);
+    N(h)->u.var.templ = templ;
+    N(h)->attrs = attrs;
+    optionally_typed_ident(p, h, "variable declaration");
+    uint32_t init = 0;
+    if (match(p, TOK_EQUAL)) {
+        init = expression(p);
+        if (!init) fail_at(p, peek(p)->sp, "missing initializer for '%s' declaration", word);
+    } else if (k != AST_VAR) {
+        fail_expected(p, "'='", k == AST_LET ? "'let' declaration" : "'const' declaration");
+    }
+    N(h)->u.var.init = init;
+    N(h)->sp = from(p, start);
+    return h;
+}
+
+/* lhs_expression : core_lhs_expression component_or_swizzle_specifier? | '*' lhs_expression
+ *   | '&' lhs_expression
+ * core_lhs_expression : ident | '(' lhs_expression ')' */
+static uint32_t lhs_expression(parser *p) {
+    token *t = peek(p);
+    uint32_t start = t->sp.off;
+    if (t->kind == TOK_STAR || t->kind == TOK_AND) {
+        enter(p);
+        advance(p);
+        uint32_t operand = lhs_expression(p);
+        if (!operand) fail_at(p, peek(p)->sp, "missing expression");
+        uint32_t h = node(p, AST_UNARY, from(p, start));
+        N(h)->op = (uint8_t)(t->kind == TOK_STAR ? AST_OP_DEREF : AST_OP_ADDR);
+        N(h)->u.unary.operand = operand;
+        leave(p);
+        return h;
+    }
+    uint32_t e;
+    if (t->kind == TOK_LPAREN) {
+        enter(p);
+        advance(p);
+        e = lhs_expression(p);
+        if (!e) fail_at(p, peek(p)->sp, "missing expression");
+        expect(p, TOK_RPAREN, NULL);
+        leave(p);
+    } else if (t->kind == TOK_IDENT) {
+        advance(p);
+        e = node(p, AST_IDENT, t->sp);
+        N(e)->u.ident.name = t->ident;
+    } else {
+        return 0;
+    }
+    return postfix(p, e, start);
+}
+
+/* variable_updating_statement : assignment_statement | increment_statement | decrement_statement
+ * assignment_statement : lhs_expression ( '=' | compound_assignment_operator ) expression
+ *   | '_' '=' expression
+ * increment_statement : lhs_expression '++'     decrement_statement : lhs_expression '--' */
+static uint32_t variable_updating_statement(parser *p) {
+    token *t = peek(p);
+    uint32_t start = t->sp.off;
+    if (t->kind == TOK_UNDERSCORE) {
+        advance(p);
+        expect(p, TOK_EQUAL, "assignment");
+        uint32_t rhs = expression(p);
+        if (!rhs) fail_at(p, peek(p)->sp, "unable to parse right side of assignment");
+        uint32_t h = node(p, AST_ASSIGN, from(p, start));
+        N(h)->u.assign.rhs = rhs;
+        return h;
+    }
+    uint32_t lhs = lhs_expression(p);
+    if (!lhs) return 0;
+    token *op = peek(p);
+    if (op->kind == TOK_PLUS_PLUS || op->kind == TOK_MINUS_MINUS) {
+        advance(p);
+        uint32_t h = node(p, op->kind == TOK_PLUS_PLUS ? AST_INCR : AST_DECR, from(p, start));
+        N(h)->u.assign.lhs = lhs;
+        return h;
+    }
+    ast_op aop;
+    switch (op->kind) {
+    case TOK_EQUAL: aop = AST_OP_NONE; break;
+    case TOK_PLUS_EQ: aop = AST_OP_ADD; break;
+    case TOK_MINUS_EQ: aop = AST_OP_SUB; break;
+    case TOK_STAR_EQ: aop = AST_OP_MUL; break;
+    case TOK_SLASH_EQ: aop = AST_OP_DIV; break;
+    case TOK_PERCENT_EQ: aop = AST_OP_MOD; break;
+    case TOK_AND_EQ: aop = AST_OP_AND; break;
+    case TOK_OR_EQ: aop = AST_OP_OR; break;
+    case TOK_XOR_EQ: aop = AST_OP_XOR; break;
+    case TOK_SHR_EQ: aop = AST_OP_SHR; break;
+    case TOK_SHL_EQ: aop = AST_OP_SHL; break;
+    default: fail_expected(p, "'='", "assignment");
+    }
+    advance(p);
+    uint32_t rhs = expression(p);
+    if (!rhs) fail_at(p, peek(p)->sp, "unable to parse right side of assignment");
+    uint32_t h = node(p, AST_ASSIGN, from(p, start));
+    N(h)->op = (uint8_t)aop;
+    N(h)->u.assign.lhs = lhs;
+    N(h)->u.assign.rhs = rhs;
+    return h;
+}
+
+/* func_call_statement : call_phrase  (only when an identifier is followed by '(' or a template list) */
+static uint32_t func_call_statement(parser *p) {
+    token *t = peek(p);
+    if (t->kind != TOK_IDENT) return 0;
+    tok_kind nk = (tok_kind)peek_n(p, 1)->kind;
+    if (nk != TOK_LPAREN && nk != TOK_TEMPLATE_START) return 0;
+    uint32_t start = t->sp.off;
+    uint32_t callee = template_elaborated_ident(p);
+    ast_list args = argument_list(p, "function call");
+    uint32_t c = node(p, AST_CALL, from(p, start));
+    N(c)->u.call.callee = callee;
+    N(c)->u.call.args = args;
+    uint32_t h = node(p, AST_CALL_STMT, from(p, start));
+    N(h)->u.call_stmt.call = c;
+    return h;
+}
+
+/* compound_statement : attribute* '{' statement* '}' */
+static uint32_t compound_statement(parser *p, ast_list attrs, const char *use) {
+    token *lb = peek(p);
+    if (lb->kind != TOK_LBRACE) fail_expected(p, "'{'", use);
+    uint32_t start = attrs.count ? N(ast_item(p->m, attrs, 0))->sp.off : lb->sp.off;
+    enter(p);
+    advance(p);
+    uint32_t mark = list_begin(p);
+    while (!is(p, TOK_RBRACE) && !is(p, TOK_EOF)) {
+        uint32_t s = statement(p);
+        if (s) list_push(p, s);
+    }
+    ast_list stmts = list_end(p, mark);
+    expect(p, TOK_RBRACE, use);
+    leave(p);
+    uint32_t h = node(p, AST_BLOCK, from(p, start));
+    N(h)->attrs = attrs;
+    N(h)->u.block.stmts = stmts;
+    return h;
+}
+
+/* if_statement : attribute* if_clause else_if_clause* else_clause?
+ * if_clause : 'if' expression compound_statement
+ * else_if_clause : 'else' 'if' expression compound_statement
+ * else_clause : 'else' compound_statement */
+static uint32_t if_statement(parser *p, ast_list attrs, uint32_t start) {
+    expect(p, TOK_KW_if, NULL);
+    uint32_t cond = expression(p);
+    if (!cond) fail_at(p, peek(p)->sp, "unable to parse condition expression");
+    ast_list none = { 0, 0 };
+    uint32_t then = compound_statement(p, attributes(p), "if statement");
+    uint32_t els = 0;
+    if (is(p, TOK_KW_else)) {
+        advance(p);
+        if (is(p, TOK_KW_if)) {
+            enter(p);
+            els = if_statement(p, none, peek(p)->sp.off);
+            leave(p);
+        } else {
+            els = compound_statement(p, attributes(p), "else statement");
+        }
+    }
+    uint32_t h = node(p, AST_IF, from(p, start));
+    N(h)->attrs = attrs;
+    N(h)->u.if_.cond = cond;
+    N(h)->u.if_.then = then;
+    N(h)->u.if_.else_ = els;
+    return h;
+}
+
+/* switch_statement : attribute* 'switch' expression switch_body
+ * switch_body : attribute* '{' switch_clause+ '}'
+ * switch_clause : case_clause | default_alone_clause
+ * case_clause : 'case' case_selectors ':'? compound_statement
+ * default_alone_clause : 'default' ':'? compound_statement
+ * case_selectors : case_selector ( ',' case_selector )* ','?
+ * case_selector : 'default' | expression */
+static uint32_t switch_statement(parser *p, ast_list attrs, uint32_t start) {
+    expect(p, TOK_KW_switch, NULL);
+    uint32_t e = expression(p);
+    if (!e) fail_at(p, peek(p)->sp, "unable to parse selector expression");
+    ast_list body_attrs = attributes(p);
+    expect(p, TOK_LBRACE, "switch statement");
+    enter(p);
+    uint32_t mark = list_begin(p);
+    for (;;) {
+        token *t = peek(p);
+        uint32_t cstart = t->sp.off;
+        uint32_t smark;
+        if (t->kind == TOK_KW_case) {
+            advance(p);
+            smark = list_begin(p);
+            for (;;) {
+                token *s = peek(p);
+                if (s->kind == TOK_KW_default) {
+                    advance(p);
+                    list_push(p, node(p, AST_DEFAULT, s->sp));
+                } else {
+                    uint32_t se = expression(p);
+                    if (!se) {
+                        if (p->tmp.n == smark) fail_at(p, s->sp, "expected case selector expression or `default`");
+                        break;
+                    }
+                    list_push(p, se);
+                }
+                if (!match(p, TOK_COMMA)) break;
+            }
+        } else if (t->kind == TOK_KW_default) {
+            advance(p);
+            smark = list_begin(p);
+            list_push(p, node(p, AST_DEFAULT, t->sp));
+        } else {
+            break;
+        }
+        ast_list sels = list_end(p, smark);
+        match(p, TOK_COLON);
+        uint32_t body = compound_statement(p, attributes(p), "case statement");
+        uint32_t c = node(p, AST_CASE, from(p, cstart));
+        N(c)->u.case_.selectors = sels;
+        N(c)->u.case_.body = body;
+        list_push(p, c);
+    }
+    ast_list clauses = list_end(p, mark);
+    if (!is(p, TOK_RBRACE)) fail_expected(p, "'}'", "switch statement");
+    advance(p);
+    leave(p);
+    uint32_t h = node(p, AST_SWITCH, from(p, start));
+    N(h)->attrs = attrs;
+    N(h)->u.switch_.expr = e;
+    N(h)->u.switch_.clauses = clauses;
+    N(h)->u.switch_.body_attrs = body_attrs;
+    return h;
+}
+
+/* loop_statement : attribute* 'loop' attribute* '{' statement* continuing_statement? '}'
+ * continuing_statement : 'continuing' continuing_compound_statement
+ * continuing_compound_statement : attribute* '{' statement* break_if_statement? '}'
+ * break_if_statement : 'break' 'if' expression ';' */
+static uint32_t loop_statement(parser *p, ast_list attrs, uint32_t start) {
+    expect(p, TOK_KW_loop, NULL);
+    ast_list body_attrs = attributes(p);
+    token *lb = peek(p);
+    if (lb->kind != TOK_LBRACE) fail_expected(p, "'{'", "loop");
+    enter(p);
+    advance(p);
+    uint32_t mark = list_begin(p);
+    uint32_t cont = 0;
+    while (!is(p, TOK_RBRACE) && !is(p, TOK_EOF)) {
+        if (is(p, TOK_KW_continuing)) {
+            token *ct = advance(p);
+            ast_list cattrs = attributes(p);
+            token *clb = peek(p);
+            if (clb->kind != TOK_LBRACE) fail_expected(p, "'{'", "continuing block");
+            enter(p);
+            advance(p);
+            uint32_t cmark = list_begin(p);
+            while (!is(p, TOK_RBRACE) && !is(p, TOK_EOF)) {
+                if (is(p, TOK_KW_break) && peek_n(p, 1)->kind == TOK_KW_if) {
+                    token *bt = advance(p);
+                    advance(p);
+                    uint32_t c = expression(p);
+                    if (!c) fail_expected(p, "expression", "`break-if` statement");
+                    expect(p, TOK_SEMICOLON, "`break-if` statement");
+                    uint32_t b = node(p, AST_BREAK_IF, from(p, bt->sp.off));
+                    N(b)->u.ret.value = c;
+                    list_push(p, b);
+                    continue; /* "break-if must be the last statement" is the checker's */
+                }
+                uint32_t s = statement(p);
+                if (s) list_push(p, s);
+            }
+            ast_list cst = list_end(p, cmark);
+            expect(p, TOK_RBRACE, "continuing block");
+            leave(p);
+            cont = node(p, AST_BLOCK, from(p, ct->sp.off));
+            N(cont)->flags = AST_F_CONTINUING;
+            N(cont)->attrs = cattrs;
+            N(cont)->u.block.stmts = cst;
+            break;
+        }
+        uint32_t s = statement(p);
+        if (s) list_push(p, s);
+    }
+    ast_list stmts = list_end(p, mark);
+    expect(p, TOK_RBRACE, "loop");
+    leave(p);
+    uint32_t body = node(p, AST_BLOCK, from(p, lb->sp.off));
+    N(body)->u.block.stmts = stmts;
+    uint32_t h = node(p, AST_LOOP, from(p, start));
+    N(h)->attrs = attrs;
+    N(h)->u.loop.body = body;
+    N(h)->u.loop.continuing = cont;
+    N(h)->u.loop.body_attrs = body_attrs;
+    return h;
+}
+
+/* for_statement : attribute* 'for' '(' for_header ')' compound_statement
+ * for_header : for_init? ';' expression? ';' for_update?
+ * for_init : variable_or_value_statement | variable_updating_statement | func_call_statement
+ * for_update : variable_updating_statement | func_call_statement */
+static uint32_t for_statement(parser *p, ast_list attrs, uint32_t start) {
+    expect(p, TOK_KW_for, NULL);
+    expect(p, TOK_LPAREN, "for loop");
+    ast_list none = { 0, 0 };
+    uint32_t init = variable_or_value_statement(p, none);
+    if (!init) init = func_call_statement(p);
+    if (!init) init = variable_updating_statement(p);
+    expect(p, TOK_SEMICOLON, "initializer in for loop");
+    uint32_t cond = expression(p);
+    expect(p, TOK_SEMICOLON, "condition in for loop");
+    uint32_t update = func_call_statement(p);
+    if (!update) update = variable_updating_statement(p);
+    expect(p, TOK_RPAREN, "for loop");
+    uint32_t body = compound_statement(p, attributes(p), "for loop");
+    uint32_t h = node(p, AST_FOR, from(p, start));
+    N(h)->attrs = attrs;
+    N(h)->u.for_.init = init;
+    N(h)->u.for_.cond = cond;
+    N(h)->u.for_.update = update;
+    N(h)->u.for_.body = body;
+    return h;
+}
+
+/* while_statement : attribute* 'while' expression compound_statement */
+static uint32_t while_statement(parser *p, ast_list attrs, uint32_t start) {
+    expect(p, TOK_KW_while, NULL);
+    uint32_t cond = expression(p);
+    if (!cond) fail_at(p, peek(p)->sp, "unable to parse while condition expression");
+    uint32_t body = compound_statement(p, attributes(p), "while loop");
+    uint32_t h = node(p, AST_WHILE, from(p, start));
+    N(h)->attrs = attrs;
+    N(h)->u.while_.cond = cond;
+    N(h)->u.while_.body = body;
+    return h;
+}
+
+/* statement :
+ *   ';' | return_statement ';' | if_statement | switch_statement | loop_statement
+ * | for_statement | while_statement | func_call_statement ';' | variable_or_value_statement ';'
+ * | break_statement ';' | continue_statement ';' | 'discard' ';'
+ * | variable_updating_statement ';' | compound_statement | const_assert_statement ';'
+ * Returns 0 for the empty statement. */
+static uint32_t statement(parser *p) {
+    while (match(p, TOK_SEMICOLON)) {
+    }
+    token *t = peek(p);
+    uint32_t start = t->sp.off;
+    ast_list attrs = attributes(p);
+    t = peek(p);
+    uint32_t h = 0;
+    switch (t->kind) {
+    case TOK_LBRACE: return compound_statement(p, attrs, "block");
+    case TOK_KW_if: return if_statement(p, attrs, start);
+    case TOK_KW_switch: return switch_statement(p, attrs, start);
+    case TOK_KW_loop: return loop_statement(p, attrs, start);
+    case TOK_KW_for: return for_statement(p, attrs, start);
+    case TOK_KW_while: return while_statement(p, attrs, start);
+    default: break;
+    }
+    if (attrs.count) fail_at(p, t->sp, "unexpected attributes");
+    switch (t->kind) {
+    case TOK_RBRACE: case TOK_EOF:
+        return 0;
+    case TOK_KW_return: {
+        advance(p);
+        uint32_t v = expression(p);
+        expect(p, TOK_SEMICOLON, "return statement");
+        h = node(p, AST_RETURN, from(p, start));
+        N(h)->u.ret.value = v;
+        return h;
+    }
+    case TOK_KW_break:
+        advance(p);
+        expect(p, TOK_SEMICOLON, "break statement");
+        return node(p, AST_BREAK, from(p, start));
+    case TOK_KW_continue:
+        advance(p);
+        expect(p, TOK_SEMICOLON, "continue statement");
+        return node(p, AST_CONTINUE, from(p, start));
+    case TOK_KW_discard:
+        advance(p);
+        expect(p, TOK_SEMICOLON, "discard statement");
+        return node(p, AST_DISCARD, from(p, start));
+    case TOK_KW_const_assert: {
+        advance(p);
+        uint32_t v = expression(p);
+        if (!v) fail_at(p, peek(p)->sp, "unable to parse condition expression");
+        expect(p, TOK_SEMICOLON, "statement");
+        h = node(p, AST_CONST_ASSERT, from(p, start));
+        N(h)->u.ret.value = v;
+        return h;
+    }
+    case TOK_KW_var: case TOK_KW_let: case TOK_KW_const: {
+        ast_list none = { 0, 0 };
+        h = variable_or_value_statement(p, none);
+        expect(p, TOK_SEMICOLON, "variable declaration");
+        return h;
+    }
+    default:
+        break;
+    }
+    h = func_call_statement(p);
+    if (h) {
+        expect(p, TOK_SEMICOLON, "function call");
+        return h;
+    }
+    h = variable_updating_statement(p);
+    if (h) {
+        ast_kind k = (ast_kind)N(h)->kind;
+        expect(p, TOK_SEMICOLON, k == AST_ASSIGN ? "assignment statement" : "statement");
+        return h;
+    }
+    fail_expected(p, "'}'", "function body");
+}
+
+/* ---- global declarations ---- */
+
+/* struct_decl : 'struct' ident struct_body_decl
+ * struct_body_decl : '{' struct_member ( ',' struct_member )* ','? '}'
+ * struct_member : attribute* member_ident ':' type_specifier */
+static uint32_t struct_decl(parser *p, uint32_t start) {
+    expect(p, TOK_KW_struct, NULL);
+    token *id = expect_ident(p, "struct declaration");
+    expect(p, TOK_LBRACE, "struct declaration");
+    uint32_t mark = list_begin(p);
+    while (!is(p, TOK_RBRACE)) {
+        ast_list attrs = attributes(p);
+        token *mt = peek(p);
+        uint32_t mstart = attrs.count ? N(ast_item(p->m, attrs, 0))->sp.off : mt->sp.off;
+        token *mid = expect_ident(p, "struct member");
+        expect(p, TOK_COLON, "struct member");
+        uint32_t ty = type_specifier(p, "struct member");
+        uint32_t m = node(p, AST_MEMBER_DECL, from(p, mstart));
+        N(m)->attrs = attrs;
+        N(m)->u.param.name = mid->ident;
+        N(m)->u.param.name_off = mid->sp.off;
+        N(m)->u.param.type = ty;
+        list_push(p, m);
+        if (!match(p, TOK_COMMA)) break;
+    }
+    ast_list members = list_end(p, mark);
+    expect(p, TOK_RBRACE, "struct declaration");
+    if (!members.count) fail_at(p, id->sp, "structures must have at least one member");
+    uint32_t h = node(p, AST_STRUCT, from(p, start));
+    N(h)->u.struct_.name = id->ident;
+    N(h)->u.struct_.name_off = id->sp.off;
+    N(h)->u.struct_.members = members;
+    return h;
+}
+
+/* function_decl : attribute* function_header compound_statement
+ * function_header : 'fn' ident '(' param_list? ')' ( '->' attribute* template_elaborated_ident )?
+ * param_list : param ( ',' param )* ','?
+ * param : attribute* ident ':' type_specifier */
+static uint32_t function_decl(parser *p, ast_list attrs, uint32_t start) {
+    expect(p, TOK_KW_fn, NULL);
+    token *id = expect_ident(p, "function declaration");
+    expect(p, TOK_LPAREN, "function declaration");
+    uint32_t mark = list_begin(p);
+    while (!is(p, TOK_RPAREN)) {
+        ast_list pattrs = attributes(p);
+        token *pt = peek(p);
+        if (pt->kind != TOK_IDENT) {
+            if (pattrs.count) fail_expected(p, "identifier", "parameter");
+            break;
+        }
+        uint32_t pstart = pattrs.count ? N(ast_item(p->m, pattrs, 0))->sp.off : pt->sp.off;
+        token *pid = expect_ident(p, "parameter");
+        expect(p, TOK_COLON, "parameter");
+        uint32_t ty = type_specifier(p, "parameter");
+        uint32_t prm = node(p, AST_PARAM, from(p, pstart));
+        N(prm)->attrs = pattrs;
+        N(prm)->u.param.name = pid->ident;
+        N(prm)->u.param.name_off = pid->sp.off;
+        N(prm)->u.param.type = ty;
+        list_push(p, prm);
+        if (!match(p, TOK_COMMA)) break;
+    }
+    ast_list params = list_end(p, mark);
+    expect(p, TOK_RPAREN, "function declaration");
+    uint32_t ret = 0;
+    ast_list rattrs = { 0, 0 };
+    if (match(p, TOK_ARROW)) {
+        rattrs = attributes(p);
+        ret = template_elaborated_ident(p);
+        if (!ret) fail_at(p, peek(p)->sp, "unable to determine function return type");
+    }
+    ast_list none = { 0, 0 };
+    uint32_t body = compound_statement(p, none, "function body");
+    uint32_t h = node(p, AST_FN, from(p, start));
+    N(h)->attrs = attrs;
+    N(h)->u.fn.name = id->ident;
+    N(h)->u.fn.name_off = id->sp.off;
+    N(h)->u.fn.params = params;
+    N(h)->u.fn.ret_type = ret;
+    N(h)->u.fn.ret_attrs = rattrs;
+    N(h)->u.fn.body = body;
+    return h;
+}
+
+/* global_decl : global_variable_decl ';' | global_value_decl ';' | type_alias_decl ';'
+ *   | struct_decl | function_decl
+ * global_variable_decl : attribute* variable_decl ( '=' expression )?
+ * global_value_decl : 'const' optionally_typed_ident '=' expression
+ *   | attribute* 'override' optionally_typed_ident ( '=' expression )?
+ * type_alias_decl : 'alias' ident '=' type_specifier
+ * global_assert : const_assert ';' */
+static uint32_t global_decl(parser *p) {
+    token *t0 = peek(p);
+    uint32_t start = t0->sp.off;
+    ast_list attrs = attributes(p);
+    token *t = peek(p);
+    uint32_t h;
+    switch (t->kind) {
+    case TOK_KW_fn:
+        return function_decl(p, attrs, start);
+    case TOK_KW_var: {
+        advance(p);
+        h = node(p, AST_VAR, span_make(start, 0));
+        ast_list templ = var_template_list(p);
+        N(h)->u.var.templ = templ;
+        N(h)->attrs = attrs;
+        optionally_typed_ident(p, h, "variable declaration");
+        if (match(p, TOK_EQUAL)) {
+            uint32_t init = expression(p);
+            if (!init) fail_at(p, peek(p)->sp, "missing initializer for 'var' declaration");
+            N(h)->u.var.init = init;
+        }
+        expect(p, TOK_SEMICOLON, "variable declaration");
+        N(h)->sp = from(p, start);
+        return h;
+    }
+    case TOK_KW_override: case TOK_KW_const: {
+        int is_const = t->kind == TOK_KW_const;
+        advance(p);
+        h = node(p, is_const ? AST_CONST : AST_OVERRIDE, span_make(start, 0));
+        N(h)->attrs = attrs;
+        const char *use = is_const ? "'const' declaration" : "'override' declaration";
+        optionally_typed_ident(p, h, use);
+        if (match(p, TOK_EQUAL)) {
+            uint32_t init = expression(p);
+            if (!init) fail_at(p, peek(p)->sp, "missing initializer for %s", use);
+            N(h)->u.var.init = init;
+        } else if (is_const) {
+            fail_expected(p, "'='", use);
+        }
+        expect(p, TOK_SEMICOLON, use);
+        N(h)->sp = from(p, start);
+        return h;
+    }
+    case TOK_KW_let:
+        fail_at(p, t->sp, "module-scope 'let' is invalid, use 'const'");
+    case TOK_KW_alias: {
+        advance(p);
+        token *id = expect_ident(p, "type alias");
+        expect(p, TOK_EQUAL, "type alias");
+        uint32_t ty = template_elaborated_ident(p);
+        if (!ty) fail_at(p, peek(p)->sp, "invalid type alias");
+        expect(p, TOK_SEMICOLON, "type alias");
+        h = node(p, AST_ALIAS, from(p, start));
+        N(h)->attrs = attrs;
+        N(h)->u.alias.name = id->ident;
+        N(h)->u.alias.name_off = id->sp.off;
+        N(h)->u.alias.type = ty;
+        return h;
+    }
+    case TOK_KW_struct:
+        h = struct_decl(p, start);
+        N(h)->attrs = attrs;
+        return h;
+    case TOK_KW_const_assert: {
+        advance(p);
+        uint32_t v = expression(p);
+        if (!v) fail_at(p, peek(p)->sp, "unable to parse condition expression");
+        expect(p, TOK_SEMICOLON, "const assertion declaration");
+        h = node(p, AST_CONST_ASSERT, from(p, start));
+        N(h)->attrs = attrs;
+        N(h)->u.ret.value = v;
+        return h;
+    }
+    case TOK_KW_enable: case TOK_KW_requires: case TOK_KW_diagnostic:
+        if (!attrs.count) fail_at(p, t->sp, "directives must come before all global declarations");
+        break;
+    default:
+        break;
+    }
+    if (attrs.count) fail_at(p, t->sp, "expected declaration after attributes");
+    fail_at(p, t->sp, "unexpected token");
+}
+
+/* Extensions `enable` accepts (those of Tint's list a browser allows) and language features
+ * `requires` accepts (spec "Language Extensions"). */
+static const char *const extensions[] = {
+    "atomic_vec2u_min_max", "clip_distances", "dual_source_blending", "f16", "primitive_index",
+    "subgroup_size_control", "subgroups", "view_instancing", NULL,
+};
+static const char *const extensions_not_allowed[] = {
+    "chromium_disable_uniformity_analysis", "chromium_experimental_barycentric_coord",
+    "chromium_experimental_framebuffer_fetch", "chromium_experimental_pixel_local",
+    "chromium_experimental_resource_table", "chromium_experimental_subgroup_matrix",
+    "chromium_internal_input_attachments", NULL,
+};
+static const char *const language_features[] = {
+    "linear_indexing", "packed_4x8_integer_dot_product", "pointer_composite_access",
+    "readonly_and_readwrite_storage_textures", "subgroup_id", "swizzle_assignment",
+    "uniform_buffer_standard_layout", "unrestricted_pointer_parameters", NULL,
+};
+static const char *const language_features_not_allowed[] = { "texel_buffers", NULL };
+
+/* global_directive : diagnostic_directive | enable_directive | requires_directive
+ * enable_directive : 'enable' enable_extension_list ';'
+ * requires_directive : 'requires' software_extension_list ';'
+ * diagnostic_directive : 'diagnostic' diagnostic_control ';' */
+static uint32_t global_directive(parser *p) {
+    token *t = peek(p);
+    uint32_t start = t->sp.off;
+    if (t->kind == TOK_KW_diagnostic) {
+        advance(p);
+        uint32_t h = diagnostic_control(p, start);
+        expect(p, TOK_SEMICOLON, "diagnostic directive");
+        N(h)->sp = from(p, start);
+        return h;
+    }
+    if (t->kind != TOK_KW_enable && t->kind != TOK_KW_requires) return 0;
+    int en = t->kind == TOK_KW_enable;
+    advance(p);
+    uint32_t mark = list_begin(p);
+    for (;;) {
+        token *n = peek(p);
+        if (n->kind != TOK_IDENT) {
+            if (p->tmp.n == mark || !is(p, TOK_SEMICOLON)) {
+                if (en) fail_expected(p, "extension", NULL);
+                fail_at(p, n->sp, "invalid feature name for requires");
+            }
+            break;
+        }
+        const char *nm_s = cc_str(p->cc, n->ident);
+        if (en && !in_list(nm_s, extensions)) {
+            if (in_list(nm_s, extensions_not_allowed))
+                fail_at(p, n->sp, "extension '%s' is not allowed in the current environment", nm_s);
+            fail_at(p, n->sp, "expected extension");
+        }
+        if (!en && !in_list(nm_s, language_features)) {
+            if (in_list(nm_s, language_features_not_allowed))
+                fail_at(p, span_make(start, 0), "language feature '%s' is not allowed in the current environment", nm_s);
+            fail_at(p, n->sp, "feature '%s' is not supported", nm_s);
+        }
+        advance(p);
+        uint32_t nm = node(p, AST_NAME, n->sp);
+        N(nm)->u.name.name = n->ident;
+        list_push(p, nm);
+        if (!match(p, TOK_COMMA)) break;
+    }
+    ast_list names = list_end(p, mark);
+    expect(p, TOK_SEMICOLON, en ? "enable directive" : "requires directive");
+    uint32_t h = node(p, en ? AST_ENABLE : AST_REQUIRES, from(p, start));
+    N(h)->u.names.names = names;
+    return h;
+}
+
+/* translation_unit : global_directive* ( global_decl | global_assert | ';' ) * */
+static void translation_unit(parser *p) {
+    uint32_t mark = list_begin(p);
+    for (;;) {
+        uint32_t d = global_directive(p);
+        if (!d) break;
+        list_push(p, d);
+    }
+    p->m->directives = list_end(p, mark);
+    mark = list_begin(p);
+    while (!is(p, TOK_EOF)) {
+        if (match(p, TOK_SEMICOLON)) continue;
+        list_push(p, global_decl(p));
+    }
+    p->m->decls = list_end(p, mark);
+}
+
+int wgsl_parse(wgsl_cc *cc) {
+    token_list toks;
+    memset(&toks, 0, sizeof toks);
+    lex_source(cc, &toks);
+    parser *p = arena_alloc(&cc->arena, sizeof *p);
+    p->cc = cc;
+    p->m = &cc->ast;
+    p->t = toks.v;
+    p->n = toks.n;
+    p->max_depth = cc->opt.max_nesting ? cc->opt.max_nesting : 128;
+    memset(p->m, 0, sizeof *p->m);
+    node(p, AST_NONE, span_make(0, 0)); /* handle 0 */
+    uint32_t errs = cc->error_count;
+    if (setjmp(p->fail) == 0) translation_unit(p);
+    return cc->error_count != errs;
+}
