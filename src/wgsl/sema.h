@@ -199,6 +199,12 @@ static inline ty_t sema_value_type(const sema_module *sm, uint32_t node) {
     return e->load ? ty_unref(&sm->tt, e->type) : e->type;
 }
 
+/* resolve.c: binds identifiers (ex[].decl), reports redeclarations and dependency cycles, fills
+ * decl_order.  0 on success. */
+int sema_resolve(struct wgsl_cc *cc, sema_module *sm);
+/* "const", "function", "struct", ... (for messages). */
+const char *sema_decl_kind_name(const ast_module *m, uint32_t node);
+
 /* Name of a builtin value ("global_invocation_id"). */
 const char *sema_builtin_name(sema_builtin b);
 
