@@ -6,7 +6,9 @@
 
 #define CLI_COMMANDS(X) \
     X(version, "print wgc's version") \
-    X(check, "validate WGSL files, print diagnostics (--json)")
+    X(check, "validate WGSL files, print diagnostics (--json)") \
+    X(info, "list Vulkan adapters: info, limits, features (--json)") \
+    X(demo, "run a checked vector add on the default GPU")
 
 #define X(name, help) int cli_##name(int argc, char **argv);
 CLI_COMMANDS(X)

@@ -1,0 +1,28 @@
+# gpu.mk - build additions of the wg runtime: the embed tool, SPIR-V assembly of the runtime's
+# own kernels (src/gpu/shaders) and the test kernels (tests/gpu/shaders), each checked with
+# spirv-val and embedded as a C array in $(BUILD)/gen/<gpu|test>_<name>.spv.h.
+SPIRV_AS  ?= spirv-as
+SPIRV_VAL ?= spirv-val
+SPV_ENV   ?= vulkan1.1
+
+GPU_SPVASM  = $(sort $(wildcard src/gpu/shaders/*.spvasm))
+TEST_SPVASM = $(sort $(wildcard tests/gpu/shaders/*.spvasm))
+GEN += $(patsubst src/gpu/shaders/%.spvasm,$(BUILD)/gen/gpu_%.spv.h,$(GPU_SPVASM)) \
+       $(patsubst tests/gpu/shaders/%.spvasm,$(BUILD)/gen/test_%.spv.h,$(TEST_SPVASM))
+
+$(BUILD)/embed: tools/embed.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 $(WARN) $(WERROR) -o $@ $<
+
+$(BUILD)/gen/gpu_%.spv: src/gpu/shaders/%.spvasm
+	@mkdir -p $(dir $@)
+	$(SPIRV_AS) --target-env $(SPV_ENV) -o $@ $< && $(SPIRV_VAL) --target-env $(SPV_ENV) $@ || { rm -f $@; exit 1; }
+
+$(BUILD)/gen/test_%.spv: tests/gpu/shaders/%.spvasm
+	@mkdir -p $(dir $@)
+	$(SPIRV_AS) --target-env $(SPV_ENV) -o $@ $< && $(SPIRV_VAL) --target-env $(SPV_ENV) $@ || { rm -f $@; exit 1; }
+
+$(BUILD)/gen/%.spv.h: $(BUILD)/gen/%.spv $(BUILD)/embed
+	$(BUILD)/embed --words $< $(subst .,_,$(notdir $<)) $@
+
+.PRECIOUS: $(BUILD)/gen/%.spv

@@ -1,0 +1,148 @@
+/* info.c - `wgc info [--json]`: every Vulkan adapter with its info, WebGPU-named limits, subgroup
+ * sizes, features and cooperative-matrix shapes; the default adapter is marked.  Without a
+ * Vulkan loader or driver it says what to install and exits 1. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "wgc/gpu.h"
+
+static void json_str(const char *s) {
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+static void uuid_str(const uint8_t *u, char out[37]) {
+    char *p = out;
+    for (int i = 0; i < 16; i++) {
+        p += sprintf(p, "%02x", u[i]);
+        if (i == 3 || i == 5 || i == 7 || i == 9)
+            *p++ = '-';
+    }
+    *p = 0;
+}
+
+static void print_human(wg_instance *inst, const wg_adapter *def) {
+    size_t n = wg_instance_adapter_count(inst);
+    for (size_t i = 0; i < n; i++) {
+        const wg_adapter *ad = wg_instance_get_adapter(inst, i);
+        const wg_adapter_info *in = wg_adapter_get_info(ad);
+        const wg_limits *l = wg_adapter_get_limits(ad);
+        char uuid[37];
+        uuid_str(in->device_uuid, uuid);
+        printf("adapter %zu%s: %s\n", i, ad == def ? " (default)" : "", in->name);
+        printf("  type            %s\n", wg_adapter_type_name(in->type));
+        printf("  vendor          %s (0x%04x), device 0x%04x\n", in->vendor, in->vendor_id, in->device_id);
+        printf("  driver          %s, %s (version 0x%08x)\n", in->driver_name, in->driver_info, in->driver_version);
+        printf("  vulkan          %u.%u.%u\n", in->api_version >> 22, (in->api_version >> 12) & 0x3ff,
+               in->api_version & 0xfff);
+        printf("  device uuid     %s\n", uuid);
+        printf("  subgroup size   %u..%u\n", in->subgroup_min_size, in->subgroup_max_size);
+        printf("  timestamp tick  %g ns\n", in->timestamp_period_ns);
+        printf("  device memory   %.1f GiB\n", (double)in->device_local_bytes / (1 << 30));
+        printf("  features       ");
+        for (int f = 1; f < WG_FEATURE_COUNT; f++)
+            if (in->features & WG_FEATURE_BIT(f))
+                printf(" %s", wg_feature_name((wg_feature)f));
+        printf("\n  limits\n");
+#define X(field, name, kind) printf("    %-42s %llu\n", name, (unsigned long long)l->field);
+        WG_LIMITS(X)
+#undef X
+        if (in->coop_shape_count) {
+            printf("  cooperative matrix shapes (MxNxK A B C result)\n");
+            for (uint32_t k = 0; k < in->coop_shape_count; k++) {
+                const wg_coop_matrix_shape *s = &in->coop_shapes[k];
+                printf("    %ux%ux%u %s %s %s %s\n", s->m, s->n, s->k, wg_component_type_name(s->a),
+                       wg_component_type_name(s->b), wg_component_type_name(s->c), wg_component_type_name(s->result));
+            }
+        }
+    }
+}
+
+static void print_json(wg_instance *inst, const wg_adapter *def) {
+    size_t n = wg_instance_adapter_count(inst);
+    printf("{\"adapters\":[");
+    for (size_t i = 0; i < n; i++) {
+        const wg_adapter *ad = wg_instance_get_adapter(inst, i);
+        const wg_adapter_info *in = wg_adapter_get_info(ad);
+        const wg_limits *l = wg_adapter_get_limits(ad);
+        char uuid[37];
+        uuid_str(in->device_uuid, uuid);
+        printf("%s{\"index\":%zu,\"default\":%s,\"name\":", i ? "," : "", i, ad == def ? "true" : "false");
+        json_str(in->name);
+        printf(",\"type\":\"%s\",\"vendor\":\"%s\",\"vendorId\":%u,\"deviceId\":%u,\"driverName\":",
+               wg_adapter_type_name(in->type), in->vendor, in->vendor_id, in->device_id);
+        json_str(in->driver_name);
+        printf(",\"driverInfo\":");
+        json_str(in->driver_info);
+        printf(",\"driverVersion\":%u,\"apiVersion\":\"%u.%u.%u\",\"deviceUuid\":\"%s\"", in->driver_version,
+               in->api_version >> 22, (in->api_version >> 12) & 0x3ff, in->api_version & 0xfff, uuid);
+        printf(",\"subgroupMinSize\":%u,\"subgroupMaxSize\":%u,\"timestampPeriodNs\":%g,\"deviceLocalBytes\":%llu",
+               in->subgroup_min_size, in->subgroup_max_size, in->timestamp_period_ns,
+               (unsigned long long)in->device_local_bytes);
+        printf(",\"features\":[");
+        int first = 1;
+        for (int f = 1; f < WG_FEATURE_COUNT; f++)
+            if (in->features & WG_FEATURE_BIT(f)) {
+                printf("%s\"%s\"", first ? "" : ",", wg_feature_name((wg_feature)f));
+                first = 0;
+            }
+        printf("],\"limits\":{");
+        first = 1;
+#define X(field, name, kind) printf("%s\"%s\":%llu", first ? "" : ",", name, (unsigned long long)l->field), first = 0;
+        WG_LIMITS(X)
+#undef X
+        printf("},\"cooperativeMatrixShapes\":[");
+        for (uint32_t k = 0; k < in->coop_shape_count; k++) {
+            const wg_coop_matrix_shape *s = &in->coop_shapes[k];
+            printf("%s{\"m\":%u,\"n\":%u,\"k\":%u,\"a\":\"%s\",\"b\":\"%s\",\"c\":\"%s\",\"result\":\"%s\",\"scope\":%u}",
+                   k ? "," : "", s->m, s->n, s->k, wg_component_type_name(s->a), wg_component_type_name(s->b),
+                   wg_component_type_name(s->c), wg_component_type_name(s->result), s->scope);
+        }
+        printf("]}");
+    }
+    printf("]}\n");
+}
+
+int cli_info(int argc, char **argv) {
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            puts("usage: wgc info [--json]\n  lists the Vulkan adapters (WGC_ADAPTER=<index|name> picks the default)");
+            return 0;
+        } else
+            return cli_fail("info: unknown option '%s'", argv[i]);
+    }
+    wg_error err;
+    wg_instance *inst = wg_instance_create(NULL, &err);
+    if (!inst) {
+        if (json) {
+            printf("{\"error\":");
+            json_str(err.message);
+            printf(",\"install\":\"apt-get install libvulkan1 mesa-vulkan-drivers\"}\n");
+        }
+        fprintf(stderr, "wgc: %s\nwgc: no usable Vulkan; install a loader and driver: "
+                        "apt-get install libvulkan1 mesa-vulkan-drivers\n", err.message);
+        return 1;
+    }
+    const wg_adapter *def = wg_instance_request_adapter(inst, NULL, &err);
+    if (json)
+        print_json(inst, def);
+    else
+        print_human(inst, def);
+    if (!def)
+        fprintf(stderr, "wgc: %s\n", err.message);
+    wg_instance_release(inst);
+    return def ? 0 : 1;
+}

@@ -1,0 +1,315 @@
+/* device.c - the device and its queue: feature and limit negotiation against the adapter,
+ * VkDevice creation (robustness2 always on when supported), the refcount plumbing shared by
+ * every object, stats, and teardown.
+ *
+ * Ownership: each object made from a device holds a device reference until it is freed, so the
+ * device dies after its last object; its Vulkan objects that the GPU may still use go through
+ * the garbage list (sync.c) instead of being destroyed on the spot. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gpu/internal.h"
+
+typedef void (*wg_free_fn)(wg_obj *);
+static const wg_free_fn free_fns[WG_OBJ_COUNT] = {
+    [WG_OBJ_BUFFER] = wg__buffer_free,
+    [WG_OBJ_SHADER_MODULE] = wg__shader_module_free,
+    [WG_OBJ_BIND_GROUP_LAYOUT] = wg__bind_group_layout_free,
+    [WG_OBJ_PIPELINE_LAYOUT] = wg__pipeline_layout_free,
+    [WG_OBJ_COMPUTE_PIPELINE] = wg__compute_pipeline_free,
+    [WG_OBJ_BIND_GROUP] = wg__bind_group_free,
+    [WG_OBJ_COMMAND_ENCODER] = wg__command_encoder_free,
+    [WG_OBJ_COMMAND_BUFFER] = wg__command_buffer_free,
+    [WG_OBJ_QUERY_SET] = wg__query_set_free,
+};
+
+void wg__obj_retain(wg_obj *o) {
+    if (o)
+        o->refs++;
+}
+
+void wg__obj_release(wg_obj *o) {
+    if (!o || --o->refs > 0)
+        return;
+    wg_device *dev = o->dev;
+    if ((unsigned)o->kind < WG_OBJ_COUNT && free_fns[o->kind])
+        free_fns[o->kind](o);
+    bool internal = o->internal;
+    wg__free(&dev->alloc, o);
+    if (!internal)
+        wg__device_unref(dev);
+}
+
+#define WG_REFCOUNTED(X) X(buffer) X(shader_module) X(bind_group_layout) X(pipeline_layout) \
+    X(compute_pipeline) X(bind_group) X(command_encoder) X(command_buffer) X(query_set)
+#define X(name)                                                                      \
+    void wg_##name##_retain(wg_##name *x) { if (x) wg__obj_retain(&x->o); }         \
+    void wg_##name##_release(wg_##name *x) { if (x) wg__obj_release(&x->o); }
+WG_REFCOUNTED(X)
+#undef X
+
+void wg_compute_pass_retain(wg_compute_pass *p) {
+    if (p)
+        wg_command_encoder_retain(p->enc);
+}
+void wg_compute_pass_release(wg_compute_pass *p) {
+    if (p)
+        wg_command_encoder_release(p->enc);
+}
+
+static void device_destroy(wg_device *dev);
+
+void wg__device_ref(wg_device *dev) {
+    dev->refs++;
+}
+void wg__device_unref(wg_device *dev) {
+    if (--dev->refs == 0)
+        device_destroy(dev);
+}
+void wg_device_retain(wg_device *dev) {
+    if (dev)
+        dev->refs++;
+}
+void wg_device_release(wg_device *dev) {
+    if (dev)
+        wg__device_unref(dev);
+}
+
+static bool is_pow2(uint64_t v) {
+    return v && !(v & (v - 1));
+}
+
+static const struct { const char *name; size_t off; bool align; } limit_table[] = {
+#define X(field, name, kind) { name, offsetof(wg_limits, field), sizeof(#kind) == sizeof("ALIGN") },
+    WG_LIMITS(X)
+#undef X
+};
+#define NLIMITS (sizeof limit_table / sizeof limit_table[0])
+
+wg_device *wg_adapter_create_device(wg_adapter *ad, const wg_device_desc *desc, wg_error *err) {
+    static const wg_device_desc zero;
+    if (!desc)
+        desc = &zero;
+    if (err)
+        wg__error_fill(err, WG_ERR_NONE, NULL), err->type = WG_ERROR_TYPE_NONE;
+    if (!ad) {
+        wg__error_fill(err, WG_ERR_NULL_OBJECT, "adapter is NULL");
+        return NULL;
+    }
+    wg_instance *inst = ad->inst;
+    if (ad->vk_api < VK_API_VERSION_1_2 || !ad->timeline || ad->queue_family == UINT32_MAX) {
+        wg__error_fill(err, WG_ERR_ADAPTER_TOO_OLD, "adapter '%s'", ad->info.name);
+        return NULL;
+    }
+    uint64_t want = desc->required_features;
+    for (int f = 1; f < WG_FEATURE_COUNT; f++)
+        if ((want & WG_FEATURE_BIT(f)) && !(ad->info.features & WG_FEATURE_BIT(f))) {
+            wg__error_fill(err, WG_ERR_FEATURE_UNSUPPORTED, "'%s' on adapter '%s'", wg_feature_name((wg_feature)f),
+                           ad->info.name);
+            return NULL;
+        }
+    if (want & ~(uint64_t)((WG_FEATURE_BIT(WG_FEATURE_COUNT) - 1) & ~1ull)) {
+        wg__error_fill(err, WG_ERR_FEATURE_UNSUPPORTED, "unknown feature bits 0x%llx", (unsigned long long)want);
+        return NULL;
+    }
+    wg_limits limits = ad->limits;
+    if (desc->required_limits) {
+        for (size_t i = 0; i < NLIMITS; i++) {
+            uint64_t req, have;
+            memcpy(&req, (const char *)desc->required_limits + limit_table[i].off, 8);
+            memcpy(&have, (const char *)&ad->limits + limit_table[i].off, 8);
+            if (!req)
+                continue;
+            bool bad = limit_table[i].align ? (req < have || !is_pow2(req)) : req > have;
+            if (bad) {
+                wg__error_fill(err, WG_ERR_LIMIT_EXCEEDS_ADAPTER, "%s = %llu, adapter '%s' has %llu",
+                               limit_table[i].name, (unsigned long long)req, ad->info.name, (unsigned long long)have);
+                return NULL;
+            }
+            memcpy((char *)&limits + limit_table[i].off, &req, 8);
+        }
+    }
+
+    wg_device *dev = wg__calloc(&inst->alloc, sizeof *dev);
+    if (!dev) {
+        wg__error_fill(err, WG_ERR_HOST_OOM, "creating the device");
+        return NULL;
+    }
+    dev->refs = 1;
+    dev->adapter = ad;
+    dev->inst = inst;
+    dev->alloc = inst->alloc;
+    dev->vki = &inst->vk;
+    dev->limits = limits;
+    dev->queue.dev = dev;
+    dev->next_serial = 1;
+    dev->uncaptured = desc->uncaptured_error;
+    dev->uncaptured_user = desc->uncaptured_error_user;
+    dev->lost_cb = desc->device_lost;
+    dev->lost_user = desc->device_lost_user;
+    if (desc->label)
+        snprintf(dev->label, sizeof dev->label, "%s", desc->label);
+    uint64_t tmo = desc->lost_timeout_ms;
+    if (!tmo) {
+        const char *e = getenv("WGC_LOST_TIMEOUT_MS");
+        tmo = e && *e ? strtoull(e, NULL, 10) : 0;
+    }
+    dev->lost_timeout_ns = (tmo ? tmo : 30000) * 1000000ull;
+    dev->block_size = desc->memory_block_size ? desc->memory_block_size : 64ull << 20;
+    dev->ring_size = desc->staging_size ? desc->staging_size : 32ull << 20;
+    dev->ring_size = (dev->ring_size + 255) & ~255ull;
+    wg_instance_retain(inst);
+
+    /* features and extensions */
+    uint64_t feat = want;
+    const char *exts[8];
+    uint32_t nexts = 0;
+    bool f16 = want & WG_FEATURE_BIT(WG_FEATURE_SHADER_F16);
+    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2 };
+    VkPhysicalDeviceVulkan11Features f11 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES };
+    VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES };
+    VkPhysicalDeviceVulkan13Features f13 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES };
+    VkPhysicalDeviceRobustness2FeaturesEXT fr2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT };
+    struct { VkStructureType sType; void *pNext; VkBool32 coop, robust; } fcoop = { WG_STYPE_COOP_FEATURES, NULL, 1, 0 };
+    f2.pNext = &f11;
+    f11.pNext = &f12;
+    void **tail = &f12.pNext;
+    f11.storageBuffer16BitAccess = f16;
+    f12.shaderFloat16 = f16;
+    f12.timelineSemaphore = VK_TRUE;
+    f12.hostQueryReset = ad->host_query_reset;
+    dev->host_query_reset = ad->host_query_reset;
+    f2.features.shaderInt64 = (want & WG_FEATURE_BIT(WG_FEATURE_SHADER_INT64)) != 0;
+    if (ad->vk_api >= VK_API_VERSION_1_3) {
+        *tail = &f13;
+        tail = &f13.pNext;
+        f13.subgroupSizeControl = ad->sg_size_control;
+        f13.computeFullSubgroups = ad->full_subgroups;
+        if (ad->sg_size_control)
+            feat |= WG_FEATURE_BIT(WG_FEATURE_SUBGROUP_SIZE_CONTROL);
+    }
+    if (ad->info.features & WG_FEATURE_BIT(WG_FEATURE_ROBUST_BUFFER_ACCESS2)) {
+        exts[nexts++] = VK_EXT_ROBUSTNESS_2_EXTENSION_NAME;
+        fr2.robustBufferAccess2 = VK_TRUE;
+        f2.features.robustBufferAccess = VK_TRUE;
+        *tail = &fr2;
+        tail = &fr2.pNext;
+        feat |= WG_FEATURE_BIT(WG_FEATURE_ROBUST_BUFFER_ACCESS2);
+    }
+    if (ad->ext_push_descriptor) {
+        exts[nexts++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+        feat |= WG_FEATURE_BIT(WG_FEATURE_PUSH_DESCRIPTORS);
+    }
+    if (want & WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX)) {
+        exts[nexts++] = "VK_KHR_cooperative_matrix";
+        *tail = &fcoop;
+        tail = &fcoop.pNext;
+    }
+    if (ad->info.features & WG_FEATURE_BIT(WG_FEATURE_TIMESTAMP_QUERY))
+        feat |= WG_FEATURE_BIT(WG_FEATURE_TIMESTAMP_QUERY);
+    dev->features = feat;
+    dev->creation_feedback = ad->creation_feedback;
+
+    float prio = 1.0f;
+    VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                                    .queueFamilyIndex = ad->queue_family, .queueCount = 1, .pQueuePriorities = &prio };
+    VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2, .queueCreateInfoCount = 1,
+                               .pQueueCreateInfos = &qci, .enabledExtensionCount = nexts,
+                               .ppEnabledExtensionNames = exts };
+    VkResult r = inst->vk.vkCreateDevice(ad->pd, &dci, NULL, &dev->device);
+    if (r != VK_SUCCESS) {
+        wg__error_fill(err, r == VK_ERROR_OUT_OF_HOST_MEMORY ? WG_ERR_HOST_OOM : WG_ERR_DEVICE_CREATE,
+                       "VkResult %d on '%s'", (int)r, ad->info.name);
+        dev->device = VK_NULL_HANDLE;
+        goto fail;
+    }
+    const char *missing = "";
+    if (wg__load_device(&inst->vk, dev->device, &dev->vk, &missing) != WG_ERR_NONE) {
+        wg__error_fill(err, WG_ERR_LOADER_SYMBOL, "%s", missing);
+        goto fail;
+    }
+    dev->vk.vkGetDeviceQueue(dev->device, ad->queue_family, 0, &dev->vkq);
+
+    VkSemaphoreTypeCreateInfo sti = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+                                      .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE, .initialValue = 0 };
+    VkSemaphoreCreateInfo sci = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &sti };
+    VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                    .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+                                    .queueFamilyIndex = ad->queue_family };
+    if (dev->vk.vkCreateSemaphore(dev->device, &sci, NULL, &dev->timeline) != VK_SUCCESS ||
+        dev->vk.vkCreateCommandPool(dev->device, &pci, NULL, &dev->cmd_pool) != VK_SUCCESS) {
+        wg__error_fill(err, WG_ERR_DEVICE_CREATE, "semaphore or command pool creation failed");
+        goto fail;
+    }
+    const char *dir = desc->cache_dir;
+    wg__pipeline_cache_open(dev, dir);
+    return dev;
+fail:
+    device_destroy(dev);
+    return NULL;
+}
+
+static void device_destroy(wg_device *dev) {
+    if (dev->device) {
+        if (!dev->lost) {
+            wg__flush_pending(dev);
+            wg__wait_serial(dev, dev->next_serial - 1, UINT64_MAX);
+        }
+        /* Also after a loss: a runaway kernel must end (or the driver kill it) before teardown. */
+        dev->vk.vkDeviceWaitIdle(dev->device);
+        dev->completed = dev->next_serial;
+        wg__retire(dev);
+        wg__garbage_collect(dev, true);
+        wg__pipeline_cache_close(dev);
+        wg__caches_destroy(dev);
+        wg__staging_destroy(dev);
+        for (size_t i = 0; i < dev->npools; i++)
+            dev->vk.vkDestroyDescriptorPool(dev->device, dev->pools[i], NULL);
+        if (dev->cmd_pool)
+            dev->vk.vkDestroyCommandPool(dev->device, dev->cmd_pool, NULL);
+        if (dev->timeline)
+            dev->vk.vkDestroySemaphore(dev->device, dev->timeline, NULL);
+        wg__mem_destroy_all(dev);
+        dev->vk.vkDestroyDevice(dev->device, NULL);
+    }
+    if (!dev->lost && dev->lost_cb && dev->device)
+        dev->lost_cb(dev->lost_user, WG_DEVICE_LOST_DESTROYED, "device destroyed");
+    wg__free(&dev->alloc, dev->pools);
+    wg__free(&dev->alloc, dev->free_cbs);
+    wg__free(&dev->alloc, dev->inflight);
+    wg__free(&dev->alloc, dev->garbage);
+    wg__free(&dev->alloc, dev->blocks);
+    wg_instance *inst = dev->inst;
+    wg__free(&dev->alloc, dev);
+    wg_instance_release(inst);
+}
+
+const wg_limits *wg_device_get_limits(const wg_device *dev) {
+    return dev ? &dev->limits : NULL;
+}
+bool wg_device_has_feature(const wg_device *dev, wg_feature f) {
+    return dev && f > WG_FEATURE_NONE && f < WG_FEATURE_COUNT && (dev->features & WG_FEATURE_BIT(f));
+}
+wg_adapter *wg_device_get_adapter(wg_device *dev) {
+    return dev ? dev->adapter : NULL;
+}
+wg_queue *wg_device_get_queue(wg_device *dev) {
+    return dev ? &dev->queue : NULL;
+}
+bool wg_device_is_lost(const wg_device *dev) {
+    return !dev || dev->lost != WG_DEVICE_LOST_NONE;
+}
+wg_device_lost_reason wg_device_lost_reason_get(const wg_device *dev, const char **message) {
+    if (message)
+        *message = dev ? dev->lost_message : "";
+    return dev ? dev->lost : WG_DEVICE_LOST_UNKNOWN;
+}
+void wg_device_get_stats(const wg_device *dev, wg_device_stats *out) {
+    if (!dev || !out)
+        return;
+    *out = dev->stats;
+    out->validation_messages = dev->inst->validation_messages;
+}
+const char *wg_device_pipeline_cache_path(const wg_device *dev) {
+    return dev ? dev->cache_path : "";
+}

@@ -1,0 +1,267 @@
+/* shader.c - shader modules from SPIR-V words, with reflection read from the SPIR-V itself:
+ * GLCompute entry points, their workgroup size (LocalSize, LocalSizeId or a WorkgroupSize
+ * built-in constant) and the buffer resources (group, binding, storage / read-only storage /
+ * uniform).  That is all an automatic pipeline layout needs.
+ *
+ * Which entry point uses which resource: from SPIR-V 1.4 on the entry point's interface lists
+ * every global it uses; before that we count every resource of the module for every entry point
+ * (a superset, harmless for layouts).  The parser checks the header and that instructions tile
+ * the words exactly; deeper validity is the driver's (and spirv-val's) business. */
+#include <stdio.h>
+
+#include "gpu/internal.h"
+
+enum {
+    OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43,
+    OP_CONSTANT_COMPOSITE = 44, OP_SPEC_CONSTANT = 50, OP_SPEC_CONSTANT_COMPOSITE = 51, OP_VARIABLE = 59,
+    OP_DECORATE = 71, OP_MEMBER_DECORATE = 72, OP_EXECUTION_MODE_ID = 331,
+    DEC_BLOCK = 2, DEC_BUFFER_BLOCK = 3, DEC_BUILTIN = 11, DEC_NON_WRITABLE = 24, DEC_BINDING = 33, DEC_SET = 34,
+    BUILTIN_WORKGROUP_SIZE = 25, MODE_LOCAL_SIZE = 17, MODE_LOCAL_SIZE_ID = 38, MODEL_GLCOMPUTE = 5,
+    SC_UNIFORM = 2, SC_STORAGE_BUFFER = 12,
+};
+
+typedef struct id_info {
+    uint32_t set, binding, pointee, storage, members, nonwritable_members, value;
+    uint32_t comp[3];
+    uint8_t has_set, has_binding, nonwritable, block, buffer_block, is_var, is_ptr, is_const, wgsize;
+} id_info;
+
+uint64_t wg__hash(uint64_t h, const void *data, size_t n) {
+    const uint8_t *p = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_shader_entry_info *out, uint32_t max,
+                        uint32_t *count, char *detail, size_t dsz) {
+    *count = 0;
+    if (n < 5) {
+        snprintf(detail, dsz, "%zu words", n);
+        return n ? WG_ERR_SPIRV_MALFORMED : WG_ERR_SPIRV_EMPTY;
+    }
+    if (w[0] != 0x07230203u) {
+        snprintf(detail, dsz, "0x%08x", w[0]);
+        return WG_ERR_SPIRV_MAGIC;
+    }
+    uint32_t version = w[1], bound = w[3];
+    if (bound == 0 || bound > 4 * n + 64) {
+        snprintf(detail, dsz, "id bound %u for %zu words", bound, n);
+        return WG_ERR_SPIRV_MALFORMED;
+    }
+    id_info *ids = wg__calloc(a, (size_t)bound * sizeof *ids);
+    if (!ids)
+        return WG_ERR_HOST_OOM;
+    struct { uint32_t id, iface_at, iface_n; } eps[WG_MAX_ENTRY_POINTS];
+    uint32_t neps = 0;
+    wg_error_id err = WG_ERR_NONE;
+#define ID_OK(x) ((x) < bound)
+    /* pass 1: everything but execution modes */
+    for (size_t i = 5; i < n;) {
+        uint32_t wc = w[i] >> 16, op = w[i] & 0xffff;
+        if (wc == 0 || i + wc > n) {
+            snprintf(detail, dsz, "instruction at word %zu overruns the module", i);
+            err = WG_ERR_SPIRV_MALFORMED;
+            goto done;
+        }
+        const uint32_t *ins = &w[i];
+        switch (op) {
+        case OP_ENTRY_POINT:
+            if (wc >= 4 && ins[1] == MODEL_GLCOMPUTE && neps < max && neps < WG_MAX_ENTRY_POINTS && ID_OK(ins[2])) {
+                wg_shader_entry_info *e = &out[neps];
+                memset(e, 0, sizeof *e);
+                e->workgroup_size[0] = e->workgroup_size[1] = e->workgroup_size[2] = 1;
+                const char *s = (const char *)&ins[3];
+                size_t maxlen = (wc - 3) * 4, len = 0;
+                while (len < maxlen && s[len])
+                    len++;
+                if (len == maxlen) {
+                    snprintf(detail, dsz, "unterminated entry point name");
+                    err = WG_ERR_SPIRV_MALFORMED;
+                    goto done;
+                }
+                snprintf(e->name, sizeof e->name, "%s", s);
+                uint32_t name_words = (uint32_t)(len / 4 + 1);
+                eps[neps].id = ins[2];
+                eps[neps].iface_at = (uint32_t)(i + 3 + name_words);
+                eps[neps].iface_n = wc - 3 - name_words;
+                neps++;
+            }
+            break;
+        case OP_DECORATE:
+            if (wc >= 3 && ID_OK(ins[1])) {
+                id_info *d = &ids[ins[1]];
+                if (ins[2] == DEC_SET && wc >= 4) d->set = ins[3], d->has_set = 1;
+                else if (ins[2] == DEC_BINDING && wc >= 4) d->binding = ins[3], d->has_binding = 1;
+                else if (ins[2] == DEC_NON_WRITABLE) d->nonwritable = 1;
+                else if (ins[2] == DEC_BLOCK) d->block = 1;
+                else if (ins[2] == DEC_BUFFER_BLOCK) d->buffer_block = 1;
+                else if (ins[2] == DEC_BUILTIN && wc >= 4 && ins[3] == BUILTIN_WORKGROUP_SIZE) d->wgsize = 1;
+            }
+            break;
+        case OP_MEMBER_DECORATE:
+            if (wc >= 4 && ID_OK(ins[1]) && ins[3] == DEC_NON_WRITABLE)
+                ids[ins[1]].nonwritable_members++;
+            break;
+        case OP_TYPE_STRUCT:
+            if (wc >= 2 && ID_OK(ins[1]))
+                ids[ins[1]].members = wc - 2;
+            break;
+        case OP_TYPE_POINTER:
+            if (wc >= 4 && ID_OK(ins[1]))
+                ids[ins[1]].is_ptr = 1, ids[ins[1]].storage = ins[2], ids[ins[1]].pointee = ins[3];
+            break;
+        case OP_VARIABLE:
+            if (wc >= 4 && ID_OK(ins[2]))
+                ids[ins[2]].is_var = 1, ids[ins[2]].pointee = ins[1], ids[ins[2]].storage = ins[3];
+            break;
+        case OP_CONSTANT:
+        case OP_SPEC_CONSTANT:
+            if (wc >= 4 && ID_OK(ins[2]))
+                ids[ins[2]].is_const = 1, ids[ins[2]].value = ins[3];
+            break;
+        case OP_CONSTANT_COMPOSITE:
+        case OP_SPEC_CONSTANT_COMPOSITE:
+            if (wc == 6 && ID_OK(ins[2]))
+                for (int k = 0; k < 3; k++)
+                    ids[ins[2]].comp[k] = ins[3 + k];
+            break;
+        default:
+            break;
+        }
+        i += wc;
+    }
+    if (!neps) {
+        err = WG_ERR_SPIRV_NO_COMPUTE_ENTRY;
+        snprintf(detail, dsz, "no OpEntryPoint GLCompute");
+        goto done;
+    }
+    /* pass 2: execution modes (need the constants) */
+    for (size_t i = 5; i < n; i += w[i] >> 16) {
+        uint32_t wc = w[i] >> 16, op = w[i] & 0xffff;
+        const uint32_t *ins = &w[i];
+        if ((op != OP_EXECUTION_MODE && op != OP_EXECUTION_MODE_ID) || wc < 6)
+            continue;
+        for (uint32_t e = 0; e < neps; e++) {
+            if (eps[e].id != ins[1])
+                continue;
+            for (int k = 0; k < 3; k++) {
+                if (op == OP_EXECUTION_MODE && ins[2] == MODE_LOCAL_SIZE)
+                    out[e].workgroup_size[k] = ins[3 + k];
+                else if (op == OP_EXECUTION_MODE_ID && ins[2] == MODE_LOCAL_SIZE_ID && ID_OK(ins[3 + k]))
+                    out[e].workgroup_size[k] = ids[ins[3 + k]].value;
+            }
+        }
+    }
+    /* a WorkgroupSize built-in constant overrides the execution mode */
+    for (uint32_t id = 0; id < bound; id++)
+        if (ids[id].wgsize)
+            for (uint32_t e = 0; e < neps; e++)
+                for (int k = 0; k < 3; k++)
+                    if (ID_OK(ids[id].comp[k]))
+                        out[e].workgroup_size[k] = ids[ids[id].comp[k]].value;
+    /* resources */
+    for (uint32_t e = 0; e < neps; e++) {
+        bool use_iface = version >= 0x00010400;
+        uint32_t nb = 0;
+        for (uint32_t id = 0; id < bound; id++) {
+            id_info *v = &ids[id];
+            if (!v->is_var || (v->storage != SC_STORAGE_BUFFER && v->storage != SC_UNIFORM))
+                continue;
+            if (use_iface) {
+                bool found = false;
+                for (uint32_t k = 0; k < eps[e].iface_n; k++)
+                    found |= w[eps[e].iface_at + k] == id;
+                if (!found)
+                    continue;
+            }
+            if (!ID_OK(v->pointee) || !ID_OK(ids[v->pointee].pointee))
+                continue;
+            const id_info *st = &ids[ids[v->pointee].pointee];
+            wg_binding_type t;
+            if (v->storage == SC_UNIFORM && !st->buffer_block)
+                t = WG_BINDING_TYPE_UNIFORM;
+            else
+                t = (v->nonwritable || (st->members && st->nonwritable_members >= st->members))
+                        ? WG_BINDING_TYPE_READ_ONLY_STORAGE : WG_BINDING_TYPE_STORAGE;
+            if (nb == WG_MAX_SHADER_BINDINGS) {
+                snprintf(detail, dsz, "more than %d buffer bindings", WG_MAX_SHADER_BINDINGS);
+                err = WG_ERR_SPIRV_MALFORMED;
+                goto done;
+            }
+            out[e].bindings[nb++] = (wg_shader_binding){ v->set, v->binding, t, 0 };
+        }
+        out[e].binding_count = nb;
+    }
+    *count = neps;
+done:
+    wg__free(a, ids);
+    return err;
+#undef ID_OK
+}
+
+wg_shader_module *wg_device_create_shader_module(wg_device *dev, const wg_shader_module_desc *desc) {
+    if (!dev)
+        return NULL;
+    static const wg_shader_module_desc zero;
+    if (!desc)
+        desc = &zero;
+    wg_shader_module *m = wg__obj_new(dev, WG_OBJ_SHADER_MODULE, sizeof *m, desc->label);
+    if (!m)
+        return NULL;
+    m->o.invalid = true;
+    if (dev->lost)
+        return m;
+    const uint32_t *words = desc->spirv;
+    size_t nwords = desc->spirv_words;
+    if (!words && desc->wgsl) {
+        wg__err(dev, WG_ERR_WGSL_UNAVAILABLE, "shader module '%s': pass SPIR-V", wg__label(m));
+        return m;
+    }
+    if (!words || !nwords) {
+        wg__err(dev, WG_ERR_SPIRV_EMPTY, "shader module '%s'", wg__label(m));
+        return m;
+    }
+    m->entries = wg__alloc(&dev->alloc, WG_MAX_ENTRY_POINTS * sizeof *m->entries);
+    if (!m->entries) {
+        wg__err(dev, WG_ERR_HOST_OOM, "shader module '%s' reflection", wg__label(m));
+        return m;
+    }
+    char detail[160] = "";
+    wg_error_id e = wg__reflect(&dev->alloc, words, nwords, m->entries, WG_MAX_ENTRY_POINTS, &m->nentries, detail,
+                                sizeof detail);
+    if (e) {
+        wg__err(dev, e, "shader module '%s': %s", wg__label(m), detail);
+        return m;
+    }
+    VkShaderModuleCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                    .codeSize = nwords * 4, .pCode = words };
+    VkResult r = dev->vk.vkCreateShaderModule(dev->device, &ci, NULL, &m->vk);
+    if (r != VK_SUCCESS) {
+        m->vk = VK_NULL_HANDLE;
+        if (r == VK_ERROR_DEVICE_LOST)
+            wg__check_vk(dev, r, "vkCreateShaderModule");
+        else
+            wg__err(dev, r == VK_ERROR_OUT_OF_HOST_MEMORY ? WG_ERR_HOST_OOM : WG_ERR_SHADER_CREATE,
+                    "shader module '%s': VkResult %d", wg__label(m), (int)r);
+        return m;
+    }
+    m->hash = wg__hash(WG_HASH_INIT, words, nwords * 4);
+    m->o.invalid = false;
+    return m;
+}
+
+void wg__shader_module_free(wg_obj *o) {
+    wg_shader_module *m = (wg_shader_module *)o;
+    if (m->vk)
+        o->dev->vk.vkDestroyShaderModule(o->dev->device, m->vk, NULL);
+    wg__free(&o->dev->alloc, m->entries);
+}
+
+uint32_t wg_shader_module_entry_point_count(const wg_shader_module *m) {
+    return m && !m->o.invalid ? m->nentries : 0;
+}
+
+const wg_shader_entry_info *wg_shader_module_get_entry_point(const wg_shader_module *m, uint32_t index) {
+    return m && !m->o.invalid && index < m->nentries ? &m->entries[index] : NULL;
+}

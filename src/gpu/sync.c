@@ -1,0 +1,348 @@
+/* sync.c - submission and completion: one timeline semaphore per device counts submissions
+ * (serials); command buffers are recycled once their serial has passed; Vulkan objects the GPU
+ * may still use wait in the garbage list for their serial; waits have a timeout after which the
+ * device is lost (with a reason), as is any VK_ERROR_DEVICE_LOST.
+ *
+ * Every command buffer starts with one global memory barrier (earlier submissions, and the
+ * write_buffer copies recorded in the pending command buffer, are visible to it) and ends with a
+ * barrier to the host, so map and readback see finished writes.  Inside a command buffer the
+ * encoder adds barriers only where tracked hazards need them (encoder.c). */
+#include <stdio.h>
+
+#include "gpu/internal.h"
+
+void wg__barrier(wg_device *dev, VkCommandBuffer cb, bool to_host) {
+    VkMemoryBarrier mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                           .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                           .dstAccessMask = to_host ? VK_ACCESS_HOST_READ_BIT
+                                                    : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                                          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+                                                          VK_ACCESS_INDIRECT_COMMAND_READ_BIT |
+                                                          VK_ACCESS_UNIFORM_READ_BIT };
+    VkPipelineStageFlags src = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    VkPipelineStageFlags dst = to_host ? VK_PIPELINE_STAGE_HOST_BIT
+                                       : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
+                                             VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
+    dev->vk.vkCmdPipelineBarrier(cb, src, dst, 0, 1, &mb, 0, NULL, 0, NULL);
+}
+
+void wg__check_vk(wg_device *dev, VkResult r, const char *what) {
+    if (r == VK_SUCCESS)
+        return;
+    if (r == VK_ERROR_DEVICE_LOST)
+        wg__lose(dev, WG_DEVICE_LOST_DRIVER, "%s returned VK_ERROR_DEVICE_LOST", what);
+    else if (r == VK_ERROR_OUT_OF_DEVICE_MEMORY)
+        wg__err(dev, WG_ERR_DEVICE_OOM, "%s", what);
+    else if (r == VK_ERROR_OUT_OF_HOST_MEMORY)
+        wg__err(dev, WG_ERR_HOST_OOM, "%s (driver)", what);
+    else
+        wg__err(dev, WG_ERR_VK_CALL, "%s returned VkResult %d", what, (int)r);
+}
+
+void wg__lose(wg_device *dev, wg_device_lost_reason reason, const char *fmt, ...) {
+    if (dev->lost)
+        return;
+    dev->lost = reason;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dev->lost_message, sizeof dev->lost_message, fmt, ap);
+    va_end(ap);
+    wg__buffer_reject_maps(dev, WG_MAP_STATUS_DEVICE_LOST);
+    if (dev->lost_cb)
+        dev->lost_cb(dev->lost_user, reason, dev->lost_message);
+}
+
+VkCommandBuffer wg__cmd_acquire(wg_device *dev) {
+    if (!dev->nfree_cbs)
+        wg__retire(dev);
+    VkCommandBuffer cb = VK_NULL_HANDLE;
+    if (dev->nfree_cbs) {
+        cb = dev->free_cbs[--dev->nfree_cbs];
+    } else {
+        VkCommandBufferAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                           .commandPool = dev->cmd_pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                           .commandBufferCount = 1 };
+        VkResult r = dev->vk.vkAllocateCommandBuffers(dev->device, &ai, &cb);
+        if (r != VK_SUCCESS) {
+            wg__check_vk(dev, r, "vkAllocateCommandBuffers");
+            return VK_NULL_HANDLE;
+        }
+    }
+    VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                    .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
+    VkResult r = dev->vk.vkBeginCommandBuffer(cb, &bi);
+    if (r != VK_SUCCESS) {
+        wg__check_vk(dev, r, "vkBeginCommandBuffer");
+        dev->vk.vkFreeCommandBuffers(dev->device, dev->cmd_pool, 1, &cb);
+        return VK_NULL_HANDLE;
+    }
+    wg__barrier(dev, cb, false);
+    return cb;
+}
+
+void wg__cmd_recycle(wg_device *dev, VkCommandBuffer cb) {
+    if (!cb)
+        return;
+    if (wg__grow(&dev->alloc, (void **)&dev->free_cbs, &dev->capfree_cbs, dev->nfree_cbs + 1, sizeof *dev->free_cbs))
+        dev->free_cbs[dev->nfree_cbs++] = cb;
+    else
+        dev->vk.vkFreeCommandBuffers(dev->device, dev->cmd_pool, 1, &cb);
+}
+
+VkCommandBuffer wg__pending_cb(wg_device *dev) {
+    if (!dev->pending_open) {
+        dev->pending = wg__cmd_acquire(dev);
+        if (!dev->pending)
+            return VK_NULL_HANDLE;
+        dev->pending_open = true;
+    }
+    return dev->pending;
+}
+
+uint64_t wg__submit(wg_device *dev, VkCommandBuffer *cbs, uint32_t n) {
+    if (dev->lost)
+        return 0;
+    VkCommandBuffer all[17];
+    uint32_t total = 0;
+    if (!wg__grow(&dev->alloc, (void **)&dev->inflight, &dev->capinflight, dev->ninflight + n + 1,
+                  sizeof *dev->inflight)) {
+        wg__err(dev, WG_ERR_HOST_OOM, "submission list");
+        return 0;
+    }
+    if (dev->pending_open) {
+        wg__barrier(dev, dev->pending, true);
+        VkResult r = dev->vk.vkEndCommandBuffer(dev->pending);
+        dev->pending_open = false;
+        if (r != VK_SUCCESS) {
+            wg__check_vk(dev, r, "vkEndCommandBuffer");
+            wg__cmd_recycle(dev, dev->pending);
+            dev->pending = VK_NULL_HANDLE;
+            return 0;
+        }
+        all[total++] = dev->pending;
+        dev->pending = VK_NULL_HANDLE;
+    }
+    uint32_t first_user = total;
+    for (uint32_t i = 0; i < n && total < 17; i++)
+        all[total++] = cbs[i];
+    if (total == 0)
+        return 0;
+    uint64_t serial = dev->next_serial;
+    VkTimelineSemaphoreSubmitInfo ts = { .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+                                         .signalSemaphoreValueCount = 1, .pSignalSemaphoreValues = &serial };
+    VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &ts, .commandBufferCount = total,
+                        .pCommandBuffers = all, .signalSemaphoreCount = 1, .pSignalSemaphores = &dev->timeline };
+    VkResult r = dev->vk.vkQueueSubmit(dev->vkq, 1, &si, VK_NULL_HANDLE);
+    if (r != VK_SUCCESS) {
+        wg__check_vk(dev, r, "vkQueueSubmit");
+        if (first_user)
+            wg__cmd_recycle(dev, all[0]);
+        return 0;
+    }
+    for (uint32_t i = 0; i < total; i++)
+        dev->inflight[dev->ninflight++] = (wg_inflight){ all[i], serial };
+    dev->next_serial++;
+    dev->stats.submits++;
+    return serial;
+}
+
+uint64_t wg__flush_pending(wg_device *dev) {
+    if (!dev->pending_open)
+        return 0;
+    return wg__submit(dev, NULL, 0);
+}
+
+static void garbage_destroy(wg_device *dev, wg_garbage *g) {
+    switch (g->kind) {
+    case WG_GARBAGE_BUFFER:
+        dev->vk.vkDestroyBuffer(dev->device, (VkBuffer)(uintptr_t)g->handle, NULL);
+        wg__mem_free(dev, &g->mem);
+        break;
+    case WG_GARBAGE_DESCRIPTOR_SET: {
+        VkDescriptorSet s = (VkDescriptorSet)(uintptr_t)g->handle;
+        dev->vk.vkFreeDescriptorSets(dev->device, (VkDescriptorPool)(uintptr_t)g->aux, 1, &s);
+        break;
+    }
+    case WG_GARBAGE_QUERY_POOL:
+        dev->vk.vkDestroyQueryPool(dev->device, (VkQueryPool)(uintptr_t)g->handle, NULL);
+        break;
+    }
+}
+
+void wg__defer(wg_device *dev, const wg_garbage *g) {
+    wg_garbage copy = *g;
+    if (g->serial <= dev->completed && !dev->lost) {
+        garbage_destroy(dev, &copy);
+        return;
+    }
+    if (!wg__grow(&dev->alloc, (void **)&dev->garbage, &dev->capgarbage, dev->ngarbage + 1, sizeof *dev->garbage)) {
+        /* No room to remember it: wait for the GPU instead. */
+        wg__wait_serial(dev, g->serial, UINT64_MAX);
+        dev->vk.vkDeviceWaitIdle(dev->device);
+        garbage_destroy(dev, &copy);
+        return;
+    }
+    dev->garbage[dev->ngarbage++] = copy;
+}
+
+void wg__garbage_collect(wg_device *dev, bool all) {
+    size_t k = 0;
+    for (size_t i = 0; i < dev->ngarbage; i++) {
+        if (all || (!dev->lost && dev->garbage[i].serial <= dev->completed))
+            garbage_destroy(dev, &dev->garbage[i]);
+        else
+            dev->garbage[k++] = dev->garbage[i];
+    }
+    dev->ngarbage = k;
+}
+
+void wg__retire(wg_device *dev) {
+    if (!dev->lost) {
+        uint64_t v = 0;
+        VkResult r = dev->vk.vkGetSemaphoreCounterValue(dev->device, dev->timeline, &v);
+        if (r == VK_SUCCESS) {
+            if (v > dev->completed)
+                dev->completed = v;
+        } else {
+            wg__check_vk(dev, r, "vkGetSemaphoreCounterValue");
+        }
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < dev->ninflight; i++) {
+        if (dev->inflight[i].serial <= dev->completed)
+            wg__cmd_recycle(dev, dev->inflight[i].cb);
+        else
+            dev->inflight[k++] = dev->inflight[i];
+    }
+    dev->ninflight = k;
+    wg__garbage_collect(dev, false);
+    wg__buffer_complete_maps(dev);
+}
+
+wg_status wg__wait_serial(wg_device *dev, uint64_t serial, uint64_t timeout_ns) {
+    if (dev->lost)
+        return WG_STATUS_DEVICE_LOST;
+    if (serial >= dev->next_serial)
+        serial = dev->next_serial - 1;
+    if (serial <= dev->completed) {
+        wg__retire(dev);
+        return dev->lost ? WG_STATUS_DEVICE_LOST : WG_STATUS_OK;
+    }
+    uint64_t t = timeout_ns == UINT64_MAX ? dev->lost_timeout_ns : timeout_ns;
+    VkSemaphoreWaitInfo wi = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
+                               .pSemaphores = &dev->timeline, .pValues = &serial };
+    VkResult r = dev->vk.vkWaitSemaphores(dev->device, &wi, t);
+    if (r == VK_TIMEOUT) {
+        if (timeout_ns != UINT64_MAX)
+            return WG_STATUS_TIMEOUT;
+        wg__lose(dev, WG_DEVICE_LOST_TIMEOUT, "submission %llu did not finish within %llu ms",
+                 (unsigned long long)serial, (unsigned long long)(t / 1000000));
+        return WG_STATUS_DEVICE_LOST;
+    }
+    if (r != VK_SUCCESS) {
+        wg__check_vk(dev, r, "vkWaitSemaphores");
+        return dev->lost ? WG_STATUS_DEVICE_LOST : WG_STATUS_ERROR;
+    }
+    wg__retire(dev);
+    return dev->lost ? WG_STATUS_DEVICE_LOST : WG_STATUS_OK;
+}
+
+void wg_device_poll(wg_device *dev, bool wait) {
+    if (!dev)
+        return;
+    if (wait) {
+        wg__flush_pending(dev);
+        wg__wait_serial(dev, dev->next_serial - 1, UINT64_MAX);
+    } else {
+        wg__retire(dev);
+    }
+}
+
+wg_status wg_queue_wait(wg_queue *q, uint64_t timeout_ns) {
+    if (!q)
+        return WG_STATUS_ERROR;
+    wg_device *dev = q->dev;
+    if (dev->lost)
+        return WG_STATUS_DEVICE_LOST;
+    wg__flush_pending(dev);
+    return wg__wait_serial(dev, dev->next_serial - 1, timeout_ns);
+}
+
+static bool submit_check(wg_device *dev, wg_command_buffer *cb) {
+    if (!cb) {
+        wg__err(dev, WG_ERR_NULL_OBJECT, "command buffer is NULL");
+        return false;
+    }
+    if (cb->o.dev != dev) {
+        wg__err(dev, WG_ERR_WRONG_DEVICE, "command buffer '%s'", wg__label(cb));
+        return false;
+    }
+    if (cb->submitted) {
+        wg__err(dev, WG_ERR_CMDBUF_SUBMITTED, "command buffer '%s'", wg__label(cb));
+        return false;
+    }
+    if (cb->o.invalid) {
+        wg__err(dev, WG_ERR_CMDBUF_INVALID, "command buffer '%s'", wg__label(cb));
+        return false;
+    }
+    for (size_t i = 0; i < cb->nused; i++) {
+        wg_obj *o = cb->used[i];
+        if (o->kind == WG_OBJ_BUFFER) {
+            wg_buffer *b = (wg_buffer *)o;
+            if (b->destroyed) {
+                wg__err(dev, WG_ERR_SUBMIT_DESTROYED_BUFFER, "buffer '%s' in command buffer '%s'", wg__label(b),
+                        wg__label(cb));
+                return false;
+            }
+            if (b->map_state != WG_MAP_UNMAPPED) {
+                wg__err(dev, WG_ERR_SUBMIT_MAPPED_BUFFER, "buffer '%s' in command buffer '%s'", wg__label(b),
+                        wg__label(cb));
+                return false;
+            }
+        } else if (o->kind == WG_OBJ_QUERY_SET && ((wg_query_set *)o)->destroyed) {
+            wg__err(dev, WG_ERR_SUBMIT_DESTROYED_QUERY, "query set '%s' in command buffer '%s'", wg__label(o),
+                    wg__label(cb));
+            return false;
+        }
+    }
+    return true;
+}
+
+uint64_t wg_queue_submit(wg_queue *q, size_t count, wg_command_buffer *const *cbs) {
+    if (!q)
+        return 0;
+    wg_device *dev = q->dev;
+    uint64_t serial = 0;
+    bool ok = !dev->lost;
+    if (count > 16) {
+        wg__err(dev, WG_ERR_VK_CALL, "at most 16 command buffers per submit (got %zu)", count);
+        ok = false;
+    }
+    for (size_t i = 0; ok && i < count; i++)
+        ok = submit_check(dev, cbs[i]);
+    for (size_t i = 0; ok && i < count; i++)
+        for (size_t j = 0; j < i; j++)
+            if (cbs[i] == cbs[j]) {
+                wg__err(dev, WG_ERR_CMDBUF_SUBMITTED, "command buffer '%s' twice in one submit", wg__label(cbs[i]));
+                ok = false;
+            }
+    if (ok) {
+        VkCommandBuffer vk[16];
+        for (size_t i = 0; i < count; i++)
+            vk[i] = cbs[i]->cb;
+        serial = wg__submit(dev, vk, (uint32_t)count);
+        if (serial) {
+            for (size_t i = 0; i < count; i++) {
+                wg_command_buffer *cb = cbs[i];
+                for (size_t k = 0; k < cb->nused; k++)
+                    cb->used[k]->last_use = serial;
+                cb->submitted = true;
+                cb->cb = VK_NULL_HANDLE;  /* now owned by the in-flight list */
+            }
+        }
+    }
+    for (size_t i = 0; i < count; i++)
+        if (cbs[i] && cbs[i]->o.dev == dev)
+            wg_command_buffer_release(cbs[i]);
+    return serial;
+}
