@@ -13,10 +13,11 @@
 // A kernel whose @requires names a feature the adapter lacks is reported "unsupported".
 //
 // Usage: node tests/oracle/dawn-run.mjs [--pkg DIR] [--out DIR] [--backend opengles|vulkan|...]
-//                                       KERNEL.wgsl...
+//                                       [--timeout S] KERNEL.wgsl...
 //   --pkg DIR   the "webgpu" package directory (default: $WEBGPU_PKG, else build/npm/...).
 //   --out DIR   write DIR/<stem>/<g>_<b>.in.bin (initial bytes) and .out.bin (final bytes),
 //               and DIR/results.json (the array of per-kernel results below).
+//   --timeout S per-kernel limit (default 60); a kernel past it ends the whole run with an error.
 // Prints one line per kernel to stderr ("ok|unsupported|skip|ERROR name ms message") and
 // one JSON object per kernel to stdout:
 //   {"file","name","status":"ok"|"unsupported"|"skip"|"error","message","ms",
@@ -194,12 +195,13 @@ export function makeInit(b) {
 
 // ------------------------------------------------------------------ running
 function parseArgs(argv) {
-  const o = { pkg: process.env.WEBGPU_PKG || '', out: '', backend: 'opengles', files: [] };
+  const o = { pkg: process.env.WEBGPU_PKG || '', out: '', backend: 'opengles', timeout: 60, files: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--pkg') o.pkg = argv[++i];
     else if (a === '--out') o.out = argv[++i];
     else if (a === '--backend') o.backend = argv[++i];
+    else if (a === '--timeout') o.timeout = Number(argv[++i]);
     else if (a.startsWith('--')) fail(`unknown option ${a}`);
     else o.files.push(a);
   }
@@ -247,8 +249,19 @@ async function main() {
     let r;
     if (lost) r = { status: 'error', message: `device lost: ${lost}` };
     else {
+      // A kernel that never finishes (an endless loop on the GPU) cannot be interrupted; after
+      // --timeout seconds the run ends here, with what it has, and fails.
+      const timer = setTimeout(() => {
+        const r = { file: k.file, name: k.name, status: 'error', message: `timeout after ${opt.timeout}s; run stopped` };
+        results.push(r);
+        process.stdout.write(JSON.stringify(r) + '\n');
+        process.stderr.write(`ERROR ${k.name} ${r.message}\n`);
+        if (opt.out) writeFileSync(join(opt.out, 'results.json'), JSON.stringify(results, null, 1) + '\n');
+        process.exit(1);
+      }, opt.timeout * 1000);
       try { r = await runKernel(device, adapter, k, opt.out); }
       catch (e) { r = { status: 'error', message: String(e && e.message || e) }; }
+      clearTimeout(timer);
     }
     r = { file: k.file, name: k.name, ...r, ms: Math.round(performance.now() - t0) };
     if (r.status === 'error') anyError = true;
