@@ -62,7 +62,7 @@ typedef struct parser {
     token *t;                   /* tokens, ending with TOK_EOF */
     uint32_t n, pos;
     uint32_t prev_end;          /* end offset of the last consumed token */
-    uint32_t depth, max_depth;
+    uint32_t sync, udepth, lhs_depth, max_depth; /* nesting counters, see sync_enter() */
     ARR(uint32_t) tmp;          /* scratch stack for building lists */
     jmp_buf fail;
 } parser;
@@ -106,8 +106,10 @@ static int match(parser *p, tok_kind k) {
 /* "expected ';' for variable declaration" at the current token. */
 static _Noreturn void fail_expected(parser *p, const char *what, const char *use) {
     token *t = peek(p);
-    if (use && *use) fail_at(p, t->sp, "expected %s for %s", what, use);
-    fail_at(p, t->sp, "expected %s", what);
+    span at = t->sp;
+    if (t->kind == TOK_EOF) at = span_make(p->prev_end, 0); /* Tint points just after the last token */
+    if (use && *use) fail_at(p, at, "expected %s for %s", what, use);
+    fail_at(p, at, "expected %s", what);
 }
 
 static token *expect(parser *p, tok_kind k, const char *use) {
@@ -159,10 +161,21 @@ static ast_list list_end(parser *p, uint32_t mark) {
     return l;
 }
 
-static void enter(parser *p) {
-    if (++p->depth > p->max_depth) fail_at(p, peek(p)->sp, "maximum parser recursive depth reached");
+/* Nesting limits, counted as Tint counts them so the error lands on the same token:
+ * - block nesting: a global declaration is level 1; every brace block, parenthesised expression,
+ *   argument list, index and template list adds one.  Entering one at the limit is an error at
+ *   the token after its opening bracket.
+ * - unary operators: checked after the operator, at the limit it is an error at the next token.
+ * Every recursive path of the parser passes one of these, so recursion depth is bounded. */
+static void sync_enter(parser *p) {
+    if (p->sync >= p->max_depth) fail_at(p, peek(p)->sp, "maximum parser recursive depth reached");
+    p->sync++;
 }
-static void leave(parser *p) { p->depth--; }
+static void sync_leave(parser *p) { p->sync--; }
+static void unary_enter(parser *p, span at) {
+    if (p->udepth + 1 >= p->max_depth) fail_at(p, at, "maximum parser recursive depth reached");
+    p->udepth++;
+}
 
 static uint32_t expression(parser *p);
 static uint32_t unary_expression(parser *p);
@@ -177,6 +190,7 @@ static ast_list attributes(parser *p);
 static ast_list template_list(parser *p) {
     ast_list none = { 0, 0 };
     if (!match(p, TOK_TEMPLATE_START)) return none;
+    sync_enter(p);
     uint32_t mark = list_begin(p);
     for (;;) {
         uint32_t e = expression(p);
@@ -189,6 +203,7 @@ static ast_list template_list(parser *p) {
     }
     if (!is(p, TOK_TEMPLATE_END)) fail_expected(p, "'>'", "template argument list");
     advance(p);
+    sync_leave(p);
     return list_end(p, mark);
 }
 
@@ -230,6 +245,7 @@ static uint32_t type_specifier(parser *p, const char *use) {
  * expression_comma_list : expression ( ',' expression )* ','? */
 static ast_list argument_list(parser *p, const char *use) {
     expect(p, TOK_LPAREN, use);
+    sync_enter(p);
     uint32_t mark = list_begin(p);
     while (!is(p, TOK_RPAREN)) {
         uint32_t e = expression(p);
@@ -251,6 +267,7 @@ static ast_list argument_list(parser *p, const char *use) {
         advance(p);
     }
     expect(p, TOK_RPAREN, use);
+    sync_leave(p);
     return list_end(p, mark);
 }
 
@@ -287,12 +304,12 @@ static uint32_t primary_expression(parser *p) {
         return h;
     }
     case TOK_LPAREN: {
-        enter(p);
         advance(p);
+        sync_enter(p);
         uint32_t e = expression(p);
         if (!e) fail_at(p, peek(p)->sp, "unable to parse expression");
         expect(p, TOK_RPAREN, NULL);
-        leave(p);
+        sync_leave(p);
         return e;
     }
     default:
@@ -307,9 +324,11 @@ static uint32_t primary_expression(parser *p) {
 static uint32_t postfix(parser *p, uint32_t e, uint32_t start) {
     for (;;) {
         if (match(p, TOK_LBRACKET)) {
+            sync_enter(p);
             uint32_t idx = expression(p);
             if (!idx) fail_at(p, peek(p)->sp, "unable to parse expression inside []");
             expect(p, TOK_RBRACKET, "index accessor");
+            sync_leave(p);
             uint32_t h = node(p, AST_INDEX, from(p, start));
             N(h)->u.index.base = e;
             N(h)->u.index.index = idx;
@@ -352,9 +371,9 @@ static uint32_t unary_expression(parser *p) {
         /* `&&x` is `& &x`, `--x` is `- -x` */
         ast_op dop = t->kind == TOK_AND_AND ? AST_OP_ADDR : AST_OP_NEG;
         const char *sp1 = t->kind == TOK_AND_AND ? "&" : "-";
-        enter(p);
-        enter(p);
         advance(p);
+        unary_enter(p, span_make(t->sp.off + 1, 1));
+        unary_enter(p, peek(p)->sp);
         uint32_t inner_start = t->sp.off + 1;
         uint32_t operand = unary_expression(p);
         if (!operand) fail_at(p, peek(p)->sp, "unable to parse right side of %s expression", sp1);
@@ -364,22 +383,21 @@ static uint32_t unary_expression(parser *p) {
         uint32_t h = node(p, AST_UNARY, from(p, t->sp.off));
         N(h)->op = (uint8_t)dop;
         N(h)->u.unary.operand = in;
-        leave(p);
-        leave(p);
+        p->udepth -= 2;
         return h;
     }
     default:
         return singular_expression(p);
     }
-    enter(p);
     uint32_t start = t->sp.off;
     advance(p);
+    unary_enter(p, peek(p)->sp);
     uint32_t operand = unary_expression(p);
     if (!operand) fail_at(p, peek(p)->sp, "unable to parse right side of %s expression", lex_tok_spelling(t->kind));
     uint32_t h = node(p, AST_UNARY, from(p, start));
     N(h)->op = (uint8_t)op;
     N(h)->u.unary.operand = operand;
-    leave(p);
+    p->udepth--;
     return h;
 }
 
@@ -580,6 +598,7 @@ static uint32_t diagnostic_control(parser *p, uint32_t start) {
 /* '(' expression ( ',' expression )* ','? ')' of an attribute */
 static ast_list attr_args(parser *p, const char *name, const char *use) {
     expect(p, TOK_LPAREN, use);
+    sync_enter(p);
     uint32_t mark = list_begin(p);
     while (!is(p, TOK_RPAREN)) {
         uint32_t e = expression(p);
@@ -588,6 +607,7 @@ static ast_list attr_args(parser *p, const char *name, const char *use) {
         if (!match(p, TOK_COMMA)) break;
     }
     expect(p, TOK_RPAREN, use);
+    sync_leave(p);
     return list_end(p, mark);
 }
 
@@ -745,24 +765,25 @@ static uint32_t lhs_expression(parser *p) {
     token *t = peek(p);
     uint32_t start = t->sp.off;
     if (t->kind == TOK_STAR || t->kind == TOK_AND) {
-        enter(p);
+        /* Tint has no limit here; ours is generous but keeps recursion bounded */
+        if (++p->lhs_depth > p->max_depth * 32) fail_at(p, t->sp, "maximum parser recursive depth reached");
         advance(p);
         uint32_t operand = lhs_expression(p);
         if (!operand) fail_at(p, peek(p)->sp, "missing expression");
         uint32_t h = node(p, AST_UNARY, from(p, start));
         N(h)->op = (uint8_t)(t->kind == TOK_STAR ? AST_OP_DEREF : AST_OP_ADDR);
         N(h)->u.unary.operand = operand;
-        leave(p);
+        p->lhs_depth--;
         return h;
     }
     uint32_t e;
     if (t->kind == TOK_LPAREN) {
-        enter(p);
         advance(p);
+        sync_enter(p);
         e = lhs_expression(p);
         if (!e) fail_at(p, peek(p)->sp, "missing expression");
         expect(p, TOK_RPAREN, NULL);
-        leave(p);
+        sync_leave(p);
     } else if (t->kind == TOK_IDENT) {
         advance(p);
         e = node(p, AST_IDENT, t->sp);
@@ -845,8 +866,8 @@ static uint32_t compound_statement(parser *p, ast_list attrs, const char *use) {
     token *lb = peek(p);
     if (lb->kind != TOK_LBRACE) fail_expected(p, "'{'", use);
     uint32_t start = attrs.count ? N(ast_item(p->m, attrs, 0))->sp.off : lb->sp.off;
-    enter(p);
     advance(p);
+    sync_enter(p);
     uint32_t mark = list_begin(p);
     while (!is(p, TOK_RBRACE) && !is(p, TOK_EOF)) {
         uint32_t s = statement(p);
@@ -854,7 +875,7 @@ static uint32_t compound_statement(parser *p, ast_list attrs, const char *use) {
     }
     ast_list stmts = list_end(p, mark);
     expect(p, TOK_RBRACE, use);
-    leave(p);
+    sync_leave(p);
     uint32_t h = node(p, AST_BLOCK, from(p, start));
     N(h)->attrs = attrs;
     N(h)->u.block.stmts = stmts;
@@ -866,28 +887,37 @@ static uint32_t compound_statement(parser *p, ast_list attrs, const char *use) {
  * else_if_clause : 'else' 'if' expression compound_statement
  * else_clause : 'else' compound_statement */
 static uint32_t if_statement(parser *p, ast_list attrs, uint32_t start) {
-    expect(p, TOK_KW_if, NULL);
-    uint32_t cond = expression(p);
-    if (!cond) fail_at(p, peek(p)->sp, "unable to parse condition expression");
-    ast_list none = { 0, 0 };
-    uint32_t then = compound_statement(p, attributes(p), "if statement");
+    /* an else-if chain is parsed iteratively (no nesting limit here; the checker limits chains) */
+    uint32_t mark = list_begin(p);
     uint32_t els = 0;
-    if (is(p, TOK_KW_else)) {
+    for (;;) {
+        expect(p, TOK_KW_if, NULL);
+        uint32_t cond = expression(p);
+        if (!cond) fail_at(p, peek(p)->sp, "unable to parse condition expression");
+        uint32_t then = compound_statement(p, attributes(p), "if statement");
+        list_push(p, start);
+        list_push(p, cond);
+        list_push(p, then);
+        if (!is(p, TOK_KW_else)) break;
         advance(p);
         if (is(p, TOK_KW_if)) {
-            enter(p);
-            els = if_statement(p, none, peek(p)->sp.off);
-            leave(p);
-        } else {
-            els = compound_statement(p, attributes(p), "else statement");
+            start = peek(p)->sp.off;
+            continue;
         }
+        els = compound_statement(p, attributes(p), "else statement");
+        break;
     }
-    uint32_t h = node(p, AST_IF, from(p, start));
-    N(h)->attrs = attrs;
-    N(h)->u.if_.cond = cond;
-    N(h)->u.if_.then = then;
-    N(h)->u.if_.else_ = els;
-    return h;
+    uint32_t n = p->tmp.n;
+    for (uint32_t i = n; i > mark; i -= 3) {
+        uint32_t h = node(p, AST_IF, from(p, p->tmp.v[i - 3]));
+        N(h)->u.if_.cond = p->tmp.v[i - 2];
+        N(h)->u.if_.then = p->tmp.v[i - 1];
+        N(h)->u.if_.else_ = els;
+        els = h;
+    }
+    p->tmp.n = mark;
+    N(els)->attrs = attrs;
+    return els;
 }
 
 /* switch_statement : attribute* 'switch' expression switch_body
@@ -903,7 +933,7 @@ static uint32_t switch_statement(parser *p, ast_list attrs, uint32_t start) {
     if (!e) fail_at(p, peek(p)->sp, "unable to parse selector expression");
     ast_list body_attrs = attributes(p);
     expect(p, TOK_LBRACE, "switch statement");
-    enter(p);
+    sync_enter(p);
     uint32_t mark = list_begin(p);
     for (;;) {
         token *t = peek(p);
@@ -945,7 +975,7 @@ static uint32_t switch_statement(parser *p, ast_list attrs, uint32_t start) {
     ast_list clauses = list_end(p, mark);
     if (!is(p, TOK_RBRACE)) fail_expected(p, "'}'", "switch statement");
     advance(p);
-    leave(p);
+    sync_leave(p);
     uint32_t h = node(p, AST_SWITCH, from(p, start));
     N(h)->attrs = attrs;
     N(h)->u.switch_.expr = e;
@@ -963,8 +993,8 @@ static uint32_t loop_statement(parser *p, ast_list attrs, uint32_t start) {
     ast_list body_attrs = attributes(p);
     token *lb = peek(p);
     if (lb->kind != TOK_LBRACE) fail_expected(p, "'{'", "loop");
-    enter(p);
     advance(p);
+    sync_enter(p);
     uint32_t mark = list_begin(p);
     uint32_t cont = 0;
     while (!is(p, TOK_RBRACE) && !is(p, TOK_EOF)) {
@@ -973,8 +1003,8 @@ static uint32_t loop_statement(parser *p, ast_list attrs, uint32_t start) {
             ast_list cattrs = attributes(p);
             token *clb = peek(p);
             if (clb->kind != TOK_LBRACE) fail_expected(p, "'{'", "continuing block");
-            enter(p);
             advance(p);
+            sync_enter(p);
             uint32_t cmark = list_begin(p);
             while (!is(p, TOK_RBRACE) && !is(p, TOK_EOF)) {
                 if (is(p, TOK_KW_break) && peek_n(p, 1)->kind == TOK_KW_if) {
@@ -993,7 +1023,7 @@ static uint32_t loop_statement(parser *p, ast_list attrs, uint32_t start) {
             }
             ast_list cst = list_end(p, cmark);
             expect(p, TOK_RBRACE, "continuing block");
-            leave(p);
+            sync_leave(p);
             cont = node(p, AST_BLOCK, from(p, ct->sp.off));
             N(cont)->flags = AST_F_CONTINUING;
             N(cont)->attrs = cattrs;
@@ -1005,7 +1035,7 @@ static uint32_t loop_statement(parser *p, ast_list attrs, uint32_t start) {
     }
     ast_list stmts = list_end(p, mark);
     expect(p, TOK_RBRACE, "loop");
-    leave(p);
+    sync_leave(p);
     uint32_t body = node(p, AST_BLOCK, from(p, lb->sp.off));
     N(body)->u.block.stmts = stmts;
     uint32_t h = node(p, AST_LOOP, from(p, start));
@@ -1220,6 +1250,28 @@ static uint32_t function_decl(parser *p, ast_list attrs, uint32_t start) {
     return h;
 }
 
+/* Does a statement parse at the current token?  (For Tint's "statement found outside of function
+ * body".)  Everything the attempt did is undone: position, nodes, lists, diagnostics. */
+static int parses_as_statement(parser *p) {
+    jmp_buf saved;
+    memcpy(&saved, &p->fail, sizeof saved);
+    uint32_t pos = p->pos, prev_end = p->prev_end, tmp_n = p->tmp.n, nodes = p->m->node_count;
+    uint32_t items = p->m->item_count, ndiags = p->cc->diags.n, nerr = p->cc->error_count;
+    uint32_t sync = p->sync, ud = p->udepth, ld = p->lhs_depth;
+    int last_recorded = p->cc->last_recorded;
+    volatile int ok = 0;
+    if (setjmp(p->fail) == 0) {
+        p->sync = 2;
+        ok = statement(p) != 0;
+    }
+    memcpy(&p->fail, &saved, sizeof saved);
+    p->pos = pos; p->prev_end = prev_end; p->tmp.n = tmp_n; p->m->node_count = nodes;
+    p->m->item_count = items; p->cc->diags.n = ndiags; p->cc->error_count = nerr;
+    p->sync = sync; p->udepth = ud; p->lhs_depth = ld;
+    p->cc->last_recorded = last_recorded;
+    return ok;
+}
+
 /* global_decl : global_variable_decl ';' | global_value_decl ';' | type_alias_decl ';'
  *   | struct_decl | function_decl
  * global_variable_decl : attribute* variable_decl ( '=' expression )?
@@ -1228,6 +1280,7 @@ static uint32_t function_decl(parser *p, ast_list attrs, uint32_t start) {
  * type_alias_decl : 'alias' ident '=' type_specifier
  * global_assert : const_assert ';' */
 static uint32_t global_decl(parser *p) {
+    p->sync = 1;
     token *t0 = peek(p);
     uint32_t start = t0->sp.off;
     ast_list attrs = attributes(p);
@@ -1307,6 +1360,7 @@ static uint32_t global_decl(parser *p) {
         break;
     }
     if (attrs.count) fail_at(p, t->sp, "expected declaration after attributes");
+    if (parses_as_statement(p)) fail_at(p, t->sp, "statement found outside of function body");
     fail_at(p, t->sp, "unexpected token");
 }
 
@@ -1334,6 +1388,7 @@ static const char *const language_features_not_allowed[] = { "texel_buffers", NU
  * requires_directive : 'requires' software_extension_list ';'
  * diagnostic_directive : 'diagnostic' diagnostic_control ';' */
 static uint32_t global_directive(parser *p) {
+    p->sync = 1;
     token *t = peek(p);
     uint32_t start = t->sp.off;
     if (t->kind == TOK_KW_diagnostic) {

@@ -1,0 +1,3 @@
+fn f(a: i32, b: f32,) -> f32 {
+  return f32(a) + b;
+}

@@ -1,0 +1,6 @@
+@must_use fn f() -> i32 {
+  return 1;
+}
+fn g() {
+  _ = f();
+}

@@ -1,0 +1,3 @@
+struct S {
+  @size() a: i32,
+}

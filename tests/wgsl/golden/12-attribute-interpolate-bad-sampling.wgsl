@@ -1,0 +1,3 @@
+struct S {
+  @location(0) @interpolate(flat, middle) a: f32,
+}

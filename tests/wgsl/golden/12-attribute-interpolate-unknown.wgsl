@@ -1,0 +1,3 @@
+struct S {
+  @location(0) @interpolate(smooth) a: f32,
+}

@@ -1,0 +1,3 @@
+struct S {
+  @align a: i32,
+}

@@ -1,0 +1,3 @@
+struct S {
+  @align(4 8) a: i32,
+}

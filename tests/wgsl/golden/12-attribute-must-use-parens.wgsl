@@ -1,0 +1,3 @@
+@must_use() fn f() -> i32 {
+  return 1;
+}

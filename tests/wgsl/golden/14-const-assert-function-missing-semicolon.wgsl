@@ -1,0 +1,3 @@
+fn f() {
+  const_assert true
+}

@@ -1,0 +1,4 @@
+fn f() {
+  const x = 4;
+  const_assert x == 4;
+}

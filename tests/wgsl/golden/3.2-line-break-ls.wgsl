@@ -1,0 +1,1 @@
+const a = 1; const b = 2 fn f() {}

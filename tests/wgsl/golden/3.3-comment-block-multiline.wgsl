@@ -1,0 +1,6 @@
+/*
+ * doc
+ * /* nested
+ */
+ */
+const a = 1;

@@ -1,0 +1,1 @@
+/* outer /* inner */ still outer */ const a = 1;

@@ -1,0 +1,2 @@
+/* block */ const a = /* inside */ 1;
+/**/

@@ -1,0 +1,1 @@
+// commentconst a = 1;

@@ -1,0 +1,3 @@
+// a line comment
+const a = 1; // trailing
+//

@@ -1,0 +1,3 @@
+const t = true;
+const f = false;
+const_assert t != f;

@@ -1,0 +1,2 @@
+enable f16;
+const x = 65505.0h;

@@ -1,0 +1,2 @@
+const a = 0i;
+const b = 0u;

@@ -1,0 +1,1 @@
+const loop = 1;

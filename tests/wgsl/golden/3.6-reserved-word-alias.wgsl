@@ -1,0 +1,1 @@
+alias NULL = i32;

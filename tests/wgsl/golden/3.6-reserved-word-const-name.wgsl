@@ -1,0 +1,1 @@
+const asm = 1;

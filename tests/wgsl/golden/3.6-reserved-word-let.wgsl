@@ -1,0 +1,3 @@
+fn f() {
+  let self = 1;
+}

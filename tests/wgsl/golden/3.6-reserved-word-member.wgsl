@@ -1,0 +1,1 @@
+struct S { a: i32, static: i32 }

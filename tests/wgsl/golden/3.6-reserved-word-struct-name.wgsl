@@ -1,0 +1,1 @@
+struct class { a: i32 }

@@ -1,0 +1,1 @@
+var<private> volatile: i32;

@@ -1,0 +1,4 @@
+const i32 = 1;
+fn f() {
+  let vec3 = 2;
+}

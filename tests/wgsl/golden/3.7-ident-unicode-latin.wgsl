@@ -1,0 +1,2 @@
+const résumé = 1;
+const Ångström = 2;

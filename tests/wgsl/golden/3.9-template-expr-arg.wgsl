@@ -1,0 +1,2 @@
+const n = 4;
+var<private> a: array<f32, n + 1>;

@@ -1,0 +1,2 @@
+var<private> a: array<f32, 4,>;
+var<private,> b: i32;

@@ -1,0 +1,3 @@
+fn f() {
+  var<function x: i32;
+}

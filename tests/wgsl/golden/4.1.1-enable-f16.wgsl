@@ -1,0 +1,2 @@
+enable f16;
+var<private> h: f16;

@@ -1,0 +1,1 @@
+enable f16, subgroups,;

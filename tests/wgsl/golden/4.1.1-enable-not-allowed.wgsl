@@ -1,0 +1,1 @@
+enable chromium_experimental_subgroup_matrix;

@@ -1,0 +1,2 @@
+fn f() {}
+requires pointer_composite_access;

@@ -1,0 +1,1 @@
+requires packed_4x8_integer_dot_product, unrestricted_pointer_parameters;

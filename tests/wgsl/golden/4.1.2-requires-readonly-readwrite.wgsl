@@ -1,0 +1,1 @@
+requires readonly_and_readwrite_storage_textures;

@@ -1,0 +1,2 @@
+alias T = i32;
+diagnostic(off, derivative_uniformity);

@@ -1,0 +1,5 @@
+fn f() {
+  loop @diagnostic(off, derivative_uniformity) {
+    break;
+  }
+}

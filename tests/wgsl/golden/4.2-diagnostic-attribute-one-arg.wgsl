@@ -1,0 +1,2 @@
+@diagnostic(off)
+fn f() {}

@@ -1,0 +1,5 @@
+fn f() {
+  switch 1 @diagnostic(off, derivative_uniformity) {
+    default {}
+  }
+}

@@ -1,0 +1,1 @@
+diagnostic(error, derivative_uniformity,);

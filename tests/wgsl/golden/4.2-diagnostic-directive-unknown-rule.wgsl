@@ -1,0 +1,1 @@
+diagnostic(info, my.rule);

@@ -1,0 +1,1 @@
+diagnostic(warning, derivative_uniformity);

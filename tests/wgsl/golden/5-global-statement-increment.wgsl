@@ -1,0 +1,2 @@
+var<private> x: i32;
+x++;

@@ -1,0 +1,4 @@
+struct S {
+  a: i32
+  b: i32
+}

@@ -1,0 +1,1 @@
+override x: i32 = ;

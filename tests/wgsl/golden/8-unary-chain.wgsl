@@ -1,0 +1,5 @@
+fn f(a: i32, b: bool) -> i32 {
+  let c = !!b;
+  _ = c;
+  return - -~a;
+}

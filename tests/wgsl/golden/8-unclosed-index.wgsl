@@ -1,0 +1,4 @@
+fn f() {
+  let a = array(1, 2);
+  let x = a[1;
+}

@@ -1,0 +1,5 @@
+fn f() {
+  if true {
+  } else if {
+  }
+}

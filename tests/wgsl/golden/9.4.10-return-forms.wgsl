@@ -1,0 +1,6 @@
+fn f() {
+  return;
+}
+fn g() -> i32 {
+  return (1);
+}

@@ -1,0 +1,5 @@
+fn f() {
+  switch 1 {
+    case: {}
+  }
+}

@@ -1,0 +1,5 @@
+fn f(a: u32) {
+  switch (a) {
+    default: {}
+  }
+}

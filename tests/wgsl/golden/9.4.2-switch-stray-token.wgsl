@@ -1,0 +1,6 @@
+fn f() {
+  switch 1 {
+    default {}
+    foo
+  }
+}

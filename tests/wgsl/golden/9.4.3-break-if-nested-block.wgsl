@@ -1,0 +1,9 @@
+fn f() {
+  loop {
+    continuing {
+      {
+        break if true;
+      }
+    }
+  }
+}

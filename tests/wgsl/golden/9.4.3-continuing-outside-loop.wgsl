@@ -1,0 +1,6 @@
+fn f() {
+  loop {
+  }
+  continuing {
+  }
+}

@@ -1,0 +1,10 @@
+fn f() {
+  var i = 0;
+  while i < 4 {
+    i++;
+  }
+  while (i > 0) {
+    i--;
+    continue;
+  }
+}
