@@ -9,7 +9,8 @@
 // maxComputeWorkgroupStorageSize 32768, maxStorageBuffersPerShaderStage 16,
 // maxStorageBufferBindingSize 128 MiB, minStorageBufferOffsetAlignment 16, and a default
 // maxComputeInvocationsPerWorkgroup of 128 in compatibility mode (we request the adapter's 1024).  Dawn's Vulkan
-// backend refuses lavapipe 22.3 (adapter init fails), so this is the only real backend.
+// backend refuses lavapipe 22.3 ("Vulkan shaderUniform*ArrayDynamicIndexing required"), so GL is
+// the only backend here; on a machine with a real Vulkan GPU, --backend vulkan works too.
 // A kernel whose @requires names a feature the adapter lacks is reported "unsupported".
 //
 // Usage: node tests/oracle/dawn-run.mjs [--pkg DIR] [--out DIR] [--backend opengles|vulkan|...]

@@ -234,7 +234,7 @@ def check_kernel(path, outdir, result):
             problems.append("skipped without @dawn-skip")
         return ("skip", problems, spec["skip"] or "")
     if status != "ok":
-        problems.append("dawn-run: %s %s" % (status, (result or {}).get("message", "")))
+        problems.append("run: %s %s" % (status, (result or {}).get("message", "")))
         return ("fail", problems, "")
     data_in, data_out = {}, {}
     for b in spec["binds"]:

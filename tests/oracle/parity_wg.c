@@ -16,7 +16,9 @@
  * Build and run: `make parity-wg` (mk/oracle.mk).  It is not in the suite yet because wgc does not
  * emit SPIR-V yet; when it does, move this file to tests/wgsl/test_parity.c (the suite builds and
  * runs it from there) and drop the rule from mk/oracle.mk.
- * Env: BUILD (default build), WGC_PARITY_FILTER (substring of kernel names). */
+ * Env: BUILD (default build), WGC_PARITY_FILTER (substring of kernel names), WGC_PARITY_SPV_DIR
+ * (a folder of <kernel>.spv files used instead of wgsl_compile's output where present: to test
+ * the runtime apart from the compiler; @override values do not apply to them). */
 #include <dirent.h>
 #include <math.h>
 #include <stdint.h>
@@ -335,21 +337,33 @@ static const char *run_kernel(pk_env *env, const char *name, const char *src, si
             return "unsupported";
         }
     }
-    wgsl_result *cr = wgsl_compile(src, len, &(wgsl_options){
-        .filename = name, .overrides = s->overrides, .override_count = s->override_count,
-        .no_f16 = !env->has_f16, .no_subgroups = !env->has_subgroups });
-    if (!cr || !cr->ok || !cr->spirv || !cr->spirv_word_count) {
-        const char *t = cr ? wgsl_result_text(cr) : "out of memory";
-        snprintf(msg, msgcap, "wgsl_compile: %s", t && *t ? t : "no SPIR-V emitted");
-        wgsl_result_free(cr);
-        return "error";
+    const char *spvdir = getenv("WGC_PARITY_SPV_DIR");
+    uint32_t *spv = NULL;
+    size_t spv_bytes = 0;
+    if (spvdir && *spvdir) {
+        char sp[600];
+        snprintf(sp, sizeof sp, "%s/%s.spv", spvdir, name);
+        spv = (uint32_t *)(void *)slurp(sp, &spv_bytes);   /* malloc'd: aligned for words */
+    }
+    wgsl_result *cr = NULL;
+    if (!spv) {
+        cr = wgsl_compile(src, len, &(wgsl_options){
+            .filename = name, .overrides = s->overrides, .override_count = s->override_count,
+            .no_f16 = !env->has_f16, .no_subgroups = !env->has_subgroups });
+        if (!cr || !cr->ok || !cr->spirv || !cr->spirv_word_count) {
+            const char *t = cr ? wgsl_result_text(cr) : "out of memory";
+            snprintf(msg, msgcap, "wgsl_compile: %s", t && *t ? t : "no SPIR-V emitted");
+            wgsl_result_free(cr);
+            return "error";
+        }
     }
     wg_device *dev = env->dev;
     wg_device_push_error_scope(dev, WG_ERROR_TYPE_VALIDATION);
     wg_device_push_error_scope(dev, WG_ERROR_TYPE_INTERNAL);
     wg_shader_module *sm = wg_device_create_shader_module(dev, &(wg_shader_module_desc){
-        .label = name, .spirv = cr->spirv, .spirv_words = cr->spirv_word_count });
+        .label = name, .spirv = spv ? spv : cr->spirv, .spirv_words = spv ? spv_bytes / 4 : cr->spirv_word_count });
     wgsl_result_free(cr);
+    free(spv);
 
     uint32_t ngroups = 0;
     for (uint32_t i = 0; i < s->bind_count; i++)
