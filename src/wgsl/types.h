@@ -115,6 +115,7 @@ typedef struct ty_table {
     uint32_t *hash;                      /* open addressing: handles, 0 = empty */
     uint32_t hashcap;                    /* power of two */
     bool oom;                            /* an allocation failed; constructors then return 0 */
+    void *bi_cache;                      /* builtins.c: parsed overload signatures (lazily) */
 } ty_table;
 
 /* Returns 0 on success, -1 when out of memory. */
