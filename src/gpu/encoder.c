@@ -188,10 +188,13 @@ void wg_command_encoder_copy_buffer_to_buffer(wg_command_encoder *e, wg_buffer *
     }
     if (!track(e, &src->o) || !track(e, &dst->o) || !size)
         return;
-    access acc[2] = { { src, so, so + size, false }, { dst, dst_off, dst_off + size, true } };
+    bool shader = size >= SHADER_COPY_MIN && !(so % 16) && !(dst_off % 16) && !(size % 16) &&
+                  wg__internal_pipe(dev, &dev->copy_pipe, gpu_copy_spv, gpu_copy_spv_words, 2, 12);
+    /* the shader binds windows starting at aligned offsets: track those */
+    const uint64_t A = shader ? dev->limits.min_storage_buffer_offset_alignment : 1;
+    access acc[2] = { { src, so - so % A, so + size, false }, { dst, dst_off - dst_off % A, dst_off + size, true } };
     hazards(e, acc, 2);
-    if (size >= SHADER_COPY_MIN && !(so % 16) && !(dst_off % 16) && !(size % 16) &&
-        wg__internal_pipe(dev, &dev->copy_pipe, gpu_copy_spv, gpu_copy_spv_words, 2, 12)) {
+    if (shader) {
         shader_copy(e, src, so, dst, dst_off, size);
         return;
     }
@@ -541,13 +544,14 @@ void wg_compute_pass_dispatch_workgroups_indirect(wg_compute_pass *p, wg_buffer 
         return;
     wg_buffer *ib = indirect_buffer(dev);
     if (ib && wg__internal_pipe(dev, &dev->indirect_pipe, gpu_indirect_spv, gpu_indirect_spv_words, 2, 12)) {
-        uint64_t slot = (e->indirect_slot++ % 4096) * 16;
-        access acc[2] = { { buf, offset, offset + 12, false }, { ib, slot, slot + 16, true } };
-        hazards(e, acc, 2);
+        /* Bind exactly the ranges used (synchronization validation checks whole bindings). */
         const uint64_t A = dev->limits.min_storage_buffer_offset_alignment;
-        uint64_t base = offset - offset % A, vsize = (buf->size + 3) & ~3ull;
-        uint64_t range = vsize - base < 65536 ? vsize - base : 65536;
-        VkDescriptorBufferInfo bi[2] = { { buf->vk, base, range }, { ib->vk, 0, VK_WHOLE_SIZE } };
+        uint64_t stride = A > 16 ? A : 16, nslots = (4096 * 16) / stride;
+        uint64_t slot = (e->indirect_slot++ % nslots) * stride;
+        uint64_t base = offset - offset % A, range = offset - base + 12;
+        access acc[2] = { { buf, base, base + range, false }, { ib, slot, slot + 12, true } };
+        hazards(e, acc, 2);
+        VkDescriptorBufferInfo bi[2] = { { buf->vk, base, range }, { ib->vk, slot, 12 } };
         VkWriteDescriptorSet w[2];
         for (int i = 0; i < 2; i++)
             w[i] = (VkWriteDescriptorSet){ .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = (uint32_t)i,
@@ -555,13 +559,13 @@ void wg_compute_pass_dispatch_workgroups_indirect(wg_compute_pass *p, wg_buffer 
                                            .pBufferInfo = &bi[i] };
         dev->vk.vkCmdBindPipeline(e->cb, VK_PIPELINE_BIND_POINT_COMPUTE, dev->indirect_pipe.pipe);
         dev->vk.vkCmdPushDescriptorSetKHR(e->cb, VK_PIPELINE_BIND_POINT_COMPUTE, dev->indirect_pipe.layout, 0, 2, w);
-        uint32_t pc[3] = { (uint32_t)((offset - base) / 4), (uint32_t)(slot / 4),
+        uint32_t pc[3] = { (uint32_t)((offset - base) / 4), 0,
                            (uint32_t)dev->limits.max_compute_workgroups_per_dimension };
         dev->vk.vkCmdPushConstants(e->cb, dev->indirect_pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pc, pc);
         dev->vk.vkCmdDispatch(e->cb, 1, 1, 1);
         p->pipeline_dirty = true;
         p->groups_dirty = ~0u;
-        access rd = { ib, slot, slot + 16, false };
+        access rd = { ib, slot, slot + 12, false };
         dispatch_hazards(p, &rd);
         bind_state(p);
         dev->vk.vkCmdDispatchIndirect(e->cb, ib->vk, slot);

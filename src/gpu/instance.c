@@ -316,7 +316,7 @@ wg_instance *wg_instance_create(const wg_instance_desc *desc, wg_error *err) {
         const char *v = getenv("WGC_VALIDATION");
         validation = v && *v && strcmp(v, "0") != 0;
     }
-    const char *layers[1], *exts[2];
+    const char *layers[1], *exts[3];
     uint32_t nlayers = 0, nexts = 0;
     if (validation) {
         uint32_t n = 0;
@@ -339,7 +339,12 @@ wg_instance *wg_instance_create(const wg_instance_desc *desc, wg_error *err) {
         }
         layers[nlayers++] = "VK_LAYER_KHRONOS_validation";
         exts[nexts++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+        exts[nexts++] = VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME;
     }
+    /* Synchronization validation checks our hazard tracking: a missing barrier is a message. */
+    VkValidationFeatureEnableEXT vfe[] = { VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT };
+    VkValidationFeaturesEXT vf = { .sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
+                                   .enabledValidationFeatureCount = 1, .pEnabledValidationFeatures = vfe };
     uint32_t api = VK_API_VERSION_1_2;
     if (inst->vk.vkEnumerateInstanceVersion) {
         uint32_t v = 0;
@@ -348,7 +353,8 @@ wg_instance *wg_instance_create(const wg_instance_desc *desc, wg_error *err) {
     }
     VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "wgc",
                               .pEngineName = "wgc", .apiVersion = api };
-    VkInstanceCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app,
+    VkInstanceCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pNext = validation ? &vf : NULL,
+                                .pApplicationInfo = &app,
                                 .enabledLayerCount = nlayers, .ppEnabledLayerNames = layers,
                                 .enabledExtensionCount = nexts, .ppEnabledExtensionNames = exts };
     VkResult r = inst->vk.vkCreateInstance(&ci, NULL, &inst->instance);
