@@ -52,6 +52,11 @@ typedef struct checker {
 #define TN(t) ty_name(c->tt, (t))
 
 static span nsp(const checker *c, uint32_t h) { return ast_get(c->m, h)->sp; }
+/* An attribute's span without the '@' (where Tint points). */
+static span attr_span(const ast_node *a) { return span_make(a->sp.off + 1, a->sp.len ? a->sp.len - 1 : 0); }
+
+static span decl_span(const checker *c, uint32_t h) { return sema_decl_span(c->cc, h, c->fn != 0); }
+
 static const char *str(const checker *c, uint32_t id) { return cc_str(c->cc, id); }
 static sema_expr *EX(const checker *c, uint32_t h) { return &c->sm->ex[h]; }
 static sema_decl *DC(const checker *c, uint32_t h) { return &c->sm->dc[h]; }
@@ -158,6 +163,21 @@ static bool materialize(checker *c, uint32_t h, ty_t to) {
     }
     e->type = to;
     return true;
+}
+
+/* Materializes h to `to`; on failure reports Tint's message for an abstract source ("cannot
+ * convert value of type ...") and returns false with *reported set, or returns false quietly when
+ * the source is concrete (the caller words that error). */
+static bool convert_or_report(checker *c, uint32_t h, ty_t to, bool *reported) {
+    *reported = false;
+    ty_t from = sema_value_type(c->sm, h);
+    if (materialize(c, h, to)) return true;
+    if (!EX(c, h)->type || !from || !to) { *reported = true; return false; }
+    if (ty_is_abstract(c->tt, from)) {
+        ERR(nsp(c, h), "cannot convert value of type '%s' to type '%s'", TN(from), TN(to));
+        *reported = true;
+    }
+    return false;
 }
 
 /* Concretizes h (abstract -> i32 / f32); returns the resulting value type. */
@@ -333,7 +353,7 @@ static ty_t type_expr(checker *c, uint32_t h) {
         ty_t el = type_expr(c, templ_arg(c, h, 0));
         if (!el) return 0;
         if (!ty_is_concrete_scalar(c->tt, el)) {
-            ERR(nsp(c, templ_arg(c, h, 0)), "vector element type must be a scalar type, got '%s'", TN(el));
+            ERR(nsp(c, h), "vector element type must be 'bool', 'f32', 'f16', 'i32' or 'u32'");
             return 0;
         }
         t = ty_vec(c->tt, (uint32_t)(s[3] - '0'), el);
@@ -346,7 +366,7 @@ static ty_t type_expr(checker *c, uint32_t h) {
         ty_t el = type_expr(c, templ_arg(c, h, 0));
         if (!el) return 0;
         if (el != TY_F32 && el != TY_F16) {
-            ERR(nsp(c, templ_arg(c, h, 0)), "matrix element type must be 'f32' or 'f16'");
+            ERR(nsp(c, h), "matrix element type must be 'f32' or 'f16'");
             return 0;
         }
         t = ty_mat(c->tt, (uint32_t)(s[3] - '0'), (uint32_t)(s[5] - '0'), el);
@@ -374,7 +394,7 @@ static ty_t type_expr(checker *c, uint32_t h) {
         ty_t el = type_expr(c, templ_arg(c, h, 0));
         if (!el) return 0;
         if (el != TY_I32 && el != TY_U32) {
-            ERR(nsp(c, h), "atomic only supports i32 or u32 types");
+            ERR(nsp(c, templ_arg(c, h, 0)), "'atomic' only supports 'i32', 'u32' or 'vec2u' types");
             return 0;
         }
         t = ty_atomic(c->tt, el);
@@ -567,7 +587,9 @@ static void unary_expr(checker *c, uint32_t h, sema_expr *e) {
         sema_expr *o = expr(c, oh);
         if (!o->type) return;
         if (o->kind != SEMA_EK_REF) {
-            ERR(nsp(c, h), "cannot take the address of a value of type '%s'", TN(o->type));
+            uint32_t d = N(oh)->kind == AST_IDENT ? o->decl : 0;
+            if (d) ERR(nsp(c, oh), "cannot take the address of '%s'", decl_desc(c, d));
+            else ERR(nsp(c, oh), "cannot take the address of a value of type '%s'", TN(o->type));
             return;
         }
         const ty_info *ri = ty_get(c->tt, o->type);
@@ -592,7 +614,7 @@ static void unary_expr(checker *c, uint32_t h, sema_expr *e) {
         ty_t t = rval(c, oh);
         if (!t) return;
         if (!ty_is_ptr(c->tt, t)) {
-            ERR(nsp(c, h), "cannot dereference expression of type '%s'", TN(t));
+            ERR(nsp(c, oh), "cannot dereference expression of type '%s'", TN(t));
             return;
         }
         const ty_info *pi = ty_get(c->tt, t);
@@ -745,7 +767,7 @@ static void member_expr(checker *c, uint32_t h, sema_expr *e) {
     if (bi->kind == TY_STRUCT) {
         int idx = ty_member_index_str(c->tt, bt, mname, strlen(mname));
         if (idx < 0) {
-            ERR(msp, "struct member %s not found", mname);
+            ERR(nsp(c, h), "struct member %s not found", mname);
             return;
         }
         e->member = (uint32_t)idx;
@@ -776,7 +798,7 @@ static void member_expr(checker *c, uint32_t h, sema_expr *e) {
         for (size_t i = 0; i < len; i++) {
             int k = swz_index(mname[i], &set);
             if (k < 0) {
-                ERR(msp, "invalid vector swizzle character");
+                ERR(span_make(msp.off + (uint32_t)i, 1), "invalid vector swizzle character");
                 return;
             }
             if (k >= bi->n) {
@@ -1095,8 +1117,9 @@ static void user_call(checker *c, uint32_t h, sema_expr *e, uint32_t fn) {
         ty_t pt = DC(c, p)->type;
         uint32_t ah = arg_at(c, h, i);
         if (!pt) return;
-        if (!materialize(c, ah, pt)) {
-            if (!EX(c, ah)->type) return;
+        bool rep;
+        if (!convert_or_report(c, ah, pt, &rep)) {
+            if (rep) return;
             ERR(nsp(c, ah), "type mismatch for argument %u in call to '%s', expected '%s', got '%s'",
                 i + 1, str(c, f->u.fn.name), TN(pt), TN(sema_value_type(c->sm, ah)));
             return;
@@ -1265,7 +1288,7 @@ static uint32_t root_decl(checker *c, uint32_t h) {
 }
 
 /* The lhs of an assignment / increment: a writable reference.  Returns the store type. */
-static ty_t lhs_ref(checker *c, uint32_t lh, bool incdec) {
+static ty_t lhs_ref(checker *c, uint32_t lh, bool incdec, span ro_sp) {
     sema_expr *l = expr(c, lh);
     if (!l->type) return 0;
     if (l->kind != SEMA_EK_REF) {
@@ -1273,12 +1296,18 @@ static ty_t lhs_ref(checker *c, uint32_t lh, bool incdec) {
         if (d && (N(d)->kind == AST_LET || N(d)->kind == AST_PARAM || N(d)->kind == AST_CONST ||
                   N(d)->kind == AST_OVERRIDE)) {
             const char *w = decl_kind_word(c, d);
+            bool param = N(d)->kind == AST_PARAM;
+            const char *nm = str(c, decl_name_of(c, d));
             if (incdec) ERR(nsp(c, lh), "cannot modify '%s'", w);
-            else ERR(nsp(c, lh), "cannot assign to '%s %s'", w, str(c, decl_name_of(c, d)));
-            if (!incdec && N(d)->kind != AST_PARAM) NOTE(nsp(c, lh), "'%s' variables are immutable", w);
-            const ast_node *dn = N(d);
-            NOTE(dn->kind == AST_PARAM ? name_span(c, dn->u.param.name_off, dn->u.param.name) : dn->sp,
-                 "'%s' declared here", decl_desc(c, d));
+            else if (param) ERR(nsp(c, lh), "cannot assign to parameter '%s'", nm);
+            else ERR(nsp(c, lh), "cannot assign to '%s %s'", w, nm);
+            if (!incdec) {
+                if (param) NOTE(nsp(c, lh), "parameters are immutable");
+                else NOTE(nsp(c, lh), "'%s' variables are immutable", w);
+            }
+            span dsp = sema_decl_span(c->cc, d, DC(c, d)->scope == SEMA_SCOPE_FUNCTION);
+            if (param) NOTE(dsp, "parameter '%s' declared here", nm);
+            else NOTE(dsp, "'%s' declared here", decl_desc(c, d));
         } else if (l->kind == SEMA_EK_VALUE) {
             ERR(nsp(c, lh), "cannot %s value of type '%s'", incdec ? "modify" : "assign to", TN(l->type));
         } else {
@@ -1288,10 +1317,22 @@ static ty_t lhs_ref(checker *c, uint32_t lh, bool incdec) {
     }
     const ty_info *ri = ty_get(c->tt, l->type);
     if (ri->access == TY_ACCESS_READ) {
-        ERR(nsp(c, lh), "cannot store into a read-only type '%s'", TN(l->type));
+        ERR(ro_sp, "cannot store into a read-only type '%s'", TN(l->type));
         return 0;
     }
     return ri->elem;
+}
+
+/* The span of an assignment's operator token ("=", "+=", "<<=") after the lhs. */
+static span assign_op_span(const checker *c, uint32_t h) {
+    const ast_node *n = N(h);
+    uint32_t lh = n->u.assign.lhs;
+    uint32_t p = lh ? N(lh)->sp.off + N(lh)->sp.len : n->sp.off + 1;
+    const char *src = c->cc->src;
+    while (p < c->cc->src_len && (src[p] == ' ' || src[p] == '\t' || src[p] == '\n' || src[p] == '\r')) p++;
+    uint32_t len = 1;
+    while (p + len < c->cc->src_len && len < 3 && src[p + len - 1] != '=') len++;
+    return span_make(p, len);
 }
 
 static int assign_stmt(checker *c, uint32_t h) {
@@ -1305,14 +1346,14 @@ static int assign_stmt(checker *c, uint32_t h) {
         return B_NEXT;
     }
     if (n->kind == AST_INCR || n->kind == AST_DECR) {
-        ty_t t = lhs_ref(c, lh, true);
+        ty_t t = lhs_ref(c, lh, true, nsp(c, lh));
         if (t && t != TY_I32 && t != TY_U32) {
             ERR(nsp(c, h), "%s statement requires an integer scalar reference, got '%s'",
                 n->kind == AST_INCR ? "increment" : "decrement", TN(EX(c, lh)->type));
         }
         return B_NEXT;
     }
-    ty_t st = lhs_ref(c, lh, false);
+    ty_t st = lhs_ref(c, lh, false, assign_op_span(c, h));
     ty_t rt = rval(c, rh);
     if (!st || !rt) return B_NEXT;
     if (n->op == AST_OP_NONE) {
@@ -1320,8 +1361,9 @@ static int assign_stmt(checker *c, uint32_t h) {
             ERR(nsp(c, lh), "storage type of assignment must be constructible");
             return B_NEXT;
         }
-        if (!materialize(c, rh, st) && EX(c, rh)->type)
-            ERR(nsp(c, h), "cannot assign '%s' to '%s'", TN(rt), TN(st));
+        bool rep;
+        if (!convert_or_report(c, rh, st, &rep) && !rep)
+            ERR(assign_op_span(c, h), "cannot assign '%s' to '%s'", TN(rt), TN(st));
         return B_NEXT;
     }
     /* compound: lhs op= rhs behaves as lhs = lhs op rhs; type the operator on (st, rt) */
@@ -1352,9 +1394,8 @@ static int assign_stmt(checker *c, uint32_t h) {
         }
     }
     if (!ok || !materialize(c, rh, want)) {
-        if (EX(c, rh)->type) {
-            no_overload(c, h, op, st, rt);
-        }
+        if (EX(c, rh)->type)
+            ERR(assign_op_span(c, h), "no matching overload for 'operator %s= (%s, %s)'", ast_op_name(op), TN(st), TN(rt));
         return B_NEXT;
     }
     return B_NEXT;
@@ -1391,9 +1432,10 @@ static void value_decl(checker *c, uint32_t h, bool module) {
             return;
         }
         if (t) {
-            if (!materialize(c, ih, t)) {
-                if (EX(c, ih)->type)
-                    ERR(nsp(c, h), "cannot initialize %s of type '%s' with value of type '%s'", kw, TN(t), TN(it));
+            bool rep;
+            if (!convert_or_report(c, ih, t, &rep)) {
+                if (!rep)
+                    ERR(decl_span(c, h), "cannot initialize '%s' of type '%s' with value of type '%s'", kw, TN(t), TN(it));
                 return;
             }
         } else {
@@ -1443,8 +1485,11 @@ static int var_stmt(checker *c, uint32_t h) {
     value_decl(c, h, false);
     d->as = TY_AS_FUNCTION;
     d->access = TY_ACCESS_READ_WRITE;
-    if (d->type && (!ty_is_constructible(c->tt, d->type))) {
-        ERR(nsp(c, h), "function-scope 'var' must have a constructible type");
+    if (d->type && ty_has(c->tt, d->type, TY_F_HAS_RUNTIME)) {
+        ERR(nsp(c, n->u.var.type), "runtime-sized arrays cannot be used in the <function> address space");
+        d->type = 0;
+    } else if (d->type && (!ty_is_constructible(c->tt, d->type))) {
+        ERR(n->u.var.type ? nsp(c, n->u.var.type) : decl_span(c, h), "function-scope 'var' must have a constructible type");
         d->type = 0;
     }
     return B_NEXT;
@@ -1509,8 +1554,9 @@ static int stmt(checker *c, uint32_t h) {
         if (v) {
             ty_t t = rval(c, v);
             if (!t) return B_RETURN;
-            if (!c->ret || !materialize(c, v, c->ret)) {
-                if (EX(c, v)->type)
+            bool rep = false;
+            if (!c->ret || !convert_or_report(c, v, c->ret, &rep)) {
+                if (!rep)
                     ERR(n->sp, "return statement type must match its function return type, returned '%s', expected '%s'",
                         TN(t), c->ret ? TN(c->ret) : "void");
             }
@@ -1758,7 +1804,7 @@ static void struct_decl(checker *c, uint32_t h) {
             return;
         }
         if (ty_has(c->tt, t, TY_F_HAS_RUNTIME) && i + 1 != nm) {
-            ERR(nsp(c, mn->u.param.type), "runtime arrays may only appear as the last member of a struct");
+            ERR(name_span(c, mn->u.param.name_off, mn->u.param.name), "runtime arrays may only appear as the last member of a struct");
             return;
         }
         if (!ty_has(c->tt, t, TY_F_HAS_RUNTIME) && !ty_is_creation_fixed_footprint(c->tt, t)) {
@@ -1778,7 +1824,7 @@ static void struct_decl(checker *c, uint32_t h) {
             case AST_ATTR_align:
                 if (!attr_int(c, ah, 0, &v, "align")) return;
                 if (v < 1 || (v & (v - 1))) {
-                    ERR(a->sp, "'@align' value must be a positive, power-of-two integer");
+                    ERR(attr_span(a), "'@align' value must be a positive, power-of-two integer");
                     return;
                 }
                 mem[i].align_attr = (uint32_t)v;
@@ -1786,11 +1832,11 @@ static void struct_decl(checker *c, uint32_t h) {
             case AST_ATTR_size:
                 if (!attr_int(c, ah, 0, &v, "size")) return;
                 if (v < 1) {
-                    ERR(a->sp, "'@size' must be a positive integer");
+                    ERR(attr_span(a), "'@size' must be a positive integer");
                     return;
                 }
                 if ((uint64_t)v < ty_size_of(c->tt, t)) {
-                    ERR(a->sp, "'@size' must be at least as big as the type's size (%llu)",
+                    ERR(attr_span(a), "'@size' must be at least as big as the type's size (%llu)",
                         (unsigned long long)ty_size_of(c->tt, t));
                     return;
                 }
@@ -1818,7 +1864,7 @@ static void struct_decl(checker *c, uint32_t h) {
             case AST_ATTR_interpolate: case AST_ATTR_invariant: case AST_ATTR_blend_src:
                 break;
             default:
-                ERR(a->sp, "attribute is not valid for structure members");
+                ERR(attr_span(a), "attribute is not valid for structure members");
                 return;
             }
         }
@@ -1853,14 +1899,14 @@ static void override_decl(checker *c, uint32_t h) {
         int64_t v;
         if (!attr_int(c, idattr, 0, &v, "id")) return;
         if (v < 0 || v > 65535) {
-            ERR(N(idattr)->sp, "'@id' value must be between 0 and 65535");
+            ERR(attr_span(N(idattr)), "'@id' value must be between 0 and 65535");
             return;
         }
         for (uint32_t i = 0; i < c->sm->noverrides; i++) {
             sema_decl *o = DC(c, c->sm->overrides[i]);
             if (o->has_id && o->override_id == (uint32_t)v) {
-                ERR(N(idattr)->sp, "@id values must be unique");
-                NOTE(N(ast_find_attr(c->m, N(c->sm->overrides[i])->attrs, AST_ATTR_id))->sp, "a override with an ID of %lld was previously declared here:", (long long)v);
+                ERR(attr_span(N(idattr)), "'@id' values must be unique");
+                NOTE(attr_span(N(ast_find_attr(c->m, N(c->sm->overrides[i])->attrs, AST_ATTR_id))), "a override with an ID of %lld was previously declared here:", (long long)v);
                 return;
             }
         }
@@ -1893,22 +1939,22 @@ static void global_var_decl(checker *c, uint32_t h) {
                 return;
             }
             if (as != TY_AS_STORAGE) {
-                ERR(n->sp, "only variables in <storage> address space may specify an access mode");
+                ERR(decl_span(c, h), "only variables in <storage> address space may specify an access mode");
                 return;
             }
         }
     }
     if (as == TY_AS_NONE) {
-        ERR(n->sp, "module-scope 'var' declarations that are not of texture or sampler types must provide an address space");
+        ERR(decl_span(c, h), "module-scope 'var' declarations that are not of texture or sampler types must provide an address space");
         return;
     }
     if (as == TY_AS_FUNCTION) {
-        ERR(n->sp, "module-scope 'var' must not use address space 'function'");
+        ERR(decl_span(c, h), "module-scope 'var' must not use address space 'function'");
         return;
     }
     if (!am) am = ty_as_default_access(as);
     if (as == TY_AS_STORAGE && am == TY_ACCESS_WRITE) {
-        ERR(n->sp, "access mode 'write' is not valid for the 'storage' address space");
+        ERR(decl_span(c, h), "access mode 'write' is not valid for the 'storage' address space");
         return;
     }
     d->as = (uint8_t)as;
@@ -1917,7 +1963,7 @@ static void global_var_decl(checker *c, uint32_t h) {
     if (!d->type) return;
     ty_t t = d->type;
     if (n->u.var.init && as != TY_AS_PRIVATE) {
-        ERR(n->sp, "var of address space '%s' cannot have an initializer. var initializers are only supported for the address spaces 'private' and 'function'", ty_as_name(as));
+        ERR(decl_span(c, h), "var of address space '%s' cannot have an initializer. var initializers are only supported for the address spaces 'private' and 'function'", ty_as_name(as));
         d->type = 0;
         return;
     }
@@ -1925,12 +1971,12 @@ static void global_var_decl(checker *c, uint32_t h) {
     uint32_t battr = ast_find_attr(c->m, n->attrs, AST_ATTR_binding);
     bool resource = as == TY_AS_UNIFORM || as == TY_AS_STORAGE;
     if (resource && (!gattr || !battr)) {
-        ERR(n->sp, "resource variables require '@group' and '@binding' attributes");
+        ERR(decl_span(c, h), "resource variables require '@group' and '@binding' attributes");
         d->type = 0;
         return;
     }
     if (!resource && (gattr || battr)) {
-        ERR(N(gattr ? gattr : battr)->sp, "non-resource variables must not have '@group' or '@binding' attributes");
+        ERR(decl_span(c, h), "non-resource variables must not have '@group' or '@binding' attributes");
         d->type = 0;
         return;
     }
@@ -1944,14 +1990,14 @@ static void global_var_decl(checker *c, uint32_t h) {
             return;
         }
         if (ty_has(c->tt, t, TY_F_HAS_ATOMIC) && (as == TY_AS_UNIFORM || am == TY_ACCESS_READ)) {
-            ERR(n->sp, "atomic variables in <storage> address space must have read_write access mode");
+            ERR(decl_span(c, h), "atomic variables in 'storage' address space must have 'read_write' access mode");
             d->type = 0;
             return;
         }
         break;
     case TY_AS_WORKGROUP:
         if (!ty_is_plain(c->tt, t) || !ty_is_fixed_footprint(c->tt, t)) {
-            ERR(nsp(c, n->u.var.type), "type '%s' cannot be used in address space 'workgroup' as it is not fixed-footprint", TN(t));
+            ERR(decl_span(c, h), "variables in 'workgroup' address space must have a fixed footprint");
             d->type = 0;
             return;
         }
@@ -1976,8 +2022,8 @@ static void global_var_decl(checker *c, uint32_t h) {
         }
         int64_t g = 0, b = 0;
         if (!attr_int(c, gattr, 0, &g, "group") || !attr_int(c, battr, 0, &b, "binding")) { d->type = 0; return; }
-        if (g < 0) { ERR(N(gattr)->sp, "'@group' value must be non-negative"); d->type = 0; return; }
-        if (b < 0) { ERR(N(battr)->sp, "'@binding' value must be non-negative"); d->type = 0; return; }
+        if (g < 0) { ERR(attr_span(N(gattr)), "'@group' value must be non-negative"); d->type = 0; return; }
+        if (b < 0) { ERR(attr_span(N(battr)), "'@binding' value must be non-negative"); d->type = 0; return; }
         d->has_binding = 1;
         d->group = (uint32_t)g;
         d->binding = (uint32_t)b;
@@ -2004,7 +2050,7 @@ static bool builtin_param(checker *c, uint32_t p, ty_t t, wgsl_stage stage, uint
         return false;
     }
     if ((b == SEMA_BV_subgroup_invocation_id || b == SEMA_BV_subgroup_size) && !c->sm->enable_subgroups) {
-        ERR(a->sp, "use of '@builtin(%s)' attribute requires enabling extension 'subgroups'", bn);
+        ERR(attr_span(a), "use of '@builtin(%s)' attribute requires enabling extension 'subgroups'", bn);
         return false;
     }
     bool stage_ok = bv[b].stage == stage || (b == SEMA_BV_position && stage == WGSL_STAGE_FRAGMENT) ||
@@ -2012,7 +2058,7 @@ static bool builtin_param(checker *c, uint32_t p, ty_t t, wgsl_stage stage, uint
                     (b == SEMA_BV_sample_mask && stage == WGSL_STAGE_FRAGMENT);
     if (!stage_ok || bv[b].io != 'i') {
         static const char *sn[] = { "", "compute", "vertex", "fragment" };
-        ERR(a->sp, "@builtin(%s) cannot be used for %s shader input", bn, sn[stage < 4 ? stage : 0]);
+        ERR(attr_span(a), "@builtin(%s) cannot be used for %s shader input", bn, sn[stage < 4 ? stage : 0]);
         return false;
     }
     if (strcmp(TN(t), bv[b].type) != 0) {
@@ -2020,7 +2066,7 @@ static bool builtin_param(checker *c, uint32_t p, ty_t t, wgsl_stage stage, uint
         return false;
     }
     if (*mask & (1u << b)) {
-        ERR(a->sp, "@builtin(%s) appears multiple times as pipeline input", bn);
+        ERR(attr_span(a), "@builtin(%s) appears multiple times as pipeline input", bn);
         return false;
     }
     *mask |= 1u << b;
@@ -2096,16 +2142,16 @@ static void fn_decl(checker *c, uint32_t h) {
         case AST_ATTR_workgroup_size: wattr = ah; break;
         case AST_ATTR_diagnostic: break;
         default:
-            ERR(a->sp, "attribute is not valid for functions");
+            ERR(attr_span(a), "attribute is not valid for functions");
             return;
         }
     }
     if (fi->must_use && !n->u.fn.ret_type) {
-        ERR(N(ast_find_attr(c->m, n->attrs, AST_ATTR_must_use))->sp, "@must_use can only be applied to functions that return a value");
+        ERR(attr_span(N(ast_find_attr(c->m, n->attrs, AST_ATTR_must_use))), "@must_use can only be applied to functions that return a value");
         return;
     }
     if (wattr && fi->stage != WGSL_STAGE_COMPUTE) {
-        ERR(N(wattr)->sp, "@workgroup_size is only valid for compute stages");
+        ERR(attr_span(N(wattr)), "@workgroup_size is only valid for compute stages");
         return;
     }
     if (fi->stage == WGSL_STAGE_COMPUTE) {
@@ -2160,7 +2206,7 @@ static void fn_decl(checker *c, uint32_t h) {
             for (uint32_t k = 0; k < pn->attrs.count; k++) {
                 const ast_node *a = N(ast_item(c->m, pn->attrs, k));
                 if (a->op == AST_ATTR_builtin || a->op == AST_ATTR_location) {
-                    ERR(a->sp, "@%s is not valid for non-entry point function parameters", ast_attr_name((ast_attr)a->op));
+                    ERR(attr_span(a), "@%s is not valid for non-entry point function parameters", ast_attr_name((ast_attr)a->op));
                     return;
                 }
             }

@@ -76,6 +76,23 @@ const char *sema_decl_kind_name(const ast_module *m, uint32_t node) {
     }
 }
 
+span sema_decl_span(struct wgsl_cc *cc, uint32_t h, bool local) {
+    const ast_module *m = &cc->ast;
+    const ast_node *n = ast_get(m, h);
+    uint32_t off;
+    uint32_t name = decl_name(n, &off);
+    if (n->kind == AST_PARAM || n->kind == AST_MEMBER_DECL || (local && (n->kind == AST_LET || n->kind == AST_CONST)))
+        return span_make(off, arena_strlen(&cc->arena, name));
+    uint32_t start = n->sp.off, end = n->sp.off + n->sp.len;
+    if (n->attrs.count) {
+        const ast_node *last = ast_get(m, ast_item(m, n->attrs, n->attrs.count - 1));
+        uint32_t p = last->sp.off + last->sp.len;
+        while (p < end && (cc->src[p] == ' ' || cc->src[p] == '\t' || cc->src[p] == '\n' || cc->src[p] == '\r')) p++;
+        if (p > start && p < end) start = p;
+    }
+    return span_make(start, end - start);
+}
+
 static void scope_open(resolver *r) { r->depth++; ARR_PUSH(&r->cc->arena, r->saved, ((rs_saved){ 0, 0, 0 })); }
 
 static void scope_close(resolver *r) {
@@ -93,12 +110,8 @@ static void declare_local(resolver *r, uint32_t node) {
     if (!name || name >= r->nnames) return;
     uint32_t prev = r->local_of[name];
     if (prev && r->local_depth[name] == r->depth) {
-        const ast_node *n = ast_get(r->m, node);
-        span sp = n->kind == AST_PARAM ? span_make(off, arena_strlen(&r->cc->arena, name)) : n->sp;
-        const ast_node *p = ast_get(r->m, prev);
-        uint32_t poff;
-        decl_name(p, &poff);
-        span psp = p->kind == AST_PARAM ? span_make(poff, arena_strlen(&r->cc->arena, name)) : p->sp;
+        span sp = sema_decl_span(r->cc, node, true);
+        span psp = sema_decl_span(r->cc, prev, true);
         diag_error(r->cc, sp, "redeclaration of '%s'", cc_str(r->cc, name));
         diag_note(r->cc, psp, "'%s' previously declared here", cc_str(r->cc, name));
         r->errors++;
@@ -263,7 +276,7 @@ static void report_cycle(resolver *r, const uint32_t *path, const uint32_t *via,
         uint32_t off, g = r->globals[path[i < n ? i : k]];
         p += sprintf(p, "%s'%s'", i > k ? " -> " : "", cc_str(cc, decl_name(ast_get(r->m, g), &off)));
     }
-    diag_error(cc, ast_get(r->m, first)->sp, "cyclic dependency found: %s", buf);
+    diag_error(cc, sema_decl_span(cc, first, false), "cyclic dependency found: %s", buf);
     for (uint32_t i = k; i < n; i++) {
         uint32_t off, from = r->globals[path[i]], to = r->globals[path[i + 1 < n ? i + 1 : k]];
         const rs_edge *e = &r->edges.v[via[i]];
@@ -339,8 +352,8 @@ int sema_resolve(wgsl_cc *cc, sema_module *sm) {
         if (!name || name >= r.nnames) continue;
         if (r.global_of[name]) {
             uint32_t prev = r.globals[r.global_of[name] - 1];
-            diag_error(cc, n->sp, "redeclaration of '%s'", cc_str(cc, name));
-            diag_note(cc, ast_get(m, prev)->sp, "'%s' previously declared here", cc_str(cc, name));
+            diag_error(cc, sema_decl_span(cc, all[i], false), "redeclaration of '%s'", cc_str(cc, name));
+            diag_note(cc, sema_decl_span(cc, prev, false), "'%s' previously declared here", cc_str(cc, name));
             r.errors++;
             continue;
         }

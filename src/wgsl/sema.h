@@ -202,6 +202,9 @@ static inline ty_t sema_value_type(const sema_module *sm, uint32_t node) {
 /* resolve.c: binds identifiers (ex[].decl), reports redeclarations and dependency cycles, fills
  * decl_order.  0 on success. */
 int sema_resolve(struct wgsl_cc *cc, sema_module *sm);
+/* Where Tint points for a declaration: the name for parameters, members and function-scope
+ * let/const; otherwise the declaration from its keyword (attributes skipped). */
+span sema_decl_span(struct wgsl_cc *cc, uint32_t node, bool local);
 /* "const", "function", "struct", ... (for messages). */
 const char *sema_decl_kind_name(const ast_module *m, uint32_t node);
 
