@@ -80,6 +80,8 @@ def run_wgc(wgc, f):
         p = subprocess.run([wgc, "check", "--json", f], capture_output=True, text=True, timeout=20)
     except subprocess.TimeoutExpired:
         return {"crash": "timeout after 20s"}
+    except OSError as e:  # e.g. the binary is being relinked right now
+        return {"crash": "cannot run %s: %s" % (wgc, e)}
     if p.returncode not in (0, 1):
         return {"crash": "exit %d: %s" % (p.returncode, (p.stderr or p.stdout).strip()[:200])}
     try:
