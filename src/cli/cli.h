@@ -6,6 +6,7 @@
 
 #define CLI_COMMANDS(X) \
     X(version, "print wgc's version") \
+    X(compile, "compile WGSL to a SPIR-V module (wgc compile k.wgsl -o k.spv)") \
     X(check, "validate WGSL files, print diagnostics (--json)") \
     X(info, "list Vulkan adapters: info, limits, features (--json)") \
     X(demo, "run a checked vector add on the default GPU")

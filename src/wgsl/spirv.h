@@ -92,7 +92,8 @@
     X(GroupNonUniformBallot, 64) X(GroupNonUniformShuffle, 65) \
     X(GroupNonUniformShuffleRelative, 66) X(GroupNonUniformClustered, 67) \
     X(GroupNonUniformQuad, 68) X(StorageBuffer16BitAccess, 4433) \
-    X(UniformAndStorageBuffer16BitAccess, 4434) X(VulkanMemoryModel, 5345) \
+    X(UniformAndStorageBuffer16BitAccess, 4434) X(VariablePointersStorageBuffer, 4441) \
+    X(VariablePointers, 4442) X(VulkanMemoryModel, 5345) \
     X(DotProductInputAll, 6016) X(DotProductInput4x8Bit, 6017) \
     X(DotProductInput4x8BitPacked, 6018) X(DotProduct, 6019)
 
@@ -218,6 +219,7 @@ typedef struct spv_builder {
     spv_words fn_head, fn_vars, fn_body;
     int in_fn;
     int block_open;                   /* a label was emitted and no terminator yet */
+    uint32_t cur_label;               /* label of the block being emitted */
 } spv_builder;
 
 void spv_init(spv_builder *b, spv_alloc_fn alloc, void *user, uint32_t version);
@@ -314,7 +316,12 @@ int spv_finish(spv_builder *b, uint32_t **words, size_t *nwords);
 /* ---- the compiler phase ------------------------------------------------------------------ */
 
 struct wgsl_cc;
-/* Emits SPIR-V for the checked module in cc (cc->sema) into cc->spv; 0 on success. */
+/* Emits SPIR-V for the checked module in cc (cc->sema) into cc->res (spirv, spirv_word_count)
+ * and fills the reflection; 0 on success, non-zero when errors were reported. */
 int wgsl_emit(struct wgsl_cc *cc);
+
+/* reflect.c: fills cc->res's entry points, bindings and overrides from cc->sema.  wg[i] is the
+ * workgroup size of cc->sema->fns[i] with override values applied (NULL: the const sizes). */
+void spv_reflect(struct wgsl_cc *cc, const uint32_t (*wg)[3]);
 
 #endif

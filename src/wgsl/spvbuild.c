@@ -365,6 +365,7 @@ uint32_t spv_fn_param(spv_builder *b, uint32_t type) {
 void spv_fn_entry(spv_builder *b, uint32_t label) {
     SPV_INST(b, &b->fn_head, SPV_OP_Label, label);
     b->block_open = 1;
+    b->cur_label = label;
 }
 
 uint32_t spv_fn_var(spv_builder *b, uint32_t ptr_type, uint32_t init) {
@@ -389,6 +390,7 @@ void spv_fn_end(spv_builder *b) {
 void spv_label(spv_builder *b, uint32_t id) {
     SPV_INST(b, &b->fn_body, SPV_OP_Label, id);
     b->block_open = 1;
+    b->cur_label = id;
 }
 
 static int is_terminator(uint32_t op) {

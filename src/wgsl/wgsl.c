@@ -39,7 +39,7 @@ static void run_phases(wgsl_cc *cc) {
     if (cc->opt.parse_only) return;
     /* B2: `if (wgsl_check(cc) || cc->error_count) return;` goes here once check.c links. */
     if (cc->opt.check_only) return;
-    /* B3: `if (wgsl_emit(cc) || cc->error_count) return;` goes here once spirv.c links. */
+    if (wgsl_emit(cc) || cc->error_count) return;
 }
 
 /* Copies the recorded diagnostics into the result arena. */

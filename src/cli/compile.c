@@ -1,0 +1,225 @@
+/* compile.c - `wgc compile k.wgsl [-o k.spv] [--entry NAME] [--target vulkan1.1|vulkan1.3]
+ * [--override NAME=V]... [--reflect] [--no-bounds-checks]`: WGSL to a SPIR-V binary.
+ *
+ * Diagnostics go to stderr in the compiler's text form; exit 0 when the module was written,
+ * 1 when the WGSL is invalid, 2 on bad usage or I/O errors.  --reflect prints the reflection
+ * (entry points, workgroup sizes, bindings, overrides) as one JSON document on stdout; without
+ * -o it writes no file then.  Without -o and --reflect the output is the input name with .spv. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "wgc/wgsl.h"
+
+static void compile_usage(FILE *f) {
+    fputs("usage: wgc compile FILE.wgsl [-o OUT.spv] [options]\n"
+          "  -o FILE              write the SPIR-V module to FILE ('-' = stdout)\n"
+          "  --entry NAME         require entry point NAME (reflection lists only it)\n"
+          "  --target ENV         vulkan1.1 (SPIR-V 1.3, default) or vulkan1.3 (SPIR-V 1.6)\n"
+          "  --override NAME=V    value of an `override` declaration (NAME may be an @id number)\n"
+          "  --reflect            print entry points, bindings and overrides as JSON on stdout\n"
+          "  --no-bounds-checks   do not clamp indices (unsafe)\n", f);
+}
+
+static char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) break;
+        char *nb = realloc(buf, cap * 2);
+        if (!nb) { free(buf); buf = NULL; break; }
+        buf = nb;
+        cap *= 2;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (err) { free(buf); return NULL; }
+    *len = n;
+    return buf;
+}
+
+static void json_str(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static const char *binding_kind_name(wgsl_binding_kind k) {
+    switch (k) {
+    case WGSL_BINDING_STORAGE_READ: return "read-only-storage";
+    case WGSL_BINDING_STORAGE_READ_WRITE: return "storage";
+    case WGSL_BINDING_UNIFORM: return "uniform";
+    default: return "unknown";
+    }
+}
+
+static const char *scalar_name(wgsl_scalar s) {
+    switch (s) {
+    case WGSL_SCALAR_BOOL: return "bool";
+    case WGSL_SCALAR_I32: return "i32";
+    case WGSL_SCALAR_U32: return "u32";
+    case WGSL_SCALAR_F32: return "f32";
+    case WGSL_SCALAR_F16: return "f16";
+    default: return "unknown";
+    }
+}
+
+static void print_reflection(FILE *f, const wgsl_result *r, const char *entry) {
+    fputs("{\"entry_points\":[", f);
+    int first = 1;
+    int64_t sel = -1;
+    for (uint32_t i = 0; i < r->entry_point_count; i++) {
+        const wgsl_entry_point *e = &r->entry_points[i];
+        if (entry && strcmp(entry, e->name)) continue;
+        sel = i;
+        fprintf(f, "%s{\"name\":", first ? "" : ",");
+        json_str(f, e->name);
+        fprintf(f, ",\"stage\":\"compute\",\"workgroup_size\":[%u,%u,%u],\"workgroup_size_override\":[%d,%d,%d],"
+                "\"workgroup_memory_bytes\":%u}",
+                e->workgroup_size[0], e->workgroup_size[1], e->workgroup_size[2],
+                e->workgroup_size_override[0], e->workgroup_size_override[1],
+                e->workgroup_size_override[2], e->workgroup_memory_bytes);
+        first = 0;
+    }
+    fputs("],\"bindings\":[", f);
+    first = 1;
+    for (uint32_t i = 0; i < r->binding_count; i++) {
+        const wgsl_binding *b = &r->bindings[i];
+        if (entry && (sel < 0 || sel >= 64 || !(b->entry_point_mask >> sel & 1))) continue;
+        fprintf(f, "%s{\"name\":", first ? "" : ",");
+        json_str(f, b->name);
+        fprintf(f, ",\"group\":%u,\"binding\":%u,\"type\":\"%s\",\"min_size\":%llu,\"array_stride\":%u}",
+                b->group, b->binding, binding_kind_name(b->kind), (unsigned long long)b->min_size,
+                b->array_stride);
+        first = 0;
+    }
+    fputs("],\"overrides\":[", f);
+    for (uint32_t i = 0; i < r->override_count; i++) {
+        const wgsl_override *o = &r->overrides[i];
+        fprintf(f, "%s{\"name\":", i ? "," : "");
+        json_str(f, o->name);
+        fprintf(f, ",\"id\":%u,\"explicit_id\":%s,\"type\":\"%s\"", o->id,
+                o->has_explicit_id ? "true" : "false", scalar_name(o->type));
+        if (o->has_default) fprintf(f, ",\"default\":%.17g", o->default_value);
+        fputc('}', f);
+    }
+    fputs("]}\n", f);
+}
+
+int cli_compile(int argc, char **argv) {
+    const char *in = NULL, *out = NULL, *entry = NULL;
+    int reflect = 0;
+    wgsl_options opt;
+    memset(&opt, 0, sizeof opt);
+    wgsl_override_value ovs[64];
+    uint32_t nov = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            compile_usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--entry") || !strcmp(a, "--target") ||
+                   !strcmp(a, "--override")) {
+            if (i + 1 >= argc) return cli_fail("compile: %s needs a value", a);
+            const char *v = argv[++i];
+            if (!strcmp(a, "-o")) out = v;
+            else if (!strcmp(a, "--entry")) entry = v;
+            else if (!strcmp(a, "--target")) {
+                if (!strcmp(v, "vulkan1.1")) opt.target_env = WGSL_TARGET_VULKAN_1_1;
+                else if (!strcmp(v, "vulkan1.3")) opt.target_env = WGSL_TARGET_VULKAN_1_3;
+                else return cli_fail("compile: unknown target '%s' (vulkan1.1 or vulkan1.3)", v);
+            } else {
+                const char *eq = strchr(v, '=');
+                if (!eq || eq == v) return cli_fail("compile: --override wants NAME=VALUE, got '%s'", v);
+                if (nov == sizeof ovs / sizeof ovs[0]) return cli_fail("compile: too many overrides");
+                char *end;
+                errno = 0;
+                double val = strtod(eq + 1, &end);
+                if (!strcmp(eq + 1, "true")) val = 1;
+                else if (!strcmp(eq + 1, "false")) val = 0;
+                else if (end == eq + 1 || *end || errno)
+                    return cli_fail("compile: bad override value in '%s'", v);
+                wgsl_override_value *o = &ovs[nov++];
+                memset(o, 0, sizeof *o);
+                o->value = val;
+                char *name = argv[i] + (eq - v);
+                *name = '\0'; /* argv is ours to cut: NAME ends at '=' */
+                char *idend;
+                unsigned long id = strtoul(v, &idend, 10);
+                if (*idend == '\0') o->id = (uint32_t)id;
+                else o->name = v;
+            }
+        } else if (!strcmp(a, "--reflect")) {
+            reflect = 1;
+        } else if (!strcmp(a, "--no-bounds-checks")) {
+            opt.no_bounds_checks = true;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_fail("compile: unknown option '%s' (try wgc compile --help)", a);
+        } else if (in) {
+            return cli_fail("compile: one input file only ('%s' and '%s')", in, a);
+        } else {
+            in = a;
+        }
+    }
+    if (!in) {
+        compile_usage(stderr);
+        return 2;
+    }
+    size_t len = 0;
+    char *src = read_file(in, &len);
+    if (!src) return cli_fail("compile: cannot read %s: %s", in, strerror(errno));
+    opt.filename = in;
+    opt.overrides = ovs;
+    opt.override_count = nov;
+    wgsl_result *r = wgsl_compile(src, len, &opt);
+    free(src);
+    if (!r) return cli_fail("compile: out of memory");
+    fputs(wgsl_result_text(r) ? wgsl_result_text(r) : "", stderr);
+    if (!r->ok || !r->spirv) {
+        int rc = r->ok ? cli_fail("compile: %s: no SPIR-V was produced", in) : 1;
+        wgsl_result_free(r);
+        return rc;
+    }
+    if (entry) {
+        uint32_t i = 0;
+        while (i < r->entry_point_count && strcmp(r->entry_points[i].name, entry)) i++;
+        if (i == r->entry_point_count) {
+            wgsl_result_free(r);
+            return cli_fail("compile: %s has no entry point '%s'", in, entry);
+        }
+    }
+    char defout[4096];
+    if (!out && !reflect) {
+        size_t n = strlen(in);
+        if (n > 5 && !strcmp(in + n - 5, ".wgsl")) n -= 5;
+        if (n + 5 > sizeof defout) { wgsl_result_free(r); return cli_fail("compile: name too long"); }
+        memcpy(defout, in, n);
+        memcpy(defout + n, ".spv", 5);
+        out = defout;
+    }
+    int rc = 0;
+    if (out) {
+        FILE *f = strcmp(out, "-") ? fopen(out, "wb") : stdout;
+        if (!f) {
+            rc = cli_fail("compile: cannot write %s: %s", out, strerror(errno));
+        } else {
+            size_t w = fwrite(r->spirv, 4, r->spirv_word_count, f);
+            if ((f != stdout && fclose(f)) || w != r->spirv_word_count)
+                rc = cli_fail("compile: cannot write %s", out);
+        }
+    }
+    if (reflect && rc == 0) print_reflection(stdout, r, entry);
+    wgsl_result_free(r);
+    return rc;
+}

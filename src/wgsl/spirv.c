@@ -1,0 +1,1630 @@
+/* spirv.c - the emitter: the checked module (sema.h) to a SPIR-V module for Vulkan 1.1 (SPIR-V
+ * 1.3) or 1.3 (SPIR-V 1.6), built with spvbuild.c.
+ *
+ * Design.  One SPIR-V type per WGSL type (types.h handles are cached in `tyid`); host-shareable
+ * types always carry their layout (ArrayStride, Offset, MatrixStride/ColMajor), types holding bool
+ * never do.  Every uniform/storage variable is a Block: its store type is wrapped in a one-member
+ * struct, except a struct ending in a runtime-sized array, which is decorated Block itself (Vulkan
+ * wants the runtime array as the last member of the Block struct, and OpArrayLength needs it).
+ * Expressions are emitted by walking the AST with sema's facts: a node with a constant value is an
+ * OpConstant*; a reference node yields a pointer (OpVariable / OpAccessChain) and is loaded where
+ * sema applied the load rule; everything else yields a value id.
+ *
+ * Runtime semantics the spec defines and SPIR-V does not: integer `/` and `%` use a divisor of 1
+ * when it is 0 or when dividing the most negative value by -1 (so x/0 == x, x%0 == 0); shift counts
+ * are masked to the bit width; float->int conversions clamp to the target range first; every index
+ * that is not a constant is clamped to the bounds (runtime arrays through OpArrayLength), and values
+ * indexed dynamically go through a function variable.  Workgroup variables are zeroed at the start
+ * of each entry point by a strided loop over the invocations followed by a workgroup barrier.
+ *
+ * Overrides are re-emitted as constants: their values come from the options (or the defaults);
+ * an override that has neither becomes an OpSpecConstant with its SpecId (value 0) so a Vulkan
+ * specialisation can still supply it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "wgsl/builtins.h"
+#include "wgsl/cc.h"
+#include "wgsl/sema.h"
+#include "wgsl/spirv.h"
+
+typedef struct loop_ctx {
+    uint32_t brk;               /* merge label (break target) */
+    uint32_t cont;              /* continue target, 0 for a switch */
+    uint32_t header;            /* loop header (break-if goes back here) */
+    uint32_t nbreak, ncont;     /* branches taken to brk / cont */
+} loop_ctx;
+
+typedef enum ov_state { OV_TODO = 0, OV_BUSY, OV_CONST, OV_SPEC, OV_FAILED } ov_state;
+
+typedef struct emitter {
+    wgsl_cc *cc;
+    sema_module *sm;
+    const ast_module *m;
+    ty_table *tt;
+    spv_builder b;
+    bool bounds;                 /* clamp indices */
+    uint32_t *tyid;              /* ty_t -> SPIR-V type id */
+    uint32_t ntyid;
+    uint32_t *id;                /* [node_count] declaration -> id (var: pointer; let/param: value; fn) */
+    uint8_t *wrapped;            /* [node_count] resource var wrapped in a Block struct */
+    uint8_t *ovst;               /* [node_count] override state (ov_state) */
+    cv_value *ovval;             /* [noverrides] computed override values */
+    uint32_t bv_var[SEMA_BV_COUNT]; /* builtin Input variables */
+    uint32_t bv_ty[SEMA_BV_COUNT];
+    /* the function being emitted */
+    const sema_fn *fn;
+    loop_ctx loops[256];
+    uint32_t nloops;
+    int dead;                    /* the current block is unreachable: skip statements */
+    uint32_t iface[300];         /* entry point interface ids */
+    uint32_t niface;
+} emitter;
+
+#define N(h) ast_get(e->m, (h))
+#define EX(h) sema_ex(e->sm, (h))
+#define DC(h) sema_dc(e->sm, (h))
+#define TI(t) ty_get(e->tt, (t))
+
+/* ---- memory: the builder allocates from the compile arena (freed with it, survives longjmp) ---- */
+
+static void *arena_realloc(void *user, void *ptr, size_t old_size, size_t new_size) {
+    arena *a = user;
+    if (!new_size) return NULL;     /* arena memory is freed with the arena */
+    void *p = arena_alloc(a, new_size);
+    if (p && ptr && old_size) memcpy(p, ptr, old_size < new_size ? old_size : new_size);
+    return p;
+}
+
+/* ---- types ---- */
+
+static uint32_t sc_of(ty_as as) {
+    switch (as) {
+    case TY_AS_FUNCTION: return SPV_SC_Function;
+    case TY_AS_PRIVATE: return SPV_SC_Private;
+    case TY_AS_WORKGROUP: return SPV_SC_Workgroup;
+    case TY_AS_UNIFORM: return SPV_SC_Uniform;
+    case TY_AS_STORAGE: return SPV_SC_StorageBuffer;
+    default: return SPV_SC_UniformConstant;
+    }
+}
+
+static uint32_t tid(emitter *e, ty_t t);
+
+static uint32_t t_bool(emitter *e) { return spv_type_bool(&e->b); }
+static uint32_t t_u32(emitter *e) { return spv_type_int(&e->b, 32, 0); }
+static uint32_t t_i32(emitter *e) { return spv_type_int(&e->b, 32, 1); }
+static uint32_t c_u32(emitter *e, uint32_t v) { return spv_const_u32(&e->b, v); }
+
+/* Layout decorations of a member whose type is (or holds arrays of) matrices. */
+static void member_layout(emitter *e, uint32_t sid, uint32_t k, ty_t t) {
+    while (TI(t)->kind == TY_ARRAY) t = TI(t)->elem;
+    if (TI(t)->kind != TY_MAT) return;
+    uint32_t col = ty_align_of(e->tt, ty_mat_column(e->tt, t));
+    spv_member_decorate(&e->b, sid, k, SPV_DEC_ColMajor, 0, NULL);
+    spv_member_decorate(&e->b, sid, k, SPV_DEC_MatrixStride, 1, &col);
+}
+
+static uint32_t array_len_id(emitter *e, const ty_info *ti);
+
+static uint32_t make_type(emitter *e, ty_t t) {
+    const ty_info *ti = TI(t);
+    spv_builder *b = &e->b;
+    bool layout = !(ti->flags & TY_F_HAS_BOOL);
+    switch ((ty_kind)ti->kind) {
+    case TY_VOID: return spv_type_void(b);
+    case TY_BOOL: return t_bool(e);
+    case TY_I32: case TY_AINT: return t_i32(e);
+    case TY_U32: return t_u32(e);
+    case TY_F32: case TY_AFLOAT: return spv_type_float(b, 32);
+    case TY_F16:
+        spv_capability(b, SPV_CAP_Float16);
+        return spv_type_float(b, 16);
+    case TY_VEC: return spv_type_vector(b, tid(e, ti->elem), ti->n);
+    case TY_MAT: return spv_type_matrix(b, tid(e, ty_mat_column(e->tt, t)), ti->n);
+    case TY_ATOMIC: return tid(e, ti->elem);
+    case TY_ARRAY: {
+        uint32_t el = tid(e, ti->elem);
+        if (ti->array_kind == TY_ARRAY_RUNTIME) return spv_type_runtime_array(b, el, ti->stride);
+        return spv_type_array(b, el, array_len_id(e, ti), layout ? ti->stride : 0);
+    }
+    case TY_STRUCT: {
+        uint32_t mem[256];
+        uint32_t n = ti->nmembers < 256 ? ti->nmembers : 256;
+        for (uint32_t i = 0; i < n; i++) mem[i] = tid(e, ti->members[i].type);
+        uint32_t sid = spv_type_struct(b, n, mem);
+        char buf[96];
+        const char *name = ti->name;
+        if (ti->builtin_struct) {
+            snprintf(buf, sizeof buf, "%s", ty_name(e->tt, t));
+            name = buf;
+        }
+        if (name) spv_name(b, sid, name);
+        for (uint32_t i = 0; i < n; i++) {
+            if (ti->members[i].name_str) spv_member_name(b, sid, i, ti->members[i].name_str);
+            if (layout) {
+                uint32_t off = ti->members[i].offset;
+                spv_member_decorate(b, sid, i, SPV_DEC_Offset, 1, &off);
+                member_layout(e, sid, i, ti->members[i].type);
+            }
+        }
+        return sid;
+    }
+    case TY_PTR: case TY_REF:
+        return spv_type_pointer(b, sc_of((ty_as)ti->as), tid(e, ti->elem));
+    default:
+        return spv_type_void(b);
+    }
+}
+
+static uint32_t *tid_slot(emitter *e, ty_t t) {
+    if (t >= e->ntyid) {
+        uint32_t n = e->ntyid ? e->ntyid : 64;
+        while (n <= t) n *= 2;
+        uint32_t *nt = arena_alloc(&e->cc->arena, n * sizeof *nt);
+        if (e->ntyid) memcpy(nt, e->tyid, e->ntyid * sizeof *nt);
+        e->tyid = nt;
+        e->ntyid = n;
+    }
+    return &e->tyid[t];
+}
+
+static uint32_t tid(emitter *e, ty_t t) {
+    uint32_t id = *tid_slot(e, t);
+    if (!id) {
+        id = make_type(e, t);
+        *tid_slot(e, t) = id;
+    }
+    return id;
+}
+
+static uint32_t ptr_to(emitter *e, uint32_t sc, ty_t t) { return spv_type_pointer(&e->b, sc, tid(e, t)); }
+
+/* ---- constants ---- */
+
+static uint32_t const_of(emitter *e, const cv_value *v) {
+    ty_t t = v->type;
+    const ty_info *ti = TI(t);
+    spv_builder *b = &e->b;
+    switch ((ty_kind)ti->kind) {
+    case TY_BOOL: return spv_const_bool(b, v->u.b);
+    case TY_I32: case TY_AINT: return spv_const_i32(b, (int32_t)v->u.i);
+    case TY_U32: return spv_const_u32(b, (uint32_t)v->u.i);
+    case TY_F32: case TY_AFLOAT: return spv_const_scalar(b, tid(e, TY_F32), 32, cv_f32_bits(cv_round_f32(v->u.f)));
+    case TY_F16: return spv_const_scalar(b, tid(e, TY_F16), 16, cv_f16_bits(v->u.f));
+    case TY_VEC: case TY_MAT: case TY_ARRAY: case TY_STRUCT: {
+        uint32_t parts[1024];
+        uint32_t n = v->n;
+        if (n > 1024 || !v->u.elems) return spv_const_null(b, tid(e, t));
+        int allzero = 1;
+        for (uint32_t i = 0; i < n; i++) {
+            parts[i] = const_of(e, &v->u.elems[i]);
+            (void)allzero;
+        }
+        ty_t ct = t;
+        if (ti->flags & TY_F_ABSTRACT) ct = ty_concretize(e->tt, t);
+        return spv_const_composite(b, tid(e, ct), n, parts);
+    }
+    default:
+        return spv_const_null(b, tid(e, t));
+    }
+}
+
+static uint32_t const_scalar_like(emitter *e, ty_t t, double fv, int64_t iv) {
+    /* scalar or splatted vector constant of t's shape */
+    ty_t s = ty_scalar_of(e->tt, t);
+    cv_value sv;
+    if (s == TY_F32 || s == TY_F16 || s == TY_AFLOAT) sv = cv_float(s, fv);
+    else if (s == TY_BOOL) sv = cv_bool(iv != 0);
+    else sv = cv_int(s, iv);
+    uint32_t c = const_of(e, &sv);
+    if (TI(t)->kind != TY_VEC) return c;
+    uint32_t parts[4] = { c, c, c, c };
+    return spv_const_composite(&e->b, tid(e, t), TI(t)->n, parts);
+}
+
+/* ---- overrides ---- */
+
+static int ov_eval(emitter *e, uint32_t h, cv_value *out);
+
+static cv_binop binop_of(ast_op op) {
+    switch (op) {
+    case AST_OP_ADD: return CV_ADD; case AST_OP_SUB: return CV_SUB; case AST_OP_MUL: return CV_MUL;
+    case AST_OP_DIV: return CV_DIV; case AST_OP_MOD: return CV_MOD; case AST_OP_AND: return CV_AND;
+    case AST_OP_OR: return CV_OR; case AST_OP_XOR: return CV_XOR; case AST_OP_SHL: return CV_SHL;
+    case AST_OP_SHR: return CV_SHR; case AST_OP_LAND: return CV_LAND; case AST_OP_LOR: return CV_LOR;
+    case AST_OP_EQ: return CV_EQ; case AST_OP_NE: return CV_NE; case AST_OP_LT: return CV_LT;
+    case AST_OP_LE: return CV_LE; case AST_OP_GT: return CV_GT; default: return CV_GE;
+    }
+}
+
+/* Value of an override declaration: given in the options, else its default.  0 = known. */
+static int ov_decl_value(emitter *e, uint32_t d, cv_value *out) {
+    if (e->ovst[d] == OV_CONST) { *out = e->ovval[DC(d)->override_index]; return 0; }
+    if (e->ovst[d] != OV_TODO) return 1;
+    e->ovst[d] = OV_BUSY;
+    const sema_decl *sd = DC(d);
+    const ast_node *n = N(d);
+    const char *name = cc_str(e->cc, n->u.var.name);
+    const wgsl_options *o = &e->cc->opt;
+    int found = 0;
+    double given = 0;
+    for (uint32_t i = 0; i < o->override_count; i++) {
+        const wgsl_override_value *ov = &o->overrides[i];
+        if ((ov->name && !strcmp(ov->name, name)) || (!ov->name && ov->id == sd->override_id)) {
+            found = 1;
+            given = ov->value;
+        }
+    }
+    cv_value v;
+    int rc = 0;
+    if (found) {
+        switch (sd->type) {
+        case TY_BOOL: v = cv_bool(given != 0); break;
+        case TY_I32: v = cv_int(TY_I32, (int64_t)given); break;
+        case TY_U32: v = cv_int(TY_U32, given < 0 ? 0 : (int64_t)given); break;
+        case TY_F16: v = cv_float(TY_F16, cv_round_f16(given)); break;
+        default: v = cv_float(TY_F32, cv_round_f32(given)); break;
+        }
+    } else if (n->u.var.init) {
+        rc = ov_eval(e, n->u.var.init, &v);
+    } else {
+        rc = 1;
+    }
+    if (rc) { e->ovst[d] = OV_FAILED; return 1; }
+    e->ovval[sd->override_index] = v;
+    e->ovst[d] = OV_CONST;
+    *out = v;
+    return 0;
+}
+
+/* Evaluates a const- or override-expression with the override values; 0 = ok. */
+static int ov_eval(emitter *e, uint32_t h, cv_value *out) {
+    const sema_expr *x = EX(h);
+    const ast_node *n = N(h);
+    if (x->cval) { *out = *sema_value(e->sm, x->cval); return 0; }
+    cv_ctx *cx = &e->sm->cv;
+    switch ((ast_kind)n->kind) {
+    case AST_IDENT: {
+        uint32_t d = x->decl;
+        if (d && N(d)->kind == AST_OVERRIDE) return ov_decl_value(e, d, out);
+        if (d && N(d)->kind == AST_CONST && DC(d)->cval) { *out = *sema_value(e->sm, DC(d)->cval); return 0; }
+        return 1;
+    }
+    case AST_UNARY: {
+        cv_value a;
+        if (ov_eval(e, n->u.unary.operand, &a)) return 1;
+        cv_unop op = n->op == AST_OP_NEG ? CV_NEG : n->op == AST_OP_NOT ? CV_NOT : CV_COMPL;
+        return cv_unary(cx, op, &a, out) != CV_OK;
+    }
+    case AST_BINARY: {
+        cv_value a, c;
+        if (ov_eval(e, n->u.binary.lhs, &a) || ov_eval(e, n->u.binary.rhs, &c)) return 1;
+        return cv_binary(cx, binop_of((ast_op)n->op), &a, &c, out) != CV_OK;
+    }
+    case AST_CALL: {
+        if (x->call == SEMA_CALL_CONVERT && n->u.call.args.count == 1) {
+            cv_value a;
+            if (ov_eval(e, ast_item(e->m, n->u.call.args, 0), &a)) return 1;
+            if (a.type == x->type) { *out = a; return 0; }
+            return cv_convert_explicit(cx, &a, x->type, out) != CV_OK;
+        }
+        return 1;
+    }
+    default:
+        return 1;
+    }
+}
+
+/* The id of an override: a constant when its value is known, else a SpecConstant. */
+static uint32_t override_id(emitter *e, uint32_t d) {
+    if (e->id[d]) return e->id[d];
+    cv_value v;
+    const sema_decl *sd = DC(d);
+    uint32_t id;
+    if (!ov_decl_value(e, d, &v)) {
+        id = const_of(e, &v);
+    } else {
+        uint32_t ty = tid(e, sd->type);
+        id = spv_id(&e->b);
+        if (sd->type == TY_BOOL)
+            SPV_SEC(&e->b, SPV_SEC_GLOBAL, SPV_OP_SpecConstantFalse, ty, id);
+        else
+            SPV_SEC(&e->b, SPV_SEC_GLOBAL, SPV_OP_SpecConstant, ty, id, 0);
+        SPV_DECORATE(&e->b, id, SPV_DEC_SpecId, sd->override_id);
+        e->ovst[d] = OV_SPEC;
+    }
+    e->id[d] = id;
+    return id;
+}
+
+static uint32_t array_len_id(emitter *e, const ty_info *ti) {
+    if (ti->array_kind == TY_ARRAY_FIXED) return c_u32(e, ti->count);
+    /* override-sized: the key is the override declaration (or an expression key) */
+    uint32_t key = ti->count;
+    if (!(key & 0x80000000u) && key < e->sm->node_count && N(key)->kind == AST_OVERRIDE) {
+        cv_value v;
+        if (!ov_decl_value(e, key, &v)) {
+            int64_t k = v.u.i;
+            return c_u32(e, k > 0 ? (uint32_t)k : 1);
+        }
+        return override_id(e, key);
+    }
+    return 0; /* filled by the workgroup variable that owns the type (see global_var) */
+}
+
+/* ---- small emission helpers ---- */
+
+static uint32_t op1(emitter *e, uint32_t op, uint32_t ty, uint32_t a) { return SPV_VAL(&e->b, op, ty, a); }
+static uint32_t op2(emitter *e, uint32_t op, uint32_t ty, uint32_t a, uint32_t c) { return SPV_VAL(&e->b, op, ty, a, c); }
+
+static uint32_t load(emitter *e, ty_t t, uint32_t ptr) { return SPV_VAL(&e->b, SPV_OP_Load, tid(e, t), ptr); }
+static void store(emitter *e, uint32_t ptr, uint32_t v) { SPV_OP(&e->b, SPV_OP_Store, ptr, v); }
+
+static uint32_t fn_temp(emitter *e, ty_t t) {
+    return spv_fn_var(&e->b, ptr_to(e, SPV_SC_Function, t), 0);
+}
+
+/* Splats a scalar value to the shape of vector type vt (identity if vt is a scalar). */
+static uint32_t splat(emitter *e, ty_t vt, uint32_t s) {
+    if (TI(vt)->kind != TY_VEC) return s;
+    uint32_t parts[4] = { s, s, s, s };
+    return spv_val(&e->b, SPV_OP_CompositeConstruct, tid(e, vt), TI(vt)->n, parts);
+}
+
+static uint32_t bool_like(emitter *e, ty_t t) {
+    if (TI(t)->kind == TY_VEC) return spv_type_vector(&e->b, t_bool(e), TI(t)->n);
+    return t_bool(e);
+}
+
+static ty_t vt(emitter *e, uint32_t h) { return sema_value_type(e->sm, h); }
+
+static uint32_t value(emitter *e, uint32_t h);
+static uint32_t ref(emitter *e, uint32_t h);
+static void block(emitter *e, uint32_t h);
+
+/* Index as u32, clamped to [0, bound-1] (bound_id: a u32 id of the bound, or 0 with bound const). */
+static uint32_t clamp_index(emitter *e, uint32_t ih, uint32_t bound, uint32_t len_id) {
+    const sema_expr *ix = EX(ih);
+    ty_t it = vt(e, ih);
+    if (ix->cval && !len_id) {
+        int64_t k = sema_value(e->sm, ix->cval)->u.i;
+        if (k < 0) k = 0;
+        if (bound && k >= bound) k = bound - 1;
+        return c_u32(e, (uint32_t)k);
+    }
+    uint32_t i = value(e, ih);
+    if (it == TY_I32) i = op1(e, SPV_OP_Bitcast, t_u32(e), i);
+    if (!e->bounds) return i;
+    uint32_t hi;
+    if (len_id) hi = op2(e, SPV_OP_ISub, t_u32(e), len_id, c_u32(e, 1));
+    else hi = c_u32(e, bound ? bound - 1 : 0);
+    return SPV_GLSL_CALL(&e->b, t_u32(e), SPV_GLSL_UMin, i, hi);
+}
+
+/* For a reference expression whose store type is a runtime-sized array: the pointer to the
+ * struct holding it and the member index, for OpArrayLength.  Returns 0 when unknown. */
+static uint32_t rta_struct(emitter *e, uint32_t h, uint32_t *member) {
+    const ast_node *n = N(h);
+    const sema_expr *x = EX(h);
+    if (n->kind == AST_IDENT) {
+        uint32_t d = x->decl;
+        if (!d) return 0;
+        if (N(d)->kind == AST_VAR && e->wrapped[d]) { *member = 0; return e->id[d]; }
+        if (N(d)->kind == AST_LET && N(d)->u.var.init) {
+            /* let p = &buf(.member); p is a pointer value */
+            uint32_t init = N(d)->u.var.init;
+            if (N(init)->kind == AST_UNARY && N(init)->op == AST_OP_ADDR) return rta_struct(e, N(init)->u.unary.operand, member);
+            return rta_struct(e, init, member);
+        }
+        return 0;
+    }
+    if (n->kind == AST_UNARY && n->op == AST_OP_DEREF) {
+        uint32_t o = n->u.unary.operand;
+        if (N(o)->kind == AST_UNARY && N(o)->op == AST_OP_ADDR) return rta_struct(e, N(o)->u.unary.operand, member);
+        return rta_struct(e, o, member);
+    }
+    if (n->kind == AST_UNARY && n->op == AST_OP_ADDR) return rta_struct(e, n->u.unary.operand, member);
+    if (n->kind == AST_MEMBER && !x->swz_n) {
+        uint32_t base = n->u.member.base;
+        const sema_expr *bx = EX(base);
+        uint32_t p = bx->kind == SEMA_EK_REF ? ref(e, base) : value(e, base);
+        *member = x->member;
+        return p;
+    }
+    return 0;
+}
+
+static uint32_t array_length(emitter *e, uint32_t h) {
+    uint32_t member = 0;
+    uint32_t p = rta_struct(e, h, &member);
+    if (!p) return c_u32(e, 0);
+    return SPV_VAL(&e->b, SPV_OP_ArrayLength, t_u32(e), p, member);
+}
+
+/* ---- references ---- */
+
+static uint32_t access(emitter *e, ty_t elem_ref_t, uint32_t base, uint32_t idx) {
+    const ty_info *ri = TI(elem_ref_t);
+    uint32_t pt = spv_type_pointer(&e->b, sc_of((ty_as)ri->as), tid(e, ri->elem));
+    return SPV_VAL(&e->b, SPV_OP_AccessChain, pt, base, idx);
+}
+
+/* Pointer of the composite an INDEX/MEMBER node accesses (reference or pointer value). */
+static uint32_t base_ptr(emitter *e, uint32_t bh) {
+    const sema_expr *bx = EX(bh);
+    if (bx->kind == SEMA_EK_REF) return ref(e, bh);
+    return value(e, bh); /* pointer value: pointer composite access */
+}
+
+static ty_t base_store_type(emitter *e, uint32_t bh) {
+    const sema_expr *bx = EX(bh);
+    return TI(bx->type)->elem; /* ref<..,T,..> or ptr<..,T,..> */
+}
+
+static uint32_t ref(emitter *e, uint32_t h) {
+    const ast_node *n = N(h);
+    const sema_expr *x = EX(h);
+    switch ((ast_kind)n->kind) {
+    case AST_IDENT: {
+        uint32_t d = x->decl;
+        if (!d) return 0;
+        if (N(d)->kind == AST_VAR) {
+            uint32_t v = e->id[d];
+            if (e->wrapped[d]) {
+                const sema_decl *sd = DC(d);
+                v = SPV_VAL(&e->b, SPV_OP_AccessChain, ptr_to(e, sc_of((ty_as)sd->as), sd->type), v, c_u32(e, 0));
+            }
+            return v;
+        }
+        return e->id[d]; /* a let/param holding a pointer used as reference */
+    }
+    case AST_UNARY: /* *p */
+        return value(e, n->u.unary.operand);
+    case AST_INDEX: {
+        uint32_t bh = n->u.index.base;
+        ty_t st = base_store_type(e, bh);
+        const ty_info *si = TI(st);
+        uint32_t len = 0, bound = 0;
+        if (si->kind == TY_ARRAY && si->array_kind == TY_ARRAY_RUNTIME) {
+            if (e->bounds || !EX(n->u.index.index)->cval) len = e->bounds ? array_length(e, bh) : 0;
+        } else if (si->kind == TY_ARRAY && si->array_kind == TY_ARRAY_OVERRIDE) {
+            const cv_value *cv = NULL;
+            (void)cv;
+            bound = 0;
+            uint32_t key = si->count;
+            cv_value v;
+            if (!(key & 0x80000000u) && N(key)->kind == AST_OVERRIDE && !ov_decl_value(e, key, &v)) bound = (uint32_t)v.u.i;
+            else bound = 1;
+        } else {
+            bound = si->kind == TY_ARRAY ? si->count : si->n;
+        }
+        uint32_t p = base_ptr(e, bh);
+        uint32_t i = clamp_index(e, n->u.index.index, bound, len);
+        return access(e, x->type, p, i);
+    }
+    case AST_MEMBER: {
+        uint32_t bh = n->u.member.base;
+        uint32_t p = base_ptr(e, bh);
+        uint32_t k = x->swz_n ? x->swz[0] : x->member;
+        return access(e, x->type, p, c_u32(e, k));
+    }
+    default:
+        return 0;
+    }
+}
+
+/* ---- values ---- */
+
+static uint32_t binary_vals(emitter *e, ast_op op, ty_t rt, ty_t lt, uint32_t l, ty_t rtt, uint32_t r);
+
+/* float -> int with saturation (spec: "conversion of floating point to integer") */
+static uint32_t f_to_i(emitter *e, ty_t from, ty_t to, uint32_t v) {
+    ty_t fs = ty_scalar_of(e->tt, from), ts = ty_scalar_of(e->tt, to);
+    double lo, hi;
+    if (ts == TY_I32) { lo = -2147483648.0; hi = fs == TY_F16 ? 65504.0 : 2147483520.0; }
+    else { lo = 0; hi = fs == TY_F16 ? 65504.0 : 4294967040.0; }
+    if (fs == TY_F16 && ts == TY_I32) lo = -65504.0;
+    uint32_t clo = const_scalar_like(e, from, lo, 0), chi = const_scalar_like(e, from, hi, 0);
+    uint32_t c = SPV_GLSL_CALL(&e->b, tid(e, from), SPV_GLSL_NClamp, v, clo, chi);
+    return op1(e, ts == TY_I32 ? SPV_OP_ConvertFToS : SPV_OP_ConvertFToU, tid(e, to), c);
+}
+
+static uint32_t convert(emitter *e, ty_t from, ty_t to, uint32_t v) {
+    if (from == to) return v;
+    const ty_info *fi = TI(from), *ti = TI(to);
+    if (ti->kind == TY_MAT) { /* f32 <-> f16 matrices: per column */
+        uint32_t cols[4];
+        ty_t fc = ty_mat_column(e->tt, from), tc = ty_mat_column(e->tt, to);
+        for (uint32_t i = 0; i < ti->n; i++) {
+            uint32_t c = SPV_VAL(&e->b, SPV_OP_CompositeExtract, tid(e, fc), v, i);
+            cols[i] = op1(e, SPV_OP_FConvert, tid(e, tc), c);
+        }
+        return spv_val(&e->b, SPV_OP_CompositeConstruct, tid(e, to), ti->n, cols);
+    }
+    (void)fi;
+    ty_t fs = ty_scalar_of(e->tt, from), ts = ty_scalar_of(e->tt, to);
+    uint32_t T = tid(e, to);
+    bool ff = fs == TY_F32 || fs == TY_F16, tf = ts == TY_F32 || ts == TY_F16;
+    if (fs == ts) return v;
+    if (ts == TY_BOOL) {
+        uint32_t z = const_scalar_like(e, from, 0, 0);
+        return op2(e, ff ? SPV_OP_FUnordNotEqual : SPV_OP_INotEqual, T, v, z);
+    }
+    if (fs == TY_BOOL) {
+        uint32_t one = const_scalar_like(e, to, 1, 1), zero = const_scalar_like(e, to, 0, 0);
+        if (TI(to)->kind == TY_VEC) return SPV_VAL(&e->b, SPV_OP_Select, T, v, one, zero);
+        return SPV_VAL(&e->b, SPV_OP_Select, T, v, one, zero);
+    }
+    if (ff && tf) return op1(e, SPV_OP_FConvert, T, v);
+    if (ff) return f_to_i(e, from, to, v);
+    if (tf) return op1(e, fs == TY_I32 ? SPV_OP_ConvertSToF : SPV_OP_ConvertUToF, T, v);
+    return op1(e, SPV_OP_Bitcast, T, v); /* i32 <-> u32 */
+}
+
+static uint32_t construct(emitter *e, uint32_t h, ty_t t) {
+    const ast_node *n = N(h);
+    const ty_info *ti = TI(t);
+    uint32_t nargs = n->u.call.args.count;
+    uint32_t parts[1024];
+    if (nargs > 1024) nargs = 1024;
+    for (uint32_t i = 0; i < nargs; i++) parts[i] = value(e, ast_item(e->m, n->u.call.args, i));
+    if (ti->kind == TY_VEC) {
+        if (nargs == 1 && TI(vt(e, ast_item(e->m, n->u.call.args, 0)))->kind != TY_VEC) return splat(e, t, parts[0]);
+        return spv_val(&e->b, SPV_OP_CompositeConstruct, tid(e, t), nargs, parts);
+    }
+    if (ti->kind == TY_MAT && nargs == (uint32_t)ti->n * ti->rows && TI(vt(e, ast_item(e->m, n->u.call.args, 0)))->kind != TY_VEC) {
+        ty_t ct = ty_mat_column(e->tt, t);
+        uint32_t cols[4];
+        for (uint32_t c = 0; c < ti->n; c++)
+            cols[c] = spv_val(&e->b, SPV_OP_CompositeConstruct, tid(e, ct), ti->rows, parts + c * ti->rows);
+        return spv_val(&e->b, SPV_OP_CompositeConstruct, tid(e, t), ti->n, cols);
+    }
+    return spv_val(&e->b, SPV_OP_CompositeConstruct, tid(e, t), nargs, parts);
+}
+
+/* Integer divisor made safe: 1 where it is 0 or where lhs is MIN and rhs is -1. */
+static uint32_t safe_divisor(emitter *e, ty_t t, uint32_t l, uint32_t r) {
+    ty_t s = ty_scalar_of(e->tt, t);
+    uint32_t bt = bool_like(e, t);
+    uint32_t zero = const_scalar_like(e, t, 0, 0), one = const_scalar_like(e, t, 1, 1);
+    uint32_t bad = op2(e, SPV_OP_IEqual, bt, r, zero);
+    if (s == TY_I32) {
+        uint32_t mn = const_scalar_like(e, t, 0, INT32_MIN), m1 = const_scalar_like(e, t, 0, -1);
+        uint32_t a = op2(e, SPV_OP_IEqual, bt, l, mn), c = op2(e, SPV_OP_IEqual, bt, r, m1);
+        uint32_t both = op2(e, SPV_OP_LogicalAnd, bt, a, c);
+        bad = op2(e, SPV_OP_LogicalOr, bt, bad, both);
+    }
+    return SPV_VAL(&e->b, SPV_OP_Select, tid(e, t), bad, one, r);
+}
+
+static uint32_t binary_vals(emitter *e, ast_op op, ty_t rt, ty_t lt, uint32_t l, ty_t rtt, uint32_t r) {
+    spv_builder *b = &e->b;
+    const ty_info *li = TI(lt), *ri = TI(rtt);
+    ty_t s = ty_scalar_of(e->tt, lt);
+    bool fl = s == TY_F32 || s == TY_F16, sg = s == TY_I32;
+    uint32_t R = tid(e, rt);
+    /* matrices */
+    if (li->kind == TY_MAT || ri->kind == TY_MAT) {
+        if (op == AST_OP_MUL) {
+            if (li->kind == TY_MAT && ri->kind == TY_MAT) return op2(e, SPV_OP_MatrixTimesMatrix, R, l, r);
+            if (li->kind == TY_MAT && ri->kind == TY_VEC) return op2(e, SPV_OP_MatrixTimesVector, R, l, r);
+            if (li->kind == TY_VEC) return op2(e, SPV_OP_VectorTimesMatrix, R, l, r);
+            if (li->kind == TY_MAT) return op2(e, SPV_OP_MatrixTimesScalar, R, l, r);
+            return op2(e, SPV_OP_MatrixTimesScalar, R, r, l);
+        }
+        /* + - component-wise per column */
+        ty_t ct = ty_mat_column(e->tt, lt);
+        uint32_t cols[4];
+        for (uint32_t i = 0; i < li->n; i++) {
+            uint32_t a = SPV_VAL(b, SPV_OP_CompositeExtract, tid(e, ct), l, i);
+            uint32_t c = SPV_VAL(b, SPV_OP_CompositeExtract, tid(e, ct), r, i);
+            cols[i] = op2(e, op == AST_OP_ADD ? SPV_OP_FAdd : SPV_OP_FSub, tid(e, ct), a, c);
+        }
+        return spv_val(b, SPV_OP_CompositeConstruct, R, li->n, cols);
+    }
+    /* vector-scalar mixing */
+    if (li->kind == TY_VEC && ri->kind != TY_VEC && op != AST_OP_SHL && op != AST_OP_SHR) {
+        if (op == AST_OP_MUL && fl) return op2(e, SPV_OP_VectorTimesScalar, R, l, r);
+        r = splat(e, lt, r);
+        rtt = lt;
+    } else if (ri->kind == TY_VEC && li->kind != TY_VEC) {
+        if (op == AST_OP_MUL && fl) return op2(e, SPV_OP_VectorTimesScalar, R, r, l);
+        l = splat(e, rtt, l);
+        lt = rtt;
+    }
+    switch (op) {
+    case AST_OP_ADD: return op2(e, fl ? SPV_OP_FAdd : SPV_OP_IAdd, R, l, r);
+    case AST_OP_SUB: return op2(e, fl ? SPV_OP_FSub : SPV_OP_ISub, R, l, r);
+    case AST_OP_MUL: return op2(e, fl ? SPV_OP_FMul : SPV_OP_IMul, R, l, r);
+    case AST_OP_DIV:
+        if (fl) return op2(e, SPV_OP_FDiv, R, l, r);
+        return op2(e, sg ? SPV_OP_SDiv : SPV_OP_UDiv, R, l, safe_divisor(e, lt, l, r));
+    case AST_OP_MOD:
+        if (fl) return op2(e, SPV_OP_FRem, R, l, r);
+        return op2(e, sg ? SPV_OP_SRem : SPV_OP_UMod, R, l, safe_divisor(e, lt, l, r));
+    case AST_OP_AND: return op2(e, s == TY_BOOL ? SPV_OP_LogicalAnd : SPV_OP_BitwiseAnd, R, l, r);
+    case AST_OP_OR: return op2(e, s == TY_BOOL ? SPV_OP_LogicalOr : SPV_OP_BitwiseOr, R, l, r);
+    case AST_OP_XOR: return op2(e, SPV_OP_BitwiseXor, R, l, r);
+    case AST_OP_SHL: case AST_OP_SHR: {
+        /* count masked to the bit width */
+        if (ri->kind != TY_VEC && li->kind == TY_VEC) { r = splat(e, ty_vec(e->tt, li->n, TY_U32), r); }
+        ty_t ct = li->kind == TY_VEC ? ty_vec(e->tt, li->n, TY_U32) : TY_U32;
+        r = op2(e, SPV_OP_BitwiseAnd, tid(e, ct), r, const_scalar_like(e, ct, 0, 31));
+        if (op == AST_OP_SHL) return op2(e, SPV_OP_ShiftLeftLogical, R, l, r);
+        return op2(e, sg ? SPV_OP_ShiftRightArithmetic : SPV_OP_ShiftRightLogical, R, l, r);
+    }
+    case AST_OP_EQ: case AST_OP_NE: case AST_OP_LT: case AST_OP_LE: case AST_OP_GT: case AST_OP_GE: {
+        static const uint32_t fo[] = { SPV_OP_FOrdEqual, SPV_OP_FUnordNotEqual, SPV_OP_FOrdLessThan,
+                                       SPV_OP_FOrdLessThanEqual, SPV_OP_FOrdGreaterThan, SPV_OP_FOrdGreaterThanEqual };
+        static const uint32_t so[] = { SPV_OP_IEqual, SPV_OP_INotEqual, SPV_OP_SLessThan,
+                                       SPV_OP_SLessThanEqual, SPV_OP_SGreaterThan, SPV_OP_SGreaterThanEqual };
+        static const uint32_t uo[] = { SPV_OP_IEqual, SPV_OP_INotEqual, SPV_OP_ULessThan,
+                                       SPV_OP_ULessThanEqual, SPV_OP_UGreaterThan, SPV_OP_UGreaterThanEqual };
+        int k = op == AST_OP_EQ ? 0 : op == AST_OP_NE ? 1 : op == AST_OP_LT ? 2 : op == AST_OP_LE ? 3 : op == AST_OP_GT ? 4 : 5;
+        uint32_t o = fl ? fo[k] : sg ? so[k] : uo[k];
+        if (s == TY_BOOL) o = k == 0 ? SPV_OP_LogicalEqual : SPV_OP_LogicalNotEqual;
+        return op2(e, o, R, l, r);
+    }
+    default:
+        return op2(e, SPV_OP_IAdd, R, l, r);
+    }
+}
+
+static uint32_t short_circuit(emitter *e, uint32_t h) {
+    const ast_node *n = N(h);
+    spv_builder *b = &e->b;
+    uint32_t l = value(e, n->u.binary.lhs);
+    uint32_t lbl_l = b->cur_label, rhs = spv_id(b), merge = spv_id(b);
+    SPV_OP(b, SPV_OP_SelectionMerge, merge, SPV_SELECTION_CONTROL_NONE);
+    if (n->op == AST_OP_LAND) SPV_OP(b, SPV_OP_BranchConditional, l, rhs, merge);
+    else SPV_OP(b, SPV_OP_BranchConditional, l, merge, rhs);
+    spv_label(b, rhs);
+    uint32_t r = value(e, n->u.binary.rhs);
+    uint32_t lbl_r = b->cur_label;
+    SPV_OP(b, SPV_OP_Branch, merge);
+    spv_label(b, merge);
+    return SPV_VAL(b, SPV_OP_Phi, t_bool(e), l, lbl_l, r, lbl_r);
+}
+
+static uint32_t builtin_call(emitter *e, uint32_t h);
+
+static uint32_t index_value(emitter *e, uint32_t h) {
+    const ast_node *n = N(h);
+    uint32_t bh = n->u.index.base, ih = n->u.index.index;
+    ty_t bt = vt(e, bh);
+    const ty_info *bi = TI(bt);
+    const sema_expr *ix = EX(ih);
+    uint32_t base = value(e, bh);
+    ty_t et = EX(h)->type;
+    if (ix->cval) {
+        int64_t k = sema_value(e->sm, ix->cval)->u.i;
+        return SPV_VAL(&e->b, SPV_OP_CompositeExtract, tid(e, et), base, (uint32_t)k);
+    }
+    uint32_t bound = bi->kind == TY_ARRAY ? bi->count : bi->n;
+    uint32_t i = clamp_index(e, ih, bound, 0);
+    if (bi->kind == TY_VEC) return op2(e, SPV_OP_VectorExtractDynamic, tid(e, et), base, i);
+    uint32_t tmp = fn_temp(e, bt);
+    store(e, tmp, base);
+    uint32_t p = SPV_VAL(&e->b, SPV_OP_AccessChain, ptr_to(e, SPV_SC_Function, et), tmp, i);
+    return load(e, et, p);
+}
+
+static uint32_t value_of_decl(emitter *e, uint32_t h, uint32_t d) {
+    switch ((ast_kind)N(d)->kind) {
+    case AST_OVERRIDE: return override_id(e, d);
+    case AST_CONST: return DC(d)->cval ? const_of(e, sema_value(e->sm, DC(d)->cval)) : 0;
+    default: return e->id[d];
+    }
+}
+
+/* Is the pointer expression h a memory object declaration in SPIR-V's sense (an OpVariable that
+ * is not wrapped, or a function parameter)? */
+static bool root_pointer(emitter *e, uint32_t h, int depth) {
+    const ast_node *n = N(h);
+    if (depth > 32) return false;
+    if (n->kind == AST_UNARY && n->op == AST_OP_ADDR) {
+        uint32_t o = n->u.unary.operand;
+        if (N(o)->kind == AST_IDENT) {
+            uint32_t d = EX(o)->decl;
+            if (d && N(d)->kind == AST_VAR) return !e->wrapped[d];
+            if (d && N(d)->kind == AST_PARAM) return true;
+        }
+        if (N(o)->kind == AST_UNARY && N(o)->op == AST_OP_DEREF) return root_pointer(e, N(o)->u.unary.operand, depth + 1);
+        return false;
+    }
+    if (n->kind == AST_IDENT) {
+        uint32_t d = EX(h)->decl;
+        if (d && N(d)->kind == AST_PARAM) return true;
+        if (d && N(d)->kind == AST_LET && N(d)->u.var.init) return root_pointer(e, N(d)->u.var.init, depth + 1);
+    }
+    return false;
+}
+
+/* A call of a user function.  Pointer arguments that are not whole variables: function/private
+ * ones are copied into a temporary and back (WGSL's alias rules make that exact); storage and
+ * workgroup ones need the variable-pointers capabilities. */
+static uint32_t user_call(emitter *e, uint32_t h) {
+    const ast_node *n = N(h);
+    const sema_expr *x = EX(h);
+    uint32_t args[64], back_tmp[64], back_ptr[64];
+    ty_t back_ty[64];
+    uint32_t nback = 0;
+    uint32_t na = n->u.call.args.count < 62 ? n->u.call.args.count : 62;
+    args[0] = e->id[x->decl];
+    for (uint32_t i = 0; i < na; i++) {
+        uint32_t ah = ast_item(e->m, n->u.call.args, i);
+        uint32_t v = value(e, ah);
+        ty_t at = vt(e, ah);
+        if (TI(at)->kind == TY_PTR && !root_pointer(e, ah, 0)) {
+            ty_as as = (ty_as)TI(at)->as;
+            if (as == TY_AS_FUNCTION || as == TY_AS_PRIVATE) {
+                ty_t st = TI(at)->elem;
+                uint32_t pt = spv_type_pointer(&e->b, sc_of(as), tid(e, st));
+                uint32_t tmp = as == TY_AS_FUNCTION ? spv_fn_var(&e->b, pt, 0)
+                             : spv_global_var(&e->b, pt, SPV_SC_Private, spv_const_null(&e->b, tid(e, st)));
+                {
+                    store(e, tmp, load(e, st, v));
+                    back_tmp[nback] = tmp;
+                    back_ptr[nback] = v;
+                    back_ty[nback++] = st;
+                    v = tmp;
+                }
+            } else if (as == TY_AS_STORAGE) {
+                spv_capability(&e->b, SPV_CAP_VariablePointersStorageBuffer);
+            } else if (as == TY_AS_WORKGROUP) {
+                spv_capability(&e->b, SPV_CAP_VariablePointers);
+            }
+        }
+        args[1 + i] = v;
+    }
+    const sema_fn *f = sema_fn_of(e->sm, x->decl);
+    ty_t rt = f && f->ret ? f->ret : TY_VOID;
+    uint32_t r = spv_val(&e->b, SPV_OP_FunctionCall, tid(e, rt), na + 1, args);
+    for (uint32_t i = 0; i < nback; i++) store(e, back_ptr[i], load(e, back_ty[i], back_tmp[i]));
+    return r;
+}
+
+static uint32_t value(emitter *e, uint32_t h) {
+    const sema_expr *x = EX(h);
+    const ast_node *n = N(h);
+    if (x->cval) {
+        const cv_value *v = sema_value(e->sm, x->cval);
+        return const_of(e, v);
+    }
+    if (x->kind == SEMA_EK_REF) {
+        uint32_t p = ref(e, h);
+        return load(e, ty_unref(e->tt, x->type), p);
+    }
+    switch ((ast_kind)n->kind) {
+    case AST_IDENT:
+        return value_of_decl(e, h, x->decl);
+    case AST_UNARY: {
+        uint32_t o = n->u.unary.operand;
+        if (n->op == AST_OP_ADDR) return ref(e, o);
+        uint32_t v = value(e, o);
+        ty_t t = x->type;
+        ty_t s = ty_scalar_of(e->tt, t);
+        if (n->op == AST_OP_NEG) return op1(e, (s == TY_F32 || s == TY_F16) ? SPV_OP_FNegate : SPV_OP_SNegate, tid(e, t), v);
+        if (n->op == AST_OP_NOT) return op1(e, SPV_OP_LogicalNot, tid(e, t), v);
+        return op1(e, SPV_OP_Not, tid(e, t), v);
+    }
+    case AST_BINARY:
+        if (n->op == AST_OP_LAND || n->op == AST_OP_LOR) {
+            if (TI(x->type)->kind == TY_BOOL) return short_circuit(e, h);
+        }
+        {
+            uint32_t l = value(e, n->u.binary.lhs), r = value(e, n->u.binary.rhs);
+            return binary_vals(e, (ast_op)n->op, x->type, vt(e, n->u.binary.lhs), l, vt(e, n->u.binary.rhs), r);
+        }
+    case AST_INDEX:
+        return index_value(e, h);
+    case AST_MEMBER: {
+        uint32_t bh = n->u.member.base;
+        uint32_t base = value(e, bh);
+        if (x->swz_n == 1) return SPV_VAL(&e->b, SPV_OP_CompositeExtract, tid(e, x->type), base, x->swz[0]);
+        if (x->swz_n) {
+            uint32_t ops[6] = { base, base, x->swz[0], x->swz[1], x->swz[2], x->swz[3] };
+            return spv_val(&e->b, SPV_OP_VectorShuffle, tid(e, x->type), 2u + x->swz_n, ops);
+        }
+        return SPV_VAL(&e->b, SPV_OP_CompositeExtract, tid(e, x->type), base, x->member);
+    }
+    case AST_CALL:
+        switch ((sema_call)x->call) {
+        case SEMA_CALL_FN: return user_call(e, h);
+        case SEMA_CALL_BUILTIN: return builtin_call(e, h);
+        case SEMA_CALL_ZERO: return spv_const_null(&e->b, tid(e, x->type));
+        case SEMA_CALL_CONSTRUCT: return construct(e, h, x->type);
+        case SEMA_CALL_CONVERT: {
+            uint32_t a = ast_item(e->m, n->u.call.args, 0);
+            return convert(e, vt(e, a), x->type, value(e, a));
+        }
+        case SEMA_CALL_BITCAST: {
+            uint32_t a = ast_item(e->m, n->u.call.args, 0);
+            uint32_t v = value(e, a);
+            if (vt(e, a) == x->type) return v;
+            return op1(e, SPV_OP_Bitcast, tid(e, x->type), v);
+        }
+        default: return 0;
+        }
+    default:
+        return 0;
+    }
+}
+
+/* ---- built-in functions ---- */
+
+static uint32_t scope_id(emitter *e, uint32_t s) { return c_u32(e, s); }
+
+static uint32_t atomic_scope(emitter *e, uint32_t ptr_arg) {
+    ty_t pt = vt(e, ptr_arg);
+    return scope_id(e, TI(pt)->as == TY_AS_WORKGROUP ? SPV_SCOPE_WORKGROUP : SPV_SCOPE_DEVICE);
+}
+
+static void barrier(emitter *e, uint32_t sem) {
+    SPV_OP(&e->b, SPV_OP_ControlBarrier, scope_id(e, SPV_SCOPE_WORKGROUP), scope_id(e, SPV_SCOPE_WORKGROUP),
+           c_u32(e, SPV_SEM_ACQUIRE_RELEASE | sem));
+}
+
+static void subgroup_caps(emitter *e, uint32_t op) {
+    spv_builder *b = &e->b;
+    spv_capability(b, SPV_CAP_GroupNonUniform);
+    if (op >= SPV_OP_GroupNonUniformIAdd && op <= SPV_OP_GroupNonUniformLogicalXor)
+        spv_capability(b, SPV_CAP_GroupNonUniformArithmetic);
+    else if (op == SPV_OP_GroupNonUniformAll || op == SPV_OP_GroupNonUniformAny || op == SPV_OP_GroupNonUniformAllEqual)
+        spv_capability(b, SPV_CAP_GroupNonUniformVote);
+    else if (op >= SPV_OP_GroupNonUniformBroadcast && op <= SPV_OP_GroupNonUniformBallotFindMSB)
+        spv_capability(b, SPV_CAP_GroupNonUniformBallot);
+    else if (op == SPV_OP_GroupNonUniformShuffle || op == SPV_OP_GroupNonUniformShuffleXor)
+        spv_capability(b, SPV_CAP_GroupNonUniformShuffle);
+    else if (op == SPV_OP_GroupNonUniformShuffleUp || op == SPV_OP_GroupNonUniformShuffleDown)
+        spv_capability(b, SPV_CAP_GroupNonUniformShuffleRelative);
+    else if (op == SPV_OP_GroupNonUniformQuadBroadcast || op == SPV_OP_GroupNonUniformQuadSwap)
+        spv_capability(b, SPV_CAP_GroupNonUniformQuad);
+}
+
+/* 4 lanes of 8 bits: unpack x as vec4 (signed: sign-extended). */
+static uint32_t unpack4x8(emitter *e, uint32_t x, int sgn) {
+    ty_t vt4 = ty_vec(e->tt, 4, sgn ? TY_I32 : TY_U32);
+    uint32_t S = sgn ? t_i32(e) : t_u32(e);
+    uint32_t v = sgn ? op1(e, SPV_OP_Bitcast, t_i32(e), x) : x;
+    uint32_t parts[4];
+    for (uint32_t i = 0; i < 4; i++)
+        parts[i] = SPV_VAL(&e->b, sgn ? SPV_OP_BitFieldSExtract : SPV_OP_BitFieldUExtract, S, v, c_u32(e, 8 * i), c_u32(e, 8));
+    return spv_val(&e->b, SPV_OP_CompositeConstruct, tid(e, vt4), 4, parts);
+}
+
+static uint32_t pack4x8(emitter *e, uint32_t v, int sgn, int clampit) {
+    ty_t st = sgn ? TY_I32 : TY_U32;
+    ty_t v4 = ty_vec(e->tt, 4, st);
+    if (clampit) {
+        uint32_t lo = const_scalar_like(e, v4, 0, sgn ? -128 : 0), hi = const_scalar_like(e, v4, 0, sgn ? 127 : 255);
+        v = SPV_GLSL_CALL(&e->b, tid(e, v4), sgn ? SPV_GLSL_SClamp : SPV_GLSL_UClamp, v, lo, hi);
+    }
+    uint32_t r = c_u32(e, 0);
+    for (uint32_t i = 0; i < 4; i++) {
+        uint32_t c = SPV_VAL(&e->b, SPV_OP_CompositeExtract, tid(e, st), v, i);
+        if (sgn) c = op1(e, SPV_OP_Bitcast, t_u32(e), c);
+        c = SPV_VAL(&e->b, SPV_OP_BitFieldInsert, t_u32(e), r, c, c_u32(e, 8 * i), c_u32(e, 8));
+        r = c;
+    }
+    return r;
+}
+
+static uint32_t builtin_call(emitter *e, uint32_t h) {
+    const ast_node *n = N(h);
+    const sema_expr *x = EX(h);
+    spv_builder *b = &e->b;
+    bi_fn f = (bi_fn)x->bi_fn;
+    const bi_info *bi = bi_get(f);
+    uint32_t na = n->u.call.args.count < BI_MAX_ARGS ? n->u.call.args.count : BI_MAX_ARGS;
+    uint32_t ah[BI_MAX_ARGS] = { 0 };
+    for (uint32_t i = 0; i < na; i++) ah[i] = ast_item(e->m, n->u.call.args, i);
+    ty_t rt = x->type ? x->type : TY_VOID;
+    uint32_t R = tid(e, rt);
+    ty_t a0t = na ? vt(e, ah[0]) : 0;
+    ty_t s0 = a0t ? ty_scalar_of(e->tt, TI(a0t)->kind == TY_PTR ? TI(TI(a0t)->elem)->elem : a0t) : 0;
+    int k = (s0 == TY_F32 || s0 == TY_F16) ? 0 : s0 == TY_I32 ? 1 : 2;
+    bi_lower lw = bi->lower[k];
+    uint32_t a[BI_MAX_ARGS] = { 0 };
+
+    /* functions that need their pointer argument or special shapes first */
+    switch (f) {
+    case BI_arrayLength: {
+        uint32_t p = ah[0];
+        return array_length(e, p);
+    }
+    case BI_workgroupBarrier: barrier(e, SPV_SEM_WORKGROUP_MEMORY); return 0;
+    case BI_storageBarrier: barrier(e, SPV_SEM_UNIFORM_MEMORY); return 0;
+    case BI_workgroupUniformLoad: {
+        uint32_t p = value(e, ah[0]);
+        barrier(e, SPV_SEM_WORKGROUP_MEMORY);
+        uint32_t v;
+        if (TI(TI(a0t)->elem)->kind == TY_ATOMIC)
+            v = SPV_VAL(b, SPV_OP_AtomicLoad, R, p, scope_id(e, SPV_SCOPE_WORKGROUP), c_u32(e, 0));
+        else
+            v = SPV_VAL(b, SPV_OP_Load, R, p);
+        barrier(e, SPV_SEM_WORKGROUP_MEMORY);
+        return v;
+    }
+    default: break;
+    }
+    for (uint32_t i = 0; i < na; i++) a[i] = value(e, ah[i]);
+    if (bi->flags & BI_F_ATOM) {
+        uint32_t sc = atomic_scope(e, ah[0]), sem = c_u32(e, 0);
+        switch (f) {
+        case BI_atomicLoad: return SPV_VAL(b, SPV_OP_AtomicLoad, R, a[0], sc, sem);
+        case BI_atomicStore: SPV_OP(b, SPV_OP_AtomicStore, a[0], sc, sem, a[1]); return 0;
+        case BI_atomicCompareExchangeWeak: {
+            ty_t vt0 = TI(TI(a0t)->elem)->elem;
+            uint32_t old = SPV_VAL(b, SPV_OP_AtomicCompareExchange, tid(e, vt0), a[0], sc, sem, sem, a[2], a[1]);
+            uint32_t eq = op2(e, SPV_OP_IEqual, t_bool(e), old, a[1]);
+            return SPV_VAL(b, SPV_OP_CompositeConstruct, R, old, eq);
+        }
+        default:
+            return SPV_VAL(b, lw.num, R, a[0], sc, sem, a[1]);
+        }
+    }
+    if (bi->flags & BI_F_SUB) {
+        uint32_t sg = scope_id(e, SPV_SCOPE_SUBGROUP);
+        uint32_t op = lw.num;
+        subgroup_caps(e, op);
+        switch (op) {
+        case SPV_OP_GroupNonUniformElect: return SPV_VAL(b, op, R, sg);
+        case SPV_OP_GroupNonUniformAll: case SPV_OP_GroupNonUniformAny:
+        case SPV_OP_GroupNonUniformBallot: case SPV_OP_GroupNonUniformBroadcastFirst:
+            return SPV_VAL(b, op, R, sg, a[0]);
+        case SPV_OP_GroupNonUniformQuadSwap: return SPV_VAL(b, op, R, sg, a[0], c_u32(e, bi->aux));
+        case SPV_OP_GroupNonUniformBroadcast: case SPV_OP_GroupNonUniformQuadBroadcast:
+        case SPV_OP_GroupNonUniformShuffle: case SPV_OP_GroupNonUniformShuffleXor:
+        case SPV_OP_GroupNonUniformShuffleUp: case SPV_OP_GroupNonUniformShuffleDown: {
+            uint32_t i1 = a[1];
+            if (vt(e, ah[1]) == TY_I32) i1 = op1(e, SPV_OP_Bitcast, t_u32(e), i1);
+            if (op == SPV_OP_GroupNonUniformBroadcast || op == SPV_OP_GroupNonUniformQuadBroadcast) {
+                const sema_expr *ix = EX(ah[1]);
+                if (ix->cval) i1 = c_u32(e, (uint32_t)sema_value(e->sm, ix->cval)->u.i);
+            }
+            return SPV_VAL(b, op, R, sg, a[0], i1);
+        }
+        default: /* arithmetic with a group operation */
+            return SPV_VAL(b, op, R, sg, bi->aux, a[0]);
+        }
+    }
+    switch (f) {
+    case BI_saturate:
+        return SPV_GLSL_CALL(b, R, SPV_GLSL_FClamp, a[0], const_scalar_like(e, rt, 0, 0), const_scalar_like(e, rt, 1, 1));
+    case BI_mix:
+        if (TI(vt(e, ah[2]))->kind != TY_VEC && TI(rt)->kind == TY_VEC) a[2] = splat(e, rt, a[2]);
+        return SPV_GLSL_CALL(b, R, SPV_GLSL_FMix, a[0], a[1], a[2]);
+    case BI_select: {
+        uint32_t c = a[2];
+        if (TI(vt(e, ah[2]))->kind != TY_VEC && TI(rt)->kind == TY_VEC) c = splat(e, ty_vec(e->tt, TI(rt)->n, TY_BOOL), c);
+        return SPV_VAL(b, SPV_OP_Select, R, c, a[1], a[0]);
+    }
+    case BI_all: case BI_any:
+        if (TI(a0t)->kind != TY_VEC) return a[0];
+        return op1(e, f == BI_all ? SPV_OP_All : SPV_OP_Any, R, a[0]);
+    case BI_abs:
+        if (k == 2) return a[0];
+        break;
+    case BI_dot:
+        if (k != 0) {
+            ty_t es = ty_scalar_of(e->tt, a0t);
+            uint32_t prod = op2(e, SPV_OP_IMul, tid(e, a0t), a[0], a[1]);
+            uint32_t sum = 0;
+            for (uint32_t i = 0; i < TI(a0t)->n; i++) {
+                uint32_t c = SPV_VAL(b, SPV_OP_CompositeExtract, tid(e, es), prod, i);
+                sum = i ? op2(e, SPV_OP_IAdd, tid(e, es), sum, c) : c;
+            }
+            return sum;
+        }
+        break;
+    case BI_dot4U8Packed: case BI_dot4I8Packed: {
+        int sgn = f == BI_dot4I8Packed;
+        ty_t st = sgn ? TY_I32 : TY_U32;
+        ty_t v4 = ty_vec(e->tt, 4, st);
+        uint32_t p = op2(e, SPV_OP_IMul, tid(e, v4), unpack4x8(e, a[0], sgn), unpack4x8(e, a[1], sgn));
+        uint32_t sum = 0;
+        for (uint32_t i = 0; i < 4; i++) {
+            uint32_t c = SPV_VAL(b, SPV_OP_CompositeExtract, tid(e, st), p, i);
+            sum = i ? op2(e, SPV_OP_IAdd, tid(e, st), sum, c) : c;
+        }
+        return sum;
+    }
+    case BI_countLeadingZeros: case BI_countTrailingZeros: {
+        /* clz: x == 0 ? 32 : 31 - FindUMsb(x); ctz: min(FindILsb(x) as u32, 32) */
+        ty_t ut = TI(a0t)->kind == TY_VEC ? ty_vec(e->tt, TI(a0t)->n, TY_U32) : TY_U32;
+        uint32_t U = tid(e, ut);
+        uint32_t xv = k == 1 ? op1(e, SPV_OP_Bitcast, U, a[0]) : a[0];
+        uint32_t r;
+        if (f == BI_countTrailingZeros) {
+            uint32_t l = SPV_GLSL_CALL(b, U, SPV_GLSL_FindILsb, xv);
+            r = SPV_GLSL_CALL(b, U, SPV_GLSL_UMin, l, const_scalar_like(e, ut, 0, 32));
+        } else {
+            uint32_t m = SPV_GLSL_CALL(b, U, SPV_GLSL_FindUMsb, xv);
+            uint32_t d = op2(e, SPV_OP_ISub, U, const_scalar_like(e, ut, 0, 31), m);
+            uint32_t z = op2(e, SPV_OP_IEqual, bool_like(e, ut), xv, const_scalar_like(e, ut, 0, 0));
+            r = SPV_VAL(b, SPV_OP_Select, U, z, const_scalar_like(e, ut, 0, 32), d);
+        }
+        return k == 1 ? op1(e, SPV_OP_Bitcast, R, r) : r;
+    }
+    case BI_extractBits: case BI_insertBits: {
+        /* o = min(offset, 32); c = min(count, 32 - o) */
+        uint32_t oi = f == BI_extractBits ? 1 : 2;
+        uint32_t o = SPV_GLSL_CALL(b, t_u32(e), SPV_GLSL_UMin, a[oi], c_u32(e, 32));
+        uint32_t rest = op2(e, SPV_OP_ISub, t_u32(e), c_u32(e, 32), o);
+        uint32_t c = SPV_GLSL_CALL(b, t_u32(e), SPV_GLSL_UMin, a[oi + 1], rest);
+        if (f == BI_extractBits) return SPV_VAL(b, lw.num, R, a[0], o, c);
+        return SPV_VAL(b, lw.num, R, a[0], a[1], o, c);
+    }
+    case BI_pack4xI8: case BI_pack4xU8: case BI_pack4xI8Clamp: case BI_pack4xU8Clamp:
+        return pack4x8(e, a[0], f == BI_pack4xI8 || f == BI_pack4xI8Clamp, f == BI_pack4xI8Clamp || f == BI_pack4xU8Clamp);
+    case BI_unpack4xI8: case BI_unpack4xU8:
+        return unpack4x8(e, a[0], f == BI_unpack4xI8);
+    default: break;
+    }
+    switch (lw.kind) {
+    case BI_LK_GLSL: return spv_glsl_call(b, R, lw.num, na, a);
+    case BI_LK_OP: return spv_val(b, lw.num, R, na, a);
+    case BI_LK_ID: return a[0];
+    default:
+        diag_error(e->cc, n->sp, "internal compiler error: no SPIR-V lowering for '%s'", bi->name);
+        return spv_const_null(b, R);
+    }
+}
+
+/* ---- statements ---- */
+
+static void stmt(emitter *e, uint32_t h);
+
+static void branch(emitter *e, uint32_t target) {
+    if (e->b.block_open) SPV_OP(&e->b, SPV_OP_Branch, target);
+}
+
+/* Starts the block after a construct; when nothing branches there it holds only OpUnreachable
+ * and the statements after it are skipped. */
+static void merge_block(emitter *e, uint32_t label, bool reached) {
+    spv_label(&e->b, label);
+    if (!reached) {
+        SPV_OP0(&e->b, SPV_OP_Unreachable);
+        e->dead = 1;
+    }
+}
+
+static void block(emitter *e, uint32_t h) {
+    if (!h) return;
+    const ast_node *n = N(h);
+    if (n->kind != AST_BLOCK) { stmt(e, h); return; }
+    for (uint32_t i = 0; i < n->u.block.stmts.count; i++) {
+        if (e->dead || !e->b.block_open) return;
+        stmt(e, ast_item(e->m, n->u.block.stmts, i));
+    }
+}
+
+static void var_stmt(emitter *e, uint32_t h) {
+    const ast_node *n = N(h);
+    const sema_decl *d = DC(h);
+    uint32_t p = spv_fn_var(&e->b, ptr_to(e, SPV_SC_Function, d->type), 0);
+    spv_name(&e->b, p, cc_str(e->cc, n->u.var.name));
+    e->id[h] = p;
+    uint32_t v = n->u.var.init ? value(e, n->u.var.init) : spv_const_null(&e->b, tid(e, d->type));
+    store(e, p, v);
+}
+
+static void if_stmt(emitter *e, uint32_t h) {
+    const ast_node *n = N(h);
+    spv_builder *b = &e->b;
+    uint32_t c = value(e, n->u.if_.cond);
+    uint32_t lt = spv_id(b), merge = spv_id(b), le = n->u.if_.else_ ? spv_id(b) : merge;
+    SPV_OP(b, SPV_OP_SelectionMerge, merge, SPV_SELECTION_CONTROL_NONE);
+    SPV_OP(b, SPV_OP_BranchConditional, c, lt, le);
+    bool reached = !n->u.if_.else_;
+    spv_label(b, lt);
+    block(e, n->u.if_.then);
+    e->dead = 0;
+    if (b->block_open) { reached = true; branch(e, merge); }
+    if (n->u.if_.else_) {
+        spv_label(b, le);
+        block(e, n->u.if_.else_);
+        e->dead = 0;
+        if (b->block_open) { reached = true; branch(e, merge); }
+    }
+    merge_block(e, merge, reached);
+}
+
+static void switch_stmt(emitter *e, uint32_t h) {
+    const ast_node *n = N(h);
+    spv_builder *b = &e->b;
+    uint32_t sel = value(e, n->u.switch_.expr);
+    uint32_t merge = spv_id(b);
+    uint32_t nc = n->u.switch_.clauses.count;
+    uint32_t labels[1024];
+    uint32_t ops[2 + 2 * 1024];
+    uint32_t nops = 2, dflt = merge;
+    if (nc > 1024) nc = 1024;
+    for (uint32_t i = 0; i < nc; i++) {
+        uint32_t ch = ast_item(e->m, n->u.switch_.clauses, i);
+        labels[i] = spv_id(b);
+        const ast_node *cn = N(ch);
+        for (uint32_t j = 0; j < cn->u.case_.selectors.count; j++) {
+            uint32_t s = ast_item(e->m, cn->u.case_.selectors, j);
+            if (N(s)->kind == AST_DEFAULT) { dflt = labels[i]; continue; }
+            const sema_expr *sx = EX(s);
+            if (nops + 2 <= sizeof ops / sizeof ops[0] && sx->cval) {
+                ops[nops++] = (uint32_t)sema_value(e->sm, sx->cval)->u.i;
+                ops[nops++] = labels[i];
+            }
+        }
+    }
+    ops[0] = sel;
+    ops[1] = dflt;
+    SPV_OP(b, SPV_OP_SelectionMerge, merge, SPV_SELECTION_CONTROL_NONE);
+    spv_op(b, SPV_OP_Switch, nops, ops);
+    loop_ctx *lc = &e->loops[e->nloops++];
+    memset(lc, 0, sizeof *lc);
+    lc->brk = merge;
+    bool reached = dflt == merge;
+    for (uint32_t i = 0; i < nc; i++) {
+        uint32_t ch = ast_item(e->m, n->u.switch_.clauses, i);
+        spv_label(b, labels[i]);
+        block(e, N(ch)->u.case_.body);
+        e->dead = 0;
+        if (b->block_open) { reached = true; branch(e, merge); }
+    }
+    if (e->loops[e->nloops - 1].nbreak) reached = true;
+    e->nloops--;
+    merge_block(e, merge, reached);
+}
+
+/* loop / for / while: header -> [cond] -> body -> continue -> header; merge after. */
+static void loop_stmt(emitter *e, uint32_t h) {
+    const ast_node *n = N(h);
+    spv_builder *b = &e->b;
+    uint32_t cond = 0, body = 0, cont_stmt = 0, update = 0;
+    if (n->kind == AST_LOOP) { body = n->u.loop.body; cont_stmt = n->u.loop.continuing; }
+    else if (n->kind == AST_FOR) {
+        if (n->u.for_.init) stmt(e, n->u.for_.init);
+        cond = n->u.for_.cond;
+        body = n->u.for_.body;
+        update = n->u.for_.update;
+    } else { cond = n->u.while_.cond; body = n->u.while_.body; }
+    uint32_t header = spv_id(b), lbody = spv_id(b), lcont = spv_id(b), merge = spv_id(b);
+    branch(e, header);
+    spv_label(b, header);
+    SPV_OP(b, SPV_OP_LoopMerge, merge, lcont, SPV_LOOP_CONTROL_NONE);
+    uint32_t nbreak0 = 0;
+    if (cond) {
+        uint32_t lcond = spv_id(b);
+        SPV_OP(b, SPV_OP_Branch, lcond);
+        spv_label(b, lcond);
+        uint32_t c = value(e, cond);
+        SPV_OP(b, SPV_OP_BranchConditional, c, lbody, merge);
+        nbreak0 = 1;
+    } else {
+        SPV_OP(b, SPV_OP_Branch, lbody);
+    }
+    loop_ctx *lc = &e->loops[e->nloops++];
+    memset(lc, 0, sizeof *lc);
+    lc->brk = merge;
+    lc->cont = lcont;
+    lc->header = header;
+    lc->nbreak = nbreak0;
+    spv_label(b, lbody);
+    block(e, body);
+    e->dead = 0;
+    if (b->block_open) { lc = &e->loops[e->nloops - 1]; lc->ncont++; branch(e, lcont); }
+    spv_label(b, lcont);
+    lc = &e->loops[e->nloops - 1];
+    if (!lc->ncont) {
+        SPV_OP(b, SPV_OP_Branch, header); /* unreachable continue target: trivial */
+    } else {
+        if (update) stmt(e, update);
+        if (cont_stmt) block(e, cont_stmt);
+        e->dead = 0;
+        if (b->block_open) SPV_OP(b, SPV_OP_Branch, header);
+    }
+    lc = &e->loops[e->nloops - 1];
+    bool reached = lc->nbreak != 0;
+    e->nloops--;
+    merge_block(e, merge, reached);
+}
+
+static void assign_stmt(emitter *e, uint32_t h) {
+    const ast_node *n = N(h);
+    uint32_t lhs = n->u.assign.lhs;
+    if (n->kind == AST_ASSIGN && !lhs) { /* phony: evaluate for side effects */
+        value(e, n->u.assign.rhs);
+        return;
+    }
+    ty_t lt = ty_unref(e->tt, EX(lhs)->type);
+    uint32_t p = ref(e, lhs);
+    if (n->kind == AST_ASSIGN && n->op == AST_OP_NONE) {
+        store(e, p, value(e, n->u.assign.rhs));
+        return;
+    }
+    uint32_t cur = load(e, lt, p);
+    uint32_t r;
+    ty_t rt;
+    ast_op op;
+    if (n->kind == AST_ASSIGN) {
+        r = value(e, n->u.assign.rhs);
+        rt = vt(e, n->u.assign.rhs);
+        op = (ast_op)n->op;
+    } else {
+        r = const_scalar_like(e, lt, 1, 1);
+        rt = lt;
+        op = n->kind == AST_INCR ? AST_OP_ADD : AST_OP_SUB;
+    }
+    store(e, p, binary_vals(e, op, lt, lt, cur, rt, r));
+}
+
+static void stmt(emitter *e, uint32_t h) {
+    if (!h) return;
+    const ast_node *n = N(h);
+    spv_builder *b = &e->b;
+    switch ((ast_kind)n->kind) {
+    case AST_BLOCK: block(e, h); break;
+    case AST_VAR: var_stmt(e, h); break;
+    case AST_LET: e->id[h] = value(e, n->u.var.init); break;
+    case AST_CONST: case AST_CONST_ASSERT: break;
+    case AST_RETURN:
+        if (n->u.ret.value) {
+            uint32_t v = value(e, n->u.ret.value);
+            SPV_OP(b, SPV_OP_ReturnValue, v);
+        } else {
+            SPV_OP0(b, SPV_OP_Return);
+        }
+        break;
+    case AST_IF: if_stmt(e, h); break;
+    case AST_SWITCH: switch_stmt(e, h); break;
+    case AST_LOOP: case AST_FOR: case AST_WHILE: loop_stmt(e, h); break;
+    case AST_BREAK:
+        if (e->nloops) { e->loops[e->nloops - 1].nbreak++; SPV_OP(b, SPV_OP_Branch, e->loops[e->nloops - 1].brk); }
+        break;
+    case AST_BREAK_IF: {
+        uint32_t c = value(e, n->u.ret.value);
+        /* innermost loop (continuing blocks are never inside a switch) */
+        uint32_t i = e->nloops;
+        while (i && !e->loops[i - 1].cont) i--;
+        if (i) {
+            e->loops[i - 1].nbreak++;
+            SPV_OP(b, SPV_OP_BranchConditional, c, e->loops[i - 1].brk, e->loops[i - 1].header);
+        }
+        break;
+    }
+    case AST_CONTINUE: {
+        uint32_t i = e->nloops;
+        while (i && !e->loops[i - 1].cont) i--;
+        if (i) { e->loops[i - 1].ncont++; SPV_OP(b, SPV_OP_Branch, e->loops[i - 1].cont); }
+        break;
+    }
+    case AST_CALL_STMT: value(e, n->u.call_stmt.call); break;
+    case AST_ASSIGN: case AST_INCR: case AST_DECR: assign_stmt(e, h); break;
+    case AST_DISCARD: SPV_OP0(b, SPV_OP_Kill); break;
+    default: break;
+    }
+}
+
+/* ---- module level ---- */
+
+static uint32_t builtin_var(emitter *e, sema_builtin bv) {
+    if (e->bv_var[bv]) return e->bv_var[bv];
+    static const uint32_t spv_bv[SEMA_BV_COUNT] = {
+        [SEMA_BV_local_invocation_id] = SPV_BUILTIN_LocalInvocationId,
+        [SEMA_BV_local_invocation_index] = SPV_BUILTIN_LocalInvocationIndex,
+        [SEMA_BV_global_invocation_id] = SPV_BUILTIN_GlobalInvocationId,
+        [SEMA_BV_workgroup_id] = SPV_BUILTIN_WorkgroupId,
+        [SEMA_BV_num_workgroups] = SPV_BUILTIN_NumWorkgroups,
+        [SEMA_BV_subgroup_invocation_id] = SPV_BUILTIN_SubgroupLocalInvocationId,
+        [SEMA_BV_subgroup_size] = SPV_BUILTIN_SubgroupSize,
+    };
+    ty_t t = (bv == SEMA_BV_local_invocation_index || bv == SEMA_BV_subgroup_invocation_id ||
+              bv == SEMA_BV_subgroup_size) ? TY_U32 : ty_vec(e->tt, 3, TY_U32);
+    uint32_t v = spv_global_var(&e->b, ptr_to(e, SPV_SC_Input, t), SPV_SC_Input, 0);
+    SPV_DECORATE(&e->b, v, SPV_DEC_BuiltIn, spv_bv[bv]);
+    if (bv == SEMA_BV_subgroup_invocation_id || bv == SEMA_BV_subgroup_size)
+        spv_capability(&e->b, SPV_CAP_GroupNonUniform);
+    spv_name(&e->b, v, sema_builtin_name(bv));
+    e->bv_var[bv] = v;
+    e->bv_ty[bv] = t;
+    return v;
+}
+
+static void add_iface(emitter *e, uint32_t id) {
+    for (uint32_t i = 0; i < e->niface; i++) if (e->iface[i] == id) return;
+    if (e->niface < sizeof e->iface / sizeof e->iface[0]) e->iface[e->niface++] = id;
+}
+
+static uint32_t load_builtin(emitter *e, sema_builtin bv) {
+    uint32_t v = builtin_var(e, bv);
+    add_iface(e, v);
+    return load(e, e->bv_ty[bv], v);
+}
+
+/* The builtin value of a parameter or member: sema's, else read from its @builtin attribute. */
+static sema_builtin decl_builtin(emitter *e, uint32_t h) {
+    if (DC(h)->builtin) return (sema_builtin)DC(h)->builtin;
+    uint32_t a = ast_find_attr(e->m, N(h)->attrs, AST_ATTR_builtin);
+    if (!a || !N(a)->u.attr.args.count) return SEMA_BV_NONE;
+    const ast_node *arg = N(ast_item(e->m, N(a)->u.attr.args, 0));
+    if (arg->kind != AST_IDENT) return SEMA_BV_NONE;
+    const char *name = cc_str(e->cc, arg->u.ident.name);
+    for (int b = 1; b < SEMA_BV_COUNT; b++)
+        if (!strcmp(name, sema_builtin_name((sema_builtin)b))) return (sema_builtin)b;
+    return SEMA_BV_NONE;
+}
+
+/* The STRUCT declaration node of a struct type. */
+static uint32_t struct_decl_of(emitter *e, ty_t t) {
+    for (uint32_t i = 0; i < e->m->decls.count; i++) {
+        uint32_t d = ast_item(e->m, e->m->decls, i);
+        if (N(d)->kind == AST_STRUCT && DC(d)->type == t) return d;
+    }
+    return 0;
+}
+
+static void global_var(emitter *e, uint32_t h) {
+    const ast_node *n = N(h);
+    const sema_decl *d = DC(h);
+    spv_builder *b = &e->b;
+    const char *name = cc_str(e->cc, n->u.var.name);
+    ty_t t = d->type;
+    const ty_info *ti = TI(t);
+    if (d->as == TY_AS_UNIFORM || d->as == TY_AS_STORAGE) {
+        uint32_t sc = sc_of((ty_as)d->as);
+        uint32_t st;
+        bool self_block = ti->kind == TY_STRUCT && ti->nmembers && (ti->flags & TY_F_HAS_RUNTIME);
+        if (self_block) {
+            st = tid(e, t);
+            SPV_DECORATE0(b, st, SPV_DEC_Block);
+        } else {
+            uint32_t inner = tid(e, t);
+            st = spv_type_struct(b, 1, &inner);
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s_block", name);
+            spv_name(b, st, buf);
+            spv_member_name(b, st, 0, "inner");
+            SPV_DECORATE0(b, st, SPV_DEC_Block);
+            uint32_t zero = 0;
+            spv_member_decorate(b, st, 0, SPV_DEC_Offset, 1, &zero);
+            member_layout(e, st, 0, t);
+            e->wrapped[h] = 1;
+        }
+        if (ti->flags & TY_F_HAS_F16) {
+            spv_capability(b, SPV_CAP_StorageBuffer16BitAccess);
+            if (d->as == TY_AS_UNIFORM) spv_capability(b, SPV_CAP_UniformAndStorageBuffer16BitAccess);
+        }
+        uint32_t v = spv_global_var(b, spv_type_pointer(b, sc, st), sc, 0);
+        if (d->as == TY_AS_STORAGE && d->access == TY_ACCESS_READ) SPV_DECORATE0(b, v, SPV_DEC_NonWritable);
+        SPV_DECORATE(b, v, SPV_DEC_DescriptorSet, d->group);
+        SPV_DECORATE(b, v, SPV_DEC_Binding, d->binding);
+        spv_name(b, v, name);
+        e->id[h] = v;
+        return;
+    }
+    uint32_t init = 0;
+    if (ti->kind == TY_ARRAY && ti->array_kind == TY_ARRAY_OVERRIDE && !*tid_slot(e, t)) {
+        /* override-sized by an expression: take the count from the declaration's type */
+        uint32_t te = n->u.var.type;
+        while (te && N(te)->kind == AST_IDENT && !N(te)->u.ident.templ.count && EX(te)->decl &&
+               N(EX(te)->decl)->kind == AST_ALIAS)
+            te = N(EX(te)->decl)->u.alias.type;
+        uint32_t len = 0;
+        if (te && N(te)->kind == AST_IDENT && N(te)->u.ident.templ.count == 2) {
+            cv_value cv;
+            if (!ov_eval(e, ast_item(e->m, N(te)->u.ident.templ, 1), &cv)) len = cv.u.i > 0 ? (uint32_t)cv.u.i : 1;
+        }
+        if (!len) {
+            diag_error(e->cc, n->sp, "the size of '%s' depends on an override without a value", name);
+            len = 1;
+        }
+        uint32_t arr = spv_type_array(b, tid(e, ti->elem), c_u32(e, len), 0);
+        *tid_slot(e, t) = arr;
+    }
+    uint32_t sc = sc_of((ty_as)d->as);
+    if (d->as == TY_AS_PRIVATE) {
+        cv_value cv;
+        if (n->u.var.init && !ov_eval(e, n->u.var.init, &cv)) init = const_of(e, &cv);
+        else init = spv_const_null(b, tid(e, t));
+    }
+    uint32_t v = spv_global_var(b, ptr_to(e, sc, t), sc, init);
+    spv_name(b, v, name);
+    e->id[h] = v;
+}
+
+/* The workgroup size of an entry point, with override values; ok = all known. */
+static void wg_size(emitter *e, const sema_fn *f, uint32_t out[3], int *ok) {
+    *ok = 1;
+    for (int i = 0; i < 3; i++) {
+        out[i] = f->wg_size[i] ? f->wg_size[i] : 1;
+        if (!f->wg_size[i] && f->wg_expr[i]) {
+            cv_value v;
+            if (!ov_eval(e, f->wg_expr[i], &v) && v.u.i > 0) out[i] = (uint32_t)v.u.i;
+            else *ok = 0;
+        }
+    }
+}
+
+/* Zeroes the entry point's workgroup variables: invocation i stores zero to elements
+ * i, i + S, ... (S = invocations per workgroup) of arrays, invocation 0 does the rest. */
+static void zero_workgroup(emitter *e, const sema_fn *f, uint32_t wg_total) {
+    spv_builder *b = &e->b;
+    uint32_t idx = 0;
+    int any = 0;
+    for (uint32_t i = 0; i < f->nglobals; i++) {
+        uint32_t g = f->globals[i];
+        if (N(g)->kind != AST_VAR || DC(g)->as != TY_AS_WORKGROUP) continue;
+        any = 1;
+        if (!idx) idx = load_builtin(e, SEMA_BV_local_invocation_index);
+        ty_t t = DC(g)->type;
+        const ty_info *ti = TI(t);
+        uint32_t var = e->id[g];
+        if (ti->kind == TY_ARRAY) {
+            /* for (j = idx; j < len; j += wg_total) var[j] = 0 */
+            uint32_t len;
+            if (ti->array_kind == TY_ARRAY_FIXED) len = c_u32(e, ti->count);
+            else len = 0;
+            if (!len) { /* override-sized: read the length from the SPIR-V type's constant */
+                cv_value v;
+                uint32_t key = ti->count;
+                uint32_t n = 1;
+                if (!(key & 0x80000000u) && N(key)->kind == AST_OVERRIDE && !ov_decl_value(e, key, &v)) n = (uint32_t)v.u.i;
+                else {
+                    uint32_t te = N(g)->u.var.type;
+                    if (te && N(te)->kind == AST_IDENT && N(te)->u.ident.templ.count == 2 &&
+                        !ov_eval(e, ast_item(e->m, N(te)->u.ident.templ, 1), &v)) n = (uint32_t)v.u.i;
+                }
+                len = c_u32(e, n);
+            }
+            uint32_t pj = spv_fn_var(b, ptr_to(e, SPV_SC_Function, TY_U32), 0);
+            store(e, pj, idx);
+            uint32_t header = spv_id(b), lb = spv_id(b), lc = spv_id(b), merge = spv_id(b), lcond = spv_id(b);
+            SPV_OP(b, SPV_OP_Branch, header);
+            spv_label(b, header);
+            SPV_OP(b, SPV_OP_LoopMerge, merge, lc, SPV_LOOP_CONTROL_NONE);
+            SPV_OP(b, SPV_OP_Branch, lcond);
+            spv_label(b, lcond);
+            uint32_t j = load(e, TY_U32, pj);
+            uint32_t c = op2(e, SPV_OP_ULessThan, t_bool(e), j, len);
+            SPV_OP(b, SPV_OP_BranchConditional, c, lb, merge);
+            spv_label(b, lb);
+            uint32_t p = SPV_VAL(b, SPV_OP_AccessChain, ptr_to(e, SPV_SC_Workgroup, ti->elem), var, j);
+            store(e, p, spv_const_null(b, tid(e, ti->elem)));
+            SPV_OP(b, SPV_OP_Branch, lc);
+            spv_label(b, lc);
+            uint32_t nj = op2(e, SPV_OP_IAdd, t_u32(e), j, c_u32(e, wg_total));
+            store(e, pj, nj);
+            SPV_OP(b, SPV_OP_Branch, header);
+            spv_label(b, merge);
+        } else {
+            uint32_t lz = spv_id(b), merge = spv_id(b);
+            uint32_t c = op2(e, SPV_OP_IEqual, t_bool(e), idx, c_u32(e, 0));
+            SPV_OP(b, SPV_OP_SelectionMerge, merge, SPV_SELECTION_CONTROL_NONE);
+            SPV_OP(b, SPV_OP_BranchConditional, c, lz, merge);
+            spv_label(b, lz);
+            store(e, var, spv_const_null(b, tid(e, t)));
+            SPV_OP(b, SPV_OP_Branch, merge);
+            spv_label(b, merge);
+        }
+    }
+    if (any) barrier(e, SPV_SEM_WORKGROUP_MEMORY);
+}
+
+static void function(emitter *e, const sema_fn *f) {
+    spv_builder *b = &e->b;
+    const ast_node *n = N(f->node);
+    bool entry = f->stage == WGSL_STAGE_COMPUTE;
+    uint32_t np = n->u.fn.params.count;
+    uint32_t ptys[64];
+    if (np > 64) np = 64;
+    ty_t ret = f->ret ? f->ret : TY_VOID;
+    if (!entry)
+        for (uint32_t i = 0; i < np; i++) ptys[i] = tid(e, DC(ast_item(e->m, n->u.fn.params, i))->type);
+    uint32_t rty = tid(e, entry ? TY_VOID : ret);
+    uint32_t fty = spv_type_function(b, rty, entry ? 0 : np, ptys);
+    uint32_t fid = e->id[f->node];
+    const char *name = cc_str(e->cc, n->u.fn.name);
+    spv_name(b, fid, name);
+    spv_fn_begin(b, fid, rty, fty);
+    if (!entry)
+        for (uint32_t i = 0; i < np; i++) {
+            uint32_t p = ast_item(e->m, n->u.fn.params, i);
+            e->id[p] = spv_fn_param(b, ptys[i]);
+            spv_name(b, e->id[p], cc_str(e->cc, N(p)->u.param.name));
+        }
+    spv_fn_entry(b, spv_id(b));
+    e->fn = f;
+    e->nloops = 0;
+    e->dead = 0;
+    e->niface = 0;
+    uint32_t wg[3] = { 1, 1, 1 };
+    if (entry) {
+        int ok;
+        wg_size(e, f, wg, &ok);
+        for (uint32_t i = 0; i < np; i++) {
+            uint32_t p = ast_item(e->m, n->u.fn.params, i);
+            const sema_decl *pd = DC(p);
+            if (decl_builtin(e, p)) {
+                e->id[p] = load_builtin(e, decl_builtin(e, p));
+            } else if (TI(pd->type)->kind == TY_STRUCT) {
+                uint32_t sd = struct_decl_of(e, pd->type);
+                const ty_info *si = TI(pd->type);
+                uint32_t parts[64];
+                uint32_t nm = si->nmembers < 64 ? si->nmembers : 64;
+                for (uint32_t k = 0; k < nm; k++) {
+                    uint32_t md = sd ? ast_item(e->m, N(sd)->u.struct_.members, k) : 0;
+                    sema_builtin bv = md ? decl_builtin(e, md) : SEMA_BV_NONE;
+                    parts[k] = bv ? load_builtin(e, bv) : spv_const_null(b, tid(e, si->members[k].type));
+                }
+                e->id[p] = spv_val(b, SPV_OP_CompositeConstruct, tid(e, pd->type), nm, parts);
+            }
+        }
+        zero_workgroup(e, f, wg[0] * wg[1] * wg[2]);
+    }
+    block(e, n->u.fn.body);
+    if (b->block_open) {
+        if (ret == TY_VOID || entry) SPV_OP0(b, SPV_OP_Return);
+        else SPV_OP0(b, SPV_OP_Unreachable);
+    }
+    spv_fn_end(b);
+    if (entry) {
+        if (b->version >= SPV_VERSION_1_6)
+            for (uint32_t i = 0; i < f->nglobals; i++) {
+                uint32_t g = f->globals[i];
+                if (N(g)->kind == AST_VAR && e->id[g]) add_iface(e, e->id[g]);
+            }
+        spv_entry_point(b, SPV_EXEC_MODEL_GLCOMPUTE, fid, name, e->niface, e->iface);
+        SPV_SEC(b, SPV_SEC_EXECUTION_MODE, SPV_OP_ExecutionMode, fid, SPV_EXEC_MODE_LOCAL_SIZE, wg[0], wg[1], wg[2]);
+    }
+}
+
+int wgsl_emit(wgsl_cc *cc) {
+    sema_module *sm = cc->sema;
+    if (!sm) return 1;
+    emitter em;
+    emitter *e = &em;
+    memset(e, 0, sizeof *e);
+    e->cc = cc;
+    e->sm = sm;
+    e->m = &cc->ast;
+    e->tt = &sm->tt;
+    e->bounds = !cc->opt.no_bounds_checks;
+    uint32_t version = cc->opt.target_env == WGSL_TARGET_VULKAN_1_3 ? SPV_VERSION_1_6 : SPV_VERSION_1_3;
+    spv_init(&e->b, arena_realloc, &cc->arena, version);
+    e->id = arena_alloc(&cc->arena, sm->node_count * sizeof *e->id);
+    e->wrapped = arena_alloc(&cc->arena, sm->node_count);
+    e->ovst = arena_alloc(&cc->arena, sm->node_count);
+    e->ovval = arena_alloc(&cc->arena, (sm->noverrides + 1) * sizeof *e->ovval);
+    spv_builder *b = &e->b;
+    spv_capability(b, SPV_CAP_Shader);
+    spv_memory_model(b, SPV_ADDRESSING_LOGICAL, SPV_MEMORY_MODEL_GLSL450);
+    /* overrides first: values (or spec constants) */
+    for (uint32_t i = 0; i < sm->noverrides; i++) override_id(e, sm->overrides[i]);
+    /* module-scope variables in dependency order */
+    for (uint32_t i = 0; i < sm->ndecl_order; i++) {
+        uint32_t h = sm->decl_order[i];
+        if (N(h)->kind == AST_VAR) global_var(e, h);
+    }
+    for (uint32_t i = 0; i < sm->nfns; i++) e->id[sm->fns[i].node] = spv_id(b);
+    for (uint32_t i = 0; i < sm->nfns; i++) function(e, &sm->fns[i]);
+    if (cc->error_count) return 1;
+    uint32_t (*wg)[3] = arena_alloc(&cc->arena, (sm->nfns + 1) * sizeof *wg);
+    for (uint32_t i = 0; i < sm->nfns; i++) {
+        int ok;
+        wg_size(e, &sm->fns[i], wg[i], &ok);
+    }
+    spv_reflect(cc, (const uint32_t (*)[3])wg);
+    uint32_t *words;
+    size_t nwords;
+    if (spv_finish(b, &words, &nwords)) {
+        diag_error(cc, span_make(0, 0), "out of memory");
+        return 1;
+    }
+    if (cc->res) {
+        uint32_t *w = arena_alloc(cc->res_arena, nwords * 4);
+        memcpy(w, words, nwords * 4);
+        cc->res->spirv = w;
+        cc->res->spirv_word_count = nwords;
+    }
+    return 0;
+}
