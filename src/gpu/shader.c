@@ -14,7 +14,7 @@
 enum {
     OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43,
     OP_CONSTANT_COMPOSITE = 44, OP_SPEC_CONSTANT = 50, OP_SPEC_CONSTANT_COMPOSITE = 51, OP_VARIABLE = 59,
-    OP_DECORATE = 71, OP_MEMBER_DECORATE = 72, OP_EXECUTION_MODE_ID = 331,
+    OP_DECORATE = 71, OP_MEMBER_DECORATE = 72, OP_EXECUTION_MODE_ID = 331, OP_FUNCTION = 54, OP_FUNCTION_END = 56,
     DEC_BLOCK = 2, DEC_BUFFER_BLOCK = 3, DEC_BUILTIN = 11, DEC_NON_WRITABLE = 24, DEC_BINDING = 33, DEC_SET = 34,
     BUILTIN_WORKGROUP_SIZE = 25, MODE_LOCAL_SIZE = 17, MODE_LOCAL_SIZE_ID = 38, MODEL_GLCOMPUTE = 5,
     SC_UNIFORM = 2, SC_STORAGE_BUFFER = 12,
@@ -55,6 +55,7 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
     struct { uint32_t id, iface_at, iface_n; } eps[WG_MAX_ENTRY_POINTS];
     uint32_t neps = 0;
     wg_error_id err = WG_ERR_NONE;
+    int in_function = 0;
 #define ID_OK(x) ((x) < bound)
     /* pass 1: everything but execution modes */
     for (size_t i = 5; i < n;) {
@@ -65,6 +66,14 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
             goto done;
         }
         const uint32_t *ins = &w[i];
+        if (op == OP_FUNCTION || op == OP_FUNCTION_END) {
+            if (in_function == (op == OP_FUNCTION)) {
+                snprintf(detail, dsz, "unbalanced OpFunction/OpFunctionEnd at word %zu", i);
+                err = WG_ERR_SPIRV_MALFORMED;
+                goto done;
+            }
+            in_function = op == OP_FUNCTION;
+        }
         switch (op) {
         case OP_ENTRY_POINT:
             if (wc >= 4 && ins[1] == MODEL_GLCOMPUTE && neps < max && neps < WG_MAX_ENTRY_POINTS && ID_OK(ins[2])) {
@@ -130,6 +139,11 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
             break;
         }
         i += wc;
+    }
+    if (in_function) {
+        snprintf(detail, dsz, "module ends inside a function (truncated?)");
+        err = WG_ERR_SPIRV_MALFORMED;
+        goto done;
     }
     if (!neps) {
         err = WG_ERR_SPIRV_NO_COMPUTE_ENTRY;

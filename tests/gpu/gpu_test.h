@@ -152,10 +152,10 @@ static inline void run1(wg_device *dev, wg_compute_pipeline *p, wg_bind_group *b
     wg_queue_submit(wg_device_get_queue(dev), 1, &cb);
 }
 
-#define EXPECT_NO_ERROR(dev, stmt) do { \
+#define EXPECT_NO_ERROR(dev, ...) do { \
     wg_device_push_error_scope(dev, WG_ERROR_TYPE_VALIDATION); \
     wg_device_push_error_scope(dev, WG_ERROR_TYPE_OUT_OF_MEMORY); \
-    stmt; \
+    __VA_ARGS__; \
     wg_error e1_, e2_; \
     wg_error_id o_ = wg_device_pop_error_scope(dev, &e1_), v_ = wg_device_pop_error_scope(dev, &e2_); \
     CHECKF(o_ == WG_ERR_NONE, "%s", e1_.message); \
