@@ -1984,6 +1984,11 @@ static void global_var_decl(checker *c, uint32_t h) {
     switch (as) {
     case TY_AS_STORAGE:
     case TY_AS_UNIFORM:
+        if (as == TY_AS_UNIFORM && ty_has(c->tt, t, TY_F_HAS_RUNTIME)) {
+            ERR(decl_span(c, h), "variables in 'uniform' address space must have a fixed footprint");
+            d->type = 0;
+            return;
+        }
         if (!ty_is_host_shareable(c->tt, t) || (as == TY_AS_UNIFORM && !ty_is_constructible(c->tt, t))) {
             ERR(nsp(c, n->u.var.type), "type '%s' cannot be used in address space '%s' as it is not host-shareable", TN(t), asn);
             d->type = 0;
@@ -2012,14 +2017,8 @@ static void global_var_decl(checker *c, uint32_t h) {
     default: break;
     }
     if (resource) {
-        char msg[512];
-        ty_t bad_s = 0;
-        uint32_t bad_m = 0;
-        if (ty_layout_check(c->tt, t, as, msg, sizeof msg, &bad_s, &bad_m)) {
-            ERR(nsp(c, n->u.var.type), "%s", msg);
-            d->type = 0;
-            return;
-        }
+        /* uniform layout: Tint accepts the standard (storage-like) layout
+           (uniform_buffer_standard_layout), so no extra constraint here */
         int64_t g = 0, b = 0;
         if (!attr_int(c, gattr, 0, &g, "group") || !attr_int(c, battr, 0, &b, "binding")) { d->type = 0; return; }
         if (g < 0) { ERR(attr_span(N(gattr)), "'@group' value must be non-negative"); d->type = 0; return; }
@@ -2032,7 +2031,7 @@ static void global_var_decl(checker *c, uint32_t h) {
 }
 
 /* Entry point parameters: builtins only (compute); checks types and stage. */
-static bool builtin_param(checker *c, uint32_t p, ty_t t, wgsl_stage stage, uint32_t *mask, uint32_t battr) {
+static bool builtin_param(checker *c, uint32_t fn, uint32_t p, ty_t t, wgsl_stage stage, uint32_t *mask, uint32_t battr) {
     const ast_node *a = N(battr);
     const ast_node *arg = N(ast_item(c->m, a->u.attr.args, 0));
     const char *bn = arg->kind == AST_IDENT ? str(c, arg->u.ident.name) : "";
@@ -2062,11 +2061,12 @@ static bool builtin_param(checker *c, uint32_t p, ty_t t, wgsl_stage stage, uint
         return false;
     }
     if (strcmp(TN(t), bv[b].type) != 0) {
-        ERR(nsp(c, p), "store type of @builtin(%s) must be '%s'", bn, bv[b].type);
+        ERR(attr_span(a), "store type of '@builtin(%s)' must be '%s'", bn, bv[b].type);
+        (void)p;
         return false;
     }
     if (*mask & (1u << b)) {
-        ERR(attr_span(a), "@builtin(%s) appears multiple times as pipeline input", bn);
+        ERR(sema_decl_span(c->cc, fn, false), "'@builtin(%s)' appears multiple times as pipeline input", bn);
         return false;
     }
     *mask |= 1u << b;
@@ -2089,7 +2089,7 @@ static void workgroup_size(checker *c, uint32_t h, sema_fn *fi, uint32_t wattr) 
         if (t != TY_AINT) {
             any_abstract_only = false;
             if (common && common != t) {
-                ERR(nsp(c, e), "'@workgroup_size' arguments must be of the same type, either 'i32' or 'u32'");
+                ERR(attr_span(a), "'@workgroup_size' arguments must be of the same type, either 'i32' or 'u32'");
                 return;
             }
             common = t;
@@ -2156,7 +2156,7 @@ static void fn_decl(checker *c, uint32_t h) {
     }
     if (fi->stage == WGSL_STAGE_COMPUTE) {
         if (!wattr) {
-            ERR(name_span(c, n->u.fn.name_off, n->u.fn.name), "a compute shader must include '@workgroup_size' in its attributes");
+            ERR(sema_decl_span(c->cc, h, false), "a compute shader must include '@workgroup_size' in its attributes");
             return;
         }
         workgroup_size(c, h, fi, wattr);
@@ -2190,7 +2190,7 @@ static void fn_decl(checker *c, uint32_t h) {
             uint32_t battr = ast_find_attr(c->m, pn->attrs, AST_ATTR_builtin);
             uint32_t lattr = ast_find_attr(c->m, pn->attrs, AST_ATTR_location);
             if (battr) {
-                if (!builtin_param(c, p, t, fi->stage, &fi->builtin_mask, battr)) return;
+                if (!builtin_param(c, h, p, t, fi->stage, &fi->builtin_mask, battr)) return;
             } else if (lattr && fi->stage != WGSL_STAGE_COMPUTE) {
                 int64_t v;
                 if (!attr_int(c, lattr, 0, &v, "location")) return;
@@ -2221,8 +2221,8 @@ static void fn_decl(checker *c, uint32_t h) {
             ERR(nsp(c, n->u.fn.ret_type), "function return type must be a constructible type");
             return;
         }
-        if (fi->stage == WGSL_STAGE_COMPUTE) {
-            ERR(nsp(c, n->u.fn.ret_type), "a compute shader must not return a value");
+        if (fi->stage == WGSL_STAGE_COMPUTE && !n->u.fn.ret_attrs.count) {
+            ERR(sema_decl_span(c->cc, h, false), "missing entry point IO attribute on return type");
             return;
         }
         fi->ret = rt;
@@ -2259,10 +2259,10 @@ static void fn_decl(checker *c, uint32_t h) {
             for (uint32_t j = 0; j < i; j++) {
                 sema_decl *od = DC(c, fi->globals[j]);
                 if (od->has_binding && od->group == gd->group && od->binding == gd->binding) {
-                    ERR(name_span(c, n->u.fn.name_off, n->u.fn.name),
-                        "entry point '%s' references multiple variables that use the same resource binding @group(%u), @binding(%u)",
+                    ERR(sema_decl_span(c->cc, g, false),
+                        "entry point '%s' references multiple variables that use the same resource binding '@group(%u)', '@binding(%u)'",
                         str(c, n->u.fn.name), gd->group, gd->binding);
-                    NOTE(N(fi->globals[j])->sp, "first resource binding usage declared here");
+                    NOTE(sema_decl_span(c->cc, fi->globals[j], false), "first resource binding usage declared here");
                     return;
                 }
             }

@@ -37,7 +37,7 @@ static void hook_free(const wgsl_allocator *al, void *p) {
 static void run_phases(wgsl_cc *cc) {
     if (wgsl_parse(cc) || cc->error_count) return;
     if (cc->opt.parse_only) return;
-    /* B2: `if (wgsl_check(cc) || cc->error_count) return;` goes here once check.c links. */
+    if (wgsl_check(cc) || cc->error_count) return;
     if (cc->opt.check_only) return;
     if (wgsl_emit(cc) || cc->error_count) return;
 }
