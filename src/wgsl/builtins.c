@@ -1086,16 +1086,30 @@ static int cw(cv_ctx *cx, const bi_match *m, const cv_value *args, scalar_fn f, 
     return cv_composite(cx, m->ret, comps, n, out);
 }
 
-/* Rounds a double result into the type of x[0], reporting non-finite values as Tint does. */
+/* Rounds a double result into type t; a non-finite result is reported as Tint does for most
+ * built-ins ("value inf cannot be represented as 'f32'"). */
 static int fin(cv_ctx *cx, const bi_match *m, ty_t t, double r, const cv_value *x, uint32_t nx, cv_value *out) {
+    (void)m; (void)x; (void)nx;
+    double rr = t == TY_F32 ? cv_round_f32(r) : t == TY_F16 ? cv_round_f16(r) : r;
+    if (!isfinite(rr))
+        return efail(cx, "value %s cannot be represented as '%s'", isnan(rr) ? "nan" : rr < 0 ? "-inf" : "inf",
+                     ty_name(cx->tt, t));
+    *out = cv_float(t, rr);
+    return CV_OK;
+}
+
+/* exp/exp2/pow name the operation instead: "e^100.0 cannot be represented as 'f32'". */
+enum { NAMED_EXP, NAMED_EXP2, NAMED_POW };
+static int fin_named(cv_ctx *cx, ty_t t, double r, int kind, const cv_value *x, cv_value *out) {
     double rr = t == TY_F32 ? cv_round_f32(r) : t == TY_F16 ? cv_round_f16(r) : r;
     if (!isfinite(rr)) {
-        char what[200], b[64];
-        size_t pos = (size_t)snprintf(what, sizeof what, "%s(", bi_get(m->fn)->name);
-        for (uint32_t i = 0; i < nx && pos < sizeof what; i++)
-            pos += (size_t)snprintf(what + pos, sizeof what - pos, "%s%s", i ? ", " : "", cv_format(cx->tt, &x[i], b, sizeof b));
-        if (pos < sizeof what) snprintf(what + pos, sizeof what - pos, ")");
-        return efail(cx, "'%s' cannot be represented as '%s'", what, ty_name(cx->tt, t));
+        char a[64], b[64];
+        cv_format(cx->tt, &x[0], a, sizeof a);
+        if (kind == NAMED_POW) {
+            cv_format(cx->tt, &x[1], b, sizeof b);
+            return efail(cx, "'%s ^ %s' cannot be represented as '%s'", a, b, ty_name(cx->tt, t));
+        }
+        return efail(cx, "%s^%s cannot be represented as '%s'", kind == NAMED_EXP ? "e" : "2", a, ty_name(cx->tt, t));
     }
     *out = cv_float(t, rr);
     return CV_OK;
@@ -1129,14 +1143,10 @@ F1(sin, sin(v), NOCHECK)
 F1(sinh, sinh(v), NOCHECK)
 F1(tan, tan(v), NOCHECK)
 F1(tanh, tanh(v), NOCHECK)
-F1(exp, exp(v), NOCHECK)
-F1(exp2, exp2(v), NOCHECK)
 F1(log, log(v), if (v <= 0) return efail(cx, "log must be called with a value > 0"))
 F1(log2, log2(v), if (v <= 0) return efail(cx, "log2 must be called with a value > 0"))
 F1(sqrt, sqrt(v), if (v < 0) return efail(cx, "sqrt must be called with a value >= 0"))
 F1(inverse_sqrt, 1.0 / sqrt(v), if (v <= 0) return efail(cx, "inverseSqrt must be called with a value > 0"))
-F1(degrees, v * (180.0 / 3.14159265358979323846), NOCHECK)
-F1(radians, v * (3.14159265358979323846 / 180.0), NOCHECK)
 F1(saturate, v < 0 ? 0.0 : v > 1 ? 1.0 : v, NOCHECK)
 #undef F1
 
@@ -1146,8 +1156,32 @@ static int sc_atan2(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *
 int bi_eval_atan2(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) { return cw(cx, m, args, sc_atan2, out); }
 
 static int sc_pow(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {
-    return fin(cx, m, x[0].type, pow(x[0].u.f, x[1].u.f), x, 2, out);
+    return fin_named(cx, x[0].type, pow(x[0].u.f, x[1].u.f), NAMED_POW, x, out);
 }
+static int sc_exp(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {
+    return fin_named(cx, x[0].type, exp(x[0].u.f), NAMED_EXP, x, out);
+}
+static int sc_exp2(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {
+    return fin_named(cx, x[0].type, exp2(x[0].u.f), NAMED_EXP2, x, out);
+}
+int bi_eval_exp(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) { return cw(cx, m, args, sc_exp, out); }
+int bi_eval_exp2(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) { return cw(cx, m, args, sc_exp2, out); }
+
+/* degrees/radians multiply by 180/pi (pi/180) computed in the type's precision from the type's pi,
+ * as Tint does; overflow is reported as the product */
+static double round_to(ty_t t, double v) { return t == TY_F32 ? cv_round_f32(v) : t == TY_F16 ? cv_round_f16(v) : v; }
+static int sc_degrees(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {
+    ty_t t = x[0].type;
+    cv_value k = cv_float(t, round_to(t, 180.0 / round_to(t, 3.14159265358979323846)));
+    return cv_binary(cx, CV_MUL, &x[0], &k, out);
+}
+static int sc_radians(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {
+    ty_t t = x[0].type;
+    cv_value k = cv_float(t, round_to(t, round_to(t, 3.14159265358979323846) / 180.0));
+    return cv_binary(cx, CV_MUL, &x[0], &k, out);
+}
+int bi_eval_degrees(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) { return cw(cx, m, args, sc_degrees, out); }
+int bi_eval_radians(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) { return cw(cx, m, args, sc_radians, out); }
 int bi_eval_pow(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) { return cw(cx, m, args, sc_pow, out); }
 
 static int sc_step(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {
@@ -1158,13 +1192,19 @@ static int sc_step(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *o
 int bi_eval_step(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) { return cw(cx, m, args, sc_step, out); }
 
 static int sc_fma(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {
-    return fin(cx, m, x[0].type, fma(x[0].u.f, x[1].u.f, x[2].u.f), x, 3, out);
+    cv_value p;                                  /* a * b + c, each step checked */
+    if (cv_binary(cx, CV_MUL, &x[0], &x[1], &p)) return CV_ERROR;
+    return cv_binary(cx, CV_ADD, &p, &x[2], out);
 }
 int bi_eval_fma(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) { return cw(cx, m, args, sc_fma, out); }
 
 static int sc_mix(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {
-    double a = x[0].u.f, b = x[1].u.f, t = x[2].u.f;
-    return fin(cx, m, x[0].type, a * (1 - t) + b * t, x, 3, out);
+    /* e1 * (1 - e3) + e2 * e3, each step checked */
+    cv_value one = cv_float(x[0].type, 1.0), t1, t2, t3;
+    if (cv_binary(cx, CV_SUB, &one, &x[2], &t1) || cv_binary(cx, CV_MUL, &x[0], &t1, &t2) ||
+        cv_binary(cx, CV_MUL, &x[1], &x[2], &t3))
+        return CV_ERROR;
+    return cv_binary(cx, CV_ADD, &t2, &t3, out);
 }
 int bi_eval_mix(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) { return cw(cx, m, args, sc_mix, out); }
 
@@ -1375,13 +1415,20 @@ static double vlen2(const cv_value *v) {
 }
 static ty_t ftype(const cv_value *v) { return v->n ? v->u.elems[0].type : v->type; }
 
+/* length: |x| for scalars, sqrt(dot(v, v)) with each step checked for vectors */
+static int vlength(cv_ctx *cx, const bi_match *m, const cv_value *v, cv_value *out) {
+    if (!v->n) { *out = cv_float(v->type, fabs(v->u.f)); return CV_OK; }
+    cv_value d;
+    if (vdot(cx, v, v, &d)) return CV_ERROR;
+    return fin(cx, m, d.type, sqrt(d.u.f), v, 1, out);
+}
 int bi_eval_length(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) {
-    return fin(cx, m, ftype(&args[0]), sqrt(vlen2(&args[0])), args, 1, out);
+    return vlength(cx, m, &args[0], out);
 }
 int bi_eval_distance(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) {
     cv_value d;
     if (cv_binary(cx, CV_SUB, &args[0], &args[1], &d)) return CV_ERROR;
-    return fin(cx, m, ftype(&args[0]), sqrt(vlen2(&d)), args, 2, out);
+    return vlength(cx, m, &d, out);
 }
 int bi_eval_normalize(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) {
     double l = sqrt(vlen2(&args[0]));

@@ -122,21 +122,30 @@ uint32_t cv_bits32(const cv_value *v) {
 
 /* ---- formatting ------------------------------------------------------------------------------- */
 
+/* Floats print as Tint prints them: fixed notation with up to 20 decimals (trailing zeros dropped,
+ * at least one kept) when that text is at most 63 characters and reads back as the same value of the
+ * type; otherwise the shortest-enough scientific form (%.17g, %.9g for f32, %.5g for f16). */
 static void fmt_float(double v, ty_t t, char *buf, unsigned size) {
     if (isnan(v)) { snprintf(buf, size, "nan"); return; }
     if (isinf(v)) { snprintf(buf, size, v < 0 ? "-inf" : "inf"); return; }
-    if (v == trunc(v) && fabs(v) < 1e16) { snprintf(buf, size, "%.1f", v); return; }
-    for (int p = 1; p <= 17; p++) {
-        snprintf(buf, size, "%.*g", p, v);
-        double back = strtod(buf, NULL);
+    char fx[400];
+    int n = snprintf(fx, sizeof fx, "%.20f", v);
+    bool ok = n > 0 && n <= 63;
+    if (ok) {
+        double back = strtod(fx, NULL);
         if (t == TY_F32) back = cv_round_f32(back);
         else if (t == TY_F16) back = cv_round_f16(back);
-        if (back == v) break;
+        ok = back == v;
     }
-    if (!strpbrk(buf, ".en")) {
-        size_t l = strlen(buf);
-        if (l + 3 <= size) memcpy(buf + l, ".0", 3);
+    if (ok) {
+        size_t l = strlen(fx);
+        while (l > 0 && fx[l - 1] == '0') l--;
+        if (l > 0 && fx[l - 1] == '.') l++;          /* keep one zero: "10.0" */
+        fx[l] = 0;
+        snprintf(buf, size, "%s", fx);
+        return;
     }
+    snprintf(buf, size, "%.*g", t == TY_F32 ? 9 : t == TY_F16 ? 5 : 17, v);
 }
 
 const char *cv_format(const ty_table *tt, const cv_value *v, char *buf, unsigned size) {
@@ -422,6 +431,10 @@ static int overflow(cv_ctx *cx, const cv_value *a, cv_binop op, const cv_value *
                 ty_name(cx->tt, t));
 }
 
+static int64_t wrap32(ty_t t, int64_t v) {
+    return t == TY_I32 ? (int64_t)(int32_t)(uint32_t)v : (int64_t)(uint32_t)v;
+}
+
 static int int_binop(cv_ctx *cx, cv_binop op, const cv_value *a, const cv_value *b, cv_value *out) {
     ty_t t = a->type;
     int64_t x = a->u.i, y = b->u.i, r = 0;
@@ -429,9 +442,19 @@ static int int_binop(cv_ctx *cx, cv_binop op, const cv_value *a, const cv_value 
     unsigned bits = ab ? 64 : 32;
     int64_t minv = t == TY_AINT ? INT64_MIN : t == TY_I32 ? INT32_MIN : 0;
     switch (op) {
-    case CV_ADD: if (__builtin_add_overflow(x, y, &r)) return overflow(cx, a, op, b, t); break;
-    case CV_SUB: if (__builtin_sub_overflow(x, y, &r)) return overflow(cx, a, op, b, t); break;
-    case CV_MUL: if (__builtin_mul_overflow(x, y, &r)) return overflow(cx, a, op, b, t); break;
+    /* i32/u32 +, -, * wrap (two's complement) even in const-expressions; abstract-int overflows */
+    case CV_ADD:
+        if (!ab) { r = wrap32(t, (int64_t)((uint64_t)x + (uint64_t)y)); break; }
+        if (__builtin_add_overflow(x, y, &r)) return overflow(cx, a, op, b, t);
+        break;
+    case CV_SUB:
+        if (!ab) { r = wrap32(t, (int64_t)((uint64_t)x - (uint64_t)y)); break; }
+        if (__builtin_sub_overflow(x, y, &r)) return overflow(cx, a, op, b, t);
+        break;
+    case CV_MUL:
+        if (!ab) { r = wrap32(t, (int64_t)((uint64_t)x * (uint64_t)y)); break; }
+        if (__builtin_mul_overflow(x, y, &r)) return overflow(cx, a, op, b, t);
+        break;
     case CV_DIV: case CV_MOD:
         if (y == 0) return fail(cx, "integer division by zero is invalid");
         if (t != TY_U32 && x == minv && y == -1) return overflow(cx, a, op, b, t);
@@ -442,6 +465,17 @@ static int int_binop(cv_ctx *cx, cv_binop op, const cv_value *a, const cv_value 
     case CV_XOR: r = x ^ y; break;
     case CV_SHL: case CV_SHR: {
         uint64_t c = (uint64_t)y;
+        if (ab) {
+            /* abstract-int: >> of 64 or more is the sign; << must not lose bits */
+            if (op == CV_SHR) { r = c >= 64 ? (x < 0 ? -1 : 0) : (x < 0 ? ~(~x >> c) : x >> c); break; }
+            if (x == 0) { r = 0; break; }
+            if (c >= 64) return overflow(cx, a, op, b, t);
+            if (c == 0) { r = x; break; }
+            int64_t top = x < 0 ? ~(~x >> (63 - c)) : x >> (63 - c);   /* the c+1 top bits */
+            if (top != 0 && top != -1) return fail(cx, "shift left operation results in sign change");
+            r = (int64_t)((uint64_t)x << c);
+            break;
+        }
         if (y < 0 || c >= bits)
             return fail(cx, "shift %s value must be less than the bit width of the lhs, which is %u",
                         op == CV_SHL ? "left" : "right", bits);
@@ -449,19 +483,10 @@ static int int_binop(cv_ctx *cx, cv_binop op, const cv_value *a, const cv_value 
             r = t == TY_U32 ? (int64_t)((uint64_t)x >> c) : (x < 0 ? ~(~x >> c) : x >> c);
             break;
         }
-        if (c == 0) { r = x; break; }
-        if (ab) {
-            /* the c+1 top bits must be all 0 or all 1 */
-            int64_t top = x >> (63 - c);
-            if (top != 0 && top != -1) return fail(cx, "shift left operation results in sign change");
-            r = (int64_t)((uint64_t)x << c);
-        } else if (t == TY_I32) {
-            r = (int64_t)((uint64_t)x << c);
-            if (r < INT32_MIN || r > INT32_MAX) return fail(cx, "shift left operation results in sign change");
-        } else {
-            r = (int64_t)((uint64_t)x << c);
-            if (r > (int64_t)UINT32_MAX) return fail(cx, "shift left operation results in sign change");
-        }
+        r = (int64_t)((uint64_t)x << c);
+        if (t == TY_I32 && (r < INT32_MIN || r > INT32_MAX))
+            return fail(cx, "shift left operation results in sign change");
+        if (t == TY_U32 && r > (int64_t)UINT32_MAX) return overflow(cx, a, op, b, t);
         break;
     }
     case CV_EQ: *out = cv_bool(x == y); return CV_OK;

@@ -345,7 +345,20 @@ static void test_eval_float(void) {
     CHECK(ev("inverseSqrt", &r, 1, cv_float(TY_F32, 0)) == CV_ERROR);
     CHECK(ev("inverseSqrt", &r, 1, cv_float(TY_F32, 4)) == CV_OK && r.u.f == 0.5);
     CHECK(ev("exp", &r, 1, cv_float(TY_F32, 100)) == CV_ERROR);
-    CHECK_STR(cx.msg, "'exp(100.0)' cannot be represented as 'f32'");
+    CHECK_STR(cx.msg, "e^100.0 cannot be represented as 'f32'");
+    /* the other overflow messages, worded as Tint words them */
+    CHECK(ev("exp2", &r, 1, cv_float(TY_F32, 200)) == CV_ERROR);
+    CHECK_STR(cx.msg, "2^200.0 cannot be represented as 'f32'");
+    CHECK(ev("pow", &r, 2, cv_float(TY_F32, 10), cv_float(TY_F32, 40)) == CV_ERROR);
+    CHECK_STR(cx.msg, "'10.0 ^ 40.0' cannot be represented as 'f32'");
+    CHECK(ev("sinh", &r, 1, cv_float(TY_F32, 100)) == CV_ERROR);
+    CHECK_STR(cx.msg, "value inf cannot be represented as 'f32'");
+    CHECK(ev("fma", &r, 3, cv_float(TY_F32, 3e38f), cv_float(TY_F32, 10), cv_float(TY_F32, 0)) == CV_ERROR);
+    CHECK_STR(cx.msg, "'300000000549775575777803994281145270272.0 * 10.0' cannot be represented as 'f32'");
+    CHECK(ev("mix", &r, 3, cv_float(TY_F32, -3e38f), cv_float(TY_F32, 3e38f), cv_float(TY_F32, 2)) == CV_ERROR);
+    CHECK_STR(cx.msg, "'300000000549775575777803994281145270272.0 * 2.0' cannot be represented as 'f32'");
+    CHECK(ev("degrees", &r, 1, cv_float(TY_F32, 1e37f)) == CV_ERROR);
+    CHECK_STR(cx.msg, "'9999999933815812510711506376257961984.0 * 57.2957763671875' cannot be represented as 'f32'");
     CHECK(ev("exp", &r, 1, cv_float(TY_AFLOAT, 100)) == CV_OK && r.u.f == exp(100.0));
     CHECK(ev("exp", &r, 1, cv_float(TY_AFLOAT, 1000)) == CV_ERROR);
     CHECK(ev("exp", &r, 1, cv_float(TY_F16, 12)) == CV_ERROR);            /* 162754 > 65504 */
@@ -392,6 +405,9 @@ static void test_eval_float(void) {
     CHECK(ev("dot", &r, 2, a, b) == CV_OK && r.u.f == 32);
     CHECK(ev("cross", &r, 2, a, b) == CV_OK && r.u.elems[0].u.f == -3 && r.u.elems[1].u.f == 6 && r.u.elems[2].u.f == -3);
     CHECK(ev("length", &r, 1, vec(TY_F32, 2, (double[]){ 3, 4 })) == CV_OK && r.u.f == 5);
+    CHECK(ev("length", &r, 1, cv_float(TY_F32, -3)) == CV_OK && r.u.f == 3);
+    CHECK(ev("length", &r, 1, vec(TY_AFLOAT, 2, (double[]){ 3e200, 3e200 })) == CV_ERROR);
+    CHECK_STR(cx.msg, "'2.9999999999999999e+200 * 2.9999999999999999e+200' cannot be represented as 'abstract-float'");
     CHECK(ev("distance", &r, 2, a, b) == CV_OK && r.u.f == f32r(sqrt(27)));
     CHECK(ev("normalize", &r, 1, vec(TY_F32, 2, (double[]){ 3, 4 })) == CV_OK && r.u.elems[0].u.f == f32r(0.6));
     CHECK(ev("normalize", &r, 1, vec(TY_F32, 3, z3)) == CV_ERROR);
