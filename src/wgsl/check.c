@@ -882,12 +882,12 @@ static void const_construct(checker *c, uint32_t h, sema_expr *e, ty_t t, uint32
     set_value(c, h, &out);
 }
 
-static void ctor_mismatch(checker *c, uint32_t h, ty_t t, uint32_t nargs) {
+static void ctor_mismatch(checker *c, uint32_t h, ty_t t, uint32_t nargs, const ty_t *orig) {
     char buf[512];
     size_t p = 0;
     p += (size_t)snprintf(buf + p, sizeof buf - p, "no matching constructor for '%s(", TN(t));
     for (uint32_t i = 0; i < nargs && p < sizeof buf - 64; i++)
-        p += (size_t)snprintf(buf + p, sizeof buf - p, "%s%s", i ? ", " : "", TN(sema_value_type(c->sm, arg_at(c, h, i))));
+        p += (size_t)snprintf(buf + p, sizeof buf - p, "%s%s", i ? ", " : "", TN(orig[i]));
     snprintf(buf + p, sizeof buf - p, ")'");
     ERR(nsp(c, h), "%s", buf);
 }
@@ -911,7 +911,11 @@ static void construct(checker *c, uint32_t h, sema_expr *e, ty_t t, const char *
     for (uint32_t i = 0; i < nargs; i++)
         if (!rval(c, arg_at(c, h, i))) return;
     int st = SEMA_STAGE_CONST;
-    for (uint32_t i = 0; i < nargs; i++) st = stage_max(st, EX(c, arg_at(c, h, i))->stage);
+    ty_t *orig = arena_alloc(&c->cc->arena, (nargs + 1) * sizeof *orig);
+    for (uint32_t i = 0; i < nargs; i++) {
+        st = stage_max(st, EX(c, arg_at(c, h, i))->stage);
+        orig[i] = sema_value_type(c->sm, arg_at(c, h, i));
+    }
     if (partial) {          /* infer the template arguments */
         if (!nargs && partial[0] == 'v') { t = ty_vec(c->tt, (uint32_t)(partial[3] - '0'), TY_AINT); }
         else if (!nargs) {
@@ -1046,7 +1050,7 @@ static void construct(checker *c, uint32_t h, sema_expr *e, ty_t t, const char *
     if (!ok) {
         for (uint32_t i = 0; i < nargs; i++)
             if (!EX(c, arg_at(c, h, i))->type) { e->type = 0; return; }
-        ctor_mismatch(c, h, t, nargs);
+        ctor_mismatch(c, h, t, nargs, orig);
         e->type = 0;
         return;
     }

@@ -1,0 +1,1 @@
+const_assert 1 > 2;

@@ -1,0 +1,2 @@
+const_assert a == 3;
+const a = 3;

@@ -1,0 +1,1 @@
+fn f() { const a = 2; const_assert a == 3; }

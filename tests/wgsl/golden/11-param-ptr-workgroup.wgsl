@@ -1,0 +1,3 @@
+var<workgroup> v: i32;
+fn g(p: ptr<workgroup, i32>) { *p = 1; }
+fn f() { g(&v); }

@@ -1,0 +1,1 @@
+fn g(a: array<i32>) {}

@@ -1,0 +1,4 @@
+@group(0) @binding(0) var<storage> a: i32;
+@group(0) @binding(0) var<storage> b: i32;
+fn g() -> i32 { return b; }
+@compute @workgroup_size(1) fn main() { _ = a; _ = g(); }

@@ -1,0 +1,1 @@
+@compute @workgroup_size(1) fn main(@builtin(local_invocation_id) a: vec3<u32>, @builtin(local_invocation_index) b: u32, @builtin(global_invocation_id) c: vec3<u32>, @builtin(workgroup_id) d: vec3<u32>, @builtin(num_workgroups) e: vec3<u32>) {}

@@ -1,0 +1,1 @@
+fn g(@builtin(local_invocation_index) i: u32) {}

@@ -1,0 +1,1 @@
+@compute @workgroup_size(8, 2u, 1) fn main() {}

@@ -1,0 +1,1 @@
+@compute @workgroup_size(8i, 2u) fn main() {}

@@ -1,0 +1,1 @@
+@compute @workgroup_size(8, -1) fn main() {}

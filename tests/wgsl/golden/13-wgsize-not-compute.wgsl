@@ -1,0 +1,1 @@
+@workgroup_size(1) fn main() {}

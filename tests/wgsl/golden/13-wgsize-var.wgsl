@@ -1,0 +1,2 @@
+var<private> X: u32 = 64;
+@compute @workgroup_size(X) fn main() {}

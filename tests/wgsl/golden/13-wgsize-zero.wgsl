@@ -1,0 +1,1 @@
+@compute @workgroup_size(0) fn main() {}

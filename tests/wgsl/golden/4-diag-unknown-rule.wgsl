@@ -1,0 +1,1 @@
+diagnostic(off, foo_bar);

@@ -1,0 +1,1 @@
+requires pointer_composite_access;

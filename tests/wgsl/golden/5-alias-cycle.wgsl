@@ -1,0 +1,2 @@
+alias A = B;
+alias B = A;

@@ -1,0 +1,2 @@
+alias T = i32;
+fn f() { let T = 1; }

@@ -1,0 +1,2 @@
+const a = b + 1;
+const b = a;

@@ -1,0 +1,1 @@
+fn f() { var x = 1; let x = 2; }

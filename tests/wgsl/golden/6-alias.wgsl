@@ -1,0 +1,3 @@
+alias F = f32;
+alias V = vec3<F>;
+fn f() -> V { return V(1.0); }

@@ -1,0 +1,2 @@
+const N = 4u;
+var<private> a: array<i32, N>;

@@ -1,0 +1,2 @@
+override N = 4;
+var<private> a: array<i32, N>;

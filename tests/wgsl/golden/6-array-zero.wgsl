@@ -1,0 +1,1 @@
+var<private> a: array<i32, 0>;

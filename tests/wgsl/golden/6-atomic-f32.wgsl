@@ -1,0 +1,1 @@
+var<workgroup> x: atomic<f32>;

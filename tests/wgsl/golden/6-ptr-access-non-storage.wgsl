@@ -1,0 +1,1 @@
+fn f(p: ptr<function, i32, read>) {}

@@ -1,0 +1,1 @@
+struct S { @align(3) a: i32 }

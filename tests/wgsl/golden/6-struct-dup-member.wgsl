@@ -1,0 +1,1 @@
+struct S { a: i32, a: f32 }

@@ -1,0 +1,1 @@
+struct S { a: array<f32>, b: i32 }

@@ -1,0 +1,1 @@
+struct S { @size(2) a: i32 }

@@ -1,0 +1,1 @@
+var<private> m: vec2<vec2<f32>>;

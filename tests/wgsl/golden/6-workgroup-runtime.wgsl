@@ -1,0 +1,1 @@
+var<workgroup> x: array<f32>;

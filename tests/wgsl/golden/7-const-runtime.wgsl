@@ -1,0 +1,1 @@
+fn f() { var v = 1; const c = v; }

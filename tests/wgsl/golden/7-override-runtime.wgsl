@@ -1,0 +1,2 @@
+var<private> p: i32;
+override o: i32 = p;

@@ -1,0 +1,1 @@
+override o: vec2<f32>;

@@ -1,0 +1,1 @@
+var<storage> x: i32;

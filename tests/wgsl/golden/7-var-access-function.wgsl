@@ -1,0 +1,1 @@
+fn f() { var<function, read> x: i32; }

@@ -1,0 +1,1 @@
+var<function> x: i32;

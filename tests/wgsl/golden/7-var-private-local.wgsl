@@ -1,0 +1,1 @@
+fn f() { var<private> x: i32; }

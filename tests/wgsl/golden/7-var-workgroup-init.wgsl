@@ -1,0 +1,1 @@
+var<workgroup> x: i32 = 1;

@@ -1,0 +1,1 @@
+fn f() { let x = 1; let p = &x; }

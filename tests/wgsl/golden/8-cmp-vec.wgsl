@@ -1,0 +1,1 @@
+fn f() { let a: vec3<bool> = vec3(1) < vec3(2); }

@@ -1,0 +1,2 @@
+struct S { a: i32, b: f32 }
+fn f() { let s = S(1, 2); let t = S(); }

@@ -1,0 +1,1 @@
+fn f() { let v = vec2(1i, 2u); }

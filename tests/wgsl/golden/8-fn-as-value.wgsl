@@ -1,0 +1,2 @@
+fn g() {}
+fn f() { let x = g; }

@@ -1,0 +1,1 @@
+fn f() { var a: array<i32, 3>; let b = a[-1]; }

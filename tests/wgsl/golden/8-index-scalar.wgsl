@@ -1,0 +1,1 @@
+fn f() { let x = 1; let y = x[0]; }

@@ -1,0 +1,2 @@
+struct S { a: i32 }
+fn f() { var s: S; s.c = 1; }

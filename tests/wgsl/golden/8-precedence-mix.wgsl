@@ -1,0 +1,1 @@
+fn f() { let a = 1 < 2 == true; }

@@ -1,0 +1,1 @@
+fn f() { var i = 0; loop { i++; continuing { break if i > 3; } } }

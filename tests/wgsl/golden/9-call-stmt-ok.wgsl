@@ -1,0 +1,2 @@
+fn g() -> i32 { return 1; }
+fn f() { g(); }

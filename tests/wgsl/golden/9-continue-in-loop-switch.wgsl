@@ -1,0 +1,1 @@
+fn f() { loop { switch 1 { default { continue; } } } }

@@ -1,0 +1,1 @@
+fn f(c: bool) -> i32 { if c { return 1; } }

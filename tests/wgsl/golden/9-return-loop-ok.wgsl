@@ -1,0 +1,1 @@
+fn f() -> i32 { loop { return 1; } }

@@ -1,0 +1,1 @@
+fn f() { switch 1i { case 1u { } default { } } }

@@ -1,0 +1,1 @@
+fn f() { return; let x = 1; }

@@ -1,0 +1,1 @@
+fn f() { var a: atomic<i32>; }
