@@ -49,6 +49,7 @@ typedef struct emitter {
     uint32_t *id;                /* [node_count] declaration -> id (var: pointer; let/param: value; fn) */
     uint8_t *wrapped;            /* [node_count] resource var wrapped in a Block struct */
     uint8_t *ovst;               /* [node_count] override state (ov_state) */
+    uint32_t *ubo;               /* [node_count] uniform var laid out std140-style (shadowed) */
     cv_value *ovval;             /* [noverrides] computed override values */
     uint32_t bv_var[SEMA_BV_COUNT]; /* builtin Input variables */
     uint32_t bv_ty[SEMA_BV_COUNT];
@@ -179,6 +180,115 @@ static uint32_t tid(emitter *e, ty_t t) {
 }
 
 static uint32_t ptr_to(emitter *e, uint32_t sc, ty_t t) { return spv_type_pointer(&e->b, sc, tid(e, t)); }
+
+/* ---- std140: uniform buffers whose WGSL layout Vulkan 1.1 uniform blocks cannot express ----
+ * Vulkan 1.1 uniform blocks want matrix and array strides that are multiples of 16 and round
+ * nested structs up to 16 bytes, while WGSL packs mat2x2<f32> columns 8 bytes apart, allows
+ * small array strides and members right after a struct.  Such a variable is declared as a Block
+ * of its leaves (scalars, vectors, and matrices/arrays that are fine as they are) at their
+ * absolute offsets, and gets a Private shadow of its WGSL type that each entry point fills at its
+ * start; every access reads the shadow (uniform memory is read-only, so the copy is exact). */
+
+static bool bad_matrix(emitter *e, ty_t t) {
+    const ty_info *ti = TI(t);
+    return ti->kind == TY_MAT && ty_align_of(e->tt, ty_mat_column(e->tt, t)) % 16 != 0;
+}
+
+static bool needs_std140(emitter *e, ty_t t) {
+    const ty_info *ti = TI(t);
+    if (ti->kind == TY_MAT) return bad_matrix(e, t);
+    if (ti->kind == TY_ARRAY) return ti->stride % 16 != 0 || needs_std140(e, ti->elem);
+    if (ti->kind == TY_STRUCT)
+        for (uint32_t i = 0; i < ti->nmembers; i++) {
+            const ty_member *m = &ti->members[i];
+            if (needs_std140(e, m->type)) return true;
+            if ((TI(m->type)->kind == TY_STRUCT || TI(m->type)->kind == TY_ARRAY) && m->offset % 16) return true;
+            if (TI(m->type)->kind == TY_STRUCT && i + 1 < ti->nmembers &&
+                ti->members[i + 1].offset < ty_round_up(16, m->offset + ty_size_of(e->tt, m->type)))
+                return true;
+        }
+    return false;
+}
+
+typedef struct flat_block {
+    uint32_t n, cap;
+    uint32_t *mem, *off;
+    ty_t *ty;
+} flat_block;
+
+static void flat_leaf(emitter *e, flat_block *f, ty_t t, uint32_t off) {
+    if (f->n == f->cap) {
+        uint32_t cap = f->cap ? f->cap * 2 : 64;
+        uint32_t *m = arena_alloc(&e->cc->arena, cap * 4), *o = arena_alloc(&e->cc->arena, cap * 4);
+        ty_t *ty = arena_alloc(&e->cc->arena, cap * sizeof *ty);
+        if (f->n) {
+            memcpy(m, f->mem, f->n * 4);
+            memcpy(o, f->off, f->n * 4);
+            memcpy(ty, f->ty, f->n * sizeof *ty);
+        }
+        f->mem = m, f->off = o, f->ty = ty, f->cap = cap;
+    }
+    f->mem[f->n] = tid(e, t);
+    f->off[f->n] = off;
+    f->ty[f->n++] = t;
+}
+
+static void flatten(emitter *e, flat_block *f, ty_t t, uint32_t base) {
+    const ty_info *ti = TI(t);
+    if (ti->kind == TY_MAT && bad_matrix(e, t)) {
+        ty_t ct = ty_mat_column(e->tt, t);
+        for (uint32_t c = 0; c < ti->n; c++) flat_leaf(e, f, ct, base + c * ty_align_of(e->tt, ct));
+    } else if (ti->kind == TY_ARRAY && needs_std140(e, t)) {
+        for (uint32_t i = 0; i < ti->count; i++) flatten(e, f, ti->elem, base + i * ti->stride);
+    } else if (ti->kind == TY_STRUCT) {
+        for (uint32_t i = 0; i < ti->nmembers; i++) flatten(e, f, ti->members[i].type, base + ti->members[i].offset);
+    } else {
+        flat_leaf(e, f, t, base);
+    }
+}
+
+/* Loads the value of WGSL type t from leaves *k.. of the flat Block variable blk. */
+static uint32_t uload(emitter *e, uint32_t blk, ty_t t, uint32_t *k) {
+    spv_builder *b = &e->b;
+    const ty_info *ti = TI(t);
+    uint32_t n = 0, *parts;
+    if (ti->kind == TY_MAT && bad_matrix(e, t)) {
+        ty_t ct = ty_mat_column(e->tt, t);
+        n = ti->n;
+        parts = arena_alloc(&e->cc->arena, n * 4);
+        for (uint32_t c = 0; c < n; c++) parts[c] = uload(e, blk, ct, k);
+    } else if (ti->kind == TY_ARRAY && needs_std140(e, t)) {
+        n = ti->count;
+        parts = arena_alloc(&e->cc->arena, n * 4);
+        for (uint32_t i = 0; i < n; i++) parts[i] = uload(e, blk, ti->elem, k);
+    } else if (ti->kind == TY_STRUCT) {
+        n = ti->nmembers;
+        parts = arena_alloc(&e->cc->arena, n * 4);
+        for (uint32_t i = 0; i < n; i++) parts[i] = uload(e, blk, ti->members[i].type, k);
+    } else {
+        uint32_t p = SPV_VAL(b, SPV_OP_AccessChain, spv_type_pointer(b, SPV_SC_Uniform, tid(e, t)), blk, c_u32(e, (*k)++));
+        return SPV_VAL(b, SPV_OP_Load, tid(e, t), p);
+    }
+    return spv_val(b, SPV_OP_CompositeConstruct, tid(e, t), n, parts);
+}
+
+/* Declares the flat Block variable for uniform variable h of type t. */
+static uint32_t std140_var(emitter *e, ty_t t, const char *name) {
+    spv_builder *b = &e->b;
+    flat_block f;
+    memset(&f, 0, sizeof f);
+    flatten(e, &f, t, 0);
+    uint32_t st = spv_type_struct(b, f.n, f.mem);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s_block_std140", name);
+    spv_name(b, st, buf);
+    SPV_DECORATE0(b, st, SPV_DEC_Block);
+    for (uint32_t i = 0; i < f.n; i++) {
+        spv_member_decorate(b, st, i, SPV_DEC_Offset, 1, &f.off[i]);
+        member_layout(e, st, i, f.ty[i]);
+    }
+    return spv_global_var(b, spv_type_pointer(b, SPV_SC_Uniform, st), SPV_SC_Uniform, 0);
+}
 
 /* ---- constants ---- */
 
@@ -444,9 +554,23 @@ static uint32_t array_length(emitter *e, uint32_t h) {
 
 /* ---- references ---- */
 
-static uint32_t access(emitter *e, ty_t elem_ref_t, uint32_t base, uint32_t idx) {
+/* Storage class of the memory a reference expression names: its address space, except for
+ * uniform variables read through their Private shadow (std140 above). */
+static uint32_t ref_sc(emitter *e, uint32_t h) {
+    uint32_t r = h;
+    for (int depth = 0; depth < 4096; depth++) {
+        const ast_node *n = N(r);
+        if (n->kind == AST_INDEX && EX(n->u.index.base)->kind == SEMA_EK_REF) r = n->u.index.base;
+        else if (n->kind == AST_MEMBER && EX(n->u.member.base)->kind == SEMA_EK_REF) r = n->u.member.base;
+        else break;
+    }
+    if (N(r)->kind == AST_IDENT && EX(r)->decl && e->ubo[EX(r)->decl]) return SPV_SC_Private;
+    return sc_of((ty_as)TI(EX(h)->type)->as);
+}
+
+static uint32_t access(emitter *e, uint32_t h, ty_t elem_ref_t, uint32_t base, uint32_t idx) {
     const ty_info *ri = TI(elem_ref_t);
-    uint32_t pt = spv_type_pointer(&e->b, sc_of((ty_as)ri->as), tid(e, ri->elem));
+    uint32_t pt = spv_type_pointer(&e->b, ref_sc(e, h), tid(e, ri->elem));
     return SPV_VAL(&e->b, SPV_OP_AccessChain, pt, base, idx);
 }
 
@@ -501,13 +625,13 @@ static uint32_t ref(emitter *e, uint32_t h) {
         }
         uint32_t p = base_ptr(e, bh);
         uint32_t i = clamp_index(e, n->u.index.index, bound, len);
-        return access(e, x->type, p, i);
+        return access(e, h, x->type, p, i);
     }
     case AST_MEMBER: {
         uint32_t bh = n->u.member.base;
         uint32_t p = base_ptr(e, bh);
         uint32_t k = x->swz_n ? x->swz[0] : x->member;
-        return access(e, x->type, p, c_u32(e, k));
+        return access(e, h, x->type, p, c_u32(e, k));
     }
     default:
         return 0;
@@ -1370,6 +1494,23 @@ static void global_var(emitter *e, uint32_t h) {
     const char *name = cc_str(e->cc, n->u.var.name);
     ty_t t = d->type;
     const ty_info *ti = TI(t);
+    if (d->as == TY_AS_UNIFORM && needs_std140(e, t)) {
+        if (ti->flags & TY_F_HAS_F16) {
+            spv_capability(b, SPV_CAP_StorageBuffer16BitAccess);
+            spv_capability(b, SPV_CAP_UniformAndStorageBuffer16BitAccess);
+        }
+        uint32_t u = std140_var(e, t, name);
+        SPV_DECORATE(b, u, SPV_DEC_DescriptorSet, d->group);
+        SPV_DECORATE(b, u, SPV_DEC_Binding, d->binding);
+        spv_name(b, u, name);
+        uint32_t sh = spv_global_var(b, ptr_to(e, SPV_SC_Private, t), SPV_SC_Private, 0);
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s_shadow", name);
+        spv_name(b, sh, buf);
+        e->ubo[h] = u;
+        e->id[h] = sh;
+        return;
+    }
     if (d->as == TY_AS_UNIFORM || d->as == TY_AS_STORAGE) {
         uint32_t sc = sc_of((ty_as)d->as);
         uint32_t st;
@@ -1559,6 +1700,12 @@ static void function(emitter *e, const sema_fn *f) {
                 e->id[p] = spv_val(b, SPV_OP_CompositeConstruct, tid(e, pd->type), nm, parts);
             }
         }
+        for (uint32_t i = 0; i < f->nglobals; i++) {
+            uint32_t g = f->globals[i];
+            if (!e->ubo[g]) continue;
+            uint32_t k = 0;
+            store(e, e->id[g], uload(e, e->ubo[g], DC(g)->type, &k));
+        }
         zero_workgroup(e, f, wg[0] * wg[1] * wg[2]);
     }
     block(e, n->u.fn.body);
@@ -1572,6 +1719,7 @@ static void function(emitter *e, const sema_fn *f) {
             for (uint32_t i = 0; i < f->nglobals; i++) {
                 uint32_t g = f->globals[i];
                 if (N(g)->kind == AST_VAR && e->id[g]) add_iface(e, e->id[g]);
+                if (N(g)->kind == AST_VAR && e->ubo[g]) add_iface(e, e->ubo[g]);
             }
         spv_entry_point(b, SPV_EXEC_MODEL_GLCOMPUTE, fid, name, e->niface, e->iface);
         SPV_SEC(b, SPV_SEC_EXECUTION_MODE, SPV_OP_ExecutionMode, fid, SPV_EXEC_MODE_LOCAL_SIZE, wg[0], wg[1], wg[2]);
@@ -1594,6 +1742,7 @@ int wgsl_emit(wgsl_cc *cc) {
     e->id = arena_alloc(&cc->arena, sm->node_count * sizeof *e->id);
     e->wrapped = arena_alloc(&cc->arena, sm->node_count);
     e->ovst = arena_alloc(&cc->arena, sm->node_count);
+    e->ubo = arena_alloc(&cc->arena, sm->node_count * sizeof *e->ubo);
     e->ovval = arena_alloc(&cc->arena, (sm->noverrides + 1) * sizeof *e->ovval);
     spv_builder *b = &e->b;
     spv_capability(b, SPV_CAP_Shader);
