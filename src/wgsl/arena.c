@@ -51,7 +51,8 @@ static void *fail(arena *a) {
     return NULL;
 }
 
-void *arena_alloc(arena *a, size_t n) {
+/* n bytes aligned to 16, not zeroed. */
+static void *alloc_raw(arena *a, size_t n) {
     n = (n + 15) & ~(size_t)15;
     if (n == 0) n = 16;
     if ((size_t)(a->end - a->cur) < n || !a->cur) {
@@ -66,7 +67,6 @@ void *arena_alloc(arena *a, size_t n) {
             /* a big block: keep the current bump region, put the chunk second in the list */
             c->next = a->chunks->next;
             a->chunks->next = c;
-            memset(data, 0, n);
             return data;
         }
         c->next = a->chunks;
@@ -76,7 +76,12 @@ void *arena_alloc(arena *a, size_t n) {
     }
     void *p = a->cur;
     a->cur += n;
-    memset(p, 0, n);
+    return p;
+}
+
+void *arena_alloc(arena *a, size_t n) {
+    void *p = alloc_raw(a, n);
+    if (p) memset(p, 0, n);
     return p;
 }
 
@@ -117,7 +122,7 @@ void arena_grow(arena *a, void **v, uint32_t *cap, size_t elem, uint32_t need) {
         if (ncap > UINT32_MAX / 2) { ncap = need; break; }
         ncap *= 2;
     }
-    void *nv = arena_alloc(a, (size_t)ncap * elem);
+    char *nv = alloc_raw(a, (size_t)ncap * elem); /* grown part uninitialised: ARR_PUSH writes it */
     if (!nv) return;
     if (*v && *cap) memcpy(nv, *v, (size_t)*cap * elem);
     *v = nv;

@@ -56,7 +56,7 @@ static inline uint32_t arena_strlen(const arena *a, uint32_t id) { return a->len
 
 /* Growable arrays in the arena: declare `ARR(T) xs;` (zero-initialised = empty), append with
  * ARR_PUSH(arena, xs, value).  Growing copies into a new arena block (the old one is wasted,
- * at most as much again as the final size). */
+ * at most as much again as the final size); the space past the old capacity is NOT zeroed. */
 #define ARR(T) struct { T *v; uint32_t n, cap; }
 void arena_grow(arena *a, void **v, uint32_t *cap, size_t elem, uint32_t need);
 #define ARR_RESERVE(ar, xs, need) \

@@ -481,6 +481,29 @@ static double round_f32(double v) {
     return (double)(float)v;
 }
 
+/* Fast exact conversion of `digits[.digits]` with at most 15 significant digits and at most 22
+ * fraction digits: both the integer and the power of ten are exact doubles, so one division is
+ * correctly rounded, like strtod.  Returns 0 when the literal needs strtod. */
+static int decimal_fast(const char *s, uint32_t n, double *out) {
+    static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+    uint64_t m = 0;
+    uint32_t digits = 0, frac = 0;
+    int dot = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '.') { if (dot) return 0; dot = 1; continue; }
+        if (c < '0' || c > '9') return 0; /* exponent: strtod */
+        if (m == 0 && c == '0') { if (dot) frac++; continue; }
+        if (++digits > 15) return 0;
+        m = m * 10 + (uint64_t)(c - '0');
+        if (dot) frac++;
+    }
+    if (frac > 22) return 0;
+    *out = (double)m / p10[frac];
+    return 1;
+}
+
 /* Numeric literal at p (a digit, or '.' followed by a digit).  Fills t, returns the end. */
 static uint32_t lex_number(lexer *lx, uint32_t p, token *t) {
     const char *s = lx->s;
@@ -584,10 +607,15 @@ static uint32_t lex_number(lexer *lx, uint32_t p, token *t) {
     /* float */
     char small[64];
     uint32_t len = mant_end - start;
-    char *buf = len < sizeof small ? small : arena_alloc(&lx->cc->arena, len + 1);
-    memcpy(buf, s + start, len);
-    buf[len] = 0;
-    double v = strtod(buf, NULL);
+    double v = 0;
+    if (!hex && decimal_fast(s + start, len, &v)) {
+        /* exact */
+    } else {
+        char *buf = len < sizeof small ? small : arena_alloc(&lx->cc->arena, len + 1);
+        memcpy(buf, s + start, len);
+        buf[len] = 0;
+        v = strtod(buf, NULL);
+    }
     if (hex) {
         /* exactness: the significant hex digits must fit in the target's significand */
         uint32_t i = start + 2, bits = 0, first = 1, lead = 0;
@@ -706,11 +734,24 @@ static uint32_t lex_one(lexer *lx, uint32_t p, token *t) {
     const char *s = lx->s;
     char c = s[p];
     if (is_digit(c) || (c == '.' && p + 1 < lx->n && is_digit(s[p + 1]))) return lex_number(lx, p, t);
-    uint32_t cp;
-    uint32_t l = lex_utf8_decode(s + p, lx->n - p, &cp);
+    uint32_t cp, l;
+    if ((unsigned char)c < 0x80) {
+        cp = (unsigned char)c;
+        l = 1;
+    } else {
+        l = lex_utf8_decode(s + p, lx->n - p, &cp);
+    }
     if (cp == '_' || lex_is_xid_start(cp)) {
         uint32_t q = p + l;
         while (q < lx->n) {
+            unsigned char b = (unsigned char)s[q];
+            if (b < 0x80) { /* ASCII fast path */
+                if ((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b == '_') {
+                    q++;
+                    continue;
+                }
+                break;
+            }
             uint32_t c2;
             uint32_t l2 = lex_utf8_decode(s + q, lx->n - q, &c2);
             if (!lex_is_xid_continue(c2)) break;
@@ -730,84 +771,61 @@ static uint32_t lex_one(lexer *lx, uint32_t p, token *t) {
     return p + l;
 }
 
-/* Template-list discovery (spec "Template Lists"), over tokens.  A `>`-family token whose first
- * `>` closes a list is split: TEMPLATE_END for that character, then the rest lexed again. */
+/* Template-list discovery (spec "Template Lists"), run as the tokens are produced:
+ * - a `<` token right after an identifier-like word is a candidate (`<=`, `<<`, `<<=` never are);
+ * - a `>` closes the newest candidate when that candidate was opened at the current nesting depth
+ *   of ( and [; the lexer then emits TEMPLATE_END for that one character and goes on lexing after
+ *   it, which splits `>>`, `>=`, `>>=` (when the first `>` is not a template end, neither is a
+ *   second one, so those tokens stay whole);
+ * - `(` `[` nest; `)` `]` drop the candidates opened inside; `=` (assignment, not `==`),
+ *   compound assignments except `>>=`, `;`, `{` and `:` drop all candidates; `&&` and `||` drop
+ *   the candidates of the current depth. */
 typedef struct pending { uint32_t tok, depth; } pending;
 
-static void discover_templates(lexer *lx, token_list *in, token_list *out) {
-    arena *ar = &lx->cc->arena;
-    ARR(pending) stack = { 0 };
-    ARR(token) o = { 0 };
-    ARR_RESERVE(ar, o, in->n + 8);
-    uint32_t depth = 0;
-    for (uint32_t i = 0; i < in->n; i++) {
-        token t = in->v[i];
-        switch (t.kind) {
-        case TOK_LT:
-            /* a candidate only right after an identifier-like word (IDENT or keyword) */
-            if (o.n) {
-                uint8_t pk = o.v[o.n - 1].kind;
-                if (pk == TOK_IDENT || (pk >= TOK_FIRST_KEYWORD && pk <= TOK_LAST_KEYWORD)) {
-                    pending pd = { o.n, depth };
-                    ARR_PUSH(ar, stack, pd);
-                }
+typedef struct discovery {
+    ARR(pending) stack;
+    uint32_t depth;
+} discovery;
+
+/* Is the `>` at byte p a template end?  If so, marks its candidate and pops it. */
+static int template_end_at(discovery *d, token *toks) {
+    if (!d->stack.n || d->stack.v[d->stack.n - 1].depth != d->depth) return 0;
+    toks[d->stack.v[d->stack.n - 1].tok].kind = TOK_TEMPLATE_START;
+    d->stack.n--;
+    return 1;
+}
+
+/* Updates the discovery state for a token just appended at index i. */
+static void discover_step(arena *ar, discovery *d, token *toks, uint32_t i) {
+    switch (toks[i].kind) {
+    case TOK_LT:
+        if (i) {
+            uint8_t pk = toks[i - 1].kind;
+            if (pk == TOK_IDENT || (pk >= TOK_FIRST_KEYWORD && pk <= TOK_LAST_KEYWORD)) {
+                pending pd = { i, d->depth };
+                ARR_PUSH(ar, d->stack, pd);
             }
-            ARR_PUSH(ar, o, t);
-            continue;
-        case TOK_GT: case TOK_GE: case TOK_SHR: case TOK_SHR_EQ: {
-            uint32_t off = t.sp.off, end = t.sp.off + t.sp.len;
-            while (off < end) {
-                if (stack.n && stack.v[stack.n - 1].depth == depth) {
-                    o.v[stack.v[stack.n - 1].tok].kind = TOK_TEMPLATE_START;
-                    stack.n--;
-                    token e = t;
-                    e.kind = TOK_TEMPLATE_END;
-                    e.sp = span_make(off, 1);
-                    ARR_PUSH(ar, o, e);
-                    off++;
-                    continue;
-                }
-                /* not a template end: the rest is one token again (`>`, `>=`, `>>`, `>>=`, `=`) */
-                token r = t;
-                uint32_t rest = end - off;
-                const char *q = lx->s + off;
-                if (q[0] == '=') {
-                    r.kind = TOK_EQUAL; /* from `>=` after a template end: `a<b>=c` */
-                    stack.n = 0;
-                    depth = 0;
-                } else if (rest == 1) r.kind = TOK_GT;
-                else if (rest == 2) r.kind = q[1] == '=' ? TOK_GE : TOK_SHR;
-                else r.kind = TOK_SHR_EQ;
-                r.sp = span_make(off, rest);
-                ARR_PUSH(ar, o, r);
-                break;
-            }
-            continue;
         }
-        case TOK_LPAREN: case TOK_LBRACKET:
-            depth++;
-            break;
-        case TOK_RPAREN: case TOK_RBRACKET:
-            while (stack.n && stack.v[stack.n - 1].depth >= depth) stack.n--;
-            if (depth) depth--;
-            break;
-        case TOK_EQUAL: case TOK_SEMICOLON: case TOK_LBRACE: case TOK_COLON:
-        case TOK_PLUS_EQ: case TOK_MINUS_EQ: case TOK_STAR_EQ: case TOK_SLASH_EQ: case TOK_PERCENT_EQ:
-        case TOK_AND_EQ: case TOK_OR_EQ: case TOK_XOR_EQ: case TOK_SHL_EQ:
-            depth = 0;
-            stack.n = 0;
-            break;
-        case TOK_AND_AND: case TOK_OR_OR:
-            while (stack.n && stack.v[stack.n - 1].depth == depth) stack.n--;
-            break;
-        default:
-            break;
-        }
-        ARR_PUSH(ar, o, t);
+        break;
+    case TOK_LPAREN: case TOK_LBRACKET:
+        d->depth++;
+        break;
+    case TOK_RPAREN: case TOK_RBRACKET:
+        while (d->stack.n && d->stack.v[d->stack.n - 1].depth >= d->depth) d->stack.n--;
+        if (d->depth) d->depth--;
+        break;
+    case TOK_EQUAL: case TOK_SEMICOLON: case TOK_LBRACE: case TOK_COLON:
+    case TOK_PLUS_EQ: case TOK_MINUS_EQ: case TOK_STAR_EQ: case TOK_SLASH_EQ: case TOK_PERCENT_EQ:
+    case TOK_AND_EQ: case TOK_OR_EQ: case TOK_XOR_EQ: case TOK_SHL_EQ:
+        d->depth = 0;
+        d->stack.n = 0;
+        break;
+    case TOK_AND_AND: case TOK_OR_OR:
+        while (d->stack.n && d->stack.v[d->stack.n - 1].depth == d->depth) d->stack.n--;
+        break;
+    default:
+        break;
     }
-    out->v = o.v;
-    out->n = o.n;
-    out->cap = o.cap;
 }
 
 uint32_t lex_source(wgsl_cc *cc, token_list *out) {
@@ -835,28 +853,42 @@ uint32_t lex_source(wgsl_cc *cc, token_list *out) {
         lx.rsv_base = r0;
     }
     ARR(token) toks = { 0 };
-    ARR_RESERVE(&cc->arena, toks, cc->src_len / 4 + 16);
+    ARR_RESERVE(&cc->arena, toks, cc->src_len / 2 + 16);
+    discovery d;
+    memset(&d, 0, sizeof d);
     uint32_t p = 0;
     int failed = 0;
     for (;;) {
-        token t;
-        memset(&t, 0, sizeof t);
-        if (skip_blank(&lx, &p, &t)) {
-            ARR_PUSH(&cc->arena, toks, t);
+        ARR_RESERVE(&cc->arena, toks, toks.n + 1);
+        token *t = &toks.v[toks.n];
+        memset(t, 0, sizeof *t);
+        /* ASCII blankspace fast path, then the general skipper (comments, Unicode breaks) */
+        while (p < lx.n && (lx.s[p] == ' ' || lx.s[p] == '\n' || lx.s[p] == '\t' || lx.s[p] == '\r')) p++;
+        if (skip_blank(&lx, &p, t)) {
+            toks.n++;
             failed = 1;
             break;
         }
         if (p >= lx.n) break;
-        p = lex_one(&lx, p, &t);
-        ARR_PUSH(&cc->arena, toks, t);
-        if (t.kind == TOK_ERROR) { failed = 1; break; }
+        if (lx.s[p] == '>' && template_end_at(&d, toks.v)) {
+            t->kind = TOK_TEMPLATE_END;
+            t->sp = span_make(p, 1);
+            p++;
+            toks.n++;
+            continue;
+        }
+        p = lex_one(&lx, p, t);
+        toks.n++;
+        if (t->kind == TOK_ERROR) { failed = 1; break; }
+        discover_step(&cc->arena, &d, toks.v, toks.n - 1);
     }
     token eof;
     memset(&eof, 0, sizeof eof);
     eof.kind = TOK_EOF;
     eof.sp = span_make(lx.n, 0);
     ARR_PUSH(&cc->arena, toks, eof);
-    token_list in = { toks.v, toks.n, toks.cap };
-    discover_templates(&lx, &in, out);
+    out->v = toks.v;
+    out->n = toks.n;
+    out->cap = toks.cap;
     return (uint32_t)failed;
 }

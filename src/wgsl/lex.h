@@ -119,9 +119,11 @@ typedef struct token {
     uint8_t reserved;           /* IDENT: 1 = reserved word, 2 = starts with `__` (parser rejects) */
     uint8_t pad_;
     span sp;
-    uint32_t ident;             /* IDENT: interned name */
-    union { uint64_t i; double f; } val; /* INT_LIT: value bits (i64 or u32/i32); FLOAT_LIT: value */
-    const char *msg;            /* ERROR: the message (arena) */
+    union {
+        uint32_t ident;                       /* IDENT: interned name */
+        union { uint64_t i; double f; } val;  /* INT_LIT: value bits (i64 or u32/i32); FLOAT_LIT: value */
+        const char *msg;                      /* ERROR: the message (arena) */
+    };
 } token;
 
 typedef struct token_list {

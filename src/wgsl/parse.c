@@ -1463,6 +1463,10 @@ int wgsl_parse(wgsl_cc *cc) {
     p->n = toks.n;
     p->max_depth = cc->opt.max_nesting ? cc->opt.max_nesting : 128;
     memset(p->m, 0, sizeof *p->m);
+    /* nodes and list items never outnumber tokens by much: reserve once instead of growing */
+    arena_grow(&cc->arena, (void **)&p->m->nodes, &p->m->node_cap, sizeof *p->m->nodes, toks.n + 16);
+    arena_grow(&cc->arena, (void **)&p->m->items, &p->m->item_cap, sizeof *p->m->items, toks.n / 2 + 16);
+    ARR_RESERVE(&cc->arena, p->tmp, 256);
     node(p, AST_NONE, span_make(0, 0)); /* handle 0 */
     uint32_t errs = cc->error_count;
     if (setjmp(p->fail) == 0) translation_unit(p);

@@ -53,7 +53,7 @@ static token lex1(const char *src) {
     lex_source(cc, &tl);
     token t = tl.v[0];
     static char msg[256];
-    if (t.msg) {
+    if (t.kind == TOK_ERROR) {
         snprintf(msg, sizeof msg, "%s", t.msg);
         t.msg = msg;
     }
