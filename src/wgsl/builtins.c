@@ -1090,7 +1090,7 @@ static int cw(cv_ctx *cx, const bi_match *m, const cv_value *args, scalar_fn f, 
  * built-ins ("value inf cannot be represented as 'f32'"). */
 static int fin(cv_ctx *cx, const bi_match *m, ty_t t, double r, const cv_value *x, uint32_t nx, cv_value *out) {
     (void)m; (void)x; (void)nx;
-    double rr = t == TY_F32 ? cv_round_f32(r) : t == TY_F16 ? cv_round_f16(r) : r;
+    double rr = cv_round_result(t, r);
     if (!isfinite(rr))
         return efail(cx, "value %s cannot be represented as '%s'", isnan(rr) ? "nan" : rr < 0 ? "-inf" : "inf",
                      ty_name(cx->tt, t));
@@ -1101,7 +1101,7 @@ static int fin(cv_ctx *cx, const bi_match *m, ty_t t, double r, const cv_value *
 /* exp/exp2/pow name the operation instead: "e^100.0 cannot be represented as 'f32'". */
 enum { NAMED_EXP, NAMED_EXP2, NAMED_POW };
 static int fin_named(cv_ctx *cx, ty_t t, double r, int kind, const cv_value *x, cv_value *out) {
-    double rr = t == TY_F32 ? cv_round_f32(r) : t == TY_F16 ? cv_round_f16(r) : r;
+    double rr = cv_round_result(t, r);
     if (!isfinite(rr)) {
         char a[64], b[64];
         cv_format(cx->tt, &x[0], a, sizeof a);
@@ -1156,7 +1156,10 @@ static int sc_atan2(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *
 int bi_eval_atan2(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) { return cw(cx, m, args, sc_atan2, out); }
 
 static int sc_pow(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {
-    return fin_named(cx, x[0].type, pow(x[0].u.f, x[1].u.f), NAMED_POW, x, out);
+    double a = x[0].u.f, b = x[1].u.f;
+    /* undefined for a < 0, and for a == 0 with b <= 0: Tint reports it as not representable */
+    double r = (a < 0 || (a == 0 && b <= 0)) ? NAN : pow(a, b);
+    return fin_named(cx, x[0].type, r, NAMED_POW, x, out);
 }
 static int sc_exp(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {
     return fin_named(cx, x[0].type, exp(x[0].u.f), NAMED_EXP, x, out);
@@ -1169,7 +1172,7 @@ int bi_eval_exp2(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *
 
 /* degrees/radians multiply by 180/pi (pi/180) computed in the type's precision from the type's pi,
  * as Tint does; overflow is reported as the product */
-static double round_to(ty_t t, double v) { return t == TY_F32 ? cv_round_f32(v) : t == TY_F16 ? cv_round_f16(v) : v; }
+static double round_to(ty_t t, double v) { return cv_round_result(t, v); }
 static int sc_degrees(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {
     ty_t t = x[0].type;
     cv_value k = cv_float(t, round_to(t, 180.0 / round_to(t, 3.14159265358979323846)));
@@ -1209,15 +1212,24 @@ static int sc_mix(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *ou
 int bi_eval_mix(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) { return cw(cx, m, args, sc_mix, out); }
 
 static int sc_smoothstep(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {
-    double lo = x[0].u.f, hi = x[1].u.f, v = x[2].u.f;
+    double lo = x[0].u.f, hi = x[1].u.f;
     if (lo == hi) {
         char b1[64], b2[64];
         return efail(cx, "smoothstep called with 'low' (%s) equal to 'high' (%s)",
                      cv_format(cx->tt, &x[0], b1, sizeof b1), cv_format(cx->tt, &x[1], b2, sizeof b2));
     }
-    double t = (v - lo) / (hi - lo);
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    return fin(cx, m, x[0].type, t * t * (3 - 2 * t), x, 3, out);
+    /* t = clamp((x - low) / (high - low), 0, 1); t * t * (3 - 2 * t), each step checked */
+    ty_t ty = x[0].type;
+    cv_value num, den, t, two = cv_float(ty, 2), three = cv_float(ty, 3), a, b, c;
+    if (cv_binary(cx, CV_SUB, &x[2], &x[0], &num) || cv_binary(cx, CV_SUB, &x[1], &x[0], &den) ||
+        cv_binary(cx, CV_DIV, &num, &den, &t))
+        return CV_ERROR;
+    if (t.u.f < 0) t.u.f = 0;
+    if (t.u.f > 1) t.u.f = 1;
+    if (cv_binary(cx, CV_MUL, &two, &t, &a) || cv_binary(cx, CV_SUB, &three, &a, &b) ||
+        cv_binary(cx, CV_MUL, &t, &t, &c))
+        return CV_ERROR;
+    return cv_binary(cx, CV_MUL, &c, &b, out);
 }
 int bi_eval_smoothstep(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) { return cw(cx, m, args, sc_smoothstep, out); }
 
@@ -1235,7 +1247,7 @@ int bi_eval_ldexp(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value 
 
 static int sc_quantize(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {
     (void)m;
-    double r = cv_round_f16(x[0].u.f);
+    double r = cv_round_convert(TY_F16, x[0].u.f);
     if (!isfinite(r)) {
         char b[64];
         return efail(cx, "value %s cannot be represented as 'f16'", cv_format(cx->tt, &x[0], b, sizeof b));
@@ -1602,7 +1614,7 @@ int bi_eval_pack2x16float(cv_ctx *cx, const bi_match *m, const cv_value *a, cv_v
     (void)m;
     uint32_t r = 0;
     for (uint32_t i = 0; i < 2; i++) {
-        double h = cv_round_f16(a[0].u.elems[i].u.f);
+        double h = cv_round_convert(TY_F16, a[0].u.elems[i].u.f);
         if (!isfinite(h)) {
             char b[64];
             return efail(cx, "value %s cannot be represented as 'f16'", cv_format(cx->tt, &a[0].u.elems[i], b, sizeof b));

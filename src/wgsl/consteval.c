@@ -74,6 +74,21 @@ static double round_fmt(double v, int mant, int minq, double max) {
 double cv_round_f32(double v) { return round_fmt(v, 24, -149, (double)FLT_MAX); }
 double cv_round_f16(double v) { return round_fmt(v, 11, -24, 65504.0); }
 
+double cv_round_result(ty_t t, double r) {
+    if (t == TY_F32) return cv_round_f32(r);
+    if (t == TY_F16) {
+        double x = cv_round_f32(r);                  /* f16 arithmetic happens in f32, then converts */
+        return fabs(x) > 65504.0 ? copysign(INFINITY, x) : cv_round_f16(x);
+    }
+    return r;
+}
+
+double cv_round_convert(ty_t t, double v) {
+    if (t == TY_F32) return fabs(v) > (double)FLT_MAX ? copysign(INFINITY, v) : cv_round_f32(v);
+    if (t == TY_F16) return fabs(v) > 65504.0 ? copysign(INFINITY, v) : cv_round_f16(v);
+    return v;
+}
+
 uint16_t cv_f16_bits(double v) {
     uint16_t s = signbit(v) ? 0x8000 : 0;
     double a = fabs(v);
@@ -190,7 +205,7 @@ int cv_make_int(cv_ctx *cx, ty_t t, int64_t v, const char *what, cv_value *out) 
 }
 
 int cv_make_float(cv_ctx *cx, ty_t t, double v, const char *what, cv_value *out) {
-    double r = t == TY_F32 ? cv_round_f32(v) : t == TY_F16 ? cv_round_f16(v) : v;
+    double r = cv_round_convert(t, v);
     if (!isfinite(r)) {
         if (what) return fail(cx, "'%s' cannot be represented as '%s'", what, ty_name(cx->tt, t));
         char b[64];
@@ -330,6 +345,8 @@ static int conv_scalar(cv_ctx *cx, const cv_value *v, ty_t to, bool explicit_, c
     if (ty_is_float_scalar(tt, to)) {
         if (ty_is_integer_scalar(tt, from)) {
             if (from != TY_AINT && !explicit_) goto bad;
+            if (!isfinite(cv_round_convert(to, (double)v->u.i)))
+                return fail(cx, "value %" PRId64 " cannot be represented as '%s'", v->u.i, ty_name(tt, to));
             return cv_make_float(cx, to, (double)v->u.i, NULL, out);
         }
         if (from != TY_AFLOAT && !explicit_) goto bad;
@@ -392,7 +409,7 @@ int cv_bitcast(cv_ctx *cx, const cv_value *v, ty_t to, cv_value *out) {
     uint32_t n = ty_width(tt, to);
     uint32_t need = ts == TY_F16 ? n : 2 * n;
     if (need != nh || !ts || ts == TY_BOOL || ty_is_abstract(tt, ts))
-        return fail(cx, "cannot bitcast from '%s' to '%s'", ty_name(tt, v->type), ty_name(tt, to));
+        return fail(cx, "no matching call to 'bitcast<%s>(%s)'", ty_name(tt, to), ty_name(tt, v->type));
     cv_value comps[4];
     for (uint32_t i = 0, k = 0; i < n; i++) {
         if (ts == TY_F16) {
@@ -521,7 +538,7 @@ static int float_binop(cv_ctx *cx, cv_binop op, const cv_value *a, const cv_valu
     default:
         return fail(cx, "no operator '%s' for '%s'", cv_binop_str(op), ty_name(cx->tt, t));
     }
-    double rr = t == TY_F32 ? cv_round_f32(r) : t == TY_F16 ? cv_round_f16(r) : r;
+    double rr = cv_round_result(t, r);
     if (!isfinite(rr)) return overflow(cx, a, op, b, t);
     *out = cv_float(t, rr);
     return CV_OK;

@@ -75,6 +75,11 @@ int cv_make_float(cv_ctx *cx, ty_t t, double v, const char *what, cv_value *out)
 /* Float rounding helpers: round-to-nearest-even into the format; the result is +-inf on overflow. */
 double cv_round_f32(double v);
 double cv_round_f16(double v);
+/* Tint's rounding of an arithmetic result of type t (f16 results are computed in f32 first, then
+ * anything beyond 65504 is out of range) and of a value converted to t (out of range when beyond
+ * the largest finite value, before rounding); +-inf when not representable. */
+double cv_round_result(ty_t t, double r);
+double cv_round_convert(ty_t t, double v);
 uint16_t cv_f16_bits(double v);          /* v must be a representable f16 (or inf/nan) */
 double cv_f16_from_bits(uint16_t h);
 uint32_t cv_f32_bits(double v);

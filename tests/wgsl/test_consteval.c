@@ -229,7 +229,9 @@ static void test_float_ops(void) {
     CHECK(bin(CV_ADD, cv_float(TY_F16, 2048), cv_float(TY_F16, 1), &r) == CV_OK && r.u.f == 2048);
     CHECK(bin(CV_ADD, cv_float(TY_F16, 2048), cv_float(TY_F16, 3), &r) == CV_OK && r.u.f == 2052);
     CHECK(bin(CV_MUL, cv_float(TY_F16, 300), cv_float(TY_F16, 300), &r) == CV_ERROR);
-    CHECK(bin(CV_ADD, cv_float(TY_F16, 65504), cv_float(TY_F16, 15), &r) == CV_OK && r.u.f == 65504);
+    CHECK(bin(CV_ADD, cv_float(TY_F16, 65504), cv_float(TY_F16, 1), &r) == CV_ERROR);  /* 65505 > 65504 */
+    CHECK(bin(CV_ADD, cv_float(TY_F16, 65504), cv_float(TY_F16, -1), &r) == CV_OK && r.u.f == 65504);
+    CHECK(bin(CV_ADD, cv_float(TY_F32, FLT_MAX), cv_float(TY_F32, 1e31), &r) == CV_OK && r.u.f == FLT_MAX);
     CHECK(bin(CV_EQ, cv_float(TY_F32, 0.5), cv_float(TY_F32, 0.5), &r) == CV_OK && r.u.b);
     /* mixing types is the caller's job: an error here */
     CHECK(bin(CV_ADD, cv_float(TY_F32, 1), cv_int(TY_I32, 1), &r) == CV_ERROR);
@@ -253,14 +255,19 @@ static void test_conversions(void) {
     CHECK(cv_convert_implicit(&cx, &v, TY_F32, &r) == CV_OK && r.u.f == 16777216.0);
     v = cv_int(TY_AINT, 70000);
     CHECK(cv_convert_implicit(&cx, &v, TY_F16, &r) == CV_ERROR);
+    CHECK_STR(cx.msg, "value 70000 cannot be represented as 'f16'");
     v = cv_float(TY_AFLOAT, 1e39);
     CHECK(cv_convert_implicit(&cx, &v, TY_F32, &r) == CV_ERROR);
     CHECK_STR(cx.msg, "value 999999999999999939709166371603178586112.0 cannot be represented as 'f32'");
     v = cv_float(TY_AFLOAT, 0.1);
     CHECK(cv_convert_implicit(&cx, &v, TY_F32, &r) == CV_OK && r.u.f == (double)0.1f);
     CHECK(cv_convert_implicit(&cx, &v, TY_I32, &r) == CV_ERROR);     /* no automatic af -> i32 */
-    v = cv_float(TY_AFLOAT, 65519.0);
+    v = cv_float(TY_AFLOAT, 65504.0);
     CHECK(cv_convert_implicit(&cx, &v, TY_F16, &r) == CV_OK && r.u.f == 65504.0);
+    v = cv_float(TY_AFLOAT, 65519.0);                 /* beyond the largest f16: an error, as in Tint */
+    CHECK(cv_convert_implicit(&cx, &v, TY_F16, &r) == CV_ERROR);
+    v = cv_float(TY_AFLOAT, 3.40282347e38);           /* just above FLT_MAX */
+    CHECK(cv_convert_implicit(&cx, &v, TY_F32, &r) == CV_ERROR);
     v = cv_float(TY_AFLOAT, 65520.0);
     CHECK(cv_convert_implicit(&cx, &v, TY_F16, &r) == CV_ERROR);
     v = cv_int(TY_I32, 1);
@@ -311,6 +318,7 @@ static void test_conversions(void) {
     v = cv_int(TY_AINT, -1);
     CHECK(cv_bitcast(&cx, &v, TY_U32, &r) == CV_OK && r.u.i == 0xffffffffll);
     CHECK(cv_bitcast(&cx, &v, ty_vec(&tt, 2, TY_U32), &r) == CV_ERROR);
+    CHECK_STR(cx.msg, "no matching call to 'bitcast<vec2<u32>>(abstract-int)'");
 }
 
 static void test_composites(void) {
