@@ -234,6 +234,7 @@ static void ident_expr(checker *c, uint32_t h, sema_expr *e) {
             return;
         case AST_FN:
             e->kind = SEMA_EK_FN;
+            e->type = TY_VOID;
             return;
         case AST_STRUCT: case AST_ALIAS:
             e->type = type_expr(c, h);
@@ -252,6 +253,11 @@ static void ident_expr(checker *c, uint32_t h, sema_expr *e) {
         (len == 6 && !strncmp(s, "mat", 3) && s[4] == 'x')) {
         e->type = type_expr(c, h);
         if (e->type) e->kind = SEMA_EK_TYPE;
+        return;
+    }
+    if (bi_lookup(s, len)) {
+        e->kind = SEMA_EK_FN;
+        e->type = TY_VOID;
         return;
     }
     ERR(nsp(c, h), "unresolved value '%s'", s);
@@ -1162,8 +1168,8 @@ static void call_expr(checker *c, uint32_t h, sema_expr *e) {
             if (t) construct(c, h, e, t, NULL);
             return;
         }
-        ERR(nsp(c, ch), "cannot call %s '%s'", decl_kind_word(c, ce->decl), name);
-        NOTE(name_span(c, dn->u.var.name_off, dn->u.var.name), "%s '%s' declared here", decl_kind_word(c, ce->decl), name);
+        ERR(nsp(c, ch), "cannot use '%s' as call target", decl_desc(c, ce->decl));
+        NOTE(sema_decl_span(c->cc, ce->decl, DC(c, ce->decl)->scope == SEMA_SCOPE_FUNCTION), "'%s' declared here", decl_desc(c, ce->decl));
         return;
     }
     size_t len = strlen(name);
@@ -1259,12 +1265,25 @@ static ty_t rval(checker *c, uint32_t h) {
         e->load = 1;
         return ri->elem;
     }
-    case SEMA_EK_TYPE:
-        ERR(nsp(c, h), "type '%s' cannot be used as a value", TN(e->type));
+    case SEMA_EK_TYPE: {
+        const ast_node *n = N(h);
+        span sp = nsp(c, h);
+        ERR(sp, "cannot use type '%s' as value", n->kind == AST_IDENT && !n->u.ident.templ.count ? str(c, n->u.ident.name) : TN(e->type));
+        NOTE(span_make(sp.off + sp.len, 0), "are you missing '()'?");
         e->type = 0;
         return 0;
+    }
     case SEMA_EK_FN: {
-        ERR(nsp(c, h), "missing '(' for function call");
+        span sp = nsp(c, h);
+        const ast_node *n = N(h);
+        if (e->decl) {
+            const ast_node *f = N(e->decl);
+            ERR(sp, "cannot use function '%s' as value", str(c, f->u.fn.name));
+            NOTE(sema_decl_span(c->cc, e->decl, false), "function '%s' declared here", str(c, f->u.fn.name));
+        } else {
+            ERR(sp, "cannot use builtin function '%s' as value", n->kind == AST_IDENT ? str(c, n->u.ident.name) : "");
+        }
+        NOTE(span_make(sp.off + sp.len, 0), "are you missing '()'?");
         e->type = 0;
         return 0;
     }

@@ -30,8 +30,8 @@
  * used); STRUCT and ALIAS nodes get `type` in their sema_decl.  `sm->fns` lists the functions in
  * topological order (callees first), so emitting in that order never forward-references a function.
  *
- * Override-expressions: `stage` is SEMA_STAGE_OVERRIDE; the checker does not know their value.  When
- * overrides are all given (or defaulted) the emitter may evaluate them with sema_eval_override. */
+ * Override-expressions: `stage` is SEMA_STAGE_OVERRIDE; the checker does not know their value (the
+ * emitter evaluates them with the pipeline's override values). */
 #ifndef WGSL_SEMA_H
 #define WGSL_SEMA_H
 
@@ -210,11 +210,5 @@ const char *sema_decl_kind_name(const ast_module *m, uint32_t node);
 
 /* Name of a builtin value ("global_invocation_id"). */
 const char *sema_builtin_name(sema_builtin b);
-
-/* Evaluates an override-expression (or const-expression) node with the given override values
- * (indexed like sm->overrides; `given[i]` false = use the default).  Returns 0 and the value, or
- * non-zero with a message in sm->cv.msg (division by zero, missing value, ...). */
-int sema_eval_override(struct wgsl_cc *cc, uint32_t node, const cv_value *values, const bool *given,
-                       cv_value *out);
 
 #endif

@@ -1,0 +1,1 @@
+fn f() { let x = ldexp(1.0, 2); }

@@ -1,0 +1,1 @@
+fn f() { let a = max(1i, 2u); }

@@ -1,0 +1,1 @@
+fn f() { let a = sin(1i); }

@@ -1,0 +1,1 @@
+fn f() { let a = foo(1); }
