@@ -71,6 +71,19 @@ static double round_fmt(double v, int mant, int minq, double max) {
     return copysign(r, v);
 }
 
+/* Rounds |v| toward zero to `mant` significant bits with quantum at least 2^minq. */
+static double trunc_fmt(double v, int mant, int minq) {
+    if (isnan(v) || isinf(v) || v == 0) return v;
+    double a = fabs(v);
+    int e;
+    (void)frexp(a, &e);
+    int q = e - mant;
+    if (q < minq) q = minq;
+    return copysign(ldexp(floor(ldexp(a, -q)), q), v);
+}
+
+double cv_quantize_f16(double v) { return fabs(v) > 65504.0 ? copysign(INFINITY, v) : trunc_fmt(v, 11, -24); }
+
 double cv_round_f32(double v) { return round_fmt(v, 24, -149, (double)FLT_MAX); }
 double cv_round_f16(double v) { return round_fmt(v, 11, -24, 65504.0); }
 
@@ -78,14 +91,14 @@ double cv_round_result(ty_t t, double r) {
     if (t == TY_F32) return cv_round_f32(r);
     if (t == TY_F16) {
         double x = cv_round_f32(r);                  /* f16 arithmetic happens in f32, then converts */
-        return fabs(x) > 65504.0 ? copysign(INFINITY, x) : cv_round_f16(x);
+        return cv_quantize_f16(x);
     }
     return r;
 }
 
 double cv_round_convert(ty_t t, double v) {
     if (t == TY_F32) return fabs(v) > (double)FLT_MAX ? copysign(INFINITY, v) : cv_round_f32(v);
-    if (t == TY_F16) return fabs(v) > 65504.0 ? copysign(INFINITY, v) : cv_round_f16(v);
+    if (t == TY_F16) return cv_quantize_f16(v);
     return v;
 }
 

@@ -77,7 +77,10 @@ double cv_round_f32(double v);
 double cv_round_f16(double v);
 /* Tint's rounding of an arithmetic result of type t (f16 results are computed in f32 first, then
  * anything beyond 65504 is out of range) and of a value converted to t (out of range when beyond
- * the largest finite value, before rounding); +-inf when not representable. */
+ * the largest finite value, before rounding); +-inf when not representable.  Note: Tint (and so
+ * wgc) quantizes to f16 by truncating toward zero (cv_quantize_f16), while f32 rounds to nearest
+ * even; the spec lets either neighbour be chosen. */
+double cv_quantize_f16(double v);
 double cv_round_result(ty_t t, double r);
 double cv_round_convert(ty_t t, double v);
 uint16_t cv_f16_bits(double v);          /* v must be a representable f16 (or inf/nan) */

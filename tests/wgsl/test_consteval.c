@@ -227,10 +227,14 @@ static void test_float_ops(void) {
     CHECK(bin(CV_MUL, cv_float(TY_AFLOAT, 1e300), cv_float(TY_AFLOAT, 10), &r) == CV_OK && r.u.f == 1e301);
     /* f16 arithmetic rounds to f16 and overflows past 65504 */
     CHECK(bin(CV_ADD, cv_float(TY_F16, 2048), cv_float(TY_F16, 1), &r) == CV_OK && r.u.f == 2048);
-    CHECK(bin(CV_ADD, cv_float(TY_F16, 2048), cv_float(TY_F16, 3), &r) == CV_OK && r.u.f == 2052);
+    CHECK(bin(CV_ADD, cv_float(TY_F16, 2048), cv_float(TY_F16, 3), &r) == CV_OK && r.u.f == 2050);  /* f16 truncates, as Tint */
+    CHECK(bin(CV_ADD, cv_float(TY_F16, 1), cv_float(TY_F16, 0.00146484375), &r) == CV_OK && r.u.f == 1.0009765625);
+    CHECK(bin(CV_ADD, cv_float(TY_F16, -1), cv_float(TY_F16, -0.00146484375), &r) == CV_OK && r.u.f == -1.0009765625);
+    CHECK(cv_quantize_f16(1e-7) == ldexp(1, -24) && cv_quantize_f16(2.9802322387695312e-8) == 0);
+    CHECK(cv_quantize_f16(65504.0) == 65504 && isinf(cv_quantize_f16(65504.5)) && cv_quantize_f16(65503.9) == 65472);
     CHECK(bin(CV_MUL, cv_float(TY_F16, 300), cv_float(TY_F16, 300), &r) == CV_ERROR);
     CHECK(bin(CV_ADD, cv_float(TY_F16, 65504), cv_float(TY_F16, 1), &r) == CV_ERROR);  /* 65505 > 65504 */
-    CHECK(bin(CV_ADD, cv_float(TY_F16, 65504), cv_float(TY_F16, -1), &r) == CV_OK && r.u.f == 65504);
+    CHECK(bin(CV_ADD, cv_float(TY_F16, 65504), cv_float(TY_F16, -1), &r) == CV_OK && r.u.f == 65472);
     CHECK(bin(CV_ADD, cv_float(TY_F32, FLT_MAX), cv_float(TY_F32, 1e31), &r) == CV_OK && r.u.f == FLT_MAX);
     CHECK(bin(CV_EQ, cv_float(TY_F32, 0.5), cv_float(TY_F32, 0.5), &r) == CV_OK && r.u.b);
     /* mixing types is the caller's job: an error here */
