@@ -53,6 +53,7 @@ typedef struct emitter {
     cv_value *ovval;             /* [noverrides] computed override values */
     uint32_t bv_var[SEMA_BV_COUNT]; /* builtin Input variables */
     uint32_t bv_ty[SEMA_BV_COUNT];
+    uint32_t bv_val[SEMA_BV_COUNT]; /* builtin values loaded in the current entry point */
     /* the function being emitted */
     const sema_fn *fn;
     loop_ctx loops[256];
@@ -442,6 +443,7 @@ static uint32_t override_id(emitter *e, uint32_t d) {
         else
             SPV_SEC(&e->b, SPV_SEC_GLOBAL, SPV_OP_SpecConstant, ty, id, 0);
         SPV_DECORATE(&e->b, id, SPV_DEC_SpecId, sd->override_id);
+        spv_name(&e->b, id, cc_str(e->cc, N(d)->u.var.name));
         e->ovst[d] = OV_SPEC;
     }
     e->id[d] = id;
@@ -497,14 +499,17 @@ static void block(emitter *e, uint32_t h);
 static uint32_t clamp_index(emitter *e, uint32_t ih, uint32_t bound, uint32_t len_id) {
     const sema_expr *ix = EX(ih);
     ty_t it = vt(e, ih);
-    if (ix->cval && !len_id) {
+    uint32_t i;
+    if (ix->cval) {
         int64_t k = sema_value(e->sm, ix->cval)->u.i;
         if (k < 0) k = 0;
         if (bound && k >= bound) k = bound - 1;
-        return c_u32(e, (uint32_t)k);
+        i = c_u32(e, (uint32_t)k);
+        if (!len_id) return i;
+    } else {
+        i = value(e, ih);
+        if (it == TY_I32) i = op1(e, SPV_OP_Bitcast, t_u32(e), i);
     }
-    uint32_t i = value(e, ih);
-    if (it == TY_I32) i = op1(e, SPV_OP_Bitcast, t_u32(e), i);
     if (!e->bounds) return i;
     uint32_t hi;
     if (len_id) hi = op2(e, SPV_OP_ISub, t_u32(e), len_id, c_u32(e, 1));
@@ -568,12 +573,6 @@ static uint32_t ref_sc(emitter *e, uint32_t h) {
     return sc_of((ty_as)TI(EX(h)->type)->as);
 }
 
-static uint32_t access(emitter *e, uint32_t h, ty_t elem_ref_t, uint32_t base, uint32_t idx) {
-    const ty_info *ri = TI(elem_ref_t);
-    uint32_t pt = spv_type_pointer(&e->b, ref_sc(e, h), tid(e, ri->elem));
-    return SPV_VAL(&e->b, SPV_OP_AccessChain, pt, base, idx);
-}
-
 /* Pointer of the composite an INDEX/MEMBER node accesses (reference or pointer value). */
 static uint32_t base_ptr(emitter *e, uint32_t bh) {
     const sema_expr *bx = EX(bh);
@@ -605,33 +604,48 @@ static uint32_t ref(emitter *e, uint32_t h) {
     }
     case AST_UNARY: /* *p */
         return value(e, n->u.unary.operand);
-    case AST_INDEX: {
-        uint32_t bh = n->u.index.base;
-        ty_t st = base_store_type(e, bh);
-        const ty_info *si = TI(st);
-        uint32_t len = 0, bound = 0;
-        if (si->kind == TY_ARRAY && si->array_kind == TY_ARRAY_RUNTIME) {
-            if (e->bounds || !EX(n->u.index.index)->cval) len = e->bounds ? array_length(e, bh) : 0;
-        } else if (si->kind == TY_ARRAY && si->array_kind == TY_ARRAY_OVERRIDE) {
-            const cv_value *cv = NULL;
-            (void)cv;
-            bound = 0;
-            uint32_t key = si->count;
-            cv_value v;
-            if (!(key & 0x80000000u) && N(key)->kind == AST_OVERRIDE && !ov_decl_value(e, key, &v)) bound = (uint32_t)v.u.i;
-            else bound = 1;
-        } else {
-            bound = si->kind == TY_ARRAY ? si->count : si->n;
+    case AST_INDEX: case AST_MEMBER: {
+        /* the access path from the root reference outwards, emitted as one OpAccessChain */
+        uint32_t path[64], np = 0, r = h;
+        while (np < 64 && (N(r)->kind == AST_INDEX || N(r)->kind == AST_MEMBER)) {
+            path[np++] = r;
+            uint32_t bh = N(r)->kind == AST_INDEX ? N(r)->u.index.base : N(r)->u.member.base;
+            r = bh;
+            if (EX(bh)->kind != SEMA_EK_REF) break; /* pointer value: the chain starts there */
         }
-        uint32_t p = base_ptr(e, bh);
-        uint32_t i = clamp_index(e, n->u.index.index, bound, len);
-        return access(e, h, x->type, p, i);
-    }
-    case AST_MEMBER: {
-        uint32_t bh = n->u.member.base;
-        uint32_t p = base_ptr(e, bh);
-        uint32_t k = x->swz_n ? x->swz[0] : x->member;
-        return access(e, h, x->type, p, c_u32(e, k));
+        uint32_t ops[68], nops = 1;
+        if (EX(r)->kind == SEMA_EK_REF && N(r)->kind == AST_IDENT && EX(r)->decl && e->wrapped[EX(r)->decl]) {
+            ops[0] = e->id[EX(r)->decl];
+            ops[nops++] = c_u32(e, 0);
+        } else {
+            ops[0] = base_ptr(e, r);
+        }
+        for (uint32_t k = np; k-- > 0;) {
+            uint32_t p = path[k];
+            const ast_node *pn = N(p);
+            const sema_expr *px = EX(p);
+            if (pn->kind == AST_MEMBER) {
+                ops[nops++] = c_u32(e, px->swz_n ? px->swz[0] : px->member);
+                continue;
+            }
+            uint32_t bh = pn->u.index.base;
+            const ty_info *si = TI(base_store_type(e, bh));
+            uint32_t len = 0, bound = 0;
+            if (si->kind == TY_ARRAY && si->array_kind == TY_ARRAY_RUNTIME) {
+                if (e->bounds) len = array_length(e, bh);
+            } else if (si->kind == TY_ARRAY && si->array_kind == TY_ARRAY_OVERRIDE) {
+                uint32_t key = si->count;
+                cv_value v;
+                if (!(key & 0x80000000u) && N(key)->kind == AST_OVERRIDE && !ov_decl_value(e, key, &v)) bound = (uint32_t)v.u.i;
+                else bound = 1;
+            } else {
+                bound = si->kind == TY_ARRAY ? si->count : si->n;
+            }
+            ops[nops++] = clamp_index(e, pn->u.index.index, bound, len);
+        }
+        if (nops == 1) return ops[0];
+        uint32_t pt = spv_type_pointer(&e->b, ref_sc(e, h), tid(e, TI(x->type)->elem));
+        return spv_val(&e->b, SPV_OP_AccessChain, pt, nops, ops);
     }
     default:
         return 0;
@@ -1459,10 +1473,12 @@ static void add_iface(emitter *e, uint32_t id) {
     if (e->niface < sizeof e->iface / sizeof e->iface[0]) e->iface[e->niface++] = id;
 }
 
+/* Loads a builtin input (once per entry point, in its first block). */
 static uint32_t load_builtin(emitter *e, sema_builtin bv) {
+    if (e->bv_val[bv]) return e->bv_val[bv];
     uint32_t v = builtin_var(e, bv);
     add_iface(e, v);
-    return load(e, e->bv_ty[bv], v);
+    return e->bv_val[bv] = load(e, e->bv_ty[bv], v);
 }
 
 /* The builtin value of a parameter or member: sema's, else read from its @builtin attribute. */
@@ -1678,6 +1694,7 @@ static void function(emitter *e, const sema_fn *f) {
     e->nloops = 0;
     e->dead = 0;
     e->niface = 0;
+    memset(e->bv_val, 0, sizeof e->bv_val);
     uint32_t wg[3] = { 1, 1, 1 };
     if (entry) {
         int ok;

@@ -1,0 +1,10 @@
+fn pick(x: u32) -> u32 {
+  if (x > 4u) { return 1u; }
+  return 2u;
+}
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(1)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  out[0] = pick(gid.x);
+}

@@ -1,0 +1,9 @@
+fn bump(p: ptr<function, u32>) { *p += 1u; }
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(1)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  var x = 1u;
+  bump(&x);
+  out[0] = x;
+}

@@ -1,0 +1,6 @@
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(8, 4, 2)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  out[0] = 1u;
+}

@@ -1,0 +1,8 @@
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(1)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  let b = bool(out[0]);
+  let f = bool(f32(out[1]));
+  out[2] = u32(b) + u32(f);
+}

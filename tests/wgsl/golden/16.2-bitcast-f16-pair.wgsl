@@ -1,0 +1,8 @@
+enable f16;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(1)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  let h = bitcast<vec2h>(out[0]);
+  out[1] = bitcast<u32>(h * 2.0h);
+}

@@ -1,0 +1,7 @@
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(1)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  let v = vec3<bool>(out[0] == 1u, out[1] == 1u, true);
+  out[2] = select(0u, 1u, all(v)) + select(0u, 2u, any(v)) + select(0u, 4u, all(true));
+}

@@ -1,0 +1,6 @@
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+
+@compute @workgroup_size(1)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  out[1] = ldexp(out[0], 3);
+}

@@ -1,0 +1,8 @@
+var<private> flag: bool;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(1)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  flag = !flag;
+  if (flag) { out[0] = 1u; }
+}

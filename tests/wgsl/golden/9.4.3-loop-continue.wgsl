@@ -1,0 +1,12 @@
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(1)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  var i = 0u;
+  loop {
+    i++;
+    if (i % 2u == 0u) { continue; }
+    if (i > 9u) { break; }
+    out[i] = 1u;
+  }
+}

@@ -1,0 +1,13 @@
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(1)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  var i = 0u;
+  loop {
+    out[i] = i * i;
+    continuing {
+      i++;
+      break if i >= 8u;
+    }
+  }
+}

@@ -1,0 +1,9 @@
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(1)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  for (var i = 0u; ; i++) {
+    if (i == 3u) { break; }
+    out[i] = 1u;
+  }
+}

@@ -1,0 +1,7 @@
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(1)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  var i = 0u;
+  while (i < 5u) { out[i] = i; i++; }
+}
