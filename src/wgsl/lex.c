@@ -885,7 +885,10 @@ uint32_t lex_source(wgsl_cc *cc, token_list *out) {
     token eof;
     memset(&eof, 0, sizeof eof);
     eof.kind = TOK_EOF;
-    eof.sp = span_make(lx.n, 0);
+    /* Tint places the end of input on the final line break when the text ends with one */
+    uint32_t eof_at = lx.n;
+    if (eof_at && lx.s[eof_at - 1] == '\n') eof_at -= (eof_at >= 2 && lx.s[eof_at - 2] == '\r') ? 2 : 1;
+    eof.sp = span_make(eof_at, 0);
     ARR_PUSH(&cc->arena, toks, eof);
     out->v = toks.v;
     out->n = toks.n;

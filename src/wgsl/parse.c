@@ -63,6 +63,7 @@ typedef struct parser {
     uint32_t n, pos;
     uint32_t prev_end;          /* end offset of the last consumed token */
     uint32_t sync, udepth, lhs_depth, max_depth; /* nesting counters, see sync_enter() */
+    const char *block_use;      /* the innermost brace block, for "expected '}' for <use>" */
     ARR(uint32_t) tmp;          /* scratch stack for building lists */
     jmp_buf fail;
 } parser;
@@ -107,13 +108,12 @@ static int match(parser *p, tok_kind k) {
 static _Noreturn void fail_expected(parser *p, const char *what, const char *use) {
     token *t = peek(p);
     span at = t->sp;
-    if (t->kind == TOK_EOF) at = span_make(p->prev_end, 0); /* Tint points just after the last token */
     if (use && *use) fail_at(p, at, "expected %s for %s", what, use);
     fail_at(p, at, "expected %s", what);
 }
 
 static token *expect(parser *p, tok_kind k, const char *use) {
-    if (!is(p, k)) {
+    if (!is(p, k)) { /* use NULL or "": plain "expected 'x'" */
         char what[32];
         snprintf(what, sizeof what, "'%s'", lex_tok_spelling(k));
         fail_expected(p, what, use);
@@ -187,19 +187,22 @@ static ast_list attributes(parser *p);
 
 /* template_list : _template_args_start template_arg_comma_list _template_args_end
  * template_arg_comma_list : template_arg_expression ( ',' template_arg_expression )* ','? */
-static ast_list template_list(parser *p) {
+static ast_list template_list(parser *p, int in_type) {
     ast_list none = { 0, 0 };
     if (!match(p, TOK_TEMPLATE_START)) return none;
     sync_enter(p);
     uint32_t mark = list_begin(p);
+    const char *use = in_type ? "type template argument list" : "template argument list";
     for (;;) {
         uint32_t e = expression(p);
         if (!e) {
-            if (p->tmp.n == mark || !is(p, TOK_TEMPLATE_END)) fail_expected(p, "expression", "template argument list");
+            if (p->tmp.n == mark || !is(p, TOK_TEMPLATE_END)) fail_expected(p, "expression", use);
             break;
         }
         list_push(p, e);
-        if (!match(p, TOK_COMMA)) break;
+        if (is(p, TOK_TEMPLATE_END)) break;
+        if (!is(p, TOK_COMMA)) fail_expected(p, "','", use);
+        advance(p);
     }
     if (!is(p, TOK_TEMPLATE_END)) fail_expected(p, "'>'", "template argument list");
     advance(p);
@@ -207,31 +210,48 @@ static ast_list template_list(parser *p) {
     return list_end(p, mark);
 }
 
-/* variable_decl's template list: 'var' _disambiguate_template template_list? */
+/* variable_decl's template list: 'var' _disambiguate_template template_list?
+ * (address space [, access mode], as Tint parses and words it) */
 static ast_list var_template_list(parser *p) {
+    ast_list none = { 0, 0 };
     if (is(p, TOK_LT)) fail_at(p, peek(p)->sp, "missing closing '>' for variable declaration");
-    if (is(p, TOK_TEMPLATE_START) && peek_n(p, 1)->kind == TOK_TEMPLATE_END) {
-        advance(p);
-        fail_expected(p, "expression", "'var' address space");
+    if (!match(p, TOK_TEMPLATE_START)) return none;
+    sync_enter(p);
+    uint32_t mark = list_begin(p);
+    uint32_t as = expression(p);
+    if (!as) fail_expected(p, "expression", "'var' address space");
+    list_push(p, as);
+    if (match(p, TOK_COMMA) && !is(p, TOK_TEMPLATE_END)) {
+        uint32_t am = expression(p);
+        if (!am) fail_expected(p, "expression", "'var' access mode");
+        list_push(p, am);
+        match(p, TOK_COMMA);
     }
-    return template_list(p);
+    if (!is(p, TOK_TEMPLATE_END)) fail_expected(p, "'template_arg_right'", "variable declaration");
+    advance(p);
+    sync_leave(p);
+    return list_end(p, mark);
 }
 
 /* template_elaborated_ident : ident _disambiguate_template template_list? */
-static uint32_t template_elaborated_ident(parser *p) {
+static uint32_t template_elaborated_ident_in(parser *p, int in_type) {
     if (!is(p, TOK_IDENT)) return 0;
     token *t = advance(p);
     uint32_t start = t->sp.off, name = t->ident;
-    ast_list templ = template_list(p);
+    ast_list templ = template_list(p, in_type);
     uint32_t h = node(p, AST_IDENT, from(p, start));
     N(h)->u.ident.name = name;
     N(h)->u.ident.templ = templ;
     return h;
 }
 
+static uint32_t template_elaborated_ident(parser *p) { return template_elaborated_ident_in(p, 0); }
+
 /* type_specifier : template_elaborated_ident */
 static uint32_t type_specifier(parser *p, const char *use) {
-    uint32_t ty = template_elaborated_ident(p);
+    token *raw = &p->t[p->pos < p->n ? p->pos : p->n - 1];
+    if (raw->kind == TOK_ERROR) fail_at(p, raw->sp, "invalid type for %s", use); /* as Tint: the type fails first */
+    uint32_t ty = template_elaborated_ident_in(p, 1);
     if (!ty) {
         token *t = peek(p);
         fail_at(p, t->sp, "invalid type for %s", use);
@@ -745,7 +765,8 @@ static uint32_t variable_or_value_statement(parser *p, ast_list attrs) {
     if (k == AST_VAR) templ = var_template_list(p);
     N(h)->u.var.templ = templ;
     N(h)->attrs = attrs;
-    optionally_typed_ident(p, h, "variable declaration");
+    optionally_typed_ident(p, h, k == AST_VAR ? "variable declaration" : k == AST_LET ? "'let' declaration"
+                                                                          : "'const' declaration");
     uint32_t init = 0;
     if (match(p, TOK_EQUAL)) {
         init = expression(p);
@@ -868,6 +889,8 @@ static uint32_t compound_statement(parser *p, ast_list attrs, const char *use) {
     uint32_t start = attrs.count ? N(ast_item(p->m, attrs, 0))->sp.off : lb->sp.off;
     advance(p);
     sync_enter(p);
+    const char *outer_use = p->block_use;
+    p->block_use = use;
     uint32_t mark = list_begin(p);
     while (!is(p, TOK_RBRACE) && !is(p, TOK_EOF)) {
         uint32_t s = statement(p);
@@ -875,6 +898,7 @@ static uint32_t compound_statement(parser *p, ast_list attrs, const char *use) {
     }
     ast_list stmts = list_end(p, mark);
     expect(p, TOK_RBRACE, use);
+    p->block_use = outer_use;
     sync_leave(p);
     uint32_t h = node(p, AST_BLOCK, from(p, start));
     N(h)->attrs = attrs;
@@ -995,6 +1019,8 @@ static uint32_t loop_statement(parser *p, ast_list attrs, uint32_t start) {
     if (lb->kind != TOK_LBRACE) fail_expected(p, "'{'", "loop");
     advance(p);
     sync_enter(p);
+    const char *outer_use = p->block_use;
+    p->block_use = "loop";
     uint32_t mark = list_begin(p);
     uint32_t cont = 0;
     while (!is(p, TOK_RBRACE) && !is(p, TOK_EOF)) {
@@ -1002,9 +1028,10 @@ static uint32_t loop_statement(parser *p, ast_list attrs, uint32_t start) {
             token *ct = advance(p);
             ast_list cattrs = attributes(p);
             token *clb = peek(p);
-            if (clb->kind != TOK_LBRACE) fail_expected(p, "'{'", "continuing block");
+            if (clb->kind != TOK_LBRACE) fail_expected(p, "'{'", "");
             advance(p);
             sync_enter(p);
+            p->block_use = "";
             uint32_t cmark = list_begin(p);
             while (!is(p, TOK_RBRACE) && !is(p, TOK_EOF)) {
                 if (is(p, TOK_KW_break) && peek_n(p, 1)->kind == TOK_KW_if) {
@@ -1022,7 +1049,8 @@ static uint32_t loop_statement(parser *p, ast_list attrs, uint32_t start) {
                 if (s) list_push(p, s);
             }
             ast_list cst = list_end(p, cmark);
-            expect(p, TOK_RBRACE, "continuing block");
+            expect(p, TOK_RBRACE, "");
+            p->block_use = "loop";
             sync_leave(p);
             cont = node(p, AST_BLOCK, from(p, ct->sp.off));
             N(cont)->flags = AST_F_CONTINUING;
@@ -1035,6 +1063,7 @@ static uint32_t loop_statement(parser *p, ast_list attrs, uint32_t start) {
     }
     ast_list stmts = list_end(p, mark);
     expect(p, TOK_RBRACE, "loop");
+    p->block_use = outer_use;
     sync_leave(p);
     uint32_t body = node(p, AST_BLOCK, from(p, lb->sp.off));
     N(body)->u.block.stmts = stmts;
@@ -1101,7 +1130,7 @@ static uint32_t statement(parser *p) {
     t = peek(p);
     uint32_t h = 0;
     switch (t->kind) {
-    case TOK_LBRACE: return compound_statement(p, attrs, "block");
+    case TOK_LBRACE: return compound_statement(p, attrs, "block statement");
     case TOK_KW_if: return if_statement(p, attrs, start);
     case TOK_KW_switch: return switch_statement(p, attrs, start);
     case TOK_KW_loop: return loop_statement(p, attrs, start);
@@ -1162,7 +1191,7 @@ static uint32_t statement(parser *p) {
         expect(p, TOK_SEMICOLON, k == AST_ASSIGN ? "assignment statement" : "statement");
         return h;
     }
-    fail_expected(p, "'}'", "function body");
+    fail_expected(p, "'}'", p->block_use);
 }
 
 /* ---- global declarations ---- */
@@ -1175,7 +1204,7 @@ static uint32_t struct_decl(parser *p, uint32_t start) {
     token *id = expect_ident(p, "struct declaration");
     expect(p, TOK_LBRACE, "struct declaration");
     uint32_t mark = list_begin(p);
-    while (!is(p, TOK_RBRACE)) {
+    while (is(p, TOK_IDENT) || is(p, TOK_ATTR)) {
         ast_list attrs = attributes(p);
         token *mt = peek(p);
         uint32_t mstart = attrs.count ? N(ast_item(p->m, attrs, 0))->sp.off : mt->sp.off;
@@ -1234,7 +1263,7 @@ static uint32_t function_decl(parser *p, ast_list attrs, uint32_t start) {
     ast_list rattrs = { 0, 0 };
     if (match(p, TOK_ARROW)) {
         rattrs = attributes(p);
-        ret = template_elaborated_ident(p);
+        ret = template_elaborated_ident_in(p, 1);
         if (!ret) fail_at(p, peek(p)->sp, "unable to determine function return type");
     }
     ast_list none = { 0, 0 };
@@ -1271,6 +1300,8 @@ static int parses_as_statement(parser *p) {
     p->cc->last_recorded = last_recorded;
     return ok;
 }
+
+static uint32_t global_directive(parser *p);
 
 /* global_decl : global_variable_decl ';' | global_value_decl ';' | type_alias_decl ';'
  *   | struct_decl | function_decl
@@ -1329,7 +1360,7 @@ static uint32_t global_decl(parser *p) {
         advance(p);
         token *id = expect_ident(p, "type alias");
         expect(p, TOK_EQUAL, "type alias");
-        uint32_t ty = template_elaborated_ident(p);
+        uint32_t ty = template_elaborated_ident_in(p, 1);
         if (!ty) fail_at(p, peek(p)->sp, "invalid type alias");
         expect(p, TOK_SEMICOLON, "type alias");
         h = node(p, AST_ALIAS, from(p, start));
@@ -1354,7 +1385,10 @@ static uint32_t global_decl(parser *p) {
         return h;
     }
     case TOK_KW_enable: case TOK_KW_requires: case TOK_KW_diagnostic:
-        if (!attrs.count) fail_at(p, t->sp, "directives must come before all global declarations");
+        if (!attrs.count) {
+            global_directive(p); /* its own errors (unknown extension, ...) come first, as in Tint */
+            fail_at(p, t->sp, "directives must come before all global declarations");
+        }
         break;
     default:
         break;
