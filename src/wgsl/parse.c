@@ -179,6 +179,7 @@ static void unary_enter(parser *p, span at) {
 
 static uint32_t expression(parser *p);
 static uint32_t unary_expression(parser *p);
+static void check_parsed_as_template(parser *p, uint32_t e);
 static uint32_t compound_statement(parser *p, ast_list attrs, const char *use);
 static ast_list attributes(parser *p);
 
@@ -201,7 +202,10 @@ static ast_list template_list(parser *p, int in_type) {
         }
         list_push(p, e);
         if (is(p, TOK_TEMPLATE_END)) break;
-        if (!is(p, TOK_COMMA)) fail_expected(p, "','", use);
+        if (!is(p, TOK_COMMA)) {
+            check_parsed_as_template(p, e);
+            fail_expected(p, "','", use);
+        }
         advance(p);
     }
     if (!is(p, TOK_TEMPLATE_END)) fail_expected(p, "'>'", "template argument list");
@@ -261,6 +265,18 @@ static uint32_t type_specifier(parser *p, const char *use) {
 
 /* ---- expressions ---- */
 
+/* A list element `e` is followed by something other than ',' or the closing bracket: when `e` is
+ * an identifier with a template list, the template discovery took `<...>` for one
+ * (`f(a < b, c > d)`); say so, as Tint does. */
+static void check_parsed_as_template(parser *p, uint32_t e) {
+    ast_node *en = N(e);
+    if (en->kind != AST_IDENT || !en->u.ident.templ.count) return;
+    diag_error(p->cc, en->sp, "parsed as template list");
+    diag_note(p->cc, span_join(N(ast_item(p->m, en->u.ident.templ, en->u.ident.templ.count - 1))->sp, peek(p)->sp),
+              "if this is intended to be a greater-than expression then wrap in parentheses");
+    longjmp(p->fail, 1);
+}
+
 /* argument_expression_list : '(' expression_comma_list? ')'
  * expression_comma_list : expression ( ',' expression )* ','? */
 static ast_list argument_list(parser *p, const char *use) {
@@ -273,15 +289,7 @@ static ast_list argument_list(parser *p, const char *use) {
         list_push(p, e);
         if (is(p, TOK_RPAREN)) break;
         if (!is(p, TOK_COMMA)) {
-            ast_node *en = N(e);
-            if (en->kind == AST_IDENT && en->u.ident.templ.count) {
-                /* `f(a < b, c > d)`: the template discovery took `<...>` for a template list */
-                diag_error(p->cc, en->sp, "parsed as template list");
-                diag_note(p->cc, span_join(N(ast_item(p->m, en->u.ident.templ, en->u.ident.templ.count - 1))->sp,
-                                           peek(p)->sp),
-                          "if this is intended to be a greater-than expression then wrap in parentheses");
-                longjmp(p->fail, 1);
-            }
+            check_parsed_as_template(p, e);
             fail_expected(p, "','", use);
         }
         advance(p);
@@ -387,10 +395,10 @@ static uint32_t unary_expression(parser *p) {
     case TOK_TILDE: op = AST_OP_BITNOT; break;
     case TOK_STAR: op = AST_OP_DEREF; break;
     case TOK_AND: op = AST_OP_ADDR; break;
-    case TOK_AND_AND: case TOK_MINUS_MINUS: {
-        /* `&&x` is `& &x`, `--x` is `- -x` */
-        ast_op dop = t->kind == TOK_AND_AND ? AST_OP_ADDR : AST_OP_NEG;
-        const char *sp1 = t->kind == TOK_AND_AND ? "&" : "-";
+    case TOK_MINUS_MINUS: {
+        /* `--x` is `- -x` (Tint splits the token here; `&&x` it does not split in expressions) */
+        ast_op dop = AST_OP_NEG;
+        const char *sp1 = "-";
         advance(p);
         unary_enter(p, span_make(t->sp.off + 1, 1));
         unary_enter(p, peek(p)->sp);
@@ -489,10 +497,23 @@ static uint32_t additive_post_unary(parser *p, uint32_t lhs, token **first) {
     lhs = multiplicative_post_unary(p, lhs, first);
     for (;;) {
         tok_kind k = (tok_kind)peek(p)->kind;
-        if (k != TOK_PLUS && k != TOK_MINUS) return lhs;
+        if (k != TOK_PLUS && k != TOK_MINUS && k != TOK_MINUS_MINUS) return lhs;
         token *op = advance(p);
         if (first && !*first) *first = op;
-        uint32_t r = rhs_unary(p, op);
+        uint32_t r;
+        if (k == TOK_MINUS_MINUS) {
+            /* `a--b` in an expression is `a - -b` (Tint splits the token) */
+            k = TOK_MINUS;
+            unary_enter(p, peek(p)->sp);
+            uint32_t operand = unary_expression(p);
+            if (!operand) fail_at(p, peek(p)->sp, "unable to parse right side of - expression");
+            p->udepth--;
+            r = node(p, AST_UNARY, from(p, op->sp.off + 1));
+            N(r)->op = AST_OP_NEG;
+            N(r)->u.unary.operand = operand;
+        } else {
+            r = rhs_unary(p, op);
+        }
         r = multiplicative_post_unary(p, r, NULL);
         lhs = binary(p, tok_binop(k), lhs, r);
     }
@@ -736,6 +757,7 @@ static ast_list attributes(parser *p) {
 /* ---- statements ---- */
 
 static uint32_t statement(parser *p);
+static uint32_t statement_no_attrs(parser *p, token *t, uint32_t start);
 
 /* optionally_typed_ident : ident ( ':' type_specifier )? */
 static void optionally_typed_ident(parser *p, uint32_t h, const char *use) {
@@ -785,12 +807,18 @@ static uint32_t variable_or_value_statement(parser *p, ast_list attrs) {
 static uint32_t lhs_expression(parser *p) {
     token *t = peek(p);
     uint32_t start = t->sp.off;
-    if (t->kind == TOK_STAR || t->kind == TOK_AND) {
+    if (t->kind == TOK_STAR || t->kind == TOK_AND || t->kind == TOK_AND_AND) {
         /* Tint has no limit here; ours is generous but keeps recursion bounded */
         if (++p->lhs_depth > p->max_depth * 32) fail_at(p, t->sp, "maximum parser recursive depth reached");
         advance(p);
         uint32_t operand = lhs_expression(p);
         if (!operand) fail_at(p, peek(p)->sp, "missing expression");
+        if (t->kind == TOK_AND_AND) { /* `&&x` is `& &x` */
+            uint32_t in = node(p, AST_UNARY, from(p, start + 1));
+            N(in)->op = AST_OP_ADDR;
+            N(in)->u.unary.operand = operand;
+            operand = in;
+        }
         uint32_t h = node(p, AST_UNARY, from(p, start));
         N(h)->op = (uint8_t)(t->kind == TOK_STAR ? AST_OP_DEREF : AST_OP_ADDR);
         N(h)->u.unary.operand = operand;
@@ -802,7 +830,7 @@ static uint32_t lhs_expression(parser *p) {
         advance(p);
         sync_enter(p);
         e = lhs_expression(p);
-        if (!e) fail_at(p, peek(p)->sp, "missing expression");
+        if (!e) fail_at(p, t->sp, "invalid expression");
         expect(p, TOK_RPAREN, NULL);
         sync_leave(p);
     } else if (t->kind == TOK_IDENT) {
@@ -1128,7 +1156,6 @@ static uint32_t statement(parser *p) {
     uint32_t start = t->sp.off;
     ast_list attrs = attributes(p);
     t = peek(p);
-    uint32_t h = 0;
     switch (t->kind) {
     case TOK_LBRACE: return compound_statement(p, attrs, "block statement");
     case TOK_KW_if: return if_statement(p, attrs, start);
@@ -1138,7 +1165,20 @@ static uint32_t statement(parser *p) {
     case TOK_KW_while: return while_statement(p, attrs, start);
     default: break;
     }
-    if (attrs.count) fail_at(p, t->sp, "unexpected attributes");
+    if (attrs.count) {
+        /* Tint parses the statement first, then rejects the attributes (at the first one's name) */
+        statement_no_attrs(p, t, t->sp.off);
+        ast_node *a0 = N(ast_item(p->m, attrs, 0));
+        fail_at(p, span_make(a0->sp.off + 1, 0), "unexpected attributes");
+    }
+    return statement_no_attrs(p, t, start);
+}
+
+/* The statements that take no attributes (0 for the end of a block). */
+static uint32_t statement_no_attrs(parser *p, token *t, uint32_t start) {
+    uint32_t h = 0;
+    if (t->kind == TOK_IDENT && peek_n(p, 1)->kind == TOK_COLON)
+        fail_at(p, t->sp, "expected 'var' for variable declaration");
     switch (t->kind) {
     case TOK_RBRACE: case TOK_EOF:
         return 0;
@@ -1188,7 +1228,7 @@ static uint32_t statement(parser *p) {
     h = variable_updating_statement(p);
     if (h) {
         ast_kind k = (ast_kind)N(h)->kind;
-        expect(p, TOK_SEMICOLON, k == AST_ASSIGN ? "assignment statement" : "statement");
+        expect(p, TOK_SEMICOLON, k == AST_ASSIGN && N(h)->op == AST_OP_NONE ? "assignment statement" : "statement");
         return h;
     }
     fail_expected(p, "'}'", p->block_use);
@@ -1266,8 +1306,7 @@ static uint32_t function_decl(parser *p, ast_list attrs, uint32_t start) {
         ret = template_elaborated_ident_in(p, 1);
         if (!ret) fail_at(p, peek(p)->sp, "unable to determine function return type");
     }
-    ast_list none = { 0, 0 };
-    uint32_t body = compound_statement(p, none, "function body");
+    uint32_t body = compound_statement(p, attributes(p), "function body");
     uint32_t h = node(p, AST_FN, from(p, start));
     N(h)->attrs = attrs;
     N(h)->u.fn.name = id->ident;

@@ -1,0 +1,3 @@
+fn f() -> i32 @diagnostic(off, derivative_uniformity) {
+  return 1;
+}

@@ -1,0 +1,2 @@
+fn f() {}
+requires poir_composite_access;

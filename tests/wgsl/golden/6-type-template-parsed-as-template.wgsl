@@ -1,0 +1,3 @@
+struct S {
+  v: array<vec4<f32> 2>,
+}

@@ -1,0 +1,1 @@
+var<storage,,> a: i32;

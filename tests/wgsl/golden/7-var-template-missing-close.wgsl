@@ -1,0 +1,1 @@
+var<private x> a: i32;

@@ -1,0 +1,1 @@
+var<storage, read_write x> a: i32;

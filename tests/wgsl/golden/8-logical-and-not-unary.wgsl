@@ -1,0 +1,3 @@
+fn f(a: i32) -> i32 {
+  return &&a;
+}

@@ -1,0 +1,1 @@
+const x = array<f32, 2 3>();

@@ -1,0 +1,7 @@
+fn f() {
+  switch 1 {
+    default {
+      ,
+    }
+  }
+}

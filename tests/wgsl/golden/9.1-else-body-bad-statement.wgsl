@@ -1,0 +1,6 @@
+fn f() {
+  if true {
+  } else {
+    ,
+  }
+}

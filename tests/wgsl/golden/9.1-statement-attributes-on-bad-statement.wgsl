@@ -1,0 +1,4 @@
+fn f() {
+  @diagnostic(off, derivative_uniformity) whil e false {
+  }
+}

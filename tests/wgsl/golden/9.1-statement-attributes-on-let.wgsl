@@ -1,0 +1,3 @@
+fn f() {
+  @align(4) let x = 1;
+}

@@ -1,0 +1,5 @@
+fn f() {
+  while true {
+    ,
+  }
+}
