@@ -647,6 +647,7 @@ int ty_layout_check(ty_table *tt, ty_t t, ty_as as, char *msg, size_t msgsize,
     const ty_info *r = ty_get(tt, t);
     if (struct_out) *struct_out = 0;
     if (member_out) *member_out = ~0u;
+    if (ty_size_limit_check(tt, t, msg, msgsize)) return 1;
     if (as != TY_AS_UNIFORM && as != TY_AS_STORAGE) return 0;
     if (r->kind == TY_STRUCT) {
         for (uint32_t i = 0; i < r->nmembers; i++) {
@@ -705,21 +706,57 @@ int ty_layout_check(ty_table *tt, ty_t t, ty_as as, char *msg, size_t msgsize,
 
 int ty_member_attr_check(ty_table *tt, ty_t t, uint32_t align_attr, uint32_t size_attr,
                          char *msg, size_t msgsize) {
-    if (align_attr && (align_attr & (align_attr - 1))) {
-        snprintf(msg, msgsize, "'align' value must be a positive, power-of-two integer");
-        return 1;
+    if (align_attr) {
+        if (align_attr & (align_attr - 1)) {
+            snprintf(msg, msgsize, "'@align' value must be a positive, power-of-two integer");
+            return 1;
+        }
+        uint32_t need = ty_align_of(tt, t);
+        if (need && align_attr % need) {
+            snprintf(msg, msgsize, "alignment must be a multiple of '%u' bytes", (unsigned)need);
+            return 1;
+        }
     }
     if (size_attr) {
         if (!ty_is_creation_fixed_footprint(tt, t)) {
-            snprintf(msg, msgsize, "@size can only be applied to members where the member's type size "
+            snprintf(msg, msgsize, "'@size' can only be applied to members where the member's type size "
                                    "can be fully determined at shader creation time");
             return 1;
         }
         if (size_attr < ty_size_of(tt, t)) {
-            snprintf(msg, msgsize, "@size must be at least as big as the type's size (%llu)",
+            snprintf(msg, msgsize, "'@size' must be at least as big as the type's size (%llu)",
                      (unsigned long long)ty_size_of(tt, t));
             return 1;
         }
     }
     return 0;
+}
+
+int ty_size_limit_check(const ty_table *tt, ty_t t, char *msg, size_t msgsize) {
+    const ty_info *r = ty_get(tt, t);
+    if (r->size <= 0xffffffffull) return 0;
+    if (r->kind == TY_ARRAY)
+        snprintf(msg, msgsize, "array byte size (0x%llx) must not exceed 0xffffffff bytes", (unsigned long long)r->size);
+    else
+        snprintf(msg, msgsize, "struct size (0x%llx) must not exceed 0xffffffff bytes", (unsigned long long)r->size);
+    return 1;
+}
+
+ty_t ty_first_non_host_shareable(const ty_table *tt, ty_t t) {
+    const ty_info *r = ty_get(tt, t);
+    if (r->flags & TY_F_HOST_SHAREABLE) return 0;
+    switch ((ty_kind)r->kind) {
+    case TY_VEC: case TY_MAT: case TY_ARRAY: {
+        ty_t e = ty_first_non_host_shareable(tt, r->elem);
+        return e ? e : t;
+    }
+    case TY_STRUCT:
+        for (uint32_t i = 0; i < r->nmembers; i++) {
+            ty_t e = ty_first_non_host_shareable(tt, r->members[i].type);
+            if (e) return e;
+        }
+        return t;
+    default:
+        return t;
+    }
 }

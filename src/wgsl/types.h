@@ -213,9 +213,20 @@ uint32_t ty_required_align(const ty_table *tt, ty_t t, ty_as as);
 int ty_layout_check(ty_table *tt, ty_t t, ty_as as, char *msg, size_t msgsize,
                     ty_t *struct_out, uint32_t *member_out);
 
-/* Checks an @align / @size attribute value for a member of type `t`: returns 0 or 1 with message. */
+/* Checks an @align / @size attribute value for a member of type `t` (power of two, a multiple of
+ * AlignOf(t), @size only on creation-fixed types and not below SizeOf(t)): 0, or 1 with Tint's message. */
 int ty_member_attr_check(ty_table *tt, ty_t t, uint32_t align_attr, uint32_t size_attr,
                          char *msg, size_t msgsize);
+
+/* The 2^32 byte limit on array and struct sizes, checked where the type is declared (Tint:
+ * "array byte size (0x100000000) must not exceed 0xffffffff bytes", "struct size (...) ...").
+ * ty_layout_check also applies it.  0, or 1 with the message. */
+int ty_size_limit_check(const ty_table *tt, ty_t t, char *msg, size_t msgsize);
+
+/* The innermost type that makes `t` not host-shareable (bool, an abstract type, ...), for
+ * "type 'bool' cannot be used in address space 'storage' as it is non-host-shareable"; 0 if t is
+ * host-shareable. */
+ty_t ty_first_non_host_shareable(const ty_table *tt, ty_t t);
 
 /* Member lookup by interned name id or string; returns the index or -1. */
 int ty_member_index(const ty_table *tt, ty_t s, uint32_t name_id);

@@ -134,6 +134,23 @@ int main(void) {
     CHECK(ty_member_attr_check(&tt, TY_F32, 3, 0, msg, sizeof msg) == 1);
     CHECK(ty_member_attr_check(&tt, v3f, 0, 8, msg, sizeof msg) == 1);
     CHECK(ty_member_attr_check(&tt, v3f, 16, 12, msg, sizeof msg) == 0);
+    CHECK(ty_member_attr_check(&tt, TY_F32, 2, 0, msg, sizeof msg) == 1);
+    CHECK_STR(msg, "alignment must be a multiple of '4' bytes");
+    CHECK(ty_member_attr_check(&tt, v3f, 8, 0, msg, sizeof msg) == 1);
+    CHECK_STR(msg, "alignment must be a multiple of '16' bytes");
+    CHECK(ty_member_attr_check(&tt, ty_array_runtime(&tt, TY_F32), 0, 8, msg, sizeof msg) == 1);
+    CHECK_STR(msg, "'@size' can only be applied to members where the member's type size can be fully determined at shader creation time");
+    /* the 4 GiB limit */
+    ty_t big = ty_array(&tt, ty_vec(&tt, 4, TY_F32), 268435456u);
+    CHECK(ty_size_limit_check(&tt, big, msg, sizeof msg) == 1);
+    CHECK_STR(msg, "array byte size (0x100000000) must not exceed 0xffffffff bytes");
+    CHECK(ty_size_limit_check(&tt, ty_array(&tt, ty_vec(&tt, 4, TY_F32), 268435455u), msg, sizeof msg) == 0);
+    ty_member mbig[2] = { { .name_str = "a", .type = ty_array(&tt, ty_vec(&tt, 4, TY_F32), 268435455u) },
+                          { .name_str = "b", .type = TY_F32 } };
+    ty_t sbig = ty_struct_new(&tt, "Big", 9, mbig, 2);
+    CHECK(ty_size_limit_check(&tt, sbig, msg, sizeof msg) == 1);
+    CHECK_STR(msg, "struct size (0x100000000) must not exceed 0xffffffff bytes");
+    CHECK(ty_layout_check(&tt, sbig, TY_AS_STORAGE, msg, sizeof msg, NULL, NULL) == 1);
 
     /* predicates */
     CHECK(ty_is_host_shareable(&tt, sa));
@@ -156,6 +173,8 @@ int main(void) {
     CHECK(ty_is_abstract(&tt, ty_vec(&tt, 2, TY_AFLOAT)));
     CHECK(ty_is_integer_scalar(&tt, TY_AINT) && !ty_is_integer_scalar(&tt, TY_F32));
     CHECK(ty_has(&tt, ty_mat(&tt, 2, 2, TY_F16), TY_F_HAS_F16));
+    CHECK(ty_first_non_host_shareable(&tt, ty_array(&tt, ty_vec(&tt, 2, TY_BOOL), 2)) == TY_BOOL);
+    CHECK(ty_first_non_host_shareable(&tt, sa) == 0);
 
     /* conversion rank (spec table) */
     CHECK_EQ_INT(ty_conversion_rank(&tt, TY_AFLOAT, TY_F32), 1);
