@@ -206,10 +206,11 @@ uint32_t ty_stride_of(const ty_table *tt, ty_t t);      /* arrays only, else 0 *
 /* RequiredAlignOf(t, as): uniform rounds structs and arrays up to 16. */
 uint32_t ty_required_align(const ty_table *tt, ty_t t, ty_as as);
 
-/* Checks the memory-layout constraints of `t` used in address space `as` (uniform: 16-byte array
- * strides and struct member offsets; every space: members at their RequiredAlignOf).  Returns 0 when
- * fine, else 1 with a Tint-worded message in msg; *member_out (if given) receives the struct and
- * member index that is wrong ((0,~0u) if the type itself is). */
+/* Checks the memory-layout constraints of `t` used in address space `as`: the 4 GiB size limit, and
+ * for uniform the legacy 16-byte array-stride and struct-offset rules (WGSL before the
+ * uniform_buffer_standard_layout language feature; the Tint we compare with has that feature, so the
+ * checker applies only ty_size_limit_check).  Returns 0 when fine, else 1 with a Tint-worded message;
+ * *struct_out/*member_out (if given) receive the struct and member index that is wrong. */
 int ty_layout_check(ty_table *tt, ty_t t, ty_as as, char *msg, size_t msgsize,
                     ty_t *struct_out, uint32_t *member_out);
 
