@@ -362,6 +362,7 @@ static void test_api(void) {
     CHECK(r && strstr(wgsl_result_text(r), "input.wgsl:2:19: note: if this is intended"));
     wgsl_result_free(r);
     CHECK_STR(wgsl_severity_name(WGSL_SEVERITY_WARNING), "warning");
+
     CHECK_STR(wgsl_severity_name(WGSL_SEVERITY_UNDEFINED), "");
 }
 
