@@ -483,7 +483,7 @@ typedef struct wg_shader_module_desc {
     const char *label;
     const uint32_t *spirv;        /* SPIR-V words */
     size_t spirv_words;
-    const char *wgsl;             /* WGSL source (when the compiler is linked in); spirv wins if both */
+    const char *wgsl;             /* WGSL source, compiled by wgc's wgsl compiler; spirv wins if both */
 } wg_shader_module_desc;
 
 typedef enum wg_binding_type {

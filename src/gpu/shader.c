@@ -6,10 +6,14 @@
  * Which entry point uses which resource: from SPIR-V 1.4 on the entry point's interface lists
  * every global it uses; before that we count every resource of the module for every entry point
  * (a superset, harmless for layouts).  The parser checks the header and that instructions tile
- * the words exactly; deeper validity is the driver's (and spirv-val's) business. */
+ * the words exactly; deeper validity is the driver's (and spirv-val's) business.
+ *
+ * WGSL source (desc.wgsl) goes through wgc's own compiler (include/wgc/wgsl.h) with the device's
+ * allocator and features; its diagnostics become the WG_ERR_WGSL_COMPILE message. */
 #include <stdio.h>
 
 #include "gpu/internal.h"
+#include "wgc/wgsl.h"
 
 enum {
     OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43,
@@ -214,6 +218,8 @@ done:
 #undef ID_OK
 }
 
+static void shader_finish(wg_device *dev, wg_shader_module *m, const uint32_t *words, size_t nwords);
+
 wg_shader_module *wg_device_create_shader_module(wg_device *dev, const wg_shader_module_desc *desc) {
     if (!dev)
         return NULL;
@@ -228,25 +234,48 @@ wg_shader_module *wg_device_create_shader_module(wg_device *dev, const wg_shader
         return m;
     const uint32_t *words = desc->spirv;
     size_t nwords = desc->spirv_words;
+    wgsl_result *compiled = NULL;
     if (!words && desc->wgsl) {
-        wg__err(dev, WG_ERR_WGSL_UNAVAILABLE, "shader module '%s': pass SPIR-V", wg__label(m));
-        return m;
+        wgsl_options opt = { .label = desc->label, .filename = desc->label,
+                             .allocator = { dev->alloc.alloc, dev->alloc.free, dev->alloc.user },
+                             .no_f16 = !(dev->features & WG_FEATURE_BIT(WG_FEATURE_SHADER_F16)),
+                             .no_subgroups = !(dev->features & WG_FEATURE_BIT(WG_FEATURE_SUBGROUPS)) };
+        compiled = wgsl_compile(desc->wgsl, strlen(desc->wgsl), &opt);
+        if (!compiled) {
+            wg__err(dev, WG_ERR_HOST_OOM, "compiling WGSL of shader module '%s'", wg__label(m));
+            return m;
+        }
+        if (!compiled->ok || !compiled->spirv) {
+            const char *text = wgsl_result_text(compiled);
+            wg__err(dev, compiled->ok ? WG_ERR_HOST_OOM : WG_ERR_WGSL_COMPILE, "shader module '%s':\n%s", wg__label(m),
+                    text ? text : "(out of memory)");
+            wgsl_result_free(compiled);
+            return m;
+        }
+        words = compiled->spirv;
+        nwords = compiled->spirv_word_count;
     }
     if (!words || !nwords) {
         wg__err(dev, WG_ERR_SPIRV_EMPTY, "shader module '%s'", wg__label(m));
         return m;
     }
+    shader_finish(dev, m, words, nwords);
+    wgsl_result_free(compiled);
+    return m;
+}
+
+static void shader_finish(wg_device *dev, wg_shader_module *m, const uint32_t *words, size_t nwords) {
     m->entries = wg__alloc(&dev->alloc, WG_MAX_ENTRY_POINTS * sizeof *m->entries);
     if (!m->entries) {
         wg__err(dev, WG_ERR_HOST_OOM, "shader module '%s' reflection", wg__label(m));
-        return m;
+        return;
     }
     char detail[160] = "";
     wg_error_id e = wg__reflect(&dev->alloc, words, nwords, m->entries, WG_MAX_ENTRY_POINTS, &m->nentries, detail,
                                 sizeof detail);
     if (e) {
         wg__err(dev, e, "shader module '%s': %s", wg__label(m), detail);
-        return m;
+        return;
     }
     VkShaderModuleCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
                                     .codeSize = nwords * 4, .pCode = words };
@@ -258,11 +287,10 @@ wg_shader_module *wg_device_create_shader_module(wg_device *dev, const wg_shader
         else
             wg__err(dev, r == VK_ERROR_OUT_OF_HOST_MEMORY ? WG_ERR_HOST_OOM : WG_ERR_SHADER_CREATE,
                     "shader module '%s': VkResult %d", wg__label(m), (int)r);
-        return m;
+        return;
     }
     m->hash = wg__hash(WG_HASH_INIT, words, nwords * 4);
     m->o.invalid = false;
-    return m;
 }
 
 void wg__shader_module_free(wg_obj *o) {

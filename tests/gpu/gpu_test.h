@@ -3,6 +3,7 @@
  * device, and helpers to run the embedded kernels and to expect an error id from a scope. */
 #ifndef WGC_GPU_TEST_H
 #define WGC_GPU_TEST_H
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,11 +85,26 @@ static inline wg_device *fixture_device(gpu_fixture *f, const wg_device_desc *ex
     return dev;
 }
 
+/* The Vulkan validation layer leaks a little at exit (its own C++ singletons).  Keep it resident
+ * (RTLD_NODELETE) so leak checkers can name it, and tell LeakSanitizer to ignore it; valgrind
+ * gets the same from tests/valgrind.supp. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void) {
+    return "leak:libVkLayer_khronos_validation\n";
+}
+static inline void pin_validation_layer(void) {
+    static void *pinned;
+    if (!pinned)
+        pinned = dlopen("libVkLayer_khronos_validation.so", RTLD_NOW | RTLD_NODELETE);
+}
+
 /* Instance (validation on unless $WGC_TEST_VALIDATION=0), default adapter, device; exits if impossible. */
 static inline void fixture_init(gpu_fixture *f, const wg_device_desc *dd) {
     memset(f, 0, sizeof *f);
     const char *v = getenv("WGC_TEST_VALIDATION");
     int validation = v && !strcmp(v, "0") ? -1 : 1;
+    if (validation > 0)
+        pin_validation_layer();
     wg_error err;
     f->inst = wg_instance_create(&(wg_instance_desc){ .label = "test", .allocator = test_allocator(&f->ta),
                                                       .validation = validation }, &err);

@@ -925,7 +925,8 @@ static void build_cases(const wg_limits *L, bool coop) {
     add_case("submit destroyed query set", 8, WG_ERR_SUBMIT_DESTROYED_QUERY, c_submit);
     add_case("submit null", 9, WG_ERR_NULL_OBJECT, c_submit);
     ROWS("scope filter", WG_ERR_BAD_ENUM, c_scope, 0, 5, 99);
-    add_case("wgsl source only", 0, WG_ERR_WGSL_UNAVAILABLE, c_wgsl_only);
+    add_case("wgsl syntax error", 1, WG_ERR_WGSL_COMPILE, c_wgsl_only);
+    add_case("wgsl without compute entry", 0, WG_ERR_SPIRV_NO_COMPUTE_ENTRY, c_wgsl_only);
     add_case("no loader", 0, WG_ERR_NO_LOADER, c_create);
     ROWS("no adapter", WG_ERR_NO_ADAPTER, c_create, 1, 2);
     if (!coop)
