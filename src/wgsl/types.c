@@ -160,16 +160,20 @@ static void compute_derived(ty_table *tt, ty_info *r) {
     }
     case TY_ARRAY:
         r->align = e->align;
-        r->stride = (uint32_t)ty_round_up(e->align, e->size);
+        {
+            /* sizes saturate instead of wrapping, so oversized types stay diagnosable */
+            uint64_t st = e->size > UINT64_MAX - e->align ? UINT64_MAX : ty_round_up(e->align, e->size);
+            r->stride = st > UINT32_MAX ? UINT32_MAX : (uint32_t)st;
+            r->size = st;
+            if (r->array_kind == TY_ARRAY_FIXED)
+                r->size = r->count && st > UINT64_MAX / r->count ? UINT64_MAX : (uint64_t)r->count * st;
+        }
         r->flags = inherit_flags(e->flags) & ~TY_F_CONSTRUCTIBLE;
         if (r->array_kind == TY_ARRAY_FIXED) {
-            r->size = (uint64_t)r->count * r->stride;
             r->flags |= e->flags & TY_F_CONSTRUCTIBLE;
         } else if (r->array_kind == TY_ARRAY_OVERRIDE) {
-            r->size = r->stride;
             r->flags &= ~TY_F_CREATION_FIXED;
         } else {
-            r->size = r->stride;
             r->flags &= ~(TY_F_CREATION_FIXED | TY_F_FIXED_FOOTPRINT);
             r->flags |= TY_F_HAS_RUNTIME;
         }
@@ -193,9 +197,9 @@ static void compute_derived(ty_table *tt, ty_info *r) {
             const ty_info *mt = &tt->rows[m->type];
             m->align = m->align_attr ? m->align_attr : mt->align;
             m->size = m->size_attr ? m->size_attr : mt->size;
-            off = ty_round_up(m->align, off);
+            off = off > UINT64_MAX - m->align ? UINT64_MAX : ty_round_up(m->align, off);
             m->offset = off > UINT32_MAX ? UINT32_MAX : (uint32_t)off;
-            off += m->size;
+            off = m->size > UINT64_MAX - off ? UINT64_MAX : off + m->size;
             if (m->align > al) al = m->align;
             f &= mt->flags | ~(TY_F_CONSTRUCTIBLE | TY_F_HOST_SHAREABLE | TY_F_FIXED_FOOTPRINT |
                                TY_F_CREATION_FIXED | TY_F_STORABLE | TY_F_PLAIN);
@@ -207,7 +211,7 @@ static void compute_derived(ty_table *tt, ty_info *r) {
         if (f & TY_F_HAS_BOOL) f &= ~TY_F_HOST_SHAREABLE;
         if (f & TY_F_ABSTRACT) f &= ~(TY_F_HOST_SHAREABLE | TY_F_STORABLE);
         r->align = al;
-        r->size = ty_round_up(al, off);
+        r->size = off > UINT64_MAX - al ? UINT64_MAX : ty_round_up(al, off);
         r->flags = f;
         break;
     }

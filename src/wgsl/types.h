@@ -210,7 +210,7 @@ uint32_t ty_required_align(const ty_table *tt, ty_t t, ty_as as);
  * for uniform the legacy 16-byte array-stride and struct-offset rules (WGSL before the
  * uniform_buffer_standard_layout language feature; the Tint we compare with has that feature, so the
  * checker applies only ty_size_limit_check).  Returns 0 when fine, else 1 with a Tint-worded message;
- * *struct_out/*member_out (if given) receive the struct and member index that is wrong. */
+ * struct_out and member_out (if given) receive the struct and member index that is wrong. */
 int ty_layout_check(ty_table *tt, ty_t t, ty_as as, char *msg, size_t msgsize,
                     ty_t *struct_out, uint32_t *member_out);
 

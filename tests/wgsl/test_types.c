@@ -91,7 +91,10 @@ int main(void) {
     CHECK_EQ_INT(ty_size_of(&tt, av3), 80);
     CHECK_EQ_INT(ty_stride_of(&tt, rt), 4);
     CHECK_EQ_INT(ty_size_of(&tt, ty_array(&tt, TY_F16, 3)), 6);
-    /* huge array sizes do not wrap */
+    /* huge array sizes do not wrap (nested 2^32-element arrays saturate) */
+    ty_t huge = ty_array(&tt, ty_array(&tt, ty_vec(&tt, 4, TY_F32), 0xffffffffu), 0xffffffffu);
+    CHECK(ty_size_of(&tt, huge) > 0xffffffffull);
+    CHECK(ty_size_of(&tt, ty_array(&tt, huge, 0xffffffffu)) == UINT64_MAX);
     CHECK(ty_size_of(&tt, ty_array(&tt, ty_vec(&tt, 4, TY_F32), 0x40000000u)) == 0x400000000ull);
 
     /* structs: the spec's example  struct A { u: f32, v: f32, w: vec2<f32>, x: f32 } -> 24/8 */
