@@ -1,5 +1,5 @@
-/* parity_wg.c - the execution-parity driver: every kernel of tests/parity/ through wgc (WGSL ->
- * SPIR-V with wgsl_compile, dispatched with wg on Vulkan: lavapipe here) and through Dawn
+/* test_parity.c - execution parity: every kernel of tests/parity/ through wgc (WGSL -> SPIR-V
+ * with wgsl_compile, dispatched with wg on Vulkan: lavapipe here) and through Dawn
  * (tests/oracle/dawn-run.mjs, OpenGL ES on llvmpipe), binding by binding.
  *
  * Design.  The spec lines at the top of each kernel (format: the header of dawn-run.mjs) are
@@ -11,11 +11,8 @@
  * and tests/oracle/expect.py then checks the kernels' own expectations on wgc's outputs too,
  * which covers the f16 and subgroup kernels Dawn's GL backend cannot run.  Finally every binding
  * is compared with Dawn's per its @compare line: exact (default) | ulp:N | abs:X | ignore, limited
- * to words=A..B,... when given.
- *
- * Build and run: `make parity-wg` (mk/oracle.mk).  It is not in the suite yet because wgc does not
- * emit SPIR-V yet; when it does, move this file to tests/wgsl/test_parity.c (the suite builds and
- * runs it from there) and drop the rule from mk/oracle.mk.
+ * to words=A..B,... when given.  A kernel Dawn should have run (no @requires, no @dawn-skip) but
+ * did not is a failure.  Run from the repository root (tests/run.sh does).
  * Env: BUILD (default build), WGC_PARITY_FILTER (substring of kernel names), WGC_PARITY_SPV_DIR
  * (a folder of <kernel>.spv files used instead of wgsl_compile's output where present: to test
  * the runtime apart from the compiler; @override values do not apply to them). */
@@ -59,6 +56,7 @@ typedef struct pk_spec {
     char entry[64];
     char requires[4][32];
     uint32_t require_count;
+    int dawn_skip;                         /* has @dawn-skip */
     wgsl_override_value overrides[MAX_OVERRIDES];
     char override_names[MAX_OVERRIDES][64];
     uint32_t override_count;
@@ -203,9 +201,10 @@ static void parse_spec(const char *text, pk_spec *s) {
             o->value = !strcmp(eq + 1, "true") ? 1.0 : !strcmp(eq + 1, "false") ? 0.0 : strtod(eq + 1, NULL);
         } else if (!strcmp(word, "requires")) {
             if (s->require_count < 4) snprintf(s->requires[s->require_count++], 32, "%s", l);
-        } else if (!strcmp(word, "bind")) parse_bind(s, line, l);
+        } else if (!strcmp(word, "dawn-skip")) s->dawn_skip = 1;
+        else if (!strcmp(word, "bind")) parse_bind(s, line, l);
         else if (!strcmp(word, "compare")) parse_compare(s, line, l);
-        else if (strcmp(word, "dawn-skip") && strcmp(word, "expect") && strcmp(word, "expect-py") &&
+        else if (strcmp(word, "expect") && strcmp(word, "expect-py") &&
                  strcmp(word, "assert-py") && strcmp(word, "let-py") && strcmp(word, "note"))
             spec_err(s, line, "unknown spec word");
     }
@@ -501,7 +500,7 @@ static void compare_with_dawn(const char *name, const pk_spec *s, const char *wg
             fail_kernel(name, what, ": missing or short output files");
         } else {
             if (!make_init(b, mine) || memcmp(mine, in, b->size))
-                fail_kernel(name, what, ": initial bytes differ between parity_wg.c and dawn-run.mjs");
+                fail_kernel(name, what, ": initial bytes differ between test_parity.c and dawn-run.mjs");
             uint32_t bad = 0, first = 0;
             for (uint32_t k = 0; k < b->size / 4; k++)
                 if (in_ranges(c, k) && !words_match(c, w[k], d[k])) { if (!bad++) first = k; }
@@ -542,7 +541,7 @@ int main(void) {
     snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s' && mkdir -p '%s' '%s' && pkg=$(sh tests/oracle/install.sh) && "
              "node tests/oracle/dawn-run.mjs --pkg \"$pkg\" --out '%s' tests/parity/*%s*.wgsl >/dev/null 2>'%s/stderr.log'",
              dawndir, wgdir, dawndir, wgdir, dawndir, filter ? filter : "", dawndir);
-    if (system(cmd) != 0) printf("note: dawn-run reported errors (see %s/stderr.log)\n", dawndir);
+    if (system(cmd) != 0) printf("note: dawn-run reported errors (%s/stderr.log)\n", dawndir);
 
     wg_error err;
     env.inst = wg_instance_create(NULL, &err);
@@ -595,6 +594,8 @@ int main(void) {
             if (spec.bind_count && stat(dres, &st) == 0) {
                 compare_with_dawn(names[k], &spec, wgdir, dawndir);
                 compared++;
+            } else if (spec.bind_count && !spec.require_count && !spec.dawn_skip) {
+                fail_kernel(names[k], "no Dawn output", " (see the dawn-run log)");
             }
         }
         free(src);
