@@ -100,6 +100,7 @@ wg_buffer *wg_device_create_buffer(wg_device *dev, const wg_buffer_desc *desc) {
             b->vk = VK_NULL_HANDLE;
             return b;
         }
+        wg__pending_write(dev, b, 0, vsize);
         dev->vk.vkCmdFillBuffer(cb, b->vk, 0, VK_WHOLE_SIZE, 0);
         b->o.last_use = dev->next_serial;
     }
@@ -437,6 +438,7 @@ void wg_queue_write_buffer(wg_queue *q, wg_buffer *b, uint64_t offset, const voi
         if (!cb)
             return;
         memcpy(mem_ptr(&dev->ring_mem) + at, src, chunk);
+        wg__pending_write(dev, b, offset, offset + chunk);
         VkBufferCopy region = { at, offset, chunk };
         dev->vk.vkCmdCopyBuffer(cb, dev->ring_buf, b->vk, 1, &region);
         b->o.last_use = dev->next_serial;

@@ -156,6 +156,8 @@ wg_device *wg_adapter_create_device(wg_adapter *ad, const wg_device_desc *desc, 
     }
     dev->lost_timeout_ns = (tmo ? tmo : 30000) * 1000000ull;
     dev->block_size = desc->memory_block_size ? desc->memory_block_size : 64ull << 20;
+    const char *unmapped = getenv("WGC_DEBUG_UNMAPPED");
+    dev->unmapped_device_memory = unmapped && !strcmp(unmapped, "1");
     dev->ring_size = desc->staging_size ? desc->staging_size : 32ull << 20;
     dev->ring_size = (dev->ring_size + 255) & ~255ull;
     wg_instance_retain(inst);

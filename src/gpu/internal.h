@@ -217,10 +217,13 @@ struct wg_instance {
 /* ---- memory ------------------------------------------------------------------------------ */
 typedef struct wg_range { uint64_t offset, size; } wg_range;
 
+typedef enum wg_mem_kind { WG_MEM_DEVICE = 0, WG_MEM_UPLOAD, WG_MEM_READBACK } wg_mem_kind;
+
 typedef struct wg_mem_block {
     VkDeviceMemory mem;
     uint64_t size, used;
     uint32_t type;
+    wg_mem_kind kind;
     bool dedicated;
     uint8_t *map;            /* persistently mapped when host visible */
     wg_range *free;          /* sorted by offset, coalesced */
@@ -231,8 +234,6 @@ typedef struct wg_alloc_ {
     wg_mem_block *block;
     uint64_t offset, size;
 } wg_mem;
-
-typedef enum wg_mem_kind { WG_MEM_DEVICE = 0, WG_MEM_UPLOAD, WG_MEM_READBACK } wg_mem_kind;
 
 /* memory.c */
 wg_error_id wg__mem_alloc(wg_device *dev, const VkMemoryRequirements *req, wg_mem_kind kind, wg_mem *out);
@@ -305,6 +306,7 @@ struct wg_device {
     wg_limits limits;
     uint64_t features;
     bool host_query_reset, creation_feedback;
+    bool unmapped_device_memory;  /* $WGC_DEBUG_UNMAPPED=1: treat device memory as not host-visible (tests) */
 
     /* errors */
     wg_scope scopes[WG_MAX_SCOPES];
@@ -328,6 +330,8 @@ struct wg_device {
     size_t ninflight, capinflight;
     VkCommandBuffer pending;         /* open command buffer for write_buffer copies and clears */
     bool pending_open;
+    struct wg_pending_write { const void *buf; uint64_t start, end; } pend_writes[64];
+    uint32_t npend_writes;           /* ranges written in `pending` since its last barrier */
     uint64_t encoder_stamp;
 
     /* deferred destruction */
@@ -403,6 +407,8 @@ void wg__cmd_recycle(wg_device *dev, VkCommandBuffer cb);
 VkCommandBuffer wg__pending_cb(wg_device *dev);     /* opens it if needed; NULL on failure */
 uint64_t wg__submit(wg_device *dev, VkCommandBuffer *cbs, uint32_t n);  /* 0 on failure */
 uint64_t wg__flush_pending(wg_device *dev);         /* submits the pending cb alone (0: nothing) */
+/* Before a write of [start, end) of buf into the pending cb: a barrier if it overlaps an earlier one. */
+void wg__pending_write(wg_device *dev, const void *buf, uint64_t start, uint64_t end);
 void wg__defer(wg_device *dev, const wg_garbage *g);
 void wg__garbage_collect(wg_device *dev, bool all);
 void wg__barrier(wg_device *dev, VkCommandBuffer cb, bool to_host);

@@ -2,7 +2,9 @@
  * (desc.memory_block_size, 64 MiB by default), carved first-fit from a sorted, coalescing free
  * list; a buffer bigger than half a block gets a dedicated block of its own.  Host-visible
  * blocks are mapped once, persistently.  A request larger than the memory type's heap fails
- * without asking the driver; a failed vkAllocateMemory is an out-of-memory error, not a crash. */
+ * without asking the driver; a failed vkAllocateMemory is an out-of-memory error, not a crash.
+ * Blocks are also kept apart by use (device / upload / readback), so one memory type serving
+ * all three (lavapipe, resizable BAR) still gets separate blocks. */
 #include "gpu/internal.h"
 
 static uint64_t align_up(uint64_t v, uint64_t a) {
@@ -102,7 +104,8 @@ static void block_destroy(wg_device *dev, wg_mem_block *b) {
     wg__free(&dev->alloc, b);
 }
 
-static wg_error_id block_new(wg_device *dev, uint32_t type, uint64_t size, bool dedicated, wg_mem_block **out) {
+static wg_error_id block_new(wg_device *dev, uint32_t type, wg_mem_kind kind, uint64_t size, bool dedicated,
+                             wg_mem_block **out) {
     if (!wg__grow(&dev->alloc, (void **)&dev->blocks, &dev->capblocks, dev->nblocks + 1, sizeof *dev->blocks))
         return WG_ERR_HOST_OOM;
     wg_mem_block *b = wg__calloc(&dev->alloc, sizeof *b);
@@ -124,7 +127,8 @@ static wg_error_id block_new(wg_device *dev, uint32_t type, uint64_t size, bool 
             wg__lose(dev, WG_DEVICE_LOST_DRIVER, "vkAllocateMemory returned VK_ERROR_DEVICE_LOST");
         return r == VK_ERROR_OUT_OF_HOST_MEMORY ? WG_ERR_HOST_OOM : WG_ERR_DEVICE_OOM;
     }
-    if (dev->adapter->mem.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
+    if ((dev->adapter->mem.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
+        !(kind == WG_MEM_DEVICE && dev->unmapped_device_memory)) {
         void *p = NULL;
         if (dev->vk.vkMapMemory(dev->device, b->mem, 0, VK_WHOLE_SIZE, 0, &p) != VK_SUCCESS) {
             dev->vk.vkFreeMemory(dev->device, b->mem, NULL);
@@ -136,6 +140,7 @@ static wg_error_id block_new(wg_device *dev, uint32_t type, uint64_t size, bool 
     }
     b->size = size;
     b->type = type;
+    b->kind = kind;
     b->dedicated = dedicated;
     b->free[0] = (wg_range){ 0, size };
     b->nfree = 1;
@@ -161,7 +166,7 @@ wg_error_id wg__mem_alloc(wg_device *dev, const VkMemoryRequirements *req, wg_me
             for (size_t i = 0; i < dev->nblocks; i++) {
                 wg_mem_block *b = dev->blocks[i];
                 uint64_t off;
-                if (b->type != type || b->dedicated || b->size - b->used < size)
+                if (b->type != type || b->kind != kind || b->dedicated || b->size - b->used < size)
                     continue;
                 if (block_carve(b, size, req->alignment, &off, &dev->alloc)) {
                     *out = (wg_mem){ b, off, size };
@@ -169,7 +174,7 @@ wg_error_id wg__mem_alloc(wg_device *dev, const VkMemoryRequirements *req, wg_me
                 }
             }
         wg_mem_block *b;
-        last = block_new(dev, type, dedicated ? size : dev->block_size, dedicated, &b);
+        last = block_new(dev, type, kind, dedicated ? size : dev->block_size, dedicated, &b);
         if (last == WG_ERR_HOST_OOM)
             return last;
         if (last != WG_ERR_NONE)
@@ -195,7 +200,7 @@ void wg__mem_free(wg_device *dev, wg_mem *m) {
     for (size_t i = 0; i < dev->nblocks; i++) {
         if (dev->blocks[i] == b)
             idx = i;
-        else if (dev->blocks[i]->type == b->type && !dev->blocks[i]->dedicated)
+        else if (dev->blocks[i]->type == b->type && dev->blocks[i]->kind == b->kind && !dev->blocks[i]->dedicated)
             same++;
     }
     if (!b->dedicated && same == 0)

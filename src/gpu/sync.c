@@ -95,8 +95,20 @@ VkCommandBuffer wg__pending_cb(wg_device *dev) {
         if (!dev->pending)
             return VK_NULL_HANDLE;
         dev->pending_open = true;
+        dev->npend_writes = 0;
     }
     return dev->pending;
+}
+
+void wg__pending_write(wg_device *dev, const void *buf, uint64_t start, uint64_t end) {
+    bool need = dev->npend_writes == 64;
+    for (uint32_t i = 0; i < dev->npend_writes && !need; i++)
+        need = dev->pend_writes[i].buf == buf && dev->pend_writes[i].start < end && start < dev->pend_writes[i].end;
+    if (need) {
+        wg__barrier(dev, dev->pending, false);
+        dev->npend_writes = 0;
+    }
+    dev->pend_writes[dev->npend_writes++] = (struct wg_pending_write){ buf, start, end };
 }
 
 uint64_t wg__submit(wg_device *dev, VkCommandBuffer *cbs, uint32_t n) {
