@@ -1,0 +1,2 @@
+enable f16;
+const a = f16(70000i);

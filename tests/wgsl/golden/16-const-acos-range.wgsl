@@ -1,0 +1,1 @@
+const a = acos(2.0);

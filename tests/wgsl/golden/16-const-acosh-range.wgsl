@@ -1,0 +1,1 @@
+const a = acosh(0.5);

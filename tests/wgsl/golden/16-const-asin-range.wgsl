@@ -1,0 +1,1 @@
+const a = asin(-1.5f);

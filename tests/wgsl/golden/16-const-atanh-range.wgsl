@@ -1,0 +1,1 @@
+const a = atanh(1.0);

@@ -1,0 +1,10 @@
+const_assert extractBits(0xf0i, 4u, 4u) == -1i;
+const_assert extractBits(0xf0u, 4u, 4u) == 15u;
+const_assert insertBits(0u, 0xffu, 28u, 4u) == 0xf0000000u;
+const_assert countLeadingZeros(1u) == 31u;
+const_assert countTrailingZeros(0u) == 32u;
+const_assert firstLeadingBit(-1i) == -1i;
+const_assert firstLeadingBit(0x80000000u) == 31u;
+const_assert firstTrailingBit(0u) == 0xffffffffu;
+const_assert reverseBits(1u) == 0x80000000u;
+const_assert countOneBits(-1i) == 32i;

@@ -1,0 +1,1 @@
+const a = clamp(1u, 30u, 3u);

@@ -1,0 +1,1 @@
+const a = clamp(5, 3, 1);

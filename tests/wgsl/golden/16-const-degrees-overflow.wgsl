@@ -1,0 +1,1 @@
+const a = degrees(1e37f);

@@ -1,0 +1,1 @@
+const a = exp(100.0f);

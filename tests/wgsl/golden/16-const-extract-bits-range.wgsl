@@ -1,0 +1,1 @@
+const a = extractBits(1u, 30u, 3u);

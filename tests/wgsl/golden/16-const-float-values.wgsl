@@ -1,0 +1,13 @@
+const_assert round(2.5) == 2.0;
+const_assert round(-2.5f) == -2.0f;
+const_assert round(3.5) == 4.0;
+const_assert fract(-1.25) == 0.75;
+const_assert sign(-0.5f) == -1.0f;
+const_assert step(1.0, 1.0) == 1.0;
+const_assert mix(2.0, 4.0, 0.25) == 2.5;
+const_assert smoothstep(0.0, 1.0, 0.5) == 0.5;
+const_assert length(vec2(3.0, 4.0)) == 5.0;
+const_assert inverseSqrt(4.0) == 0.5;
+const_assert determinant(mat2x2f(1, 2, 3, 4)) == -2.0f;
+const_assert determinant(mat4x4(1.0, 2, 3, 4, 5, 6, 7, 8, 2, 6, 4, 8, 3, 1, 1, 2)) == 72.0;
+const_assert all(cross(vec3(1.0, 2, 3), vec3(4.0, 5, 6)) == vec3(-3.0, 6, -3));

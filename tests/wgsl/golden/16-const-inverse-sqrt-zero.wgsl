@@ -1,0 +1,1 @@
+const a = inverseSqrt(0.0);

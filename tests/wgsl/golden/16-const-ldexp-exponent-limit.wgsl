@@ -1,0 +1,1 @@
+const a = ldexp(0.5f, 129);

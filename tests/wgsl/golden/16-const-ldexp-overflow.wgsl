@@ -1,0 +1,1 @@
+const a = ldexp(1.0f, 128);

@@ -1,0 +1,1 @@
+const a = log2(-2.0f);

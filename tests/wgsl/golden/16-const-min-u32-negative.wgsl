@@ -1,0 +1,1 @@
+const a = min(7u, -3);

@@ -1,0 +1,1 @@
+const a = normalize(vec2f(0));

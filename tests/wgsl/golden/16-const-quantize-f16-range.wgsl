@@ -1,0 +1,1 @@
+const a = quantizeToF16(1e5f);

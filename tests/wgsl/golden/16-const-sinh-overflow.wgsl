@@ -1,0 +1,1 @@
+const a = sinh(100.0f);

@@ -1,0 +1,1 @@
+const a = smoothstep(1.0, 1.0, 0.5);

@@ -1,0 +1,1 @@
+const a = sqrt(-1.0);

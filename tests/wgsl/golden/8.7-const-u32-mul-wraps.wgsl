@@ -1,0 +1,1 @@
+const_assert 65536u * 65536u == 0u;

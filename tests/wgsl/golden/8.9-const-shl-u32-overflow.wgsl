@@ -1,0 +1,1 @@
+const a = 0xffffffffu << 1u;
