@@ -1,0 +1,80 @@
+#!/bin/sh
+# test_spirv.sh - `wgc compile` over every valid kernel we have, for both targets, each module
+# checked by spirv-val; then the command's options: --reflect JSON, --override, --entry,
+# --no-bounds-checks, --target, exit statuses and the default output name.
+# Env: BUILD (build dir, default build).
+BUILD=${BUILD:-build}
+W=$(cd "$(dirname "$BUILD/wgc")" && pwd)/wgc
+[ -x "$W" ] || { echo "no $W (make first)"; exit 1; }
+command -v spirv-val >/dev/null || { echo "spirv-val missing (sh scripts/deps.sh)"; exit 1; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0; n=0
+bad() { echo "FAIL: $*"; fail=$((fail+1)); }
+
+# 1. every parity kernel and every SPIR-V golden, Vulkan 1.1 (SPIR-V 1.3) and 1.3 (SPIR-V 1.6)
+files="$(ls tests/parity/*.wgsl) $(ls tests/wgsl/golden/*.spvasm | sed 's/\.spvasm$/.wgsl/')"
+for f in $files; do
+  for env in vulkan1.1 vulkan1.3; do
+    n=$((n+1))
+    if ! "$W" compile --target $env "$f" -o "$tmp/m.spv" >"$tmp/out" 2>&1; then
+      bad "$f ($env): compile failed: $(head -3 "$tmp/out")"; continue
+    fi
+    spirv-val --target-env $env "$tmp/m.spv" >"$tmp/val" 2>&1 || bad "$f ($env): spirv-val: $(head -3 "$tmp/val")"
+  done
+done
+echo "compiled and validated $n modules"
+ver() { od -An -tx4 -j4 -N4 "$1" | tr -d ' '; }
+"$W" compile --target vulkan1.3 tests/parity/int-div-zero.wgsl -o "$tmp/a.spv" && [ "$(ver "$tmp/a.spv")" = 00010600 ] || bad "vulkan1.3 is not SPIR-V 1.6"
+"$W" compile tests/parity/int-div-zero.wgsl -o "$tmp/a.spv" && [ "$(ver "$tmp/a.spv")" = 00010300 ] || bad "default is not SPIR-V 1.3"
+
+# 2. options
+k="$tmp/k.wgsl"
+cat >"$k" <<'EOF'
+struct P { n: u32, data: array<vec2f> }
+@group(0) @binding(0) var<storage, read> src: P;
+@group(0) @binding(2) var<storage, read_write> dst: array<f32>;
+@group(1) @binding(0) var<uniform> scale: vec4f;
+@id(7) override gain: f32 = 2.0;
+override width: u32 = 8u;
+@compute @workgroup_size(width, 2)
+fn main(@builtin(global_invocation_id) id: vec3u) {
+  dst[id.x] = src.data[id.x].x * gain * scale.x;
+}
+@compute @workgroup_size(1)
+fn other() { dst[0] = 1.0; }
+EOF
+out=$("$W" compile --reflect "$k") || bad "--reflect failed"
+for want in '"name":"main","stage":"compute","workgroup_size":[8,2,1],"workgroup_size_override":[1,-1,-1]' \
+            '"name":"src","group":0,"binding":0,"type":"read-only-storage","min_size":8,"array_stride":8' \
+            '"name":"dst","group":0,"binding":2,"type":"storage","min_size":0,"array_stride":4' \
+            '"name":"scale","group":1,"binding":0,"type":"uniform","min_size":16,"array_stride":0' \
+            '"name":"gain","id":7,"explicit_id":true,"type":"f32","default":2' \
+            '"name":"width","id":0,"explicit_id":false,"type":"u32","default":8'; do
+  case "$out" in *"$want"*) ;; *) bad "--reflect lacks $want: $out" ;; esac
+done
+[ -e "$tmp/k.spv" ] && bad "--reflect without -o wrote a file"
+out=$("$W" compile --reflect --override width=32 --override 7=0.5 "$k" -o "$tmp/o.spv") || bad "--override failed"
+case "$out" in *'"workgroup_size":[32,2,1]'*) ;; *) bad "--override width=32 not in reflection: $out" ;; esac
+spirv-dis "$tmp/o.spv" | grep -q 'LocalSize 32 2 1' || bad "--override width=32 not in LocalSize"
+spirv-dis "$tmp/o.spv" | grep -q 'OpConstant %float 0.5' || bad "--override 7=0.5 not emitted"
+out=$("$W" compile --reflect --entry other "$k") || bad "--entry other failed"
+case "$out" in *'"name":"main"'*) bad "--entry other still lists main" ;; esac
+case "$out" in *'"name":"dst"'*) ;; *) bad "--entry other lost its binding dst" ;; esac
+case "$out" in *'"name":"src"'*) bad "--entry other lists src which it does not use" ;; esac
+"$W" compile --entry nosuch "$k" -o "$tmp/x.spv" 2>"$tmp/err"; [ $? -eq 2 ] || bad "--entry nosuch: exit not 2"
+grep -q "no entry point 'nosuch'" "$tmp/err" || bad "--entry nosuch: message"
+"$W" compile "$k" -o "$tmp/b.spv" && spirv-dis "$tmp/b.spv" | grep -q UMin || bad "bounds checks missing"
+"$W" compile --no-bounds-checks "$k" -o "$tmp/c.spv" && ! spirv-dis "$tmp/c.spv" | grep -q UMin || bad "--no-bounds-checks still clamps"
+cp "$k" "$tmp/def.wgsl"; (cd "$tmp" && "$W" compile def.wgsl) && [ -s "$tmp/def.spv" ] || bad "default output name def.spv"
+"$W" compile --help | grep -q -- '--reflect' || bad "--help"
+"$W" compile >/dev/null 2>&1; [ $? -eq 2 ] || bad "no input: exit not 2"
+"$W" compile "$tmp/none.wgsl" 2>/dev/null; [ $? -eq 2 ] || bad "missing file: exit not 2"
+"$W" compile --target vulkan9 "$k" 2>/dev/null; [ $? -eq 2 ] || bad "bad target: exit not 2"
+"$W" compile --override gain "$k" 2>/dev/null; [ $? -eq 2 ] || bad "override without value: exit not 2"
+printf 'fn f() { let x: i32 = 1u; }\n' >"$tmp/bad.wgsl"
+"$W" compile "$tmp/bad.wgsl" -o "$tmp/bad.spv" 2>"$tmp/err"; [ $? -eq 1 ] || bad "invalid WGSL: exit not 1"
+grep -q 'bad.wgsl:1:.*error' "$tmp/err" || bad "invalid WGSL: no diagnostic: $(cat "$tmp/err")"
+[ -e "$tmp/bad.spv" ] && bad "invalid WGSL wrote a module"
+
+echo "$fail failures"
+[ $fail -eq 0 ]
