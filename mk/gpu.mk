@@ -26,3 +26,13 @@ $(BUILD)/gen/%.spv.h: $(BUILD)/gen/%.spv $(BUILD)/embed
 	$(BUILD)/embed --words $< $(subst .,_,$(notdir $<)) $@
 
 .PRECIOUS: $(BUILD)/gen/%.spv
+
+# bench_runtime: the runtime's microbenchmarks (tiny dependent dispatches, submit+wait, upload,
+# readback, shader copy, vec4 add, pipeline creation).  `make gpu-bench` builds and runs it.
+$(BUILD)/bench_runtime: tests/gpu/bench_runtime.c $(BUILD)/libwgc.a $(GEN)
+	$(CC) $(CFLAGS_ALL) -Itests -Itests/gpu -o $@ $< $(BUILD)/libwgc.a $(LDFLAGS) $(LDLIBS_ALL)
+
+gpu-bench: $(BUILD)/bench_runtime
+	$(BUILD)/bench_runtime
+
+.PHONY: gpu-bench

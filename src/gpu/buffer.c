@@ -429,8 +429,11 @@ void wg_queue_write_buffer(wg_queue *q, wg_buffer *b, uint64_t offset, const voi
     if (!ring_init(dev))
         return;
     const uint8_t *src = data;
+    /* Big writes go in quarter-ring chunks, each submitted at once, so the GPU copies one chunk
+     * while the host fills the next. */
+    const uint64_t max_chunk = size > dev->ring_size / 2 ? dev->ring_size / 4 : dev->ring_size;
     while (size) {
-        uint64_t chunk = size < dev->ring_size ? size : dev->ring_size;
+        uint64_t chunk = size < max_chunk ? size : max_chunk;
         uint64_t at = ring_reserve(dev, chunk);
         if (at == UINT64_MAX)
             return;
@@ -445,6 +448,8 @@ void wg_queue_write_buffer(wg_queue *q, wg_buffer *b, uint64_t offset, const voi
         src += chunk;
         offset += chunk;
         size -= chunk;
+        if (size && max_chunk < dev->ring_size)
+            wg__flush_pending(dev);
     }
 }
 
