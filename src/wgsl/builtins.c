@@ -1115,57 +1115,67 @@ static int fin_named(cv_ctx *cx, ty_t t, double r, int kind, const cv_value *x, 
     return CV_OK;
 }
 
-#define F1(name, expr, check)                                                                   \
+/* F1(name, double expression, float expression, domain check): abstract-float evaluates in double;
+ * f32 and f16 evaluate in float with the float libm functions, as Tint does (so last-ulp results
+ * agree with it), then round (f16: truncate) to the type. */
+#define F1(name, expr, fexpr, check)                                                            \
     static int sc_##name(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {      \
         double v = x[0].u.f;                                                                     \
+        float vf = (float)v;                                                                     \
+        (void)vf;                                                                                \
         check;                                                                                   \
-        return fin(cx, m, x[0].type, (expr), x, 1, out);                                         \
+        return fin(cx, m, x[0].type, x[0].type == TY_AFLOAT ? (double)(expr) : (double)(fexpr), x, 1, out); \
     }                                                                                            \
     int bi_eval_##name(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) {     \
         return cw(cx, m, args, sc_##name, out);                                                  \
     }
 
 #define NOCHECK (void)0
-F1(acos, acos(v), if (v < -1 || v > 1) return efail(cx, "acos must be called with a value in the range [-1 .. 1] (inclusive)"))
-F1(asin, asin(v), if (v < -1 || v > 1) return efail(cx, "asin must be called with a value in the range [-1 .. 1] (inclusive)"))
-F1(acosh, acosh(v), if (v < 1) return efail(cx, "acosh must be called with a value >= 1.0"))
-F1(asinh, asinh(v), NOCHECK)
-F1(atan, atan(v), NOCHECK)
-F1(atanh, atanh(v), if (v <= -1 || v >= 1) return efail(cx, "atanh must be called with a value in the range (-1 .. 1) (exclusive)"))
-F1(ceil, ceil(v), NOCHECK)
-F1(floor, floor(v), NOCHECK)
-F1(trunc, trunc(v), NOCHECK)
-F1(round, nearbyint(v), NOCHECK)
-F1(fract, v - floor(v), NOCHECK)
-F1(cos, cos(v), NOCHECK)
-F1(cosh, cosh(v), NOCHECK)
-F1(sin, sin(v), NOCHECK)
-F1(sinh, sinh(v), NOCHECK)
-F1(tan, tan(v), NOCHECK)
-F1(tanh, tanh(v), NOCHECK)
-F1(log, log(v), if (v <= 0) return efail(cx, "log must be called with a value > 0"))
-F1(log2, log2(v), if (v <= 0) return efail(cx, "log2 must be called with a value > 0"))
-F1(sqrt, sqrt(v), if (v < 0) return efail(cx, "sqrt must be called with a value >= 0"))
-F1(inverse_sqrt, 1.0 / sqrt(v), if (v <= 0) return efail(cx, "inverseSqrt must be called with a value > 0"))
-F1(saturate, v < 0 ? 0.0 : v > 1 ? 1.0 : v, NOCHECK)
+F1(acos, acos(v), acosf(vf), if (v < -1 || v > 1) return efail(cx, "acos must be called with a value in the range [-1 .. 1] (inclusive)"))
+F1(asin, asin(v), asinf(vf), if (v < -1 || v > 1) return efail(cx, "asin must be called with a value in the range [-1 .. 1] (inclusive)"))
+F1(acosh, acosh(v), acoshf(vf), if (v < 1) return efail(cx, "acosh must be called with a value >= 1.0"))
+F1(asinh, asinh(v), asinhf(vf), NOCHECK)
+F1(atan, atan(v), atanf(vf), NOCHECK)
+F1(atanh, atanh(v), atanhf(vf), if (v <= -1 || v >= 1) return efail(cx, "atanh must be called with a value in the range (-1 .. 1) (exclusive)"))
+F1(ceil, ceil(v), ceilf(vf), NOCHECK)
+F1(floor, floor(v), floorf(vf), NOCHECK)
+F1(trunc, trunc(v), truncf(vf), NOCHECK)
+F1(round, nearbyint(v), nearbyintf(vf), NOCHECK)
+F1(fract, v - floor(v), vf - floorf(vf), NOCHECK)
+F1(cos, cos(v), cosf(vf), NOCHECK)
+F1(cosh, cosh(v), coshf(vf), NOCHECK)
+F1(sin, sin(v), sinf(vf), NOCHECK)
+F1(sinh, sinh(v), sinhf(vf), NOCHECK)
+F1(tan, tan(v), tanf(vf), NOCHECK)
+F1(tanh, tanh(v), tanhf(vf), NOCHECK)
+F1(log, log(v), logf(vf), if (v <= 0) return efail(cx, "log must be called with a value > 0"))
+F1(log2, log2(v), log2f(vf), if (v <= 0) return efail(cx, "log2 must be called with a value > 0"))
+F1(sqrt, sqrt(v), sqrtf(vf), if (v < 0) return efail(cx, "sqrt must be called with a value >= 0"))
+/* inverseSqrt is 1 / sqrt(e) in the type: for f16 the square root is quantized first, as in Tint */
+F1(inverse_sqrt, 1.0 / sqrt(v), x[0].type == TY_F16 ? 1.0f / (float)cv_quantize_f16(sqrtf(vf)) : 1.0f / sqrtf(vf),
+   if (v <= 0) return efail(cx, "inverseSqrt must be called with a value > 0"))
+F1(saturate, v < 0 ? 0.0 : v > 1 ? 1.0 : v, vf < 0 ? 0.0f : vf > 1 ? 1.0f : vf, NOCHECK)
 #undef F1
 
 static int sc_atan2(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {
-    return fin(cx, m, x[0].type, atan2(x[0].u.f, x[1].u.f), x, 2, out);
+    double r = x[0].type == TY_AFLOAT ? atan2(x[0].u.f, x[1].u.f) : (double)atan2f((float)x[0].u.f, (float)x[1].u.f);
+    return fin(cx, m, x[0].type, r, x, 2, out);
 }
 int bi_eval_atan2(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) { return cw(cx, m, args, sc_atan2, out); }
 
 static int sc_pow(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {
     double a = x[0].u.f, b = x[1].u.f;
     /* undefined for a < 0, and for a == 0 with b <= 0: Tint reports it as not representable */
-    double r = (a < 0 || (a == 0 && b <= 0)) ? NAN : pow(a, b);
+    double r = (a < 0 || (a == 0 && b <= 0)) ? NAN : x[0].type == TY_AFLOAT ? pow(a, b) : (double)powf((float)a, (float)b);
     return fin_named(cx, x[0].type, r, NAMED_POW, x, out);
 }
 static int sc_exp(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {
-    return fin_named(cx, x[0].type, exp(x[0].u.f), NAMED_EXP, x, out);
+    double r = x[0].type == TY_AFLOAT ? exp(x[0].u.f) : (double)expf((float)x[0].u.f);
+    return fin_named(cx, x[0].type, r, NAMED_EXP, x, out);
 }
 static int sc_exp2(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *out) {
-    return fin_named(cx, x[0].type, exp2(x[0].u.f), NAMED_EXP2, x, out);
+    double r = x[0].type == TY_AFLOAT ? exp2(x[0].u.f) : (double)exp2f((float)x[0].u.f);
+    return fin_named(cx, x[0].type, r, NAMED_EXP2, x, out);
 }
 int bi_eval_exp(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) { return cw(cx, m, args, sc_exp, out); }
 int bi_eval_exp2(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) { return cw(cx, m, args, sc_exp2, out); }
@@ -1419,12 +1429,6 @@ int bi_eval_dot(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *o
     return vdot(cx, &args[0], &args[1], out);
 }
 
-static double vlen2(const cv_value *v) {
-    if (!v->n) return v->u.f * v->u.f;
-    double s = 0;
-    for (uint32_t i = 0; i < v->n; i++) s += v->u.elems[i].u.f * v->u.elems[i].u.f;
-    return s;
-}
 static ty_t ftype(const cv_value *v) { return v->n ? v->u.elems[0].type : v->type; }
 
 /* length: |x| for scalars, sqrt(dot(v, v)) with each step checked for vectors */
@@ -1443,12 +1447,13 @@ int bi_eval_distance(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_val
     return vlength(cx, m, &d, out);
 }
 int bi_eval_normalize(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) {
-    double l = sqrt(vlen2(&args[0]));
-    if (l == 0) return efail(cx, "zero length vector can not be normalized");
+    /* e / length(e), component-wise in the type's precision */
+    cv_value l;
+    if (vlength(cx, m, &args[0], &l)) return CV_ERROR;
+    if (l.u.f == 0) return efail(cx, "zero length vector can not be normalized");
     cv_value comps[4];
-    ty_t t = ftype(&args[0]);
     for (uint32_t i = 0; i < args[0].n; i++)
-        if (fin(cx, m, t, args[0].u.elems[i].u.f / l, args, 1, &comps[i])) return CV_ERROR;
+        if (cv_binary(cx, CV_DIV, &args[0].u.elems[i], &l, &comps[i])) return CV_ERROR;
     return cv_composite(cx, m->ret, comps, args[0].n, out);
 }
 int bi_eval_cross(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) {
