@@ -48,6 +48,10 @@ typedef struct emitter {
     uint32_t ntyid;
     uint32_t *id;                /* [node_count] declaration -> id (var: pointer; let/param: value; fn) */
     uint8_t *wrapped;            /* [node_count] resource var wrapped in a Block struct */
+    uint32_t *plen;              /* [node_count] PARAM -> hidden runtime-array length parameter */
+    ty_t ovarr_t[64];            /* override-sized array types ... */
+    uint32_t ovarr_n[64];        /* ... and their element counts with the override values */
+    uint32_t novarr;
     uint8_t *ovst;               /* [node_count] override state (ov_state) */
     uint32_t *ubo;               /* [node_count] uniform var laid out std140-style (shadowed) */
     cv_value *ovval;             /* [noverrides] computed override values */
@@ -465,6 +469,17 @@ static uint32_t array_len_id(emitter *e, const ty_info *ti) {
     return 0; /* filled by the workgroup variable that owns the type (see global_var) */
 }
 
+/* Element count of an override-sized array type (recorded by global_var), 1 when unknown. */
+static uint32_t ovarr_count(emitter *e, ty_t t) {
+    for (uint32_t i = 0; i < e->novarr; i++)
+        if (e->ovarr_t[i] == t) return e->ovarr_n[i];
+    uint32_t key = TI(t)->count;
+    cv_value v;
+    if (!(key & 0x80000000u) && key < e->sm->node_count && N(key)->kind == AST_OVERRIDE && !ov_decl_value(e, key, &v))
+        return v.u.i > 0 ? (uint32_t)v.u.i : 1;
+    return 1;
+}
+
 /* ---- small emission helpers ---- */
 
 static uint32_t op1(emitter *e, uint32_t op, uint32_t ty, uint32_t a) { return SPV_VAL(&e->b, op, ty, a); }
@@ -517,44 +532,45 @@ static uint32_t clamp_index(emitter *e, uint32_t ih, uint32_t bound, uint32_t le
     return SPV_GLSL_CALL(&e->b, t_u32(e), SPV_GLSL_UMin, i, hi);
 }
 
-/* For a reference expression whose store type is a runtime-sized array: the pointer to the
- * struct holding it and the member index, for OpArrayLength.  Returns 0 when unknown. */
-static uint32_t rta_struct(emitter *e, uint32_t h, uint32_t *member) {
+/* The element count of the runtime-sized array that a reference or pointer expression reaches
+ * (the array itself, or the struct ending in it): OpArrayLength on the buffer variable, or the
+ * hidden length parameter that functions taking such a pointer receive.  0 when unknown. */
+static uint32_t rta_len(emitter *e, uint32_t h, int depth) {
     const ast_node *n = N(h);
     const sema_expr *x = EX(h);
-    if (n->kind == AST_IDENT) {
+    if (depth > 64) return 0;
+    switch ((ast_kind)n->kind) {
+    case AST_UNARY:
+        if (n->op == AST_OP_ADDR || n->op == AST_OP_DEREF) return rta_len(e, n->u.unary.operand, depth + 1);
+        return 0;
+    case AST_MEMBER:
+        return x->swz_n ? 0 : rta_len(e, n->u.member.base, depth + 1);
+    case AST_IDENT: {
         uint32_t d = x->decl;
         if (!d) return 0;
-        if (N(d)->kind == AST_VAR && e->wrapped[d]) { *member = 0; return e->id[d]; }
-        if (N(d)->kind == AST_LET && N(d)->u.var.init) {
-            /* let p = &buf(.member); p is a pointer value */
-            uint32_t init = N(d)->u.var.init;
-            if (N(init)->kind == AST_UNARY && N(init)->op == AST_OP_ADDR) return rta_struct(e, N(init)->u.unary.operand, member);
-            return rta_struct(e, init, member);
+        if (N(d)->kind == AST_VAR && (DC(d)->as == TY_AS_STORAGE)) {
+            const ty_info *ti = TI(DC(d)->type);
+            uint32_t member = e->wrapped[d] ? 0 : (ti->nmembers ? ti->nmembers - 1 : 0);
+            return SPV_VAL(&e->b, SPV_OP_ArrayLength, t_u32(e), e->id[d], member);
         }
+        if (N(d)->kind == AST_PARAM) return e->plen[d];
+        if (N(d)->kind == AST_LET && N(d)->u.var.init) return rta_len(e, N(d)->u.var.init, depth + 1);
         return 0;
     }
-    if (n->kind == AST_UNARY && n->op == AST_OP_DEREF) {
-        uint32_t o = n->u.unary.operand;
-        if (N(o)->kind == AST_UNARY && N(o)->op == AST_OP_ADDR) return rta_struct(e, N(o)->u.unary.operand, member);
-        return rta_struct(e, o, member);
+    default:
+        return 0;
     }
-    if (n->kind == AST_UNARY && n->op == AST_OP_ADDR) return rta_struct(e, n->u.unary.operand, member);
-    if (n->kind == AST_MEMBER && !x->swz_n) {
-        uint32_t base = n->u.member.base;
-        const sema_expr *bx = EX(base);
-        uint32_t p = bx->kind == SEMA_EK_REF ? ref(e, base) : value(e, base);
-        *member = x->member;
-        return p;
-    }
-    return 0;
 }
 
 static uint32_t array_length(emitter *e, uint32_t h) {
-    uint32_t member = 0;
-    uint32_t p = rta_struct(e, h, &member);
-    if (!p) return c_u32(e, 0);
-    return SPV_VAL(&e->b, SPV_OP_ArrayLength, t_u32(e), p, member);
+    uint32_t len = rta_len(e, h, 0);
+    return len ? len : c_u32(e, 0);
+}
+
+/* Does a parameter of type t need the hidden runtime-array length parameter? */
+static bool needs_len_param(emitter *e, ty_t t) {
+    const ty_info *ti = TI(t);
+    return ti->kind == TY_PTR && ti->as == TY_AS_STORAGE && (TI(ti->elem)->flags & TY_F_HAS_RUNTIME);
 }
 
 /* ---- references ---- */
@@ -634,10 +650,7 @@ static uint32_t ref(emitter *e, uint32_t h) {
             if (si->kind == TY_ARRAY && si->array_kind == TY_ARRAY_RUNTIME) {
                 if (e->bounds) len = array_length(e, bh);
             } else if (si->kind == TY_ARRAY && si->array_kind == TY_ARRAY_OVERRIDE) {
-                uint32_t key = si->count;
-                cv_value v;
-                if (!(key & 0x80000000u) && N(key)->kind == AST_OVERRIDE && !ov_decl_value(e, key, &v)) bound = (uint32_t)v.u.i;
-                else bound = 1;
+                bound = ovarr_count(e, base_store_type(e, bh));
             } else {
                 bound = si->kind == TY_ARRAY ? si->count : si->n;
             }
@@ -888,7 +901,7 @@ static uint32_t user_call(emitter *e, uint32_t h) {
     uint32_t args[64], back_tmp[64], back_ptr[64];
     ty_t back_ty[64];
     uint32_t nback = 0;
-    uint32_t na = n->u.call.args.count < 62 ? n->u.call.args.count : 62;
+    uint32_t na = n->u.call.args.count < 31 ? n->u.call.args.count : 31;
     args[0] = e->id[x->decl];
     for (uint32_t i = 0; i < na; i++) {
         uint32_t ah = ast_item(e->m, n->u.call.args, i);
@@ -916,9 +929,15 @@ static uint32_t user_call(emitter *e, uint32_t h) {
         }
         args[1 + i] = v;
     }
+    uint32_t nargs = na + 1;
+    const ast_node *fnode = N(x->decl);
+    for (uint32_t i = 0; i < na && i < fnode->u.fn.params.count && nargs < 64; i++) {
+        uint32_t p = ast_item(e->m, fnode->u.fn.params, i);
+        if (needs_len_param(e, DC(p)->type)) args[nargs++] = array_length(e, ast_item(e->m, n->u.call.args, i));
+    }
     const sema_fn *f = sema_fn_of(e->sm, x->decl);
     ty_t rt = f && f->ret ? f->ret : TY_VOID;
-    uint32_t r = spv_val(&e->b, SPV_OP_FunctionCall, tid(e, rt), na + 1, args);
+    uint32_t r = spv_val(&e->b, SPV_OP_FunctionCall, tid(e, rt), nargs, args);
     for (uint32_t i = 0; i < nback; i++) store(e, back_ptr[i], load(e, back_ty[i], back_tmp[i]));
     return r;
 }
@@ -1533,7 +1552,7 @@ static void global_var(emitter *e, uint32_t h) {
         bool self_block = ti->kind == TY_STRUCT && ti->nmembers && (ti->flags & TY_F_HAS_RUNTIME);
         if (self_block) {
             st = tid(e, t);
-            SPV_DECORATE0(b, st, SPV_DEC_Block);
+            if (spv_once(b, 10, st)) SPV_DECORATE0(b, st, SPV_DEC_Block);
         } else {
             uint32_t inner = tid(e, t);
             st = spv_type_struct(b, 1, &inner);
@@ -1577,6 +1596,10 @@ static void global_var(emitter *e, uint32_t h) {
         }
         uint32_t arr = spv_type_array(b, tid(e, ti->elem), c_u32(e, len), 0);
         *tid_slot(e, t) = arr;
+        if (e->novarr < 64) {
+            e->ovarr_t[e->novarr] = t;
+            e->ovarr_n[e->novarr++] = len;
+        }
     }
     uint32_t sc = sc_of((ty_as)d->as);
     if (d->as == TY_AS_PRIVATE) {
@@ -1621,18 +1644,7 @@ static void zero_workgroup(emitter *e, const sema_fn *f, uint32_t wg_total) {
             uint32_t len;
             if (ti->array_kind == TY_ARRAY_FIXED) len = c_u32(e, ti->count);
             else len = 0;
-            if (!len) { /* override-sized: read the length from the SPIR-V type's constant */
-                cv_value v;
-                uint32_t key = ti->count;
-                uint32_t n = 1;
-                if (!(key & 0x80000000u) && N(key)->kind == AST_OVERRIDE && !ov_decl_value(e, key, &v)) n = (uint32_t)v.u.i;
-                else {
-                    uint32_t te = N(g)->u.var.type;
-                    if (te && N(te)->kind == AST_IDENT && N(te)->u.ident.templ.count == 2 &&
-                        !ov_eval(e, ast_item(e->m, N(te)->u.ident.templ, 1), &v)) n = (uint32_t)v.u.i;
-                }
-                len = c_u32(e, n);
-            }
+            if (!len) len = c_u32(e, ovarr_count(e, t));
             uint32_t pj = spv_fn_var(b, ptr_to(e, SPV_SC_Function, TY_U32), 0);
             store(e, pj, idx);
             uint32_t header = spv_id(b), lb = spv_id(b), lc = spv_id(b), merge = spv_id(b), lcond = spv_id(b);
@@ -1672,23 +1684,36 @@ static void function(emitter *e, const sema_fn *f) {
     const ast_node *n = N(f->node);
     bool entry = f->stage == WGSL_STAGE_COMPUTE;
     uint32_t np = n->u.fn.params.count;
-    uint32_t ptys[64];
-    if (np > 64) np = 64;
+    uint32_t ptys[64], nextra = 0;
+    if (np > 31) np = 31;
     ty_t ret = f->ret ? f->ret : TY_VOID;
     if (!entry)
-        for (uint32_t i = 0; i < np; i++) ptys[i] = tid(e, DC(ast_item(e->m, n->u.fn.params, i))->type);
+        for (uint32_t i = 0; i < np; i++) {
+            ty_t pt = DC(ast_item(e->m, n->u.fn.params, i))->type;
+            ptys[i] = tid(e, pt);
+            if (needs_len_param(e, pt)) ptys[np + nextra++] = t_u32(e);
+        }
     uint32_t rty = tid(e, entry ? TY_VOID : ret);
-    uint32_t fty = spv_type_function(b, rty, entry ? 0 : np, ptys);
+    uint32_t fty = spv_type_function(b, rty, entry ? 0 : np + nextra, ptys);
     uint32_t fid = e->id[f->node];
     const char *name = cc_str(e->cc, n->u.fn.name);
     spv_name(b, fid, name);
     spv_fn_begin(b, fid, rty, fty);
-    if (!entry)
+    if (!entry) {
         for (uint32_t i = 0; i < np; i++) {
             uint32_t p = ast_item(e->m, n->u.fn.params, i);
             e->id[p] = spv_fn_param(b, ptys[i]);
             spv_name(b, e->id[p], cc_str(e->cc, N(p)->u.param.name));
         }
+        for (uint32_t i = 0; i < np; i++) {
+            uint32_t p = ast_item(e->m, n->u.fn.params, i);
+            if (!needs_len_param(e, DC(p)->type)) continue;
+            e->plen[p] = spv_fn_param(b, t_u32(e));
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s_length", cc_str(e->cc, N(p)->u.param.name));
+            spv_name(b, e->plen[p], buf);
+        }
+    }
     spv_fn_entry(b, spv_id(b));
     e->fn = f;
     e->nloops = 0;
@@ -1758,6 +1783,7 @@ int wgsl_emit(wgsl_cc *cc) {
     spv_init(&e->b, arena_realloc, &cc->arena, version);
     e->id = arena_alloc(&cc->arena, sm->node_count * sizeof *e->id);
     e->wrapped = arena_alloc(&cc->arena, sm->node_count);
+    e->plen = arena_alloc(&cc->arena, sm->node_count * sizeof *e->plen);
     e->ovst = arena_alloc(&cc->arena, sm->node_count);
     e->ubo = arena_alloc(&cc->arena, sm->node_count * sizeof *e->ubo);
     e->ovval = arena_alloc(&cc->arena, (sm->noverrides + 1) * sizeof *e->ovval);

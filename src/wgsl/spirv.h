@@ -241,6 +241,8 @@ void spv_inst_str(spv_builder *b, spv_words *w, uint32_t op, uint32_t npre,
 #define SPV_SEC(b, s, op, ...) SPV_INST((b), &(b)->sec[(s)], (op), __VA_ARGS__)
 
 void spv_capability(spv_builder *b, uint32_t cap);        /* once per capability */
+/* 1 the first time (tag, key) is seen, then 0: for decorations that must appear once. */
+int spv_once(spv_builder *b, uint32_t tag, uint32_t key);
 void spv_extension(spv_builder *b, const char *name);      /* once per name */
 uint32_t spv_glsl_import(spv_builder *b);                  /* GLSL.std.450 id */
 void spv_memory_model(spv_builder *b, uint32_t addressing, uint32_t model);

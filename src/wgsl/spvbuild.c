@@ -197,6 +197,8 @@ static int once(spv_builder *b, uint32_t tag, uint32_t n, const uint32_t *k) {
     return 1;
 }
 
+int spv_once(spv_builder *b, uint32_t tag, uint32_t key) { return once(b, 0x100u + tag, 1, &key); }
+
 void spv_capability(spv_builder *b, uint32_t cap) {
     if (once(b, 1, 1, &cap)) SPV_SEC(b, SPV_SEC_CAPABILITY, SPV_OP_Capability, cap);
 }
