@@ -22,7 +22,7 @@
 #include "wgsl/sema.h"
 
 /* Behaviours of statements (spec "Behavior Analysis"). */
-enum { B_NEXT = 1, B_RETURN = 2, B_BREAK = 4, B_CONTINUE = 8 };
+enum { B_NEXT = SEMA_B_NEXT, B_RETURN = SEMA_B_RETURN, B_BREAK = SEMA_B_BREAK, B_CONTINUE = SEMA_B_CONTINUE };
 
 typedef struct checker {
     wgsl_cc *cc;
@@ -1563,8 +1563,16 @@ static int loop_body(checker *c, uint32_t body, uint32_t continuing, int *bc) {
     return b;
 }
 
+static int stmt_inner(checker *c, uint32_t h);
+
 static int stmt(checker *c, uint32_t h) {
     if (!h) return B_NEXT;
+    int b = stmt_inner(c, h);
+    c->sm->behav[h] = (uint8_t)b;
+    return b;
+}
+
+static int stmt_inner(checker *c, uint32_t h) {
     const ast_node *n = N(h);
     switch ((ast_kind)n->kind) {
     case AST_BLOCK: return block_stmts(c, h);
@@ -1779,6 +1787,7 @@ static int block_stmts(checker *c, uint32_t h) {
         int sb = stmt(c, s);
         if (b & B_NEXT) b = (b & ~B_NEXT) | sb;
     }
+    c->sm->behav[h] = (uint8_t)b;
     return b;
 }
 
@@ -2093,6 +2102,7 @@ static bool builtin_param(checker *c, uint32_t fn, uint32_t p, ty_t t, wgsl_stag
         return false;
     }
     *mask |= 1u << b;
+    DC(c, p)->builtin = (uint8_t)b;
     return true;
 }
 
@@ -2459,6 +2469,7 @@ int wgsl_check(wgsl_cc *cc) {
     sm->ex = arena_alloc(&cc->arena, sm->node_count * sizeof *sm->ex);
     sm->dc = arena_alloc(&cc->arena, sm->node_count * sizeof *sm->dc);
     sm->fn_of = arena_alloc(&cc->arena, sm->node_count * sizeof *sm->fn_of);
+    sm->behav = arena_alloc(&cc->arena, sm->node_count);
     uint32_t nd = m->decls.count;
     sm->fns = arena_alloc(&cc->arena, (nd + 1) * sizeof *sm->fns);
     sm->resources = arena_alloc(&cc->arena, (nd + 1) * sizeof *sm->resources);
@@ -2518,5 +2529,6 @@ int wgsl_check(wgsl_cc *cc) {
         while (j && cmp_binding(sm, sm->resources[j - 1], x) > 0) { sm->resources[j] = sm->resources[j - 1]; j--; }
         sm->resources[j] = x;
     }
-    return c->errors ? 1 : 0;
+    if (c->errors) return 1;
+    return sema_uniformity(cc, sm);
 }

@@ -117,6 +117,9 @@ typedef enum sema_builtin {
     SEMA_BV_COUNT
 } sema_builtin;
 
+/* Statement behaviours (spec "Behavior Analysis"), sema_module.behav bits. */
+enum { SEMA_B_NEXT = 1, SEMA_B_RETURN = 2, SEMA_B_BREAK = 4, SEMA_B_CONTINUE = 8 };
+
 typedef enum sema_scope {
     SEMA_SCOPE_MODULE = 0,
     SEMA_SCOPE_FUNCTION,
@@ -179,6 +182,7 @@ typedef struct sema_module {
     uint32_t nresources;
     uint32_t *overrides;        /* OVERRIDE nodes in source order */
     uint32_t noverrides;
+    uint8_t *behav;             /* [node_count]: statement behaviours, SEMA_B_* bits (check.c) */
     uint32_t *decl_order;       /* module-scope declaration nodes in dependency order (every node
                                    after all the declarations it uses) */
     uint32_t ndecl_order;
@@ -207,6 +211,11 @@ int sema_resolve(struct wgsl_cc *cc, sema_module *sm);
 span sema_decl_span(struct wgsl_cc *cc, uint32_t node, bool local);
 /* "const", "function", "struct", ... (for messages). */
 const char *sema_decl_kind_name(const ast_module *m, uint32_t node);
+
+/* uniform.c: uniformity analysis of every function (spec "Uniformity Analysis"); reports the first
+ * violation (barriers, workgroupUniformLoad, subgroup operations in non-uniform control flow) as
+ * Tint does.  0 when fine. */
+int sema_uniformity(struct wgsl_cc *cc, sema_module *sm);
 
 /* Name of a builtin value ("global_invocation_id"). */
 const char *sema_builtin_name(sema_builtin b);
