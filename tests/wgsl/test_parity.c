@@ -67,11 +67,49 @@ typedef struct pk_spec {
     char error[256];
 } pk_spec;
 
-static int failures;
+static int failures;                       /* problems not tied to one kernel */
+static char *names[MAX_KERNELS];           /* kernel stems, sorted */
+static int kernel_failed[MAX_KERNELS];
+static size_t nk;
 
 static void fail_kernel(const char *kernel, const char *what, const char *detail) {
-    failures++;
+    size_t k = 0;
+    while (k < nk && strcmp(names[k], kernel)) k++;
+    if (k < nk) kernel_failed[k] = 1; else failures++;
     printf("FAIL %s: %s%s\n", kernel, what, detail);
+}
+
+/* tests/wgsl/parity-known.txt: "KERNEL REASON" lines ('#' comments) for kernels wgc is known to
+ * get wrong.  Their failures are reported as XFAIL with the reason; a listed kernel that passes
+ * fails the test ("stale") so the list only holds live bugs.  Returns the reason or NULL. */
+static char known_text[16384];
+static const char *known_reason(const char *kernel) {
+    static int loaded;
+    if (!loaded) {
+        loaded = 1;
+        FILE *f = fopen("tests/wgsl/parity-known.txt", "r");
+        if (f) {
+            size_t n = fread(known_text, 1, sizeof known_text - 1, f);
+            known_text[n] = 0;
+            fclose(f);
+        }
+    }
+    size_t kl = strlen(kernel);
+    for (const char *l = known_text; *l;) {
+        const char *e = strchr(l, '\n');
+        if (!e) e = l + strlen(l);
+        if (*l != '#' && !strncmp(l, kernel, kl) && (l[kl] == ' ' || l[kl] == '\t')) {
+            static char why[512];
+            const char *r = l + kl;
+            while (*r == ' ' || *r == '\t') r++;
+            size_t n = (size_t)(e - r) < sizeof why - 1 ? (size_t)(e - r) : sizeof why - 1;
+            memcpy(why, r, n);
+            why[n] = 0;
+            return why;
+        }
+        l = *e ? e + 1 : e;
+    }
+    return NULL;
 }
 
 static char *slurp(const char *path, size_t *len) {
@@ -524,8 +562,6 @@ int main(void) {
 
     DIR *dp = opendir("tests/parity");
     if (!dp) { printf("FAIL: run from the repository root (no tests/parity)\n"); return 1; }
-    char *names[MAX_KERNELS];
-    size_t nk = 0;
     for (struct dirent *de; (de = readdir(dp)) && nk < MAX_KERNELS;) {
         size_t l = strlen(de->d_name);
         if (l > 5 && !strcmp(de->d_name + l - 5, ".wgsl") && (!filter || strstr(de->d_name, filter)))
@@ -580,7 +616,7 @@ int main(void) {
             else status = run_kernel(&env, names[k], src, len, &spec, wgdir, msg, sizeof msg);
         }
         printf("%-11s %s%s%s\n", status, names[k], *msg ? ": " : "", msg);
-        if (!strcmp(status, "error")) failures++;
+        if (!strcmp(status, "error")) kernel_failed[k] = 1;
         fprintf(rj, "%s{\"name\": ", k ? ",\n" : "");
         json_escape(rj, names[k]);
         fprintf(rj, ", \"status\": \"%s\", \"message\": ", status);
@@ -607,8 +643,26 @@ int main(void) {
 
     /* The kernels' own expectations, checked on wgc's outputs by the same script as Dawn's. */
     snprintf(cmd, sizeof cmd, "python3 tests/oracle/expect.py '%s' tests/parity/*%s*.wgsl", wgdir, filter ? filter : "");
-    if (system(cmd) != 0) { failures++; printf("FAIL: expectations on wgc's outputs (above)\n"); }
-    printf("parity: %zu kernels, %d ran on wgc, %d compared with Dawn, %d failures\n", nk, ran, compared, failures);
+    FILE *ep = popen(cmd, "r");
+    char line[4096];
+    int expect_ok = 0;
+    while (ep && fgets(line, sizeof line, ep)) {
+        fputs(line, stdout);
+        char kname[256];
+        if (!strncmp(line, "FAIL ", 5) && sscanf(line + 5, "%255s", kname) == 1) fail_kernel(kname, "", "expectations (above)");
+        if (strstr(line, " passed, ") && strstr(line, " failed, ")) expect_ok = 1;
+    }
+    if (!ep || pclose(ep) == -1 || !expect_ok) { failures++; printf("FAIL: expect.py did not run\n"); }
+    int xfail = 0, real = 0;
+    for (size_t k = 0; k < nk; k++) {
+        const char *why = known_reason(names[k]);
+        if (kernel_failed[k] && why) { xfail++; printf("XFAIL %s: known wgc bug: %s\n", names[k], why); }
+        else if (kernel_failed[k]) real++;
+        else if (why) { failures++; printf("STALE %s: passes now; remove it from tests/wgsl/parity-known.txt\n", names[k]); }
+    }
+    failures += real;
+    printf("parity: %zu kernels, %d ran on wgc, %d compared with Dawn, %d failed, %d known failures (XFAIL), "
+           "%d other problems\n", nk, ran, compared, real, xfail, failures - real);
     for (size_t k = 0; k < nk; k++) free(names[k]);
     return failures ? 1 : 0;
 }
