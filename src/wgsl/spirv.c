@@ -49,6 +49,7 @@ typedef struct emitter {
     uint32_t *id;                /* [node_count] declaration -> id (var: pointer; let/param: value; fn) */
     uint8_t *wrapped;            /* [node_count] resource var wrapped in a Block struct */
     uint32_t *plen;              /* [node_count] PARAM -> hidden runtime-array length parameter */
+    bool rhs_safe;               /* the next binary_vals' rhs is a constant needing no guard */
     ty_t ovarr_t[64];            /* override-sized array types ... */
     uint32_t ovarr_n[64];        /* ... and their element counts with the override values */
     uint32_t novarr;
@@ -749,10 +750,30 @@ static uint32_t safe_divisor(emitter *e, ty_t t, uint32_t l, uint32_t r) {
     return SPV_VAL(&e->b, SPV_OP_Select, tid(e, t), bad, one, r);
 }
 
+/* Is the rhs node of `op` a constant for which / % need no zero/overflow guard and shifts no mask? */
+static bool const_rhs_safe(emitter *e, uint32_t rh, ast_op op) {
+    const sema_expr *x = EX(rh);
+    if (!x->cval) return false;
+    const cv_value *v = sema_value(e->sm, x->cval);
+    uint32_t n = v->n ? v->n : 1;
+    for (uint32_t i = 0; i < n; i++) {
+        const cv_value *c = v->n ? &v->u.elems[i] : v;
+        if (c->type != TY_I32 && c->type != TY_U32) return false;
+        if (op == AST_OP_SHL || op == AST_OP_SHR) {
+            if (c->u.i < 0 || c->u.i >= 32) return false;
+        } else if (c->u.i == 0 || (c->type == TY_I32 && c->u.i == -1)) {
+            return false;
+        }
+    }
+    return op == AST_OP_DIV || op == AST_OP_MOD || op == AST_OP_SHL || op == AST_OP_SHR;
+}
+
 static uint32_t binary_vals(emitter *e, ast_op op, ty_t rt, ty_t lt, uint32_t l, ty_t rtt, uint32_t r) {
     spv_builder *b = &e->b;
     const ty_info *li = TI(lt), *ri = TI(rtt);
     ty_t s = ty_scalar_of(e->tt, lt);
+    bool safe = e->rhs_safe;
+    e->rhs_safe = false;
     bool fl = s == TY_F32 || s == TY_F16, sg = s == TY_I32;
     uint32_t R = tid(e, rt);
     /* matrices */
@@ -790,10 +811,10 @@ static uint32_t binary_vals(emitter *e, ast_op op, ty_t rt, ty_t lt, uint32_t l,
     case AST_OP_MUL: return op2(e, fl ? SPV_OP_FMul : SPV_OP_IMul, R, l, r);
     case AST_OP_DIV:
         if (fl) return op2(e, SPV_OP_FDiv, R, l, r);
-        return op2(e, sg ? SPV_OP_SDiv : SPV_OP_UDiv, R, l, safe_divisor(e, lt, l, r));
+        return op2(e, sg ? SPV_OP_SDiv : SPV_OP_UDiv, R, l, safe ? r : safe_divisor(e, lt, l, r));
     case AST_OP_MOD:
         if (fl) return op2(e, SPV_OP_FRem, R, l, r);
-        return op2(e, sg ? SPV_OP_SRem : SPV_OP_UMod, R, l, safe_divisor(e, lt, l, r));
+        return op2(e, sg ? SPV_OP_SRem : SPV_OP_UMod, R, l, safe ? r : safe_divisor(e, lt, l, r));
     case AST_OP_AND: return op2(e, s == TY_BOOL ? SPV_OP_LogicalAnd : SPV_OP_BitwiseAnd, R, l, r);
     case AST_OP_OR: return op2(e, s == TY_BOOL ? SPV_OP_LogicalOr : SPV_OP_BitwiseOr, R, l, r);
     case AST_OP_XOR: return op2(e, SPV_OP_BitwiseXor, R, l, r);
@@ -801,7 +822,7 @@ static uint32_t binary_vals(emitter *e, ast_op op, ty_t rt, ty_t lt, uint32_t l,
         /* count masked to the bit width */
         if (ri->kind != TY_VEC && li->kind == TY_VEC) { r = splat(e, ty_vec(e->tt, li->n, TY_U32), r); }
         ty_t ct = li->kind == TY_VEC ? ty_vec(e->tt, li->n, TY_U32) : TY_U32;
-        r = op2(e, SPV_OP_BitwiseAnd, tid(e, ct), r, const_scalar_like(e, ct, 0, 31));
+        if (!safe) r = op2(e, SPV_OP_BitwiseAnd, tid(e, ct), r, const_scalar_like(e, ct, 0, 31));
         if (op == AST_OP_SHL) return op2(e, SPV_OP_ShiftLeftLogical, R, l, r);
         return op2(e, sg ? SPV_OP_ShiftRightArithmetic : SPV_OP_ShiftRightLogical, R, l, r);
     }
@@ -972,6 +993,7 @@ static uint32_t value(emitter *e, uint32_t h) {
         }
         {
             uint32_t l = value(e, n->u.binary.lhs), r = value(e, n->u.binary.rhs);
+            e->rhs_safe = const_rhs_safe(e, n->u.binary.rhs, (ast_op)n->op);
             return binary_vals(e, (ast_op)n->op, x->type, vt(e, n->u.binary.lhs), l, vt(e, n->u.binary.rhs), r);
         }
     case AST_INDEX:
@@ -1407,6 +1429,7 @@ static void assign_stmt(emitter *e, uint32_t h) {
         r = value(e, n->u.assign.rhs);
         rt = vt(e, n->u.assign.rhs);
         op = (ast_op)n->op;
+        e->rhs_safe = const_rhs_safe(e, n->u.assign.rhs, op);
     } else {
         r = const_scalar_like(e, lt, 1, 1);
         rt = lt;
