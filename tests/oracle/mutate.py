@@ -99,12 +99,12 @@ def main():
     a = ap.parse_args()
     rng = random.Random(a.seed)
     os.makedirs(a.out, exist_ok=True)
-    sources = [(f, open(f, encoding="utf-8").read()) for f in sorted(a.files)]
+    sources = [(f, open(f, encoding="utf-8", errors="surrogateescape").read()) for f in sorted(a.files)]
     for n in range(a.count):
         f, text = rng.choice(sources)
         new, what = mutate(text, rng)
         path = os.path.join(a.out, "mut-%04d.wgsl" % n)
-        with open(path, "w", encoding="utf-8") as out:
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as out:
             out.write("// mutant of %s: %s\n%s" % (f, what.replace("\n", " "), new))
         print(path)
 

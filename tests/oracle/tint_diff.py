@@ -68,6 +68,11 @@ def run_tint(tint, pkg, files):
     return out
 
 
+def one_line(msg):
+    """First line of a message (Tint's overload errors list the candidates on further lines)."""
+    return (msg or "").split("\n", 1)[0]
+
+
 def first_error_line(messages, key_type):
     for m in messages:
         if m.get(key_type) == "error":
@@ -121,15 +126,15 @@ def main():
         elif t["ok"] != w["ok"]:
             tmsg = next((m for m in t["messages"] if m["type"] == "error"), None)
             if t["ok"]:
-                kind, why = "tint_only_ok", "Tint accepts; wgc: %s: %s" % (w["line"], w["msg"])
+                kind, why = "tint_only_ok", "Tint accepts; wgc: %s: %s" % (w["line"], one_line(w["msg"]))
             else:
-                kind, why = "wgc_only_ok", "wgc accepts; Tint: %s: %s" % (tmsg["line"], tmsg["message"])
+                kind, why = "wgc_only_ok", "wgc accepts; Tint: %s: %s" % (tmsg["line"], one_line(tmsg["message"]))
         elif not t["ok"]:
             tline = first_error_line(t["messages"], "type")
             tmsg = next(m["message"] for m in t["messages"] if m["type"] == "error")
             if tline != w["line"]:
                 kind = "line"
-                why = "first error line: Tint %s (%s), wgc %s (%s)" % (tline, tmsg, w["line"], w["msg"])
+                why = "first error line: Tint %s (%s), wgc %s (%s)" % (tline, one_line(tmsg), w["line"], one_line(w["msg"]))
             else:
                 kind = None
         else:
