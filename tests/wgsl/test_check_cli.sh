@@ -1,0 +1,54 @@
+#!/bin/sh
+# test_check_cli.sh - `wgc check`: exit 0 all valid / 1 some invalid / 2 usage or unreadable file,
+# text format (file:line:col: error: msg, source line, caret), several files, stdin '-', --json
+# (one parseable document with line/col/offset/length), --help.
+W=${BUILD:-build}/wgc
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+printf 'const x = 1;\n' > "$t/ok.wgsl"
+printf 'fn f() {\n  let x = 1\n}\n' > "$t/bad.wgsl"
+
+out=$($W check "$t/ok.wgsl"); rc=$?
+[ $rc -eq 0 ] || no "valid file: exit $rc"
+[ -z "$out" ] || no "valid file prints: $out"
+
+out=$($W check "$t/bad.wgsl"); rc=$?
+[ $rc -eq 1 ] || no "invalid file: exit $rc"
+want="$t/bad.wgsl:3:1: error: expected ';' for variable declaration
+}
+^"
+[ "$out" = "$want" ] || no "text output:
+$out
+want:
+$want"
+
+$W check "$t/ok.wgsl" "$t/bad.wgsl" >/dev/null; rc=$?
+[ $rc -eq 1 ] || no "valid+invalid: exit $rc"
+$W check "$t/ok.wgsl" "$t/missing.wgsl" >/dev/null 2>"$t/err"; rc=$?
+[ $rc -eq 2 ] || no "missing file: exit $rc"
+grep -q "cannot read" "$t/err" || no "missing file: no message"
+$W check >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || no "no files: exit $rc"
+$W check --frob "$t/ok.wgsl" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || no "bad option: exit $rc"
+$W check --help | grep -q -- "--json" || no "--help lacks --json"
+
+out=$(printf 'const = 1;' | $W check -); rc=$?
+[ $rc -eq 1 ] || no "stdin: exit $rc"
+echo "$out" | grep -q "^<stdin>:1:7: error: expected identifier for 'const' declaration" || no "stdin output: $out"
+
+$W check --json "$t/ok.wgsl" "$t/bad.wgsl" > "$t/j"; rc=$?
+[ $rc -eq 1 ] || no "--json: exit $rc"
+python3 - "$t/j" "$t/bad.wgsl" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ok"] is False, d
+f = d["files"]
+assert len(f) == 2 and f[0]["ok"] is True and f[0]["diagnostics"] == [], f
+e = f[1]["diagnostics"][0]
+assert f[1]["file"] == sys.argv[2]
+assert (e["severity"], e["line"], e["col"], e["offset"], e["length"]) == ("error", 3, 1, 21, 1), e
+assert e["message"] == "expected ';' for variable declaration", e
+PY
+exit $fail
