@@ -9,7 +9,8 @@
     X(compile, "compile WGSL to a SPIR-V module (wgc compile k.wgsl -o k.spv)") \
     X(check, "validate WGSL files, print diagnostics (--json)") \
     X(info, "list Vulkan adapters: info, limits, features (--json)") \
-    X(demo, "run a checked vector add on the default GPU")
+    X(demo, "run a checked vector add on the default GPU") \
+    X(bench, "benchmarks with same-run baselines: bench runtime | bench compile (--json)")
 
 #define X(name, help) int cli_##name(int argc, char **argv);
 CLI_COMMANDS(X)

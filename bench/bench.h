@@ -1,0 +1,122 @@
+/* bench.h - shared pieces of `wgc bench`: a report of rows (our figure, the baselines measured
+ * in the same run, the ratio, the issue's target), timing and statistics helpers, a child
+ * process runner for the baseline scripts and a tiny scanner for their JSON output.
+ *
+ * A row's ratio is always "how many times better we are": ours/baseline when higher is better
+ * (GB/s), baseline/ours when lower is better (µs, ms), so > 1 means wgc wins.  A missing
+ * figure is NaN and prints as "-"; a baseline that could not run carries its reason, printed
+ * as "baseline <name>: none (<reason>)".  Figures are never invented. */
+#ifndef WGC_BENCH_H
+#define WGC_BENCH_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define BENCH_MAX_ROWS 48
+#define BENCH_MAX_BASELINES 3
+#define BENCH_MAX_INFO 16
+
+typedef enum bench_better {
+    BENCH_LOWER = 0,        /* times: smaller is better */
+    BENCH_HIGHER,           /* rates: larger is better */
+    BENCH_BETTER_COUNT
+} bench_better;
+
+typedef enum bench_size {
+    BENCH_SIZE_AUTO = 0,    /* full on a GPU, scaled down on a CPU adapter */
+    BENCH_SIZE_SMALL,       /* tiny working sets: smoke tests */
+    BENCH_SIZE_MEDIUM,      /* what AUTO picks on a CPU adapter */
+    BENCH_SIZE_FULL,        /* the sizes (256 MiB, 2^26 floats) */
+    BENCH_SIZE_COUNT
+} bench_size;
+
+typedef struct bench_row {
+    char key[48];           /* machine name: "add_vec4_GBps" */
+    char name[80];          /* human name */
+    char unit[12];          /* "GB/s", "us", "ms" */
+    bench_better better;
+    double ours;            /* NaN: not measured */
+    double base[BENCH_MAX_BASELINES]; /* per baseline, NaN when it has no such figure */
+    char base_note[BENCH_MAX_BASELINES][40]; /* what the baseline figure is ("CUDA graph") */
+    double target;          /* NaN: none */
+    char note[120];         /* how it was measured */
+} bench_row;
+
+typedef struct bench_baseline {
+    char name[16];          /* "torch", "dawn", "tint" */
+    bool ran;               /* figures came back */
+    char info[200];         /* ran: what it ran on; else: why not */
+} bench_baseline;
+
+typedef struct bench_report {
+    char title[32];                     /* "runtime", "compile" */
+    char info_key[BENCH_MAX_INFO][24];  /* free key/value facts (adapter, sizes) */
+    char info_val[BENCH_MAX_INFO][200];
+    int info_count;
+    bench_baseline baselines[BENCH_MAX_BASELINES];
+    int baseline_count;
+    bench_row rows[BENCH_MAX_ROWS];
+    int row_count;
+} bench_report;
+
+/* Options shared by the bench commands (parsed in src/cli/bench.c). */
+typedef struct bench_options {
+    bool json;              /* one JSON document on stdout */
+    bench_size size;
+    int runs;               /* repetitions (0: per benchmark default) */
+    const char *root;       /* repository root (scripts, kernels); "." by default */
+    const char *baseline;   /* "auto" (default), "none", "torch", "dawn", "tint" (comma list) */
+    bool verbose;           /* progress on stderr */
+} bench_options;
+
+int bench_runtime(const bench_options *opt);   /* 0 ok, 1 a kernel gave a wrong result, 2 error */
+int bench_compile(const bench_options *opt);
+
+/* ---- report ---- */
+void bench_report_init(bench_report *r, const char *title);
+void bench_info(bench_report *r, const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Adds a baseline column; returns its index. */
+int bench_add_baseline(bench_report *r, const char *name);
+void bench_baseline_status(bench_report *r, int b, bool ran, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Adds a row with every figure NaN; returns it (NULL when the table is full). */
+bench_row *bench_add_row(bench_report *r, const char *key, const char *name, const char *unit,
+                         bench_better better, double target);
+bench_row *bench_find_row(bench_report *r, const char *key);
+double bench_ratio(const bench_row *row, int b);   /* NaN when either side is missing */
+void bench_print_table(const bench_report *r, FILE *f);
+void bench_print_json(const bench_report *r, FILE *f);
+
+/* ---- timing and statistics ---- */
+double bench_now_s(void);                       /* monotonic clock, seconds */
+double bench_median(double *v, int n);          /* sorts v */
+double bench_min(const double *v, int n);
+double bench_mean(const double *v, int n);
+bool bench_want(const bench_options *opt, const char *baseline);  /* baseline selected? */
+
+/* ---- child processes ---- */
+/* Runs argv (argv[0] looked up in PATH) with extra "NAME=value" strings in env (NULL-ended, may
+ * be NULL), stdin from /dev/null, stderr inherited unless quiet_stderr; captures stdout into a
+ * malloc'ed NUL-terminated *out.  Kills it after timeout_s.  Returns the exit status (0..255),
+ * 124 on timeout, 128+signal when killed, -1 when it could not be started. */
+int bench_spawn(const char *const *argv, const char *const *env, double timeout_s, bool quiet_stderr,
+                char **out);
+
+/* ---- JSON scanning (flat or shallow objects written by our own scripts) ---- */
+/* Finds "key" (then "key2" after it when key2 is not NULL) in text and parses the number after
+ * its colon.  NaN when absent or not a number. */
+double bench_json_num(const char *text, const char *key, const char *key2);
+/* Copies the string value of "key" (unescaped minimally) into buf; false when absent. */
+bool bench_json_str(const char *text, const char *key, char *buf, size_t cap);
+bool bench_file_exists(const char *path);
+char *bench_read_file(const char *path, size_t *len);    /* malloc'ed, NUL-terminated; NULL on error */
+
+#endif

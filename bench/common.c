@@ -1,0 +1,443 @@
+/* common.c - the report table, JSON output, statistics, the child-process runner and the JSON
+ * scanner shared by `wgc bench runtime` and `wgc bench compile` (see bench.h).
+ *
+ * Baselines run as child processes (python3, node) whose stdout we capture through a pipe with
+ * a deadline; a hung baseline is killed and reported as "none (timed out)". */
+#include "bench.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+void bench_report_init(bench_report *r, const char *title) {
+    memset(r, 0, sizeof *r);
+    snprintf(r->title, sizeof r->title, "%s", title);
+}
+
+void bench_info(bench_report *r, const char *key, const char *fmt, ...) {
+    if (r->info_count >= BENCH_MAX_INFO)
+        return;
+    int i = r->info_count++;
+    snprintf(r->info_key[i], sizeof r->info_key[i], "%s", key);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->info_val[i], sizeof r->info_val[i], fmt, ap);
+    va_end(ap);
+}
+
+int bench_add_baseline(bench_report *r, const char *name) {
+    if (r->baseline_count >= BENCH_MAX_BASELINES)
+        return BENCH_MAX_BASELINES - 1;
+    int b = r->baseline_count++;
+    snprintf(r->baselines[b].name, sizeof r->baselines[b].name, "%s", name);
+    snprintf(r->baselines[b].info, sizeof r->baselines[b].info, "not run");
+    return b;
+}
+
+void bench_baseline_status(bench_report *r, int b, bool ran, const char *fmt, ...) {
+    r->baselines[b].ran = ran;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->baselines[b].info, sizeof r->baselines[b].info, fmt, ap);
+    va_end(ap);
+}
+
+bench_row *bench_add_row(bench_report *r, const char *key, const char *name, const char *unit,
+                         bench_better better, double target) {
+    if (r->row_count >= BENCH_MAX_ROWS)
+        return NULL;
+    bench_row *row = &r->rows[r->row_count++];
+    memset(row, 0, sizeof *row);
+    snprintf(row->key, sizeof row->key, "%s", key);
+    snprintf(row->name, sizeof row->name, "%s", name);
+    snprintf(row->unit, sizeof row->unit, "%s", unit);
+    row->better = better;
+    row->ours = NAN;
+    for (int b = 0; b < BENCH_MAX_BASELINES; b++)
+        row->base[b] = NAN;
+    row->target = target;
+    return row;
+}
+
+bench_row *bench_find_row(bench_report *r, const char *key) {
+    for (int i = 0; i < r->row_count; i++)
+        if (!strcmp(r->rows[i].key, key))
+            return &r->rows[i];
+    return NULL;
+}
+
+double bench_ratio(const bench_row *row, int b) {
+    double o = row->ours, x = row->base[b];
+    if (isnan(o) || isnan(x) || o <= 0 || x <= 0)
+        return NAN;
+    return row->better == BENCH_HIGHER ? o / x : x / o;
+}
+
+static bool target_met(const bench_row *row) {
+    return row->better == BENCH_HIGHER ? row->ours >= row->target : row->ours <= row->target;
+}
+
+/* Formats a figure with about four significant digits. */
+static void fmt_num(char *buf, size_t cap, double v) {
+    if (isnan(v))
+        snprintf(buf, cap, "-");
+    else if (fabs(v) >= 1000)
+        snprintf(buf, cap, "%.0f", v);
+    else if (fabs(v) >= 100)
+        snprintf(buf, cap, "%.1f", v);
+    else if (fabs(v) >= 10)
+        snprintf(buf, cap, "%.2f", v);
+    else
+        snprintf(buf, cap, "%.3f", v);
+}
+
+void bench_print_table(const bench_report *r, FILE *f) {
+    fprintf(f, "wgc bench %s\n", r->title);
+    for (int i = 0; i < r->info_count; i++)
+        fprintf(f, "  %-10s %s\n", r->info_key[i], r->info_val[i]);
+    for (int b = 0; b < r->baseline_count; b++)
+        fprintf(f, "  baseline %s: %s%s%s\n", r->baselines[b].name, r->baselines[b].ran ? "" : "none (",
+                r->baselines[b].info, r->baselines[b].ran ? "" : ")");
+    fprintf(f, "  (ratio = how many times better wgc is than the baseline: >1 wgc wins)\n\n");
+    fprintf(f, "%-40s %10s %-5s", "benchmark", "wgc", "unit");
+    for (int b = 0; b < r->baseline_count; b++)
+        fprintf(f, " %10s %7s", r->baselines[b].name, "ratio");
+    fprintf(f, "  %s\n", "target");
+    for (int i = 0; i < r->row_count; i++) {
+        const bench_row *row = &r->rows[i];
+        char v[32];
+        fmt_num(v, sizeof v, row->ours);
+        fprintf(f, "%-40s %10s %-5s", row->name, v, row->unit);
+        for (int b = 0; b < r->baseline_count; b++) {
+            char bv[32], rv[32];
+            fmt_num(bv, sizeof bv, row->base[b]);
+            double ratio = bench_ratio(row, b);
+            if (isnan(ratio))
+                snprintf(rv, sizeof rv, "-");
+            else
+                snprintf(rv, sizeof rv, "x%.2f", ratio);
+            fprintf(f, " %10s %7s", bv, rv);
+        }
+        if (!isnan(row->target)) {
+            char t[32];
+            fmt_num(t, sizeof t, row->target);
+            fprintf(f, "  %s %s %s%s", row->better == BENCH_HIGHER ? ">=" : "<=", t, row->unit,
+                    isnan(row->ours) ? "" : target_met(row) ? " met" : " MISSED");
+        }
+        fputc('\n', f);
+    }
+    bool notes = false;
+    for (int i = 0; i < r->row_count; i++)
+        if (r->rows[i].note[0] || r->rows[i].base_note[0][0] || r->rows[i].base_note[1][0] ||
+            r->rows[i].base_note[2][0]) {
+            if (!notes)
+                fputs("\nnotes:\n", f);
+            notes = true;
+            fprintf(f, "  %s: %s", r->rows[i].name, r->rows[i].note);
+            for (int b = 0; b < r->baseline_count; b++)
+                if (r->rows[i].base_note[b][0])
+                    fprintf(f, "; %s = %s", r->baselines[b].name, r->rows[i].base_note[b]);
+            fputc('\n', f);
+        }
+}
+
+static void json_str(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void json_num(FILE *f, double v) {
+    if (isnan(v) || isinf(v))
+        fputs("null", f);
+    else
+        fprintf(f, "%.6g", v);
+}
+
+void bench_print_json(const bench_report *r, FILE *f) {
+    fputs("{\"bench\":", f);
+    json_str(f, r->title);
+    fputs(",\"info\":{", f);
+    for (int i = 0; i < r->info_count; i++) {
+        if (i)
+            fputc(',', f);
+        json_str(f, r->info_key[i]);
+        fputc(':', f);
+        json_str(f, r->info_val[i]);
+    }
+    fputs("},\"baselines\":[", f);
+    for (int b = 0; b < r->baseline_count; b++) {
+        fprintf(f, "%s{\"name\":", b ? "," : "");
+        json_str(f, r->baselines[b].name);
+        fprintf(f, ",\"ran\":%s,\"%s\":", r->baselines[b].ran ? "true" : "false",
+                r->baselines[b].ran ? "info" : "reason");
+        json_str(f, r->baselines[b].info);
+        fputc('}', f);
+    }
+    fputs("],\"rows\":[", f);
+    for (int i = 0; i < r->row_count; i++) {
+        const bench_row *row = &r->rows[i];
+        fprintf(f, "%s{\"key\":", i ? "," : "");
+        json_str(f, row->key);
+        fputs(",\"name\":", f);
+        json_str(f, row->name);
+        fputs(",\"unit\":", f);
+        json_str(f, row->unit);
+        fprintf(f, ",\"better\":\"%s\",\"wgc\":", row->better == BENCH_HIGHER ? "higher" : "lower");
+        json_num(f, row->ours);
+        fputs(",\"target\":", f);
+        json_num(f, row->target);
+        if (!isnan(row->target) && !isnan(row->ours))
+            fprintf(f, ",\"target_met\":%s", target_met(row) ? "true" : "false");
+        fputs(",\"note\":", f);
+        json_str(f, row->note);
+        fputs(",\"baselines\":{", f);
+        for (int b = 0; b < r->baseline_count; b++) {
+            fprintf(f, "%s", b ? "," : "");
+            json_str(f, r->baselines[b].name);
+            fputs(":{\"value\":", f);
+            json_num(f, row->base[b]);
+            fputs(",\"ratio\":", f);
+            json_num(f, bench_ratio(row, b));
+            fputs(",\"what\":", f);
+            json_str(f, row->base_note[b]);
+            fputc('}', f);
+        }
+        fputs("}}", f);
+    }
+    fputs("]}\n", f);
+}
+
+double bench_now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double bench_median(double *v, int n) {
+    if (n <= 0)
+        return NAN;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double bench_min(const double *v, int n) {
+    double m = NAN;
+    for (int i = 0; i < n; i++)
+        if (isnan(m) || v[i] < m)
+            m = v[i];
+    return m;
+}
+
+double bench_mean(const double *v, int n) {
+    if (n <= 0)
+        return NAN;
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += v[i];
+    return s / n;
+}
+
+bool bench_want(const bench_options *opt, const char *baseline) {
+    const char *s = opt->baseline ? opt->baseline : "auto";
+    if (!strcmp(s, "auto"))
+        return true;
+    size_t n = strlen(baseline);
+    for (const char *p = s; (p = strstr(p, baseline)) != NULL; p += n)
+        if ((p == s || p[-1] == ',') && (p[n] == 0 || p[n] == ','))
+            return true;
+    return false;
+}
+
+int bench_spawn(const char *const *argv, const char *const *env, double timeout_s, bool quiet_stderr,
+                char **out) {
+    *out = NULL;
+    int fds[2];
+    if (pipe(fds))
+        return -1;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_RDWR);
+        if (devnull >= 0) {
+            dup2(devnull, 0);
+            if (quiet_stderr)
+                dup2(devnull, 2);
+        }
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        for (const char *const *e = env; e && *e; e++)
+            putenv((char *)(uintptr_t)*e);
+        execvp(argv[0], (char *const *)(uintptr_t)argv);
+        fprintf(stderr, "wgc bench: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t cap = 1 << 14, n = 0;
+    char *buf = malloc(cap);
+    double deadline = bench_now_s() + timeout_s;
+    bool timed_out = false;
+    for (;;) {
+        double left = deadline - bench_now_s();
+        if (left <= 0) {
+            timed_out = true;
+            break;
+        }
+        struct pollfd p = { .fd = fds[0], .events = POLLIN };
+        int pr = poll(&p, 1, (int)(left * 1000) + 1);
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr <= 0)
+            continue;
+        if (buf && n + 4096 + 1 > cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+            } else {
+                buf = nb;
+                cap *= 2;
+            }
+        }
+        char tmp[4096];
+        ssize_t got = read(fds[0], buf ? buf + n : tmp, buf ? cap - n - 1 : sizeof tmp);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        if (buf)
+            n += (size_t)got;
+    }
+    close(fds[0]);
+    int status = 0;
+    if (timed_out) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    } else {
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+    }
+    if (buf)
+        buf[n] = 0;
+    *out = buf;
+    if (timed_out)
+        return 124;
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Points just past `"key"` followed by optional blanks and a colon; NULL when absent. */
+static const char *json_key(const char *text, const char *key) {
+    size_t n = strlen(key);
+    for (const char *p = text; (p = strchr(p, '"')) != NULL; p++) {
+        if (!strncmp(p + 1, key, n) && p[1 + n] == '"') {
+            const char *q = p + 2 + n;
+            while (*q == ' ' || *q == '\t')
+                q++;
+            if (*q == ':') {
+                q++;
+                while (*q == ' ' || *q == '\t')
+                    q++;
+                return q;
+            }
+        }
+    }
+    return NULL;
+}
+
+double bench_json_num(const char *text, const char *key, const char *key2) {
+    if (!text)
+        return NAN;
+    const char *p = json_key(text, key);
+    if (p && key2)
+        p = json_key(p, key2);
+    if (!p)
+        return NAN;
+    char *end;
+    double v = strtod(p, &end);
+    return end == p ? NAN : v;
+}
+
+bool bench_json_str(const char *text, const char *key, char *buf, size_t cap) {
+    const char *p = text ? json_key(text, key) : NULL;
+    if (!p || *p != '"' || cap == 0)
+        return false;
+    size_t n = 0;
+    for (p++; *p && *p != '"' && n + 1 < cap; p++) {
+        if (*p == '\\' && p[1])
+            p++;
+        buf[n++] = *p;
+    }
+    buf[n] = 0;
+    return true;
+}
+
+bool bench_file_exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+char *bench_read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n + 1 >= cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = 0;
+        if (len)
+            *len = n;
+    }
+    return buf;
+}

@@ -1,0 +1,72 @@
+/* bench.c - `wgc bench runtime|compile [options]`: parses the shared options and hands over to
+ * the benchmark drivers in bench/ (bench/runtime.c, bench/compile.c; see doc/bench.md).
+ * Every figure is printed beside the baseline measured in the same run, the ratio and the
+ * issue's target; --json prints one JSON document instead. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cli/cli.h"
+
+static void bench_usage(FILE *f) {
+    fputs("usage: wgc bench runtime|compile [options]\n"
+          "  runtime   wg runtime: tiny dependent dispatches, submit+wait, upload/readback,\n"
+          "            shader copy and vec4 add bandwidth, pipeline creation cold/warm;\n"
+          "            baselines: PyTorch/CUDA (bench/baseline_runtime.py) and Dawn ($WGC_DAWN)\n"
+          "  compile   wgsl compiler: every .wgsl under tests/ src/ bench/, a typical 300-line\n"
+          "            kernel and a generated 5000+-line shader; baseline: Tint (bench/tint_time.mjs)\n"
+          "options:\n"
+          "  --json              one JSON document on stdout\n"
+          "  --size S            small | medium | full (default: full on a GPU, medium on a CPU adapter)\n"
+          "  --runs N            repetitions per measurement (default: per benchmark)\n"
+          "  --baseline LIST     auto (default) | none | torch,dawn,tint\n"
+          "  --root DIR          repository root holding bench/ and tests/ (default .)\n"
+          "  -v                  progress on stderr\n"
+          "env: WGC_DAWN=DIR (dawn-bench.mjs, webgpu/, optional node), WGC_DAWN_ARGS (Dawn toggles),\n"
+          "     WGC_PYTHON (default python3), WEBGPU_PKG (the npm webgpu package for Tint)\n",
+          f);
+}
+
+int cli_bench(int argc, char **argv) {
+    bench_options opt = { .root = ".", .baseline = "auto" };
+    const char *what = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            bench_usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--json")) {
+            opt.json = true;
+        } else if (!strcmp(a, "-v")) {
+            opt.verbose = true;
+        } else if (!strcmp(a, "--size") && i + 1 < argc) {
+            const char *s = argv[++i];
+            if (!strcmp(s, "small")) opt.size = BENCH_SIZE_SMALL;
+            else if (!strcmp(s, "medium")) opt.size = BENCH_SIZE_MEDIUM;
+            else if (!strcmp(s, "full")) opt.size = BENCH_SIZE_FULL;
+            else if (!strcmp(s, "auto")) opt.size = BENCH_SIZE_AUTO;
+            else return cli_fail("bench: --size takes small, medium, full or auto");
+        } else if (!strcmp(a, "--runs") && i + 1 < argc) {
+            opt.runs = atoi(argv[++i]);
+            if (opt.runs < 1 || opt.runs > 10000) return cli_fail("bench: --runs takes 1..10000");
+        } else if (!strcmp(a, "--baseline") && i + 1 < argc) {
+            opt.baseline = argv[++i];
+        } else if (!strcmp(a, "--root") && i + 1 < argc) {
+            opt.root = argv[++i];
+        } else if (a[0] == '-') {
+            return cli_fail("bench: unknown option '%s' (try wgc bench --help)", a);
+        } else if (!what) {
+            what = a;
+        } else {
+            return cli_fail("bench: one benchmark at a time ('%s' and '%s')", what, a);
+        }
+    }
+    if (!what) {
+        bench_usage(stderr);
+        return 2;
+    }
+    if (!strcmp(what, "runtime")) return bench_runtime(&opt);
+    if (!strcmp(what, "compile")) return bench_compile(&opt);
+    return cli_fail("bench: unknown benchmark '%s' (runtime or compile)", what);
+}
