@@ -1525,6 +1525,181 @@ static void translation_unit(parser *p) {
     p->m->decls = list_end(p, mark);
 }
 
+/* ---- limits Tint checks after parsing (its resolver), checked here on the finished AST so that
+ * later phases can recurse without overflowing the stack ----
+ * - expression depth: an expression tree is walked right-to-left, the root at depth 0; the first
+ *   node deeper than 512 is "reached max expression depth of 512".
+ * - statement nesting: a function body is level 1, a statement one more than its block, a block
+ *   one more than its statement (two for a case body), an else-if one more than the if it follows,
+ *   a continuing block two more than its loop; the first beyond 127
+ *   is "statement nesting depth / chaining length exceeds limit of 127".
+ * Both walks use explicit stacks (else-if chains and expression chains can be 10^6 long). */
+#define MAX_EXPR_DEPTH 512
+#define MAX_STMT_DEPTH 127
+
+typedef struct walk_item { uint32_t node, depth; } walk_item;
+
+static void check_expr_depth(parser *p, uint32_t root) {
+    if (!root) return;
+    ARR(walk_item) st = { 0 };
+    walk_item w0 = { root, 0 };
+    ARR_PUSH(&p->cc->arena, st, w0);
+    while (st.n) {
+        walk_item w = st.v[--st.n];
+        ast_node *e = N(w.node);
+        if (w.depth > MAX_EXPR_DEPTH) fail_at(p, e->sp, "reached max expression depth of %d", MAX_EXPR_DEPTH);
+        uint32_t kids[2] = { 0, 0 };
+        ast_list more = { 0, 0 };
+        switch (e->kind) {
+        case AST_BINARY: kids[0] = e->u.binary.lhs; kids[1] = e->u.binary.rhs; break;
+        case AST_INDEX: kids[0] = e->u.index.base; kids[1] = e->u.index.index; break;
+        case AST_MEMBER: kids[0] = e->u.member.base; break;
+        case AST_UNARY: kids[0] = e->u.unary.operand; break;
+        case AST_CALL: kids[0] = e->u.call.callee; more = e->u.call.args; break;
+        case AST_IDENT: more = e->u.ident.templ; break;
+        default: break;
+        }
+        /* pushed left to right, so the rightmost is visited first */
+        for (int k = 0; k < 2; k++)
+            if (kids[k]) { walk_item c = { kids[k], w.depth + 1 }; ARR_PUSH(&p->cc->arena, st, c); }
+        for (uint32_t k = 0; k < more.count; k++) {
+            walk_item c = { ast_item(p->m, more, k), w.depth + 1 };
+            ARR_PUSH(&p->cc->arena, st, c);
+        }
+    }
+}
+
+static void check_attr_exprs(parser *p, ast_list attrs) {
+    for (uint32_t i = 0; i < attrs.count; i++) {
+        ast_node *a = N(ast_item(p->m, attrs, i));
+        if (a->op == AST_ATTR_diagnostic) continue;
+        for (uint32_t k = 0; k < a->u.attr.args.count; k++) check_expr_depth(p, ast_item(p->m, a->u.attr.args, k));
+    }
+}
+
+static void stmt_too_deep(parser *p, uint32_t h) {
+    ast_node *n = N(h);
+    span sp = n->sp;
+    if (n->kind == AST_IF) sp.len = 2; /* the keyword, as Tint */
+    if (n->kind == AST_SWITCH) sp.len = 6;
+    fail_at(p, sp, "statement nesting depth / chaining length exceeds limit of %d", MAX_STMT_DEPTH);
+}
+
+static void walk_block(parser *p, uint32_t b, uint32_t depth);
+
+/* A statement at nesting level `depth` (recursion is bounded by the parser's block limit; else-if
+ * chains are followed iteratively). */
+static void walk_stmt(parser *p, uint32_t h, uint32_t depth) {
+    for (;;) {
+        if (!h) return;
+        ast_node *n = N(h);
+        if (depth > MAX_STMT_DEPTH) stmt_too_deep(p, h);
+        check_attr_exprs(p, n->attrs);
+        switch (n->kind) {
+        case AST_BLOCK: {
+            ast_list l = n->u.block.stmts;
+            for (uint32_t i = 0; i < l.count; i++) walk_stmt(p, ast_item(p->m, l, i), depth + 1);
+            return;
+        }
+        case AST_IF: {
+            check_expr_depth(p, n->u.if_.cond);
+            walk_block(p, n->u.if_.then, depth + 1);
+            uint32_t e = n->u.if_.else_;
+            if (e && N(e)->kind == AST_IF) { h = e; depth++; continue; }
+            walk_block(p, e, depth + 1);
+            return;
+        }
+        case AST_SWITCH: {
+            check_expr_depth(p, n->u.switch_.expr);
+            ast_list cl = n->u.switch_.clauses;
+            for (uint32_t i = 0; i < cl.count; i++) {
+                ast_node *c = N(ast_item(p->m, cl, i));
+                for (uint32_t k = 0; k < c->u.case_.selectors.count; k++)
+                    check_expr_depth(p, ast_item(p->m, c->u.case_.selectors, k));
+                walk_block(p, c->u.case_.body, depth + 2); /* the case clause is a level too */
+            }
+            return;
+        }
+        case AST_LOOP:
+            walk_block(p, n->u.loop.body, depth + 1);
+            walk_block(p, n->u.loop.continuing, depth + 2);
+            return;
+        case AST_FOR:
+            walk_stmt(p, n->u.for_.init, depth + 1);
+            check_expr_depth(p, n->u.for_.cond);
+            walk_stmt(p, n->u.for_.update, depth + 1);
+            walk_block(p, n->u.for_.body, depth + 1);
+            return;
+        case AST_WHILE:
+            check_expr_depth(p, n->u.while_.cond);
+            walk_block(p, n->u.while_.body, depth + 1);
+            return;
+        case AST_RETURN: case AST_BREAK_IF: case AST_CONST_ASSERT:
+            check_expr_depth(p, n->u.ret.value);
+            return;
+        case AST_CALL_STMT:
+            check_expr_depth(p, n->u.call_stmt.call);
+            return;
+        case AST_ASSIGN: case AST_INCR: case AST_DECR:
+            check_expr_depth(p, n->u.assign.lhs);
+            check_expr_depth(p, n->u.assign.rhs);
+            return;
+        case AST_VAR: case AST_LET: case AST_CONST: case AST_OVERRIDE:
+            for (uint32_t k = 0; k < n->u.var.templ.count; k++) check_expr_depth(p, ast_item(p->m, n->u.var.templ, k));
+            check_expr_depth(p, n->u.var.type);
+            check_expr_depth(p, n->u.var.init);
+            return;
+        default:
+            return;
+        }
+    }
+}
+
+static void walk_block(parser *p, uint32_t b, uint32_t depth) {
+    if (!b) return;
+    if (depth > MAX_STMT_DEPTH) stmt_too_deep(p, b);
+    walk_stmt(p, b, depth);
+}
+
+static void check_limits(parser *p) {
+    ast_list decls = p->m->decls;
+    for (uint32_t i = 0; i < decls.count; i++) {
+        uint32_t h = ast_item(p->m, decls, i);
+        ast_node *d = N(h);
+        check_attr_exprs(p, d->attrs);
+        switch (d->kind) {
+        case AST_FN: {
+            for (uint32_t k = 0; k < d->u.fn.params.count; k++) {
+                ast_node *prm = N(ast_item(p->m, d->u.fn.params, k));
+                check_attr_exprs(p, prm->attrs);
+                check_expr_depth(p, prm->u.param.type);
+            }
+            check_attr_exprs(p, d->u.fn.ret_attrs);
+            check_expr_depth(p, d->u.fn.ret_type);
+            /* the body block is level 1, its statements level 2 */
+            ast_node *body = N(d->u.fn.body);
+            check_attr_exprs(p, body->attrs);
+            for (uint32_t k = 0; k < body->u.block.stmts.count; k++)
+                walk_stmt(p, ast_item(p->m, body->u.block.stmts, k), 2);
+            break;
+        }
+        case AST_STRUCT:
+            for (uint32_t k = 0; k < d->u.struct_.members.count; k++) {
+                ast_node *m = N(ast_item(p->m, d->u.struct_.members, k));
+                check_attr_exprs(p, m->attrs);
+                check_expr_depth(p, m->u.param.type);
+            }
+            break;
+        case AST_ALIAS:
+            check_expr_depth(p, d->u.alias.type);
+            break;
+        default:
+            walk_stmt(p, h, 1); /* var / const / override / const_assert: expressions only */
+            break;
+        }
+    }
+}
+
 int wgsl_parse(wgsl_cc *cc) {
     token_list toks;
     memset(&toks, 0, sizeof toks);
@@ -1542,6 +1717,9 @@ int wgsl_parse(wgsl_cc *cc) {
     ARR_RESERVE(&cc->arena, p->tmp, 256);
     node(p, AST_NONE, span_make(0, 0)); /* handle 0 */
     uint32_t errs = cc->error_count;
-    if (setjmp(p->fail) == 0) translation_unit(p);
+    if (setjmp(p->fail) == 0) {
+        translation_unit(p);
+        check_limits(p);
+    }
     return cc->error_count != errs;
 }

@@ -297,21 +297,42 @@ static void test_deep(void) {
         wgsl_result_free(r);
         free(s);
     }
-    /* long but flat inputs are fine: 10^5 else-if clauses, a 10^5-term sum */
+    /* long flat inputs parse iteratively; the limits Tint checks after parsing (expression depth
+     * 512, statement nesting / else-if chaining 127) turn them into errors before any later phase
+     * could recurse on them: a 10^6-clause else-if chain, a 10^6-term sum, a 10^6-long index chain */
     {
-        size_t cnt = 100000;
+        size_t cnt = 1000000;
         char *s = malloc(64 + cnt * 24);
-        size_t m = (size_t)sprintf(s, "fn f() { if true {}");
-        for (size_t i = 0; i < cnt; i++) m += (size_t)sprintf(s + m, " else if false {}");
-        m += (size_t)sprintf(s + m, " }");
-        wgsl_result *r = wgsl_compile(s, m, &(wgsl_options){ .parse_only = true });
-        CHECKF(r && r->ok, "else-if chain: %s", r && r->diagnostic_count ? r->diagnostics[0].message : "");
-        wgsl_result_free(r);
-        m = (size_t)sprintf(s, "const x = 1");
-        for (size_t i = 0; i < cnt; i++) m += (size_t)sprintf(s + m, "+1");
-        m += (size_t)sprintf(s + m, ";");
-        r = wgsl_compile(s, m, &(wgsl_options){ .parse_only = true });
-        CHECK(r && r->ok);
+        static const char *const msgs[] = { "statement nesting depth / chaining length exceeds limit of 127",
+                                            "reached max expression depth of 512", "reached max expression depth of 512" };
+        for (int k = 0; k < 3; k++) {
+            size_t m;
+            if (k == 0) {
+                m = (size_t)sprintf(s, "fn f() { if true {}");
+                for (size_t i = 0; i < cnt; i++) { memcpy(s + m, " else if false {}", 17); m += 17; }
+                m += (size_t)sprintf(s + m, " }");
+            } else if (k == 1) {
+                m = (size_t)sprintf(s, "fn f(a: i32) -> i32 { return a");
+                for (size_t i = 0; i < cnt; i++) { memcpy(s + m, "+a", 2); m += 2; }
+                m += (size_t)sprintf(s + m, "; }");
+            } else {
+                m = (size_t)sprintf(s, "fn f() { var a: array<i32, 1>; let x = a");
+                for (size_t i = 0; i < cnt; i++) { memcpy(s + m, "[0]", 3); m += 3; }
+                m += (size_t)sprintf(s + m, "; }");
+            }
+            wgsl_result *r = wgsl_compile(s, m, NULL); /* the whole compiler, not just the parser */
+            CHECKF(r && !r->ok && r->diagnostic_count && !strcmp(r->diagnostics[0].message, msgs[k]),
+                   "flat input %d: %s", k, r && r->diagnostic_count ? r->diagnostics[0].message : "(none)");
+            wgsl_result_free(r);
+        }
+        /* just under the limits is fine */
+        size_t m = (size_t)sprintf(s, "fn f(a: i32) -> i32 { if a == 0 { return 0; }");
+        for (int i = 1; i < 120; i++) m += (size_t)sprintf(s + m, " else if a == %d { return %d; }", i, i);
+        m += (size_t)sprintf(s + m, " return a");
+        for (int i = 0; i < 500; i++) m += (size_t)sprintf(s + m, "+a");
+        m += (size_t)sprintf(s + m, "; }");
+        wgsl_result *r = wgsl_compile(s, m, &(wgsl_options){ .check_only = true });
+        CHECKF(r && r->ok, "under the limits: %s", r && r->diagnostic_count ? r->diagnostics[0].message : "");
         wgsl_result_free(r);
         free(s);
     }

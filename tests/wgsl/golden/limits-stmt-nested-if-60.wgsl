@@ -1,0 +1,3 @@
+fn f() {
+if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {if true {}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}
+}

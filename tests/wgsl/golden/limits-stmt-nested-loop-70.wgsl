@@ -1,0 +1,3 @@
+fn f() {
+loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {loop {break;}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}
+}
