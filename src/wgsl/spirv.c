@@ -64,14 +64,17 @@ typedef struct emitter {
     loop_ctx loops[256];
     uint32_t nloops;
     int dead;                    /* the current block is unreachable: skip statements */
-    uint32_t iface[300];         /* entry point interface ids */
-    uint32_t niface;
+    uint32_t *iface;             /* entry point interface ids */
+    uint32_t niface, capiface;
 } emitter;
 
 #define N(h) ast_get(e->m, (h))
 #define EX(h) sema_ex(e->sm, (h))
 #define DC(h) sema_dc(e->sm, (h))
 #define TI(t) ty_get(e->tt, (t))
+
+/* n words of scratch memory from the compile arena (freed with it). */
+static uint32_t *words(emitter *e, uint32_t n) { return arena_alloc(&e->cc->arena, (size_t)(n ? n : 1) * sizeof(uint32_t)); }
 
 /* ---- memory: the builder allocates from the compile arena (freed with it, survives longjmp) ---- */
 
@@ -136,8 +139,7 @@ static uint32_t make_type(emitter *e, ty_t t) {
         return spv_type_array(b, el, array_len_id(e, ti), layout ? ti->stride : 0);
     }
     case TY_STRUCT: {
-        uint32_t mem[256];
-        uint32_t n = ti->nmembers < 256 ? ti->nmembers : 256;
+        uint32_t n = ti->nmembers, *mem = words(e, n);
         for (uint32_t i = 0; i < n; i++) mem[i] = tid(e, ti->members[i].type);
         uint32_t sid = spv_type_struct(b, n, mem);
         char buf[96];
@@ -309,9 +311,8 @@ static uint32_t const_of(emitter *e, const cv_value *v) {
     case TY_F32: case TY_AFLOAT: return spv_const_scalar(b, tid(e, TY_F32), 32, cv_f32_bits(cv_round_f32(v->u.f)));
     case TY_F16: return spv_const_scalar(b, tid(e, TY_F16), 16, cv_f16_bits(v->u.f));
     case TY_VEC: case TY_MAT: case TY_ARRAY: case TY_STRUCT: {
-        uint32_t parts[1024];
-        uint32_t n = v->n;
-        if (n > 1024 || !v->u.elems) return spv_const_null(b, tid(e, t));
+        uint32_t n = v->n, *parts = words(e, n);
+        if (!v->u.elems) return spv_const_null(b, tid(e, t));
         int allzero = 1;
         for (uint32_t i = 0; i < n; i++) {
             parts[i] = const_of(e, &v->u.elems[i]);
@@ -717,9 +718,7 @@ static uint32_t convert(emitter *e, ty_t from, ty_t to, uint32_t v) {
 static uint32_t construct(emitter *e, uint32_t h, ty_t t) {
     const ast_node *n = N(h);
     const ty_info *ti = TI(t);
-    uint32_t nargs = n->u.call.args.count;
-    uint32_t parts[1024];
-    if (nargs > 1024) nargs = 1024;
+    uint32_t nargs = n->u.call.args.count, *parts = words(e, nargs);
     for (uint32_t i = 0; i < nargs; i++) parts[i] = value(e, ast_item(e->m, n->u.call.args, i));
     if (ti->kind == TY_VEC) {
         if (nargs == 1 && TI(vt(e, ast_item(e->m, n->u.call.args, 0)))->kind != TY_VEC) return splat(e, t, parts[0]);
@@ -919,10 +918,10 @@ static bool root_pointer(emitter *e, uint32_t h, int depth) {
 static uint32_t user_call(emitter *e, uint32_t h) {
     const ast_node *n = N(h);
     const sema_expr *x = EX(h);
-    uint32_t args[64], back_tmp[64], back_ptr[64];
-    ty_t back_ty[64];
+    uint32_t na = n->u.call.args.count;
+    uint32_t *args = words(e, 2 * na + 1), *back_tmp = words(e, na), *back_ptr = words(e, na);
+    ty_t *back_ty = words(e, na);
     uint32_t nback = 0;
-    uint32_t na = n->u.call.args.count < 31 ? n->u.call.args.count : 31;
     args[0] = e->id[x->decl];
     for (uint32_t i = 0; i < na; i++) {
         uint32_t ah = ast_item(e->m, n->u.call.args, i);
@@ -952,7 +951,7 @@ static uint32_t user_call(emitter *e, uint32_t h) {
     }
     uint32_t nargs = na + 1;
     const ast_node *fnode = N(x->decl);
-    for (uint32_t i = 0; i < na && i < fnode->u.fn.params.count && nargs < 64; i++) {
+    for (uint32_t i = 0; i < na && i < fnode->u.fn.params.count; i++) {
         uint32_t p = ast_item(e->m, fnode->u.fn.params, i);
         if (needs_len_param(e, DC(p)->type)) args[nargs++] = array_length(e, ast_item(e->m, n->u.call.args, i));
     }
@@ -1317,10 +1316,10 @@ static void switch_stmt(emitter *e, uint32_t h) {
     uint32_t sel = value(e, n->u.switch_.expr);
     uint32_t merge = spv_id(b);
     uint32_t nc = n->u.switch_.clauses.count;
-    uint32_t labels[1024];
-    uint32_t ops[2 + 2 * 1024];
+    uint32_t nsel = 0;
+    for (uint32_t i = 0; i < nc; i++) nsel += N(ast_item(e->m, n->u.switch_.clauses, i))->u.case_.selectors.count;
+    uint32_t *labels = words(e, nc), *ops = words(e, 2 + 2 * nsel);
     uint32_t nops = 2, dflt = merge;
-    if (nc > 1024) nc = 1024;
     for (uint32_t i = 0; i < nc; i++) {
         uint32_t ch = ast_item(e->m, n->u.switch_.clauses, i);
         labels[i] = spv_id(b);
@@ -1329,7 +1328,7 @@ static void switch_stmt(emitter *e, uint32_t h) {
             uint32_t s = ast_item(e->m, cn->u.case_.selectors, j);
             if (N(s)->kind == AST_DEFAULT) { dflt = labels[i]; continue; }
             const sema_expr *sx = EX(s);
-            if (nops + 2 <= sizeof ops / sizeof ops[0] && sx->cval) {
+            if (sx->cval) {
                 ops[nops++] = (uint32_t)sema_value(e->sm, sx->cval)->u.i;
                 ops[nops++] = labels[i];
             }
@@ -1339,6 +1338,10 @@ static void switch_stmt(emitter *e, uint32_t h) {
     ops[1] = dflt;
     SPV_OP(b, SPV_OP_SelectionMerge, merge, SPV_SELECTION_CONTROL_NONE);
     spv_op(b, SPV_OP_Switch, nops, ops);
+    if (e->nloops == sizeof e->loops / sizeof e->loops[0]) {
+        diag_error(e->cc, n->sp, "statements nested too deeply for the SPIR-V emitter");
+        return;
+    }
     loop_ctx *lc = &e->loops[e->nloops++];
     memset(lc, 0, sizeof *lc);
     lc->brk = merge;
@@ -1381,6 +1384,10 @@ static void loop_stmt(emitter *e, uint32_t h) {
         nbreak0 = 1;
     } else {
         SPV_OP(b, SPV_OP_Branch, lbody);
+    }
+    if (e->nloops == sizeof e->loops / sizeof e->loops[0]) {
+        diag_error(e->cc, n->sp, "statements nested too deeply for the SPIR-V emitter");
+        return;
     }
     loop_ctx *lc = &e->loops[e->nloops++];
     memset(lc, 0, sizeof *lc);
@@ -1512,7 +1519,13 @@ static uint32_t builtin_var(emitter *e, sema_builtin bv) {
 
 static void add_iface(emitter *e, uint32_t id) {
     for (uint32_t i = 0; i < e->niface; i++) if (e->iface[i] == id) return;
-    if (e->niface < sizeof e->iface / sizeof e->iface[0]) e->iface[e->niface++] = id;
+    if (e->niface == e->capiface) {
+        uint32_t cap = e->capiface ? e->capiface * 2 : 32, *n = words(e, cap);
+        if (e->niface) memcpy(n, e->iface, e->niface * sizeof *n);
+        e->iface = n;
+        e->capiface = cap;
+    }
+    e->iface[e->niface++] = id;
 }
 
 /* Loads a builtin input (once per entry point, in its first block). */
@@ -1707,8 +1720,7 @@ static void function(emitter *e, const sema_fn *f) {
     const ast_node *n = N(f->node);
     bool entry = f->stage == WGSL_STAGE_COMPUTE;
     uint32_t np = n->u.fn.params.count;
-    uint32_t ptys[64], nextra = 0;
-    if (np > 31) np = 31;
+    uint32_t *ptys = words(e, 2 * np), nextra = 0;
     ty_t ret = f->ret ? f->ret : TY_VOID;
     if (!entry)
         for (uint32_t i = 0; i < np; i++) {
@@ -1755,8 +1767,7 @@ static void function(emitter *e, const sema_fn *f) {
             } else if (TI(pd->type)->kind == TY_STRUCT) {
                 uint32_t sd = struct_decl_of(e, pd->type);
                 const ty_info *si = TI(pd->type);
-                uint32_t parts[64];
-                uint32_t nm = si->nmembers < 64 ? si->nmembers : 64;
+                uint32_t nm = si->nmembers, *parts = words(e, nm);
                 for (uint32_t k = 0; k < nm; k++) {
                     uint32_t md = sd ? ast_item(e->m, N(sd)->u.struct_.members, k) : 0;
                     sema_builtin bv = md ? decl_builtin(e, md) : SEMA_BV_NONE;

@@ -93,6 +93,19 @@ void spv_inst_str(spv_builder *b, spv_words *w, uint32_t op, uint32_t npre,
     w->n += n;
 }
 
+/* Appends `op pre[0..npre) ops[0..n)` (any length up to the 65535-word limit). */
+static void inst2(spv_builder *b, spv_words *w, uint32_t op, uint32_t npre, const uint32_t *pre,
+                  uint32_t n, const uint32_t *ops) {
+    uint32_t len = 1 + npre + n;
+    if (len > 0xffffu) { b->oom = 1; return; } /* not representable: treated as a failure */
+    if (!grow(b, w, len)) return;
+    uint32_t *p = w->w + w->n;
+    p[0] = (len << 16) | (op & 0xffffu);
+    if (npre) memcpy(p + 1, pre, (size_t)npre * 4);
+    if (n) memcpy(p + 1 + npre, ops, (size_t)n * 4);
+    w->n += len;
+}
+
 /* Finds (or inserts with id = *id) a key; returns 1 when it was already there. */
 static uint32_t fnv(const uint32_t *k, uint32_t n) {
     uint32_t h = 2166136261u;
@@ -137,42 +150,44 @@ static spv_dedup_entry *dedup_find(spv_builder *b, const uint32_t *key, uint32_t
 
 uint32_t spv_global_dedup(spv_builder *b, uint32_t op, int has_type, uint32_t type,
                           uint32_t n, const uint32_t *ops, uint32_t nextra, const uint32_t *extra) {
-    uint32_t key[64];
-    uint32_t kn = 0;
-    if (n + nextra + 2 > sizeof key / sizeof key[0]) { /* too long to key: emit fresh */
-        uint32_t id = spv_id(b);
-        uint32_t tmp[66];
-        uint32_t m = 0;
-        if (has_type) tmp[m++] = type;
-        tmp[m++] = id;
-        for (uint32_t i = 0; i < n && m < 66; i++) tmp[m++] = ops[i];
-        spv_inst(b, &b->sec[SPV_SEC_GLOBAL], op, m, tmp);
-        return id;
+    uint32_t small[64];
+    uint32_t kn = 2 + n + nextra;
+    uint32_t *key = small;
+    if (kn > 64) {
+        key = b->oom ? NULL : b->alloc(b->alloc_user, NULL, 0, (size_t)kn * 4);
+        if (!key) { b->oom = 1; return spv_id(b); }
     }
+    kn = 0;
     key[kn++] = op | (has_type ? 0x80000000u : 0);
     if (has_type) key[kn++] = type;
     for (uint32_t i = 0; i < n; i++) key[kn++] = ops[i];
     for (uint32_t i = 0; i < nextra; i++) key[kn++] = extra[i];
-    uint32_t h = 0;
+    uint32_t h = 0, id = 0;
     spv_dedup_entry *e = dedup_find(b, key, kn, &h);
-    if (!e) return spv_id(b);
-    if (e->len) return e->id;
-    uint32_t off = b->keys.n;
-    if (!grow(b, &b->keys, kn)) return spv_id(b);
-    memcpy(b->keys.w + off, key, (size_t)kn * 4);
-    b->keys.n += kn;
-    uint32_t id = spv_id(b);
-    e->hash = h;
-    e->key = off;
-    e->len = kn;
-    e->id = id;
-    b->dedup_n++;
-    uint32_t tmp[66];
-    uint32_t m = 0;
-    if (has_type) tmp[m++] = type;
-    tmp[m++] = id;
-    for (uint32_t i = 0; i < n; i++) tmp[m++] = ops[i];
-    spv_inst(b, &b->sec[SPV_SEC_GLOBAL], op, m, tmp);
+    if (!e) {
+        id = spv_id(b);
+    } else if (e->len) {
+        id = e->id;
+    } else {
+        uint32_t off = b->keys.n;
+        if (grow(b, &b->keys, kn)) {
+            memcpy(b->keys.w + off, key, (size_t)kn * 4);
+            b->keys.n += kn;
+            id = spv_id(b);
+            e->hash = h;
+            e->key = off;
+            e->len = kn;
+            e->id = id;
+            b->dedup_n++;
+            uint32_t pre[2], np = 0;
+            if (has_type) pre[np++] = type;
+            pre[np++] = id;
+            inst2(b, &b->sec[SPV_SEC_GLOBAL], op, np, pre, n, ops);
+        } else {
+            id = spv_id(b);
+        }
+    }
+    if (key != small) b->alloc(b->alloc_user, key, (size_t)(2 + n + nextra) * 4, 0);
     return id;
 }
 
@@ -241,23 +256,12 @@ void spv_member_name(spv_builder *b, uint32_t id, uint32_t member, const char *n
 }
 
 void spv_decorate(spv_builder *b, uint32_t id, uint32_t dec, uint32_t n, const uint32_t *args) {
-    uint32_t tmp[16];
-    if (n > 14) n = 14;
-    tmp[0] = id;
-    tmp[1] = dec;
-    for (uint32_t i = 0; i < n; i++) tmp[2 + i] = args[i];
-    spv_inst(b, &b->sec[SPV_SEC_ANNOTATION], SPV_OP_Decorate, n + 2, tmp);
+    inst2(b, &b->sec[SPV_SEC_ANNOTATION], SPV_OP_Decorate, 2, SPV_ARR_(id, dec), n, args);
 }
 
 void spv_member_decorate(spv_builder *b, uint32_t id, uint32_t member, uint32_t dec,
                          uint32_t n, const uint32_t *args) {
-    uint32_t tmp[16];
-    if (n > 13) n = 13;
-    tmp[0] = id;
-    tmp[1] = member;
-    tmp[2] = dec;
-    for (uint32_t i = 0; i < n; i++) tmp[3 + i] = args[i];
-    spv_inst(b, &b->sec[SPV_SEC_ANNOTATION], SPV_OP_MemberDecorate, n + 3, tmp);
+    inst2(b, &b->sec[SPV_SEC_ANNOTATION], SPV_OP_MemberDecorate, 3, SPV_ARR_(id, member, dec), n, args);
 }
 
 /* ---- types and constants ---- */
@@ -292,22 +296,23 @@ uint32_t spv_type_runtime_array(spv_builder *b, uint32_t elem, uint32_t stride) 
 }
 uint32_t spv_type_struct(spv_builder *b, uint32_t n, const uint32_t *members) {
     uint32_t id = spv_id(b);
-    uint32_t tmp[260];
-    if (n > 259) n = 259;
-    tmp[0] = id;
-    for (uint32_t i = 0; i < n; i++) tmp[1 + i] = members[i];
-    spv_inst(b, &b->sec[SPV_SEC_GLOBAL], SPV_OP_TypeStruct, n + 1, tmp);
+    inst2(b, &b->sec[SPV_SEC_GLOBAL], SPV_OP_TypeStruct, 1, &id, n, members);
     return id;
 }
 uint32_t spv_type_pointer(spv_builder *b, uint32_t storage_class, uint32_t type) {
     return spv_global_dedup(b, SPV_OP_TypePointer, 0, 0, 2, SPV_ARR_(storage_class, type), 0, NULL);
 }
 uint32_t spv_type_function(spv_builder *b, uint32_t ret, uint32_t n, const uint32_t *params) {
-    uint32_t tmp[64];
-    if (n > 63) n = 63;
-    tmp[0] = ret;
-    for (uint32_t i = 0; i < n; i++) tmp[1 + i] = params[i];
-    return spv_global_dedup(b, SPV_OP_TypeFunction, 0, 0, n + 1, tmp, 0, NULL);
+    uint32_t small[64], *ops = small;
+    if (n + 1 > 64) {
+        ops = b->oom ? NULL : b->alloc(b->alloc_user, NULL, 0, (size_t)(n + 1) * 4);
+        if (!ops) { b->oom = 1; return spv_id(b); }
+    }
+    ops[0] = ret;
+    if (n) memcpy(ops + 1, params, (size_t)n * 4);
+    uint32_t id = spv_global_dedup(b, SPV_OP_TypeFunction, 0, 0, n + 1, ops, 0, NULL);
+    if (ops != small) b->alloc(b->alloc_user, ops, (size_t)(n + 1) * 4, 0);
+    return id;
 }
 
 uint32_t spv_const_bool(spv_builder *b, int v) {
@@ -412,22 +417,14 @@ void spv_op(spv_builder *b, uint32_t op, uint32_t n, const uint32_t *ops) {
 
 uint32_t spv_val(spv_builder *b, uint32_t op, uint32_t type, uint32_t n, const uint32_t *ops) {
     uint32_t id = spv_id(b);
-    uint32_t tmp[64];
-    if (n > 62) n = 62;
-    tmp[0] = type;
-    tmp[1] = id;
-    for (uint32_t i = 0; i < n; i++) tmp[2 + i] = ops[i];
-    spv_inst(b, &b->fn_body, op, n + 2, tmp);
+    inst2(b, &b->fn_body, op, 2, SPV_ARR_(type, id), n, ops);
     return id;
 }
 
 uint32_t spv_glsl_call(spv_builder *b, uint32_t type, uint32_t inst, uint32_t n, const uint32_t *args) {
-    uint32_t tmp[16];
-    if (n > 14) n = 14;
-    tmp[0] = spv_glsl_import(b);
-    tmp[1] = inst;
-    for (uint32_t i = 0; i < n; i++) tmp[2 + i] = args[i];
-    return spv_val(b, SPV_OP_ExtInst, type, n + 2, tmp);
+    uint32_t set = spv_glsl_import(b), id = spv_id(b);
+    inst2(b, &b->fn_body, SPV_OP_ExtInst, 4, SPV_ARR_(type, id, set, inst), n, args);
+    return id;
 }
 
 int spv_finish(spv_builder *b, uint32_t **words, size_t *nwords) {
