@@ -605,15 +605,20 @@ static void render_type(sbuf *b, const povl *o, uint8_t ni, bool vec_form) {
     if (n->tilde && vec_form) sb_puts(b, ">");
 }
 
+/* The candidate list under a "no matching call" message, in the shape Tint prints:
+ *     2 candidate functions:
+ *      • 'max(T, T) -> T' where:
+ *           • 'T' is 'abstract-float', 'abstract-int', 'f32', 'i32', 'u32' or 'f16'  */
 static void render_candidates(sbuf *b, const char *what, const char *fname, const psig *ps) {
     uint32_t count = 0;
     for (uint32_t k = 0; k < ps->novl; k++) count += ps->ovl[k].has_tilde ? 2 : 1;
     sb_printf(b, "\n\n%u candidate %s%s:", (unsigned)count, what, count == 1 ? "" : "s");
     static const char *const scalar_names[] = { "", "", "bool", "abstract-int", "abstract-float", "i32", "u32", "f32", "f16" };
+    static const ty_t order[] = { TY_AFLOAT, TY_AINT, TY_F32, TY_I32, TY_U32, TY_F16, TY_BOOL };
     for (uint32_t k = 0; k < ps->novl; k++) {
         const povl *o = &ps->ovl[k];
         for (int form = 0; form < (o->has_tilde ? 2 : 1); form++) {
-            sb_puts(b, "\n  '");
+            sb_puts(b, "\n \xe2\x80\xa2 '");
             sb_puts(b, fname);
             sb_puts(b, "(");
             for (uint32_t i = 0; i < o->nparams; i++) {
@@ -625,13 +630,16 @@ static void render_candidates(sbuf *b, const char *what, const char *fname, cons
             sb_puts(b, "'");
             bool first = true;
             for (int v = 0; v < 26; v++) {
-                if (!o->vset[v] || o->vset[v] > S_CN) continue;
-                sb_printf(b, "%s '%c' is ", first ? " where" : ",", 'A' + v);
+                if (!o->vset[v] || (o->vset[v] > S_CN && o->vset[v] != S_SW)) continue;
+                if (first) sb_puts(b, " where:");
                 first = false;
+                sb_printf(b, "\n      \xe2\x80\xa2 '%c' is ", 'A' + v);
+                if (o->vset[v] == S_SW) { sb_puts(b, "'storage' or 'workgroup'"); continue; }
                 uint16_t m = set_masks[o->vset[v]];
                 int nm = 0, seen = 0;
                 for (int t = TY_BOOL; t <= TY_F16; t++) nm += (m >> t) & 1;
-                for (int t = TY_BOOL; t <= TY_F16; t++) {
+                for (size_t oi = 0; oi < sizeof order / sizeof order[0]; oi++) {
+                    ty_t t = order[oi];
                     if (!((m >> t) & 1)) continue;
                     seen++;
                     sb_printf(b, "%s'%s'", seen == 1 ? "" : seen == nm ? " or " : ", ", scalar_names[t]);

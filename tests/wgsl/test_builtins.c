@@ -65,6 +65,10 @@ static void test_resolve(void) {
     CHECK(res("max", false, &m, 2, TY_F32, TY_I32) == 1);
     CHECKF(strncmp(msg, "no matching call to 'max(f32, i32)'", 35) == 0, "%s", msg);
     CHECK(strstr(msg, "candidate functions") != NULL && strstr(msg, "'max(T, T) -> T'") != NULL);
+    CHECK(strstr(msg, "'T' is 'abstract-float', 'abstract-int', 'f32', 'i32', 'u32' or 'f16'") != NULL);
+    CHECK(res("atomicAdd", false, &m, 2, TY_AINT, TY_AINT) == 1);
+    CHECK(strstr(msg, "'atomicAdd(ptr<A, atomic<T>, read_write>, T) -> T' where:") != NULL);
+    CHECK(strstr(msg, "'A' is 'storage' or 'workgroup'") != NULL);
     CHECK(res("max", false, &m, 1, TY_F32) == 1);
     CHECK(res("max", false, &m, 2, V(3, TY_F32), TY_F32) == 1);
     CHECK(res("abs", false, &m, 1, V(3, TY_I32)) == 0 && m.ret == V(3, TY_I32) && m.lower.num == 5);
