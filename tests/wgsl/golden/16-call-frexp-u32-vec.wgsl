@@ -1,0 +1,4 @@
+enable f16;
+fn f() {
+  let r = frexp(vec2u(1));
+}

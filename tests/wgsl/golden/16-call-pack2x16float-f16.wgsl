@@ -1,0 +1,4 @@
+enable f16;
+fn f() {
+  let r = pack2x16float(vec2h());
+}
