@@ -59,7 +59,7 @@ static double number_of(const cv_value *v) {
     }
 }
 
-void spv_reflect(wgsl_cc *cc, const uint32_t (*wg)[3]) {
+void spv_reflect(wgsl_cc *cc, const uint32_t (*wg)[3], const uint64_t *wg_bytes) {
     const sema_module *sm = cc->sema;
     const ast_module *m = &cc->ast;
     wgsl_result *r = cc->res;
@@ -84,7 +84,8 @@ void spv_reflect(wgsl_cc *cc, const uint32_t (*wg)[3]) {
             if (!f->wg_size[d] && f->wg_expr[d])
                 ep->workgroup_size_override[d] = first_override(sm, m, f->wg_expr[d], 0);
         }
-        ep->workgroup_memory_bytes = f->workgroup_bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)f->workgroup_bytes;
+        uint64_t bytes = wg_bytes ? wg_bytes[i] : f->workgroup_bytes;
+        ep->workgroup_memory_bytes = bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes;
     }
     r->entry_points = eps;
     r->entry_point_count = nep;

@@ -1715,6 +1715,30 @@ static void zero_workgroup(emitter *e, const sema_fn *f, uint32_t wg_total) {
     if (any) barrier(e, SPV_SEM_WORKGROUP_MEMORY);
 }
 
+/* A workgroup size depending on overrides that have no value: when the module has one entry
+ * point and each such dimension is a u32/i32 override, a WorkgroupSize spec-constant composite
+ * lets a Vulkan specialisation supply it (the SpecIds are the overrides' ids). */
+static void spec_workgroup_size(emitter *e, const sema_fn *f, const uint32_t wg[3]) {
+    uint32_t nep = 0;
+    for (uint32_t i = 0; i < e->sm->nfns; i++) nep += e->sm->fns[i].stage != WGSL_STAGE_UNDEFINED;
+    if (nep != 1) return;
+    uint32_t parts[3];
+    for (int i = 0; i < 3; i++) {
+        parts[i] = c_u32(e, wg[i]);
+        uint32_t x = f->wg_expr[i];
+        if (f->wg_size[i] || !x) continue;
+        cv_value v;
+        if (!ov_eval(e, x, &v)) continue;
+        uint32_t d = EX(x)->decl;
+        if (N(x)->kind != AST_IDENT || !d || N(d)->kind != AST_OVERRIDE || DC(d)->type != TY_U32) return;
+        parts[i] = override_id(e, d);
+    }
+    uint32_t id = spv_id(&e->b);
+    SPV_SEC(&e->b, SPV_SEC_GLOBAL, SPV_OP_SpecConstantComposite, spv_type_vector(&e->b, t_u32(e), 3), id,
+            parts[0], parts[1], parts[2]);
+    SPV_DECORATE(&e->b, id, SPV_DEC_BuiltIn, SPV_BUILTIN_WorkgroupSize);
+}
+
 static void function(emitter *e, const sema_fn *f) {
     spv_builder *b = &e->b;
     const ast_node *n = N(f->node);
@@ -1756,9 +1780,9 @@ static void function(emitter *e, const sema_fn *f) {
     e->niface = 0;
     memset(e->bv_val, 0, sizeof e->bv_val);
     uint32_t wg[3] = { 1, 1, 1 };
+    int wg_known = 1;
     if (entry) {
-        int ok;
-        wg_size(e, f, wg, &ok);
+        wg_size(e, f, wg, &wg_known);
         for (uint32_t i = 0; i < np; i++) {
             uint32_t p = ast_item(e->m, n->u.fn.params, i);
             const sema_decl *pd = DC(p);
@@ -1782,7 +1806,8 @@ static void function(emitter *e, const sema_fn *f) {
             uint32_t k = 0;
             store(e, e->id[g], uload(e, e->ubo[g], DC(g)->type, &k));
         }
-        zero_workgroup(e, f, wg[0] * wg[1] * wg[2]);
+        /* with a size left to specialisation, every invocation zeroes from its index on */
+        zero_workgroup(e, f, wg_known ? wg[0] * wg[1] * wg[2] : 1);
     }
     block(e, n->u.fn.body);
     if (b->block_open) {
@@ -1799,6 +1824,7 @@ static void function(emitter *e, const sema_fn *f) {
             }
         spv_entry_point(b, SPV_EXEC_MODEL_GLCOMPUTE, fid, name, e->niface, e->iface);
         SPV_SEC(b, SPV_SEC_EXECUTION_MODE, SPV_OP_ExecutionMode, fid, SPV_EXEC_MODE_LOCAL_SIZE, wg[0], wg[1], wg[2]);
+        if (!wg_known) spec_workgroup_size(e, f, wg);
     }
 }
 
@@ -1835,11 +1861,22 @@ int wgsl_emit(wgsl_cc *cc) {
     for (uint32_t i = 0; i < sm->nfns; i++) function(e, &sm->fns[i]);
     if (cc->error_count) return 1;
     uint32_t (*wg)[3] = arena_alloc(&cc->arena, (sm->nfns + 1) * sizeof *wg);
+    uint64_t *wg_bytes = arena_alloc(&cc->arena, (sm->nfns + 1) * sizeof *wg_bytes);
     for (uint32_t i = 0; i < sm->nfns; i++) {
+        const sema_fn *f = &sm->fns[i];
         int ok;
-        wg_size(e, &sm->fns[i], wg[i], &ok);
+        wg_size(e, f, wg[i], &ok);
+        for (uint32_t k = 0; k < f->nglobals; k++) {
+            uint32_t g = f->globals[k];
+            if (N(g)->kind != AST_VAR || DC(g)->as != TY_AS_WORKGROUP) continue;
+            ty_t t = DC(g)->type;
+            const ty_info *ti = TI(t);
+            uint64_t size = ti->kind == TY_ARRAY && ti->array_kind == TY_ARRAY_OVERRIDE
+                          ? (uint64_t)ovarr_count(e, t) * ti->stride : ty_size_of(e->tt, t);
+            wg_bytes[i] += ty_round_up(16, size);
+        }
     }
-    spv_reflect(cc, (const uint32_t (*)[3])wg);
+    spv_reflect(cc, (const uint32_t (*)[3])wg, wg_bytes);
     uint32_t *words;
     size_t nwords;
     if (spv_finish(b, &words, &nwords)) {

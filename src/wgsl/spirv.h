@@ -323,7 +323,8 @@ struct wgsl_cc;
 int wgsl_emit(struct wgsl_cc *cc);
 
 /* reflect.c: fills cc->res's entry points, bindings and overrides from cc->sema.  wg[i] is the
- * workgroup size of cc->sema->fns[i] with override values applied (NULL: the const sizes). */
-void spv_reflect(struct wgsl_cc *cc, const uint32_t (*wg)[3]);
+ * workgroup size of cc->sema->fns[i] with override values applied (NULL: the const sizes);
+ * wg_bytes[i] its workgroup memory in bytes, override-sized arrays included (NULL: sema's). */
+void spv_reflect(struct wgsl_cc *cc, const uint32_t (*wg)[3], const uint64_t *wg_bytes);
 
 #endif
