@@ -1,0 +1,261 @@
+/* tensor.h - wt, wgc's GPU tensors: refcounted n-d arrays on a wg device, views without copies,
+ * lazy batched execution, a buffer pool, and the everyday elementwise ops, all run on the GPU.
+ *
+ * A context binds to a wg device and owns the buffer pool, the kernel cache (WGSL kernel file +
+ * specialisation key -> pipeline), the pending batch and the error state.  Ops do not run when
+ * called: they check shapes and dtypes, take an output buffer from the pool and record a dispatch
+ * into the pending batch.  The batch goes to the GPU in one submit when a value is read
+ * (wt_to_host, wt_item, wt_save_npy), when it reaches max_batch_ops, or at wt_flush; reading is
+ * the only thing that waits.  Errors are values: a failing call returns NULL (or a status), sets
+ * the context's last error (status + a message naming the op and the shapes) and changes nothing
+ * else.  Passing NULL to an op is itself an error, so a chain of calls can be checked once at
+ * the end.  The library never exits, aborts or prints.
+ *
+ * Worked example (error handling shortened):
+ *
+ *     wg_device *dev = ...;                                    // see gpu.h
+ *     wt_context *ctx = wt_context_create(dev, NULL);          // NULL desc = defaults
+ *     wt_tensor *x = wt_arange(ctx, WT_F32, 0, 6, 1);          // [0 1 2 3 4 5]
+ *     wt_tensor *m = wt_reshape(ctx, x, WT_SHAPE(2, 3));       // a view: no copy
+ *     wt_tensor *t = wt_transpose(ctx, m, 0, 1);               // 3x2 view with strides (1, 3)
+ *     wt_tensor *e = wt_exp(ctx, t);                           // recorded, not run
+ *     wt_tensor *y = wt_add_scalar(ctx, e, 1.0);               // recorded: 2 dispatches pending
+ *     float host[6];
+ *     if (wt_to_host(ctx, y, host, sizeof host) != WT_OK)      // one submit, one wait
+ *         fprintf(stderr, "%s\n", wt_last_error(ctx));         // e.g. "wt_add: shapes ..."
+ *     wt_release(x); wt_release(m); wt_release(t); wt_release(e); wt_release(y);
+ *     wt_context_destroy(ctx);
+ *
+ * Ownership: every function returning a wt_tensor * returns a new reference (wt_release it); views
+ * hold a reference to their storage, so the base can be released first.  Recorded dispatches hold
+ * their inputs and outputs until the GPU is done, so releasing a tensor right after using it is
+ * fine.  Destroying the context frees every tensor made from it.  One thread at a time per context.
+ *
+ * Dtypes and type rules (numpy/PyTorch-like): f32, f16 (only where the device has shader-f16),
+ * i32, u32, bool.  Host memory holds f16 as IEEE binary16 bits (uint16_t) and bool as one byte
+ * (0/1); on the GPU bool is stored as u32.  Binary ops promote: equal -> that dtype; bool with X
+ * -> X; integer with float -> the float; f16 with f32 -> f32; i32 with u32 -> i32.  div and the
+ * float-only unary ops (exp, log, sqrt, rsqrt, sin, cos, tanh, sigmoid, silu, gelu, reciprocal)
+ * give f32 for integer inputs.  Arithmetic on bool is an error (cast first).  A scalar operand
+ * (the *_scalar forms) keeps the tensor's dtype unless the tensor is integer and the scalar is
+ * not integral, which gives f32.  Comparisons and logical ops give bool.  See doc/tensor.md. */
+#ifndef WGC_TENSOR_H
+#define WGC_TENSOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wgc/gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wt_context wt_context;
+typedef struct wt_tensor wt_tensor;
+
+#define WT_MAX_DIMS 8
+
+/* ---- dtypes: X(NAME, "name", host bytes per element, GPU bytes per element) ---------------- */
+#define WT_DTYPES(X)          \
+    X(F32, "f32", 4, 4)       \
+    X(F16, "f16", 2, 2)       \
+    X(I32, "i32", 4, 4)       \
+    X(U32, "u32", 4, 4)       \
+    X(BOOL, "bool", 1, 4)
+
+typedef enum wt_dtype {
+    WT_DTYPE_DEFAULT = 0,     /* in creation calls: f32 */
+#define X(name, str, hsize, gsize) WT_##name,
+    WT_DTYPES(X)
+#undef X
+    WT_DTYPE_COUNT
+} wt_dtype;
+
+const char *wt_dtype_name(wt_dtype dt);      /* "f32", ...; "?" when out of range */
+size_t wt_dtype_size(wt_dtype dt);           /* host bytes per element; 0 when out of range */
+
+/* ---- errors: X(NAME, summary); the status is the row number ------------------------------- */
+#define WT_ERRORS(X)                                                   \
+    X(OK, "no error")                                                  \
+    X(INVALID_ARGUMENT, "invalid argument")                            \
+    X(NULL_TENSOR, "NULL tensor passed (an earlier call failed?)")     \
+    X(SHAPE, "shape mismatch")                                         \
+    X(DTYPE, "dtype not supported")                                    \
+    X(NOT_VIEWABLE, "view impossible without a copy")                  \
+    X(OUT_OF_MEMORY, "GPU memory exhausted")                           \
+    X(HOST_OUT_OF_MEMORY, "host memory exhausted")                     \
+    X(IO, "file error")                                                \
+    X(NPY_FORMAT, "unsupported or malformed .npy file")                \
+    X(KERNEL, "kernel compilation failed (a wgc bug)")                 \
+    X(GPU, "GPU error")                                                \
+    X(DEVICE_LOST, "device lost")                                      \
+    X(WRONG_CONTEXT, "tensor belongs to another context")
+
+typedef enum wt_status {
+#define X(name, summary) WT_STATUS_##name,
+    WT_ERRORS(X)
+#undef X
+    WT_STATUS_COUNT
+} wt_status;
+#define WT_OK WT_STATUS_OK
+
+const char *wt_status_name(wt_status s);     /* "WT_STATUS_SHAPE" */
+
+/* The last error of the context: status, and "<op>: <detail>" (e.g. "wt_add: shapes [2, 3] and
+ * [4] are not broadcastable").  A successful call does not clear it; wt_clear_error does. */
+wt_status wt_last_status(const wt_context *ctx);
+const char *wt_last_error(const wt_context *ctx);    /* "" when none */
+void wt_clear_error(wt_context *ctx);
+
+/* ---- context ------------------------------------------------------------------------------ */
+typedef struct wt_context_desc {
+    const char *label;
+    wg_allocator allocator;       /* host allocations; zero = libc */
+    uint32_t max_batch_ops;       /* flush when the pending batch holds this many dispatches; 0: 1024 */
+    bool eager;                   /* run every op at once and wait (debugging) */
+    uint64_t memory_limit;        /* cap on GPU bytes the pool may hold; 0: none (the device's limit) */
+} wt_context_desc;
+
+/* NULL only when the host allocation of the context fails or dev is NULL. */
+wt_context *wt_context_create(wg_device *dev, const wt_context_desc *desc);
+/* Flushes, waits, frees every tensor, buffer and pipeline of the context. */
+void wt_context_destroy(wt_context *ctx);
+wg_device *wt_context_device(wt_context *ctx);
+bool wt_context_has_f16(const wt_context *ctx);
+void wt_context_set_eager(wt_context *ctx, bool eager);
+
+/* Submits the pending batch (no wait). */
+wt_status wt_flush(wt_context *ctx);
+/* Submits the pending batch and waits for the GPU. */
+wt_status wt_sync(wt_context *ctx);
+
+/* ---- buffer pool and statistics ------------------------------------------------------------ */
+typedef struct wt_stats {
+    uint64_t allocated_bytes, peak_allocated_bytes;  /* GPU bytes the pool holds (live + pooled) */
+    uint64_t live_bytes, live_buffers;               /* held by tensors or by work in flight */
+    uint64_t pooled_bytes, pooled_buffers;           /* free, or waiting for the GPU to finish */
+    uint64_t pool_hits, pool_misses;                 /* buffer requests served from / not from the pool */
+    uint64_t live_tensors;
+    uint64_t ops, dispatches, flushes;               /* recorded ops, dispatches submitted, submits */
+    uint64_t kernels_compiled, kernel_hits;          /* pipelines built / served from the cache */
+    uint64_t bind_group_hits, bind_group_misses;
+} wt_stats;
+void wt_get_stats(const wt_context *ctx, wt_stats *out);
+/* Waits for the GPU and releases every pooled buffer (and the cached bind groups holding them). */
+void wt_trim(wt_context *ctx);
+
+/* ---- tensors ------------------------------------------------------------------------------ */
+/* WT_SHAPE(2, 3) expands to the (ndim, shape) argument pair of the calls below (C only). */
+#define WT_SHAPE(...) (int)(sizeof((int64_t[]){ __VA_ARGS__ }) / sizeof(int64_t)), (const int64_t[]){ __VA_ARGS__ }
+
+void wt_retain(wt_tensor *t);
+void wt_release(wt_tensor *t);                /* NULL is fine */
+
+wt_dtype wt_dtype_of(const wt_tensor *t);
+int wt_ndim(const wt_tensor *t);
+const int64_t *wt_shape(const wt_tensor *t);   /* ndim entries */
+const int64_t *wt_strides(const wt_tensor *t); /* in elements */
+int64_t wt_offset(const wt_tensor *t);         /* in elements, into the storage */
+int64_t wt_numel(const wt_tensor *t);
+int64_t wt_size(const wt_tensor *t, int dim);  /* negative dims count from the end */
+bool wt_is_contiguous(const wt_tensor *t);
+/* Two tensors share storage (one is a view of the other, or both of a third). */
+bool wt_same_storage(const wt_tensor *a, const wt_tensor *b);
+
+/* ---- creation (shape: ndim entries; ndim 0 = a scalar; dtype 0 = f32) ---------------------- */
+wt_tensor *wt_empty(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape);
+wt_tensor *wt_zeros(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape);
+wt_tensor *wt_ones(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape);
+wt_tensor *wt_full(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape, double value);
+wt_tensor *wt_scalar(wt_context *ctx, wt_dtype dt, double value);          /* 0-d tensor */
+/* [start, end) in steps of step, as numpy.arange; ceil((end - start) / step) elements. */
+wt_tensor *wt_arange(wt_context *ctx, wt_dtype dt, double start, double end, double step);
+wt_tensor *wt_eye(wt_context *ctx, wt_dtype dt, int64_t n, int64_t m);   /* m <= 0: m = n */
+/* Copies numel * wt_dtype_size(dt) bytes of C-order data (uploaded before the next submit). */
+wt_tensor *wt_from_host(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape, const void *data);
+/* Random numbers from the context's generator: Philox-4x32-10 keyed by the seed, counter = a
+ * running 64-bit element count (see src/tensor/kernels/rand.wgsl for the exact formulas).  Same
+ * seed and same sequence of calls: the same numbers on every adapter.  dt: f32 or f16. */
+void wt_manual_seed(wt_context *ctx, uint64_t seed);   /* also resets the counter; default seed 0 */
+wt_tensor *wt_rand(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape);   /* [0, 1) */
+wt_tensor *wt_randn(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape);  /* N(0, 1) */
+wt_tensor *wt_uniform(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape, double lo, double hi);
+wt_tensor *wt_normal(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape, double mean, double std);
+
+/* .npy files: version 1, 2 or 3 headers, little-endian, C order (fortran_order True is refused),
+ * dtypes <f4 <f2 <i4 <u4 |b1, and <f8 / <i8 loaded as f32 / i32 (an <i8 value outside the i32
+ * range is an error).  Anything else fails with WT_STATUS_NPY_FORMAT and a message saying why.
+ * Saving writes version 1.0 (2.0 when the header needs it). */
+wt_tensor *wt_load_npy(wt_context *ctx, const char *path);
+wt_status wt_save_npy(wt_context *ctx, wt_tensor *t, const char *path);
+
+/* ---- readback (flushes, waits) ------------------------------------------------------------- */
+/* Copies the tensor in C order into dst (size must be numel * wt_dtype_size). */
+wt_status wt_to_host(wt_context *ctx, wt_tensor *t, void *dst, size_t size);
+/* The single element of a one-element tensor, as a double. */
+wt_status wt_item(wt_context *ctx, wt_tensor *t, double *out);
+/* Host conversions of IEEE binary16 (round to nearest even). */
+uint16_t wt_f32_to_f16(float f);
+float wt_f16_to_f32(uint16_t h);
+
+/* ---- views (no copy; negative dims count from the end) ------------------------------------- */
+/* One entry of shape may be -1 (inferred).  reshape copies when the layout does not allow a
+ * view; view fails with WT_STATUS_NOT_VIEWABLE instead. */
+wt_tensor *wt_reshape(wt_context *ctx, wt_tensor *t, int ndim, const int64_t *shape);
+wt_tensor *wt_view(wt_context *ctx, wt_tensor *t, int ndim, const int64_t *shape);
+wt_tensor *wt_flatten(wt_context *ctx, wt_tensor *t);
+wt_tensor *wt_permute(wt_context *ctx, wt_tensor *t, const int *dims);      /* ndim entries */
+wt_tensor *wt_transpose(wt_context *ctx, wt_tensor *t, int dim0, int dim1);
+/* numpy broadcasting to shape (leading dims may be added; -1 keeps a dim): stride 0 views. */
+wt_tensor *wt_expand(wt_context *ctx, wt_tensor *t, int ndim, const int64_t *shape);
+wt_tensor *wt_squeeze(wt_context *ctx, wt_tensor *t, int dim);     /* a no-op if size != 1 */
+wt_tensor *wt_squeeze_all(wt_context *ctx, wt_tensor *t);
+wt_tensor *wt_unsqueeze(wt_context *ctx, wt_tensor *t, int dim);   /* dim in [-ndim-1, ndim] */
+/* Elements start, start+step, ... < end along dim (python-style clamping of start/end, which
+ * may be negative; step >= 1). */
+wt_tensor *wt_slice(wt_context *ctx, wt_tensor *t, int dim, int64_t start, int64_t end, int64_t step);
+wt_tensor *wt_narrow(wt_context *ctx, wt_tensor *t, int dim, int64_t start, int64_t length);
+wt_tensor *wt_select(wt_context *ctx, wt_tensor *t, int dim, int64_t index);   /* drops dim */
+/* Fills out[0..*count) (at most max) with views; returns the status. chunk: `chunks` pieces of
+ * ceil(size / chunks); split: pieces of split_size (the last may be smaller). */
+wt_status wt_chunk(wt_context *ctx, wt_tensor *t, int chunks, int dim, wt_tensor **out, int max, int *count);
+wt_status wt_split(wt_context *ctx, wt_tensor *t, int64_t split_size, int dim, wt_tensor **out, int max, int *count);
+/* t itself (retained) when contiguous, else a contiguous copy. */
+wt_tensor *wt_contiguous(wt_context *ctx, wt_tensor *t);
+wt_tensor *wt_clone(wt_context *ctx, wt_tensor *t);    /* always a new contiguous copy */
+wt_tensor *wt_cast(wt_context *ctx, wt_tensor *t, wt_dtype dt);
+
+/* ---- elementwise ops ---------------------------------------------------------------------- */
+/* Binary: X(name).  wt_<name>(ctx, a, b) and wt_<name>_scalar(ctx, a, s). */
+#define WT_BINARY_OPS(X) \
+    X(add) X(sub) X(mul) X(div) X(pow) X(minimum) X(maximum) X(remainder) \
+    X(eq) X(ne) X(lt) X(le) X(gt) X(ge) \
+    X(logical_and) X(logical_or) X(logical_xor)
+/* Unary: X(name).  wt_<name>(ctx, a). */
+#define WT_UNARY_OPS(X) \
+    X(neg) X(abs) X(exp) X(log) X(sqrt) X(rsqrt) X(sin) X(cos) X(tanh) X(sigmoid) X(relu) \
+    X(silu) X(gelu) X(floor) X(ceil) X(round) X(sign) X(reciprocal) X(logical_not)
+
+#define X(name)                                                                 \
+    wt_tensor *wt_##name(wt_context *ctx, wt_tensor *a, wt_tensor *b);          \
+    wt_tensor *wt_##name##_scalar(wt_context *ctx, wt_tensor *a, double s);
+WT_BINARY_OPS(X)
+#undef X
+#define X(name) wt_tensor *wt_##name(wt_context *ctx, wt_tensor *a);
+WT_UNARY_OPS(X)
+#undef X
+
+/* min(max(a, lo), hi) elementwise (gelu is the exact erf form; round is half-to-even). */
+wt_tensor *wt_clamp(wt_context *ctx, wt_tensor *a, double lo, double hi);
+/* cond ? a : b with broadcasting over all three; cond of any dtype (nonzero = true). */
+wt_tensor *wt_where(wt_context *ctx, wt_tensor *cond, wt_tensor *a, wt_tensor *b);
+
+/* The result dtype of a binary arithmetic op on these dtypes (promotion rule above). */
+wt_dtype wt_promote(wt_dtype a, wt_dtype b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

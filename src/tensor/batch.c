@@ -1,0 +1,178 @@
+/* batch.c - lazy execution.  wt_record appends one dispatch (kernel, bind group from the cache,
+ * workgroup counts, a 192-byte Params block, references to its write set and read set) to the
+ * pending batch; nothing touches the GPU.  wt_batch_flush copies all Params blocks into one
+ * uniform buffer (each dispatch reads its own through a dynamic offset), encodes the whole batch
+ * into one compute pass of one command buffer (wg inserts a barrier only where a dispatch reads
+ * or overwrites what an earlier one wrote), submits once and drops the batch's references, so
+ * temporaries go back to the pool, to be reused once that submit has finished.  The batch
+ * flushes itself at max_batch_ops dispatches, and after every op in eager mode (with a wait). */
+#include <string.h>
+
+#include "tensor/internal.h"
+
+static wt_paramsbuf *params_buffer(wt_context *ctx, const char *op, uint64_t bytes) {
+    if (ctx->completed < ctx->submits && wg_queue_wait(ctx->q, 0) == WG_STATUS_OK)
+        ctx->completed = ctx->submits;
+    for (uint32_t i = 0; i < ctx->pbuf_count; i++) {
+        wt_paramsbuf *pb = &ctx->pbufs[i];
+        if (pb->tag <= ctx->completed && pb->size >= bytes)
+            return pb;
+    }
+    if (!wt_grow(ctx, (void **)&ctx->pbufs, &ctx->pbuf_cap, ctx->pbuf_count + 1, sizeof *ctx->pbufs))
+        return wt_fail(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory");
+    uint64_t size = 65536;
+    while (size < bytes)
+        size *= 2;
+    wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_VALIDATION);
+    wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_OUT_OF_MEMORY);
+    wg_buffer *buf = wg_device_create_buffer(ctx->dev, &(wg_buffer_desc){
+        .label = "wt params", .size = size, .usage = WG_BUFFER_USAGE_UNIFORM | WG_BUFFER_USAGE_COPY_DST });
+    wg_bind_group *bg = buf ? wg_device_create_bind_group(ctx->dev, &(wg_bind_group_desc){
+        .label = "wt params", .layout = ctx->params_bgl, .entry_count = 1,
+        .entries = &(wg_bind_group_entry){ .binding = 0, .buffer = buf, .offset = 0, .size = WT_PARAMS_SIZE } })
+                          : NULL;
+    wg_error e1, e2;
+    wg_error_id o = wg_device_pop_error_scope(ctx->dev, &e1);
+    wg_error_id v = wg_device_pop_error_scope(ctx->dev, &e2);
+    if (!buf || !bg || o != WG_ERR_NONE || v != WG_ERR_NONE) {
+        if (bg)
+            wg_bind_group_release(bg);
+        if (buf)
+            wg_buffer_release(buf);
+        return wt_fail(ctx, o != WG_ERR_NONE ? WT_STATUS_OUT_OF_MEMORY : WT_STATUS_GPU, op, "parameter buffer: %s",
+                       o != WG_ERR_NONE ? e1.message : v != WG_ERR_NONE ? e2.message : "out of host memory");
+    }
+    wt_paramsbuf *pb = &ctx->pbufs[ctx->pbuf_count++];
+    *pb = (wt_paramsbuf){ buf, bg, size, 0 };
+    return pb;
+}
+
+static void drop_batch(wt_context *ctx) {
+    for (uint32_t i = 0; i < ctx->batch_count; i++) {
+        wt_dispatch *d = &ctx->batch[i];
+        wg_bind_group_release(d->bg);
+        for (uint32_t j = 0; j < d->nres; j++)
+            wt_storage_unref(d->res[j]);
+    }
+    ctx->batch_count = 0;
+}
+
+wt_status wt_batch_flush(wt_context *ctx, const char *op) {
+    if (!ctx->batch_count)
+        return WT_OK;
+    uint32_t count = ctx->batch_count;
+    uint64_t bytes = (uint64_t)count * ctx->params_stride;
+    wt_paramsbuf *pb = params_buffer(ctx, op, bytes);
+    if (!pb) {
+        drop_batch(ctx);
+        return ctx->status;
+    }
+    wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_VALIDATION);
+    wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_OUT_OF_MEMORY);
+    wg_queue_write_buffer(ctx->q, pb->buf, 0, ctx->params, bytes);
+    wg_command_encoder *enc = wg_device_create_command_encoder(ctx->dev, &(wg_command_encoder_desc){ .label = "wt batch" });
+    wg_compute_pass *pass = enc ? wg_command_encoder_begin_compute_pass(enc, NULL) : NULL;
+    uint64_t serial = 0;
+    if (pass) {
+        wg_compute_pipeline *cur = NULL;
+        for (uint32_t i = 0; i < count; i++) {
+            wt_dispatch *d = &ctx->batch[i];
+            if (d->k->pipe != cur) {
+                cur = d->k->pipe;
+                wg_compute_pass_set_pipeline(pass, cur);
+            }
+            wg_compute_pass_set_bind_group(pass, 0, d->bg, 0, NULL);
+            wg_compute_pass_set_bind_group(pass, 1, pb->bg, 1, &d->param_off);
+            wg_compute_pass_dispatch_workgroups(pass, d->gx, d->gy, 1);
+        }
+        wg_compute_pass_end(pass);
+        wg_compute_pass_release(pass);
+        wg_command_buffer *cb = wg_command_encoder_finish(enc, NULL);
+        if (cb)
+            serial = wg_queue_submit(ctx->q, 1, &cb);
+    }
+    if (enc)
+        wg_command_encoder_release(enc);
+    wg_error e1, e2;
+    wg_error_id o = wg_device_pop_error_scope(ctx->dev, &e1);
+    wg_error_id v = wg_device_pop_error_scope(ctx->dev, &e2);
+    ctx->submits++;
+    pb->tag = ctx->submits;
+    ctx->stats.flushes++;
+    ctx->stats.dispatches += count;
+    drop_batch(ctx);
+    if (wg_device_is_lost(ctx->dev))
+        return wt_failst(ctx, WT_STATUS_DEVICE_LOST, op, "device lost; %u dispatches not run", count);
+    if (o != WG_ERR_NONE)
+        return wt_failst(ctx, WT_STATUS_OUT_OF_MEMORY, op, "submit: %s", e1.message);
+    if (v != WG_ERR_NONE)
+        return wt_failst(ctx, WT_STATUS_GPU, op, "submit: %s", e2.message);
+    if (!serial)
+        return wt_failst(ctx, WT_STATUS_GPU, op, "submit of %u dispatches failed", count);
+    return WT_OK;
+}
+
+wt_status wt_batch_wait(wt_context *ctx, const char *op) {
+    wg_status s = wg_queue_wait(ctx->q, UINT64_MAX);
+    if (s != WG_STATUS_OK)
+        return wt_failst(ctx, WT_STATUS_DEVICE_LOST, op, "waiting for the GPU failed (device lost)");
+    ctx->completed = ctx->submits;
+    wt_pool_collect(ctx);
+    return WT_OK;
+}
+
+wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p, wt_storage *out, uint32_t nin,
+                    wt_storage *const *in) {
+    ctx->stats.ops++;
+    if (!p->n)
+        return WT_OK;
+    uint32_t groups = (p->n + WT_WG_SIZE - 1) / WT_WG_SIZE;
+    uint32_t gx = groups < 65535 ? groups : 65535;
+    p->gx = gx;
+    wg_buffer *bufs[WT_MAX_IN + 1];
+    bufs[0] = out->buf;
+    for (uint32_t i = 0; i < nin; i++)
+        bufs[i + 1] = in[i] ? in[i]->buf : ctx->dummy;
+    wg_bind_group *bg = wt_bind_group_get(ctx, op, nin + 1, bufs);
+    if (!bg)
+        return ctx->status;
+    if (!wt_grow(ctx, (void **)&ctx->batch, &ctx->batch_cap, ctx->batch_count + 1, sizeof *ctx->batch) ||
+        ((uint64_t)(ctx->batch_count + 1) * ctx->params_stride > ctx->params_cap &&
+         !wt_grow(ctx, (void **)&ctx->params, &ctx->params_cap, (ctx->batch_count + 1) * ctx->params_stride, 1)))
+        return wt_failst(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory recording a dispatch");
+    uint32_t off = ctx->batch_count * ctx->params_stride;
+    memcpy(ctx->params + off, p, sizeof *p);
+    wt_dispatch *d = &ctx->batch[ctx->batch_count++];
+    d->k = k;
+    d->bg = bg;
+    wg_bind_group_retain(bg);
+    d->param_off = off;
+    d->gx = gx;
+    d->gy = (groups + gx - 1) / gx;
+    d->nres = 1;
+    d->res[0] = out;
+    wt_storage_ref(out);
+    for (uint32_t i = 0; i < nin; i++)
+        if (in[i]) {
+            d->res[d->nres++] = in[i];
+            wt_storage_ref(in[i]);
+        }
+    if (ctx->eager) {
+        wt_status s = wt_batch_flush(ctx, op);
+        return s != WT_OK ? s : wt_batch_wait(ctx, op);
+    }
+    if (ctx->batch_count >= ctx->max_batch)
+        return wt_batch_flush(ctx, op);
+    return WT_OK;
+}
+
+void wt_batch_destroy(wt_context *ctx) {
+    drop_batch(ctx);
+    wt_free(ctx, ctx->batch);
+    wt_free(ctx, ctx->params);
+    for (uint32_t i = 0; i < ctx->pbuf_count; i++) {
+        wg_bind_group_release(ctx->pbufs[i].bg);
+        wg_buffer_release(ctx->pbufs[i].buf);
+    }
+    wt_free(ctx, ctx->pbufs);
+}

@@ -1,0 +1,223 @@
+/* internal.h - the wt layer's private structures, shared by its files:
+ *
+ *   context.c  context, errors, allocator, statistics
+ *   pool.c     GPU buffer pool (size classes, retire-after-completion, trim, out-of-memory)
+ *   kernel.c   kernel cache (WGSL file + specialisation key -> pipeline), bind group cache
+ *   batch.c    the pending batch: recording dispatches, flush, wait
+ *   tensor.c   tensor objects, storages, views, readback
+ *   create.c   creation ops (fill, arange, eye, host upload, rand)
+ *   ops.c      the op table, type rules and the elementwise ops
+ *   npy.c      .npy load and save
+ *
+ * A storage is a pool buffer plus a refcount; tensors are (storage, dtype, shape, strides,
+ * offset) and views share the storage.  A recorded dispatch holds a reference to every storage
+ * it touches, so temporaries live exactly as long as the batch needs them; when a storage's last
+ * reference goes its buffer enters the pool's retiring list tagged with the context's submit
+ * count and becomes reusable once the GPU has finished that submit.  Tensor, storage and
+ * dispatch records come from free lists, so the steady state does no host allocation per op. */
+#ifndef WT_INTERNAL_H
+#define WT_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "wgc/tensor.h"
+
+#define WT_WG_SIZE 256u           /* workgroup size of every elementwise kernel */
+#define WT_PARAMS_SIZE 192u       /* sizeof(Params) in kernels/common.wgsl */
+#define WT_POOL_CLASSES 160       /* size classes: 4 per power of two from 256 B */
+#define WT_BG_CACHE 4096u         /* bind group cache slots (a power of two) */
+#define WT_KERNEL_CACHE 1024u     /* kernel cache slots (a power of two) */
+#define WT_MAX_IN 3               /* inputs of a dispatch */
+
+/* Kernel files (src/tensor/kernels/<name>.wgsl): X(name, inputs). */
+#define WT_KERNEL_FILES(X) \
+    X(unary_f, 1) X(unary_i, 1) X(binary_f, 2) X(binary_i, 2) X(compare, 2) \
+    X(where, 3) X(cast, 1) X(fill, 0) X(rand, 0)
+
+typedef enum wt_kfile {
+#define X(name, nin) WT_K_##name,
+    WT_KERNEL_FILES(X)
+#undef X
+    WT_K_COUNT
+} wt_kfile;
+
+/* Addressing mode of one input (see common.wgsl). */
+enum { WT_MODE_STRIDED = 0, WT_MODE_CONTIG = 1, WT_MODE_ONE = 2, WT_MODE_PARAM = 3 };
+
+/* The specialisation key of a kernel: file, op code, storage dtypes, compute dtype, modes. */
+typedef struct wt_kkey {
+    uint8_t file, op, out, compute;
+    uint8_t in[WT_MAX_IN];
+    uint8_t mode[WT_MAX_IN];
+} wt_kkey;
+
+typedef struct wt_kernel {
+    wt_kkey key;
+    bool used;
+    uint8_t nin;
+    wg_compute_pipeline *pipe;
+} wt_kernel;
+
+typedef struct wt_storage {
+    wt_context *ctx;
+    uint32_t refs;
+    uint32_t cls;                 /* pool size class */
+    wg_buffer *buf;               /* NULL for zero bytes */
+    uint64_t bytes;               /* requested size */
+    struct wt_storage *next_free;
+} wt_storage;
+
+struct wt_tensor {
+    wt_context *ctx;
+    uint32_t refs;
+    wt_dtype dtype;
+    int ndim;
+    int64_t shape[WT_MAX_DIMS];
+    int64_t strides[WT_MAX_DIMS];
+    int64_t offset;
+    int64_t numel;
+    wt_storage *st;
+    wt_tensor *next;              /* free list / live list */
+    wt_tensor *prev;
+};
+
+typedef struct wt_dispatch {
+    wt_kernel *k;
+    wg_bind_group *bg;            /* one reference */
+    uint32_t param_off;
+    uint32_t gx, gy;
+    uint8_t nres;
+    wt_storage *res[WT_MAX_IN + 1];   /* write set [0], read set [1..]: one reference each */
+} wt_dispatch;
+
+typedef struct wt_bgslot {
+    wg_buffer *buf[WT_MAX_IN + 1];
+    uint8_t nbuf;
+    wg_bind_group *bg;
+} wt_bgslot;
+
+typedef struct wt_retiring {
+    wg_buffer *buf;
+    uint32_t cls;
+    uint64_t tag;                 /* submit count when it was released */
+} wt_retiring;
+
+typedef struct wt_paramsbuf {     /* per-batch uniform buffer for the Params blocks */
+    wg_buffer *buf;
+    wg_bind_group *bg;
+    uint64_t size;
+    uint64_t tag;                 /* submit that last used it */
+} wt_paramsbuf;
+
+struct wt_context {
+    wg_device *dev;
+    wg_queue *q;
+    wg_allocator al;
+    char label[64];
+    uint32_t max_batch;
+    bool eager, f16;
+    uint64_t memory_limit;
+    uint32_t uniform_align, params_stride;
+    uint64_t max_binding;
+
+    wt_status status;
+    char message[512];
+
+    /* pool */
+    wg_buffer **free_list[WT_POOL_CLASSES];
+    uint32_t free_count[WT_POOL_CLASSES], free_cap[WT_POOL_CLASSES];
+    wt_retiring *retiring;
+    uint32_t retiring_count, retiring_cap;
+    uint64_t submits, completed;  /* my submits so far; all up to `completed` are done */
+
+    /* kernels and bind groups */
+    wg_bind_group_layout *bgl[WT_MAX_IN + 1], *params_bgl;
+    wg_buffer *dummy;             /* bound in place of an input read from Params (MODE_PARAM) */
+    wg_pipeline_layout *pl[WT_MAX_IN + 1];
+    wt_kernel *kernels;           /* WT_KERNEL_CACHE slots */
+    uint32_t kernel_count;
+    wt_bgslot *bgs;               /* WT_BG_CACHE slots */
+    uint32_t bg_count;
+
+    /* batch */
+    wt_dispatch *batch;
+    uint32_t batch_count, batch_cap;
+    uint8_t *params;              /* host copy of this batch's Params blocks */
+    uint32_t params_cap;
+    wt_paramsbuf *pbufs;
+    uint32_t pbuf_count, pbuf_cap;
+
+    /* objects */
+    wt_tensor *free_tensors, *live_tensors;
+    wt_storage *free_storages;
+    uint64_t rng_seed, rng_counter;
+
+    wt_stats stats;
+};
+
+/* context.c */
+void *wt_alloc(wt_context *ctx, size_t n);
+void *wt_realloc(wt_context *ctx, void *p, size_t n);
+void wt_free(wt_context *ctx, void *p);
+/* Grows *arr (element size esz) so that it holds at least need elements; false on OOM. */
+bool wt_grow(wt_context *ctx, void **arr, uint32_t *cap, uint32_t need, size_t esz);
+/* Sets the last error: "<op>: <formatted detail>".  Returns NULL for `return wt_fail(...)`. */
+void *wt_fail(wt_context *ctx, wt_status st, const char *op, const char *fmt, ...);
+wt_status wt_failst(wt_context *ctx, wt_status st, const char *op, const char *fmt, ...);
+/* "[2, 3]" into buf */
+const char *wt_shape_str(char *buf, size_t size, int ndim, const int64_t *shape);
+size_t wt_gpu_size(wt_dtype dt);
+
+/* pool.c */
+uint32_t wt_pool_class(uint64_t bytes);
+uint64_t wt_pool_class_size(uint32_t cls);
+wt_status wt_pool_get(wt_context *ctx, const char *op, uint64_t bytes, wg_buffer **out, uint32_t *cls);
+void wt_pool_put(wt_context *ctx, wg_buffer *buf, uint32_t cls);
+void wt_pool_collect(wt_context *ctx);        /* moves finished retiring buffers to the free lists */
+void wt_pool_destroy(wt_context *ctx);
+
+/* kernel.c */
+wt_status wt_kernels_init(wt_context *ctx);
+void wt_kernels_destroy(wt_context *ctx);
+wt_kernel *wt_kernel_get(wt_context *ctx, const char *op, const wt_kkey *key);
+wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, uint32_t n, wg_buffer *const *bufs);
+void wt_bind_groups_clear(wt_context *ctx);
+
+/* batch.c: one dispatch of k over p->n elements (p->gx is filled here); in[i] NULL binds the
+ * dummy buffer (an input taken from the Params block). */
+typedef struct wt_params {
+    uint32_t n, ndim, gx, pad0;
+    uint32_t off[4];
+    uint32_t sv[4];
+    uint32_t aux[4];
+    uint32_t shape[8];
+    int32_t st[3][8];
+} wt_params;
+_Static_assert(sizeof(wt_params) == WT_PARAMS_SIZE, "wt_params matches common.wgsl's Params");
+wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p, wt_storage *out,
+                    uint32_t nin, wt_storage *const *in);
+wt_status wt_batch_flush(wt_context *ctx, const char *op);
+wt_status wt_batch_wait(wt_context *ctx, const char *op);
+void wt_batch_destroy(wt_context *ctx);
+
+/* tensor.c */
+wt_storage *wt_storage_new(wt_context *ctx, const char *op, uint64_t bytes);
+void wt_storage_ref(wt_storage *st);
+void wt_storage_unref(wt_storage *st);
+wt_tensor *wt_tensor_new(wt_context *ctx, const char *op, wt_dtype dt, int ndim, const int64_t *shape);
+wt_tensor *wt_tensor_view(wt_context *ctx, const char *op, wt_tensor *base, int ndim, const int64_t *shape,
+                          const int64_t *strides, int64_t offset);
+void wt_tensors_destroy(wt_context *ctx);
+bool wt_check_shape(wt_context *ctx, const char *op, int ndim, const int64_t *shape, int64_t *numel);
+bool wt_check_tensor(wt_context *ctx, const char *op, const wt_tensor *t);
+bool wt_valid_dtype(wt_context *ctx, const char *op, wt_dtype dt);
+
+/* ops.c: out = kernel(inputs) elementwise over out's shape with broadcasting of the inputs. */
+wt_status wt_elementwise(wt_context *ctx, const char *op, wt_kfile file, uint32_t code, wt_dtype compute,
+                         wt_tensor *out, uint32_t nin, wt_tensor *const *in, const uint32_t sv[4],
+                         const uint32_t aux[4]);
+bool wt_is_float(wt_dtype dt);
+uint32_t wt_scalar_bits(wt_dtype compute, double v);
+wt_dtype wt_compute_dtype(wt_dtype dt);
+
+#endif

@@ -1,0 +1,256 @@
+/* kernel.c - the kernel cache and the bind group cache.
+ *
+ * A kernel is a WGSL file of src/tensor/kernels/ (embedded at build time) specialised by a key:
+ * op code, storage dtypes of output and inputs, compute dtype and the addressing mode of each
+ * input.  The key becomes a prelude of aliases and constants (SO, SA, SB, SC, C, OP, MA, MB, MC)
+ * put in front of common.wgsl and the file; wgc's compiler turns it into SPIR-V once, and the
+ * pipeline is kept in an open-addressing table keyed by the key's bytes.  All kernels with the
+ * same number of inputs share one pipeline layout: group 0 = output (binding 0, read_write) and
+ * inputs (bindings 1.., read), group 1 = the Params uniform with a dynamic offset.  So a bind
+ * group depends only on the buffers: a second table maps (buffers) -> bind group, cleared when it
+ * fills or when the pool releases buffers. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tensor/internal.h"
+#include "wgc/wgsl.h"
+
+#include "tensor_binary_f.wgsl.h"
+#include "tensor_binary_i.wgsl.h"
+#include "tensor_cast.wgsl.h"
+#include "tensor_common.wgsl.h"
+#include "tensor_compare.wgsl.h"
+#include "tensor_fill.wgsl.h"
+#include "tensor_rand.wgsl.h"
+#include "tensor_unary_f.wgsl.h"
+#include "tensor_unary_i.wgsl.h"
+#include "tensor_where.wgsl.h"
+
+static const struct {
+    const char *name;
+    const char *text;
+    size_t len;
+    uint8_t nin;
+} kfiles[] = {
+#define X(name, nin) { #name, tensor_##name##_wgsl, sizeof tensor_##name##_wgsl - 1, nin },
+    WT_KERNEL_FILES(X)
+#undef X
+};
+_Static_assert(sizeof kfiles / sizeof *kfiles == WT_K_COUNT, "one row per kernel file");
+
+static const char *storage_type(uint8_t dt) {
+    switch (dt) {
+    case WT_F16: return "f16";
+    case WT_I32: return "i32";
+    case WT_U32: case WT_BOOL: return "u32";
+    default: return "f32";
+    }
+}
+
+static void *wa_alloc(void *user, size_t n) {
+    return wt_alloc(user, n);
+}
+static void wa_free(void *user, void *p) {
+    wt_free(user, p);
+}
+
+wt_status wt_kernels_init(wt_context *ctx) {
+    for (uint32_t n = 0; n <= WT_MAX_IN; n++) {
+        wg_bind_group_layout_entry e[WT_MAX_IN + 1];
+        for (uint32_t i = 0; i <= n; i++)
+            e[i] = (wg_bind_group_layout_entry){ .binding = i,
+                                                 .type = i ? WG_BINDING_TYPE_READ_ONLY_STORAGE : WG_BINDING_TYPE_STORAGE };
+        ctx->bgl[n] = wg_device_create_bind_group_layout(
+            ctx->dev, &(wg_bind_group_layout_desc){ .label = "wt tensors", .entry_count = n + 1, .entries = e });
+        if (!ctx->bgl[n])
+            return WT_STATUS_HOST_OUT_OF_MEMORY;
+    }
+    ctx->params_bgl = wg_device_create_bind_group_layout(ctx->dev, &(wg_bind_group_layout_desc){
+        .label = "wt params", .entry_count = 1,
+        .entries = &(wg_bind_group_layout_entry){ .binding = 0, .type = WG_BINDING_TYPE_UNIFORM,
+                                                  .has_dynamic_offset = true, .min_binding_size = WT_PARAMS_SIZE } });
+    if (!ctx->params_bgl)
+        return WT_STATUS_HOST_OUT_OF_MEMORY;
+    for (uint32_t n = 0; n <= WT_MAX_IN; n++) {
+        wg_bind_group_layout *l[2] = { ctx->bgl[n], ctx->params_bgl };
+        ctx->pl[n] = wg_device_create_pipeline_layout(
+            ctx->dev, &(wg_pipeline_layout_desc){ .label = "wt", .bind_group_layout_count = 2, .bind_group_layouts = l });
+        if (!ctx->pl[n])
+            return WT_STATUS_HOST_OUT_OF_MEMORY;
+    }
+    ctx->dummy = wg_device_create_buffer(ctx->dev, &(wg_buffer_desc){ .label = "wt dummy", .size = 256 });
+    if (!ctx->dummy)
+        return WT_STATUS_HOST_OUT_OF_MEMORY;
+    ctx->kernels = wt_alloc(ctx, WT_KERNEL_CACHE * sizeof *ctx->kernels);
+    ctx->bgs = wt_alloc(ctx, WT_BG_CACHE * sizeof *ctx->bgs);
+    if (!ctx->kernels || !ctx->bgs)
+        return WT_STATUS_HOST_OUT_OF_MEMORY;
+    memset(ctx->kernels, 0, WT_KERNEL_CACHE * sizeof *ctx->kernels);
+    memset(ctx->bgs, 0, WT_BG_CACHE * sizeof *ctx->bgs);
+    return WT_OK;
+}
+
+void wt_bind_groups_clear(wt_context *ctx) {
+    if (!ctx->bgs)
+        return;
+    for (uint32_t i = 0; i < WT_BG_CACHE && ctx->bg_count; i++)
+        if (ctx->bgs[i].bg) {
+            wg_bind_group_release(ctx->bgs[i].bg);
+            ctx->bgs[i].bg = NULL;
+            ctx->bg_count--;
+        }
+    memset(ctx->bgs, 0, WT_BG_CACHE * sizeof *ctx->bgs);
+    ctx->bg_count = 0;
+}
+
+void wt_kernels_destroy(wt_context *ctx) {
+    wt_bind_groups_clear(ctx);
+    if (ctx->kernels)
+        for (uint32_t i = 0; i < WT_KERNEL_CACHE; i++)
+            if (ctx->kernels[i].used && ctx->kernels[i].pipe)
+                wg_compute_pipeline_release(ctx->kernels[i].pipe);
+    wt_free(ctx, ctx->kernels);
+    wt_free(ctx, ctx->bgs);
+    ctx->kernels = NULL;
+    ctx->bgs = NULL;
+    for (uint32_t n = 0; n <= WT_MAX_IN; n++) {
+        if (ctx->pl[n])
+            wg_pipeline_layout_release(ctx->pl[n]);
+        if (ctx->bgl[n])
+            wg_bind_group_layout_release(ctx->bgl[n]);
+    }
+    if (ctx->params_bgl)
+        wg_bind_group_layout_release(ctx->params_bgl);
+    if (ctx->dummy)
+        wg_buffer_release(ctx->dummy);
+}
+
+static uint32_t hash_bytes(const void *p, size_t n) {
+    const uint8_t *b = p;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 16777619u;
+    return h;
+}
+
+static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
+    const wt_kkey *key = &k->key;
+    bool f16 = key->out == WT_F16;
+    for (int i = 0; i < WT_MAX_IN; i++)
+        f16 |= key->in[i] == WT_F16;
+    char pre[512];
+    int np = snprintf(pre, sizeof pre,
+                      "%salias SO = %s;\nalias SA = %s;\nalias SB = %s;\nalias SC = %s;\nalias C = %s;\n"
+                      "const OP: u32 = %uu;\nconst MA: u32 = %uu;\nconst MB: u32 = %uu;\nconst MC: u32 = %uu;\n",
+                      f16 ? "enable f16;\n" : "", storage_type(key->out), storage_type(key->in[0]),
+                      storage_type(key->in[1]), storage_type(key->in[2]),
+                      key->compute == WT_F16 ? "f32" : storage_type(key->compute), key->op, key->mode[0],
+                      key->mode[1], key->mode[2]);
+    size_t clen = sizeof tensor_common_wgsl - 1, flen = kfiles[key->file].len;
+    size_t len = (size_t)np + clen + flen;
+    char *src = wt_alloc(ctx, len + 1);
+    if (!src)
+        return wt_failst(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory building a kernel");
+    memcpy(src, pre, (size_t)np);
+    memcpy(src + np, tensor_common_wgsl, clen);
+    memcpy(src + np + clen, kfiles[key->file].text, flen);
+    src[len] = 0;
+    char fname[64];
+    snprintf(fname, sizeof fname, "%s.wgsl", kfiles[key->file].name);
+    wgsl_result *r = wgsl_compile(src, len, &(wgsl_options){ .filename = fname, .no_f16 = !ctx->f16,
+                                                           .allocator = { wa_alloc, wa_free, ctx } });
+    wt_free(ctx, src);
+    if (!r)
+        return wt_failst(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory compiling %s", fname);
+    if (!r->ok) {
+        const char *t = wgsl_result_text(r);
+        wt_failst(ctx, WT_STATUS_KERNEL, op, "%s (op %u): %.380s", fname, key->op, t ? t : "out of memory");
+        wgsl_result_free(r);
+        return WT_STATUS_KERNEL;
+    }
+    wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_VALIDATION);
+    wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_OUT_OF_MEMORY);
+    wg_shader_module *m = wg_device_create_shader_module(
+        ctx->dev, &(wg_shader_module_desc){ .label = fname, .spirv = r->spirv, .spirv_words = r->spirv_word_count });
+    wg_compute_pipeline *p = m ? wg_device_create_compute_pipeline(
+        ctx->dev, &(wg_compute_pipeline_desc){ .label = fname, .layout = ctx->pl[k->nin], .module = m, .entry_point = "main" })
+                               : NULL;
+    wgsl_result_free(r);
+    if (m)
+        wg_shader_module_release(m);
+    wg_error e1, e2;
+    wg_error_id o = wg_device_pop_error_scope(ctx->dev, &e1);
+    wg_error_id v = wg_device_pop_error_scope(ctx->dev, &e2);
+    if (!p || o != WG_ERR_NONE || v != WG_ERR_NONE || !wg_compute_pipeline_is_valid(p)) {
+        if (p)
+            wg_compute_pipeline_release(p);
+        return wt_failst(ctx, o != WG_ERR_NONE ? WT_STATUS_OUT_OF_MEMORY : WT_STATUS_KERNEL, op, "pipeline for %s: %s",
+                         fname, o != WG_ERR_NONE ? e1.message : v != WG_ERR_NONE ? e2.message : "creation failed");
+    }
+    k->pipe = p;
+    ctx->stats.kernels_compiled++;
+    return WT_OK;
+}
+
+wt_kernel *wt_kernel_get(wt_context *ctx, const char *op, const wt_kkey *key) {
+    uint32_t h = hash_bytes(key, sizeof *key) & (WT_KERNEL_CACHE - 1);
+    for (uint32_t probe = 0; probe < WT_KERNEL_CACHE; probe++) {
+        wt_kernel *k = &ctx->kernels[(h + probe) & (WT_KERNEL_CACHE - 1)];
+        if (k->used && !memcmp(&k->key, key, sizeof *key)) {
+            ctx->stats.kernel_hits++;
+            return k;
+        }
+        if (!k->used) {
+            if (ctx->kernel_count >= WT_KERNEL_CACHE * 3 / 4)
+                return wt_fail(ctx, WT_STATUS_KERNEL, op, "kernel cache full (%u kernels)", ctx->kernel_count);
+            k->key = *key;
+            k->nin = kfiles[key->file].nin;
+            if (build(ctx, op, k) != WT_OK) {
+                memset(k, 0, sizeof *k);
+                return NULL;
+            }
+            k->used = true;
+            ctx->kernel_count++;
+            return k;
+        }
+    }
+    return wt_fail(ctx, WT_STATUS_KERNEL, op, "kernel cache full");
+}
+
+wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, uint32_t n, wg_buffer *const *bufs) {
+    uint32_t h = hash_bytes(bufs, n * sizeof *bufs) & (WT_BG_CACHE - 1);
+    wt_bgslot *slot = NULL;
+    for (uint32_t probe = 0; probe < WT_BG_CACHE; probe++) {
+        wt_bgslot *s = &ctx->bgs[(h + probe) & (WT_BG_CACHE - 1)];
+        if (s->bg && s->nbuf == n && !memcmp(s->buf, bufs, n * sizeof *bufs)) {
+            ctx->stats.bind_group_hits++;
+            return s->bg;
+        }
+        if (!s->bg) {
+            slot = s;
+            break;
+        }
+    }
+    ctx->stats.bind_group_misses++;
+    if (!slot || ctx->bg_count >= WT_BG_CACHE * 3 / 4) {
+        wt_bind_groups_clear(ctx);
+        slot = &ctx->bgs[h];
+    }
+    wg_bind_group_entry e[WT_MAX_IN + 1];
+    for (uint32_t i = 0; i < n; i++)
+        e[i] = (wg_bind_group_entry){ .binding = i, .buffer = bufs[i] };
+    wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_VALIDATION);
+    wg_bind_group *bg = wg_device_create_bind_group(
+        ctx->dev, &(wg_bind_group_desc){ .label = "wt", .layout = ctx->bgl[n - 1], .entry_count = n, .entries = e });
+    wg_error err;
+    if (wg_device_pop_error_scope(ctx->dev, &err) != WG_ERR_NONE || !bg) {
+        if (bg)
+            wg_bind_group_release(bg);
+        return wt_fail(ctx, WT_STATUS_GPU, op, "bind group: %s", bg ? err.message : "out of host memory");
+    }
+    memcpy(slot->buf, bufs, n * sizeof *bufs);
+    slot->nbuf = (uint8_t)n;
+    slot->bg = bg;
+    ctx->bg_count++;
+    return bg;
+}

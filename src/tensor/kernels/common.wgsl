@@ -1,0 +1,53 @@
+// common.wgsl - the part every elementwise tensor kernel shares: the per-dispatch parameter block
+// and the element indexing.  The C side (src/tensor/kernel.c) prepends a prelude that defines the
+// specialisation: storage element types SO (output), SA/SB/SC (inputs), the compute type C, the op
+// code OP and one addressing mode per input (MA/MB/MC):
+//   0 strided: shape/strides/offset from P (any rank up to 8, broadcast = stride 0)
+//   1 contiguous: element i of the output reads element off + i
+//   2 one element: every output element reads element off (a broadcast scalar)
+//   3 parameter: the value comes from P.sv (a scalar operand), no buffer read
+// The output is always a fresh contiguous tensor.  One invocation per element; the grid is 2-D
+// (P.gx workgroups per row) so that more than 65535 x 256 elements fit.
+
+struct Params {
+    n: u32,                        // output elements
+    ndim: u32,                     // rank of the output (strided inputs are padded to it)
+    gx: u32,                       // workgroups along x
+    pad0: u32,
+    off: vec4<u32>,                // element offset of inputs a, b, c
+    sv: vec4<u32>,                 // scalar operands / values, as bits of the compute type
+    aux: vec4<u32>,                // kernel-specific words (eye width, rng seed and counter, ...)
+    shape: array<vec4<u32>, 2>,    // output shape, dims 0..7
+    st: array<vec4<i32>, 6>,       // strides of input k: st[2k], st[2k + 1]
+}
+
+@group(1) @binding(0) var<uniform> P: Params;
+
+fn strided_index(i: u32, k: u32) -> u32 {
+    var rem = i;
+    var o = i32(P.off[k]);
+    var d = P.ndim;
+    loop {
+        if d == 0u { break; }
+        d = d - 1u;
+        let sz = P.shape[d >> 2u][d & 3u];
+        let q = rem / sz;
+        o = o + i32(rem - q * sz) * P.st[2u * k + (d >> 2u)][d & 3u];
+        rem = q;
+    }
+    return u32(o);
+}
+
+fn src_index(i: u32, k: u32, mode: u32) -> u32 {
+    if mode == 1u { return P.off[k] + i; }
+    if mode == 2u { return P.off[k]; }
+    return strided_index(i, k);
+}
+
+fn elem_id(g: vec3<u32>) -> u32 {
+    return g.y * (P.gx * 256u) + g.x;
+}
+
+fn nan_f32() -> f32 {
+    return bitcast<f32>(P.pad0 | 0x7fc00000u);   // P.pad0 is 0: a run-time NaN (const NaN is an error)
+}
