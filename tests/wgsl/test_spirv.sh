@@ -27,7 +27,54 @@ ver() { od -An -tx4 -j4 -N4 "$1" | tr -d ' '; }
 "$W" compile --target vulkan1.3 tests/parity/int-div-zero.wgsl -o "$tmp/a.spv" && [ "$(ver "$tmp/a.spv")" = 00010600 ] || bad "vulkan1.3 is not SPIR-V 1.6"
 "$W" compile tests/parity/int-div-zero.wgsl -o "$tmp/a.spv" && [ "$(ver "$tmp/a.spv")" = 00010300 ] || bad "default is not SPIR-V 1.3"
 
-# 2. options
+# 2. shapes the kernels above do not have: structs of 300 members, constants of 2000 elements,
+#    a 100-argument call, 2000 switch cases; a struct with a runtime array used by two buffers;
+#    storage pointers to runtime arrays passed to functions (hidden length parameter); unreachable
+#    merges; a workgroup size left to specialisation
+python3 - "$tmp/big.wgsl" <<'PY'
+import sys
+src = "struct Big {\n" + "".join(f"  m{i}: u32,\n" for i in range(300)) + "}\n"
+src += "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n"
+src += "@group(0) @binding(1) var<storage, read_write> big: Big;\n"
+src += "const T = array<u32, 2000>(" + ",".join(f"{i}u" for i in range(2000)) + ");\n"
+src += "fn many(" + ",".join(f"p{i}: u32" for i in range(100)) + ") -> u32 { return p0 + p99; }\n"
+src += "@compute @workgroup_size(1)\nfn main(@builtin(global_invocation_id) g: vec3u) {\n"
+src += "  let a = array<u32, 100>(" + ",".join(f"out[{i}]" for i in range(100)) + ");\n"
+src += "  out[0] = T[g.x] + a[g.y] + big.m299 + many(" + ",".join(f"out[{i}]" for i in range(100)) + ");\n"
+src += "  switch (g.x) {\n" + "".join(f"    case {i}u: {{ out[1] = {i}u; }}\n" for i in range(2000)) + "    default: {}\n  }\n}\n"
+open(sys.argv[1], "w").write(src)
+PY
+cat >"$tmp/shared.wgsl" <<'EOF'
+struct S { n: u32, d: array<u32> }
+@group(0) @binding(0) var<storage, read_write> a: S;
+@group(0) @binding(1) var<storage, read_write> b: S;
+fn len(p: ptr<storage, array<u32>, read_write>) -> u32 { return arrayLength(p) + p[7]; }
+fn g(x: u32) -> u32 { switch (x) { case 0u: { return 1u; } default: { return 2u; } } }
+fn h(x: u32) -> u32 { if (x > 1u) { return 1u; } else { return 3u; } }
+@compute @workgroup_size(1)
+fn main() {
+  a.d[0] = b.d[arrayLength(&b.d) - 1u] + len(&a.d) + g(a.n) + h(b.n);
+  loop { if (a.n == 1u) { return; } }
+}
+EOF
+cat >"$tmp/spec.wgsl" <<'EOF'
+override wx: u32;
+var<workgroup> buf: array<u32, 64>;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(wx, 2)
+fn main(@builtin(local_invocation_index) i: u32) { buf[i] = i; workgroupBarrier(); out[i] = buf[63u - i]; }
+EOF
+for f in big shared spec; do
+  n=$((n+1))
+  "$W" compile "$tmp/$f.wgsl" -o "$tmp/$f.spv" >"$tmp/out" 2>&1 || { bad "$f: compile failed: $(head -3 "$tmp/out")"; continue; }
+  spirv-val --target-env vulkan1.1 "$tmp/$f.spv" >"$tmp/val" 2>&1 || bad "$f: spirv-val: $(head -3 "$tmp/val")"
+done
+spirv-dis "$tmp/shared.spv" | grep -q '%p_length = OpFunctionParameter %uint' || bad "no hidden length parameter"
+[ "$(spirv-dis "$tmp/shared.spv" | grep -c 'OpDecorate %S Block')" = 1 ] || bad "Block decorated more than once"
+spirv-dis "$tmp/spec.spv" | grep -q 'OpDecorate %wx SpecId 0' || bad "override without value is not a spec constant"
+spirv-dis "$tmp/spec.spv" | grep -q 'BuiltIn WorkgroupSize' || bad "no WorkgroupSize spec constant"
+
+# 3. options
 k="$tmp/k.wgsl"
 cat >"$k" <<'EOF'
 struct P { n: u32, data: array<vec2f> }
