@@ -68,7 +68,7 @@ typedef struct wgsl_options {
     const wgsl_override_value *overrides;    /* values for `override` declarations */
     uint32_t override_count;
     uint32_t max_errors;                     /* stop recording after this many errors; 0 = 64 */
-    uint32_t max_nesting;                    /* parser/brace nesting limit; 0 = 127 (the spec's) */
+    uint32_t max_nesting;                    /* parser nesting limit (brackets, blocks, unary ops); 0 = 128, Tint's */
     bool no_f16;                             /* reject `enable f16;` (adapter lacks shader-f16) */
     bool no_subgroups;                       /* reject `enable subgroups;` */
 } wgsl_options;
