@@ -7,13 +7,129 @@
  * whose copy reads it, and space is reclaimed once that serial has passed.  The copies go to the
  * device's pending command buffer, which runs ahead of the next submitted work.  When the
  * destination is host-visible, coherent and idle on the GPU, the write is a plain memcpy. */
+#include <pthread.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "gpu/internal.h"
 
 static const uint32_t known_usage = WG_BUFFER_USAGE_MAP_READ | WG_BUFFER_USAGE_MAP_WRITE | WG_BUFFER_USAGE_COPY_SRC |
                                     WG_BUFFER_USAGE_COPY_DST | WG_BUFFER_USAGE_UNIFORM | WG_BUFFER_USAGE_STORAGE |
                                     WG_BUFFER_USAGE_INDIRECT | WG_BUFFER_USAGE_QUERY_RESOLVE;
+
+/* Big host copies are split over a small pool of worker threads, started on first use and
+ * stopped with the device: one core cannot fill PCIe from write-combined staging memory (about
+ * 10 GB/s against 50), and starting threads per copy would cost as much as the copy. */
+typedef struct copy_part { uint8_t *dst; const uint8_t *src; size_t n; } copy_part;
+#define POOL_MAX 8
+struct wg_copy_pool {
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    pthread_t th[POOL_MAX];
+    int nthreads;
+    uint64_t gen;
+    int pending;
+    bool quit;
+    copy_part parts[POOL_MAX + 1];
+};
+typedef struct pool_arg { struct wg_copy_pool *pool; int index; } pool_arg;
+
+static void *pool_worker(void *arg) {
+    struct wg_copy_pool *p = ((pool_arg *)arg)->pool;
+    int k = ((pool_arg *)arg)->index;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->quit && p->gen == seen)
+            pthread_cond_wait(&p->work, &p->mu);
+        if (p->quit)
+            break;
+        seen = p->gen;
+        copy_part c = p->parts[k + 1];
+        pthread_mutex_unlock(&p->mu);
+        if (c.n)
+            memcpy(c.dst, c.src, c.n);
+        pthread_mutex_lock(&p->mu);
+        if (--p->pending == 0)
+            pthread_cond_signal(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+static struct wg_copy_pool *pool_get(wg_device *dev) {
+    if (dev->copy_pool || dev->copy_pool_failed)
+        return dev->copy_pool;
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    int n = c < 2 ? 0 : c > POOL_MAX ? POOL_MAX - 1 : (int)c - 1;
+    struct wg_copy_pool *p = n ? wg__calloc(&dev->alloc, sizeof *p) : NULL;
+    if (!p || pthread_mutex_init(&p->mu, NULL) != 0) {
+        wg__free(&dev->alloc, p);
+        dev->copy_pool_failed = true;
+        return NULL;
+    }
+    pthread_cond_init(&p->work, NULL);
+    pthread_cond_init(&p->done, NULL);
+    for (int i = 0; i < n; i++) {
+        pool_arg *a = wg__alloc(&dev->alloc, sizeof *a);
+        if (!a)
+            break;
+        *a = (pool_arg){ p, i };
+        if (pthread_create(&p->th[i], NULL, pool_worker, a) != 0) {
+            wg__free(&dev->alloc, a);
+            break;
+        }
+        dev->copy_pool_args[i] = a; /* owned by the worker; freed after it is joined */
+        p->nthreads++;
+    }
+    dev->copy_pool = p;
+    return p;
+}
+
+static void pool_destroy(wg_device *dev) {
+    struct wg_copy_pool *p = dev->copy_pool;
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->quit = true;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    for (int i = 0; i < p->nthreads; i++) {
+        pthread_join(p->th[i], NULL);
+        wg__free(&dev->alloc, dev->copy_pool_args[i]);
+    }
+    pthread_cond_destroy(&p->work);
+    pthread_cond_destroy(&p->done);
+    pthread_mutex_destroy(&p->mu);
+    wg__free(&dev->alloc, p);
+    dev->copy_pool = NULL;
+}
+
+static void big_memcpy(wg_device *dev, void *dst, const void *src, size_t n) {
+    struct wg_copy_pool *p = n >= (4u << 20) ? pool_get(dev) : NULL;
+    if (!p || !p->nthreads) {
+        memcpy(dst, src, n);
+        return;
+    }
+    int parts = p->nthreads + 1;
+    size_t per = (n / (size_t)parts + 4095) & ~(size_t)4095;
+    pthread_mutex_lock(&p->mu);
+    for (int i = 0; i < parts; i++) {
+        size_t off = (size_t)i * per;
+        p->parts[i] = (copy_part){ (uint8_t *)dst + off, (const uint8_t *)src + off,
+                                   off >= n ? 0 : n - off < per ? n - off : per };
+    }
+    p->pending = p->nthreads;
+    p->gen++;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    if (p->parts[0].n)
+        memcpy(p->parts[0].dst, p->parts[0].src, p->parts[0].n);
+    pthread_mutex_lock(&p->mu);
+    while (p->pending)
+        pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
 
 static uint8_t *mem_ptr(const wg_mem *m) {
     return m->block && m->block->map ? m->block->map + m->offset : NULL;
@@ -422,7 +538,7 @@ void wg_queue_write_buffer(wg_queue *q, wg_buffer *b, uint64_t offset, const voi
         if (b->o.last_use > dev->completed)
             wg__retire(dev);
         if (b->o.last_use <= dev->completed) {
-            memcpy(direct + offset, data, size);
+            big_memcpy(dev, direct + offset, data, size);
             return;
         }
     }
@@ -440,7 +556,7 @@ void wg_queue_write_buffer(wg_queue *q, wg_buffer *b, uint64_t offset, const voi
         VkCommandBuffer cb = wg__pending_cb(dev);
         if (!cb)
             return;
-        memcpy(mem_ptr(&dev->ring_mem) + at, src, chunk);
+        big_memcpy(dev, mem_ptr(&dev->ring_mem) + at, src, chunk);
         wg__pending_write(dev, b, offset, offset + chunk);
         VkBufferCopy region = { at, offset, chunk };
         dev->vk.vkCmdCopyBuffer(cb, dev->ring_buf, b->vk, 1, &region);
@@ -490,7 +606,7 @@ wg_status wg_buffer_read(wg_buffer *b, uint64_t offset, void *dst, uint64_t size
                                       .offset = 0, .size = VK_WHOLE_SIZE };
             dev->vk.vkInvalidateMappedMemoryRanges(dev->device, 1, &r);
         }
-        memcpy(dst, p + offset, size);
+        big_memcpy(dev, dst, p + offset, size);
         return WG_STATUS_OK;
     }
     /* Device-only memory: copy through the readback buffer, in chunks of at most 64 MiB. */
@@ -538,7 +654,7 @@ wg_status wg_buffer_read(wg_buffer *b, uint64_t offset, void *dst, uint64_t size
             dev->vk.vkInvalidateMappedMemoryRanges(dev->device, 1, &mr);
         }
         uint64_t skip = offset - a0, take = span - skip < size ? span - skip : size;
-        memcpy(out, mem_ptr(&dev->rb_mem) + skip, take);
+        big_memcpy(dev, out, mem_ptr(&dev->rb_mem) + skip, take);
         out += take;
         offset += take;
         size -= take;
@@ -547,6 +663,7 @@ wg_status wg_buffer_read(wg_buffer *b, uint64_t offset, void *dst, uint64_t size
 }
 
 void wg__staging_destroy(wg_device *dev) {
+    pool_destroy(dev);
     if (dev->ring_buf) {
         dev->vk.vkDestroyBuffer(dev->device, dev->ring_buf, NULL);
         wg__mem_free(dev, &dev->ring_mem);

@@ -18,7 +18,7 @@
 
 #define SHADER_COPY_MIN (1ull << 20)
 
-typedef struct access { const wg_buffer *buf; uint64_t start, end; bool write; } access;
+typedef struct access { const wg_buffer *buf; uint64_t start, end; bool write; uint32_t stage; } access;
 
 static bool overlaps(const wg_hazard *h, uint32_t n, const access *a) {
     for (uint32_t i = 0; i < n; i++)
@@ -27,22 +27,35 @@ static bool overlaps(const wg_hazard *h, uint32_t n, const access *a) {
     return false;
 }
 
-static void hazard_barrier(wg_command_encoder *e) {
-    wg__barrier(e->o.dev, e->cb, false);
+/* A barrier from everything tracked since the last one to `dst` stages (all stages if 0). */
+static void hazard_barrier(wg_command_encoder *e, uint32_t dst) {
+    uint32_t src = 0;
+    for (uint32_t i = 0; i < e->nwrites; i++)
+        src |= e->writes[i].stage;
+    for (uint32_t i = 0; i < e->nreads; i++)
+        src |= e->reads[i].stage;
+    if (dst && src)
+        wg__barrier_stages(e->o.dev, e->cb, src, dst);
+    else
+        wg__barrier(e->o.dev, e->cb, false);
     e->o.dev->stats.barriers++;
     e->nreads = e->nwrites = 0;
 }
 
 static void hazards(wg_command_encoder *e, const access *acc, uint32_t n) {
     bool need = false;
-    for (uint32_t i = 0; i < n && !need; i++)
-        need = overlaps(e->writes, e->nwrites, &acc[i]) || (acc[i].write && overlaps(e->reads, e->nreads, &acc[i]));
+    uint32_t dst = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        dst |= acc[i].stage;
+        need = need || overlaps(e->writes, e->nwrites, &acc[i]) ||
+               (acc[i].write && overlaps(e->reads, e->nreads, &acc[i]));
+    }
     if (!need && (e->nreads + n > WG_HAZARD_MAX || e->nwrites + n > WG_HAZARD_MAX))
         need = true;
     if (need)
-        hazard_barrier(e);
+        hazard_barrier(e, dst);
     for (uint32_t i = 0; i < n; i++) {
-        wg_hazard h = { acc[i].buf, acc[i].start, acc[i].end };
+        wg_hazard h = { acc[i].buf, acc[i].start, acc[i].end, acc[i].stage };
         if (acc[i].write)
             e->writes[e->nwrites++] = h;
         else
@@ -192,7 +205,8 @@ void wg_command_encoder_copy_buffer_to_buffer(wg_command_encoder *e, wg_buffer *
                   wg__internal_pipe(dev, &dev->copy_pipe, gpu_copy_spv, gpu_copy_spv_words, 2, 12);
     /* the shader binds windows starting at aligned offsets: track those */
     const uint64_t A = shader ? dev->limits.min_storage_buffer_offset_alignment : 1;
-    access acc[2] = { { src, so - so % A, so + size, false }, { dst, dst_off - dst_off % A, dst_off + size, true } };
+    uint32_t st = shader ? WG_STAGE_COMPUTE : WG_STAGE_TRANSFER;
+    access acc[2] = { { src, so - so % A, so + size, false, st }, { dst, dst_off - dst_off % A, dst_off + size, true, st } };
     hazards(e, acc, 2);
     if (shader) {
         shader_copy(e, src, so, dst, dst_off, size);
@@ -228,7 +242,7 @@ void wg_command_encoder_clear_buffer(wg_command_encoder *e, wg_buffer *b, uint64
     }
     if (!track(e, &b->o) || !size)
         return;
-    access a = { b, offset, offset + size, true };
+    access a = { b, offset, offset + size, true, WG_STAGE_TRANSFER };
     hazards(e, &a, 1);
     dev->vk.vkCmdFillBuffer(e->cb, b->vk, offset, size, 0);
 }
@@ -294,9 +308,9 @@ void wg_command_encoder_resolve_query_set(wg_command_encoder *e, wg_query_set *q
     }
     if (!track(e, &qs->o) || !track(e, &dst->o) || !count)
         return;
-    access a = { dst, off, off + 8ull * count, true };
+    access a = { dst, off, off + 8ull * count, true, WG_STAGE_TRANSFER };
     hazards(e, &a, 1);
-    hazard_barrier(e);  /* the timestamps themselves are not tracked: order them before the copy */
+    hazard_barrier(e, 0); /* the timestamps themselves are not tracked: order them before the copy */
     dev->vk.vkCmdCopyQueryPoolResults(e->cb, qs->pool, first, count, dst->vk, off, 8, VK_QUERY_RESULT_64_BIT);
 }
 
@@ -481,7 +495,7 @@ static void dispatch_hazards(wg_compute_pass *p, const access *extra) {
         for (size_t i = 0; i < bg->n && n < WG_HAZARD_MAX; i++) {
             const struct wg_bg_entry *en = &bg->entries[i];
             uint64_t off = en->offset + (en->dynamic ? p->dyn[g][k++] : 0);
-            acc[n++] = (access){ en->buffer, off, off + en->size, en->type == WG_BINDING_TYPE_STORAGE };
+            acc[n++] = (access){ en->buffer, off, off + en->size, en->type == WG_BINDING_TYPE_STORAGE, WG_STAGE_COMPUTE };
         }
     }
     hazards(p->enc, acc, n);
@@ -549,7 +563,7 @@ void wg_compute_pass_dispatch_workgroups_indirect(wg_compute_pass *p, wg_buffer 
         uint64_t stride = A > 16 ? A : 16, nslots = (4096 * 16) / stride;
         uint64_t slot = (e->indirect_slot++ % nslots) * stride;
         uint64_t base = offset - offset % A, range = offset - base + 12;
-        access acc[2] = { { buf, base, base + range, false }, { ib, slot, slot + 12, true } };
+        access acc[2] = { { buf, base, base + range, false, WG_STAGE_COMPUTE }, { ib, slot, slot + 12, true, WG_STAGE_COMPUTE } };
         hazards(e, acc, 2);
         VkDescriptorBufferInfo bi[2] = { { buf->vk, base, range }, { ib->vk, slot, 12 } };
         VkWriteDescriptorSet w[2];
@@ -565,12 +579,12 @@ void wg_compute_pass_dispatch_workgroups_indirect(wg_compute_pass *p, wg_buffer 
         dev->vk.vkCmdDispatch(e->cb, 1, 1, 1);
         p->pipeline_dirty = true;
         p->groups_dirty = ~0u;
-        access rd = { ib, slot, slot + 12, false };
+        access rd = { ib, slot, slot + 12, false, WG_STAGE_INDIRECT };
         dispatch_hazards(p, &rd);
         bind_state(p);
         dev->vk.vkCmdDispatchIndirect(e->cb, ib->vk, slot);
     } else {
-        access rd = { buf, offset, offset + 12, false };
+        access rd = { buf, offset, offset + 12, false, WG_STAGE_INDIRECT };
         dispatch_hazards(p, &rd);
         bind_state(p);
         dev->vk.vkCmdDispatchIndirect(e->cb, buf->vk, offset);

@@ -351,6 +351,11 @@ struct wg_device {
     struct wg_ring_span { uint64_t end, serial; } ring_spans[256];
     uint32_t ring_first, ring_count;
 
+    /* worker threads for big host copies (buffer.c) */
+    struct wg_copy_pool *copy_pool;
+    void *copy_pool_args[8];
+    bool copy_pool_failed;
+
     /* readback buffer for wg_buffer_read on device-only memory */
     VkBuffer rb_buf;
     wg_mem rb_mem;
@@ -412,6 +417,8 @@ void wg__pending_write(wg_device *dev, const void *buf, uint64_t start, uint64_t
 void wg__defer(wg_device *dev, const wg_garbage *g);
 void wg__garbage_collect(wg_device *dev, bool all);
 void wg__barrier(wg_device *dev, VkCommandBuffer cb, bool to_host);
+/* A memory barrier between the given WG_STAGE_* sets (writes before, accesses after). */
+void wg__barrier_stages(wg_device *dev, VkCommandBuffer cb, uint32_t src, uint32_t dst);
 void wg__check_vk(wg_device *dev, VkResult r, const char *what);
 
 /* buffer.c */
@@ -499,7 +506,8 @@ struct wg_query_set {
 
 /* encoder.c */
 #define WG_HAZARD_MAX 64
-typedef struct wg_hazard { const wg_buffer *buf; uint64_t start, end; } wg_hazard;
+enum { WG_STAGE_COMPUTE = 1, WG_STAGE_TRANSFER = 2, WG_STAGE_INDIRECT = 4 };
+typedef struct wg_hazard { const wg_buffer *buf; uint64_t start, end; uint32_t stage; } wg_hazard;
 
 struct wg_compute_pass {
     wg_command_encoder *enc;

@@ -25,9 +25,9 @@ static void dependent(gpu_fixture *f, uint32_t count, uint32_t n) {
         wg_command_buffer *cb = wg_command_encoder_finish(enc, NULL);
         wg_command_encoder_release(enc);
         CHECK(wg_queue_submit(f->q, 1, &cb) != 0);
+        wg_device_get_stats(dev, &s1);
         CHECK_EQ_INT(wg_buffer_read(b, 0, out, n * 4), WG_STATUS_OK);
     });
-    wg_device_get_stats(dev, &s1);
     CHECK_EQ_INT(s1.dispatches - s0.dispatches, count);
     CHECK_EQ_INT(s1.barriers - s0.barriers, count - 1);
     CHECK_EQ_INT(s1.submits - s0.submits, 1);

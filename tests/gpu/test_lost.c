@@ -29,11 +29,14 @@ static void on_error(void *u, const wg_error *e) {
     uncaptured++;
 }
 
-/* Runs the spin kernel in `groups` workgroups of 60000 iterations each (lavapipe caps a loop at
- * 65535 iterations, so the length comes from the workgroup count); returns the serial. */
-static uint64_t spin(gpu_fixture *f, wg_compute_pipeline *p, wg_buffer *params, wg_buffer *rb, uint32_t groups) {
-    uint32_t v[2] = { 60000, 0 };
-    wg_queue_write_buffer(f->q, params, 0, v, 8);
+/* Runs the spin kernel: `groups` workgroups of one invocation, each `outer` x 60000 serial
+ * iterations; returns the serial.  A GPU runs the workgroups side by side, so there `outer` sets
+ * the length; lavapipe caps a loop nest at 65535 iterations and runs workgroups on a couple of
+ * threads, so there `groups` does. */
+static uint64_t spin(gpu_fixture *f, wg_compute_pipeline *p, wg_buffer *params, wg_buffer *rb, uint32_t outer,
+                     uint32_t groups) {
+    uint32_t v[3] = { 60000, 0, outer };
+    wg_queue_write_buffer(f->q, params, 0, v, 12);
     wg_bind_group *bg = mkgroup(f->dev, p, 1, &params);
     wg_command_encoder *e = wg_device_create_command_encoder(f->dev, NULL);
     wg_compute_pass *pass = wg_command_encoder_begin_compute_pass(e, NULL);
@@ -56,28 +59,46 @@ int main(void) {
     wg_compute_pipeline *p = mkpipe(f.dev, "spin", test_spin_spv, test_spin_spv_words);
     wg_buffer *params = mkbuf(f.dev, "params", 64, 0);
 
-    /* calibrate: seconds per workgroup */
-    spin(&f, p, params, NULL, 1); /* warm-up */
+    /* calibrate: does `outer` lengthen the kernel (a GPU), or only `groups` (lavapipe)? */
+    spin(&f, p, params, NULL, 1, 0); /* warm-up (lavapipe compiles on first use) */
     CHECK_EQ_INT(wg_queue_wait(f.q, UINT64_MAX), WG_STATUS_OK);
-    uint32_t g0 = 64;
     double t0 = now();
-    spin(&f, p, params, NULL, g0);
+    spin(&f, p, params, NULL, 1, 0);
     CHECK_EQ_INT(wg_queue_wait(f.q, UINT64_MAX), WG_STATUS_OK);
-    double per_group = (now() - t0) / g0;
-    double want = 1.2; /* seconds: 6x the lost timeout */
-    double nd = want / (per_group > 1e-7 ? per_group : 1e-7);
-    uint32_t n = nd > 4e9 ? 4000000000u : (uint32_t)nd;
-    printf("spin: %.1f us/workgroup, %u workgroups for ~%.1f s\n", per_group * 1e6, n, want);
-
+    double t4 = now() - t0;
+    t0 = now();
+    spin(&f, p, params, NULL, 64, 0);
+    CHECK_EQ_INT(wg_queue_wait(f.q, UINT64_MAX), WG_STATUS_OK);
+    double t64 = now() - t0;
+    bool by_outer = t64 > 16 * t4; /* 64x on a GPU, about 1x under lavapipe's loop cap */
+    uint32_t outer = 64, groups = 0;
+    if (!by_outer) {
+        t0 = now();
+        spin(&f, p, params, NULL, 1, 63);
+        CHECK_EQ_INT(wg_queue_wait(f.q, UINT64_MAX), WG_STATUS_OK);
+        t64 = now() - t0;
+        outer = 1;
+    }
+    double want = 2.5; /* seconds: 12x the lost timeout, robust to a loaded machine */
+    double k = want / (t64 > 1e-6 ? t64 : 1e-6);
+    if (k > 1e6)
+        k = 1e6;
+    if (by_outer)
+        outer = (uint32_t)(64 * k);
+    else
+        groups = (uint32_t)(64 * k);
+    printf("spin: 64 units in %.2f ms (by %s): %u outer x %u groups for ~%.1f s\n", t64 * 1e3,
+           by_outer ? "outer loop" : "workgroups", outer, groups + 1, want);
+    uint32_t n_outer = outer, n_groups = groups;
     /* a short explicit timeout is just a timeout */
-    spin(&f, p, params, NULL, n / 20);
+    spin(&f, p, params, NULL, by_outer ? n_outer / 50 : 1, by_outer ? 0 : n_groups / 50);
     CHECK_EQ_INT(wg_queue_wait(f.q, 1000), WG_STATUS_TIMEOUT);
     CHECK(!wg_device_is_lost(f.dev));
     CHECK_EQ_INT(wg_queue_wait(f.q, UINT64_MAX), WG_STATUS_OK);
 
     /* the runaway kernel: the wait passes the 200 ms lost timeout */
     wg_buffer *rb = mkbuf(f.dev, "readback", 8, WG_BUFFER_USAGE_MAP_READ | WG_BUFFER_USAGE_COPY_DST);
-    CHECK(spin(&f, p, params, rb, n) != 0);
+    CHECK(spin(&f, p, params, rb, n_outer, n_groups) != 0);
     wg_buffer_map_async(rb, WG_MAP_MODE_READ, 0, 8, on_map, NULL);
     t0 = now();
     CHECK_EQ_INT(wg_queue_wait(f.q, UINT64_MAX), WG_STATUS_DEVICE_LOST);
@@ -97,7 +118,7 @@ int main(void) {
     CHECK(b != NULL && !wg_buffer_is_valid(b));
     uint32_t out[2];
     CHECK_EQ_INT(wg_buffer_read(params, 0, out, 8), WG_STATUS_DEVICE_LOST);
-    CHECK_EQ_INT(spin(&f, p, params, NULL, 1), 0);
+    CHECK_EQ_INT(spin(&f, p, params, NULL, 1, 0), 0);
     CHECK_EQ_INT(wg_queue_wait(f.q, UINT64_MAX), WG_STATUS_DEVICE_LOST);
     map_calls = 0;
     wg_buffer_map_async(rb, WG_MAP_MODE_READ, 0, 8, on_map, NULL);

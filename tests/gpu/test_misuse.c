@@ -190,18 +190,18 @@ static wg_error_id c_bgl(ctx *c, uint32_t p) {
     case 3: n = 1, e[0].type = (wg_binding_type)4; break;                 /* bad type */
     case 4: n = 1, e[0].type = (wg_binding_type)100; break;
     case 5: n = 2, e[1].binding = 1, e[1].type = (wg_binding_type)-1; break;
-    case 6: n = 1, e[0].binding = 128; break;                             /* binding number */
+    case 6: n = 1, e[0].binding = (uint32_t)wg_device_get_limits(c->dev)->max_bindings_per_bind_group; break;
     case 7: n = 1, e[0].binding = 100000; break;
     case 8: n = 1, e[0].binding = UINT32_MAX; break;
-    case 9: /* too many storage buffers */
-        n = 33;
+    case 9: /* too many storage buffers (dev2 allows 8) */
+        n = 9;
         for (uint32_t i = 0; i < n; i++)
             e[i].binding = i;
         break;
-    case 10:
-        n = 16;
+    case 10: /* too many uniform buffers (dev2 allows 4) */
+        n = 5;
         for (uint32_t i = 0; i < n; i++)
-            e[i].binding = i, e[i].type = WG_BINDING_TYPE_UNIFORM;
+            e[i].type = WG_BINDING_TYPE_UNIFORM;
         break;
     case 11:
         n = 9;
@@ -213,6 +213,17 @@ static wg_error_id c_bgl(ctx *c, uint32_t p) {
         for (uint32_t i = 0; i < n; i++)
             e[i].binding = i, e[i].has_dynamic_offset = true, e[i].type = WG_BINDING_TYPE_UNIFORM;
         break;
+    }
+    if (p == 9 || p == 10 || p == 13) {
+        /* counts against dev2's small limits (real GPUs allow up to 10^6 storage buffers) */
+        if (p == 13)
+            n = 17;
+        for (uint32_t i = 0; i < n; i++)
+            e[i].binding = i;
+        wg_device_push_error_scope(c->dev2, WG_ERROR_TYPE_VALIDATION);
+        wg_bind_group_layout_release(wg_device_create_bind_group_layout(
+            c->dev2, &(wg_bind_group_layout_desc){ .label = "bad", .entry_count = n, .entries = e }));
+        return wg_device_pop_error_scope(c->dev2, NULL);
     }
     wg_bind_group_layout_release(wg_device_create_bind_group_layout(
         c->dev, &(wg_bind_group_layout_desc){ .label = "bad", .entry_count = n, .entries = e }));
@@ -229,7 +240,7 @@ static wg_error_id c_pl(ctx *c, uint32_t p) {
     if (p == 2) {
         wg_device_push_error_scope(c->dev, WG_ERROR_TYPE_VALIDATION);
         bad = wg_device_create_bind_group_layout(c->dev, &(wg_bind_group_layout_desc){
-            .entry_count = 1, .entries = &(wg_bind_group_layout_entry){ .binding = 999 } });
+            .entry_count = 1, .entries = &(wg_bind_group_layout_entry){ .binding = UINT32_MAX } });
         wg_device_pop_error_scope(c->dev, NULL);
         n = 2, ls[1] = bad;
     }
@@ -837,7 +848,7 @@ static void build_cases(const wg_limits *L, bool coop) {
     add_case("read null dst", 3, WG_ERR_WRITE_NULL_DATA, c_read);
     ROWS("layout duplicate", WG_ERR_LAYOUT_DUPLICATE_BINDING, c_bgl, 0, 1, 2);
     ROWS("layout type", WG_ERR_LAYOUT_BINDING_TYPE, c_bgl, 3, 4, 5);
-    ROWS("layout limits", WG_ERR_LAYOUT_TOO_MANY_BINDINGS, c_bgl, 6, 7, 8, 9, 10, 11, 12);
+    ROWS("layout limits", WG_ERR_LAYOUT_TOO_MANY_BINDINGS, c_bgl, 6, 7, 8, 9, 10, 11, 12, 13);
     add_case("pipeline layout groups", 0, WG_ERR_TOO_MANY_BIND_GROUPS, c_pl);
     add_case("pipeline layout null", 1, WG_ERR_NULL_OBJECT, c_pl);
     add_case("pipeline layout invalid", 2, WG_ERR_INVALID_OBJECT, c_pl);
@@ -941,7 +952,10 @@ int main(void) {
     fixture_init(&f, NULL);
     ctx c = { .f = &f, .dev = f.dev, .q = f.q };
     c.dev2 = fixture_device(&f, &(wg_device_desc){ .label = "dev2", .required_limits = &(wg_limits){
-                                                       .max_storage_buffer_binding_size = 4096 } });
+                                                       .max_storage_buffer_binding_size = 4096,
+                                                       .max_storage_buffers_per_shader_stage = 8,
+                                                       .max_uniform_buffers_per_shader_stage = 4,
+                                                       .max_bindings_per_bind_group = 16 } });
     wg_device *dev = c.dev;
     EXPECT_NO_ERROR(dev, {
         c.storage = mkbuf(dev, "storage", 1024, 0);
