@@ -8,8 +8,8 @@
  * (wt_to_host, wt_item, wt_save_npy), when it reaches max_batch_ops, or at wt_flush; reading is
  * the only thing that waits.  Errors are values: a failing call returns NULL (or a status), sets
  * the context's last error (status + a message naming the op and the shapes) and changes nothing
- * else.  Passing NULL to an op is itself an error, so a chain of calls can be checked once at
- * the end.  The library never exits, aborts or prints.
+ * else.  Passing NULL to an op is itself an error that keeps the first error's message, so a
+ * chain of calls can be checked once at the end.  The library never exits, aborts or prints.
  *
  * Worked example (error handling shortened):
  *
@@ -104,7 +104,8 @@ typedef enum wt_status {
 const char *wt_status_name(wt_status s);     /* "WT_STATUS_SHAPE" */
 
 /* The last error of the context: status, and "<op>: <detail>" (e.g. "wt_add: shapes [2, 3] and
- * [4] are not broadcastable").  A successful call does not clear it; wt_clear_error does. */
+ * [4] are not broadcastable").  A successful call does not clear it; wt_clear_error does.  A NULL
+ * tensor passed while an error is set does not overwrite it (the root cause stays). */
 wt_status wt_last_status(const wt_context *ctx);
 const char *wt_last_error(const wt_context *ctx);    /* "" when none */
 void wt_clear_error(wt_context *ctx);

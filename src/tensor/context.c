@@ -214,8 +214,9 @@ void wt_get_stats(const wt_context *ctx, wt_stats *out) {
     *out = ctx->stats;
     uint64_t pooled = 0, nb = 0;
     for (uint32_t c = 0; c < WT_POOL_CLASSES; c++) {
-        pooled += (uint64_t)ctx->free_count[c] * wt_pool_class_size(c);
-        nb += ctx->free_count[c];
+        uint32_t k = ctx->free_end[c] - ctx->free_head[c];
+        pooled += (uint64_t)k * wt_pool_class_size(c);
+        nb += k;
     }
     for (uint32_t i = 0; i < ctx->retiring_count; i++)
         pooled += wt_pool_class_size(ctx->retiring[i].cls);

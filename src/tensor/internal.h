@@ -124,8 +124,8 @@ struct wt_context {
     char message[512];
 
     /* pool */
-    wg_buffer **free_list[WT_POOL_CLASSES];
-    uint32_t free_count[WT_POOL_CLASSES], free_cap[WT_POOL_CLASSES];
+    wg_buffer **free_list[WT_POOL_CLASSES];   /* FIFO per class: [free_head, free_end) */
+    uint32_t free_head[WT_POOL_CLASSES], free_end[WT_POOL_CLASSES], free_cap[WT_POOL_CLASSES];
     wt_retiring *retiring;
     uint32_t retiring_count, retiring_cap;
     uint64_t submits, completed;  /* my submits so far; all up to `completed` are done */

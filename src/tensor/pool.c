@@ -1,5 +1,7 @@
 /* pool.c - the GPU buffer pool.  Requests round up to a size class (four per power of two from
- * 256 bytes, so at most 25% waste); each class keeps a stack of free wg buffers.  A buffer given
+ * 256 bytes, so at most 25% waste); each class keeps a FIFO of free wg buffers, so a workload
+ * that repeats (a training step, a benchmark loop) gets the same buffers in the same order and
+ * hits the bind group cache every time.  A buffer given
  * back goes to the retiring list tagged with the context's submit count: it may still be read or
  * written by submitted work, so it becomes free only once the GPU has finished that submit
  * (ctx->completed, advanced by full waits and by a non-blocking wg_queue_wait(q, 0)).  A miss
@@ -30,12 +32,29 @@ static void release_buffer(wt_context *ctx, wg_buffer *buf, uint32_t cls) {
 }
 
 static bool push_free(wt_context *ctx, wg_buffer *buf, uint32_t cls) {
-    if (!wt_grow(ctx, (void **)&ctx->free_list[cls], &ctx->free_cap[cls], ctx->free_count[cls] + 1, sizeof(wg_buffer *))) {
+    uint32_t h = ctx->free_head[cls], e = ctx->free_end[cls];
+    if (e == ctx->free_cap[cls] && h > 0) {   /* slide the queue down */
+        memmove(ctx->free_list[cls], ctx->free_list[cls] + h, (e - h) * sizeof(wg_buffer *));
+        ctx->free_head[cls] = 0;
+        ctx->free_end[cls] = e = e - h;
+    }
+    if (!wt_grow(ctx, (void **)&ctx->free_list[cls], &ctx->free_cap[cls], e + 1, sizeof(wg_buffer *))) {
         release_buffer(ctx, buf, cls);
         return false;
     }
-    ctx->free_list[cls][ctx->free_count[cls]++] = buf;
+    ctx->free_list[cls][ctx->free_end[cls]++] = buf;
     return true;
+}
+
+static uint32_t free_count(const wt_context *ctx, uint32_t cls) {
+    return ctx->free_end[cls] - ctx->free_head[cls];
+}
+
+static wg_buffer *pop_free(wt_context *ctx, uint32_t cls) {
+    wg_buffer *b = ctx->free_list[cls][ctx->free_head[cls]++];
+    if (ctx->free_head[cls] == ctx->free_end[cls])
+        ctx->free_head[cls] = ctx->free_end[cls] = 0;
+    return b;
 }
 
 void wt_pool_collect(wt_context *ctx) {
@@ -57,9 +76,9 @@ void wt_pool_collect(wt_context *ctx) {
 static void release_free(wt_context *ctx) {
     wt_bind_groups_clear(ctx);   /* cached bind groups hold buffers */
     for (uint32_t c = 0; c < WT_POOL_CLASSES; c++) {
-        for (uint32_t i = 0; i < ctx->free_count[c]; i++)
+        for (uint32_t i = ctx->free_head[c]; i < ctx->free_end[c]; i++)
             release_buffer(ctx, ctx->free_list[c][i], c);
-        ctx->free_count[c] = 0;
+        ctx->free_head[c] = ctx->free_end[c] = 0;
     }
 }
 
@@ -103,10 +122,10 @@ wt_status wt_pool_get(wt_context *ctx, const char *op, uint64_t bytes, wg_buffer
                          "%llu bytes exceeds what one buffer binding may hold on this device (%llu)",
                          (unsigned long long)bytes, (unsigned long long)(ctx->max_binding / 5 * 4));
     *clsp = cls;
-    if (!ctx->free_count[cls])
+    if (!free_count(ctx, cls))
         wt_pool_collect(ctx);
-    if (ctx->free_count[cls]) {
-        *out = ctx->free_list[cls][--ctx->free_count[cls]];
+    if (free_count(ctx, cls)) {
+        *out = pop_free(ctx, cls);
         ctx->stats.pool_hits++;
         ctx->stats.live_buffers++;
         return WT_OK;
@@ -121,8 +140,8 @@ wt_status wt_pool_get(wt_context *ctx, const char *op, uint64_t bytes, wg_buffer
             wg_queue_wait(ctx->q, UINT64_MAX);
             ctx->completed = ctx->submits;
             wt_pool_collect(ctx);
-            if (ctx->free_count[cls]) {
-                *out = ctx->free_list[cls][--ctx->free_count[cls]];
+            if (free_count(ctx, cls)) {
+                *out = pop_free(ctx, cls);
                 ctx->stats.live_buffers++;
                 return WT_OK;
             }
@@ -161,7 +180,7 @@ void wt_pool_destroy(wt_context *ctx) {
     ctx->retiring_count = 0;
     wt_free(ctx, ctx->retiring);
     for (uint32_t c = 0; c < WT_POOL_CLASSES; c++) {
-        for (uint32_t i = 0; i < ctx->free_count[c]; i++)
+        for (uint32_t i = ctx->free_head[c]; i < ctx->free_end[c]; i++)
             release_buffer(ctx, ctx->free_list[c][i], c);
         wt_free(ctx, ctx->free_list[c]);
     }

@@ -88,7 +88,9 @@ bool wt_check_shape(wt_context *ctx, const char *op, int ndim, const int64_t *sh
 
 bool wt_check_tensor(wt_context *ctx, const char *op, const wt_tensor *t) {
     if (!t) {
-        wt_fail(ctx, WT_STATUS_NULL_TENSOR, op, "NULL tensor passed (an earlier call failed?)");
+        /* keep the root cause when an earlier call failed: chains can be checked once at the end */
+        if (ctx->status == WT_OK)
+            wt_fail(ctx, WT_STATUS_NULL_TENSOR, op, "NULL tensor passed");
         return false;
     }
     if (t->ctx != ctx) {
