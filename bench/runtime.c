@@ -119,10 +119,11 @@ static wg_bind_group *mkgroup(wg_device *dev, wg_compute_pipeline *p, int n, wg_
                                     .entry_count = (size_t)n, .entries = e });
 }
 
-/* Workgroups of 256 for `vec4s` invocations as an x*y grid within the 65535 limit. */
-static void grid(uint32_t vec4s, uint32_t *x, uint32_t *y) {
+/* Workgroups of 256 for `vec4s` invocations as an x*y grid with x <= xmax (65535, the limit;
+ * the small size uses 16 so the smoke test covers the 2-D grid that 2^26 floats need). */
+static void grid(uint32_t vec4s, uint32_t xmax, uint32_t *x, uint32_t *y) {
     uint32_t wgs = (vec4s + 255) / 256;
-    *y = (wgs + 65534) / 65535;
+    *y = (wgs + xmax - 1) / xmax;
     *x = (wgs + *y - 1) / *y;
 }
 
@@ -238,7 +239,7 @@ static void bench_bandwidth(rt *r) {
 
     /* add */
     uint32_t gx, gy;
-    grid(n / 4, &gx, &gy);
+    grid(n / 4, r->sz.n <= (1u << 16) ? 16 : 65535, &gx, &gy);
     wg_compute_pipeline *padd = mkpipe(r->dev, "bench add4", bench_add4_wgsl, NULL);
     wg_buffer *abc[3] = { a, b, c };
     wg_bind_group *gadd = mkgroup(r->dev, padd, 3, abc);
