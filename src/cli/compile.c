@@ -13,10 +13,39 @@
 #include "cli/cli.h"
 #include "wgc/wgsl.h"
 
+/* Copies the module without the OpEntryPoint / OpExecutionMode instructions of entry points
+ * other than `entry` (their functions stay, unused).  Returns the new word count. */
+static size_t keep_entry(const uint32_t *w, size_t n, const char *entry, uint32_t *out) {
+    size_t k = 0, i = 5;
+    uint32_t keep_fn = 0;
+    for (size_t j = 5; j < n;) { /* the function id of the entry point to keep */
+        uint32_t len = w[j] >> 16, op = w[j] & 0xffff;
+        if (!len || j + len > n) break;
+        if (op == 15 && len > 3 && !strncmp((const char *)&w[j + 3], entry, (len - 3) * 4) &&
+            strlen(entry) < (len - 3) * 4)
+            keep_fn = w[j + 2];
+        j += len;
+    }
+    memcpy(out, w, 5 * sizeof *w);
+    k = 5;
+    while (i < n) {
+        uint32_t len = w[i] >> 16, op = w[i] & 0xffff;
+        if (!len || i + len > n) break;
+        int drop = (op == 15 && len > 2 && w[i + 2] != keep_fn) ||          /* OpEntryPoint */
+                   ((op == 16 || op == 331) && len > 1 && w[i + 1] != keep_fn); /* OpExecutionMode(Id) */
+        if (!drop) {
+            memcpy(out + k, w + i, len * sizeof *w);
+            k += len;
+        }
+        i += len;
+    }
+    return k;
+}
+
 static void compile_usage(FILE *f) {
     fputs("usage: wgc compile FILE.wgsl [-o OUT.spv] [options]\n"
           "  -o FILE              write the SPIR-V module to FILE ('-' = stdout)\n"
-          "  --entry NAME         require entry point NAME (reflection lists only it)\n"
+          "  --entry NAME         keep only entry point NAME (in the module and the reflection)\n"
           "  --target ENV         vulkan1.1 (SPIR-V 1.3, default) or vulkan1.3 (SPIR-V 1.6)\n"
           "  --override NAME=V    value of an `override` declaration (NAME may be an @id number)\n"
           "  --reflect            print entry points, bindings and overrides as JSON on stdout\n"
@@ -199,6 +228,15 @@ int cli_compile(int argc, char **argv) {
             return cli_fail("compile: %s has no entry point '%s'", in, entry);
         }
     }
+    const uint32_t *words = r->spirv;
+    size_t nwords = r->spirv_word_count;
+    uint32_t *filtered = NULL;
+    if (entry) {
+        filtered = malloc(nwords * sizeof *filtered);
+        if (!filtered) { wgsl_result_free(r); return cli_fail("compile: out of memory"); }
+        nwords = keep_entry(words, nwords, entry, filtered);
+        words = filtered;
+    }
     char defout[4096];
     if (!out && !reflect) {
         size_t n = strlen(in);
@@ -214,12 +252,13 @@ int cli_compile(int argc, char **argv) {
         if (!f) {
             rc = cli_fail("compile: cannot write %s: %s", out, strerror(errno));
         } else {
-            size_t w = fwrite(r->spirv, 4, r->spirv_word_count, f);
-            if ((f != stdout && fclose(f)) || w != r->spirv_word_count)
+            size_t w = fwrite(words, 4, nwords, f);
+            if ((f != stdout && fclose(f)) || w != nwords)
                 rc = cli_fail("compile: cannot write %s", out);
         }
     }
     if (reflect && rc == 0) print_reflection(stdout, r, entry);
+    free(filtered);
     wgsl_result_free(r);
     return rc;
 }

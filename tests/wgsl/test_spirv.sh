@@ -104,6 +104,9 @@ out=$("$W" compile --reflect --override width=32 --override 7=0.5 "$k" -o "$tmp/
 case "$out" in *'"workgroup_size":[32,2,1]'*) ;; *) bad "--override width=32 not in reflection: $out" ;; esac
 spirv-dis "$tmp/o.spv" | grep -q 'LocalSize 32 2 1' || bad "--override width=32 not in LocalSize"
 spirv-dis "$tmp/o.spv" | grep -q 'OpConstant %float 0.5' || bad "--override 7=0.5 not emitted"
+"$W" compile --entry other "$k" -o "$tmp/e.spv" && spirv-val "$tmp/e.spv" || bad "--entry other: no valid module"
+[ "$(spirv-dis "$tmp/e.spv" | grep -c OpEntryPoint)" = 1 ] && spirv-dis "$tmp/e.spv" | grep -q 'OpEntryPoint GLCompute %other "other"' ||
+  bad "--entry other: module does not have exactly that entry point"
 out=$("$W" compile --reflect --entry other "$k") || bad "--entry other failed"
 case "$out" in *'"name":"main"'*) bad "--entry other still lists main" ;; esac
 case "$out" in *'"name":"dst"'*) ;; *) bad "--entry other lost its binding dst" ;; esac
