@@ -291,9 +291,13 @@ int cv_zero(cv_ctx *cx, ty_t t, cv_value *out) {
     uint32_t n = elem_count(cx->tt, t);
     cv_value *e = alloc_elems(cx, n);
     if (!e) return OOM(cx);
-    /* vectors share one zero element; other composites fill each */
-    for (uint32_t i = 0; i < n; i++)
+    /* values are immutable, so vector/matrix/array elements share one zero value (an array of
+     * arrays costs one element per level, not the product of the counts) */
+    bool same = ty_kind_of(cx->tt, t) != TY_STRUCT;
+    for (uint32_t i = 0; i < n; i++) {
+        if (same && i > 0) { e[i] = e[0]; continue; }
         if (cv_zero(cx, elem_type(cx->tt, t, i), &e[i])) return CV_ERROR;
+    }
     out->type = t;
     out->n = n;
     out->u.elems = e;

@@ -395,6 +395,10 @@ static void test_composites(void) {
     CHECK(cv_member(&cx, &r, 0, &a) == CV_OK && a.type == v3);
     CHECK(cv_member(&cx, &r, 2, &a) == CV_ERROR);
     CHECK(cv_zero(&cx, ty_array_runtime(&tt, TY_I32), &r) == CV_ERROR);
+    /* nested big arrays share their zero element: 65535 x 65535 costs two levels, not 4e9 values */
+    ty_t bigt = ty_array(&tt, ty_array(&tt, TY_F32, 65535), 65535);
+    CHECK(cv_zero(&cx, bigt, &r) == CV_OK && r.n == 65535 && r.u.elems[65534].n == 65535 &&
+          r.u.elems[65534].u.elems[65534].type == TY_F32 && r.u.elems[65534].u.elems[65534].u.f == 0);
     CHECK(cv_equal(&cols[0], &cols[0]) && !cv_equal(&cols[0], &cols[1]));
 
     /* integer vector shift by a vector */
