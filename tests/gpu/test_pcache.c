@@ -50,10 +50,11 @@ static int child(const char *dir, int phase) {
     return test_end();
 }
 
+static const char *self;
 static int run_child(const char *dir, const char *phase) {
     pid_t pid = fork();
     if (pid == 0) {
-        execl("/proc/self/exe", "test_pcache", "child", dir, phase, (char *)NULL);
+        execl(self, "test_pcache", "child", dir, phase, (char *)NULL);
         _exit(127);
     }
     int st = 0;
@@ -64,6 +65,8 @@ static int run_child(const char *dir, const char *phase) {
 int main(int argc, char **argv) {
     if (argc == 4 && !strcmp(argv[1], "child"))
         return child(argv[2], atoi(argv[3]));
+    /* argv[0], not /proc/self/exe: under valgrind that is valgrind's own binary */
+    self = strchr(argv[0], '/') ? argv[0] : "/proc/self/exe";
     char dir[] = "/tmp/wgc-pcache-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     char sub[64];
