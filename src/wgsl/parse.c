@@ -62,7 +62,7 @@ typedef struct parser {
     token *t;                   /* tokens, ending with TOK_EOF */
     uint32_t n, pos;
     uint32_t prev_end;          /* end offset of the last consumed token */
-    uint32_t sync, udepth, lhs_depth, max_depth; /* nesting counters, see sync_enter() */
+    uint32_t sync, lhs_depth, max_depth; /* nesting counters, see sync_enter() */
     const char *block_use;      /* the innermost brace block, for "expected '}' for <use>" */
     ARR(uint32_t) tmp;          /* scratch stack for building lists */
     jmp_buf fail;
@@ -73,7 +73,25 @@ static _Noreturn void fail_at(parser *p, span sp, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+static _Noreturn void fail_raw(parser *p, span sp, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Reports exactly this error and stops the parse. */
+static _Noreturn void fail_raw(parser *p, span sp, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    diag_report(p->cc, WGSL_SEVERITY_ERROR, sp, fmt, ap);
+    va_end(ap);
+    longjmp(p->fail, 1);
+}
+
+/* Reports a syntax error and stops the parse.  When the parser fails right at a lexical error
+ * token (TOK_ERROR), the lexical error is what gets reported, as Tint does. */
 static _Noreturn void fail_at(parser *p, span sp, const char *fmt, ...) {
+    token *cur = &p->t[p->pos < p->n ? p->pos : p->n - 1];
+    if (cur->kind == TOK_ERROR && sp.off == cur->sp.off) fail_raw(p, cur->sp, "%s", cur->msg);
     va_list ap;
     va_start(ap, fmt);
     diag_report(p->cc, WGSL_SEVERITY_ERROR, sp, fmt, ap);
@@ -84,9 +102,7 @@ static _Noreturn void fail_at(parser *p, span sp, const char *fmt, ...) {
 static token *peek_n(parser *p, uint32_t k) {
     uint32_t i = p->pos + k;
     if (i >= p->n) i = p->n - 1;
-    token *t = &p->t[i];
-    if (t->kind == TOK_ERROR) fail_at(p, t->sp, "%s", t->msg);
-    return t;
+    return &p->t[i];
 }
 static token *peek(parser *p) { return peek_n(p, 0); }
 static int is(parser *p, tok_kind k) { return peek(p)->kind == k; }
@@ -161,20 +177,20 @@ static ast_list list_end(parser *p, uint32_t mark) {
     return l;
 }
 
-/* Nesting limits, counted as Tint counts them so the error lands on the same token:
- * - block nesting: a global declaration is level 1; every brace block, parenthesised expression,
- *   argument list, index and template list adds one.  Entering one at the limit is an error at
- *   the token after its opening bracket.
- * - unary operators: checked after the operator, at the limit it is an error at the next token.
- * Every recursive path of the parser passes one of these, so recursion depth is bounded. */
+/* Nesting limit, counted as Tint counts it so the error lands on the same token: one counter;
+ * a global declaration is level 1; every brace block, parenthesised expression, argument list,
+ * index, template list and unary operator adds one.  Entering one at the limit is an error at the
+ * token after its opening bracket / operator.  Every recursive path of the parser passes through
+ * it (or, for `*`/`&` on the left of an assignment, through a generous separate bound), so the
+ * recursion depth is bounded. */
 static void sync_enter(parser *p) {
     if (p->sync >= p->max_depth) fail_at(p, peek(p)->sp, "maximum parser recursive depth reached");
     p->sync++;
 }
 static void sync_leave(parser *p) { p->sync--; }
 static void unary_enter(parser *p, span at) {
-    if (p->udepth + 1 >= p->max_depth) fail_at(p, at, "maximum parser recursive depth reached");
-    p->udepth++;
+    if (p->sync >= p->max_depth) fail_at(p, at, "maximum parser recursive depth reached");
+    p->sync++;
 }
 
 static uint32_t expression(parser *p);
@@ -254,7 +270,7 @@ static uint32_t template_elaborated_ident(parser *p) { return template_elaborate
 /* type_specifier : template_elaborated_ident */
 static uint32_t type_specifier(parser *p, const char *use) {
     token *raw = &p->t[p->pos < p->n ? p->pos : p->n - 1];
-    if (raw->kind == TOK_ERROR) fail_at(p, raw->sp, "invalid type for %s", use); /* as Tint: the type fails first */
+    if (raw->kind == TOK_ERROR) fail_raw(p, raw->sp, "invalid type for %s", use); /* as Tint: the type fails first */
     uint32_t ty = template_elaborated_ident_in(p, 1);
     if (!ty) {
         token *t = peek(p);
@@ -411,7 +427,7 @@ static uint32_t unary_expression(parser *p) {
         uint32_t h = node(p, AST_UNARY, from(p, t->sp.off));
         N(h)->op = (uint8_t)dop;
         N(h)->u.unary.operand = in;
-        p->udepth -= 2;
+        p->sync -= 2;
         return h;
     }
     default:
@@ -425,7 +441,7 @@ static uint32_t unary_expression(parser *p) {
     uint32_t h = node(p, AST_UNARY, from(p, start));
     N(h)->op = (uint8_t)op;
     N(h)->u.unary.operand = operand;
-    p->udepth--;
+    p->sync--;
     return h;
 }
 
@@ -507,7 +523,7 @@ static uint32_t additive_post_unary(parser *p, uint32_t lhs, token **first) {
             unary_enter(p, peek(p)->sp);
             uint32_t operand = unary_expression(p);
             if (!operand) fail_at(p, peek(p)->sp, "unable to parse right side of - expression");
-            p->udepth--;
+            p->sync--;
             r = node(p, AST_UNARY, from(p, op->sp.off + 1));
             N(r)->op = AST_OP_NEG;
             N(r)->u.unary.operand = operand;
@@ -801,6 +817,23 @@ static uint32_t variable_or_value_statement(parser *p, ast_list attrs) {
     return h;
 }
 
+/* Is e of the lhs_expression form (identifier, member/index of one, `*`/`&` of one)? */
+static int is_lhs_shape(parser *p, uint32_t e) {
+    for (;;) {
+        ast_node *n = N(e);
+        switch (n->kind) {
+        case AST_IDENT: return n->u.ident.templ.count == 0;
+        case AST_MEMBER: e = n->u.member.base; break;
+        case AST_INDEX: e = n->u.index.base; break;
+        case AST_UNARY:
+            if (n->op != AST_OP_DEREF && n->op != AST_OP_ADDR) return 0;
+            e = n->u.unary.operand;
+            break;
+        default: return 0;
+        }
+    }
+}
+
 /* lhs_expression : core_lhs_expression component_or_swizzle_specifier? | '*' lhs_expression
  *   | '&' lhs_expression
  * core_lhs_expression : ident | '(' lhs_expression ')' */
@@ -827,11 +860,13 @@ static uint32_t lhs_expression(parser *p) {
     }
     uint32_t e;
     if (t->kind == TOK_LPAREN) {
+        /* Tint parses a whole expression in the parentheses, then requires it to be a reference */
         advance(p);
         sync_enter(p);
-        e = lhs_expression(p);
+        e = expression(p);
         if (!e) fail_at(p, t->sp, "invalid expression");
         expect(p, TOK_RPAREN, NULL);
+        if (!is_lhs_shape(p, e)) fail_at(p, t->sp, "invalid expression");
         sync_leave(p);
     } else if (t->kind == TOK_IDENT) {
         advance(p);
@@ -1325,7 +1360,7 @@ static int parses_as_statement(parser *p) {
     memcpy(&saved, &p->fail, sizeof saved);
     uint32_t pos = p->pos, prev_end = p->prev_end, tmp_n = p->tmp.n, nodes = p->m->node_count;
     uint32_t items = p->m->item_count, ndiags = p->cc->diags.n, nerr = p->cc->error_count;
-    uint32_t sync = p->sync, ud = p->udepth, ld = p->lhs_depth;
+    uint32_t sync = p->sync, ld = p->lhs_depth;
     int last_recorded = p->cc->last_recorded;
     volatile int ok = 0;
     if (setjmp(p->fail) == 0) {
@@ -1335,7 +1370,7 @@ static int parses_as_statement(parser *p) {
     memcpy(&p->fail, &saved, sizeof saved);
     p->pos = pos; p->prev_end = prev_end; p->tmp.n = tmp_n; p->m->node_count = nodes;
     p->m->item_count = items; p->cc->diags.n = ndiags; p->cc->error_count = nerr;
-    p->sync = sync; p->udepth = ud; p->lhs_depth = ld;
+    p->sync = sync; p->lhs_depth = ld;
     p->cc->last_recorded = last_recorded;
     return ok;
 }
@@ -1432,7 +1467,7 @@ static uint32_t global_decl(parser *p) {
     default:
         break;
     }
-    if (attrs.count) fail_at(p, t->sp, "expected declaration after attributes");
+    if (attrs.count) fail_raw(p, t->sp, "expected declaration after attributes");
     if (parses_as_statement(p)) fail_at(p, t->sp, "statement found outside of function body");
     fail_at(p, t->sp, "unexpected token");
 }

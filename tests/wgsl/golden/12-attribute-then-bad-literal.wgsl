@@ -1,0 +1,1 @@
+@group(0) 0x@binding(0) var<storage> a: i32;
