@@ -10,3 +10,10 @@ $(BUILD)/obj/src/cli/bench.o: CFLAGS_ALL += -Ibench
 $(BUILD)/gen/bench_%.wgsl.h: bench/kernels/%.wgsl $(BUILD)/embed
 	@mkdir -p $(dir $@)
 	$(BUILD)/embed --text $< bench_$(subst -,_,$*)_wgsl $@
+
+# `make bench`: both benchmarks with the default sizes and whatever baselines can run here.
+bench: all
+	$(BUILD)/wgc bench compile
+	$(BUILD)/wgc bench runtime
+
+.PHONY: bench
