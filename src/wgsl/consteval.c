@@ -545,7 +545,13 @@ static int float_binop(cv_ctx *cx, cv_binop op, const cv_value *a, const cv_valu
     case CV_SUB: r = x - y; break;
     case CV_MUL: r = x * y; break;
     case CV_DIV: r = x / y; break;
-    case CV_MOD: r = fmod(x, y); break;
+    case CV_MOD: {
+        /* e1 - e2 * trunc(e1 / e2), each step in the type's precision (as Tint; not fmod) */
+        double q = cv_round_result(t, x / y);
+        double p = cv_round_result(t, y * trunc(q));
+        r = x - p;
+        break;
+    }
     case CV_EQ: *out = cv_bool(x == y); return CV_OK;
     case CV_NE: *out = cv_bool(x != y); return CV_OK;
     case CV_LT: *out = cv_bool(x < y); return CV_OK;

@@ -209,6 +209,9 @@ static void test_float_ops(void) {
     CHECK(bin(CV_DIV, cv_float(TY_F32, 1), cv_float(TY_F32, 0), &r) == CV_ERROR);
     CHECK(bin(CV_MOD, cv_float(TY_F32, 1), cv_float(TY_F32, 0), &r) == CV_ERROR);
     CHECK(bin(CV_MOD, cv_float(TY_F32, -7.5), cv_float(TY_F32, 2), &r) == CV_OK && r.u.f == -1.5);
+    /* float % is e1 - e2 * trunc(e1 / e2) in the type (Tint), not fmod: 1e10f % 3 is 0, fmod says 1 */
+    CHECK(bin(CV_MOD, cv_float(TY_F32, 1e10), cv_float(TY_F32, 3), &r) == CV_OK && r.u.f == 0);
+    CHECK(bin(CV_MOD, cv_float(TY_AFLOAT, 5.1), cv_float(TY_AFLOAT, 1.7), &r) == CV_OK && r.u.f == 5.1 - 1.7 * trunc(5.1 / 1.7));
     CHECK(bin(CV_MUL, cv_float(TY_AFLOAT, 1e308), cv_float(TY_AFLOAT, 10), &r) == CV_ERROR);
     CHECK_STR(cx.msg, "'1e+308 * 10.0' cannot be represented as 'abstract-float'");
     /* Tint's number formatting: fixed up to 63 characters, else %.17g / %.9g */
