@@ -37,6 +37,11 @@ chmod +x "$t/fake_torch"
 mkdir -p "$t/dawn/webgpu"
 cat >"$t/dawn/dawn-bench.mjs" <<'JS'
 console.log(JSON.stringify({ adapter: { desc: "Fake Dawn adapter" } }));
+if (process.env.ONLY === "add") {
+  console.log(JSON.stringify({ add: { n: 67108864, GBps: 0.125, ms: 1 } }));
+  console.log(JSON.stringify({ copy: { bytes: 268435456, GBps: 0.0625 } }));
+  process.exit(0);
+}
 console.log(JSON.stringify({ dispatch: { passPerDispatch: true, count: 2000, usPerDispatch: 7000 } }));
 console.log(JSON.stringify({ dispatch: { passPerDispatch: false, count: 2000, usPerDispatch: 6000 } }));
 console.log(JSON.stringify({ roundtrip: { count: 200, usPerSubmitWait: 9000 } }));
@@ -66,7 +71,9 @@ want(rows["dep_gpu_us"]["baselines"]["torch"]["value"] == 500.0, "graph figure")
 want(rows["submit_wait_min_us"]["baselines"]["torch"]["value"] == 3000.0, "sync min figure")
 want(rows["dep_e2e_us"]["baselines"]["dawn"]["value"] == 6000.0, "dawn one-pass dispatch figure")
 want(rows["submit_wait_us"]["baselines"]["dawn"]["value"] == 9000.0, "dawn round trip figure")
-want(rows["add_GBps"]["baselines"]["dawn"]["value"] is None, "dawn add must stay empty at small size")
+t = rows["add_GBps"]["baselines"]["dawn"]
+want(t["value"] == 0.125 and "67108864" in t["what"], "dawn add figure: %s" % t)
+want(rows["copy_GBps"]["baselines"]["dawn"]["value"] == 0.0625, "dawn copy figure")
 want(rows["add_GBps"]["target"] == 4200 and rows["dep_e2e_us"]["target"] == 2.5 and
      rows["submit_wait_us"]["target"] == 25 and rows["upload_GBps"]["target"] == 40 and
      rows["pipeline_warm_disk_ms"]["target"] == 1, "targets")
