@@ -1492,41 +1492,54 @@ int bi_eval_reflect(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_valu
     return cv_binary(cx, CV_SUB, &args[0], &v, out);
 }
 int bi_eval_refract(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) {
+    /* k = 1 - e3 * e3 * (1 - dot(e2, e1) * dot(e2, e1)); k < 0 ? 0 : e3 * e1 - (e3 * dot(e2, e1) + sqrt(k)) * e2,
+     * each step in the type's precision */
     ty_t t = ftype(&args[0]);
-    double eta = args[2].u.f;
-    cv_value d;
-    if (vdot(cx, &args[1], &args[0], &d)) return CV_ERROR;
-    double k = 1.0 - eta * eta * (1.0 - d.u.f * d.u.f);
-    if (k < 0) return cv_zero(cx, m->ret, out);
-    cv_value comps[4];
-    for (uint32_t i = 0; i < args[0].n; i++) {
-        double r = eta * args[0].u.elems[i].u.f - (eta * d.u.f + sqrt(k)) * args[1].u.elems[i].u.f;
-        if (fin(cx, m, t, r, args, 3, &comps[i])) return CV_ERROR;
-    }
-    return cv_composite(cx, m->ret, comps, args[0].n, out);
+    const cv_value *eta = &args[2];
+    cv_value one = cv_float(t, 1.0), d, dd, omd, ee, prod, k;
+    if (vdot(cx, &args[1], &args[0], &d) || cv_binary(cx, CV_MUL, &d, &d, &dd) ||
+        cv_binary(cx, CV_SUB, &one, &dd, &omd) || cv_binary(cx, CV_MUL, eta, eta, &ee) ||
+        cv_binary(cx, CV_MUL, &ee, &omd, &prod) || cv_binary(cx, CV_SUB, &one, &prod, &k))
+        return CV_ERROR;
+    if (k.u.f < 0) return cv_zero(cx, m->ret, out);
+    cv_value sk, ed, coef, a, bv;
+    if (fin(cx, m, t, sqrt(k.u.f), args, 3, &sk) || cv_binary(cx, CV_MUL, eta, &d, &ed) ||
+        cv_binary(cx, CV_ADD, &ed, &sk, &coef) || cv_binary(cx, CV_MUL, eta, &args[0], &a) ||
+        cv_binary(cx, CV_MUL, &coef, &args[1], &bv))
+        return CV_ERROR;
+    return cv_binary(cx, CV_SUB, &a, &bv, out);
 }
 
-static double det(const double *a, int n) {          /* column-major a[c*n + r] */
-    if (n == 2) return a[0] * a[3] - a[2] * a[1];
-    double s = 0, sub[9];
+/* Determinant by cofactor expansion along the first row, every product and sum in the type's
+ * precision (column-major scalars a[c * n + r]). */
+static int det_ops(cv_ctx *cx, const cv_value *a, int n, cv_value *out) {
+    if (n == 2) {
+        cv_value p, q;
+        if (cv_binary(cx, CV_MUL, &a[0], &a[3], &p) || cv_binary(cx, CV_MUL, &a[2], &a[1], &q)) return CV_ERROR;
+        return cv_binary(cx, CV_SUB, &p, &q, out);
+    }
+    cv_value acc, sub[9];
     for (int c = 0; c < n; c++) {
         int k = 0;
         for (int cc = 0; cc < n; cc++) {
             if (cc == c) continue;
             for (int r = 1; r < n; r++) sub[k++] = a[cc * n + r];
         }
-        double term = a[c * n] * det(sub, n - 1);
-        s += (c & 1) ? -term : term;
+        cv_value minor, term;
+        if (det_ops(cx, sub, n - 1, &minor) || cv_binary(cx, CV_MUL, &a[c * n], &minor, &term)) return CV_ERROR;
+        if (c == 0) acc = term;
+        else if (cv_binary(cx, (c & 1) ? CV_SUB : CV_ADD, &acc, &term, &acc)) return CV_ERROR;
     }
-    return s;
+    *out = acc;
+    return CV_OK;
 }
 int bi_eval_determinant(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) {
     const cv_value *mat = &args[0];
     int n = (int)mat->n;
-    double a[16];
+    cv_value a[16];
     for (int c = 0; c < n; c++)
-        for (int r = 0; r < n; r++) a[c * n + r] = mat->u.elems[c].u.elems[r].u.f;
-    return fin(cx, m, m->ret, det(a, n), args, 1, out);
+        for (int r = 0; r < n; r++) a[c * n + r] = mat->u.elems[c].u.elems[r];
+    return det_ops(cx, a, n, out);
 }
 int bi_eval_transpose(cv_ctx *cx, const bi_match *m, const cv_value *args, cv_value *out) {
     const ty_info *r = ty_get(cx->tt, m->ret);
