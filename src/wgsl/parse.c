@@ -56,6 +56,8 @@ uint32_t ast_find_attr(const ast_module *m, ast_list attrs, ast_attr a) {
 
 /* ---- parser state ---- */
 
+typedef struct walk_item { uint32_t node, depth; } walk_item;
+
 typedef struct parser {
     wgsl_cc *cc;
     ast_module *m;
@@ -65,6 +67,7 @@ typedef struct parser {
     uint32_t sync, lhs_depth, max_depth; /* nesting counters, see sync_enter() */
     const char *block_use;      /* the innermost brace block, for "expected '}' for <use>" */
     ARR(uint32_t) tmp;          /* scratch stack for building lists */
+    ARR(walk_item) walk;        /* scratch stack of the expression-depth walk */
     jmp_buf fail;
 } parser;
 
@@ -1572,15 +1575,17 @@ static void translation_unit(parser *p) {
 #define MAX_EXPR_DEPTH 512
 #define MAX_STMT_DEPTH 127
 
-typedef struct walk_item { uint32_t node, depth; } walk_item;
 
 static void check_expr_depth(parser *p, uint32_t root) {
     if (!root) return;
-    ARR(walk_item) st = { 0 };
+    ast_node *r = N(root);
+    if (r->kind == AST_IDENT && !r->u.ident.templ.count) return; /* the common leaf cases */
+    if (r->kind == AST_LIT_INT || r->kind == AST_LIT_FLOAT || r->kind == AST_LIT_BOOL) return;
+    p->walk.n = 0; /* one stack for the whole walk */
     walk_item w0 = { root, 0 };
-    ARR_PUSH(&p->cc->arena, st, w0);
-    while (st.n) {
-        walk_item w = st.v[--st.n];
+    ARR_PUSH(&p->cc->arena, p->walk, w0);
+    while (p->walk.n) {
+        walk_item w = p->walk.v[--p->walk.n];
         ast_node *e = N(w.node);
         if (w.depth > MAX_EXPR_DEPTH) fail_at(p, e->sp, "reached max expression depth of %d", MAX_EXPR_DEPTH);
         uint32_t kids[2] = { 0, 0 };
@@ -1596,10 +1601,10 @@ static void check_expr_depth(parser *p, uint32_t root) {
         }
         /* pushed left to right, so the rightmost is visited first */
         for (int k = 0; k < 2; k++)
-            if (kids[k]) { walk_item c = { kids[k], w.depth + 1 }; ARR_PUSH(&p->cc->arena, st, c); }
+            if (kids[k]) { walk_item c = { kids[k], w.depth + 1 }; ARR_PUSH(&p->cc->arena, p->walk, c); }
         for (uint32_t k = 0; k < more.count; k++) {
             walk_item c = { ast_item(p->m, more, k), w.depth + 1 };
-            ARR_PUSH(&p->cc->arena, st, c);
+            ARR_PUSH(&p->cc->arena, p->walk, c);
         }
     }
 }
