@@ -36,3 +36,9 @@ gpu-bench: $(BUILD)/bench_runtime
 	$(BUILD)/bench_runtime
 
 .PHONY: gpu-bench
+
+# A forwarding fake Vulkan loader that can fail vkQueueSubmit with VK_ERROR_DEVICE_LOST.
+$(BUILD)/tests/gpu/libwgfake.so: tests/gpu/fake_vulkan.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -shared -o $@ $< -ldl
+$(BUILD)/tests/gpu/test_lost: $(BUILD)/tests/gpu/libwgfake.so
