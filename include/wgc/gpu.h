@@ -555,7 +555,7 @@ typedef struct wg_compute_pipeline_desc {
 wg_compute_pipeline *wg_device_create_compute_pipeline(wg_device *dev, const wg_compute_pipeline_desc *desc);
 void wg_compute_pipeline_retain(wg_compute_pipeline *p);
 void wg_compute_pipeline_release(wg_compute_pipeline *p);
-/* Borrowed (lives as long as the pipeline); an invalid layout object if index is out of range. */
+/* Borrowed (lives as long as the pipeline); NULL and WG_ERR_BIND_GROUP_INDEX if out of range. */
 wg_bind_group_layout *wg_compute_pipeline_get_bind_group_layout(wg_compute_pipeline *p, uint32_t index);
 bool wg_compute_pipeline_is_valid(const wg_compute_pipeline *p);
 
