@@ -8,9 +8,11 @@
 // (webgpu 0.6.2, Mesa 22.3.6): "OpenGL ES 3.2", no "shader-f16", no "subgroups" feature,
 // maxComputeWorkgroupStorageSize 32768, maxStorageBuffersPerShaderStage 16,
 // maxStorageBufferBindingSize 128 MiB, minStorageBufferOffsetAlignment 16, and a default
-// maxComputeInvocationsPerWorkgroup of 128 in compatibility mode (we request the adapter's 1024).  Dawn's Vulkan
-// backend refuses lavapipe 22.3 ("Vulkan shaderUniform*ArrayDynamicIndexing required"), so GL is
-// the only backend here; on a machine with a real Vulkan GPU, --backend vulkan works too.
+// maxComputeInvocationsPerWorkgroup of 128 in compatibility mode (we request the adapter's 1024).
+// llvmpipe ends any loop after 65535 iterations (a kernel spinning on a flag stops there), so
+// keep loops shorter.  Dawn's Vulkan backend refuses lavapipe 22.3 ("Vulkan
+// shaderUniform*ArrayDynamicIndexing required"), so GL is the only backend here; on a machine
+// with a real Vulkan GPU, --backend vulkan should work too.
 // A kernel whose @requires names a feature the adapter lacks is reported "unsupported".
 //
 // Usage: node tests/oracle/dawn-run.mjs [--pkg DIR] [--out DIR] [--backend opengles|vulkan|...]
@@ -30,7 +32,8 @@
 // the first line that is neither a comment nor blank).  Lines of the form `// @word rest`:
 //   @dispatch X[,Y[,Z]]          workgroup counts (required)
 //   @entry NAME                  entry point (default "main")
-//   @override NAME=VALUE         pipeline-overridable constant (number or true/false)
+//   @override NAME=VALUE         pipeline-overridable constant (number or true/false); NAME may
+//                                be the numeric @id
 //   @requires FEATURE            "shader-f16" or "subgroups": needs that adapter feature
 //   @dawn-skip REASON            do not run on Dawn (must say why); the parity driver still runs it
 //   @bind G:B KIND SIZE [init=INIT] [fill=0xWORD] [pad=P]
@@ -53,8 +56,9 @@
 //   @compare G:B MODE [words=A..B,C..D]   how the parity driver compares wgc's output with
 //       Dawn's: exact (default for every binding: identical bytes) | ulp:N (f32 words within
 //       N ulp; +0.0 and -0.0 are equal, since WGSL may ignore the sign of a zero, so ulp:0 is
-//       "exact up to zero sign") | abs:X (f32) | ignore (WGSL leaves the result unspecified).  words= limits the compare
-//       to those u32 word ranges (inclusive), e.g. to skip an OOB-clamped slot.
+//       "exact up to zero sign") | abs:X (f32) | ignore (WGSL leaves the result unspecified).
+//       words= limits the compare to those u32 word ranges (inclusive), e.g. to skip a slot
+//       whose value WGSL leaves open.
 //   @expect G:B T [at=K] [ulp:N|abs:X] V,V,...        expected output elements from index K
 //       (default 0); "_" skips an element; f32 "nan" matches any NaN.  Checked by expect.py.
 //   @expect-py G:B T [at=K] [ulp:N|abs:X] EXPR        the same with a python3 expression
