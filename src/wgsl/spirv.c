@@ -19,7 +19,15 @@
  *
  * Overrides are re-emitted as constants: their values come from the options (or the defaults);
  * an override that has neither becomes an OpSpecConstant with its SpecId (value 0) so a Vulkan
- * specialisation can still supply it. */
+ * specialisation can still supply it.
+ *
+ * Pointers passed to functions: SPIR-V's logical addressing only passes whole variables (and
+ * Vulkan no storage/uniform pointers at all) without the variable-pointers features, so a call
+ * whose pointer argument points into a sub-object, or into a buffer, calls a specialised copy of
+ * the callee that uses the module-scope variable directly (or takes the local root variable) and
+ * receives the runtime indices as u32 parameters ("direct variable access"); pointers are kept
+ * taken apart (pdec) through lets and parameters so nested calls specialise the same way.
+ * Storage pointers to runtime-sized arrays also carry a hidden length parameter. */
 #include <stdio.h>
 #include <string.h>
 
@@ -37,6 +45,32 @@ typedef struct loop_ctx {
 
 typedef enum ov_state { OV_TODO = 0, OV_BUSY, OV_CONST, OV_SPEC, OV_FAILED } ov_state;
 
+/* A pointer taken apart: the memory object it points into (an OpVariable or OpFunctionParameter:
+ * what SPIR-V's logical addressing lets us pass to a function), that object's pointer type and
+ * storage class, and the OpAccessChain indices from there to the pointee. */
+typedef struct pdec {
+    uint32_t root, root_type, sc;
+    bool global;                 /* root is a module-scope variable */
+    uint32_t n, cap;
+    uint32_t *ids;
+    uint8_t *dyn;                /* ids[k] is a runtime value (else a constant) */
+} pdec;
+
+/* A function specialised for pointer arguments into a sub-object (or into a differently typed
+ * object, like a uniform variable's Private shadow): such a parameter becomes the root object
+ * plus one u32 parameter per runtime index (Tint calls this direct variable access). */
+typedef struct pshape {
+    uint32_t root_type, sc, n;   /* root_type 0: an ordinary parameter */
+    uint32_t root_var;           /* a module-scope root: used directly, not passed */
+    uint32_t *ids;               /* constant index ids; 0 = a runtime index parameter */
+} pshape;
+
+typedef struct fn_clone {
+    uint32_t fn_node, id, serial;
+    pshape *shape;               /* one per parameter */
+    struct fn_clone *next;
+} fn_clone;
+
 typedef struct emitter {
     wgsl_cc *cc;
     sema_module *sm;
@@ -49,6 +83,11 @@ typedef struct emitter {
     uint32_t *id;                /* [node_count] declaration -> id (var: pointer; let/param: value; fn) */
     uint8_t *wrapped;            /* [node_count] resource var wrapped in a Block struct */
     uint32_t *plen;              /* [node_count] PARAM -> hidden runtime-array length parameter */
+    pdec **pd;                   /* [node_count] LET/PARAM holding a pointer: its decomposition */
+    uint32_t *vty, *vsc;         /* [node_count] VAR -> pointer type id and storage class */
+    fn_clone *clones, *clones_tail;
+    bool dec_for_call;           /* dec_ptr: take let/parameter pointers apart (else reuse them) */
+    uint32_t nclones;
     bool rhs_safe;               /* the next binary_vals' rhs is a constant needing no guard */
     ty_t ovarr_t[64];            /* override-sized array types ... */
     uint32_t ovarr_n[64];        /* ... and their element counts with the override values */
@@ -577,94 +616,118 @@ static bool needs_len_param(emitter *e, ty_t t) {
 
 /* ---- references ---- */
 
-/* Storage class of the memory a reference expression names: its address space, except for
- * uniform variables read through their Private shadow (std140 above). */
-static uint32_t ref_sc(emitter *e, uint32_t h) {
-    uint32_t r = h;
-    for (int depth = 0; depth < 4096; depth++) {
-        const ast_node *n = N(r);
-        if (n->kind == AST_INDEX && EX(n->u.index.base)->kind == SEMA_EK_REF) r = n->u.index.base;
-        else if (n->kind == AST_MEMBER && EX(n->u.member.base)->kind == SEMA_EK_REF) r = n->u.member.base;
-        else break;
-    }
-    if (N(r)->kind == AST_IDENT && EX(r)->decl && e->ubo[EX(r)->decl]) return SPV_SC_Private;
-    return sc_of((ty_as)TI(EX(h)->type)->as);
-}
-
-/* Pointer of the composite an INDEX/MEMBER node accesses (reference or pointer value). */
-static uint32_t base_ptr(emitter *e, uint32_t bh) {
-    const sema_expr *bx = EX(bh);
-    if (bx->kind == SEMA_EK_REF) return ref(e, bh);
-    return value(e, bh); /* pointer value: pointer composite access */
-}
-
 static ty_t base_store_type(emitter *e, uint32_t bh) {
     const sema_expr *bx = EX(bh);
     return TI(bx->type)->elem; /* ref<..,T,..> or ptr<..,T,..> */
 }
 
-static uint32_t ref(emitter *e, uint32_t h) {
+static void pd_push(emitter *e, pdec *p, uint32_t id, uint8_t dyn) {
+    if (p->n == p->cap) {
+        uint32_t cap = p->cap ? p->cap * 2 : 8, *ids = words(e, cap);
+        uint8_t *d = arena_alloc(&e->cc->arena, cap);
+        if (p->n) {
+            memcpy(ids, p->ids, p->n * sizeof *ids);
+            memcpy(d, p->dyn, p->n);
+        }
+        p->ids = ids, p->dyn = d, p->cap = cap;
+    }
+    p->ids[p->n] = id;
+    p->dyn[p->n++] = dyn;
+}
+
+static void pd_copy(emitter *e, pdec *dst, const pdec *src) {
+    *dst = *src;
+    dst->n = dst->cap = 0;
+    dst->ids = NULL;
+    dst->dyn = NULL;
+    for (uint32_t k = 0; k < src->n; k++) pd_push(e, dst, src->ids[k], src->dyn[k]);
+}
+
+static void dec_ptr(emitter *e, uint32_t h, pdec *p);
+
+/* Decomposes a reference expression (evaluating its indices, clamped, in order). */
+static void dec_ref(emitter *e, uint32_t h, pdec *p) {
     const ast_node *n = N(h);
     const sema_expr *x = EX(h);
     switch ((ast_kind)n->kind) {
     case AST_IDENT: {
         uint32_t d = x->decl;
-        if (!d) return 0;
-        if (N(d)->kind == AST_VAR) {
-            uint32_t v = e->id[d];
-            if (e->wrapped[d]) {
-                const sema_decl *sd = DC(d);
-                v = SPV_VAL(&e->b, SPV_OP_AccessChain, ptr_to(e, sc_of((ty_as)sd->as), sd->type), v, c_u32(e, 0));
-            }
-            return v;
+        if (d && N(d)->kind == AST_VAR) {
+            p->root = e->id[d];
+            p->root_type = e->vty[d];
+            p->sc = e->vsc[d];
+            p->global = p->sc != SPV_SC_Function;
+            if (e->wrapped[d]) pd_push(e, p, c_u32(e, 0), 0);
+            return;
         }
-        return e->id[d]; /* a let/param holding a pointer used as reference */
+        break;
     }
-    case AST_UNARY: /* *p */
-        return value(e, n->u.unary.operand);
-    case AST_INDEX: case AST_MEMBER: {
-        /* the access path from the root reference outwards, emitted as one OpAccessChain */
-        uint32_t path[64], np = 0, r = h;
-        while (np < 64 && (N(r)->kind == AST_INDEX || N(r)->kind == AST_MEMBER)) {
-            path[np++] = r;
-            uint32_t bh = N(r)->kind == AST_INDEX ? N(r)->u.index.base : N(r)->u.member.base;
-            r = bh;
-            if (EX(bh)->kind != SEMA_EK_REF) break; /* pointer value: the chain starts there */
-        }
-        uint32_t ops[68], nops = 1;
-        if (EX(r)->kind == SEMA_EK_REF && N(r)->kind == AST_IDENT && EX(r)->decl && e->wrapped[EX(r)->decl]) {
-            ops[0] = e->id[EX(r)->decl];
-            ops[nops++] = c_u32(e, 0);
+    case AST_UNARY:
+        if (n->op == AST_OP_DEREF) { dec_ptr(e, n->u.unary.operand, p); return; }
+        break;
+    case AST_INDEX: {
+        uint32_t bh = n->u.index.base;
+        if (EX(bh)->kind == SEMA_EK_REF) dec_ref(e, bh, p);
+        else dec_ptr(e, bh, p); /* pointer composite access */
+        const ty_info *si = TI(base_store_type(e, bh));
+        uint32_t len = 0, bound = 0;
+        if (si->kind == TY_ARRAY && si->array_kind == TY_ARRAY_RUNTIME) {
+            if (e->bounds) len = array_length(e, bh);
+        } else if (si->kind == TY_ARRAY && si->array_kind == TY_ARRAY_OVERRIDE) {
+            bound = ovarr_count(e, base_store_type(e, bh));
         } else {
-            ops[0] = base_ptr(e, r);
+            bound = si->kind == TY_ARRAY ? si->count : si->n;
         }
-        for (uint32_t k = np; k-- > 0;) {
-            uint32_t p = path[k];
-            const ast_node *pn = N(p);
-            const sema_expr *px = EX(p);
-            if (pn->kind == AST_MEMBER) {
-                ops[nops++] = c_u32(e, px->swz_n ? px->swz[0] : px->member);
-                continue;
-            }
-            uint32_t bh = pn->u.index.base;
-            const ty_info *si = TI(base_store_type(e, bh));
-            uint32_t len = 0, bound = 0;
-            if (si->kind == TY_ARRAY && si->array_kind == TY_ARRAY_RUNTIME) {
-                if (e->bounds) len = array_length(e, bh);
-            } else if (si->kind == TY_ARRAY && si->array_kind == TY_ARRAY_OVERRIDE) {
-                bound = ovarr_count(e, base_store_type(e, bh));
-            } else {
-                bound = si->kind == TY_ARRAY ? si->count : si->n;
-            }
-            ops[nops++] = clamp_index(e, pn->u.index.index, bound, len);
-        }
-        if (nops == 1) return ops[0];
-        uint32_t pt = spv_type_pointer(&e->b, ref_sc(e, h), tid(e, TI(x->type)->elem));
-        return spv_val(&e->b, SPV_OP_AccessChain, pt, nops, ops);
+        uint32_t ih = n->u.index.index;
+        uint32_t id = clamp_index(e, ih, bound, len);
+        pd_push(e, p, id, !(EX(ih)->cval && !len));
+        return;
+    }
+    case AST_MEMBER: {
+        uint32_t bh = n->u.member.base;
+        if (EX(bh)->kind == SEMA_EK_REF) dec_ref(e, bh, p);
+        else dec_ptr(e, bh, p);
+        pd_push(e, p, c_u32(e, x->swz_n ? x->swz[0] : x->member), 0);
+        return;
     }
     default:
-        return 0;
+        break;
     }
+    /* anything else names memory through a pointer value we cannot take apart */
+    ty_t rt = x->type;
+    p->root = 0;
+    p->root_type = tid(e, rt);
+    p->sc = sc_of((ty_as)TI(rt)->as);
+}
+
+/* Decomposes a pointer-valued expression. */
+static void dec_ptr(emitter *e, uint32_t h, pdec *p) {
+    const ast_node *n = N(h);
+    if (n->kind == AST_UNARY && n->op == AST_OP_ADDR) { dec_ref(e, n->u.unary.operand, p); return; }
+    if (n->kind == AST_IDENT && EX(h)->decl && e->pd[EX(h)->decl] && e->dec_for_call) {
+        pd_copy(e, p, e->pd[EX(h)->decl]);
+        return;
+    }
+    ty_t pt = vt(e, h);
+    p->root = value(e, h);
+    p->root_type = tid(e, pt);
+    p->sc = sc_of((ty_as)TI(pt)->as);
+}
+
+/* The pointer a decomposition describes, to a pointee of type elem. */
+static uint32_t pd_chain(emitter *e, const pdec *p, ty_t elem) {
+    if (!p->n) return p->root;
+    uint32_t *ops = words(e, p->n + 1);
+    ops[0] = p->root;
+    memcpy(ops + 1, p->ids, p->n * sizeof *ops);
+    return spv_val(&e->b, SPV_OP_AccessChain, spv_type_pointer(&e->b, p->sc, tid(e, elem)), p->n + 1, ops);
+}
+
+static uint32_t ref(emitter *e, uint32_t h) {
+    pdec p;
+    memset(&p, 0, sizeof p);
+    dec_ref(e, h, &p);
+    return pd_chain(e, &p, TI(EX(h)->type)->elem);
 }
 
 /* ---- values ---- */
@@ -889,77 +952,90 @@ static uint32_t value_of_decl(emitter *e, uint32_t h, uint32_t d) {
     }
 }
 
-/* Is the pointer expression h a memory object declaration in SPIR-V's sense (an OpVariable that
- * is not wrapped, or a function parameter)? */
-static bool root_pointer(emitter *e, uint32_t h, int depth) {
-    const ast_node *n = N(h);
-    if (depth > 32) return false;
-    if (n->kind == AST_UNARY && n->op == AST_OP_ADDR) {
-        uint32_t o = n->u.unary.operand;
-        if (N(o)->kind == AST_IDENT) {
-            uint32_t d = EX(o)->decl;
-            if (d && N(d)->kind == AST_VAR) return !e->wrapped[d];
-            if (d && N(d)->kind == AST_PARAM) return true;
+/* The specialisation of function fn for the given pointer arguments (created when new). */
+static fn_clone *clone_for(emitter *e, uint32_t fn, const pshape *shape, uint32_t np) {
+    for (fn_clone *c = e->clones; c; c = c->next) {
+        if (c->fn_node != fn) continue;
+        bool same = true;
+        for (uint32_t i = 0; i < np && same; i++) {
+            const pshape *a = &c->shape[i], *b = &shape[i];
+            same = a->root_type == b->root_type && a->sc == b->sc && a->n == b->n && a->root_var == b->root_var &&
+                   (!a->n || !memcmp(a->ids, b->ids, a->n * sizeof *a->ids));
         }
-        if (N(o)->kind == AST_UNARY && N(o)->op == AST_OP_DEREF) return root_pointer(e, N(o)->u.unary.operand, depth + 1);
-        return false;
+        if (same) return c;
     }
-    if (n->kind == AST_IDENT) {
-        uint32_t d = EX(h)->decl;
-        if (d && N(d)->kind == AST_PARAM) return true;
-        if (d && N(d)->kind == AST_LET && N(d)->u.var.init) return root_pointer(e, N(d)->u.var.init, depth + 1);
-    }
-    return false;
+    fn_clone *c = arena_alloc(&e->cc->arena, sizeof *c);
+    c->fn_node = fn;
+    c->id = spv_id(&e->b);
+    c->serial = ++e->nclones;
+    c->shape = arena_alloc(&e->cc->arena, (np ? np : 1) * sizeof *c->shape);
+    memcpy(c->shape, shape, np * sizeof *shape);
+    if (e->clones_tail) e->clones_tail->next = c;
+    else e->clones = c;
+    e->clones_tail = c;
+    return c;
 }
 
-/* A call of a user function.  Pointer arguments that are not whole variables: function/private
- * ones are copied into a temporary and back (WGSL's alias rules make that exact); storage and
- * workgroup ones need the variable-pointers capabilities. */
+/* A call of a user function.  A pointer argument that is not a whole variable (or a parameter)
+ * cannot be passed in SPIR-V without the variable-pointers features, so the callee is
+ * specialised: it receives the root object and the runtime indices instead. */
 static uint32_t user_call(emitter *e, uint32_t h) {
     const ast_node *n = N(h);
     const sema_expr *x = EX(h);
+    const ast_node *fnode = N(x->decl);
     uint32_t na = n->u.call.args.count;
-    uint32_t *args = words(e, 2 * na + 1), *back_tmp = words(e, na), *back_ptr = words(e, na);
-    ty_t *back_ty = words(e, na);
-    uint32_t nback = 0;
-    args[0] = e->id[x->decl];
+    if (na > fnode->u.fn.params.count) na = fnode->u.fn.params.count;
+    pdec *pa = arena_alloc(&e->cc->arena, (na ? na : 1) * sizeof *pa);
+    pshape *shape = arena_alloc(&e->cc->arena, (na ? na : 1) * sizeof *shape);
+    uint32_t *vals = words(e, na), ndyn = 0;
+    bool spec = false;
     for (uint32_t i = 0; i < na; i++) {
         uint32_t ah = ast_item(e->m, n->u.call.args, i);
-        uint32_t v = value(e, ah);
-        ty_t at = vt(e, ah);
-        if (TI(at)->kind == TY_PTR && !root_pointer(e, ah, 0)) {
-            ty_as as = (ty_as)TI(at)->as;
-            if (as == TY_AS_FUNCTION || as == TY_AS_PRIVATE) {
-                ty_t st = TI(at)->elem;
-                uint32_t pt = spv_type_pointer(&e->b, sc_of(as), tid(e, st));
-                uint32_t tmp = as == TY_AS_FUNCTION ? spv_fn_var(&e->b, pt, 0)
-                             : spv_global_var(&e->b, pt, SPV_SC_Private, spv_const_null(&e->b, tid(e, st)));
-                {
-                    store(e, tmp, load(e, st, v));
-                    back_tmp[nback] = tmp;
-                    back_ptr[nback] = v;
-                    back_ty[nback++] = st;
-                    v = tmp;
-                }
-            } else if (as == TY_AS_STORAGE) {
-                spv_capability(&e->b, SPV_CAP_VariablePointersStorageBuffer);
-            } else if (as == TY_AS_WORKGROUP) {
-                spv_capability(&e->b, SPV_CAP_VariablePointers);
+        ty_t pt = DC(ast_item(e->m, fnode->u.fn.params, i))->type;
+        if (TI(pt)->kind != TY_PTR) {
+            vals[i] = value(e, ah);
+            continue;
+        }
+        bool saved = e->dec_for_call;
+        e->dec_for_call = true;
+        dec_ptr(e, ah, &pa[i]);
+        e->dec_for_call = saved;
+        if (pa[i].n || pa[i].root_type != tid(e, pt) ||
+            (pa[i].global && (pa[i].sc == SPV_SC_StorageBuffer || pa[i].sc == SPV_SC_Uniform))) {
+            spec = true;
+            pshape *sh = &shape[i];
+            sh->root_type = pa[i].root_type;
+            sh->root_var = pa[i].global ? pa[i].root : 0;
+            sh->sc = pa[i].sc;
+            sh->n = pa[i].n;
+            sh->ids = words(e, pa[i].n);
+            for (uint32_t k = 0; k < pa[i].n; k++) {
+                sh->ids[k] = pa[i].dyn[k] ? 0 : pa[i].ids[k];
+                ndyn += pa[i].dyn[k];
             }
         }
-        args[1 + i] = v;
     }
-    uint32_t nargs = na + 1;
-    const ast_node *fnode = N(x->decl);
-    for (uint32_t i = 0; i < na && i < fnode->u.fn.params.count; i++) {
+    uint32_t *args = words(e, 2 * na + ndyn + 1), nargs = 1;
+    fn_clone *c = spec ? clone_for(e, x->decl, shape, na) : NULL;
+    args[0] = c ? c->id : e->id[x->decl];
+    for (uint32_t i = 0; i < na; i++) {
+        ty_t pt = DC(ast_item(e->m, fnode->u.fn.params, i))->type;
+        if (TI(pt)->kind != TY_PTR) { args[nargs++] = vals[i]; continue; }
+        if (c && c->shape[i].root_type) {
+            if (!c->shape[i].root_var) args[nargs++] = pa[i].root;
+            for (uint32_t k = 0; k < pa[i].n; k++)
+                if (pa[i].dyn[k]) args[nargs++] = pa[i].ids[k];
+        } else {
+            args[nargs++] = pd_chain(e, &pa[i], TI(pt)->elem);
+        }
+    }
+    for (uint32_t i = 0; i < na; i++) {
         uint32_t p = ast_item(e->m, fnode->u.fn.params, i);
         if (needs_len_param(e, DC(p)->type)) args[nargs++] = array_length(e, ast_item(e->m, n->u.call.args, i));
     }
     const sema_fn *f = sema_fn_of(e->sm, x->decl);
     ty_t rt = f && f->ret ? f->ret : TY_VOID;
-    uint32_t r = spv_val(&e->b, SPV_OP_FunctionCall, tid(e, rt), nargs, args);
-    for (uint32_t i = 0; i < nback; i++) store(e, back_ptr[i], load(e, back_ty[i], back_tmp[i]));
-    return r;
+    return spv_val(&e->b, SPV_OP_FunctionCall, tid(e, rt), nargs, args);
 }
 
 static uint32_t value(emitter *e, uint32_t h) {
@@ -1287,9 +1363,12 @@ static void block(emitter *e, uint32_t h) {
 static void var_stmt(emitter *e, uint32_t h) {
     const ast_node *n = N(h);
     const sema_decl *d = DC(h);
-    uint32_t p = spv_fn_var(&e->b, ptr_to(e, SPV_SC_Function, d->type), 0);
+    uint32_t pt = ptr_to(e, SPV_SC_Function, d->type);
+    uint32_t p = spv_fn_var(&e->b, pt, 0);
     spv_name(&e->b, p, cc_str(e->cc, n->u.var.name));
     e->id[h] = p;
+    e->vty[h] = pt;
+    e->vsc[h] = SPV_SC_Function;
     uint32_t v = n->u.var.init ? value(e, n->u.var.init) : spv_const_null(&e->b, tid(e, d->type));
     store(e, p, v);
 }
@@ -1457,7 +1536,16 @@ static void stmt(emitter *e, uint32_t h) {
     switch ((ast_kind)n->kind) {
     case AST_BLOCK: block(e, h); break;
     case AST_VAR: var_stmt(e, h); break;
-    case AST_LET: e->id[h] = value(e, n->u.var.init); break;
+    case AST_LET:
+        if (TI(DC(h)->type)->kind == TY_PTR) { /* keep the pointer taken apart for calls */
+            pdec *p = arena_alloc(&e->cc->arena, sizeof *p);
+            dec_ptr(e, n->u.var.init, p);
+            e->id[h] = pd_chain(e, p, TI(DC(h)->type)->elem);
+            if (p->root) e->pd[h] = p;
+        } else {
+            e->id[h] = value(e, n->u.var.init);
+        }
+        break;
     case AST_CONST: case AST_CONST_ASSERT: break;
     case AST_RETURN:
         if (n->u.ret.value) {
@@ -1585,6 +1673,8 @@ static void global_var(emitter *e, uint32_t h) {
         spv_name(b, sh, buf);
         e->ubo[h] = u;
         e->id[h] = sh;
+        e->vty[h] = ptr_to(e, SPV_SC_Private, t);
+        e->vsc[h] = SPV_SC_Private;
         return;
     }
     if (d->as == TY_AS_UNIFORM || d->as == TY_AS_STORAGE) {
@@ -1612,6 +1702,8 @@ static void global_var(emitter *e, uint32_t h) {
             if (d->as == TY_AS_UNIFORM) spv_capability(b, SPV_CAP_UniformAndStorageBuffer16BitAccess);
         }
         uint32_t v = spv_global_var(b, spv_type_pointer(b, sc, st), sc, 0);
+        e->vty[h] = spv_type_pointer(b, sc, st);
+        e->vsc[h] = sc;
         if (d->as == TY_AS_STORAGE && d->access == TY_ACCESS_READ) SPV_DECORATE0(b, v, SPV_DEC_NonWritable);
         SPV_DECORATE(b, v, SPV_DEC_DescriptorSet, d->group);
         SPV_DECORATE(b, v, SPV_DEC_Binding, d->binding);
@@ -1651,6 +1743,8 @@ static void global_var(emitter *e, uint32_t h) {
     uint32_t v = spv_global_var(b, ptr_to(e, sc, t), sc, init);
     spv_name(b, v, name);
     e->id[h] = v;
+    e->vty[h] = ptr_to(e, sc, t);
+    e->vsc[h] = sc;
 }
 
 /* The workgroup size of an entry point, with override values; ok = all known. */
@@ -1744,30 +1838,65 @@ static void spec_workgroup_size(emitter *e, const sema_fn *f, const uint32_t wg[
     SPV_DECORATE(&e->b, id, SPV_DEC_BuiltIn, SPV_BUILTIN_WorkgroupSize);
 }
 
-static void function(emitter *e, const sema_fn *f) {
+/* Emits function f, or its specialisation c (see user_call). */
+static void function(emitter *e, const sema_fn *f, const fn_clone *c) {
     spv_builder *b = &e->b;
     const ast_node *n = N(f->node);
     bool entry = f->stage == WGSL_STAGE_COMPUTE;
-    uint32_t np = n->u.fn.params.count;
-    uint32_t *ptys = words(e, 2 * np), nextra = 0;
+    uint32_t np = n->u.fn.params.count, nt = 0;
+    uint32_t ndyn = 0;
+    for (uint32_t i = 0; c && i < np; i++) ndyn += c->shape[i].n;
+    uint32_t *ptys = words(e, 2 * np + ndyn);
     ty_t ret = f->ret ? f->ret : TY_VOID;
-    if (!entry)
-        for (uint32_t i = 0; i < np; i++) {
-            ty_t pt = DC(ast_item(e->m, n->u.fn.params, i))->type;
-            ptys[i] = tid(e, pt);
-            if (needs_len_param(e, pt)) ptys[np + nextra++] = t_u32(e);
-        }
-    uint32_t rty = tid(e, entry ? TY_VOID : ret);
-    uint32_t fty = spv_type_function(b, rty, entry ? 0 : np + nextra, ptys);
-    uint32_t fid = e->id[f->node];
-    const char *name = cc_str(e->cc, n->u.fn.name);
-    spv_name(b, fid, name);
-    spv_fn_begin(b, fid, rty, fty);
     if (!entry) {
         for (uint32_t i = 0; i < np; i++) {
+            ty_t pt = DC(ast_item(e->m, n->u.fn.params, i))->type;
+            const pshape *sh = c ? &c->shape[i] : NULL;
+            if (sh && sh->root_type) {
+                if (!sh->root_var) ptys[nt++] = sh->root_type;
+                for (uint32_t k = 0; k < sh->n; k++)
+                    if (!sh->ids[k]) ptys[nt++] = t_u32(e);
+            } else {
+                ptys[nt++] = tid(e, pt);
+            }
+        }
+        for (uint32_t i = 0; i < np; i++)
+            if (needs_len_param(e, DC(ast_item(e->m, n->u.fn.params, i))->type)) ptys[nt++] = t_u32(e);
+    }
+    uint32_t rty = tid(e, entry ? TY_VOID : ret);
+    uint32_t fty = spv_type_function(b, rty, nt, ptys);
+    uint32_t fid = c ? c->id : e->id[f->node];
+    const char *name = cc_str(e->cc, n->u.fn.name);
+    char cname[300];
+    if (c) {
+        snprintf(cname, sizeof cname, "%s_%u", name, c->serial);
+        spv_name(b, fid, cname);
+    } else {
+        spv_name(b, fid, name);
+    }
+    spv_fn_begin(b, fid, rty, fty);
+    pdec *rooted = arena_alloc(&e->cc->arena, (np ? np : 1) * sizeof(pdec));
+    if (!entry) {
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < np; i++) {
             uint32_t p = ast_item(e->m, n->u.fn.params, i);
-            e->id[p] = spv_fn_param(b, ptys[i]);
-            spv_name(b, e->id[p], cc_str(e->cc, N(p)->u.param.name));
+            const pshape *sh = c ? &c->shape[i] : NULL;
+            e->pd[p] = NULL;
+            uint32_t id = sh && sh->root_var ? sh->root_var : spv_fn_param(b, ptys[k++]);
+            if (!(sh && sh->root_var)) spv_name(b, id, cc_str(e->cc, N(p)->u.param.name));
+            e->id[p] = id;
+            if (sh && sh->root_type) {
+                pdec *pd = &rooted[i];
+                pd->root = id;
+                pd->root_type = sh->root_type;
+                pd->sc = sh->sc;
+                pd->global = sh->root_var != 0;
+                for (uint32_t j = 0; j < sh->n; j++) {
+                    if (sh->ids[j]) pd_push(e, pd, sh->ids[j], 0);
+                    else pd_push(e, pd, spv_fn_param(b, ptys[k++]), 1);
+                }
+                e->pd[p] = pd;
+            }
         }
         for (uint32_t i = 0; i < np; i++) {
             uint32_t p = ast_item(e->m, n->u.fn.params, i);
@@ -1779,6 +1908,10 @@ static void function(emitter *e, const sema_fn *f) {
         }
     }
     spv_fn_entry(b, spv_id(b));
+    for (uint32_t i = 0; !entry && i < np; i++) { /* rooted parameters: the pointer they stand for */
+        uint32_t p = ast_item(e->m, n->u.fn.params, i);
+        if (e->pd[p]) e->id[p] = pd_chain(e, e->pd[p], TI(DC(p)->type)->elem);
+    }
     e->fn = f;
     e->nloops = 0;
     e->dead = 0;
@@ -1849,6 +1982,9 @@ int wgsl_emit(wgsl_cc *cc) {
     e->id = arena_alloc(&cc->arena, sm->node_count * sizeof *e->id);
     e->wrapped = arena_alloc(&cc->arena, sm->node_count);
     e->plen = arena_alloc(&cc->arena, sm->node_count * sizeof *e->plen);
+    e->pd = arena_alloc(&cc->arena, sm->node_count * sizeof *e->pd);
+    e->vty = arena_alloc(&cc->arena, sm->node_count * sizeof *e->vty);
+    e->vsc = arena_alloc(&cc->arena, sm->node_count * sizeof *e->vsc);
     e->ovst = arena_alloc(&cc->arena, sm->node_count);
     e->ubo = arena_alloc(&cc->arena, sm->node_count * sizeof *e->ubo);
     e->ovval = arena_alloc(&cc->arena, (sm->noverrides + 1) * sizeof *e->ovval);
@@ -1863,7 +1999,8 @@ int wgsl_emit(wgsl_cc *cc) {
         if (N(h)->kind == AST_VAR) global_var(e, h);
     }
     for (uint32_t i = 0; i < sm->nfns; i++) e->id[sm->fns[i].node] = spv_id(b);
-    for (uint32_t i = 0; i < sm->nfns; i++) function(e, &sm->fns[i]);
+    for (uint32_t i = 0; i < sm->nfns; i++) function(e, &sm->fns[i], NULL);
+    for (fn_clone *c = e->clones; c; c = c->next) function(e, sema_fn_of(sm, c->fn_node), c);
     if (cc->error_count) return 1;
     uint32_t (*wg)[3] = arena_alloc(&cc->arena, (sm->nfns + 1) * sizeof *wg);
     uint64_t *wg_bytes = arena_alloc(&cc->arena, (sm->nfns + 1) * sizeof *wg_bytes);
