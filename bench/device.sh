@@ -10,8 +10,8 @@
 #      WGC_BENCH_SIZE (auto|small|medium|full, default auto), WGC_BENCH_TIMEOUT (s, default 480),
 #      WGC_DAWN (default .dawn when it holds dawn-bench.mjs), WGC_DEVICE_COMPILE=0 skips the
 #      compile benchmark.  Exit status: 0 when the runtime benchmark ran, 1 otherwise.
-# The device has no spirv-as: carry build/gen (built here by `make`) and its .spv files are
-# reused; without either, the build stops with that advice.  Nothing here asks for input.
+# The device has no spirv-as: carry build/gen (built here by `make`); its embedded headers are
+# reused.  Without either, the build stops with that advice.  Nothing here asks for input.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
@@ -23,13 +23,21 @@ TMO=${WGC_BENCH_TIMEOUT:-480}
 mkdir -p "$OUT" || exit 1
 LOG=$OUT/device.log
 : >"$LOG"
+: >"$OUT/build.log"
 say() { echo "device.sh: $*" | tee -a "$LOG" >&2; }
 
 # 1. Vulkan loader: the carried Debian packages when the system has none.
-if ! ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1'; then
+LDCONFIG=$(command -v ldconfig || echo /sbin/ldconfig)
+has_vulkan() {
+  for d in /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu /usr/lib64 /usr/lib /usr/local/lib; do
+    [ -e "$d/libvulkan.so.1" ] && return 0
+  done
+  [ -x "$LDCONFIG" ] && "$LDCONFIG" -p 2>/dev/null | grep -q 'libvulkan\.so\.1'
+}
+if ! has_vulkan; then
   if ls .gl/*.deb >/dev/null 2>&1; then
     for f in .gl/*.deb; do dpkg -x "$f" / || say "dpkg -x $f failed"; done
-    ldconfig
+    "$LDCONFIG" || say "ldconfig failed"
   else
     say "no libvulkan.so.1 and no .gl/*.deb: wgc will report the missing loader"
   fi
@@ -41,26 +49,40 @@ say "VK_DRIVER_FILES=${VK_DRIVER_FILES:-(unset)}"
 # 2. Dawn: unpack node next to dawn-bench.mjs and webgpu/.
 if [ -z "${WGC_DAWN:-}" ] && [ -f .dawn/dawn-bench.mjs ]; then export WGC_DAWN=$ROOT/.dawn; fi
 if [ -n "${WGC_DAWN:-}" ]; then
-  if [ ! -x "$WGC_DAWN/node" ] && [ -f "$WGC_DAWN/node.xz" ]; then
-    xz -dc "$WGC_DAWN/node.xz" >"$WGC_DAWN/node" && chmod +x "$WGC_DAWN/node" || say "cannot unpack $WGC_DAWN/node.xz"
+  # node: $WGC_DAWN/node, else unpacked from node.xz into $BUILD (never into the carried folder,
+  # which must stay small), else the one on PATH.
+  if [ -x "$WGC_DAWN/node" ]; then
+    PATH=$WGC_DAWN:$PATH
+  elif [ -f "$WGC_DAWN/node.xz" ]; then
+    case $BUILD in /*) nd=$BUILD/dawn-node ;; *) nd=$ROOT/$BUILD/dawn-node ;; esac
+    mkdir -p "$nd"
+    if xz -dc "$WGC_DAWN/node.xz" >"$nd/node" && chmod +x "$nd/node"; then
+      PATH=$nd:$PATH
+    else
+      say "cannot unpack $WGC_DAWN/node.xz"
+    fi
   fi
-  [ -x "$WGC_DAWN/node" ] && PATH=$WGC_DAWN:$PATH && export PATH
-  say "WGC_DAWN=$WGC_DAWN"
+  export PATH
+  say "WGC_DAWN=$WGC_DAWN, node: $(command -v node || echo none)"
 else
   say "no Dawn (.dawn not carried, WGC_DAWN unset): the dawn column stays empty"
 fi
 [ -z "${WEBGPU_PKG:-}" ] && [ -n "${WGC_DAWN:-}" ] && [ -d "$WGC_DAWN/webgpu" ] && export WEBGPU_PKG=$WGC_DAWN/webgpu
 
 # 3. Build with the project's Makefile.
+command -v make >/dev/null 2>&1 || { say "no make on this machine"; exit 1; }
 if ! command -v spirv-as >/dev/null 2>&1; then
-  if ls "$BUILD"/gen/*.spv >/dev/null 2>&1; then
-    say "no spirv-as here: reusing the carried $BUILD/gen/*.spv"
-    touch "$BUILD"/gen/*.spv
+  # The .spv files are make intermediates (deleted after embedding); with the embedded headers
+  # newer than their sources and than the embed tool, make never needs them again.
+  if ls "$BUILD"/gen/*.spv.h >/dev/null 2>&1; then
+    say "no spirv-as here: reusing the carried $BUILD/gen/*.h"
+    make BUILD="$BUILD" "$BUILD/embed" >>"$OUT/build.log" 2>&1 || say "cannot build $BUILD/embed"
+    touch "$BUILD"/gen/*
   else
-    say "no spirv-as here and no $BUILD/gen/*.spv: run make on the build machine and carry $BUILD/gen"
+    say "no spirv-as here and no $BUILD/gen/*.spv.h: run make on the build machine and carry $BUILD/gen"
   fi
 fi
-if ! make -j"$JOBS" BUILD="$BUILD" all >"$OUT/build.log" 2>&1; then
+if ! make -j"$JOBS" BUILD="$BUILD" all >>"$OUT/build.log" 2>&1; then
   say "build failed; last lines of $OUT/build.log:"
   tail -n 30 "$OUT/build.log" >&2
   exit 1
