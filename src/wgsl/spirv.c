@@ -80,6 +80,9 @@ typedef struct emitter {
     bool bounds;                 /* clamp indices */
     uint32_t *tyid;              /* ty_t -> SPIR-V type id */
     uint32_t ntyid;
+    bool fork;                   /* SPIR-V 1.6: explicit layout only on buffer types (tidl) */
+    uint32_t *tyidl;             /* ty_t -> laid-out type id when fork */
+    uint32_t ntyidl;
     uint32_t *id;                /* [node_count] declaration -> id (var: pointer; let/param: value; fn) */
     uint8_t *wrapped;            /* [node_count] resource var wrapped in a Block struct */
     uint32_t *plen;              /* [node_count] PARAM -> hidden runtime-array length parameter */
@@ -139,6 +142,10 @@ static uint32_t sc_of(ty_as as) {
 }
 
 static uint32_t tid(emitter *e, ty_t t);
+static uint32_t tidl(emitter *e, ty_t t);
+
+/* Storage classes whose types carry an explicit layout. */
+static bool layout_sc(uint32_t sc) { return sc == SPV_SC_StorageBuffer || sc == SPV_SC_Uniform || sc == SPV_SC_PushConstant; }
 
 static uint32_t t_bool(emitter *e) { return spv_type_bool(&e->b); }
 static uint32_t t_u32(emitter *e) { return spv_type_int(&e->b, 32, 0); }
@@ -156,10 +163,15 @@ static void member_layout(emitter *e, uint32_t sid, uint32_t k, ty_t t) {
 
 static uint32_t array_len_id(emitter *e, const ty_info *ti);
 
-static uint32_t make_type(emitter *e, ty_t t) {
+/* The SPIR-V type of t; lay: with its explicit layout (buffer memory).  Before SPIR-V 1.5 one
+ * laid-out type serves everywhere; from 1.5 on Function/Private/Workgroup memory and values must
+ * not carry layout decorations, so the two variants differ (loads and stores of buffer memory
+ * convert with OpCopyLogical). */
+static uint32_t make_type(emitter *e, ty_t t, bool lay) {
     const ty_info *ti = TI(t);
     spv_builder *b = &e->b;
-    bool layout = !(ti->flags & TY_F_HAS_BOOL);
+    bool layout = lay && !(ti->flags & TY_F_HAS_BOOL);
+    uint32_t (*sub)(emitter *, ty_t) = lay ? tidl : tid;
     switch ((ty_kind)ti->kind) {
     case TY_VOID: return spv_type_void(b);
     case TY_BOOL: return t_bool(e);
@@ -173,13 +185,13 @@ static uint32_t make_type(emitter *e, ty_t t) {
     case TY_MAT: return spv_type_matrix(b, tid(e, ty_mat_column(e->tt, t)), ti->n);
     case TY_ATOMIC: return tid(e, ti->elem);
     case TY_ARRAY: {
-        uint32_t el = tid(e, ti->elem);
+        uint32_t el = sub(e, ti->elem);
         if (ti->array_kind == TY_ARRAY_RUNTIME) return spv_type_runtime_array(b, el, ti->stride);
         return spv_type_array(b, el, array_len_id(e, ti), layout ? ti->stride : 0);
     }
     case TY_STRUCT: {
         uint32_t n = ti->nmembers, *mem = words(e, n);
-        for (uint32_t i = 0; i < n; i++) mem[i] = tid(e, ti->members[i].type);
+        for (uint32_t i = 0; i < n; i++) mem[i] = sub(e, ti->members[i].type);
         uint32_t sid = spv_type_struct(b, n, mem);
         char buf[96];
         const char *name = ti->name;
@@ -198,8 +210,10 @@ static uint32_t make_type(emitter *e, ty_t t) {
         }
         return sid;
     }
-    case TY_PTR: case TY_REF:
-        return spv_type_pointer(b, sc_of((ty_as)ti->as), tid(e, ti->elem));
+    case TY_PTR: case TY_REF: {
+        uint32_t sc = sc_of((ty_as)ti->as);
+        return spv_type_pointer(b, sc, layout_sc(sc) ? tidl(e, ti->elem) : tid(e, ti->elem));
+    }
     default:
         return spv_type_void(b);
     }
@@ -220,13 +234,30 @@ static uint32_t *tid_slot(emitter *e, ty_t t) {
 static uint32_t tid(emitter *e, ty_t t) {
     uint32_t id = *tid_slot(e, t);
     if (!id) {
-        id = make_type(e, t);
+        id = make_type(e, t, !e->fork);
         *tid_slot(e, t) = id;
     }
     return id;
 }
 
-static uint32_t ptr_to(emitter *e, uint32_t sc, ty_t t) { return spv_type_pointer(&e->b, sc, tid(e, t)); }
+static uint32_t tidl(emitter *e, ty_t t) {
+    if (!e->fork) return tid(e, t);
+    if (t >= e->ntyidl) {
+        uint32_t n = e->ntyidl ? e->ntyidl : 64;
+        while (n <= t) n *= 2;
+        uint32_t *nt = arena_alloc(&e->cc->arena, n * sizeof *nt);
+        if (e->ntyidl) memcpy(nt, e->tyidl, e->ntyidl * sizeof *nt);
+        e->tyidl = nt;
+        e->ntyidl = n;
+    }
+    if (!e->tyidl[t]) e->tyidl[t] = make_type(e, t, true);
+    return e->tyidl[t];
+}
+
+/* The type of t in memory of storage class sc. */
+static uint32_t tid_sc(emitter *e, ty_t t, uint32_t sc) { return layout_sc(sc) ? tidl(e, t) : tid(e, t); }
+
+static uint32_t ptr_to(emitter *e, uint32_t sc, ty_t t) { return spv_type_pointer(&e->b, sc, tid_sc(e, t, sc)); }
 
 /* ---- std140: uniform buffers whose WGSL layout Vulkan 1.1 uniform blocks cannot express ----
  * Vulkan 1.1 uniform blocks want matrix and array strides that are multiples of 16 and round
@@ -275,7 +306,7 @@ static void flat_leaf(emitter *e, flat_block *f, ty_t t, uint32_t off) {
         }
         f->mem = m, f->off = o, f->ty = ty, f->cap = cap;
     }
-    f->mem[f->n] = tid(e, t);
+    f->mem[f->n] = tidl(e, t);
     f->off[f->n] = off;
     f->ty[f->n++] = t;
 }
@@ -293,6 +324,8 @@ static void flatten(emitter *e, flat_block *f, ty_t t, uint32_t base) {
         flat_leaf(e, f, t, base);
     }
 }
+
+static uint32_t load_sc(emitter *e, ty_t t, uint32_t ptr, uint32_t sc);
 
 /* Loads the value of WGSL type t from leaves *k.. of the flat Block variable blk. */
 static uint32_t uload(emitter *e, uint32_t blk, ty_t t, uint32_t *k) {
@@ -313,8 +346,8 @@ static uint32_t uload(emitter *e, uint32_t blk, ty_t t, uint32_t *k) {
         parts = arena_alloc(&e->cc->arena, n * 4);
         for (uint32_t i = 0; i < n; i++) parts[i] = uload(e, blk, ti->members[i].type, k);
     } else {
-        uint32_t p = SPV_VAL(b, SPV_OP_AccessChain, spv_type_pointer(b, SPV_SC_Uniform, tid(e, t)), blk, c_u32(e, (*k)++));
-        return SPV_VAL(b, SPV_OP_Load, tid(e, t), p);
+        uint32_t p = SPV_VAL(b, SPV_OP_AccessChain, ptr_to(e, SPV_SC_Uniform, t), blk, c_u32(e, (*k)++));
+        return load_sc(e, t, p, SPV_SC_Uniform);
     }
     return spv_val(b, SPV_OP_CompositeConstruct, tid(e, t), n, parts);
 }
@@ -529,6 +562,19 @@ static uint32_t op2(emitter *e, uint32_t op, uint32_t ty, uint32_t a, uint32_t c
 static uint32_t load(emitter *e, ty_t t, uint32_t ptr) { return SPV_VAL(&e->b, SPV_OP_Load, tid(e, t), ptr); }
 static void store(emitter *e, uint32_t ptr, uint32_t v) { SPV_OP(&e->b, SPV_OP_Store, ptr, v); }
 
+/* Load / store through a pointer into memory of storage class sc (laid-out types converted). */
+static uint32_t load_sc(emitter *e, ty_t t, uint32_t ptr, uint32_t sc) {
+    uint32_t lt = tid_sc(e, t, sc), ft = tid(e, t);
+    uint32_t v = SPV_VAL(&e->b, SPV_OP_Load, lt, ptr);
+    return lt == ft ? v : SPV_VAL(&e->b, SPV_OP_CopyLogical, ft, v);
+}
+
+static void store_sc(emitter *e, ty_t t, uint32_t ptr, uint32_t v, uint32_t sc) {
+    uint32_t lt = tid_sc(e, t, sc);
+    if (lt != tid(e, t)) v = SPV_VAL(&e->b, SPV_OP_CopyLogical, lt, v);
+    store(e, ptr, v);
+}
+
 static uint32_t fn_temp(emitter *e, ty_t t) {
     return spv_fn_var(&e->b, ptr_to(e, SPV_SC_Function, t), 0);
 }
@@ -720,15 +766,19 @@ static uint32_t pd_chain(emitter *e, const pdec *p, ty_t elem) {
     uint32_t *ops = words(e, p->n + 1);
     ops[0] = p->root;
     memcpy(ops + 1, p->ids, p->n * sizeof *ops);
-    return spv_val(&e->b, SPV_OP_AccessChain, spv_type_pointer(&e->b, p->sc, tid(e, elem)), p->n + 1, ops);
+    return spv_val(&e->b, SPV_OP_AccessChain, ptr_to(e, p->sc, elem), p->n + 1, ops);
 }
 
-static uint32_t ref(emitter *e, uint32_t h) {
+/* The pointer a reference expression names; *sc (if given) receives its storage class. */
+static uint32_t ref_in(emitter *e, uint32_t h, uint32_t *sc) {
     pdec p;
     memset(&p, 0, sizeof p);
     dec_ref(e, h, &p);
+    if (sc) *sc = p.sc;
     return pd_chain(e, &p, TI(EX(h)->type)->elem);
 }
+
+static uint32_t ref(emitter *e, uint32_t h) { return ref_in(e, h, NULL); }
 
 /* ---- values ---- */
 
@@ -1046,8 +1096,9 @@ static uint32_t value(emitter *e, uint32_t h) {
         return const_of(e, v);
     }
     if (x->kind == SEMA_EK_REF) {
-        uint32_t p = ref(e, h);
-        return load(e, ty_unref(e->tt, x->type), p);
+        uint32_t sc;
+        uint32_t p = ref_in(e, h, &sc);
+        return load_sc(e, ty_unref(e->tt, x->type), p, sc);
     }
     switch ((ast_kind)n->kind) {
     case AST_IDENT:
@@ -1507,12 +1558,13 @@ static void assign_stmt(emitter *e, uint32_t h) {
         return;
     }
     ty_t lt = ty_unref(e->tt, EX(lhs)->type);
-    uint32_t p = ref(e, lhs);
+    uint32_t sc;
+    uint32_t p = ref_in(e, lhs, &sc);
     if (n->kind == AST_ASSIGN && n->op == AST_OP_NONE) {
-        store(e, p, value(e, n->u.assign.rhs));
+        store_sc(e, lt, p, value(e, n->u.assign.rhs), sc);
         return;
     }
-    uint32_t cur = load(e, lt, p);
+    uint32_t cur = load_sc(e, lt, p, sc);
     uint32_t r;
     ty_t rt;
     ast_op op;
@@ -1526,7 +1578,7 @@ static void assign_stmt(emitter *e, uint32_t h) {
         rt = lt;
         op = n->kind == AST_INCR ? AST_OP_ADD : AST_OP_SUB;
     }
-    store(e, p, binary_vals(e, op, lt, lt, cur, rt, r));
+    store_sc(e, lt, p, binary_vals(e, op, lt, lt, cur, rt, r), sc);
 }
 
 static void stmt(emitter *e, uint32_t h) {
@@ -1682,10 +1734,10 @@ static void global_var(emitter *e, uint32_t h) {
         uint32_t st;
         bool self_block = ti->kind == TY_STRUCT && ti->nmembers && (ti->flags & TY_F_HAS_RUNTIME);
         if (self_block) {
-            st = tid(e, t);
+            st = tidl(e, t);
             if (spv_once(b, 10, st)) SPV_DECORATE0(b, st, SPV_DEC_Block);
         } else {
-            uint32_t inner = tid(e, t);
+            uint32_t inner = tidl(e, t);
             st = spv_type_struct(b, 1, &inner);
             char buf[256];
             snprintf(buf, sizeof buf, "%s_block", name);
@@ -1979,6 +2031,7 @@ int wgsl_emit(wgsl_cc *cc) {
     e->bounds = !cc->opt.no_bounds_checks;
     uint32_t version = cc->opt.target_env == WGSL_TARGET_VULKAN_1_3 ? SPV_VERSION_1_6 : SPV_VERSION_1_3;
     spv_init(&e->b, arena_realloc, &cc->arena, version);
+    e->fork = version >= 0x00010500u;
     e->id = arena_alloc(&cc->arena, sm->node_count * sizeof *e->id);
     e->wrapped = arena_alloc(&cc->arena, sm->node_count);
     e->plen = arena_alloc(&cc->arena, sm->node_count * sizeof *e->plen);

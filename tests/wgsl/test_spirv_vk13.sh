@@ -22,7 +22,13 @@ for f in tests/parity/*.wgsl; do
 done
 echo "$n kernels compiled for Vulkan 1.3"
 [ $n -ge 60 ] || { echo "FAIL: only $n kernels"; fail=$((fail+1)); }
-WGC_PARITY_SPV_DIR=$tmp "$P" >"$tmp/parity" 2>&1 || { fail=$((fail+1)); grep -v '^ok' "$tmp/parity" | tail -20; }
+# A kernel listed in tests/wgsl/parity-known.txt may pass here (SPIR-V 1.6 entry points list the
+# variables they use, which the runtime's reflection relies on); that "STALE" note is no failure.
+WGC_PARITY_SPV_DIR=$tmp "$P" >"$tmp/parity" 2>&1
 tail -1 "$tmp/parity"
-grep -q ' 0 failed' "$tmp/parity" || { echo "FAIL: parity on the SPIR-V 1.6 modules"; fail=$((fail+1)); }
+nstale=$(grep -c '^STALE' "$tmp/parity")
+if ! grep -q ' 0 failed, [0-9]* known failures (XFAIL), '"$nstale"' other problems' "$tmp/parity"; then
+  grep -v '^ok' "$tmp/parity" | tail -20
+  echo "FAIL: parity on the SPIR-V 1.6 modules"; fail=$((fail+1))
+fi
 [ $fail -eq 0 ]
