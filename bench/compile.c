@@ -334,6 +334,25 @@ static void set_pair(bench_report *rep, int b, bool tint, const char *key_check,
     }
 }
 
+/* The rows, in print order: X(key, name, target in ms); NAN = no target in the issue. */
+#define COMPILE_ROWS(X) \
+    X(repo_check_ms, "all repo kernels: check", NAN) \
+    X(repo_compile_ms, "all repo kernels: check + SPIR-V", NAN) \
+    X(typical_check_ms, "typical 300-line kernel: check", 2) \
+    X(typical_compile_ms, "typical 300-line kernel: check + SPIR-V", 2) \
+    X(large_check_ms, "generated large shader: check", NAN) \
+    X(large_compile_ms, "generated large shader: check + SPIR-V", NAN) \
+    X(per300_check_ms, "repo kernels, per 300 lines: check", 2) \
+    X(per300_compile_ms, "repo kernels, per 300 lines: + SPIR-V", 2)
+
+enum {
+#define X(key, name, target) CC_ROW_##key,
+    COMPILE_ROWS(X)
+#undef X
+    CC_ROW_COUNT
+};
+_Static_assert(CC_ROW_COUNT == 8, "compile rows: update the count, doc/bench.md and tests/cli/test_bench.sh");
+
 int bench_compile(const bench_options *opt) {
     bench_report *rep = calloc(1, sizeof *rep);
     kset s = { 0 };
@@ -400,14 +419,9 @@ int bench_compile(const bench_options *opt) {
     else
         bench_baseline_status(rep, bt, false, "%s", why);
 
-    bench_add_row(rep, "repo_check_ms", "all repo kernels: check", "ms", BENCH_LOWER, NAN);
-    bench_add_row(rep, "repo_compile_ms", "all repo kernels: check + SPIR-V", "ms", BENCH_LOWER, NAN);
-    bench_add_row(rep, "typical_check_ms", "typical 300-line kernel: check", "ms", BENCH_LOWER, 2);
-    bench_add_row(rep, "typical_compile_ms", "typical 300-line kernel: check + SPIR-V", "ms", BENCH_LOWER, 2);
-    bench_add_row(rep, "large_check_ms", "generated large shader: check", "ms", BENCH_LOWER, NAN);
-    bench_add_row(rep, "large_compile_ms", "generated large shader: check + SPIR-V", "ms", BENCH_LOWER, NAN);
-    bench_add_row(rep, "per300_check_ms", "repo kernels, per 300 lines: check", "ms", BENCH_LOWER, 2);
-    bench_add_row(rep, "per300_compile_ms", "repo kernels, per 300 lines: + SPIR-V", "ms", BENCH_LOWER, 2);
+#define X(key, name, target) bench_add_row(rep, #key, name, "ms", BENCH_LOWER, target);
+    COMPILE_ROWS(X)
+#undef X
 
     sums all = sum_range(&s, 0, repo_files, tint);
     set_pair(rep, bt, tint, "repo_check_ms", "repo_compile_ms", &all, "tests/ src/ bench/");

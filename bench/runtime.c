@@ -779,23 +779,38 @@ static void baseline_dawn(rt *r, int b) {
 }
 
 /* ---- driver ---- */
+/* The rows, in print order: X(key, name, unit, better, target); NAN = no target in the issue. */
+#define RUNTIME_ROWS(X) \
+    X(add_GBps, "vec4 add (GPU time)", "GB/s", HIGHER, 4200) \
+    X(copy_GBps, "copy_buffer_to_buffer (GPU time)", "GB/s", HIGHER, NAN) \
+    X(copy_wgsl_GBps, "WGSL vec4 copy kernel (GPU time)", "GB/s", HIGHER, NAN) \
+    X(dep_e2e_us, "dependent tiny op, end to end", "us", LOWER, 2.5) \
+    X(dep_gpu_us, "dependent tiny op, GPU time", "us", LOWER, 2.5) \
+    X(dep_record_us, "dependent tiny op, CPU record", "us", LOWER, NAN) \
+    X(submit_wait_us, "submit+wait, tiny dispatch (mean)", "us", LOWER, 25) \
+    X(submit_wait_min_us, "submit+wait, tiny dispatch (min)", "us", LOWER, NAN) \
+    X(submit_wait_empty_us, "submit+wait, empty (mean)", "us", LOWER, NAN) \
+    X(upload_GBps, "upload (write_buffer)", "GB/s", HIGHER, 40) \
+    X(readback_GBps, "readback (wg_buffer_read)", "GB/s", HIGHER, NAN) \
+    X(readback_map_GBps, "readback (map-read buffer)", "GB/s", HIGHER, NAN) \
+    X(shader_module_ms, "shader module from WGSL (300 lines)", "ms", LOWER, NAN) \
+    X(pipeline_cold_ms, "pipeline creation, cold", "ms", LOWER, NAN) \
+    X(pipeline_warm_disk_ms, "pipeline creation, warm (disk cache)", "ms", LOWER, 1) \
+    X(pipeline_warm_mem_ms, "pipeline creation, warm (in memory)", "ms", LOWER, 1)
+
+enum {
+#define X(key, name, unit, better, target) RT_ROW_##key,
+    RUNTIME_ROWS(X)
+#undef X
+    RT_ROW_COUNT
+};
+_Static_assert(RT_ROW_COUNT == 16, "runtime rows: update the count, doc/bench.md and tests/cli/test_bench.sh");
+_Static_assert(RT_ROW_COUNT <= BENCH_MAX_ROWS, "report too small");
+
 static void add_rows(bench_report *rep) {
-    bench_add_row(rep, "add_GBps", "vec4 add (GPU time)", "GB/s", BENCH_HIGHER, 4200);
-    bench_add_row(rep, "copy_GBps", "copy_buffer_to_buffer (GPU time)", "GB/s", BENCH_HIGHER, NAN);
-    bench_add_row(rep, "copy_wgsl_GBps", "WGSL vec4 copy kernel (GPU time)", "GB/s", BENCH_HIGHER, NAN);
-    bench_add_row(rep, "dep_e2e_us", "dependent tiny op, end to end", "us", BENCH_LOWER, 2.5);
-    bench_add_row(rep, "dep_gpu_us", "dependent tiny op, GPU time", "us", BENCH_LOWER, 2.5);
-    bench_add_row(rep, "dep_record_us", "dependent tiny op, CPU record", "us", BENCH_LOWER, NAN);
-    bench_add_row(rep, "submit_wait_us", "submit+wait, tiny dispatch (mean)", "us", BENCH_LOWER, 25);
-    bench_add_row(rep, "submit_wait_min_us", "submit+wait, tiny dispatch (min)", "us", BENCH_LOWER, NAN);
-    bench_add_row(rep, "submit_wait_empty_us", "submit+wait, empty (mean)", "us", BENCH_LOWER, NAN);
-    bench_add_row(rep, "upload_GBps", "upload (write_buffer)", "GB/s", BENCH_HIGHER, 40);
-    bench_add_row(rep, "readback_GBps", "readback (wg_buffer_read)", "GB/s", BENCH_HIGHER, NAN);
-    bench_add_row(rep, "readback_map_GBps", "readback (map-read buffer)", "GB/s", BENCH_HIGHER, NAN);
-    bench_add_row(rep, "shader_module_ms", "shader module from WGSL (300 lines)", "ms", BENCH_LOWER, NAN);
-    bench_add_row(rep, "pipeline_cold_ms", "pipeline creation, cold", "ms", BENCH_LOWER, NAN);
-    bench_add_row(rep, "pipeline_warm_disk_ms", "pipeline creation, warm (disk cache)", "ms", BENCH_LOWER, 1);
-    bench_add_row(rep, "pipeline_warm_mem_ms", "pipeline creation, warm (in memory)", "ms", BENCH_LOWER, 1);
+#define X(key, name, unit, better, target) bench_add_row(rep, #key, name, unit, BENCH_##better, target);
+    RUNTIME_ROWS(X)
+#undef X
 }
 
 int bench_runtime(const bench_options *opt) {
