@@ -100,6 +100,29 @@ $W bench compile --size small --runs 1 --json --baseline none >"$t/c.json" 2>&1 
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["rows"]) >= 6 and all(r["wgc"] for r in d["rows"]), d' \
   "$t/c.json" || bad "compile JSON"
 
+# compile against Tint when the npm package is installed (tests/oracle/install.sh; the oracle
+# tests install it): the tint column must carry figures and the verdicts must be counted
+pkg=""
+for d in "${BUILD:-build}/npm/node_modules/webgpu" build/npm/node_modules/webgpu; do
+  [ -f "$d/index.js" ] && { pkg=$d; break; }
+done
+if [ -n "$pkg" ] && command -v node >/dev/null 2>&1; then
+  WEBGPU_PKG=$pkg $W bench compile --size small --runs 1 --json --baseline tint >"$t/ct.json" 2>"$t/ct.err" ||
+    { bad "bench compile with Tint failed"; cat "$t/ct.err"; }
+  python3 - "$t/ct.json" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["baselines"][0]
+rows = {r["key"]: r for r in d["rows"]}
+ok = b["ran"] and all(rows[k]["baselines"]["tint"]["value"] for k in ("repo_check_ms", "typical_check_ms", "large_check_ms"))
+ok = ok and "verdicts" in d["info"]
+if not ok: print("FAIL: tint baseline: %s" % json.dumps(d)[:2000])
+sys.exit(0 if ok else 1)
+PY
+else
+  echo "note: npm package webgpu not installed: Tint part not run (sh tests/oracle/install.sh)"
+fi
+
 # usage errors
 $W bench >/dev/null 2>&1; [ $? -eq 2 ] || bad "wgc bench without a benchmark: exit not 2"
 $W bench frob >/dev/null 2>&1; [ $? -eq 2 ] || bad "wgc bench frob: exit not 2"
