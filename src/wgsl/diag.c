@@ -11,6 +11,18 @@
 #include <string.h>
 
 #include "wgsl/cc.h"
+#include "wgsl/lex.h"
+
+/* Code points in s[from..to): UTF-8 decoded, each invalid byte one code point (as Tint counts). */
+static uint32_t count_cps(const char *s, size_t len, size_t from, size_t to) {
+    uint32_t c = 0;
+    for (size_t i = from; i < to;) {
+        uint32_t cp;
+        i += lex_utf8_decode(s + i, (uint32_t)(len - i), &cp);
+        c++;
+    }
+    return c;
+}
 
 uint32_t diag_report(wgsl_cc *cc, wgsl_severity sev, span sp, const char *fmt, va_list ap) {
     if (sev == WGSL_SEVERITY_NOTE) {
@@ -34,8 +46,11 @@ uint32_t diag_report(wgsl_cc *cc, wgsl_severity sev, span sp, const char *fmt, v
     va_end(aq);
     if (n < 0) n = 0;
     if ((size_t)n >= sizeof buf) n = sizeof buf - 1;
-    if (sp.off > cc->src_len) sp.off = cc->src_len;
-    if (sp.len > cc->src_len - sp.off) sp.len = cc->src_len - sp.off;
+    if (sp.off == DIAG_NO_LOCATION) sp.len = 0;
+    else {
+        if (sp.off > cc->src_len) sp.off = cc->src_len;
+        if (sp.len > cc->src_len - sp.off) sp.len = cc->src_len - sp.off;
+    }
     diag d = { sev, sp, arena_strndup(&cc->arena, buf, (size_t)n) };
     ARR_PUSH(&cc->arena, cc->diags, d);
     return cc->diags.n - 1;
@@ -91,11 +106,8 @@ void diag_line_col(wgsl_cc *cc, uint32_t off, uint32_t *line, uint32_t *col) {
         if (cc->line_starts[mid] <= off) lo = mid;
         else hi = mid;
     }
-    uint32_t c = 1;
-    for (uint32_t i = cc->line_starts[lo]; i < off; i++)
-        if (((unsigned char)cc->src[i] & 0xC0) != 0x80) c++;
     *line = lo + 1;
-    *col = c;
+    *col = 1 + count_cps(cc->src, cc->src_len, cc->line_starts[lo], off);
 }
 
 /* ---- rendering ---- */
@@ -200,13 +212,14 @@ char *diag_render_text(const wgsl_allocator *al, const char *filename, const cha
             sb_put(&b, (c == '\t' || (unsigned char)c >= 0x20) ? &c : " ", 1);
         }
         sb_str(&b, "\n");
-        for (size_t i = start; i < off; i++) {
-            if (((unsigned char)src[i] & 0xC0) == 0x80) continue;
+        for (size_t i = start; i < off;) { /* tabs kept so the caret lines up */
+            uint32_t cp;
+            uint32_t l = lex_utf8_decode(src + i, (uint32_t)(src_len - i), &cp);
             sb_put(&b, src[i] == '\t' ? "\t" : " ", 1);
+            i += l;
         }
-        size_t carets = 0, stop = off + e->length < end ? off + e->length : end;
-        for (size_t i = off; i < stop; i++)
-            if (((unsigned char)src[i] & 0xC0) != 0x80) carets++;
+        size_t stop = off + e->length < end ? off + e->length : end;
+        size_t carets = stop > off ? count_cps(src, src_len, off, stop) : 0;
         if (carets == 0) carets = 1;
         for (size_t i = 0; i < carets; i++) sb_put(&b, "^", 1);
         sb_str(&b, "\n");

@@ -31,6 +31,9 @@ static inline span span_join(span a, span b) {
     return span_make(off, end - off);
 }
 
+/* span.off of a diagnostic about the whole source (reported with line 0, col 0). */
+#define DIAG_NO_LOCATION UINT32_MAX
+
 typedef struct diag {
     wgsl_severity sev;
     span sp;

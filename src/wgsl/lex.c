@@ -367,17 +367,25 @@ uint32_t lex_utf8_decode(const char *s, uint32_t n, uint32_t *cp) {
     if (n == 0) return 1;
     unsigned c = u[0];
     if (c < 0x80) { *cp = c; return 1; }
-    uint32_t len, min, v;
-    if (c >= 0xC2 && c <= 0xDF) { len = 2; v = c & 0x1F; min = 0x80; }
-    else if (c >= 0xE0 && c <= 0xEF) { len = 3; v = c & 0x0F; min = 0x800; }
-    else if (c >= 0xF0 && c <= 0xF4) { len = 4; v = c & 0x07; min = 0x10000; }
+    uint32_t len, v;
+    if (c >= 0xC2 && c <= 0xDF) { len = 2; v = c & 0x1F; }
+    else if (c >= 0xE0 && c <= 0xEF) { len = 3; v = c & 0x0F; }
+    else if (c >= 0xF0 && c <= 0xF4) { len = 4; v = c & 0x07; }
     else return 1;
-    if (n < len) return 1;
+    /* an ill-formed sequence counts as one unit: its maximal subpart (the lead byte and the
+     * continuation bytes that could still belong to it), as Unicode recommends and Tint counts */
     for (uint32_t i = 1; i < len; i++) {
-        if ((u[i] & 0xC0) != 0x80) return 1;
+        if (i >= n) return i;
+        unsigned lo = 0x80, hi = 0xBF;
+        if (i == 1) {
+            if (c == 0xE0) lo = 0xA0;
+            else if (c == 0xED) hi = 0x9F;
+            else if (c == 0xF0) lo = 0x90;
+            else if (c == 0xF4) hi = 0x8F;
+        }
+        if (u[i] < lo || u[i] > hi) return i;
         v = (v << 6) | (u[i] & 0x3F);
     }
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 1;
     *cp = v;
     return len;
 }

@@ -143,8 +143,8 @@ const char *lex_tok_spelling(tok_kind k);
 /* Unicode XID properties (tables generated into lex.c). */
 int lex_is_xid_start(uint32_t cp);
 int lex_is_xid_continue(uint32_t cp);
-/* Decodes one UTF-8 code point at s[0..n); returns its byte length (>= 1), *cp = 0xFFFD when
- * malformed (length 1). */
+/* Decodes one UTF-8 code point at s[0..n); returns its byte length (>= 1).  Malformed input
+ * gives *cp = 0xFFFD and the length of the maximal ill-formed subpart (>= 1). */
 uint32_t lex_utf8_decode(const char *s, uint32_t n, uint32_t *cp);
 
 #endif

@@ -49,9 +49,13 @@ static void pack_diags(wgsl_cc *cc, result_box *box) {
     for (uint32_t i = 0; i < n; i++) {
         const diag *s = &cc->diags.v[i];
         d[i].severity = s->sev;
-        diag_line_col(cc, s->sp.off, &d[i].line, &d[i].col);
-        d[i].offset = s->sp.off;
-        d[i].length = s->sp.len;
+        if (s->sp.off == DIAG_NO_LOCATION) {
+            d[i].line = d[i].col = d[i].offset = d[i].length = 0;
+        } else {
+            diag_line_col(cc, s->sp.off, &d[i].line, &d[i].col);
+            d[i].offset = s->sp.off;
+            d[i].length = s->sp.len;
+        }
         d[i].message = arena_strndup(&box->ar, s->msg, strlen(s->msg));
     }
     box->pub.diagnostics = d;
@@ -95,7 +99,10 @@ wgsl_result *wgsl_compile(const char *source, size_t length, const wgsl_options 
     if (setjmp(cc->oom) == 0) {
         box->filename = arena_strndup(&box->ar, cc->filename, strlen(cc->filename));
         if (source && length >= UINT32_MAX / 2)
-            diag_error(cc, span_make(0, 0), "source is too large (%zu bytes)", length);
+            diag_error(cc, span_make(DIAG_NO_LOCATION, 0), "source is too large (%zu bytes)", length);
+        else if (cc->src_len && memchr(cc->src, 0, cc->src_len))
+            /* WebGPU (Dawn) rejects such a module before compiling it; same words, no location */
+            diag_error(cc, span_make(DIAG_NO_LOCATION, 0), "The WGSL shader contains an illegal character '\\0'");
         else
             run_phases(cc);
         pack_diags(cc, box);

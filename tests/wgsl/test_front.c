@@ -373,7 +373,9 @@ static void test_api(void) {
     CHECK(r && r->ok);
     wgsl_result_free(r);
     r = wgsl_compile("const x = 1;\0", 13, &(wgsl_options){ .parse_only = true });
-    CHECK(r && !r->ok && r->diagnostic_count && !strcmp(r->diagnostics[0].message, "invalid character found"));
+    CHECK(r && !r->ok && r->diagnostic_count == 1 && r->diagnostics[0].line == 0 &&
+          !strcmp(r->diagnostics[0].message, "The WGSL shader contains an illegal character '\\0'"));
+    CHECK(r && !strcmp(wgsl_result_text(r), "input.wgsl: error: The WGSL shader contains an illegal character '\\0'\n"));
     wgsl_result_free(r);
 
     /* a note follows its error */
