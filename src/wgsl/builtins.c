@@ -1255,7 +1255,7 @@ static int sc_ldexp(cv_ctx *cx, const bi_match *m, const cv_value *x, cv_value *
     ty_t t = x[0].type;
     int64_t e = x[1].u.i;
     int64_t bias = t == TY_F32 ? 127 : t == TY_F16 ? 15 : 1023;
-    if (t != TY_AFLOAT && e > bias + 1)
+    if (e > bias + 1)
         return efail(cx, "e2 must be less than or equal to %d", (int)(bias + 1));
     if (e > 100000) e = 100000;
     if (e < -100000) e = -100000;

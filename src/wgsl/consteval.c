@@ -156,6 +156,7 @@ uint32_t cv_bits32(const cv_value *v) {
 static void fmt_float(double v, ty_t t, char *buf, unsigned size) {
     if (isnan(v)) { snprintf(buf, size, "nan"); return; }
     if (isinf(v)) { snprintf(buf, size, v < 0 ? "-inf" : "inf"); return; }
+    if (v == 0) v = 0.0;                             /* Tint prints -0.0 as 0.0 */
     char fx[400];
     int n = snprintf(fx, sizeof fx, "%.20f", v);
     bool ok = n > 0 && n <= 63;
@@ -498,6 +499,8 @@ static int int_binop(cv_ctx *cx, cv_binop op, const cv_value *a, const cv_value 
     case CV_OR: r = x | y; break;
     case CV_XOR: r = x ^ y; break;
     case CV_SHL: case CV_SHR: {
+        /* the count is a u32: a negative (abstract) count cannot convert to it */
+        if (y < 0) return fail(cx, "value %" PRId64 " cannot be represented as 'u32'", y);
         uint64_t c = (uint64_t)y;
         if (ab) {
             /* abstract-int: >> of 64 or more is the sign; << must not lose bits */

@@ -97,6 +97,8 @@ static void test_resolve(void) {
     CHECK(res("ldexp", true, &m, 2, TY_AFLOAT, TY_AINT) == 0 && m.ret == TY_AFLOAT && m.ovl == 1);
     CHECK(res("ldexp", true, &m, 2, TY_F32, TY_AINT) == 0 && m.params[1] == TY_I32 && m.ret == TY_F32);
     CHECK(res("ldexp", false, &m, 2, TY_F32, TY_U32) == 1);
+    CHECK(res("ldexp", true, &m, 2, TY_AINT, TY_I32) == 0 && m.ret == TY_AFLOAT && m.params[1] == TY_I32);
+    CHECK(res("ldexp", false, &m, 2, TY_AINT, TY_I32) == 0 && m.ret == TY_F32);
     CHECK(res("ldexp", false, &m, 2, V(2, TY_F32), V(2, TY_I32)) == 0 && m.ret == V(2, TY_F32));
     CHECK(res("determinant", false, &m, 1, ty_mat(&tt, 3, 3, TY_F32)) == 0 && m.ret == TY_F32);
     CHECK(res("determinant", false, &m, 1, ty_mat(&tt, 2, 3, TY_F32)) == 1);
@@ -402,6 +404,9 @@ static void test_eval_float(void) {
     CHECK(ev("ldexp", &r, 2, cv_float(TY_F32, 1), cv_int(TY_AINT, 127)) == CV_OK && r.u.f == ldexp(1, 127));
     CHECK(ev("ldexp", &r, 2, cv_float(TY_F32, 2), cv_int(TY_AINT, 127)) == CV_ERROR);
     CHECK(ev("ldexp", &r, 2, cv_float(TY_AFLOAT, 1), cv_int(TY_AINT, 1023)) == CV_OK && r.u.f == ldexp(1, 1023));
+    CHECK(ev("ldexp", &r, 2, cv_float(TY_AFLOAT, 0.5), cv_int(TY_AINT, 1024)) == CV_OK && r.u.f == ldexp(1, 1023));
+    CHECK(ev("ldexp", &r, 2, cv_float(TY_AFLOAT, 0.5), cv_int(TY_AINT, 1025)) == CV_ERROR);
+    CHECK_STR(cx.msg, "e2 must be less than or equal to 1024");
     CHECK(ev("quantizeToF16", &r, 1, cv_float(TY_F32, f32r(1.0001))) == CV_OK && r.type == TY_F32 && r.u.f == 1.0);
     CHECK(ev("quantizeToF16", &r, 1, cv_float(TY_F32, f32r(1.0017))) == CV_OK && r.u.f == 1.0009765625);
     CHECK(ev("quantizeToF16", &r, 1, cv_float(TY_F32, 1e5)) == CV_ERROR);

@@ -171,6 +171,8 @@ static void test_shifts(void) {
     CHECK_STR(cx.msg, "shift left operation results in sign change");
     CHECK(bin(CV_SHR, cv_int(TY_AINT, 1), cv_int(TY_AINT, 64), &r) == CV_OK && r.u.i == 0);
     CHECK(bin(CV_SHR, cv_int(TY_AINT, -5), cv_int(TY_AINT, 99), &r) == CV_OK && r.u.i == -1);
+    CHECK(bin(CV_SHR, cv_int(TY_AINT, 65535), cv_int(TY_AINT, -255), &r) == CV_ERROR);
+    CHECK_STR(cx.msg, "value -255 cannot be represented as 'u32'");
     CHECK(bin(CV_SHL, cv_int(TY_AINT, -1), cv_int(TY_AINT, 63), &r) == CV_OK && r.u.i == INT64_MIN);
     /* random i32 shifts against the "shifted-out bits equal the sign bit" rule */
     int bad = 0;
@@ -221,6 +223,8 @@ static void test_float_ops(void) {
     CHECK_STR(cx.msg, "'300000000549775575777803994281145270272.0 / 0.10000000149011611938' cannot be represented as 'f32'");
     CHECK(bin(CV_DIV, cv_float(TY_F32, 0.5), cv_float(TY_F32, (double)1e-40f), &r) == CV_ERROR);
     CHECK_STR(cx.msg, "'0.5 / 9.9999461e-41' cannot be represented as 'f32'");
+    CHECK(bin(CV_DIV, cv_float(TY_F32, -1), cv_float(TY_F32, -0.0), &r) == CV_ERROR);
+    CHECK_STR(cx.msg, "'-1.0 / 0.0' cannot be represented as 'f32'");
     CHECK(bin(CV_MUL, cv_float(TY_AFLOAT, -1e41), cv_float(TY_AFLOAT, 1e300), &r) == CV_ERROR);
     CHECK_STR(cx.msg, "'-1e+41 * 1.0000000000000001e+300' cannot be represented as 'abstract-float'");
     CHECK(bin(CV_MUL, cv_float(TY_AFLOAT, -1e40), cv_float(TY_AFLOAT, 1e300), &r) == CV_ERROR);
