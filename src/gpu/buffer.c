@@ -570,6 +570,23 @@ void wg_queue_write_buffer(wg_queue *q, wg_buffer *b, uint64_t offset, const voi
 }
 
 /* ---- blocking readback -------------------------------------------------------------------- */
+/* Submits a copy of n bytes of b at src into the readback buffer at dst; the serial, 0 on failure. */
+static uint64_t rb_copy(wg_device *dev, wg_buffer *b, uint64_t src, uint64_t dst, uint64_t n) {
+    VkCommandBuffer cb = wg__cmd_acquire(dev);
+    if (!cb)
+        return 0;
+    VkBufferCopy region = { src, dst, n };
+    dev->vk.vkCmdCopyBuffer(cb, b->vk, dev->rb_buf, 1, &region);
+    wg__barrier(dev, cb, true);
+    VkResult r = dev->vk.vkEndCommandBuffer(cb);
+    uint64_t serial = r == VK_SUCCESS ? wg__submit(dev, &cb, 1) : 0;
+    if (!serial) {
+        wg__check_vk(dev, r, "vkEndCommandBuffer");
+        wg__cmd_recycle(dev, cb);
+    }
+    return serial;
+}
+
 wg_status wg_buffer_read(wg_buffer *b, uint64_t offset, void *dst, uint64_t size) {
     if (!b)
         return WG_STATUS_ERROR;
@@ -609,43 +626,37 @@ wg_status wg_buffer_read(wg_buffer *b, uint64_t offset, void *dst, uint64_t size
         big_memcpy(dev, dst, p + offset, size);
         return WG_STATUS_OK;
     }
-    /* Device-only memory: copy through the readback buffer, in chunks of at most 64 MiB. */
-    uint8_t *out = dst;
-    while (size) {
-        uint64_t a0 = offset & ~3ull, a1 = (offset + size + 3) & ~3ull;
-        uint64_t span = a1 - a0;
-        if (span > (64ull << 20))
-            span = 64ull << 20;
-        if (dev->rb_size < span) {
-            if (dev->rb_buf) {
-                wg_garbage g = { WG_GARBAGE_BUFFER, dev->completed, (uint64_t)(uintptr_t)dev->rb_buf, 0, dev->rb_mem };
-                wg__defer(dev, &g);
-                dev->rb_buf = VK_NULL_HANDLE;
-                dev->rb_size = 0;
-            }
-            uint64_t want = span < (1ull << 20) ? 1ull << 20 : span;
-            wg_error_id eid;
-            if (make_vk_buffer(dev, want, VK_BUFFER_USAGE_TRANSFER_DST_BIT, WG_MEM_READBACK, &dev->rb_buf, &dev->rb_mem,
-                               &eid) != VK_SUCCESS) {
-                wg__err(dev, eid, "readback buffer of %llu bytes", (unsigned long long)want);
-                return WG_STATUS_ERROR;
-            }
-            dev->rb_size = want;
+    /* Device-only memory: through the readback buffer, double-buffered: the GPU copies chunk
+     * i+1 into one half while the host copies chunk i out of the other. */
+    uint64_t a0 = offset & ~3ull, a1 = (offset + size + 3) & ~3ull, total = a1 - a0;
+    uint64_t C = total < (32ull << 20) ? total : 32ull << 20;
+    uint64_t nchunks = (total + C - 1) / C, need = nchunks > 1 ? 2 * C : C;
+    if (dev->rb_size < need) {
+        if (dev->rb_buf) {
+            wg_garbage g = { WG_GARBAGE_BUFFER, dev->completed, (uint64_t)(uintptr_t)dev->rb_buf, 0, dev->rb_mem };
+            wg__defer(dev, &g);
+            dev->rb_buf = VK_NULL_HANDLE;
+            dev->rb_size = 0;
         }
-        VkCommandBuffer cb = wg__cmd_acquire(dev);
-        if (!cb)
+        uint64_t want = need < (1ull << 20) ? 1ull << 20 : need;
+        wg_error_id eid;
+        if (make_vk_buffer(dev, want, VK_BUFFER_USAGE_TRANSFER_DST_BIT, WG_MEM_READBACK, &dev->rb_buf, &dev->rb_mem,
+                           &eid) != VK_SUCCESS) {
+            wg__err(dev, eid, "readback buffer of %llu bytes", (unsigned long long)want);
             return WG_STATUS_ERROR;
-        VkBufferCopy region = { a0, 0, span };
-        dev->vk.vkCmdCopyBuffer(cb, b->vk, dev->rb_buf, 1, &region);
-        wg__barrier(dev, cb, true);
-        VkResult r = dev->vk.vkEndCommandBuffer(cb);
-        uint64_t serial = r == VK_SUCCESS ? wg__submit(dev, &cb, 1) : 0;
-        if (!serial) {
-            wg__check_vk(dev, r, "vkEndCommandBuffer");
-            wg__cmd_recycle(dev, cb);
-            return dev->lost ? WG_STATUS_DEVICE_LOST : WG_STATUS_ERROR;
         }
-        st = wg__wait_serial(dev, serial, UINT64_MAX);
+        dev->rb_size = want;
+    }
+    uint64_t serial[2] = { 0, 0 };
+    uint8_t *out = dst;
+    for (uint64_t i = 0; i < nchunks; i++) {
+        for (uint64_t j = i ? i + 1 : 0; j <= i + 1 && j < nchunks; j++) {
+            uint64_t c0 = a0 + j * C, n = a1 - c0 < C ? a1 - c0 : C;
+            serial[j % 2] = rb_copy(dev, b, c0, (j % 2) * C, n);
+            if (!serial[j % 2])
+                return dev->lost ? WG_STATUS_DEVICE_LOST : WG_STATUS_ERROR;
+        }
+        st = wg__wait_serial(dev, serial[i % 2], UINT64_MAX);
         if (st != WG_STATUS_OK)
             return st;
         if (!wg__mem_host_coherent(dev, &dev->rb_mem)) {
@@ -653,11 +664,10 @@ wg_status wg_buffer_read(wg_buffer *b, uint64_t offset, void *dst, uint64_t size
                                        .memory = dev->rb_mem.block->mem, .offset = 0, .size = VK_WHOLE_SIZE };
             dev->vk.vkInvalidateMappedMemoryRanges(dev->device, 1, &mr);
         }
-        uint64_t skip = offset - a0, take = span - skip < size ? span - skip : size;
-        big_memcpy(dev, out, mem_ptr(&dev->rb_mem) + skip, take);
-        out += take;
-        offset += take;
-        size -= take;
+        uint64_t c0 = a0 + i * C, c1 = c0 + C < a1 ? c0 + C : a1;
+        uint64_t from = offset > c0 ? offset : c0, to = offset + size < c1 ? offset + size : c1;
+        big_memcpy(dev, out, mem_ptr(&dev->rb_mem) + (i % 2) * C + (from - c0), to - from);
+        out += to - from;
     }
     return WG_STATUS_OK;
 }

@@ -178,7 +178,7 @@ static void map_test(gpu_fixture *f) {
 }
 
 static void suite(gpu_fixture *f) {
-    static const uint64_t sizes[] = { 1, 3, 4, 5, 7, 64, 1023, 4097, 65537, 1000003 };
+    static const uint64_t sizes[] = { 1, 3, 4, 5, 7, 64, 1023, 4097, 65537, 1000003, (70u << 20) + 13 };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         upload_readback(f, sizes[i], (uint32_t)i);
     static const uint32_t ns[] = { 1, 63, 64, 65, 1000, 100003 };
