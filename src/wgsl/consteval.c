@@ -156,7 +156,6 @@ uint32_t cv_bits32(const cv_value *v) {
 static void fmt_float(double v, ty_t t, char *buf, unsigned size) {
     if (isnan(v)) { snprintf(buf, size, "nan"); return; }
     if (isinf(v)) { snprintf(buf, size, v < 0 ? "-inf" : "inf"); return; }
-    if (v == 0) v = 0.0;                             /* Tint prints -0.0 as 0.0 */
     char fx[400];
     int n = snprintf(fx, sizeof fx, "%.20f", v);
     bool ok = n > 0 && n <= 63;
@@ -377,10 +376,6 @@ bad:
 
 static int conv_any(cv_ctx *cx, const cv_value *v, ty_t to, bool explicit_, cv_value *out);
 
-static int conv_map(cv_ctx *cx, const cv_value *a, const cv_value *b, ty_t rt, void *ud, cv_value *out) {
-    (void)b;
-    return conv_any(cx, a, rt, *(bool *)ud, out);
-}
 
 static int conv_any(cv_ctx *cx, const cv_value *v, ty_t to, bool explicit_, cv_value *out) {
     if (v->type == to) { *out = *v; return CV_OK; }
@@ -393,7 +388,26 @@ static int conv_any(cv_ctx *cx, const cv_value *v, ty_t to, bool explicit_, cv_v
     if (!shape_ok)
         return fail(cx, "cannot convert value of type '%s' to type '%s'", ty_name(cx->tt, v->type),
                     ty_name(cx->tt, to));
-    return map2(cx, to, v, NULL, conv_map, &explicit_, out);
+    /* convert every component; like Tint, the last failure is the one reported */
+    uint32_t n = v->n;
+    cv_value *e = alloc_elems(cx, n);
+    if (!e) return OOM(cx);
+    int st = CV_OK;
+    char last[sizeof cx->msg];
+    for (uint32_t i = 0; i < n; i++) {
+        if (conv_any(cx, &v->u.elems[i], elem_type(cx->tt, to, i), explicit_, &e[i])) {
+            st = CV_ERROR;
+            memcpy(last, cx->msg, sizeof last);
+        }
+    }
+    if (st) {
+        memcpy(cx->msg, last, sizeof last);
+        return CV_ERROR;
+    }
+    out->type = to;
+    out->n = n;
+    out->u.elems = e;
+    return CV_OK;
 }
 
 int cv_convert_implicit(cv_ctx *cx, const cv_value *v, ty_t to, cv_value *out) {
@@ -711,7 +725,11 @@ int cv_unary(cv_ctx *cx, cv_unop op, const cv_value *a, cv_value *out) {
     if (ty_is_vec(tt, t) || (ty_is_mat(tt, t) && op == CV_NEG)) return map2(cx, t, a, NULL, unop_map, &op, out);
     switch (op) {
     case CV_NEG:
-        if (ty_is_float_scalar(tt, t)) { *out = cv_float(t, -a->u.f); return CV_OK; }
+        if (ty_is_float_scalar(tt, t)) {
+            /* Tint interns constants by value (+0 == -0), so negating a zero yields the operand */
+            *out = cv_float(t, a->u.f == 0 ? a->u.f : -a->u.f);
+            return CV_OK;
+        }
         if (t == TY_AINT || t == TY_I32) {
             /* the most negative value negates to itself (two's complement) */
             int64_t minv = t == TY_AINT ? INT64_MIN : INT32_MIN;

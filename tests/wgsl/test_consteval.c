@@ -224,7 +224,10 @@ static void test_float_ops(void) {
     CHECK(bin(CV_DIV, cv_float(TY_F32, 0.5), cv_float(TY_F32, (double)1e-40f), &r) == CV_ERROR);
     CHECK_STR(cx.msg, "'0.5 / 9.9999461e-41' cannot be represented as 'f32'");
     CHECK(bin(CV_DIV, cv_float(TY_F32, -1), cv_float(TY_F32, -0.0), &r) == CV_ERROR);
-    CHECK_STR(cx.msg, "'-1.0 / 0.0' cannot be represented as 'f32'");
+    CHECK_STR(cx.msg, "'-1.0 / -0.0' cannot be represented as 'f32'");
+    /* negating a zero gives the operand back (Tint interns +0 and -0 as one constant) */
+    cv_value z0 = cv_float(TY_F32, 0.0);
+    CHECK(cv_unary(&cx, CV_NEG, &z0, &r) == CV_OK && !signbit(r.u.f));
     CHECK(bin(CV_MUL, cv_float(TY_AFLOAT, -1e41), cv_float(TY_AFLOAT, 1e300), &r) == CV_ERROR);
     CHECK_STR(cx.msg, "'-1e+41 * 1.0000000000000001e+300' cannot be represented as 'abstract-float'");
     CHECK(bin(CV_MUL, cv_float(TY_AFLOAT, -1e40), cv_float(TY_AFLOAT, 1e300), &r) == CV_ERROR);
@@ -313,6 +316,11 @@ static void test_conversions(void) {
     CHECK(cv_convert_implicit(&cx, &v, ty_vec(&tt, 3, TY_F32), &r) == CV_OK);
     CHECK(r.type == ty_vec(&tt, 3, TY_F32) && r.u.elems[1].u.f == -2.0 && r.u.elems[1].type == TY_F32);
     CHECK(cv_convert_implicit(&cx, &v, ty_vec(&tt, 3, TY_U32), &r) == CV_ERROR);
+    CHECK_STR(cx.msg, "value -2 cannot be represented as 'u32'");
+    cv_value e3b[3] = { cv_int(TY_AINT, -255), cv_int(TY_AINT, -3), cv_int(TY_AINT, 7) };
+    CHECK(cv_composite(&cx, ty_vec(&tt, 3, TY_AINT), e3b, 3, &v) == CV_OK);
+    CHECK(cv_convert_implicit(&cx, &v, ty_vec(&tt, 3, TY_U32), &r) == CV_ERROR);
+    CHECK_STR(cx.msg, "value -3 cannot be represented as 'u32'");   /* the last failing component */
     /* bitcast */
     v = cv_int(TY_U32, 0x3f800000);
     CHECK(cv_bitcast(&cx, &v, TY_F32, &r) == CV_OK && r.u.f == 1.0);
