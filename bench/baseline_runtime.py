@@ -120,7 +120,10 @@ def main():
     out["sync_us_min"] = min(ts)
 
     # upload / readback through pinned memory
-    h = torch.rand(n, pin_memory=True) + 0.25
+    h = torch.rand(n, pin_memory=True)
+    h.add_(0.25)  # in place: `h + 0.25` would be a new, pageable tensor
+    if not h.is_pinned():
+        fail("host tensor is not pinned")
     d = torch.empty(n, device=dev)
     t = wall_best(lambda: d.copy_(h, non_blocking=True))
     if not torch.equal(d.cpu(), h):
