@@ -756,6 +756,43 @@ int bi_resolve(ty_table *tt, bi_fn fn, ty_t tmpl, const ty_t *args, uint32_t nar
     return 0;
 }
 
+/* Per-builtin limits on constant arguments: [lo, hi) with lo checked only for signed types. */
+static const struct {
+    bi_fn fn;
+    uint8_t arg;
+    const char *name;
+    int64_t lo, hi;
+} const_arg_limits[] = {
+    { BI_subgroupBroadcast, 1, "sourceLaneIndex", 0, 128 },
+    { BI_subgroupShuffle, 1, "sourceLaneIndex", 0, 128 },
+    { BI_subgroupShuffleXor, 1, "mask", 0, 128 },
+    { BI_subgroupShuffleUp, 1, "delta", 0, 128 },
+    { BI_subgroupShuffleDown, 1, "delta", 0, 128 },
+    { BI_quadBroadcast, 1, "id", 0, 4 },
+};
+
+int bi_check_const_args(const bi_match *m, const cv_value *const *vals, uint32_t nargs, char *msg,
+                        size_t msgsize) {
+    for (size_t i = 0; i < sizeof const_arg_limits / sizeof const_arg_limits[0]; i++) {
+        if (const_arg_limits[i].fn != m->fn) continue;
+        uint32_t a = const_arg_limits[i].arg;
+        if (a >= nargs || !vals[a] || vals[a]->n) continue;
+        int64_t v = vals[a]->u.i;
+        const char *fname = bi_table[m->fn].name;
+        if (v < const_arg_limits[i].lo) {
+            msgf(msg, msgsize, "the %s argument of %s must be greater than or equal to zero",
+                 const_arg_limits[i].name, fname);
+            return (int)a;
+        }
+        if (v >= const_arg_limits[i].hi) {
+            msgf(msg, msgsize, "the %s argument of %s must be less than %lld", const_arg_limits[i].name,
+                 fname, (long long)const_arg_limits[i].hi);
+            return (int)a;
+        }
+    }
+    return -1;
+}
+
 static int resolve_op(ty_table *tt, uint32_t sigidx, const char *opname, const ty_t *args, uint32_t nargs,
                       bool all_const, bi_opmatch *out, char *msg, size_t msgsize) {
     const psig *ps = get_sig(tt, sigidx);

@@ -146,6 +146,32 @@ static void test_resolve(void) {
     CHECK(res("subgroupElect", false, &m, 0) == 0 && m.ret == TY_BOOL);
     CHECK(res("subgroupAnd", false, &m, 1, TY_F32) == 1);
     CHECK(res("subgroupAdd", false, &m, 1, TY_BOOL) == 1);
+    /* constant-argument limits of the subgroup and quad functions */
+    {
+        cv_value lane = cv_int(TY_U32, 128), neg = cv_int(TY_I32, -1), ok = cv_int(TY_U32, 3);
+        const cv_value *vals[2] = { NULL, &lane };
+        CHECK(res("subgroupBroadcast", false, &m, 2, TY_F32, TY_U32) == 0);
+        CHECK(bi_check_const_args(&m, vals, 2, msg, sizeof msg) == 1);
+        CHECK_STR(msg, "the sourceLaneIndex argument of subgroupBroadcast must be less than 128");
+        vals[1] = &neg;
+        CHECK(res("subgroupShuffle", false, &m, 2, TY_F32, TY_I32) == 0);
+        CHECK(bi_check_const_args(&m, vals, 2, msg, sizeof msg) == 1);
+        CHECK_STR(msg, "the sourceLaneIndex argument of subgroupShuffle must be greater than or equal to zero");
+        vals[1] = &ok;
+        CHECK(res("quadBroadcast", false, &m, 2, TY_F32, TY_U32) == 0);
+        CHECK(bi_check_const_args(&m, vals, 2, msg, sizeof msg) == -1);
+        vals[1] = &lane;
+        CHECK(bi_check_const_args(&m, vals, 2, msg, sizeof msg) == 1);
+        CHECK_STR(msg, "the id argument of quadBroadcast must be less than 4");
+        vals[1] = NULL;
+        CHECK(bi_check_const_args(&m, vals, 2, msg, sizeof msg) == -1);
+        CHECK(res("subgroupShuffleXor", false, &m, 2, TY_F32, TY_U32) == 0);
+        vals[1] = &lane;
+        CHECK(bi_check_const_args(&m, vals, 2, msg, sizeof msg) == 1);
+        CHECK_STR(msg, "the mask argument of subgroupShuffleXor must be less than 128");
+        CHECK(res("max", false, &m, 2, TY_U32, TY_U32) == 0);
+        CHECK(bi_check_const_args(&m, vals, 2, msg, sizeof msg) == -1);
+    }
     /* references are loaded */
     CHECK(res("abs", false, &m, 1, ty_ref(&tt, TY_AS_FUNCTION, TY_F32, 0)) == 0 && m.ret == TY_F32);
 
