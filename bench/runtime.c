@@ -79,7 +79,10 @@ static void on_error(void *user, const wg_error *e) {
     rt *r = user;
     r->errors++;
     snprintf(r->last_error, sizeof r->last_error, "%s", e->message);
-    fprintf(stderr, "wgc bench: runtime error: %s\n", e->message);
+    if (r->errors <= 8)
+        fprintf(stderr, "wgc bench: runtime error: %s\n", e->message);
+    else if (r->errors == 9)
+        fputs("wgc bench: further runtime errors are counted, not shown\n", stderr);
 }
 
 static wg_device *make_device(rt *r, const char *label, const char *cache_dir) {
@@ -494,6 +497,79 @@ static void bench_dispatch(rt *r) {
     wg_buffer_release(t);
 }
 
+/* The same tiny op on `ops` disjoint 4 KiB ranges of one buffer (one bind group each): no
+ * hazards, so the runtime needs no barriers (it still puts one each time its hazard table of
+ * WG_HAZARD_MAX ranges fills); the GPU time per op beside the dependent chain's shows what the
+ * barriers cost. */
+static void bench_independent(rt *r) {
+    const uint32_t ops = r->sz.ops, stride = 4096, per = TINY_N; /* 1024 floats = 4 KiB per op */
+    const int runs = r->sz.runs;
+    wg_query_set *qs = r->ts ? wg_device_create_query_set(
+                                   r->dev, &(wg_query_set_desc){ .label = "indep ts", .count = 2 * MAX_RUNS })
+                             : NULL;
+    wg_buffer *big = mkbuf(r, "bench independent", (uint64_t)ops * stride, 0);
+    wg_compute_pipeline *p = mkpipe(r->dev, "bench inc", bench_inc_wgsl, NULL);
+    wg_bind_group **bgs = calloc(ops, sizeof *bgs);
+    float *host = malloc((size_t)ops * stride), *back = malloc((size_t)ops * stride);
+    if (!qs || !bgs || !host || !back)
+        goto out;
+    for (uint32_t i = 0; i < ops * per; i++)
+        host[i] = (float)(i % 4099);
+    wg_queue_write_buffer(r->q, big, 0, host, (uint64_t)ops * stride);
+    for (uint32_t k = 0; k < ops; k++)
+        bgs[k] = wg_device_create_bind_group(
+            r->dev, &(wg_bind_group_desc){ .layout = wg_compute_pipeline_get_bind_group_layout(p, 0),
+                                           .entry_count = 1,
+                                           .entries = &(wg_bind_group_entry){ .binding = 0, .buffer = big,
+                                                                              .offset = (uint64_t)k * stride,
+                                                                              .size = stride } });
+    double gpu[MAX_RUNS];
+    wg_device_stats s0, s1;
+    wg_device_get_stats(r->dev, &s0);
+    for (int i = 0; i <= runs; i++) { /* the first is a warm-up */
+        wg_command_encoder *enc = wg_device_create_command_encoder(r->dev, NULL);
+        wg_compute_pass *pass = wg_command_encoder_begin_compute_pass(
+            enc, &(wg_compute_pass_desc){ .label = "independent", .timestamp_query_set = qs,
+                                          .beginning_index = (uint32_t)(2 * i), .end_index = (uint32_t)(2 * i + 1),
+                                          .write_beginning = true, .write_end = true });
+        for (uint32_t k = 0; k < ops; k++) {
+            wg_compute_pass_set_pipeline(pass, p);
+            wg_compute_pass_set_bind_group(pass, 0, bgs[k], 0, NULL);
+            wg_compute_pass_dispatch_workgroups(pass, per / 64, 1, 1);
+        }
+        wg_compute_pass_end(pass);
+        wg_compute_pass_release(pass);
+        submit(r, enc);
+    }
+    wait_idle(r);
+    wg_device_get_stats(r->dev, &s1);
+    bool have = read_pairs(qs, runs + 1, gpu);
+    if (wg_buffer_read(big, 0, back, (uint64_t)ops * stride) == WG_STATUS_OK) {
+        for (uint32_t i = 0; i < ops * per; i++)
+            host[i] += (float)(runs + 1);
+        check_floats(r, "independent dispatches", back, host, ops * per);
+    }
+    bench_row *row = bench_find_row(r->rep, "indep_gpu_us");
+    if (have && row) {
+        for (int i = 0; i < runs; i++)
+            gpu[i] = gpu[i + 1] / ops * 1e6;
+        row->ours = bench_min(gpu, runs);
+        snprintf(row->note, sizeof row->note, "%u dispatches on disjoint 4 KiB ranges, one pass; median %.3g us; "
+                 "%llu barriers in %d passes", ops, bench_median(gpu, runs),
+                 (unsigned long long)(s1.barriers - s0.barriers), runs + 1);
+    }
+out:
+    for (uint32_t k = 0; bgs && k < ops; k++)
+        wg_bind_group_release(bgs[k]);
+    free(bgs);
+    free(host);
+    free(back);
+    wg_compute_pipeline_release(p);
+    wg_buffer_release(big);
+    if (qs)
+        wg_query_set_release(qs);
+}
+
 /* ---- pipeline creation ---- */
 static void rm_dir(const char *dir) {
     DIR *d = opendir(dir);
@@ -787,6 +863,7 @@ static void baseline_dawn(rt *r, int b) {
     X(dep_e2e_us, "dependent tiny op, end to end", "us", LOWER, 2.5) \
     X(dep_gpu_us, "dependent tiny op, GPU time", "us", LOWER, 2.5) \
     X(dep_record_us, "dependent tiny op, CPU record", "us", LOWER, NAN) \
+    X(indep_gpu_us, "independent tiny op, GPU time", "us", LOWER, NAN) \
     X(submit_wait_us, "submit+wait, tiny dispatch (mean)", "us", LOWER, 25) \
     X(submit_wait_min_us, "submit+wait, tiny dispatch (min)", "us", LOWER, NAN) \
     X(submit_wait_empty_us, "submit+wait, empty (mean)", "us", LOWER, NAN) \
@@ -804,7 +881,7 @@ enum {
 #undef X
     RT_ROW_COUNT
 };
-_Static_assert(RT_ROW_COUNT == 16, "runtime rows: update the count, doc/bench.md and tests/cli/test_bench.sh");
+_Static_assert(RT_ROW_COUNT == 17, "runtime rows: update the count, doc/bench.md and tests/cli/test_bench.sh");
 _Static_assert(RT_ROW_COUNT <= BENCH_MAX_ROWS, "report too small");
 
 static void add_rows(bench_report *rep) {
@@ -867,6 +944,7 @@ int bench_runtime(const bench_options *opt) {
 
     bench_bandwidth(&r);
     bench_dispatch(&r);
+    bench_independent(&r);
     bench_pipelines(&r);
     wg_device_release(r.dev);
 

@@ -15,6 +15,7 @@ $W bench runtime --size small --baseline none >"$t/rt.txt" 2>"$t/rt.err"; rc=$?
 [ $rc -eq 0 ] || { bad "bench runtime exit $rc"; cat "$t/rt.err"; }
 for row in "vec4 add (GPU time)" "copy_buffer_to_buffer (GPU time)" "WGSL vec4 copy kernel" \
            "dependent tiny op, end to end" "dependent tiny op, CPU record" "dependent tiny op, GPU time" \
+           "independent tiny op, GPU time" \
            "submit+wait, tiny dispatch (mean)" "submit+wait, tiny dispatch (min)" "upload (write_buffer)" \
            "readback (wg_buffer_read)" "readback (map-read buffer)" "pipeline creation, cold" \
            "pipeline creation, warm (disk cache)" "pipeline creation, warm (in memory)"; do
