@@ -771,14 +771,16 @@ static const struct {
     { BI_quadBroadcast, 1, "id", 0, 4 },
 };
 
-int bi_check_const_args(const bi_match *m, const cv_value *const *vals, uint32_t nargs, char *msg,
-                        size_t msgsize) {
+static const cv_value *comp(const cv_value *v, uint32_t i) { return v->n ? &v->u.elems[i] : v; }
+
+int bi_check_const_args(ty_table *tt, const bi_match *m, const cv_value *const *vals, uint32_t nargs,
+                        char *msg, size_t msgsize) {
+    const char *fname = bi_table[m->fn < BI_COUNT ? m->fn : 0].name;
     for (size_t i = 0; i < sizeof const_arg_limits / sizeof const_arg_limits[0]; i++) {
         if (const_arg_limits[i].fn != m->fn) continue;
         uint32_t a = const_arg_limits[i].arg;
         if (a >= nargs || !vals[a] || vals[a]->n) continue;
         int64_t v = vals[a]->u.i;
-        const char *fname = bi_table[m->fn].name;
         if (v < const_arg_limits[i].lo) {
             msgf(msg, msgsize, "the %s argument of %s must be greater than or equal to zero",
                  const_arg_limits[i].name, fname);
@@ -789,6 +791,51 @@ int bi_check_const_args(const bi_match *m, const cv_value *const *vals, uint32_t
                  fname, (long long)const_arg_limits[i].hi);
             return (int)a;
         }
+    }
+    char b1[64], b2[64];
+    switch (m->fn) {
+    case BI_extractBits: case BI_insertBits: {
+        uint32_t o = m->fn == BI_extractBits ? 1 : 2;
+        if (o + 1 < nargs && vals[o] && vals[o + 1] &&
+            (uint64_t)vals[o]->u.i + (uint64_t)vals[o + 1]->u.i > 32) {
+            msgf(msg, msgsize, "'offset' + 'count' must be less than or equal to the bit width of 'e'");
+            return (int)o;
+        }
+        break;
+    }
+    case BI_ldexp: {
+        if (nargs < 2 || !vals[1]) break;
+        ty_t s = ty_scalar_of(tt, m->params[0]);
+        int64_t lim = s == TY_F32 ? 128 : s == TY_F16 ? 16 : 1024;
+        uint32_t n = vals[1]->n ? vals[1]->n : 1;
+        for (uint32_t i = 0; i < n; i++)
+            if (comp(vals[1], i)->u.i > lim) {
+                msgf(msg, msgsize, "e2 must be less than or equal to %lld", (long long)lim);
+                return 1;
+            }
+        break;
+    }
+    case BI_clamp: case BI_smoothstep: {
+        uint32_t lo = m->fn == BI_clamp ? 1 : 0, hi = lo + 1;
+        if (hi >= nargs || !vals[lo] || !vals[hi]) break;
+        uint32_t n = vals[lo]->n ? vals[lo]->n : 1;
+        for (uint32_t i = 0; i < n; i++) {
+            const cv_value *l = comp(vals[lo], i), *h = comp(vals[hi], i);
+            bool fl = l->type == TY_AFLOAT || l->type == TY_F32 || l->type == TY_F16;
+            if (m->fn == BI_clamp && (fl ? l->u.f > h->u.f : l->u.i > h->u.i)) {
+                msgf(msg, msgsize, "clamp called with 'low' (%s) greater than 'high' (%s)",
+                     cv_format(tt, l, b1, sizeof b1), cv_format(tt, h, b2, sizeof b2));
+                return (int)lo;
+            }
+            if (m->fn == BI_smoothstep && l->u.f == h->u.f) {
+                msgf(msg, msgsize, "smoothstep called with 'low' (%s) equal to 'high' (%s)",
+                     cv_format(tt, l, b1, sizeof b1), cv_format(tt, h, b2, sizeof b2));
+                return (int)lo;
+            }
+        }
+        break;
+    }
+    default: break;
     }
     return -1;
 }

@@ -100,13 +100,15 @@ int bi_resolve(ty_table *tt, bi_fn fn, ty_t tmpl, const ty_t *args, uint32_t nar
  * domain errors ("sqrt must be called with a value >= 0", ...).  CV_OK / CV_ERROR (cx->msg). */
 int bi_eval(cv_ctx *cx, const bi_match *m, const cv_value *args, uint32_t nargs, cv_value *out);
 
-/* Limits on constant arguments (Tint's): subgroupBroadcast/subgroupShuffle sourceLaneIndex in
- * [0, 128), subgroupShuffleXor mask < 128, subgroupShuffleUp/Down delta < 128, quadBroadcast id in
- * [0, 4).  vals[i] is argument i's value when it is a const-expression, else NULL.  Returns -1 when
- * fine, else the index of the offending argument with the message ("the id argument of
- * quadBroadcast must be less than 4"). */
-int bi_check_const_args(const bi_match *m, const cv_value *const *vals, uint32_t nargs, char *msg,
-                        size_t msgsize);
+/* The checks Tint applies to the constant arguments of a call whose other arguments are not
+ * constant (when all are, bi_eval reports the same errors): subgroupBroadcast/subgroupShuffle
+ * sourceLaneIndex in [0, 128), subgroupShuffleXor mask < 128, subgroupShuffleUp/Down delta < 128,
+ * quadBroadcast id in [0, 4), extractBits/insertBits offset + count <= 32, ldexp e2 <= bias + 1,
+ * clamp low <= high, smoothstep low != high (component-wise).  vals[i] is argument i's value
+ * (converted to m->params[i]) when it is a const-expression, else NULL.  Returns -1 when fine, else
+ * the index of the argument to blame, with Tint's message. */
+int bi_check_const_args(ty_table *tt, const bi_match *m, const cv_value *const *vals, uint32_t nargs,
+                        char *msg, size_t msgsize);
 
 /* ---- operators ---- */
 typedef struct bi_opmatch {
