@@ -749,6 +749,22 @@ int cv_unary(cv_ctx *cx, cv_unop op, const cv_value *a, cv_value *out) {
     return fail(cx, "no matching overload for operator %s (%s)", cv_unop_str(op), ty_name(tt, t));
 }
 
+int cv_check_partial_binary(cv_ctx *cx, cv_binop op, ty_t lhs_type, const cv_value *lhs, const cv_value *rhs) {
+    (void)lhs;
+    if (!rhs) return CV_OK;
+    ty_t s = ty_scalar_of(cx->tt, lhs_type);
+    uint32_t n = rhs->n ? rhs->n : 1;
+    for (uint32_t i = 0; i < n; i++) {
+        const cv_value *c = rhs->n ? &rhs->u.elems[i] : rhs;
+        if ((op == CV_DIV || op == CV_MOD) && ty_is_integer_scalar(cx->tt, s) && c->u.i == 0)
+            return fail(cx, "integer division by zero is invalid");
+        if ((op == CV_SHL || op == CV_SHR) && (s == TY_I32 || s == TY_U32) && (c->u.i < 0 || c->u.i >= 32))
+            return fail(cx, "shift %s value must be less than the bit width of the lhs, which is 32",
+                        op == CV_SHL ? "left" : "right");
+    }
+    return CV_OK;
+}
+
 /* ---- access ----------------------------------------------------------------------------------- */
 
 int cv_index(cv_ctx *cx, const cv_value *v, int64_t i, cv_value *out) {

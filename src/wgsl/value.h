@@ -110,6 +110,13 @@ int cv_bitcast(cv_ctx *cx, const cv_value *v, ty_t to, cv_value *out);
 int cv_unary(cv_ctx *cx, cv_unop op, const cv_value *a, cv_value *out);
 int cv_binary(cv_ctx *cx, cv_binop op, const cv_value *a, const cv_value *b, cv_value *out);
 
+/* Tint's checks on a binary operator whose one operand is constant and the other is not (when
+ * both are, cv_binary reports the same errors): integer / and % by a constant with a zero component
+ * ("integer division by zero is invalid"), << and >> of a concrete integer by a constant count not
+ * below the bit width.  lhs/rhs are the constant operand values or NULL; lhs_type is the (converted)
+ * left operand type.  CV_OK or CV_ERROR with cx->msg. */
+int cv_check_partial_binary(cv_ctx *cx, cv_binop op, ty_t lhs_type, const cv_value *lhs, const cv_value *rhs);
+
 /* Access: e[i] (vector component, matrix column, array element) with the bounds error
  * "index 5 out of bounds [0..3]"; swizzles; struct members. */
 int cv_index(cv_ctx *cx, const cv_value *v, int64_t i, cv_value *out);

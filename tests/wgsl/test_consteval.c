@@ -147,6 +147,21 @@ static void test_int_ops(void) {
     CHECK(cv_unary(&cx, CV_NOT, &a, &r) == CV_OK && !r.u.b);
 }
 
+static void test_partial(void) {
+    cv_value z = cv_int(TY_I32, 0), one = cv_int(TY_I32, 1), c40 = cv_int(TY_U32, 40), r;
+    CHECK(cv_check_partial_binary(&cx, CV_DIV, TY_I32, NULL, &z) == CV_ERROR);
+    CHECK_STR(cx.msg, "integer division by zero is invalid");
+    CHECK(cv_check_partial_binary(&cx, CV_MOD, TY_I32, NULL, &one) == CV_OK);
+    CHECK(cv_check_partial_binary(&cx, CV_DIV, TY_F32, NULL, &z) == CV_OK);
+    cv_value e[2] = { cv_int(TY_U32, 1), cv_int(TY_U32, 0) };
+    CHECK(cv_composite(&cx, ty_vec(&tt, 2, TY_U32), e, 2, &r) == CV_OK);
+    CHECK(cv_check_partial_binary(&cx, CV_MOD, ty_vec(&tt, 2, TY_U32), NULL, &r) == CV_ERROR);
+    CHECK(cv_check_partial_binary(&cx, CV_SHR, TY_U32, NULL, &c40) == CV_ERROR);
+    CHECK_STR(cx.msg, "shift right value must be less than the bit width of the lhs, which is 32");
+    CHECK(cv_check_partial_binary(&cx, CV_SHL, TY_I32, NULL, &one) == CV_OK);
+    CHECK(cv_check_partial_binary(&cx, CV_DIV, TY_I32, &z, NULL) == CV_OK);
+}
+
 static void test_shifts(void) {
     cv_value r;
     CHECK(bin(CV_SHL, cv_int(TY_I32, 1), cv_int(TY_U32, 30), &r) == CV_OK && r.u.i == 1 << 30);
@@ -439,6 +454,7 @@ int main(void) {
     test_rounding();
     test_int_ops();
     test_shifts();
+    test_partial();
     test_float_ops();
     test_conversions();
     test_composites();
