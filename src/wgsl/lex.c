@@ -780,7 +780,7 @@ static uint32_t lex_one(lexer *lx, uint32_t p, token *t) {
 }
 
 /* Template-list discovery (spec "Template Lists"), run as the tokens are produced:
- * - a `<` token right after an identifier-like word is a candidate (`<=`, `<<`, `<<=` never are);
+ * - a `<` token right after an identifier or `var` is a candidate (`<=`, `<<`, `<<=` never are);
  * - a `>` closes the newest candidate when that candidate was opened at the current nesting depth
  *   of ( and [; the lexer then emits TEMPLATE_END for that one character and goes on lexing after
  *   it, which splits `>>`, `>=`, `>>=` (when the first `>` is not a template end, neither is a
@@ -809,7 +809,9 @@ static void discover_step(arena *ar, discovery *d, token *toks, uint32_t i) {
     case TOK_LT:
         if (i) {
             uint8_t pk = toks[i - 1].kind;
-            if (pk == TOK_IDENT || (pk >= TOK_FIRST_KEYWORD && pk <= TOK_LAST_KEYWORD)) {
+            /* the spec says any ident_pattern_token; like Tint, only identifiers and `var` (the one
+             * keyword a template list follows), so `true<a>b` compares */
+            if (pk == TOK_IDENT || pk == TOK_KW_var) {
                 pending pd = { i, d->depth };
                 ARR_PUSH(ar, d->stack, pd);
             }

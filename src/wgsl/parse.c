@@ -66,6 +66,7 @@ typedef struct parser {
     uint32_t prev_end;          /* end offset of the last consumed token */
     uint32_t sync, lhs_depth, max_depth; /* nesting counters, see sync_enter() */
     const char *block_use;      /* the innermost brace block, for "expected '}' for <use>" */
+    token *first_op;            /* first binary operator of the expression being parsed */
     ARR(uint32_t) tmp;          /* scratch stack for building lists */
     ARR(walk_item) walk;        /* scratch stack of the expression-depth walk */
     jmp_buf fail;
@@ -414,6 +415,8 @@ static uint32_t unary_expression(parser *p) {
     case TOK_TILDE: op = AST_OP_BITNOT; break;
     case TOK_STAR: op = AST_OP_DEREF; break;
     case TOK_AND: op = AST_OP_ADDR; break;
+    case TOK_PLUS_PLUS:
+        fail_at(p, t->sp, "prefix increment and decrement operators are not supported");
     case TOK_MINUS_MINUS: {
         /* `--x` is `- -x` (Tint splits the token here; `&&x` it does not split in expressions) */
         ast_op dop = AST_OP_NEG;
@@ -482,13 +485,12 @@ static ast_op tok_binop(tok_kind k) {
     }
 }
 
-/* An operator of the chain that started with token `first` is followed by another operator that
- * the grammar does not allow there without parentheses. */
-static void check_mixing(parser *p, token *first) {
-    token *t = peek(p);
-    if (!first || tok_binop(t->kind) == AST_OP_NONE) return;
-    fail_at(p, span_make(first->sp.off, t->sp.off + t->sp.len - first->sp.off),
-            "mixing '%s' and '%s' requires parenthesis", lex_tok_spelling(first->kind), lex_tok_spelling(t->kind));
+/* Consumes a binary operator token; the first one of the current expression is remembered for
+ * the "mixing" error. */
+static token *take_op(parser *p) {
+    token *op = advance(p);
+    if (!p->first_op) p->first_op = op;
+    return op;
 }
 
 /* Right operand of a binary operator `op_tok`. */
@@ -500,25 +502,22 @@ static uint32_t rhs_unary(parser *p, token *op_tok) {
 
 /* multiplicative_expression : unary_expression | multiplicative_expression multiplicative_operator unary_expression
  * additive_expression : multiplicative_expression | additive_expression additive_operator multiplicative_expression
- * (post-unary forms: `lhs` is the already parsed first unary_expression; *first gets the first
- * operator token of the chain, or NULL) */
-static uint32_t multiplicative_post_unary(parser *p, uint32_t lhs, token **first) {
+ * (post-unary forms: `lhs` is the already parsed first unary_expression) */
+static uint32_t multiplicative_post_unary(parser *p, uint32_t lhs) {
     for (;;) {
         tok_kind k = (tok_kind)peek(p)->kind;
         if (k != TOK_STAR && k != TOK_SLASH && k != TOK_PERCENT) return lhs;
-        token *op = advance(p);
-        if (first && !*first) *first = op;
+        token *op = take_op(p);
         lhs = binary(p, tok_binop(k), lhs, rhs_unary(p, op));
     }
 }
 
-static uint32_t additive_post_unary(parser *p, uint32_t lhs, token **first) {
-    lhs = multiplicative_post_unary(p, lhs, first);
+static uint32_t additive_post_unary(parser *p, uint32_t lhs) {
+    lhs = multiplicative_post_unary(p, lhs);
     for (;;) {
         tok_kind k = (tok_kind)peek(p)->kind;
         if (k != TOK_PLUS && k != TOK_MINUS && k != TOK_MINUS_MINUS) return lhs;
-        token *op = advance(p);
-        if (first && !*first) *first = op;
+        token *op = take_op(p);
         uint32_t r;
         if (k == TOK_MINUS_MINUS) {
             /* `a--b` in an expression is `a - -b` (Tint splits the token) */
@@ -533,31 +532,20 @@ static uint32_t additive_post_unary(parser *p, uint32_t lhs, token **first) {
         } else {
             r = rhs_unary(p, op);
         }
-        r = multiplicative_post_unary(p, r, NULL);
+        r = multiplicative_post_unary(p, r);
         lhs = binary(p, tok_binop(k), lhs, r);
     }
 }
 
 /* shift_expression : additive_expression | unary_expression _shift_left unary_expression
  *                  | unary_expression _shift_right unary_expression */
-static uint32_t shift_post_unary(parser *p, uint32_t lhs, token **first) {
+static uint32_t shift_post_unary(parser *p, uint32_t lhs) {
     tok_kind k = (tok_kind)peek(p)->kind;
     if (k == TOK_SHL || k == TOK_SHR) {
-        token *op = advance(p);
-        *first = op;
-        uint32_t r = rhs_unary(p, op);
-        uint32_t e = binary(p, tok_binop(k), lhs, r);
-        tok_kind n = (tok_kind)peek(p)->kind;
-        /* a shift's operands are unary expressions: `a << b + c`, `a << b << c` need parentheses */
-        if (n == TOK_SHL || n == TOK_SHR || n == TOK_PLUS || n == TOK_MINUS || n == TOK_STAR ||
-            n == TOK_SLASH || n == TOK_PERCENT)
-            check_mixing(p, op);
-        return e;
+        token *op = take_op(p);
+        return binary(p, tok_binop(k), lhs, rhs_unary(p, op));
     }
-    uint32_t e = additive_post_unary(p, lhs, first);
-    k = (tok_kind)peek(p)->kind;
-    if (*first && (k == TOK_SHL || k == TOK_SHR)) check_mixing(p, *first);
-    return e;
+    return additive_post_unary(p, lhs);
 }
 
 static int is_relational(tok_kind k) {
@@ -566,18 +554,13 @@ static int is_relational(tok_kind k) {
 
 /* relational_expression : shift_expression | shift_expression _less_than shift_expression | ...
  * (one comparison at most) */
-static uint32_t relational_post_unary(parser *p, uint32_t lhs, token **first) {
-    uint32_t e = shift_post_unary(p, lhs, first);
+static uint32_t relational_post_unary(parser *p, uint32_t lhs) {
+    uint32_t e = shift_post_unary(p, lhs);
     tok_kind k = (tok_kind)peek(p)->kind;
     if (!is_relational(k)) return e;
-    token *op = advance(p);
-    *first = op;
-    uint32_t r = rhs_unary(p, op);
-    token *f2 = NULL;
-    r = shift_post_unary(p, r, &f2);
-    e = binary(p, tok_binop(k), e, r);
-    if (is_relational((tok_kind)peek(p)->kind)) check_mixing(p, op);
-    return e;
+    token *op = take_op(p);
+    uint32_t r = shift_post_unary(p, rhs_unary(p, op));
+    return binary(p, tok_binop(k), e, r);
 }
 
 /* expression :
@@ -586,38 +569,43 @@ static uint32_t relational_post_unary(parser *p, uint32_t lhs, token **first) {
  * | short_circuit_and_expression '&&' relational_expression
  * | bitwise_expression
  * bitwise_expression : binary_and_expression '&' unary_expression | binary_or_expression '|' ...
- *                    | binary_xor_expression '^' unary_expression */
+ *                    | binary_xor_expression '^' unary_expression
+ * The grammar is not a precedence ladder: an operator left over after the longest parse needs
+ * parentheses.  Tint's message names the expression's top operator and the leftover one, and
+ * points from the expression's first operator to the leftover. */
 static uint32_t expression(parser *p) {
     uint32_t lhs = unary_expression(p);
     if (!lhs) return 0;
+    token *outer_first = p->first_op;
+    p->first_op = NULL;
+    uint32_t e;
     tok_kind k = (tok_kind)peek(p)->kind;
     if (k == TOK_AND || k == TOK_OR || k == TOK_XOR) {
-        token *first = NULL;
+        e = lhs;
         while (peek(p)->kind == k) {
-            token *op = advance(p);
-            if (!first) first = op;
-            lhs = binary(p, tok_binop(k), lhs, rhs_unary(p, op));
+            token *op = take_op(p);
+            e = binary(p, tok_binop(k), e, rhs_unary(p, op));
         }
-        check_mixing(p, first);
-        return lhs;
-    }
-    token *first = NULL;
-    uint32_t e = relational_post_unary(p, lhs, &first);
-    k = (tok_kind)peek(p)->kind;
-    if (k == TOK_AND_AND || k == TOK_OR_OR) {
-        token *sc = NULL;
-        while (peek(p)->kind == k) {
-            token *op = advance(p);
-            if (!sc) sc = op;
-            uint32_t r = rhs_unary(p, op);
-            token *f2 = NULL;
-            r = relational_post_unary(p, r, &f2);
-            e = binary(p, tok_binop(k), e, r);
+    } else {
+        e = relational_post_unary(p, lhs);
+        k = (tok_kind)peek(p)->kind;
+        if (k == TOK_AND_AND || k == TOK_OR_OR) {
+            while (peek(p)->kind == k) {
+                token *op = take_op(p);
+                uint32_t r = relational_post_unary(p, rhs_unary(p, op));
+                e = binary(p, tok_binop(k), e, r);
+            }
         }
-        check_mixing(p, sc);
-        return e;
     }
-    check_mixing(p, first);
+    token *t = peek(p);
+    int leftover = tok_binop((tok_kind)t->kind) != AST_OP_NONE || t->kind == TOK_MINUS_MINUS;
+    if (leftover && p->first_op && N(e)->kind == AST_BINARY) {
+        uint32_t end = t->kind == TOK_MINUS_MINUS ? t->sp.off + 1 : t->sp.off + t->sp.len;
+        fail_at(p, span_make(p->first_op->sp.off, end - p->first_op->sp.off),
+                "mixing '%s' and '%s' requires parenthesis", ast_op_name((ast_op)N(e)->op),
+                t->kind == TOK_MINUS_MINUS ? "-" : lex_tok_spelling((tok_kind)t->kind));
+    }
+    p->first_op = outer_first;
     return e;
 }
 
@@ -820,23 +808,6 @@ static uint32_t variable_or_value_statement(parser *p, ast_list attrs) {
     return h;
 }
 
-/* Is e of the lhs_expression form (identifier, member/index of one, `*`/`&` of one)? */
-static int is_lhs_shape(parser *p, uint32_t e) {
-    for (;;) {
-        ast_node *n = N(e);
-        switch (n->kind) {
-        case AST_IDENT: return n->u.ident.templ.count == 0;
-        case AST_MEMBER: e = n->u.member.base; break;
-        case AST_INDEX: e = n->u.index.base; break;
-        case AST_UNARY:
-            if (n->op != AST_OP_DEREF && n->op != AST_OP_ADDR) return 0;
-            e = n->u.unary.operand;
-            break;
-        default: return 0;
-        }
-    }
-}
-
 /* lhs_expression : core_lhs_expression component_or_swizzle_specifier? | '*' lhs_expression
  *   | '&' lhs_expression
  * core_lhs_expression : ident | '(' lhs_expression ')' */
@@ -863,18 +834,23 @@ static uint32_t lhs_expression(parser *p) {
     }
     uint32_t e;
     if (t->kind == TOK_LPAREN) {
-        /* Tint parses a whole expression in the parentheses, then requires it to be a reference */
         advance(p);
         sync_enter(p);
-        e = expression(p);
+        e = lhs_expression(p);
         if (!e) fail_at(p, t->sp, "invalid expression");
         expect(p, TOK_RPAREN, NULL);
-        if (!is_lhs_shape(p, e)) fail_at(p, t->sp, "invalid expression");
         sync_leave(p);
     } else if (t->kind == TOK_IDENT) {
-        advance(p);
-        e = node(p, AST_IDENT, t->sp);
-        N(e)->u.ident.name = t->ident;
+        /* as Tint: the identifier may carry a template list and call arguments (the checker
+         * rejects a call as an assignment target) */
+        e = template_elaborated_ident(p);
+        if (is(p, TOK_LPAREN)) {
+            ast_list args = argument_list(p, "function call");
+            uint32_t c = node(p, AST_CALL, from(p, start));
+            N(c)->u.call.callee = e;
+            N(c)->u.call.args = args;
+            e = c;
+        }
     } else {
         return 0;
     }
@@ -1141,6 +1117,13 @@ static uint32_t loop_statement(parser *p, ast_list attrs, uint32_t start) {
     return h;
 }
 
+/* `++x` / `--x` where a statement could start */
+static void no_prefix_incdec(parser *p) {
+    token *t = peek(p);
+    if (t->kind == TOK_PLUS_PLUS || t->kind == TOK_MINUS_MINUS)
+        fail_at(p, t->sp, "prefix increment and decrement operators are not supported");
+}
+
 /* for_statement : attribute* 'for' '(' for_header ')' compound_statement
  * for_header : for_init? ';' expression? ';' for_update?
  * for_init : variable_or_value_statement | variable_updating_statement | func_call_statement
@@ -1149,12 +1132,14 @@ static uint32_t for_statement(parser *p, ast_list attrs, uint32_t start) {
     expect(p, TOK_KW_for, NULL);
     expect(p, TOK_LPAREN, "for loop");
     ast_list none = { 0, 0 };
+    no_prefix_incdec(p);
     uint32_t init = variable_or_value_statement(p, none);
     if (!init) init = func_call_statement(p);
     if (!init) init = variable_updating_statement(p);
     expect(p, TOK_SEMICOLON, "initializer in for loop");
     uint32_t cond = expression(p);
     expect(p, TOK_SEMICOLON, "condition in for loop");
+    no_prefix_incdec(p);
     uint32_t update = func_call_statement(p);
     if (!update) update = variable_updating_statement(p);
     expect(p, TOK_RPAREN, "for loop");
@@ -1215,6 +1200,7 @@ static uint32_t statement(parser *p) {
 /* The statements that take no attributes (0 for the end of a block). */
 static uint32_t statement_no_attrs(parser *p, token *t, uint32_t start) {
     uint32_t h = 0;
+    no_prefix_incdec(p);
     if (t->kind == TOK_IDENT && peek_n(p, 1)->kind == TOK_COLON)
         fail_at(p, t->sp, "expected 'var' for variable declaration");
     switch (t->kind) {
@@ -1342,7 +1328,7 @@ static uint32_t function_decl(parser *p, ast_list attrs, uint32_t start) {
     if (match(p, TOK_ARROW)) {
         rattrs = attributes(p);
         ret = template_elaborated_ident_in(p, 1);
-        if (!ret) fail_at(p, peek(p)->sp, "unable to determine function return type");
+        if (!ret) fail_raw(p, peek(p)->sp, "unable to determine function return type"); /* even at a bad token */
     }
     uint32_t body = compound_statement(p, attributes(p), "function body");
     uint32_t h = node(p, AST_FN, from(p, start));
