@@ -256,6 +256,62 @@ wt_tensor *wt_where(wt_context *ctx, wt_tensor *cond, wt_tensor *a, wt_tensor *b
 /* The result dtype of a binary arithmetic op on these dtypes (promotion rule above). */
 wt_dtype wt_promote(wt_dtype a, wt_dtype b);
 
+/* ---- reductions (src/tensor/reduce.c) ----------------------------------------------------- */
+/* Reduce over the dims dims[0 .. ndims) (negative dims count from the end; each at most once),
+ * or over every dim when ndims == 0.  keepdim keeps the reduced dims with size 1.  Dtypes: sum,
+ * prod and cumsum keep the dtype (bool -> i32; integers wrap); mean, var and std keep a float
+ * dtype, integers -> f32; max and min keep the dtype; argmax and argmin give i32 indices and take
+ * ndims 0 (an index into the flattened tensor) or 1.  Floats accumulate in f32 in a tree order;
+ * max, min, argmax and argmin propagate NaN (argmax gives the first NaN) and give the first index
+ * on ties (numpy).  The sum of nothing is 0, the prod 1, the mean NaN; max, min, argmax and argmin
+ * of an empty reduction are errors.  Inputs may be any view: no transposed copy is made. */
+#define WT_REDUCE_OPS(X) X(sum) X(mean) X(prod) X(max) X(min) X(argmax) X(argmin)
+#define X(name) wt_tensor *wt_##name(wt_context *ctx, wt_tensor *t, int ndims, const int *dims, bool keepdim);
+WT_REDUCE_OPS(X)
+#undef X
+/* sum((x - mean)^2) / max(0, N - correction), in two passes (mean first); correction 1 is the
+ * unbiased estimate, 0 the population variance.  std = sqrt(var). */
+wt_tensor *wt_var(wt_context *ctx, wt_tensor *t, int ndims, const int *dims, double correction, bool keepdim);
+wt_tensor *wt_std(wt_context *ctx, wt_tensor *t, int ndims, const int *dims, double correction, bool keepdim);
+/* Inclusive prefix sum along dim (f32 accumulation for floats); same shape as t. */
+wt_tensor *wt_cumsum(wt_context *ctx, wt_tensor *t, int dim);
+
+/* ---- data movement (src/tensor/movement.c) ------------------------------------------------ */
+/* Indices are i32 or u32 tensors; a negative index counts from the end of its dim (-1 = last).
+ * The GPU cannot report a bad index: an index out of [-n, n) reads 0 (gather, index_select,
+ * embedding) or is skipped (scatter_add). */
+/* n tensors of one dtype and equal shapes except along dim, joined along dim (cat) or along a new
+ * dim inserted at dim (stack: equal shapes; dim in [-ndim-1, ndim]). */
+wt_tensor *wt_cat(wt_context *ctx, wt_tensor *const *ts, int n, int dim);
+wt_tensor *wt_stack(wt_context *ctx, wt_tensor *const *ts, int n, int dim);
+/* torch.gather: out has index's shape, out[i][j] = t[index[i][j]][j] for dim 0; index has t's
+ * rank and index.shape[d] <= t.shape[d] for every d != dim. */
+wt_tensor *wt_gather(wt_context *ctx, wt_tensor *t, int dim, wt_tensor *index);
+/* The entries index[0 .. k) of t along dim (index 1-d): t's shape with k at dim. */
+wt_tensor *wt_index_select(wt_context *ctx, wt_tensor *t, int dim, wt_tensor *index);
+/* Rows of weight [V, D] picked by indices of any shape: indices.shape + [D]. */
+wt_tensor *wt_embedding(wt_context *ctx, wt_tensor *weight, wt_tensor *indices);
+/* torch.scatter_add (not in place): a copy of t with src[i][j] added to out[index[i][j]][j] for
+ * dim 0; index has t's rank, index.shape[d] <= src.shape[d] and <= t.shape[d] for d != dim.
+ * f32 adds are atomic (compare-exchange), so their order (the last bits) may vary run to run;
+ * i32/u32 adds are exact.  f16 is added in f32 and rounded once. */
+wt_tensor *wt_scatter_add(wt_context *ctx, wt_tensor *t, int dim, wt_tensor *index, wt_tensor *src);
+typedef enum wt_pad_mode {
+    WT_PAD_CONSTANT = 0,      /* value */
+    WT_PAD_REFLECT,           /* mirror without the edge (numpy "reflect"; pad < size) */
+    WT_PAD_REPLICATE,         /* repeat the edge (numpy "edge"; size > 0) */
+    WT_PAD_MODE_COUNT
+} wt_pad_mode;
+/* pads[2 * d], pads[2 * d + 1]: elements added before and after dim d (numpy order, >= 0). */
+wt_tensor *wt_pad(wt_context *ctx, wt_tensor *t, const int64_t *pads, wt_pad_mode mode, double value);
+/* Reverses the order of elements along dims[0 .. ndims). */
+wt_tensor *wt_flip(wt_context *ctx, wt_tensor *t, int ndims, const int *dims);
+/* i32 tensor indices.shape + [num_classes]: 1 where the last coordinate equals the index; a
+ * num_classes <= 0 takes max(indices) + 1 (which reads the indices: it waits for the GPU). */
+wt_tensor *wt_one_hot(wt_context *ctx, wt_tensor *indices, int64_t num_classes);
+/* t with value wherever mask (any dtype, nonzero = true, broadcastable to t's shape) is set. */
+wt_tensor *wt_masked_fill(wt_context *ctx, wt_tensor *t, wt_tensor *mask, double value);
+
 #ifdef __cplusplus
 }
 #endif

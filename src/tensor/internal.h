@@ -32,7 +32,8 @@
 /* Kernel files (src/tensor/kernels/<name>.wgsl): X(name, inputs). */
 #define WT_KERNEL_FILES(X) \
     X(unary_f, 1) X(unary_i, 1) X(binary_f, 2) X(binary_i, 2) X(compare, 2) \
-    X(where, 3) X(cast, 1) X(fill, 0) X(rand, 0)
+    X(where, 3) X(cast, 1) X(fill, 0) X(rand, 0) \
+    X(reduce, 1) X(scan, 2) X(copy, 1) X(pad, 1) X(gather, 2) X(scatter, 2)
 
 typedef enum wt_kfile {
 #define X(name, nin) WT_K_##name,

@@ -25,6 +25,12 @@
 #include "tensor_unary_f.wgsl.h"
 #include "tensor_unary_i.wgsl.h"
 #include "tensor_where.wgsl.h"
+#include "tensor_copy.wgsl.h"      /* reduce.c, movement.c */
+#include "tensor_gather.wgsl.h"
+#include "tensor_pad.wgsl.h"
+#include "tensor_reduce.wgsl.h"
+#include "tensor_scan.wgsl.h"
+#include "tensor_scatter.wgsl.h"
 
 static const struct {
     const char *name;

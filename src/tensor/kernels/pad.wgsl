@@ -1,0 +1,46 @@
+// pad.wgsl - pad (src/tensor/movement.c): out (contiguous, shape P.shape) element c reads input
+// coordinate c - before per dim; before[d] sits in input 1's stride slots, the input's sizes in
+// input 2's, the input's strides in input 0's.  Coordinates outside the input give the value
+// P.sv.x (bits of C) for OP 0 (constant), mirror for OP 1 (reflect: -x, 2(n-1)-x) and clamp for
+// OP 2 (replicate).
+
+@group(0) @binding(0) var<storage, read_write> out: array<SO>;
+@group(0) @binding(1) var<storage, read> a: array<SA>;
+
+fn slot(d: u32, k: u32) -> i32 {
+    return P.st[2u * k + (d >> 2u)][d & 3u];
+}
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) g: vec3<u32>) {
+    let i = elem_id(g);
+    if i >= P.n { return; }
+    var rem = i;
+    var src = i32(P.off[0]);
+    var inside = true;
+    var d = P.ndim;
+    loop {
+        if d == 0u { break; }
+        d = d - 1u;
+        let sz = P.shape[d >> 2u][d & 3u];
+        let q = rem / sz;
+        let n = slot(d, 2u);
+        var x = i32(rem - q * sz) - slot(d, 1u);
+        rem = q;
+        if x < 0 || x >= n {
+            if OP == 0u {
+                inside = false;
+            } else if OP == 1u {
+                if x < 0 { x = -x; } else { x = 2 * (n - 1) - x; }
+            } else {
+                x = clamp(x, 0, n - 1);
+            }
+        }
+        src = src + x * slot(d, 0u);
+    }
+    if inside {
+        out[i] = SO(a[u32(src)]);
+    } else {
+        out[i] = SO(bitcast<C>(P.sv.x));
+    }
+}

@@ -1,0 +1,471 @@
+/* reduce.c - reductions (sum, mean, prod, max, min, argmax, argmin, var, std) and cumsum.
+ *
+ * A reduction sees its input as M outputs x K reduced elements without moving data: the logical
+ * dims are split into kept dims (in order) and reduced dims (in order), each group with adjacent
+ * dims merged where the strides allow, and kernels/reduce.wgsl addresses element (o, r) through
+ * those two small stride lists.  So a reduction over a non-last dim, or of a transposed view, is
+ * never a transposed copy.  The plan then picks a layout:
+ *   ROW  one workgroup per output (and segment): lanes stride through the reduced elements and
+ *        meet in a shared-memory tree; chosen when the reduced elements are contiguous, or when
+ *        nothing else is;
+ *   COL  one invocation per output (and segment) looping over the reduced elements: chosen when
+ *        neighbouring outputs are neighbours in memory (a reduction over a leading dim), so a
+ *        wave of invocations reads one contiguous run per step.
+ * Long reductions (and few outputs) are cut into segments so that the GPU has enough workgroups
+ * and no invocation loops more than 65535 times (lavapipe stops such loops); the segments'
+ * accumulators (value bits, index) go to a u32 partial buffer that a second plan reduces the
+ * same way: the whole-tensor sum is two dispatches.  Floats accumulate in f32: sequentially over
+ * short runs per lane, then in a tree, which keeps the error near log2(K) ulps.  var/std are two
+ * passes (mean, then the mean of squared deviations) built from these kernels and ops.c's.
+ * cumsum scans 256-element blocks in shared memory; longer rows add the cumsum of the block
+ * totals (recursively) as each block's prefix. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tensor/internal.h"
+
+/* kernel codes (reduce.wgsl OP) */
+enum { RK_SUM, RK_PROD, RK_MAX, RK_MIN, RK_ARGMAX, RK_ARGMIN, RK_MEAN, RK_COUNT };
+
+/* dtype rules of the reductions */
+typedef enum { RR_SUM, RR_MEAN, RR_KEEP, RR_INDEX } reduce_rule;
+
+/* X(name, kernel code, dtype rule, empty reduction allowed) */
+#define WT_REDUCE_TABLE(X)                  \
+    X(sum, RK_SUM, RR_SUM, true)            \
+    X(mean, RK_MEAN, RR_MEAN, true)         \
+    X(prod, RK_PROD, RR_SUM, true)          \
+    X(max, RK_MAX, RR_KEEP, false)          \
+    X(min, RK_MIN, RR_KEEP, false)          \
+    X(argmax, RK_ARGMAX, RR_INDEX, false)   \
+    X(argmin, RK_ARGMIN, RR_INDEX, false)
+
+typedef struct reduce_row {
+    const char *name;
+    uint32_t code;
+    reduce_rule rule;
+    bool empty_ok;
+} reduce_row;
+
+static const reduce_row reduce_ops[] = {
+#define X(name, code, rule, empty) { "wt_" #name, code, rule, empty },
+    WT_REDUCE_TABLE(X)
+#undef X
+};
+enum {
+#define X(name) N_RED_##name,
+    WT_REDUCE_OPS(X)
+#undef X
+    N_RED_COUNT
+};
+_Static_assert(sizeof reduce_ops / sizeof *reduce_ops == N_RED_COUNT, "one table row per public reduction");
+
+enum { MB_IN_PARTIAL = 1, MB_OUT_PARTIAL = 2, MB_FLOAT = 4 };
+enum { LAYOUT_ROW = 0, LAYOUT_COL = 1 };
+
+/* The input as kept dims [0, nk) then reduced dims [nk, nk + nr), merged. */
+typedef struct rplan {
+    int nk, nr;
+    int64_t shape[WT_MAX_DIMS], strides[WT_MAX_DIMS];
+    int64_t off, M, K;
+} rplan;
+
+/* Appends dims of group `red` (in order, size-1 dims dropped, mergeable neighbours merged). */
+static int plan_group(const wt_tensor *t, const bool *red, bool want, int64_t *shape, int64_t *strides) {
+    int n = 0;
+    for (int d = 0; d < t->ndim; d++) {
+        if (red[d] != want || t->shape[d] == 1)
+            continue;
+        if (n && strides[n - 1] == t->strides[d] * t->shape[d]) {
+            shape[n - 1] *= t->shape[d];
+            strides[n - 1] = t->strides[d];
+            continue;
+        }
+        shape[n] = t->shape[d];
+        strides[n] = t->strides[d];
+        n++;
+    }
+    return n;
+}
+
+static void make_plan(const wt_tensor *t, const bool *red, rplan *p) {
+    memset(p, 0, sizeof *p);
+    p->nk = plan_group(t, red, false, p->shape, p->strides);
+    p->nr = plan_group(t, red, true, p->shape + p->nk, p->strides + p->nk);
+    p->off = t->offset;
+    p->M = 1;
+    p->K = 1;
+    for (int d = 0; d < t->ndim; d++) {
+        if (red[d])
+            p->K *= t->shape[d];
+        else
+            p->M *= t->shape[d];
+    }
+}
+
+static int64_t cdiv(int64_t a, int64_t b) {
+    return (a + b - 1) / b;
+}
+static int64_t max64(int64_t a, int64_t b) {
+    return a > b ? a : b;
+}
+static int64_t min64(int64_t a, int64_t b) {
+    return a < b ? a : b;
+}
+
+static wt_kkey make_key(wt_kfile file, uint32_t code, wt_dtype out, wt_dtype in0, wt_dtype in1, wt_dtype compute) {
+    wt_kkey key;
+    memset(&key, 0, sizeof key);
+    key.file = (uint8_t)file;
+    key.op = (uint8_t)code;
+    key.out = (uint8_t)out;
+    key.in[0] = (uint8_t)in0;
+    key.in[1] = (uint8_t)in1;
+    key.compute = (uint8_t)compute;
+    return key;
+}
+
+/* Records the reduction described by p (input storage st of storage dtype sdt; pairs of u32 when
+ * partial) into out (final) with as many passes as the plan needs. */
+static wt_status reduce_plan(wt_context *ctx, const char *op, uint32_t code, wt_dtype cdt, wt_storage *st, wt_dtype sdt,
+                             bool partial, const rplan *p, wt_tensor *out, float scale) {
+    int64_t M = p->M, K = p->K;
+    bool unit_red = p->nr >= 1 && (p->strides[p->nk + p->nr - 1] == 1 || p->strides[p->nk + p->nr - 1] == -1);
+    bool unit_kept = p->nk >= 1 && p->strides[p->nk - 1] == 1;
+    int layout;
+    if (M == 1)
+        layout = LAYOUT_ROW;
+    else if (K <= 1)
+        layout = LAYOUT_COL;
+    else if (unit_red && K >= 16)
+        layout = LAYOUT_ROW;
+    else if (!unit_kept && K >= 256)
+        layout = LAYOUT_ROW;
+    else
+        layout = LAYOUT_COL;
+    int64_t S, L;
+    if (layout == LAYOUT_ROW) {
+        S = min64(cdiv(1024, M), cdiv(K, 4096));
+        S = max64(max64(S, cdiv(K, (int64_t)1 << 24)), 1);
+        if (M * S >= ((int64_t)1 << 23))  /* P.n = workgroups * 256 must fit a u32 */
+            layout = LAYOUT_COL;
+    }
+    if (layout == LAYOUT_COL) {
+        S = min64(cdiv(131072, M), cdiv(K, 64));
+        S = max64(max64(S, cdiv(K, 16384)), 1);
+    }
+    L = K ? cdiv(K, S) : 0;
+    S = K ? cdiv(K, L) : 1;
+    bool last = S == 1;
+
+    wt_tensor *part = NULL;
+    wt_storage *dst = out->st;
+    if (!last) {
+        part = wt_tensor_new(ctx, op, WT_U32, 1, (const int64_t[]){ 2 * M * S });
+        if (!part)
+            return ctx->status;
+        dst = part->st;
+    }
+    wt_kkey key = make_key(WT_K_reduce, code, last ? out->dtype : WT_U32, sdt, 0, cdt);
+    key.mode[1] = (uint8_t)((partial ? MB_IN_PARTIAL : 0) | (last ? 0 : MB_OUT_PARTIAL) | (wt_is_float(cdt) ? MB_FLOAT : 0));
+    key.mode[2] = (uint8_t)layout;
+    wt_params pr;
+    memset(&pr, 0, sizeof pr);
+    int64_t inv = layout == LAYOUT_ROW ? M * S * 256 : M * S;
+    pr.n = (uint32_t)inv;
+    pr.ndim = (uint32_t)p->nk;
+    for (int d = 0; d < p->nk + p->nr; d++) {
+        pr.shape[d] = (uint32_t)p->shape[d];
+        pr.st[0][d] = (int32_t)p->strides[d];
+    }
+    int64_t pso = layout == LAYOUT_ROW ? S : 1, pst = layout == LAYOUT_ROW ? 1 : M;
+    pr.off[0] = (uint32_t)p->off;
+    pr.off[1] = (uint32_t)pso;
+    pr.off[2] = (uint32_t)pst;
+    memcpy(&pr.sv[0], &scale, 4);
+    pr.sv[1] = (uint32_t)p->nr;
+    pr.aux[0] = (uint32_t)M;
+    pr.aux[1] = (uint32_t)K;
+    pr.aux[2] = (uint32_t)S;
+    pr.aux[3] = (uint32_t)L;
+    wt_kernel *k = wt_kernel_get(ctx, op, &key);
+    wt_status s = k ? wt_record(ctx, op, k, &pr, dst, 1, &st) : ctx->status;
+    if (s == WT_OK && !last) {
+        rplan q;
+        memset(&q, 0, sizeof q);
+        q.M = M;
+        q.K = S;
+        if (M > 1) {
+            q.shape[q.nk] = M;
+            q.strides[q.nk++] = pso;
+        }
+        q.shape[q.nk] = S;
+        q.strides[q.nk] = pst;
+        q.nr = 1;
+        s = reduce_plan(ctx, op, code, cdt, part->st, WT_U32, true, &q, out, scale);
+    }
+    wt_release(part);
+    return s;
+}
+
+/* Normalises dims[0 .. ndims) into red[] (ndims 0: all); false with an error. */
+static bool parse_dims(wt_context *ctx, const char *op, const wt_tensor *t, int ndims, const int *dims, bool *red) {
+    char b[160];
+    memset(red, 0, WT_MAX_DIMS * sizeof *red);
+    if (ndims < 0 || ndims > WT_MAX_DIMS || (ndims && !dims)) {
+        wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "%d dims%s given for shape %s", ndims, ndims && !dims ? " (NULL)" : "",
+                wt_shape_str(b, sizeof b, t->ndim, t->shape));
+        return false;
+    }
+    if (ndims == 0) {
+        for (int d = 0; d < t->ndim; d++)
+            red[d] = true;
+        return true;
+    }
+    for (int i = 0; i < ndims; i++) {
+        int d = dims[i];
+        int n = t->ndim ? t->ndim : 1;   /* a 0-d tensor takes dim 0 / -1 */
+        if (d < -n || d >= n) {
+            wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "dim %d out of range for shape %s", dims[i],
+                    wt_shape_str(b, sizeof b, t->ndim, t->shape));
+            return false;
+        }
+        if (d < 0)
+            d += n;
+        if (t->ndim && red[d]) {
+            wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "dim %d repeated for shape %s", dims[i],
+                    wt_shape_str(b, sizeof b, t->ndim, t->shape));
+            return false;
+        }
+        if (t->ndim)
+            red[d] = true;
+    }
+    return true;
+}
+
+static void out_shape(const wt_tensor *t, const bool *red, bool keepdim, int *nd, int64_t *shape) {
+    int n = 0;
+    for (int d = 0; d < t->ndim; d++) {
+        if (!red[d])
+            shape[n++] = t->shape[d];
+        else if (keepdim)
+            shape[n++] = 1;
+    }
+    *nd = n;
+}
+
+static wt_tensor *reduce(wt_context *ctx, int which, wt_tensor *t, int ndims, const int *dims, bool keepdim) {
+    const reduce_row *r = &reduce_ops[which];
+    if (!ctx || !wt_check_tensor(ctx, r->name, t))
+        return NULL;
+    bool red[WT_MAX_DIMS];
+    if (!parse_dims(ctx, r->name, t, ndims, dims, red))
+        return NULL;
+    char b[160];
+    if (r->rule == RR_INDEX && ndims > 1)
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, r->name, "takes one dim or none (all), got %d for shape %s",
+                       ndims, wt_shape_str(b, sizeof b, t->ndim, t->shape));
+    wt_dtype in = t->dtype, out_dt, cdt;
+    switch (r->rule) {
+    case RR_SUM:
+        out_dt = in == WT_BOOL ? WT_I32 : in;
+        cdt = wt_compute_dtype(out_dt);
+        break;
+    case RR_MEAN:
+        out_dt = wt_is_float(in) ? in : WT_F32;
+        cdt = WT_F32;
+        break;
+    case RR_KEEP:
+        out_dt = in;
+        cdt = wt_compute_dtype(in);
+        break;
+    default:
+        out_dt = WT_I32;
+        cdt = wt_compute_dtype(in);
+        break;
+    }
+    rplan p;
+    make_plan(t, red, &p);
+    if (!r->empty_ok && p.K == 0 && p.M > 0)
+        return wt_fail(ctx, WT_STATUS_SHAPE, r->name, "reduction over zero elements of shape %s has no identity",
+                       wt_shape_str(b, sizeof b, t->ndim, t->shape));
+    int nd;
+    int64_t shape[WT_MAX_DIMS];
+    out_shape(t, red, keepdim, &nd, shape);
+    wt_tensor *out = wt_tensor_new(ctx, r->name, out_dt, nd, shape);
+    if (!out)
+        return NULL;
+    if (!p.M) {
+        ctx->stats.ops++;
+        return out;
+    }
+    float scale = (float)(1.0 / (double)p.K);
+    /* an empty input (K == 0) binds the dummy buffer: the kernel reads nothing */
+    if (reduce_plan(ctx, r->name, r->code, cdt, t->numel ? t->st : NULL, in, false, &p, out, scale) != WT_OK) {
+        wt_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+#define X(name)                                                                                      \
+    wt_tensor *wt_##name(wt_context *ctx, wt_tensor *t, int ndims, const int *dims, bool keepdim) { \
+        return reduce(ctx, N_RED_##name, t, ndims, dims, keepdim);                                   \
+    }
+WT_REDUCE_OPS(X)
+#undef X
+
+static wt_tensor *variance(wt_context *ctx, const char *op, wt_tensor *t, int ndims, const int *dims, double correction,
+                           bool keepdim, bool root) {
+    if (!ctx || !wt_check_tensor(ctx, op, t))
+        return NULL;
+    bool red[WT_MAX_DIMS];
+    if (!parse_dims(ctx, op, t, ndims, dims, red))
+        return NULL;
+    if (isnan(correction) || correction < 0)
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "correction %g must be >= 0", correction);
+    int64_t K = 1;
+    for (int d = 0; d < t->ndim; d++)
+        if (red[d])
+            K *= t->shape[d];
+    wt_dtype out_dt = wt_is_float(t->dtype) ? t->dtype : WT_F32;
+    /* f32 throughout (f16 and integers are converted once), rounded to out_dt at the end */
+    wt_tensor *x = wt_cast(ctx, t, WT_F32);
+    wt_tensor *mu = x ? reduce(ctx, N_RED_mean, x, ndims, dims, true) : NULL;
+    wt_tensor *dev = mu ? wt_sub(ctx, x, mu) : NULL;
+    wt_tensor *sq = dev ? wt_mul(ctx, dev, dev) : NULL;
+    wt_tensor *ss = sq ? reduce(ctx, N_RED_sum, sq, ndims, dims, keepdim) : NULL;
+    double den = (double)K - correction;
+    wt_tensor *v = ss ? wt_mul_scalar(ctx, ss, den > 0 ? 1.0 / den : INFINITY) : NULL;
+    wt_tensor *r = v && root ? wt_sqrt(ctx, v) : v;
+    if (r && r == v)
+        wt_retain(r);
+    wt_tensor *res = r ? wt_cast(ctx, r, out_dt) : NULL;
+    wt_release(x);
+    wt_release(mu);
+    wt_release(dev);
+    wt_release(sq);
+    wt_release(ss);
+    wt_release(v);
+    wt_release(r);
+    if (!res && ctx->status == WT_OK)
+        wt_fail(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "failed");
+    return res;
+}
+
+wt_tensor *wt_var(wt_context *ctx, wt_tensor *t, int ndims, const int *dims, double correction, bool keepdim) {
+    return variance(ctx, "wt_var", t, ndims, dims, correction, keepdim, false);
+}
+
+wt_tensor *wt_std(wt_context *ctx, wt_tensor *t, int ndims, const int *dims, double correction, bool keepdim) {
+    return variance(ctx, "wt_std", t, ndims, dims, correction, keepdim, true);
+}
+
+/* ---- cumsum ---- */
+
+/* Scan of rows described by (nk kept dims shape/istr/ostr, scan dim length L with strides is/os)
+ * from storage a (offset aoff) into storage o (offset ooff). */
+typedef struct splan {
+    int nk;
+    int64_t shape[WT_MAX_DIMS], istr[WT_MAX_DIMS], ostr[WT_MAX_DIMS];
+    int64_t ioff, ooff, R, L;
+} splan;
+
+static wt_status scan_dispatch(wt_context *ctx, const char *op, uint32_t code, const splan *p, wt_dtype cdt,
+                               wt_storage *in, wt_dtype idt, wt_storage *pre, wt_dtype pdt, wt_storage *out,
+                               wt_dtype odt) {
+    int64_t B = cdiv(p->L, 256);
+    wt_kkey key = make_key(WT_K_scan, code, odt, idt, pre ? pdt : WT_F32, cdt);
+    key.mode[1] = pre ? 1 : 0;
+    wt_params pr;
+    memset(&pr, 0, sizeof pr);
+    pr.n = (uint32_t)(p->R * B * 256);
+    pr.ndim = (uint32_t)p->nk;
+    for (int d = 0; d <= p->nk; d++) {
+        pr.shape[d] = (uint32_t)(d < p->nk ? p->shape[d] : p->L);
+        pr.st[0][d] = (int32_t)p->istr[d];
+        pr.st[1][d] = (int32_t)p->ostr[d];
+    }
+    pr.off[0] = (uint32_t)p->ioff;
+    pr.off[1] = (uint32_t)p->ooff;
+    pr.aux[0] = (uint32_t)p->R;
+    pr.aux[1] = (uint32_t)p->L;
+    pr.aux[2] = (uint32_t)B;
+    wt_kernel *k = wt_kernel_get(ctx, op, &key);
+    if (!k)
+        return ctx->status;
+    wt_storage *ins[2] = { in, pre };
+    return wt_record(ctx, op, k, &pr, out, 2, ins);
+}
+
+static wt_status scan_plan(wt_context *ctx, const char *op, const splan *p, wt_dtype cdt, wt_storage *in, wt_dtype idt,
+                           wt_storage *out, wt_dtype odt) {
+    int64_t B = cdiv(p->L, 256);
+    if (B <= 1)
+        return scan_dispatch(ctx, op, 0, p, cdt, in, idt, NULL, 0, out, odt);
+    /* block totals [R, B], their cumsum along B, then the blocks with their prefixes */
+    wt_tensor *tot = wt_tensor_new(ctx, op, cdt, 2, (const int64_t[]){ p->R, B });
+    wt_tensor *cum = tot ? wt_tensor_new(ctx, op, cdt, 2, (const int64_t[]){ p->R, B }) : NULL;
+    wt_status s = cum ? scan_dispatch(ctx, op, 1, p, cdt, in, idt, NULL, 0, tot->st, cdt) : ctx->status;
+    if (s == WT_OK) {
+        splan q;
+        memset(&q, 0, sizeof q);
+        q.R = p->R;
+        q.L = B;
+        if (p->R > 1) {
+            q.shape[0] = p->R;
+            q.istr[0] = q.ostr[0] = B;
+            q.nk = 1;
+        }
+        q.istr[q.nk] = q.ostr[q.nk] = 1;
+        s = scan_plan(ctx, op, &q, cdt, tot->st, cdt, cum->st, cdt);
+    }
+    if (s == WT_OK)
+        s = scan_dispatch(ctx, op, 0, p, cdt, in, idt, cum->st, cdt, out, odt);
+    wt_release(tot);
+    wt_release(cum);
+    return s;
+}
+
+wt_tensor *wt_cumsum(wt_context *ctx, wt_tensor *t, int dim) {
+    const char *op = "wt_cumsum";
+    if (!ctx || !wt_check_tensor(ctx, op, t))
+        return NULL;
+    int n = t->ndim ? t->ndim : 1;
+    char b[160];
+    if (dim < -n || dim >= n)
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "dim %d out of range for shape %s", dim,
+                       wt_shape_str(b, sizeof b, t->ndim, t->shape));
+    if (dim < 0)
+        dim += n;
+    wt_dtype odt = t->dtype == WT_BOOL ? WT_I32 : t->dtype;
+    wt_dtype cdt = wt_compute_dtype(odt);
+    wt_tensor *out = wt_tensor_new(ctx, op, odt, t->ndim, t->shape);
+    if (!out)
+        return NULL;
+    if (!t->numel) {
+        ctx->stats.ops++;
+        return out;
+    }
+    splan p;
+    memset(&p, 0, sizeof p);
+    p.ioff = t->offset;
+    p.L = t->ndim ? t->shape[dim] : 1;
+    p.R = t->numel / p.L;
+    for (int d = 0; d < t->ndim; d++) {
+        if (d == dim || t->shape[d] == 1)
+            continue;
+        p.shape[p.nk] = t->shape[d];
+        p.istr[p.nk] = t->strides[d];
+        p.ostr[p.nk] = out->strides[d];
+        p.nk++;
+    }
+    p.istr[p.nk] = t->ndim ? t->strides[dim] : 1;
+    p.ostr[p.nk] = t->ndim ? out->strides[dim] : 1;
+    if (scan_plan(ctx, op, &p, cdt, t->st, t->dtype, out->st, odt) != WT_OK) {
+        wt_release(out);
+        return NULL;
+    }
+    return out;
+}
