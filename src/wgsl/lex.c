@@ -785,9 +785,9 @@ static uint32_t lex_one(lexer *lx, uint32_t p, token *t) {
  *   of ( and [; the lexer then emits TEMPLATE_END for that one character and goes on lexing after
  *   it, which splits `>>`, `>=`, `>>=` (when the first `>` is not a template end, neither is a
  *   second one, so those tokens stay whole);
- * - `(` `[` nest; `)` `]` drop the candidates opened inside; `=` (assignment, not `==`),
- *   compound assignments except `>>=`, `;`, `{` and `:` drop all candidates; `&&` and `||` drop
- *   the candidates of the current depth. */
+ * - `(` `[` nest; `)` `]` drop the candidates opened inside; `=` (assignment, not `==`), `;`, `{`
+ *   and `:` drop all candidates (compound assignments do not: Tint works on tokens, and so do
+ *   we); `&&` and `||` drop the candidates of the current depth. */
 typedef struct pending { uint32_t tok, depth; } pending;
 
 typedef struct discovery {
@@ -825,8 +825,6 @@ static void discover_step(arena *ar, discovery *d, token *toks, uint32_t i) {
         if (d->depth) d->depth--;
         break;
     case TOK_EQUAL: case TOK_SEMICOLON: case TOK_LBRACE: case TOK_COLON:
-    case TOK_PLUS_EQ: case TOK_MINUS_EQ: case TOK_STAR_EQ: case TOK_SLASH_EQ: case TOK_PERCENT_EQ:
-    case TOK_AND_EQ: case TOK_OR_EQ: case TOK_XOR_EQ: case TOK_SHL_EQ:
         d->depth = 0;
         d->stack.n = 0;
         break;

@@ -1,0 +1,1 @@
+var<private> a: array<u32 && 1>;
