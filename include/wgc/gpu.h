@@ -193,7 +193,8 @@ typedef enum wg_error_type {
     X(DEVICE_DESTROYED, DEVICE_LOST, "device was destroyed") \
     X(MAP_ABORTED, VALIDATION, "map request aborted by unmap or destroy") \
     X(QUERY_SET_DESTROYED, VALIDATION, "query set is destroyed") \
-    X(QUERY_COUNT, VALIDATION, "query count is zero or exceeds 4096")
+    X(QUERY_COUNT, VALIDATION, "query count is zero or exceeds 4096") \
+    X(SUBMIT_TOO_MANY, VALIDATION, "more than 64 command buffers in one submit")
 
 typedef enum wg_error_id {
 #define X(name, type, summary) WG_ERR_##name,
@@ -472,7 +473,7 @@ wg_status wg_buffer_read(wg_buffer *buf, uint64_t offset, void *dst, uint64_t si
 /* ---- queue -------------------------------------------------------------------------------- */
 /* Copies data now into the staging ring; the GPU copy runs before the next submitted work. */
 void wg_queue_write_buffer(wg_queue *q, wg_buffer *buf, uint64_t offset, const void *data, uint64_t size);
-/* Consumes (releases) each command buffer; returns the submission's serial, 0 on error. */
+/* Consumes (releases) each command buffer (at most 64); returns the submission's serial, 0 on error. */
 uint64_t wg_queue_submit(wg_queue *q, size_t count, wg_command_buffer *const *cbs);
 /* Waits for all submitted work.  timeout_ns UINT64_MAX: the device's lost timeout applies, and
  * passing it loses the device; a smaller timeout just returns WG_STATUS_TIMEOUT. */
@@ -630,6 +631,72 @@ void wg_compute_pass_dispatch_workgroups_indirect(wg_compute_pass *p, wg_buffer 
 void wg_compute_pass_end(wg_compute_pass *p);
 void wg_compute_pass_retain(wg_compute_pass *p);
 void wg_compute_pass_release(wg_compute_pass *p);
+
+
+/* ==== tools: one-call kernel runs, a device with everything on, adapters as JSON ============== */
+/* src/gpu/tool.c (issue 6); used by `wgc run`, `wgc profile` and the Python package python/wgc,
+ * which reaches these through ctypes, so they take plain structs and fill caller-owned memory. */
+
+/* A device on the adapter `select` names (index or name substring; NULL or "": $WGC_ADAPTER, else
+ * by preference) with every feature the adapter supports enabled.  NULL and *err on failure. */
+wg_device *wg_instance_create_tool_device(wg_instance *inst, const char *select, wg_error *err);
+
+/* The adapters as one JSON document, the one `wgc info --json` prints: {"adapters":[{"index",
+ * "default","name","type","vendor",...,"subgroupMinSize","subgroupMaxSize","features":[..],
+ * "limits":{"maxBufferSize":..},"cooperativeMatrixShapes":[..]}]}.  snprintf rules: writes at
+ * most cap bytes (NUL included; buf may be NULL when cap is 0) and returns the full length. */
+size_t wg_instance_adapters_json(wg_instance *inst, char *buf, size_t cap);
+
+typedef struct wg_kernel_binding {
+    uint32_t group, binding;
+    uint64_t size;                 /* bytes (rounded up to 4 on the GPU) */
+    const void *data;              /* initial contents, size bytes; NULL: zeros */
+    void *readback;                /* NULL: not read; else receives size bytes after the last run */
+} wg_kernel_binding;
+
+typedef struct wg_kernel_override {
+    const char *name;              /* the override's name, or its @id in decimal */
+    double value;
+} wg_kernel_override;
+
+typedef struct wg_kernel_run_desc {
+    const char *label;
+    const char *wgsl;              /* WGSL source */
+    size_t wgsl_length;            /* 0: strlen(wgsl) */
+    const char *filename;          /* in diagnostics; NULL: "kernel.wgsl" */
+    const char *entry_point;       /* NULL: the module's only compute entry point */
+    uint32_t dispatch[3];          /* workgroup counts; 0 in y or z: 1 */
+    const wg_kernel_override *overrides;
+    uint32_t override_count;
+    const wg_kernel_binding *bindings;   /* one per binding the entry point uses */
+    uint32_t binding_count;
+    uint32_t warmup;               /* untimed runs first */
+    uint32_t repeat;               /* timed runs; 0: 1 */
+    uint64_t *gpu_ns;              /* NULL, or repeat entries: each timed run's time in ns */
+    bool wall_clock;               /* time each run by submit+wait on the host even with timestamps */
+} wg_kernel_run_desc;
+
+typedef struct wg_kernel_run_result {
+    wg_error error;                /* type NONE on success */
+    char diagnostics[8192];        /* compiler diagnostics (text, truncated), "" when none */
+    uint32_t workgroup_size[3];    /* of the entry point */
+    char entry_point[64];
+    double compile_ms;             /* WGSL -> SPIR-V on the host */
+    double pipeline_ms;            /* shader module + compute pipeline creation */
+    bool pipeline_cache_hit;       /* in-memory or on-disk pipeline cache served it */
+    bool timestamps;               /* times are from GPU timestamp queries (else host wall clock) */
+    uint32_t runs;                 /* timed runs measured */
+    double min_ns, median_ns, max_ns, mean_ns, stddev_ns;  /* per timed run */
+    double wall_ms;                /* host time of all timed runs, submit to finished */
+} wg_kernel_run_result;
+
+/* Compiles desc->wgsl (overrides applied), creates the pipeline, uploads the bindings, runs the
+ * entry point warmup + repeat times (one submit each for warmup and the timed batch; with
+ * timestamps every run is its own timed compute pass, with the runtime's barriers between runs),
+ * reads back, and fills *out.  WG_STATUS_OK, or WG_STATUS_ERROR with out->error (WG_ERR_WGSL_COMPILE
+ * with out->diagnostics, a binding problem, any device error the calls raised), or
+ * WG_STATUS_DEVICE_LOST.  Readback buffers hold the contents after all warmup + repeat runs. */
+wg_status wg_device_run_kernel(wg_device *dev, const wg_kernel_run_desc *desc, wg_kernel_run_result *out);
 
 #ifdef __cplusplus
 }

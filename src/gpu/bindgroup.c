@@ -101,11 +101,15 @@ wg_bind_group *wg_device_create_bind_group(wg_device *dev, const wg_bind_group_d
         wg__err(dev, WG_ERR_HOST_OOM, "bind group '%s'", name);
         return g;
     }
-    VkDescriptorBufferInfo infos[64];
-    VkWriteDescriptorSet writes[64];
-    if (n > 64) {
-        wg__err(dev, WG_ERR_LAYOUT_TOO_MANY_BINDINGS, "bind group '%s' has %zu entries (at most 64)", name, n);
-        return g;
+    VkDescriptorBufferInfo infos_stack[32], *infos = infos_stack;
+    VkWriteDescriptorSet writes_stack[32], *writes = writes_stack;
+    if (n > 32) {
+        infos = wg__alloc(&dev->alloc, n * sizeof *infos);
+        writes = wg__alloc(&dev->alloc, n * sizeof *writes);
+        if (!infos || !writes) {
+            wg__err(dev, WG_ERR_HOST_OOM, "bind group '%s'", name);
+            goto out;
+        }
     }
     for (size_t k = 0; k < l->n; k++) {
         const wg_set_layout_entry *le = &l->entries[k];
@@ -117,7 +121,7 @@ wg_bind_group *wg_device_create_bind_group(wg_device *dev, const wg_bind_group_d
         char what[96];
         snprintf(what, sizeof what, "bind group '%.40s' binding %u buffer", name, le->binding);
         if (!wg__buffer_usable(dev, e->buffer, uniform ? WG_BUFFER_USAGE_UNIFORM : WG_BUFFER_USAGE_STORAGE, what))
-            return g;
+            goto out;
         wg_buffer *b = e->buffer;
         uint64_t align = uniform ? dev->limits.min_uniform_buffer_offset_alignment
                                  : dev->limits.min_storage_buffer_offset_alignment;
@@ -142,7 +146,7 @@ wg_bind_group *wg_device_create_bind_group(wg_device *dev, const wg_bind_group_d
         if (err) {
             wg__err(dev, err, "bind group '%s' binding %u: buffer '%s' offset %llu size %llu", name, le->binding,
                     wg__label(b), (unsigned long long)e->offset, (unsigned long long)size);
-            return g;
+            goto out;
         }
         g->entries[k] = (struct wg_bg_entry){ le->binding, le->type, le->dynamic, b, e->offset, size };
         infos[k] = (VkDescriptorBufferInfo){ b->vk, e->offset, uniform ? size : (size + 3) & ~3ull };
@@ -158,7 +162,7 @@ wg_bind_group *wg_device_create_bind_group(wg_device *dev, const wg_bind_group_d
         if (!dev->lost)
             wg__err(dev, WG_ERR_HOST_OOM, "bind group '%s' descriptor set", name);
         g->set = VK_NULL_HANDLE;
-        return g;
+        goto out;
     }
     for (size_t k = 0; k < l->n; k++)
         writes[k].dstSet = g->set;
@@ -169,6 +173,11 @@ wg_bind_group *wg_device_create_bind_group(wg_device *dev, const wg_bind_group_d
     g->layout = l;
     wg__obj_retain(&l->o);
     g->o.invalid = false;
+out:
+    if (infos != infos_stack)
+        wg__free(&dev->alloc, infos);
+    if (writes != writes_stack)
+        wg__free(&dev->alloc, writes);
     return g;
 }
 

@@ -34,16 +34,19 @@ static void hazard_barrier(wg_command_encoder *e, uint32_t dst) {
         src |= e->writes[i].stage;
     for (uint32_t i = 0; i < e->nreads; i++)
         src |= e->reads[i].stage;
+    if (e->untracked)
+        src |= WG_STAGE_COMPUTE;
     if (dst && src)
         wg__barrier_stages(e->o.dev, e->cb, src, dst);
     else
         wg__barrier(e->o.dev, e->cb, false);
     e->o.dev->stats.barriers++;
     e->nreads = e->nwrites = 0;
+    e->untracked = false;
 }
 
 static void hazards(wg_command_encoder *e, const access *acc, uint32_t n) {
-    bool need = false;
+    bool need = e->untracked;
     uint32_t dst = 0;
     for (uint32_t i = 0; i < n; i++) {
         dst |= acc[i].stage;
@@ -487,6 +490,16 @@ static void dispatch_hazards(wg_compute_pass *p, const access *extra) {
     access acc[WG_HAZARD_MAX];
     uint32_t n = 0;
     const wg_pipeline_layout *pl = p->pipeline->layout;
+    size_t total = extra ? 1 : 0;
+    for (uint32_t g = 0; g < pl->nsets; g++)
+        total += p->groups[g]->n;
+    if (total > WG_HAZARD_MAX) {
+        /* Too many bindings to track one by one: a barrier before, and one before the next
+         * command (its accesses are unknown to the tracker). */
+        hazard_barrier(p->enc, WG_STAGE_COMPUTE | (extra ? extra->stage : 0));
+        p->enc->untracked = true;
+        return;
+    }
     if (extra)
         acc[n++] = *extra;
     for (uint32_t g = 0; g < pl->nsets; g++) {

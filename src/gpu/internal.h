@@ -532,6 +532,7 @@ struct wg_command_encoder {
     size_t nused, capused;
     wg_hazard reads[WG_HAZARD_MAX], writes[WG_HAZARD_MAX];
     uint32_t nreads, nwrites;
+    bool untracked;                   /* a command too big to track ran since the last barrier */
     uint32_t indirect_slot;
     wg_compute_pass pass;
 };

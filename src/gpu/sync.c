@@ -139,7 +139,7 @@ void wg__pending_write(wg_device *dev, const void *buf, uint64_t start, uint64_t
 uint64_t wg__submit(wg_device *dev, VkCommandBuffer *cbs, uint32_t n) {
     if (dev->lost)
         return 0;
-    VkCommandBuffer all[17];
+    VkCommandBuffer all[65];
     uint32_t total = 0;
     if (!wg__grow(&dev->alloc, (void **)&dev->inflight, &dev->capinflight, dev->ninflight + n + 1,
                   sizeof *dev->inflight)) {
@@ -160,7 +160,7 @@ uint64_t wg__submit(wg_device *dev, VkCommandBuffer *cbs, uint32_t n) {
         dev->pending = VK_NULL_HANDLE;
     }
     uint32_t first_user = total;
-    for (uint32_t i = 0; i < n && total < 17; i++)
+    for (uint32_t i = 0; i < n && total < 65; i++)
         all[total++] = cbs[i];
     if (total == 0)
         return 0;
@@ -371,8 +371,8 @@ uint64_t wg_queue_submit(wg_queue *q, size_t count, wg_command_buffer *const *cb
     wg_device *dev = q->dev;
     uint64_t serial = 0;
     bool ok = !dev->lost;
-    if (count > 16) {
-        wg__err(dev, WG_ERR_VK_CALL, "at most 16 command buffers per submit (got %zu)", count);
+    if (count > 64) {
+        wg__err(dev, WG_ERR_SUBMIT_TOO_MANY, "%zu command buffers", count);
         ok = false;
     }
     for (size_t i = 0; ok && i < count; i++)
@@ -384,7 +384,7 @@ uint64_t wg_queue_submit(wg_queue *q, size_t count, wg_command_buffer *const *cb
                 ok = false;
             }
     if (ok) {
-        VkCommandBuffer vk[16];
+        VkCommandBuffer vk[64];
         for (size_t i = 0; i < count; i++)
             vk[i] = cbs[i]->cb;
         serial = wg__submit(dev, vk, (uint32_t)count);
@@ -398,7 +398,7 @@ uint64_t wg_queue_submit(wg_queue *q, size_t count, wg_command_buffer *const *cb
             }
         }
     }
-    for (size_t i = 0; i < count; i++)
+    for (size_t i = 0; cbs && i < count; i++)
         if (cbs[i] && cbs[i]->o.dev == dev)
             wg_command_buffer_release(cbs[i]);
     return serial;

@@ -435,6 +435,24 @@ static wg_error_id c_bg_range(ctx *c, uint32_t p) {
         .entries = &(wg_bind_group_entry){ .binding = 0, .buffer = b, .offset = r[p].off, .size = r[p].size } }));
     return 0;
 }
+/* A bind group with more entries than fit on the stack (32 storage + 1 uniform): valid. */
+static wg_error_id c_bg_big(ctx *c, uint32_t p) {
+    wg_bind_group_layout_entry le[33];
+    wg_bind_group_entry be[33];
+    for (uint32_t i = 0; i < 33; i++) {
+        le[i] = (wg_bind_group_layout_entry){ .binding = i, .type = i == 32 ? WG_BINDING_TYPE_UNIFORM : WG_BINDING_TYPE_STORAGE };
+        be[i] = (wg_bind_group_entry){ .binding = i, .buffer = i == 32 ? c->uniform : c->storage, .size = 64 };
+    }
+    uint32_t n = p ? 33 : 32;
+    wg_bind_group_layout *l = wg_device_create_bind_group_layout(c->dev, &(wg_bind_group_layout_desc){
+        .entry_count = n, .entries = le });
+    wg_bind_group *g = wg_device_create_bind_group(c->dev, &(wg_bind_group_desc){
+        .layout = l, .entry_count = n, .entries = be });
+    wg_bind_group_release(g);
+    wg_bind_group_layout_release(l);
+    return 0;
+}
+
 static wg_error_id c_bg_dev2_limit(ctx *c, uint32_t p) {
     /* dev2 has maxStorageBufferBindingSize 4096 */
     wg_device *d = c->dev2;
@@ -771,6 +789,17 @@ static wg_error_id c_submit(ctx *c, uint32_t p) {
         break;
     }
     case 9: { wg_command_buffer *n = NULL; wg_queue_submit(c->q, 1, &n); break; }
+    case 10: { wg_command_buffer *many[65] = { 0 }; wg_queue_submit(c->q, 65, many); break; }
+    case 11: { /* 64 is fine */
+        wg_command_buffer *many[64];
+        for (int i = 0; i < 64; i++)
+            many[i] = copy_cb(c, c->storage, tmp);
+        wg_device_push_error_scope(c->dev, WG_ERROR_TYPE_VALIDATION);
+        CHECK(wg_queue_submit(c->q, 64, many) != 0);
+        wg_error_id id = wg_device_pop_error_scope(c->dev, NULL);
+        wg_buffer_release(tmp);
+        return id;
+    }
     }
     wg_buffer_release(tmp);
     return 0;
@@ -881,6 +910,7 @@ static void build_cases(const wg_limits *L, bool coop) {
     ROWS("group size align", WG_ERR_BIND_SIZE_ALIGN, c_bg_range, 11, 12);
     ROWS("group uniform limit", WG_ERR_BIND_SIZE_LIMIT, c_bg_range, 13, 14);
     add_case("group min size", 15, WG_ERR_BIND_SIZE_MIN, c_bg_range);
+    ROWS("group with 32/33 entries is fine", WG_ERR_NONE, c_bg_big, 0, 1);
     ROWS("group storage limit", WG_ERR_BIND_SIZE_LIMIT, c_bg_dev2_limit, 0, 1);
     add_case("dispatch no pipeline", 0, WG_ERR_NO_PIPELINE, c_dispatch_state);
     add_case("dispatch no group", 1, WG_ERR_BIND_GROUP_MISSING, c_dispatch_state);
@@ -935,6 +965,8 @@ static void build_cases(const wg_limits *L, bool coop) {
     ROWS("submit mapped buffer", WG_ERR_SUBMIT_MAPPED_BUFFER, c_submit, 6, 7);
     add_case("submit destroyed query set", 8, WG_ERR_SUBMIT_DESTROYED_QUERY, c_submit);
     add_case("submit null", 9, WG_ERR_NULL_OBJECT, c_submit);
+    add_case("submit too many", 10, WG_ERR_SUBMIT_TOO_MANY, c_submit);
+    add_case("submit 64 is fine", 11, WG_ERR_NONE, c_submit);
     ROWS("scope filter", WG_ERR_BAD_ENUM, c_scope, 0, 5, 99);
     add_case("wgsl syntax error", 1, WG_ERR_WGSL_COMPILE, c_wgsl_only);
     add_case("wgsl without compute entry", 0, WG_ERR_SPIRV_NO_COMPUTE_ENTRY, c_wgsl_only);
