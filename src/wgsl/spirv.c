@@ -924,9 +924,14 @@ static uint32_t binary_vals(emitter *e, ast_op op, ty_t rt, ty_t lt, uint32_t l,
     case AST_OP_DIV:
         if (fl) return op2(e, SPV_OP_FDiv, R, l, r);
         return op2(e, sg ? SPV_OP_SDiv : SPV_OP_UDiv, R, l, safe ? r : safe_divisor(e, lt, l, r));
-    case AST_OP_MOD:
+    case AST_OP_MOD: {
         if (fl) return op2(e, SPV_OP_FRem, R, l, r);
-        return op2(e, sg ? SPV_OP_SRem : SPV_OP_UMod, R, l, safe ? r : safe_divisor(e, lt, l, r));
+        uint32_t d = safe ? r : safe_divisor(e, lt, l, r);
+        if (!sg) return op2(e, SPV_OP_UMod, R, l, d);
+        /* l - trunc(l / d) * d: NVIDIA's driver (580) gets OpSRem wrong for negative operands */
+        uint32_t q = op2(e, SPV_OP_SDiv, R, l, d);
+        return op2(e, SPV_OP_ISub, R, l, op2(e, SPV_OP_IMul, R, q, d));
+    }
     case AST_OP_AND: return op2(e, s == TY_BOOL ? SPV_OP_LogicalAnd : SPV_OP_BitwiseAnd, R, l, r);
     case AST_OP_OR: return op2(e, s == TY_BOOL ? SPV_OP_LogicalOr : SPV_OP_BitwiseOr, R, l, r);
     case AST_OP_XOR: return op2(e, SPV_OP_BitwiseXor, R, l, r);
