@@ -372,7 +372,7 @@ typedef struct wg_device_desc {
     wg_device_lost_callback device_lost;
     void *device_lost_user;
     uint32_t lost_timeout_ms;            /* 0: $WGC_LOST_TIMEOUT_MS, else 30000 */
-    uint64_t memory_block_size;          /* 0: 64 MiB; suballocation block size */
+    uint64_t memory_block_size;          /* 0: device memory / 64, within 64..256 MiB; suballocation block */
     uint64_t staging_size;               /* 0: 32 MiB; the write_buffer ring */
     const char *cache_dir;               /* NULL: $WGC_CACHE_DIR, $XDG_CACHE_HOME/wgc, ~/.cache/wgc; "" none */
 } wg_device_desc;

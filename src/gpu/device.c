@@ -155,7 +155,10 @@ wg_device *wg_adapter_create_device(wg_adapter *ad, const wg_device_desc *desc, 
         tmo = e && *e ? strtoull(e, NULL, 10) : 0;
     }
     dev->lost_timeout_ns = (tmo ? tmo : 30000) * 1000000ull;
-    dev->block_size = desc->memory_block_size ? desc->memory_block_size : 64ull << 20;
+    /* blocks of 1/64 of the device memory, between 64 and 256 MiB */
+    uint64_t auto_block = ad->info.device_local_bytes / 64;
+    auto_block = auto_block < (64ull << 20) ? 64ull << 20 : auto_block > (256ull << 20) ? 256ull << 20 : auto_block;
+    dev->block_size = desc->memory_block_size ? desc->memory_block_size : auto_block;
     const char *unmapped = getenv("WGC_DEBUG_UNMAPPED");
     dev->unmapped_device_memory = unmapped && !strcmp(unmapped, "1");
     dev->ring_size = desc->staging_size ? desc->staging_size : 32ull << 20;
