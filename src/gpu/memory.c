@@ -1,10 +1,11 @@
 /* memory.c - GPU memory suballocation: a few large VkDeviceMemory blocks per memory type
  * (desc.memory_block_size; by default 1/64 of the device memory, 64 to 256 MiB), carved
  * first-fit from a sorted, coalescing free list; a buffer bigger than half a block gets a
- * dedicated block of its own.  Host-visible blocks are mapped once, persistently.  A request larger than the memory type's heap fails
- * without asking the driver; a failed vkAllocateMemory is an out-of-memory error, not a crash.
- * Blocks are also kept apart by use (device / upload / readback), so one memory type serving
- * all three (lavapipe, resizable BAR) still gets separate blocks. */
+ * dedicated block of its own.  Host-visible blocks are mapped once, persistently.  A request
+ * larger than the memory type's heap fails without asking the driver; a failed
+ * vkAllocateMemory is an out-of-memory error, not a crash.  Blocks are also kept apart by use
+ * (device / upload / readback), so one memory type serving all three (lavapipe, resizable BAR)
+ * still gets separate blocks. */
 #include "gpu/internal.h"
 
 static uint64_t align_up(uint64_t v, uint64_t a) {
