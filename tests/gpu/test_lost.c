@@ -160,7 +160,7 @@ int main(int argc, char **argv) {
     p = mkpipe(f.dev, "spin", test_spin_spv, test_spin_spv_words);
     params = mkbuf(f.dev, "params", 64, 0);
     /* a short explicit timeout is just a timeout */
-    spin(&f, p, params, NULL, by_outer ? n_outer / 50 : 1, by_outer ? 0 : n_groups / 50);
+    spin(&f, p, params, NULL, by_outer ? n_outer / 100 : 1, by_outer ? 0 : n_groups / 100);
     CHECK_EQ_INT(wg_queue_wait(f.q, 1000), WG_STATUS_TIMEOUT);
     CHECK(!wg_device_is_lost(f.dev));
     CHECK_EQ_INT(wg_queue_wait(f.q, UINT64_MAX), WG_STATUS_OK);
