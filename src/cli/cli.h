@@ -10,7 +10,9 @@
     X(check, "validate WGSL files, print diagnostics (--json)") \
     X(info, "list Vulkan adapters: info, limits, features (--json)") \
     X(demo, "run a checked vector add on the default GPU") \
-    X(bench, "benchmarks with same-run baselines: bench runtime | bench compile (--json)")
+    X(bench, "benchmarks with same-run baselines: bench runtime | bench compile (--json)") \
+    X(run, "run a compute kernel on buffers from .npy files or generators (wgc run k.wgsl --dispatch ..)") \
+    X(profile, "time a compute kernel with GPU timestamps: min/median/max, GB/s (--json)")
 
 #define X(name, help) int cli_##name(int argc, char **argv);
 CLI_COMMANDS(X)

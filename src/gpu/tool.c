@@ -1,0 +1,534 @@
+/* tool.c - one-call helpers over the public wg API for tools: a device with every feature the
+ * adapter has, the adapter list as JSON, and wg_device_run_kernel, the engine of `wgc run`,
+ * `wgc profile` and the Python package (python/wgc, through ctypes).
+ *
+ * The kernel runner does nothing the public API cannot: it compiles the WGSL itself (to time the
+ * compile apart from pipeline creation and to apply overrides), checks the caller's bindings
+ * against the entry point's reflection, creates one buffer per binding, records warmup runs in
+ * one submit and the timed runs in another, each timed run its own compute pass with a begin and
+ * end timestamp (the runtime inserts the barriers between runs that write the same buffers),
+ * then reads back.  Device errors are caught in error scopes and returned in the result; nothing
+ * is printed.  Host memory goes through the device's allocator hook. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpu/internal.h"
+#include "wgc/wgsl.h"
+
+#define TOOL_MAX_QUERY_PAIRS 2048   /* a query set holds at most 4096 timestamps */
+
+wg_device *wg_instance_create_tool_device(wg_instance *inst, const char *select, wg_error *err) {
+    wg_adapter_options opt = { .label = "tool", .select = select && *select ? select : NULL };
+    wg_adapter *ad = wg_instance_request_adapter(inst, &opt, err);
+    if (!ad)
+        return NULL;
+    const wg_adapter_info *info = wg_adapter_get_info(ad);
+    return wg_adapter_create_device(ad, &(wg_device_desc){ .label = "tool", .required_features = info->features }, err);
+}
+
+/* ---- JSON --------------------------------------------------------------------------------- */
+typedef struct jbuf {
+    char *buf;
+    size_t cap, len;   /* len counts every byte asked for, written or not */
+} jbuf;
+
+static void jputs(jbuf *j, const char *s) {
+    size_t n = strlen(s);
+    if (j->len < j->cap) {
+        size_t room = j->cap - j->len - 1, k = n < room ? n : room;
+        memcpy(j->buf + j->len, s, k);
+        j->buf[j->len + k] = 0;
+    }
+    j->len += n;
+}
+
+static void jprintf(jbuf *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void jprintf(jbuf *j, const char *fmt, ...) {
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    jputs(j, tmp);
+}
+
+static void jstr(jbuf *j, const char *s) {
+    jputs(j, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        char e[8] = { (char)c, 0 };
+        if (c == '"' || c == '\\')
+            e[0] = '\\', e[1] = (char)c, e[2] = 0;
+        else if (c < 0x20)
+            snprintf(e, sizeof e, "\\u%04x", c);
+        jputs(j, e);
+    }
+    jputs(j, "\"");
+}
+
+size_t wg_instance_adapters_json(wg_instance *inst, char *buf, size_t cap) {
+    jbuf j = { buf, cap, 0 };
+    if (buf && cap)
+        buf[0] = 0;
+    wg_error err;
+    const wg_adapter *def = inst ? wg_instance_request_adapter(inst, NULL, &err) : NULL;
+    size_t n = inst ? wg_instance_adapter_count(inst) : 0;
+    jputs(&j, "{\"adapters\":[");
+    for (size_t i = 0; i < n; i++) {
+        const wg_adapter *ad = wg_instance_get_adapter(inst, i);
+        const wg_adapter_info *in = wg_adapter_get_info(ad);
+        const wg_limits *l = wg_adapter_get_limits(ad);
+        jprintf(&j, "%s{\"index\":%zu,\"default\":%s,\"name\":", i ? "," : "", i, ad == def ? "true" : "false");
+        jstr(&j, in->name);
+        jprintf(&j, ",\"type\":\"%s\",\"vendor\":", wg_adapter_type_name(in->type));
+        jstr(&j, in->vendor);
+        jprintf(&j, ",\"vendorId\":%u,\"deviceId\":%u,\"driverName\":", in->vendor_id, in->device_id);
+        jstr(&j, in->driver_name);
+        jputs(&j, ",\"driverInfo\":");
+        jstr(&j, in->driver_info);
+        jprintf(&j, ",\"driverVersion\":%u,\"apiVersion\":\"%u.%u.%u\"", in->driver_version, in->api_version >> 22,
+                (in->api_version >> 12) & 0x3ff, in->api_version & 0xfff);
+        jprintf(&j, ",\"subgroupMinSize\":%u,\"subgroupMaxSize\":%u,\"timestampPeriodNs\":%g,\"deviceLocalBytes\":%llu",
+                in->subgroup_min_size, in->subgroup_max_size, in->timestamp_period_ns,
+                (unsigned long long)in->device_local_bytes);
+        jputs(&j, ",\"features\":[");
+        int first = 1;
+        for (int f = 1; f < WG_FEATURE_COUNT; f++)
+            if (in->features & WG_FEATURE_BIT(f)) {
+                jprintf(&j, "%s\"%s\"", first ? "" : ",", wg_feature_name((wg_feature)f));
+                first = 0;
+            }
+        jputs(&j, "],\"limits\":{");
+        first = 1;
+#define X(field, name, kind) jprintf(&j, "%s\"%s\":%llu", first ? "" : ",", name, (unsigned long long)l->field), first = 0;
+        WG_LIMITS(X)
+#undef X
+        jputs(&j, "},\"cooperativeMatrixShapes\":[");
+        for (uint32_t k = 0; k < in->coop_shape_count; k++) {
+            const wg_coop_matrix_shape *s = &in->coop_shapes[k];
+            jprintf(&j, "%s{\"m\":%u,\"n\":%u,\"k\":%u,\"a\":\"%s\",\"b\":\"%s\",\"c\":\"%s\",\"result\":\"%s\",\"scope\":%u}",
+                    k ? "," : "", s->m, s->n, s->k, wg_component_type_name(s->a), wg_component_type_name(s->b),
+                    wg_component_type_name(s->c), wg_component_type_name(s->result), s->scope);
+        }
+        jputs(&j, "]}");
+    }
+    jputs(&j, "]}");
+    return j.len;
+}
+
+/* ---- kernel runs -------------------------------------------------------------------------- */
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct run_state {
+    wg_device *dev;
+    const wg_allocator *al;
+    wgsl_result *compiled;
+    wg_shader_module *module;
+    wg_compute_pipeline *pipe;
+    wg_buffer **bufs;              /* per desc binding */
+    wg_bind_group **groups;
+    uint32_t group_count;
+    wg_query_set *qs;
+    uint64_t *ns;
+    int scopes;                    /* error scopes pushed */
+} run_state;
+
+static wg_status fail(wg_kernel_run_result *out, wg_error_id id, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static wg_status fail(wg_kernel_run_result *out, wg_error_id id, const char *fmt, ...) {
+    char detail[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    out->error.id = id;
+    out->error.type = wg_error_id_type(id);
+    snprintf(out->error.message, sizeof out->error.message, "%s: %s", wg_error_id_summary(id), detail);
+    return out->error.type == WG_ERROR_TYPE_DEVICE_LOST ? WG_STATUS_DEVICE_LOST : WG_STATUS_ERROR;
+}
+
+/* Pops the scopes pushed so far; the first error caught (innermost first) goes to out. */
+static bool pop_scopes(run_state *st, wg_kernel_run_result *out) {
+    bool ok = true;
+    while (st->scopes > 0) {
+        wg_error e;
+        st->scopes--;
+        if (wg_device_pop_error_scope(st->dev, &e) != WG_ERR_NONE && ok) {
+            out->error = e;
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+static void push_scopes(run_state *st) {
+    wg_device_push_error_scope(st->dev, WG_ERROR_TYPE_INTERNAL);
+    wg_device_push_error_scope(st->dev, WG_ERROR_TYPE_OUT_OF_MEMORY);
+    wg_device_push_error_scope(st->dev, WG_ERROR_TYPE_VALIDATION);
+    st->scopes = 3;
+}
+
+static void run_free(run_state *st, uint32_t nbind) {
+    if (st->bufs)
+        for (uint32_t i = 0; i < nbind; i++)
+            wg_buffer_release(st->bufs[i]);
+    if (st->groups)
+        for (uint32_t g = 0; g < st->group_count; g++)
+            wg_bind_group_release(st->groups[g]);
+    wg__free(st->al, st->bufs);
+    wg__free(st->al, st->groups);
+    wg__free(st->al, st->ns);
+    wg_query_set_release(st->qs);
+    wg_compute_pipeline_release(st->pipe);
+    wg_shader_module_release(st->module);
+    wgsl_result_free(st->compiled);
+}
+
+static bool is_uint(const char *s) {
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return false;
+    return true;
+}
+
+/* Records `count` runs into one command buffer and submits it; with qs, run i writes timestamps
+ * 2i and 2i+1 of the query set. */
+static void record_runs(run_state *st, uint32_t count, const uint32_t d[3], wg_query_set *qs) {
+    wg_command_encoder *enc = wg_device_create_command_encoder(st->dev, &(wg_command_encoder_desc){ .label = "run" });
+    for (uint32_t i = 0; i < count; i++) {
+        wg_compute_pass_desc pd = { .label = "run" };
+        if (qs) {
+            pd.timestamp_query_set = qs;
+            pd.beginning_index = 2 * i;
+            pd.end_index = 2 * i + 1;
+            pd.write_beginning = pd.write_end = true;
+        }
+        wg_compute_pass *pass = wg_command_encoder_begin_compute_pass(enc, &pd);
+        wg_compute_pass_set_pipeline(pass, st->pipe);
+        for (uint32_t g = 0; g < st->group_count; g++)
+            wg_compute_pass_set_bind_group(pass, g, st->groups[g], 0, NULL);
+        wg_compute_pass_dispatch_workgroups(pass, d[0], d[1], d[2]);
+        wg_compute_pass_end(pass);
+        wg_compute_pass_release(pass);
+    }
+    wg_command_buffer *cb = wg_command_encoder_finish(enc, NULL);
+    wg_command_encoder_release(enc);
+    wg_queue_submit(wg_device_get_queue(st->dev), 1, &cb);
+}
+
+wg_status wg_device_run_kernel(wg_device *dev, const wg_kernel_run_desc *desc, wg_kernel_run_result *out) {
+    if (!out)
+        return WG_STATUS_ERROR;
+    memset(out, 0, sizeof *out);
+    if (!dev)
+        return fail(out, WG_ERR_NULL_OBJECT, "wg_device_run_kernel: device is NULL");
+    if (!desc || !desc->wgsl)
+        return fail(out, WG_ERR_NULL_OBJECT, "wg_device_run_kernel: desc or desc->wgsl is NULL");
+    if (wg_device_is_lost(dev))
+        return fail(out, WG_ERR_DEVICE_LOST, "wg_device_run_kernel");
+    run_state st = { .dev = dev, .al = &dev->alloc };
+    uint32_t nbind = desc->binding_count, repeat = desc->repeat ? desc->repeat : 1;
+    wg_status status = WG_STATUS_ERROR;
+
+    /* compile */
+    wgsl_override_value *ov = NULL;
+    if (desc->override_count) {
+        ov = wg__calloc(st.al, desc->override_count * sizeof *ov);
+        if (!ov)
+            return fail(out, WG_ERR_HOST_OOM, "override list");
+        for (uint32_t i = 0; i < desc->override_count; i++) {
+            const char *name = desc->overrides[i].name ? desc->overrides[i].name : "";
+            ov[i].value = desc->overrides[i].value;
+            if (is_uint(name))
+                ov[i].id = (uint32_t)strtoul(name, NULL, 10);
+            else
+                ov[i].name = name;
+        }
+    }
+    wgsl_options opt = { .label = desc->label, .filename = desc->filename ? desc->filename : "kernel.wgsl",
+                         .allocator = { dev->alloc.alloc, dev->alloc.free, dev->alloc.user },
+                         .overrides = ov, .override_count = desc->override_count,
+                         .no_f16 = !wg_device_has_feature(dev, WG_FEATURE_SHADER_F16),
+                         .no_subgroups = !wg_device_has_feature(dev, WG_FEATURE_SUBGROUPS) };
+    double t0 = now_ms();
+    st.compiled = wgsl_compile(desc->wgsl, desc->wgsl_length ? desc->wgsl_length : strlen(desc->wgsl), &opt);
+    out->compile_ms = now_ms() - t0;
+    wg__free(st.al, ov);
+    if (!st.compiled)
+        return fail(out, WG_ERR_HOST_OOM, "compiling '%s'", opt.filename);
+    const char *text = wgsl_result_text(st.compiled);
+    snprintf(out->diagnostics, sizeof out->diagnostics, "%s", text ? text : "");
+    if (!st.compiled->ok || !st.compiled->spirv) {
+        const wgsl_diagnostic *d0 = st.compiled->diagnostic_count ? &st.compiled->diagnostics[0] : NULL;
+        status = fail(out, WG_ERR_WGSL_COMPILE, "%s:%u:%u: %s", opt.filename, d0 ? d0->line : 0, d0 ? d0->col : 0,
+                      d0 ? d0->message : "(no diagnostic)");
+        goto done;
+    }
+    const wgsl_result *cr = st.compiled;
+    int ep = -1, ncompute = 0;
+    for (uint32_t i = 0; i < cr->entry_point_count; i++) {
+        if (cr->entry_points[i].stage != WGSL_STAGE_COMPUTE)
+            continue;
+        ncompute++;
+        if (desc->entry_point ? !strcmp(cr->entry_points[i].name, desc->entry_point) : ep < 0)
+            ep = (int)i;
+    }
+    if (ep < 0) {
+        status = fail(out, WG_ERR_ENTRY_POINT_NOT_FOUND, "'%s' in '%s'", desc->entry_point ? desc->entry_point : "(any)",
+                      opt.filename);
+        goto done;
+    }
+    if (!desc->entry_point && ncompute > 1) {
+        status = fail(out, WG_ERR_ENTRY_POINT_AMBIGUOUS, "'%s' has %d compute entry points", opt.filename, ncompute);
+        goto done;
+    }
+    const wgsl_entry_point *e = &cr->entry_points[ep];
+    snprintf(out->entry_point, sizeof out->entry_point, "%s", e->name);
+    memcpy(out->workgroup_size, e->workgroup_size, sizeof out->workgroup_size);
+
+    /* bindings: every one the entry point uses needs exactly one desc entry, and no extras */
+    uint64_t epbit = ep < 64 ? 1ull << ep : 0;
+    uint32_t ngroups = 0;
+    for (uint32_t i = 0; i < cr->binding_count; i++) {
+        const wgsl_binding *b = &cr->bindings[i];
+        if (!(b->entry_point_mask & epbit))
+            continue;
+        int found = -1;
+        for (uint32_t k = 0; k < nbind; k++)
+            if (desc->bindings[k].group == b->group && desc->bindings[k].binding == b->binding)
+                found = found < 0 ? (int)k : -2;
+        if (found == -1) {
+            status = fail(out, WG_ERR_BIND_ENTRY_MISSING, "@group(%u) @binding(%u) ('%s') has no buffer", b->group,
+                          b->binding, b->name);
+            goto done;
+        }
+        if (found == -2) {
+            status = fail(out, WG_ERR_BIND_ENTRY_DUPLICATE, "@group(%u) @binding(%u) given twice", b->group, b->binding);
+            goto done;
+        }
+        uint64_t sz = desc->bindings[found].size;
+        if (sz < b->min_size || sz == 0) {
+            status = fail(out, WG_ERR_BIND_SIZE_MIN, "@group(%u) @binding(%u) ('%s') has %llu bytes, needs at least %llu",
+                          b->group, b->binding, b->name, (unsigned long long)sz,
+                          (unsigned long long)(b->min_size ? b->min_size : 4));
+            goto done;
+        }
+        if (b->group + 1 > ngroups)
+            ngroups = b->group + 1;
+    }
+    for (uint32_t k = 0; k < nbind; k++) {
+        bool used = false;
+        for (uint32_t i = 0; i < cr->binding_count; i++)
+            used |= (cr->bindings[i].entry_point_mask & epbit) && cr->bindings[i].group == desc->bindings[k].group &&
+                    cr->bindings[i].binding == desc->bindings[k].binding;
+        if (!used) {
+            status = fail(out, WG_ERR_BIND_ENTRY_EXTRA, "@group(%u) @binding(%u) is not used by entry point '%s'",
+                          desc->bindings[k].group, desc->bindings[k].binding, e->name);
+            goto done;
+        }
+    }
+
+    /* pipeline */
+    wg_device_stats s0, s1;
+    wg_device_get_stats(dev, &s0);
+    push_scopes(&st);
+    t0 = now_ms();
+    st.module = wg_device_create_shader_module(dev, &(wg_shader_module_desc){ .label = opt.filename,
+        .spirv = cr->spirv, .spirv_words = cr->spirv_word_count });
+    st.pipe = wg_device_create_compute_pipeline(dev, &(wg_compute_pipeline_desc){ .label = opt.filename,
+        .module = st.module, .entry_point = e->name });
+    out->pipeline_ms = now_ms() - t0;
+    wg_device_get_stats(dev, &s1);
+    out->pipeline_cache_hit = s1.pipeline_memory_hits > s0.pipeline_memory_hits ||
+                              s1.pipeline_disk_cache_hits > s0.pipeline_disk_cache_hits;
+    if (!pop_scopes(&st, out))
+        goto done_err;
+
+    /* buffers and bind groups */
+    push_scopes(&st);
+    st.bufs = wg__calloc(st.al, (nbind ? nbind : 1) * sizeof *st.bufs);
+    st.groups = wg__calloc(st.al, (ngroups ? ngroups : 1) * sizeof *st.groups);
+    wg_bind_group_entry *ents = wg__calloc(st.al, (nbind ? nbind : 1) * sizeof *ents);
+    if (!st.bufs || !st.groups || !ents) {
+        wg__free(st.al, ents);
+        pop_scopes(&st, out);
+        status = fail(out, WG_ERR_HOST_OOM, "binding tables");
+        goto done;
+    }
+    wg_queue *q = wg_device_get_queue(dev);
+    for (uint32_t k = 0; k < nbind; k++) {
+        const wg_kernel_binding *kb = &desc->bindings[k];
+        uint32_t usage = WG_BUFFER_USAGE_DEFAULT;
+        for (uint32_t i = 0; i < cr->binding_count; i++)
+            if (cr->bindings[i].group == kb->group && cr->bindings[i].binding == kb->binding &&
+                cr->bindings[i].kind == WGSL_BINDING_UNIFORM)
+                usage = WG_BUFFER_USAGE_UNIFORM | WG_BUFFER_USAGE_COPY_DST | WG_BUFFER_USAGE_COPY_SRC;
+        char label[48];
+        snprintf(label, sizeof label, "binding %u:%u", kb->group, kb->binding);
+        uint64_t size4 = (kb->size + 3) & ~3ull;
+        st.bufs[k] = wg_device_create_buffer(dev, &(wg_buffer_desc){ .label = label, .size = size4, .usage = usage });
+        if (kb->data) {
+            wg_queue_write_buffer(q, st.bufs[k], 0, kb->data, kb->size & ~3ull);
+            if (kb->size & 3) {
+                uint8_t tail[4] = { 0 };
+                memcpy(tail, (const uint8_t *)kb->data + (kb->size & ~3ull), kb->size & 3);
+                wg_queue_write_buffer(q, st.bufs[k], kb->size & ~3ull, tail, 4);
+            }
+        }
+    }
+    /* The pipeline's layout is the runtime's reflection of the entry point, which may list
+     * bindings the entry point does not use (module-wide variables): those get a small zeroed
+     * placeholder buffer each. */
+    const wg_shader_entry_info *rinfo = NULL;
+    for (uint32_t i = 0; i < wg_shader_module_entry_point_count(st.module); i++) {
+        const wg_shader_entry_info *ei = wg_shader_module_get_entry_point(st.module, i);
+        if (ei && !strcmp(ei->name, e->name))
+            rinfo = ei;
+    }
+    uint32_t nph = 0;
+    for (uint32_t i = 0; rinfo && i < rinfo->binding_count; i++) {
+        const wg_shader_binding *sb = &rinfo->bindings[i];
+        if (sb->group + 1 > ngroups)
+            ngroups = sb->group + 1;
+        bool given = false;
+        for (uint32_t k = 0; k < nbind; k++)
+            given |= desc->bindings[k].group == sb->group && desc->bindings[k].binding == sb->binding;
+        nph += !given;
+    }
+    wg_buffer **ph = wg__calloc(st.al, (nph ? nph : 1) * sizeof *ph);
+    wg_bind_group_entry *ents2 = wg__calloc(st.al, (nbind + nph ? nbind + nph : 1) * sizeof *ents2);
+    wg__free(st.al, ents);
+    ents = ents2;
+    st.group_count = ngroups;
+    wg__free(st.al, st.groups);
+    st.groups = wg__calloc(st.al, (ngroups ? ngroups : 1) * sizeof *st.groups);
+    if (!ph || !ents || !st.groups) {
+        wg__free(st.al, ph);
+        wg__free(st.al, ents);
+        st.group_count = 0;
+        pop_scopes(&st, out);
+        status = fail(out, WG_ERR_HOST_OOM, "binding tables");
+        goto done;
+    }
+    nph = 0;
+    for (uint32_t g = 0; g < ngroups; g++) {
+        size_t n = 0;
+        for (uint32_t k = 0; k < nbind; k++)
+            if (desc->bindings[k].group == g)
+                ents[n++] = (wg_bind_group_entry){ .binding = desc->bindings[k].binding, .buffer = st.bufs[k] };
+        for (uint32_t i = 0; rinfo && i < rinfo->binding_count; i++) {
+            const wg_shader_binding *sb = &rinfo->bindings[i];
+            bool given = false;
+            for (uint32_t k = 0; k < nbind; k++)
+                given |= desc->bindings[k].group == sb->group && desc->bindings[k].binding == sb->binding;
+            if (sb->group != g || given)
+                continue;
+            uint64_t sz = ((sb->min_size ? sb->min_size : 4) + 15) & ~15ull;
+            ph[nph] = wg_device_create_buffer(dev, &(wg_buffer_desc){ .label = "placeholder", .size = sz,
+                .usage = sb->type == WG_BINDING_TYPE_UNIFORM ? WG_BUFFER_USAGE_UNIFORM | WG_BUFFER_USAGE_COPY_DST
+                                                             : WG_BUFFER_USAGE_DEFAULT });
+            ents[n++] = (wg_bind_group_entry){ .binding = sb->binding, .buffer = ph[nph++] };
+        }
+        st.groups[g] = wg_device_create_bind_group(dev, &(wg_bind_group_desc){ .label = "run",
+            .layout = wg_compute_pipeline_get_bind_group_layout(st.pipe, g), .entry_count = n, .entries = ents });
+    }
+    wg__free(st.al, ents);
+    for (uint32_t i = 0; i < nph; i++)
+        wg_buffer_release(ph[i]);   /* the bind groups hold them */
+    wg__free(st.al, ph);
+    if (!pop_scopes(&st, out))
+        goto done_err;
+
+    /* runs */
+    uint32_t d[3] = { desc->dispatch[0], desc->dispatch[1] ? desc->dispatch[1] : 1,
+                      desc->dispatch[2] ? desc->dispatch[2] : 1 };
+    push_scopes(&st);
+    if (desc->warmup) {
+        record_runs(&st, desc->warmup, d, NULL);
+        wg_queue_wait(q, UINT64_MAX);
+    }
+    st.ns = wg__calloc(st.al, repeat * sizeof *st.ns);
+    if (!st.ns) {
+        pop_scopes(&st, out);
+        status = fail(out, WG_ERR_HOST_OOM, "timing table");
+        goto done;
+    }
+    out->timestamps = !desc->wall_clock && wg_device_has_feature(dev, WG_FEATURE_TIMESTAMP_QUERY);
+    uint32_t chunk = out->timestamps ? (repeat < TOOL_MAX_QUERY_PAIRS ? repeat : TOOL_MAX_QUERY_PAIRS) : 0;
+    if (chunk)
+        st.qs = wg_device_create_query_set(dev, &(wg_query_set_desc){ .label = "run", .type = WG_QUERY_TYPE_TIMESTAMP,
+                                                                        .count = 2 * chunk });
+    double wall0 = now_ms();
+    for (uint32_t done_runs = 0; done_runs < repeat;) {
+        uint32_t n = out->timestamps ? (repeat - done_runs < chunk ? repeat - done_runs : chunk) : 1;
+        double w0 = now_ms();
+        record_runs(&st, n, d, st.qs);
+        if (out->timestamps) {
+            uint64_t pairs[2 * TOOL_MAX_QUERY_PAIRS];
+            if (wg_query_set_read_ns(st.qs, 0, 2 * n, pairs) != WG_STATUS_OK)
+                break;
+            for (uint32_t i = 0; i < n; i++)
+                st.ns[done_runs + i] = pairs[2 * i + 1] >= pairs[2 * i] ? pairs[2 * i + 1] - pairs[2 * i] : 0;
+        } else {
+            if (wg_queue_wait(q, UINT64_MAX) != WG_STATUS_OK)
+                break;
+            st.ns[done_runs] = (uint64_t)((now_ms() - w0) * 1e6);
+        }
+        done_runs += n;
+        out->runs = done_runs;
+    }
+    wg_queue_wait(q, UINT64_MAX);
+    out->wall_ms = now_ms() - wall0;
+    for (uint32_t k = 0; k < nbind; k++)
+        if (desc->bindings[k].readback)
+            wg_buffer_read(st.bufs[k], 0, desc->bindings[k].readback, desc->bindings[k].size);
+    if (!pop_scopes(&st, out))
+        goto done_err;
+    if (wg_device_is_lost(dev)) {
+        const char *msg = "";
+        wg_device_lost_reason_get(dev, &msg);
+        status = fail(out, WG_ERR_DEVICE_LOST, "%s", msg ? msg : "");
+        goto done;
+    }
+    if (out->runs < repeat) {
+        status = fail(out, WG_ERR_VK_CALL, "only %u of %u timed runs finished", out->runs, repeat);
+        goto done;
+    }
+
+    /* statistics */
+    if (desc->gpu_ns)
+        memcpy(desc->gpu_ns, st.ns, repeat * sizeof *st.ns);
+    double sum = 0, sq = 0;
+    for (uint32_t i = 0; i < repeat; i++)
+        sum += (double)st.ns[i];
+    out->mean_ns = sum / repeat;
+    for (uint32_t i = 0; i < repeat; i++)
+        sq += ((double)st.ns[i] - out->mean_ns) * ((double)st.ns[i] - out->mean_ns);
+    out->stddev_ns = repeat > 1 ? sqrt(sq / (repeat - 1)) : 0;
+    qsort(st.ns, repeat, sizeof *st.ns, cmp_u64);
+    out->min_ns = (double)st.ns[0];
+    out->max_ns = (double)st.ns[repeat - 1];
+    out->median_ns = repeat % 2 ? (double)st.ns[repeat / 2] : ((double)st.ns[repeat / 2 - 1] + (double)st.ns[repeat / 2]) / 2;
+    status = WG_STATUS_OK;
+    goto done;
+done_err:
+    status = out->error.type == WG_ERROR_TYPE_DEVICE_LOST ? WG_STATUS_DEVICE_LOST : WG_STATUS_ERROR;
+done:
+    run_free(&st, nbind);
+    return status;
+}
