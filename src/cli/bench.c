@@ -16,6 +16,8 @@ static void bench_usage(FILE *f) {
           "            baselines: PyTorch/CUDA (bench/baseline_runtime.py) and Dawn ($WGC_DAWN)\n"
           "  compile   wgsl compiler: every .wgsl under tests/ src/ bench/, a typical 300-line\n"
           "            kernel and a generated 5000+-line shader; baseline: Tint (bench/tint_time.mjs)\n"
+          "  ops       wt tensor ops: add/mul, 5 unary ops, sums, transpose, cat, 1000 dependent\n"
+          "            tiny ops; baseline: PyTorch/CUDA (bench/baseline_ops.py)\n"
           "options:\n"
           "  --json              one JSON document on stdout\n"
           "  --size S            small | medium | full (default: full on a GPU, medium on a CPU adapter)\n"
@@ -68,5 +70,6 @@ int cli_bench(int argc, char **argv) {
     }
     if (!strcmp(what, "runtime")) return bench_runtime(&opt);
     if (!strcmp(what, "compile")) return bench_compile(&opt);
+    if (!strcmp(what, "ops")) return bench_ops(&opt);
     return cli_fail("bench: unknown benchmark '%s' (runtime or compile)", what);
 }
