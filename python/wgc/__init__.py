@@ -1,0 +1,262 @@
+"""wgc from Python: device specs, WGSL validation and kernel profiling over libwgc.so (ctypes only).
+
+    import wgc
+    specs = wgc.get_device_specs()                 # limits, features, subgroup sizes, warp_size
+    ok, message = wgc.validate_kernel(code)        # wgc's WGSL compiler; message has file:line:col
+    r = wgc.profile_kernel(code, "main", (16, 1, 1), {(0, 0): x_bytes, (0, 1): 4096}, repeat=50)
+    r["median_ns"], r["outputs"][(0, 1)]
+
+numpy is optional: buffers may be numpy arrays (outputs then come back as arrays of the same dtype
+and shape), or anything with the buffer protocol (bytes, bytearray, array.array, memoryview;
+outputs come back as bytes), or an int (that many zero bytes; output as bytes).
+
+One device per adapter selection is created on first use and kept until the interpreter exits
+(or `close()`).  The calls are not thread-safe: use one thread, or a lock, per process.  Errors in
+the arguments raise ValueError / TypeError; a kernel that does not compile or a GPU error is a
+result with ok False (the optimizer loop this serves wants values, not exceptions); no Vulkan at
+all raises RuntimeError.
+"""
+import atexit
+import ctypes
+import json
+
+from . import _lib
+
+__all__ = ["list_adapters", "select_adapter", "get_device_specs", "validate_kernel", "profile_kernel",
+           "run_kernel", "close", "WgcError"]
+
+try:  # optional
+    import numpy as _np
+except ImportError:  # pragma: no cover - depends on the machine
+    _np = None
+
+
+class WgcError(RuntimeError):
+    """No usable Vulkan loader, driver or adapter."""
+
+
+_state = {"instance": None, "devices": {}, "select": None}
+
+
+def _instance():
+    if _state["instance"] is None:
+        err = _lib.Error()
+        inst = _lib.lib.wg_instance_create(None, ctypes.byref(err))
+        if not inst:
+            raise WgcError(err.message.decode(errors="replace"))
+        _state["instance"] = inst
+    return _state["instance"]
+
+
+def _device(adapter):
+    sel = _state["select"] if adapter is None else str(adapter)
+    key = sel or ""
+    dev = _state["devices"].get(key)
+    if dev is None:
+        err = _lib.Error()
+        dev = _lib.lib.wg_instance_create_tool_device(_instance(), key.encode() or None, ctypes.byref(err))
+        if not dev:
+            raise WgcError(err.message.decode(errors="replace"))
+        _state["devices"][key] = dev
+    return dev
+
+
+def close():
+    """Releases every device and the instance (done at exit anyway)."""
+    for dev in _state["devices"].values():
+        _lib.lib.wg_device_release(dev)
+    _state["devices"].clear()
+    if _state["instance"] is not None:
+        _lib.lib.wg_instance_release(_state["instance"])
+        _state["instance"] = None
+
+
+atexit.register(close)
+
+
+def list_adapters():
+    """Every Vulkan adapter as a dict (the `wgc info --json` fields: index, default, name, type,
+    vendor, driverName, subgroupMinSize, subgroupMaxSize, features, limits, ...)."""
+    inst = _instance()
+    n = _lib.lib.wg_instance_adapters_json(inst, None, 0)
+    buf = ctypes.create_string_buffer(n + 1)
+    _lib.lib.wg_instance_adapters_json(inst, buf, n + 1)
+    return json.loads(buf.value.decode())["adapters"]
+
+
+def select_adapter(adapter):
+    """Makes `adapter` (index, or a name substring; None: $WGC_ADAPTER, else the best one) the
+    default of the calls below and returns its dict from list_adapters()."""
+    specs = get_device_specs(adapter)
+    _state["select"] = None if adapter is None else str(adapter)
+    return specs
+
+
+def _adapter_index(adapter):
+    inst = _instance()
+    sel = _state["select"] if adapter is None else str(adapter)
+    err = _lib.Error()
+    opt = _lib.AdapterOptions(b"python", 0, sel.encode() if sel else None)
+    ad = _lib.lib.wg_instance_request_adapter(inst, ctypes.byref(opt), ctypes.byref(err))
+    if not ad:
+        raise WgcError(err.message.decode(errors="replace"))
+    for i in range(_lib.lib.wg_instance_adapter_count(inst)):
+        if _lib.lib.wg_instance_get_adapter(inst, i) == ad:
+            return i
+    raise WgcError("adapter %r not in the list" % (adapter,))
+
+
+def get_device_specs(adapter=None):
+    """The adapter's specs: the list_adapters() dict plus CUDA-minded aliases:
+    warp_size (= the subgroup size; the largest when the adapter has a range),
+    subgroup_sizes (min, max), max_threads_per_block, max_shared_memory_per_block,
+    max_block_dims, max_grid_dim, features (list) and limits (dict, WebGPU names)."""
+    d = dict(list_adapters()[_adapter_index(adapter)])
+    lim = d["limits"]
+    d["subgroup_sizes"] = (d["subgroupMinSize"], d["subgroupMaxSize"])
+    d["warp_size"] = d["subgroupMaxSize"]
+    d["max_threads_per_block"] = lim["maxComputeInvocationsPerWorkgroup"]
+    d["max_shared_memory_per_block"] = lim["maxComputeWorkgroupStorageSize"]
+    d["max_block_dims"] = (lim["maxComputeWorkgroupSizeX"], lim["maxComputeWorkgroupSizeY"],
+                           lim["maxComputeWorkgroupSizeZ"])
+    d["max_grid_dim"] = lim["maxComputeWorkgroupsPerDimension"]
+    return d
+
+
+def _result_ok(r):
+    return bool(ctypes.cast(r, ctypes.POINTER(ctypes.c_bool))[0])   # wgsl_result.ok is the first field
+
+
+def validate_kernel(code, filename="kernel.wgsl"):
+    """Compiles WGSL with wgc's compiler (parse, checks and SPIR-V generation; no GPU needed).
+    Returns (ok, message): message holds every diagnostic as "file:line:col: error: ..." with the
+    source line and a caret ("" when there are none; warnings may come with ok True)."""
+    if isinstance(code, str):
+        code = code.encode()
+    if not isinstance(code, (bytes, bytearray)):
+        raise TypeError("code must be str or bytes")
+    opt = _lib.WgslOptions(label=b"validate_kernel", filename=str(filename).encode())
+    r = _lib.lib.wgsl_compile(bytes(code), len(code), ctypes.byref(opt))
+    if not r:
+        raise MemoryError("wgsl_compile: out of memory")
+    try:
+        text = _lib.lib.wgsl_result_text(r)
+        return _result_ok(r), (text or b"").decode(errors="replace")
+    finally:
+        _lib.lib.wgsl_result_free(r)
+
+
+def _parse_key(key):
+    if isinstance(key, int):
+        return 0, key
+    if isinstance(key, str):
+        parts = key.split(":")
+        if len(parts) == 1:
+            return 0, int(parts[0])
+        if len(parts) == 2:
+            return int(parts[0]), int(parts[1])
+    if isinstance(key, tuple) and len(key) == 2:
+        return int(key[0]), int(key[1])
+    raise ValueError("binding key %r: use (group, binding), 'G:B' or a binding number (group 0)" % (key,))
+
+
+def _host(value):
+    """(ctypes buffer to upload or None, size, how to rebuild the output)."""
+    if _np is not None and isinstance(value, _np.ndarray):
+        arr = _np.ascontiguousarray(value)
+        raw = ctypes.create_string_buffer(arr.tobytes(), arr.nbytes)
+        return raw, arr.nbytes, ("numpy", arr.dtype, arr.shape)
+    if isinstance(value, bool):
+        raise TypeError("a buffer cannot be a bool")
+    if isinstance(value, int):
+        if value <= 0:
+            raise ValueError("buffer size must be positive, got %d" % value)
+        return None, value, ("bytes",)
+    try:
+        mv = memoryview(value).cast("B")
+    except TypeError:
+        raise TypeError("buffer %r: give a numpy array, a bytes-like object or a size in bytes" % type(value))
+    if len(mv) == 0:
+        raise ValueError("empty buffer")
+    raw = ctypes.create_string_buffer(mv.tobytes(), len(mv))
+    return raw, len(mv), ("bytes",)
+
+
+def _rebuild(kind, raw):
+    data = raw.raw
+    if kind[0] == "numpy":
+        return _np.frombuffer(data, dtype=kind[1]).reshape(kind[2]).copy()
+    return data
+
+
+def profile_kernel(code, entry, dispatch, buffers, repeat=100, warmup=10, overrides=None, adapter=None,
+                   wall_clock=False, filename="kernel.wgsl"):
+    """Runs entry point `entry` (None: the only one) of WGSL `code` with `dispatch` workgroups
+    (int or up to 3 ints) on `buffers` ({key: value}, key (group, binding) | "G:B" | binding, value
+    a numpy array | bytes-like | size in bytes), warmup + repeat times, and returns a dict:
+
+      ok, entry_point, workgroup_size, compile_ms, pipeline_ms, pipeline_cache_hit,
+      timer ("timestamp": GPU timestamp queries, or "wall": host submit+wait), runs,
+      min_ns, median_ns, max_ns, mean_ns, stddev_ns, spread_percent ((max-min)/median),
+      samples_ns (every timed run), wall_ms, outputs ({key: contents after all runs}).
+
+    A kernel that fails to compile or a GPU error gives ok False with error (an id such as
+    "WG_ERR_WGSL_COMPILE"), message and diagnostics.  overrides: {name or @id: number}."""
+    if isinstance(code, str):
+        code = code.encode()
+    if isinstance(dispatch, int):
+        dispatch = (dispatch,)
+    dispatch = tuple(int(d) for d in dispatch)
+    if not 1 <= len(dispatch) <= 3 or any(d < 0 or d > 0xFFFFFFFF for d in dispatch):
+        raise ValueError("dispatch: 1 to 3 workgroup counts in [0, 2^32)")
+    dispatch = dispatch + (1,) * (3 - len(dispatch))
+    repeat, warmup = int(repeat), int(warmup)
+    if repeat < 1 or warmup < 0:
+        raise ValueError("repeat must be >= 1 and warmup >= 0")
+    if not isinstance(buffers, dict):
+        raise TypeError("buffers must be a dict {(group, binding): array | bytes | size}")
+    keys, binds, keep, kinds, backs = [], [], [], [], []
+    seen = set()
+    for key, value in buffers.items():
+        gb = _parse_key(key)
+        if gb in seen:
+            raise ValueError("binding %d:%d given twice" % gb)
+        seen.add(gb)
+        raw, size, kind = _host(value)
+        back = ctypes.create_string_buffer(size)
+        keys.append(key)
+        kinds.append(kind)
+        backs.append(back)
+        keep.append(raw)
+        binds.append(_lib.KernelBinding(gb[0], gb[1], size, ctypes.cast(raw, ctypes.c_void_p) if raw is not None
+                                        else None, ctypes.cast(back, ctypes.c_void_p)))
+    bind_arr = (_lib.KernelBinding * max(1, len(binds)))(*binds)
+    ovs = [(str(k).encode(), float(v)) for k, v in (overrides or {}).items()]
+    ov_arr = (_lib.KernelOverride * max(1, len(ovs)))(*[_lib.KernelOverride(n, v) for n, v in ovs])
+    ns = (ctypes.c_uint64 * repeat)()
+    desc = _lib.KernelRunDesc(label=b"python", wgsl=bytes(code), wgsl_length=len(code),
+                              filename=filename.encode(), entry_point=entry.encode() if entry else None,
+                              dispatch=(ctypes.c_uint32 * 3)(*dispatch), overrides=ov_arr,
+                              override_count=len(ovs), bindings=bind_arr, binding_count=len(binds),
+                              warmup=warmup, repeat=repeat, gpu_ns=ns, wall_clock=bool(wall_clock))
+    res = _lib.KernelRunResult()
+    status = _lib.lib.wg_device_run_kernel(_device(adapter), ctypes.byref(desc), ctypes.byref(res))
+    out = {"ok": status == 0, "entry_point": res.entry_point.decode(), "workgroup_size": tuple(res.workgroup_size),
+           "compile_ms": res.compile_ms, "pipeline_ms": res.pipeline_ms,
+           "pipeline_cache_hit": bool(res.pipeline_cache_hit), "diagnostics": res.diagnostics.decode(errors="replace")}
+    if status != 0:
+        out.update(error=(_lib.lib.wg_error_id_name(res.error.id) or b"").decode(),
+                   message=res.error.message.decode(errors="replace"))
+        return out
+    med = res.median_ns
+    out.update(timer="timestamp" if res.timestamps else "wall", runs=res.runs, warmup=warmup,
+               min_ns=res.min_ns, median_ns=med, max_ns=res.max_ns, mean_ns=res.mean_ns, stddev_ns=res.stddev_ns,
+               spread_percent=(res.max_ns - res.min_ns) / med * 100 if med > 0 else 0.0,
+               samples_ns=list(ns), wall_ms=res.wall_ms,
+               outputs={k: _rebuild(kind, back) for k, kind, back in zip(keys, kinds, backs)})
+    return out
+
+
+def run_kernel(code, entry, dispatch, buffers, overrides=None, adapter=None):
+    """Runs the kernel once; returns profile_kernel's dict (outputs hold the results)."""
+    return profile_kernel(code, entry, dispatch, buffers, repeat=1, warmup=0, overrides=overrides, adapter=adapter)

@@ -1,0 +1,114 @@
+"""ctypes declarations of the part of libwgc.so the package uses.
+
+The library is found, in order, at $WGC_LIB; ../../build/libwgc.so from the package (a source
+checkout after `make`); ../../libwgc.so.0 from the package (installed by `make install` under
+PREFIX/lib/wgc/python/wgc); then by the system's library search (libwgc.so.0).  The structs
+below mirror include/wgc/gpu.h field for field; test_python.py checks their sizes against the
+header through the C compiler when one is present.
+"""
+import ctypes
+import ctypes.util
+import os
+
+_here = os.path.dirname(os.path.abspath(__file__))
+
+
+class Error(ctypes.Structure):            # wg_error
+    _fields_ = [("type", ctypes.c_int), ("id", ctypes.c_int), ("message", ctypes.c_char * 512)]
+
+
+class AdapterOptions(ctypes.Structure):   # wg_adapter_options
+    _fields_ = [("label", ctypes.c_char_p), ("power_preference", ctypes.c_int), ("select", ctypes.c_char_p)]
+
+
+class KernelBinding(ctypes.Structure):    # wg_kernel_binding
+    _fields_ = [("group", ctypes.c_uint32), ("binding", ctypes.c_uint32), ("size", ctypes.c_uint64),
+                ("data", ctypes.c_void_p), ("readback", ctypes.c_void_p)]
+
+
+class KernelOverride(ctypes.Structure):   # wg_kernel_override
+    _fields_ = [("name", ctypes.c_char_p), ("value", ctypes.c_double)]
+
+
+class KernelRunDesc(ctypes.Structure):    # wg_kernel_run_desc
+    _fields_ = [("label", ctypes.c_char_p), ("wgsl", ctypes.c_char_p), ("wgsl_length", ctypes.c_size_t),
+                ("filename", ctypes.c_char_p), ("entry_point", ctypes.c_char_p),
+                ("dispatch", ctypes.c_uint32 * 3),
+                ("overrides", ctypes.POINTER(KernelOverride)), ("override_count", ctypes.c_uint32),
+                ("bindings", ctypes.POINTER(KernelBinding)), ("binding_count", ctypes.c_uint32),
+                ("warmup", ctypes.c_uint32), ("repeat", ctypes.c_uint32),
+                ("gpu_ns", ctypes.POINTER(ctypes.c_uint64)), ("wall_clock", ctypes.c_bool)]
+
+
+class KernelRunResult(ctypes.Structure):  # wg_kernel_run_result
+    _fields_ = [("error", Error), ("diagnostics", ctypes.c_char * 8192),
+                ("workgroup_size", ctypes.c_uint32 * 3), ("entry_point", ctypes.c_char * 64),
+                ("compile_ms", ctypes.c_double), ("pipeline_ms", ctypes.c_double),
+                ("pipeline_cache_hit", ctypes.c_bool), ("timestamps", ctypes.c_bool), ("runs", ctypes.c_uint32),
+                ("min_ns", ctypes.c_double), ("median_ns", ctypes.c_double), ("max_ns", ctypes.c_double),
+                ("mean_ns", ctypes.c_double), ("stddev_ns", ctypes.c_double), ("wall_ms", ctypes.c_double)]
+
+
+class WgslOptions(ctypes.Structure):     # wgsl_options (include/wgc/wgsl.h)
+    _fields_ = [("label", ctypes.c_char_p), ("filename", ctypes.c_char_p),
+                ("alloc", ctypes.c_void_p), ("free", ctypes.c_void_p), ("user", ctypes.c_void_p),
+                ("target_env", ctypes.c_int), ("no_bounds_checks", ctypes.c_bool), ("check_only", ctypes.c_bool),
+                ("parse_only", ctypes.c_bool), ("overrides", ctypes.c_void_p), ("override_count", ctypes.c_uint32),
+                ("max_errors", ctypes.c_uint32), ("max_nesting", ctypes.c_uint32), ("no_f16", ctypes.c_bool),
+                ("no_subgroups", ctypes.c_bool)]
+
+
+# name -> (ctypes struct, C type): test_python.py compares the sizes with the C compiler's.
+STRUCTS = {"Error": (Error, "wg_error"), "AdapterOptions": (AdapterOptions, "wg_adapter_options"),
+           "KernelBinding": (KernelBinding, "wg_kernel_binding"), "KernelOverride": (KernelOverride, "wg_kernel_override"),
+           "KernelRunDesc": (KernelRunDesc, "wg_kernel_run_desc"),
+           "KernelRunResult": (KernelRunResult, "wg_kernel_run_result"), "WgslOptions": (WgslOptions, "wgsl_options")}
+
+
+def _candidates():
+    env = os.environ.get("WGC_LIB")
+    if env:
+        yield env
+    yield os.path.join(_here, "..", "..", "build", "libwgc.so")
+    yield os.path.join(_here, "..", "..", "libwgc.so.0")
+    found = ctypes.util.find_library("wgc")
+    if found:
+        yield found
+    yield "libwgc.so.0"
+
+
+def _load():
+    errors = []
+    for path in _candidates():
+        if os.sep in path and not os.path.exists(path):
+            continue
+        try:
+            return ctypes.CDLL(path)
+        except OSError as e:
+            errors.append("%s: %s" % (path, e))
+    raise OSError("libwgc.so not found (build it with `make`, install with `make install`, or set WGC_LIB): "
+                  + "; ".join(errors))
+
+
+lib = _load()
+_vp, _sz, _cp = ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p
+for _name, _res, _args in [
+    ("wg_instance_create", _vp, [_vp, ctypes.POINTER(Error)]),
+    ("wg_instance_release", None, [_vp]),
+    ("wg_instance_adapter_count", _sz, [_vp]),
+    ("wg_instance_get_adapter", _vp, [_vp, _sz]),
+    ("wg_instance_request_adapter", _vp, [_vp, ctypes.POINTER(AdapterOptions), ctypes.POINTER(Error)]),
+    ("wg_instance_adapters_json", _sz, [_vp, _cp, _sz]),
+    ("wg_instance_create_tool_device", _vp, [_vp, _cp, ctypes.POINTER(Error)]),
+    ("wg_device_release", None, [_vp]),
+    ("wg_device_get_adapter", _vp, [_vp]),
+    ("wg_device_run_kernel", ctypes.c_int, [_vp, ctypes.POINTER(KernelRunDesc), ctypes.POINTER(KernelRunResult)]),
+    ("wg_error_id_name", _cp, [ctypes.c_int]),
+    ("wgsl_compile", _vp, [_cp, _sz, ctypes.POINTER(WgslOptions)]),
+    ("wgsl_result_text", _cp, [_vp]),
+    ("wgsl_result_json", _cp, [_vp]),
+    ("wgsl_result_free", None, [_vp]),
+]:
+    _f = getattr(lib, _name)
+    _f.restype = _res
+    _f.argtypes = _args

@@ -1,0 +1,181 @@
+"""The Python package python/wgc over libwgc.so (run by test_python.sh, or
+`PYTHONPATH=python WGC_LIB=build/libwgc.so python3 -m unittest discover -s tests/python`)."""
+import array
+import ctypes
+import os
+import shutil
+import struct
+import subprocess
+import tempfile
+import unittest
+
+import wgc
+from wgc import _lib
+
+ROOT = os.environ.get("WGC_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
+
+SCALE = """
+@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read_write> y: array<f32>;
+override scale: f32 = 2.0;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x < arrayLength(&x)) { y[id.x] = x[id.x] * scale + 1.0; }
+}
+"""
+
+UNIFORM = """
+struct P { n: u32, add: i32 }
+@group(0) @binding(0) var<uniform> p: P;
+@group(1) @binding(0) var<storage, read_write> v: array<i32>;
+@compute @workgroup_size(8) fn twice(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x < p.n) { v[id.x] = v[id.x] * 2 + p.add; }
+}
+@compute @workgroup_size(8) fn other() { v[0] = 7; }
+"""
+
+
+class StructLayout(unittest.TestCase):
+    def test_sizes_match_the_headers(self):
+        cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("cc") or shutil.which("gcc")
+        self.assertIsNotNone(cc, "a C compiler is needed to check the ctypes layouts")
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "sizes.c")
+            with open(src, "w") as f:
+                f.write('#include <stdio.h>\n#include "wgc/gpu.h"\n#include "wgc/wgsl.h"\nint main(void) {\n')
+                for name, (_, ctype) in _lib.STRUCTS.items():
+                    f.write('    printf("%s %%zu\\n", sizeof(%s));\n' % (name, ctype))
+                f.write("    return 0;\n}\n")
+            exe = os.path.join(d, "sizes")
+            subprocess.check_call([cc, "-std=c11", "-I", os.path.join(ROOT, "include"), src, "-o", exe])
+            got = dict(line.split() for line in subprocess.check_output([exe]).decode().splitlines())
+        for name, (cls, ctype) in _lib.STRUCTS.items():
+            self.assertEqual(int(got[name]), ctypes.sizeof(cls), "%s (%s)" % (name, ctype))
+
+
+class Specs(unittest.TestCase):
+    def test_device_specs(self):
+        s = wgc.get_device_specs()
+        self.assertTrue(s["name"])
+        self.assertGreater(s["warp_size"], 0)
+        self.assertEqual(s["warp_size"], s["subgroupMaxSize"])
+        self.assertLessEqual(s["subgroup_sizes"][0], s["subgroup_sizes"][1])
+        self.assertGreaterEqual(s["limits"]["maxComputeInvocationsPerWorkgroup"], 256)
+        self.assertEqual(s["max_threads_per_block"], s["limits"]["maxComputeInvocationsPerWorkgroup"])
+        self.assertGreaterEqual(s["max_shared_memory_per_block"], 16384)
+        self.assertEqual(len(s["max_block_dims"]), 3)
+        self.assertIsInstance(s["features"], list)
+
+    def test_list_and_select(self):
+        ads = wgc.list_adapters()
+        self.assertGreaterEqual(len(ads), 1)
+        self.assertEqual([a["index"] for a in ads], list(range(len(ads))))
+        self.assertEqual(sum(a["default"] for a in ads), 1)
+        try:
+            last = wgc.select_adapter(len(ads) - 1)
+            self.assertEqual(last["index"], len(ads) - 1)
+            self.assertEqual(wgc.get_device_specs()["index"], len(ads) - 1)
+            by_name = wgc.get_device_specs(ads[0]["name"][:6])
+            self.assertEqual(by_name["name"][:6], ads[0]["name"][:6])
+            r = wgc.run_kernel(SCALE, "main", 1, {(0, 0): 256, (0, 1): 256})
+            self.assertTrue(r["ok"], r)
+        finally:
+            wgc.select_adapter(None)
+        with self.assertRaises(wgc.WgcError):
+            wgc.get_device_specs("no adapter has this name")
+
+
+class Validate(unittest.TestCase):
+    def test_valid(self):
+        ok, msg = wgc.validate_kernel(SCALE)
+        self.assertTrue(ok)
+        self.assertEqual(msg, "")
+
+    def test_invalid_has_position(self):
+        ok, msg = wgc.validate_kernel("@compute @workgroup_size(1)\nfn main() { let a: u32 = 1.5; }\n",
+                                      filename="gen.wgsl")
+        self.assertFalse(ok)
+        self.assertIn("gen.wgsl:2:", msg)
+        self.assertIn("error:", msg)
+        self.assertIn("^", msg)
+
+    def test_bytes_and_types(self):
+        self.assertEqual(wgc.validate_kernel(b"fn f() {}")[0], True)
+        with self.assertRaises(TypeError):
+            wgc.validate_kernel(42)
+
+
+class Profile(unittest.TestCase):
+    def test_profile_bytes(self):
+        x = array.array("f", [float(i) for i in range(1000)])
+        r = wgc.profile_kernel(SCALE, "main", (16,), {(0, 0): x, "0:1": 4000}, repeat=12, warmup=2,
+                               overrides={"scale": 3})
+        self.assertTrue(r["ok"], r)
+        self.assertEqual(r["runs"], 12)
+        self.assertEqual(len(r["samples_ns"]), 12)
+        self.assertTrue(0 < r["min_ns"] <= r["median_ns"] <= r["max_ns"], r)
+        self.assertEqual(sorted(r["samples_ns"])[0], r["min_ns"])
+        self.assertGreater(r["compile_ms"], 0)
+        self.assertGreater(r["pipeline_ms"], 0)
+        self.assertEqual(r["workgroup_size"], (64, 1, 1))
+        self.assertIn(r["timer"], ("timestamp", "wall"))
+        y = array.array("f", r["outputs"]["0:1"])
+        self.assertEqual(list(y[:4]), [1.0, 4.0, 7.0, 10.0])
+        self.assertEqual(y[999], 2998.0)
+        self.assertIsInstance(r["outputs"][(0, 0)], bytes)
+
+    def test_uniform_groups_entry(self):
+        p = struct.pack("<Ii", 5, 100)
+        v = array.array("i", range(16))
+        r = wgc.run_kernel(UNIFORM, "twice", [2], {(0, 0): p, (1, 0): v})
+        self.assertTrue(r["ok"], r)
+        got = list(array.array("i", r["outputs"][(1, 0)]))
+        self.assertEqual(got, [100, 102, 104, 106, 108] + list(range(5, 16)))
+        r = wgc.run_kernel(UNIFORM, "other", 1, {(1, 0): v})   # group 0 unused by this entry point
+        self.assertTrue(r["ok"], r)
+        self.assertEqual(array.array("i", r["outputs"][(1, 0)])[0], 7)
+
+    def test_errors_are_values(self):
+        r = wgc.profile_kernel("fn main( {", "main", 1, {}, repeat=2)
+        self.assertFalse(r["ok"])
+        self.assertEqual(r["error"], "WG_ERR_WGSL_COMPILE")
+        self.assertIn("kernel.wgsl:1:", r["diagnostics"])
+        r = wgc.profile_kernel(SCALE, "main", 1, {(0, 0): 256}, repeat=2)
+        self.assertFalse(r["ok"])
+        self.assertEqual(r["error"], "WG_ERR_BIND_ENTRY_MISSING")
+        self.assertIn("binding(1)", r["message"])
+        r = wgc.profile_kernel(SCALE, "nosuch", 1, {(0, 0): 256, (0, 1): 256}, repeat=2)
+        self.assertEqual(r["error"], "WG_ERR_ENTRY_POINT_NOT_FOUND")
+        r = wgc.profile_kernel(SCALE, "main", 1, {(0, 0): 256, (0, 1): 256, (2, 2): 16}, repeat=2)
+        self.assertEqual(r["error"], "WG_ERR_BIND_ENTRY_EXTRA")
+        r = wgc.run_kernel(UNIFORM, None, 1, {(1, 0): 64})
+        self.assertEqual(r["error"], "WG_ERR_ENTRY_POINT_AMBIGUOUS")
+
+    def test_bad_arguments_raise(self):
+        with self.assertRaises(ValueError):
+            wgc.profile_kernel(SCALE, "main", (1, 1, 1, 1), {}, repeat=1)
+        with self.assertRaises(ValueError):
+            wgc.profile_kernel(SCALE, "main", 1, {}, repeat=0)
+        with self.assertRaises(ValueError):
+            wgc.profile_kernel(SCALE, "main", 1, {"a:b:c": 4})
+        with self.assertRaises(ValueError):
+            wgc.profile_kernel(SCALE, "main", 1, {0: 4, (0, 0): 4})
+        with self.assertRaises(TypeError):
+            wgc.profile_kernel(SCALE, "main", 1, {0: 1.5})
+        with self.assertRaises(ValueError):
+            wgc.profile_kernel(SCALE, "main", 1, {0: 0})
+
+    @unittest.skipUnless(wgc._np is not None, "numpy not installed (the bytes path is tested above)")
+    def test_numpy_in_and_out(self):  # pragma: no cover - depends on the machine
+        np = wgc._np
+        x = np.arange(128, dtype=np.float32).reshape(2, 64)
+        r = wgc.profile_kernel(SCALE, "main", 2, {(0, 0): x, (0, 1): np.zeros_like(x)}, repeat=3)
+        self.assertTrue(r["ok"], r)
+        y = r["outputs"][(0, 1)]
+        self.assertEqual(y.shape, (2, 64))
+        self.assertEqual(y.dtype, np.float32)
+        np.testing.assert_array_equal(y, x * 2 + 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
