@@ -546,7 +546,7 @@ static uint32_t lex_number(lexer *lx, uint32_t p, token *t) {
         }
     } else {
         while (p < n && is_digit(s[p])) p++;
-        if (p < n && s[p] == '.' && !(p + 1 < n && s[p + 1] == '.')) {
+        if (p < n && s[p] == '.') { /* `1..3` is `1.` then `.3`, as Tint lexes it */
             is_float = 1;
             p++;
             while (p < n && is_digit(s[p])) p++;

@@ -1076,6 +1076,7 @@ static uint32_t loop_statement(parser *p, ast_list attrs, uint32_t start) {
             p->block_use = "";
             uint32_t cmark = list_begin(p);
             while (!is(p, TOK_RBRACE) && !is(p, TOK_EOF)) {
+                if (match(p, TOK_SEMICOLON)) continue;
                 if (is(p, TOK_KW_break) && peek_n(p, 1)->kind == TOK_KW_if) {
                     token *bt = advance(p);
                     advance(p);
@@ -1188,16 +1189,17 @@ static uint32_t statement(parser *p) {
     case TOK_KW_while: return while_statement(p, attrs, start);
     default: break;
     }
+    uint32_t h = statement_no_attrs(p, t, attrs.count ? t->sp.off : start);
     if (attrs.count) {
         /* Tint parses the statement first, then rejects the attributes (at the first one's name) */
-        statement_no_attrs(p, t, t->sp.off);
         ast_node *a0 = N(ast_item(p->m, attrs, 0));
         fail_at(p, span_make(a0->sp.off + 1, 0), "unexpected attributes");
     }
-    return statement_no_attrs(p, t, start);
+    if (!h && !is(p, TOK_RBRACE) && !is(p, TOK_EOF)) fail_expected(p, "'}'", p->block_use);
+    return h;
 }
 
-/* The statements that take no attributes (0 for the end of a block). */
+/* The statements that take no attributes; 0 when none matches (the caller reports). */
 static uint32_t statement_no_attrs(parser *p, token *t, uint32_t start) {
     uint32_t h = 0;
     no_prefix_incdec(p);
@@ -1255,7 +1257,7 @@ static uint32_t statement_no_attrs(parser *p, token *t, uint32_t start) {
         expect(p, TOK_SEMICOLON, k == AST_ASSIGN && N(h)->op == AST_OP_NONE ? "assignment statement" : "statement");
         return h;
     }
-    fail_expected(p, "'}'", p->block_use);
+    return 0;
 }
 
 /* ---- global declarations ---- */

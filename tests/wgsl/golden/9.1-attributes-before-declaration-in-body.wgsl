@@ -1,0 +1,4 @@
+fn f() {
+  let x = 1;
+@compute @workgroup_size(1)
+fn main() {}

@@ -1,0 +1,10 @@
+fn f() {
+  var i = 0;
+  loop {
+    continuing {
+      ;
+      i++;
+      break if i >= 8;
+    }
+  }
+}
