@@ -1,10 +1,10 @@
 """ctypes declarations of the part of libwgc.so the package uses.
 
 The library is found, in order, at $WGC_LIB; ../../build/libwgc.so from the package (a source
-checkout after `make`); ../../libwgc.so.0 from the package (installed by `make install` under
+checkout after `make`); ../../../libwgc.so.0 from the package (installed by `make install` under
 PREFIX/lib/wgc/python/wgc); then by the system's library search (libwgc.so.0).  The structs
-below mirror include/wgc/gpu.h field for field; test_python.py checks their sizes against the
-header through the C compiler when one is present.
+below mirror include/wgc/gpu.h field for field; tests/python/test_wgc.py checks their sizes against the
+headers with the C compiler.
 """
 import ctypes
 import ctypes.util
@@ -70,7 +70,7 @@ def _candidates():
     if env:
         yield env
     yield os.path.join(_here, "..", "..", "build", "libwgc.so")
-    yield os.path.join(_here, "..", "..", "libwgc.so.0")
+    yield os.path.join(_here, "..", "..", "..", "libwgc.so.0")
     found = ctypes.util.find_library("wgc")
     if found:
         yield found
