@@ -41,6 +41,7 @@ typedef struct checker {
     uint8_t *gseen;             /* [node_count]: global already in `globals` of this function */
     bool in_const;              /* checking a const-expression context (const decl init) */
     uint32_t override_key;      /* unique keys for unnamed override-sized arrays */
+    ARR(uint32_t) structs;      /* STRUCT nodes checked so far (to find a struct type's members) */
     uint32_t errors;
 } checker;
 
@@ -411,6 +412,10 @@ static ty_t type_expr(checker *c, uint32_t h) {
         }
         uint32_t a0 = templ_arg(c, h, 0);
         const char *as_s = ident_text(c, a0);
+        if (EX(c, a0)->decl) {
+            ERR(nsp(c, a0), "cannot use %s '%s' as address space", decl_kind_word(c, EX(c, a0)->decl), as_s);
+            return 0;
+        }
         ty_as as = ty_as_by_name(as_s, strlen(as_s));
         if (!as || as == TY_AS_HANDLE) {
             ERR(nsp(c, a0), "unresolved address space '%s'", as_s);
@@ -418,6 +423,11 @@ static ty_t type_expr(checker *c, uint32_t h) {
         }
         ty_t st = type_expr(c, templ_arg(c, h, 1));
         if (!st) return 0;
+        if ((as == TY_AS_STORAGE || as == TY_AS_UNIFORM) && !ty_is_host_shareable(c->tt, st)) {
+            ERR(nsp(c, templ_arg(c, h, 1)), "type '%s' cannot be used in address space '%s' as it is non-host-shareable",
+                TN(st), ty_as_name(as));
+            return 0;
+        }
         ty_access am = ty_as_default_access(as);
         if (nt == 3) {
             uint32_t a2 = templ_arg(c, h, 2);
@@ -1020,13 +1030,6 @@ static void construct(checker *c, uint32_t h, sema_expr *e, ty_t t, const char *
             for (uint32_t i = 0; i < nargs && ok; i++) ok = materialize(c, arg_at(c, h, i), ti->elem);
         } else ok = false;
     } else if (ti->kind == TY_ARRAY) {
-        ok = ti->array_kind == TY_ARRAY_FIXED && nargs == ti->count;
-        if (!ok && ti->array_kind == TY_ARRAY_FIXED) {
-            ERR(nsp(c, h), "array constructor has too %s elements: expected %u, found %u",
-                nargs < ti->count ? "few" : "many", ti->count, nargs);
-            e->type = 0;
-            return;
-        }
         for (uint32_t i = 0; i < nargs && ok; i++) {
             ok = materialize(c, arg_at(c, h, i), ti->elem);
             if (!ok && EX(c, arg_at(c, h, i))->type) {
@@ -1036,6 +1039,13 @@ static void construct(checker *c, uint32_t h, sema_expr *e, ty_t t, const char *
                 return;
             }
         }
+        if (ok && ti->array_kind == TY_ARRAY_FIXED && nargs != ti->count) {
+            ERR(nsp(c, h), "array constructor has too %s elements: expected %u, found %u",
+                nargs < ti->count ? "few" : "many", ti->count, nargs);
+            e->type = 0;
+            return;
+        }
+        ok = ok && ti->array_kind == TY_ARRAY_FIXED;
     } else if (ti->kind == TY_STRUCT) {
         if (nargs != ti->nmembers) {
             ERR(nsp(c, h), "structure constructor has too %s inputs: expected %u, found %u",
@@ -1380,6 +1390,11 @@ static int assign_stmt(checker *c, uint32_t h) {
     ty_t rt = rval(c, rh);
     if (!st || !rt) return B_NEXT;
     if (n->op == AST_OP_NONE) {
+        if (!ty_is_constructible(c->tt, st) && !ty_is_ptr(c->tt, st) && ty_conversion_rank(c->tt, rt, st) == TY_RANK_INF) {
+            if (ty_is_abstract(c->tt, rt)) ERR(nsp(c, rh), "cannot convert value of type '%s' to type '%s'", TN(rt), TN(st));
+            else ERR(assign_op_span(c, h), "cannot assign '%s' to '%s'", TN(rt), TN(st));
+            return B_NEXT;
+        }
         if (!ty_is_constructible(c->tt, st) && !ty_is_ptr(c->tt, st)) {
             ERR(nsp(c, lh), "storage type of assignment must be constructible");
             return B_NEXT;
@@ -1472,7 +1487,7 @@ static void value_decl(checker *c, uint32_t h, bool module) {
     }
     if (k == AST_LET) {
         if (!ty_is_constructible(c->tt, t) && !ty_is_ptr(c->tt, t)) {
-            ERR(nsp(c, h), "type '%s' of 'let' must be constructible or a pointer", TN(t));
+            ERR(decl_span(c, h), "%s cannot be used as the type of a 'let'", TN(t));
             return;
         }
     }
@@ -1606,24 +1621,45 @@ static int stmt_inner(checker *c, uint32_t h) {
         uint32_t sel = n->u.switch_.expr;
         ty_t st = rval(c, sel);
         uint32_t ndefault = 0;
-        /* the selector and the case values convert to one common integer type */
-        ty_t common = st;
+        bool sel_ok = true;
+        /* Tint resolves each clause (selectors, then body) before validating the switch */
+        c->breakables++;
+        int b = 0;
         for (uint32_t i = 0; i < n->u.switch_.clauses.count; i++) {
             const ast_node *cl = N(ast_item(c->m, n->u.switch_.clauses, i));
             for (uint32_t j = 0; j < cl->u.case_.selectors.count; j++) {
                 uint32_t s = ast_item(c->m, cl->u.case_.selectors, j);
-                if (N(s)->kind == AST_DEFAULT) {
-                    if (++ndefault > 1) ERR(N(s)->sp, "multiple default clauses in switch statement");
-                    continue;
-                }
-                ty_t t = rval(c, s);
-                if (!t) { common = 0; continue; }
+                if (N(s)->kind == AST_DEFAULT) continue;
+                if (!rval(c, s)) { sel_ok = false; continue; }
                 if (EX(c, s)->stage != SEMA_STAGE_CONST) {
                     ERR(N(s)->sp, "case selector must be a const-expression");
-                    common = 0;
+                    sel_ok = false;
+                }
+            }
+            b |= block_stmts(c, cl->u.case_.body);
+        }
+        c->breakables--;
+        if (b & B_BREAK) b = (b & ~B_BREAK) | B_NEXT;
+        if (!st || !sel_ok) return b;
+        if (!is_int_scalar(st)) {
+            ERR(nsp(c, sel), "switch statement selector expression must be of a scalar integer type");
+            return b;
+        }
+        /* the selector and the case values convert to one common integer type */
+        ty_t common = st;
+        for (uint32_t i = 0; i < n->u.switch_.clauses.count && common; i++) {
+            const ast_node *cl = N(ast_item(c->m, n->u.switch_.clauses, i));
+            for (uint32_t j = 0; j < cl->u.case_.selectors.count && common; j++) {
+                uint32_t s = ast_item(c->m, cl->u.case_.selectors, j);
+                if (N(s)->kind == AST_DEFAULT) {
+                    if (++ndefault > 1) {
+                        ERR(N(s)->sp, "multiple default clauses in switch statement");
+                        common = 0;
+                    }
                     continue;
                 }
-                if (common && t != common) {
+                ty_t t = sema_value_type(c->sm, s);
+                if (t != common) {
                     ty_t cs = common_scalar(common, t);
                     if (!cs || !is_int_scalar(cs)) {
                         ERR(N(s)->sp, "the case selector values must have the same type as the selector expression.");
@@ -1632,42 +1668,27 @@ static int stmt_inner(checker *c, uint32_t h) {
                 }
             }
         }
-        if (st && !is_int_scalar(st)) {
-            ERR(nsp(c, sel), "switch statement selector expression must be of a scalar integer type");
-            common = 0;
-        }
+        if (!common) return b;
         if (common == TY_AINT) common = TY_I32;
-        if (common) {
-            materialize(c, sel, common);
-            uint32_t nvals = 0;
-            ARR(uint32_t) seen = { 0 };
-            for (uint32_t i = 0; i < n->u.switch_.clauses.count; i++) {
-                const ast_node *cl = N(ast_item(c->m, n->u.switch_.clauses, i));
-                for (uint32_t j = 0; j < cl->u.case_.selectors.count; j++) {
-                    uint32_t s = ast_item(c->m, cl->u.case_.selectors, j);
-                    if (N(s)->kind == AST_DEFAULT) continue;
-                    if (!materialize(c, s, common) || !EX(c, s)->cval) continue;
-                    for (uint32_t k = 0; k < seen.n; k++) {
-                        if (val(c, seen.v[k])->u.i == val(c, s)->u.i) {
-                            ERR(N(s)->sp, "duplicate switch case '%lld'", (long long)val(c, s)->u.i);
-                            NOTE(N(seen.v[k])->sp, "previous case declared here");
-                            break;
-                        }
+        materialize(c, sel, common);
+        ARR(uint32_t) seen = { 0 };
+        for (uint32_t i = 0; i < n->u.switch_.clauses.count; i++) {
+            const ast_node *cl = N(ast_item(c->m, n->u.switch_.clauses, i));
+            for (uint32_t j = 0; j < cl->u.case_.selectors.count; j++) {
+                uint32_t s = ast_item(c->m, cl->u.case_.selectors, j);
+                if (N(s)->kind == AST_DEFAULT) continue;
+                if (!materialize(c, s, common) || !EX(c, s)->cval) return b;
+                for (uint32_t k = 0; k < seen.n; k++) {
+                    if (val(c, seen.v[k])->u.i == val(c, s)->u.i) {
+                        ERR(N(s)->sp, "duplicate switch case '%lld'", (long long)val(c, s)->u.i);
+                        NOTE(N(seen.v[k])->sp, "previous case declared here");
+                        return b;
                     }
-                    ARR_PUSH(&c->cc->arena, seen, s);
-                    nvals++;
                 }
+                ARR_PUSH(&c->cc->arena, seen, s);
             }
         }
         if (!ndefault) ERR(n->sp, "switch statement must have a default clause");
-        c->breakables++;
-        int b = 0;
-        for (uint32_t i = 0; i < n->u.switch_.clauses.count; i++) {
-            const ast_node *cl = N(ast_item(c->m, n->u.switch_.clauses, i));
-            b |= block_stmts(c, cl->u.case_.body);
-        }
-        c->breakables--;
-        if (b & B_BREAK) b = (b & ~B_BREAK) | B_NEXT;
         return b;
     }
     case AST_LOOP: {
@@ -1800,6 +1821,11 @@ static bool attr_int(checker *c, uint32_t attr, uint32_t i, int64_t *out, const 
     uint32_t h = ast_item(c->m, a->u.attr.args, i);
     ty_t t = rval(c, h);
     if (!t) return false;
+    if (t == TY_AFLOAT && !materialize(c, h, TY_F32)) return false;
+    if (!is_int_scalar(t) && strcmp(what, "workgroup_size")) {
+        ERR(attr_span(a), "'@%s' must be an 'i32' or 'u32' value", what);
+        return false;
+    }
     if (!is_int_scalar(t) || EX(c, h)->stage != SEMA_STAGE_CONST || !EX(c, h)->cval) {
         ERR(nsp(c, h), "'@%s' %s must be a const-expression that resolves to an 'i32' or 'u32' value", what,
             strcmp(what, "workgroup_size") ? "value" : "argument");
@@ -1807,6 +1833,23 @@ static bool attr_int(checker *c, uint32_t attr, uint32_t i, int64_t *out, const 
     }
     *out = val(c, h)->u.i;
     if (t == TY_AINT) materialize(c, h, TY_I32);
+    return true;
+}
+
+/* Each attribute at most once (except @diagnostic); false after reporting a duplicate. */
+static bool no_dup_attrs(checker *c, ast_list attrs) {
+    for (uint32_t i = 1; i < attrs.count; i++) {
+        const ast_node *a = N(ast_item(c->m, attrs, i));
+        if (a->kind != AST_ATTR || a->op == AST_ATTR_diagnostic) continue;
+        for (uint32_t j = 0; j < i; j++) {
+            const ast_node *b = N(ast_item(c->m, attrs, j));
+            if (b->kind == AST_ATTR && b->op == a->op) {
+                ERR(attr_span(a), "duplicate %s attribute", ast_attr_name((ast_attr)a->op));
+                NOTE(attr_span(b), "first attribute declared here");
+                return false;
+            }
+        }
+    }
     return true;
 }
 
@@ -1829,6 +1872,7 @@ static void struct_decl(checker *c, uint32_t h) {
                 return;
             }
         }
+        if (!no_dup_attrs(c, mn->attrs)) return;
         ty_t t = type_expr(c, mn->u.param.type);
         if (!t) return;
         if (ty_is_ptr(c->tt, t) || (!ty_is_plain(c->tt, t) && !ty_has(c->tt, t, TY_F_HAS_RUNTIME))) {
@@ -1908,6 +1952,7 @@ static void struct_decl(checker *c, uint32_t h) {
     }
     ty_t st = ty_struct_new(c->tt, str(c, n->u.struct_.name), n->u.struct_.name, mem, nm);
     DC(c, h)->type = st;
+    ARR_PUSH(&c->cc->arena, c->structs, h);
 }
 
 static void alias_decl(checker *c, uint32_t h) {
@@ -1918,6 +1963,7 @@ static void alias_decl(checker *c, uint32_t h) {
 static void override_decl(checker *c, uint32_t h) {
     const ast_node *n = N(h);
     sema_decl *d = DC(c, h);
+    if (!no_dup_attrs(c, n->attrs)) return;
     value_decl(c, h, true);
     if (!d->type) return;
     if (!ty_is_concrete_scalar(c->tt, d->type)) {
@@ -1952,11 +1998,16 @@ static void override_decl(checker *c, uint32_t h) {
 static void global_var_decl(checker *c, uint32_t h) {
     const ast_node *n = N(h);
     sema_decl *d = DC(c, h);
+    if (!no_dup_attrs(c, n->attrs)) return;
     ty_as as = TY_AS_NONE;
     ty_access am = TY_ACCESS_NONE;
     if (n->u.var.templ.count) {
         uint32_t a0 = ast_item(c->m, n->u.var.templ, 0);
         const char *s = ident_text(c, a0);
+        if (EX(c, a0)->decl) {
+            ERR(nsp(c, a0), "cannot use %s '%s' as address space", decl_kind_word(c, EX(c, a0)->decl), s);
+            return;
+        }
         as = ty_as_by_name(s, strlen(s));
         if (!as || as == TY_AS_HANDLE) {
             ERR(nsp(c, a0), "unresolved address space '%s'", s);
@@ -2022,7 +2073,7 @@ static void global_var_decl(checker *c, uint32_t h) {
             return;
         }
         if (!ty_is_host_shareable(c->tt, t) || (as == TY_AS_UNIFORM && !ty_is_constructible(c->tt, t))) {
-            ERR(nsp(c, n->u.var.type), "type '%s' cannot be used in address space '%s' as it is not host-shareable", TN(t), asn);
+            ERR(nsp(c, n->u.var.type), "type '%s' cannot be used in address space '%s' as it is non-host-shareable", TN(t), asn);
             d->type = 0;
             return;
         }
@@ -2040,6 +2091,11 @@ static void global_var_decl(checker *c, uint32_t h) {
         }
         break;
     case TY_AS_PRIVATE:
+        if (ty_is_ptr(c->tt, t)) {
+            ERR(decl_span(c, h), "%s cannot be used as the type of a var", TN(t));
+            d->type = 0;
+            return;
+        }
         if (!ty_is_constructible(c->tt, t)) {
             ERR(nsp(c, n->u.var.type), "type '%s' cannot be used in address space 'private' as it is not constructible", TN(t));
             d->type = 0;
@@ -2078,10 +2134,6 @@ static bool builtin_param(checker *c, uint32_t fn, uint32_t p, ty_t t, wgsl_stag
         if (!strcmp(bv[i].name, bn)) b = i;
     if (!b) {
         ERR(arg->sp, "unresolved builtin value '%s'", bn);
-        return false;
-    }
-    if ((b == SEMA_BV_subgroup_invocation_id || b == SEMA_BV_subgroup_size) && !c->sm->enable_subgroups) {
-        ERR(attr_span(a), "use of '@builtin(%s)' attribute requires enabling extension 'subgroups'", bn);
         return false;
     }
     bool stage_ok = bv[b].stage == stage || (b == SEMA_BV_position && stage == WGSL_STAGE_FRAGMENT) ||
@@ -2163,6 +2215,7 @@ static void fn_decl(checker *c, uint32_t h) {
     fi->node = h;
     sm->fn_of[h] = ++sm->nfns;
     /* attributes */
+    if (!no_dup_attrs(c, n->attrs)) return;
     uint32_t wattr = 0;
     for (uint32_t i = 0; i < n->attrs.count; i++) {
         uint32_t ah = ast_item(c->m, n->attrs, i);
@@ -2202,6 +2255,7 @@ static void fn_decl(checker *c, uint32_t h) {
     for (uint32_t i = 0; i < n->u.fn.params.count; i++) {
         uint32_t p = ast_item(c->m, n->u.fn.params, i);
         const ast_node *pn = N(p);
+        if (!no_dup_attrs(c, pn->attrs)) return;
         ty_t t = type_expr(c, pn->u.param.type);
         if (!t) return;
         sema_decl *pd = DC(c, p);
@@ -2219,29 +2273,28 @@ static void fn_decl(checker *c, uint32_t h) {
             ERR(nsp(c, pn->u.param.type), "type of function parameter must be constructible");
             return;
         }
-        if (fi->stage) {
-            uint32_t battr = ast_find_attr(c->m, pn->attrs, AST_ATTR_builtin);
-            uint32_t lattr = ast_find_attr(c->m, pn->attrs, AST_ATTR_location);
-            if (battr) {
-                if (!builtin_param(c, h, p, t, fi->stage, &fi->builtin_mask, battr)) return;
-            } else if (lattr && fi->stage != WGSL_STAGE_COMPUTE) {
-                int64_t v;
-                if (!attr_int(c, lattr, 0, &v, "location")) return;
-                pd->location = (uint32_t)v + 1;
-            } else if (ty_kind_of(c->tt, t) == TY_STRUCT) {
-                const ty_info *si = ty_get(c->tt, t);
-                (void)si;
-            } else {
-                ERR(name_span(c, pn->u.param.name_off, pn->u.param.name), "missing entry point IO attribute on parameter");
-                return;
-            }
-        } else {
-            for (uint32_t k = 0; k < pn->attrs.count; k++) {
-                const ast_node *a = N(ast_item(c->m, pn->attrs, k));
-                if (a->op == AST_ATTR_builtin || a->op == AST_ATTR_location) {
-                    ERR(attr_span(a), "@%s is not valid for non-entry point function parameters", ast_attr_name((ast_attr)a->op));
+        for (uint32_t k = 0; k < pn->attrs.count; k++) {
+            const ast_node *a = N(ast_item(c->m, pn->attrs, k));
+            if (a->kind != AST_ATTR) continue;
+            switch ((ast_attr)a->op) {
+            case AST_ATTR_builtin: case AST_ATTR_location: case AST_ATTR_interpolate: case AST_ATTR_invariant:
+                if (!fi->stage) {
+                    ERR(attr_span(a), "'@%s' is not valid for non-entry point function parameters", ast_attr_name((ast_attr)a->op));
                     return;
                 }
+                if (a->op == AST_ATTR_builtin && a->u.attr.args.count) {
+                    const ast_node *arg = N(ast_item(c->m, a->u.attr.args, 0));
+                    const char *bn = arg->kind == AST_IDENT ? str(c, arg->u.ident.name) : "";
+                    if ((!strcmp(bn, "subgroup_invocation_id") || !strcmp(bn, "subgroup_size")) && !c->sm->enable_subgroups) {
+                        ERR(attr_span(a), "use of '@builtin(%s)' attribute requires enabling extension 'subgroups'", bn);
+                        return;
+                    }
+                }
+                break;
+            case AST_ATTR_diagnostic: break;
+            default:
+                ERR(attr_span(a), "'@%s' is not valid for function parameters", ast_attr_name((ast_attr)a->op));
+                return;
             }
         }
         pd->type = t;
@@ -2250,10 +2303,6 @@ static void fn_decl(checker *c, uint32_t h) {
     if (n->u.fn.ret_type) {
         ty_t rt = type_expr(c, n->u.fn.ret_type);
         if (!rt) return;
-        if (!ty_is_constructible(c->tt, rt)) {
-            ERR(nsp(c, n->u.fn.ret_type), "function return type must be a constructible type");
-            return;
-        }
         if (fi->stage == WGSL_STAGE_COMPUTE && !n->u.fn.ret_attrs.count) {
             ERR(sema_decl_span(c->cc, h, false), "missing entry point IO attribute on return type");
             return;
@@ -2269,6 +2318,10 @@ static void fn_decl(checker *c, uint32_t h) {
     c->globals.n = 0;
     int b = block_stmts(c, n->u.fn.body);
     fi->may_fall_through = (b & B_NEXT) != 0;
+    if (fi->ret && !ty_is_constructible(c->tt, fi->ret)) {
+        ERR(nsp(c, n->u.fn.ret_type), "function return type must be a constructible type");
+        return;
+    }
     if (fi->ret && (b & B_NEXT)) {
         const ast_node *body = N(n->u.fn.body);
         ERR(span_make(body->sp.off + (body->sp.len ? body->sp.len - 1 : 0), 1), "missing return at end of function");
@@ -2280,7 +2333,40 @@ static void fn_decl(checker *c, uint32_t h) {
     fi->globals = c->globals.n ? arena_dup(&c->cc->arena, c->globals.v, c->globals.n * sizeof(uint32_t)) : NULL;
     c->fn = 0;
     c->ret = 0;
-    /* entry point interface */
+    /* entry point interface: parameters (Tint checks them after the body) */
+    for (uint32_t i = 0; fi->stage && i < n->u.fn.params.count; i++) {
+        uint32_t p = ast_item(c->m, n->u.fn.params, i);
+        const ast_node *pn = N(p);
+        sema_decl *pd = DC(c, p);
+        ty_t t = pd->type;
+        uint32_t battr = ast_find_attr(c->m, pn->attrs, AST_ATTR_builtin);
+        uint32_t lattr = ast_find_attr(c->m, pn->attrs, AST_ATTR_location);
+        if (battr) {
+            if (!builtin_param(c, h, p, t, fi->stage, &fi->builtin_mask, battr)) return;
+        } else if (lattr && fi->stage != WGSL_STAGE_COMPUTE) {
+            int64_t v;
+            if (!attr_int(c, lattr, 0, &v, "location")) return;
+            pd->location = (uint32_t)v + 1;
+        } else if (ty_kind_of(c->tt, t) == TY_STRUCT) {
+            /* members carry the IO attributes */
+            uint32_t sn = 0;
+            for (uint32_t k = 0; k < c->structs.n; k++)
+                if (DC(c, c->structs.v[k])->type == t) sn = c->structs.v[k];
+            for (uint32_t k = 0; sn && k < N(sn)->u.struct_.members.count; k++) {
+                uint32_t mh = ast_item(c->m, N(sn)->u.struct_.members, k);
+                uint32_t mb = ast_find_attr(c->m, N(mh)->attrs, AST_ATTR_builtin);
+                if (mb && !builtin_param(c, h, mh, DC(c, mh)->type, fi->stage, &fi->builtin_mask, mb)) return;
+                if (!mb && !ast_find_attr(c->m, N(mh)->attrs, AST_ATTR_location)) {
+                    ERR(name_span(c, N(mh)->u.param.name_off, N(mh)->u.param.name), "missing entry point IO attribute");
+                    return;
+                }
+            }
+        } else {
+            ERR(name_span(c, pn->u.param.name_off, pn->u.param.name), "missing entry point IO attribute on parameter");
+            return;
+        }
+    }
+    /* entry point interface: resources */
     if (fi->stage) {
         uint64_t wg = 0;
         for (uint32_t i = 0; i < fi->nglobals; i++) {

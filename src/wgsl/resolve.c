@@ -5,7 +5,8 @@
  * parameters share the body's scope), then module-scope declarations (declared in any order).
  * Identifiers that resolve to nothing keep decl = 0: they are predeclared names (types, builtin
  * functions, enumerants) or errors the checker reports.  Context-dependent names (builtin value
- * names, address spaces and access modes in `var<...>`/`ptr<...>`, diagnostic rules) are skipped.
+ * names, diagnostic rules) are skipped; address spaces and access modes in `var<...>`/`ptr<...>`
+ * are bound only when a declaration shadows them (then Tint reports a cycle or a misuse).
  *
  * References between module-scope declarations form the dependency graph.  A depth-first search
  * in source order finds cycles ("cyclic dependency found: 'a' -> 'b' -> 'a'", with a note per
@@ -162,13 +163,9 @@ static void walk_ident(resolver *r, uint32_t h) {
         }
     }
     r->sm->ex[h].decl = d;
-    /* ptr<AS, T, AM>: the address space and access mode are enumerants, not references */
-    bool is_ptr = !d && n->u.ident.templ.count &&
-                  strcmp(cc_str(r->cc, name), "ptr") == 0;
-    for (uint32_t i = 0; i < n->u.ident.templ.count; i++) {
-        if (is_ptr && (i == 0 || i == 2)) continue;
-        walk(r, ast_item(r->m, n->u.ident.templ, i));
-    }
+    /* template arguments; enumerants (address spaces, access modes) stay unbound unless a
+       declaration shadows them, as in Tint */
+    for (uint32_t i = 0; i < n->u.ident.templ.count; i++) walk(r, ast_item(r->m, n->u.ident.templ, i));
 }
 
 /* Walks a block's statements in the current scope (the caller opened it). */
@@ -232,6 +229,7 @@ static void walk(resolver *r, uint32_t h) {
         break;
     case AST_VAR: case AST_LET: case AST_CONST: case AST_OVERRIDE:
         walk_attrs(r, n->attrs);
+        walk_list(r, n->u.var.templ);
         walk(r, n->u.var.type);
         walk(r, n->u.var.init);
         if (r->depth) declare_local(r, h);
