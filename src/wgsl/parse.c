@@ -1287,7 +1287,7 @@ static uint32_t struct_decl(parser *p, uint32_t start) {
     }
     ast_list members = list_end(p, mark);
     expect(p, TOK_RBRACE, "struct declaration");
-    if (!members.count) fail_at(p, id->sp, "structures must have at least one member");
+    /* an empty struct is reported after the whole parse (check_limits), as Tint does */
     uint32_t h = node(p, AST_STRUCT, from(p, start));
     N(h)->u.struct_.name = id->ident;
     N(h)->u.struct_.name_off = id->sp.off;
@@ -1712,6 +1712,9 @@ static void check_limits(parser *p) {
             break;
         }
         case AST_STRUCT:
+            if (!d->u.struct_.members.count)
+                fail_at(p, span_make(d->u.struct_.name_off, arena_strlen(&p->cc->arena, d->u.struct_.name)),
+                        "structures must have at least one member");
             for (uint32_t k = 0; k < d->u.struct_.members.count; k++) {
                 ast_node *m = N(ast_item(p->m, d->u.struct_.members, k));
                 check_attr_exprs(p, m->attrs);
