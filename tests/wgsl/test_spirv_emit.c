@@ -65,6 +65,7 @@ int main(void) {
         CHECK_EQ_INT(r->entry_points[0].workgroup_size[2], 2);
         CHECK_EQ_INT(r->entry_points[0].workgroup_size_override[0], 0);
         CHECK_EQ_INT(r->entry_points[0].workgroup_size_override[2], -1);
+        CHECK_EQ_INT(r->entry_points[0].workgroup_memory_bytes, 256);
     }
     CHECK_EQ_INT(r->binding_count, 3);
     if (r->binding_count == 3) {
