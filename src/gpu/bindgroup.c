@@ -158,7 +158,12 @@ wg_bind_group *wg_device_create_bind_group(wg_device *dev, const wg_bind_group_d
                                                                                      : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
                                             .pBufferInfo = &infos[k] };
     }
-    if (!set_alloc(dev, l->vk, &g->set, &g->pool)) {
+    wg_cached_set_layout *cached = &dev->set_layouts[l->cache_index];
+    if (cached->nfree) {
+        struct wg_free_set fs = cached->free_sets[--cached->nfree];
+        g->set = fs.set;
+        g->pool = fs.pool;
+    } else if (!set_alloc(dev, l->vk, &g->set, &g->pool)) {
         if (!dev->lost)
             wg__err(dev, WG_ERR_HOST_OOM, "bind group '%s' descriptor set", name);
         g->set = VK_NULL_HANDLE;
@@ -185,8 +190,9 @@ void wg__bind_group_free(wg_obj *o) {
     wg_bind_group *g = (wg_bind_group *)o;
     wg_device *dev = o->dev;
     if (g->set) {
-        wg_garbage gb = { WG_GARBAGE_DESCRIPTOR_SET, o->last_use, (uint64_t)(uintptr_t)g->set,
-                          (uint64_t)(uintptr_t)g->pool, { 0 } };
+        wg_garbage gb = { .kind = WG_GARBAGE_DESCRIPTOR_SET, .serial = o->last_use,
+                          .handle = (uint64_t)(uintptr_t)g->set, .aux = (uint64_t)(uintptr_t)g->pool,
+                          .aux2 = g->layout ? g->layout->cache_index + 1u : 0 };
         wg__defer(dev, &gb);
     }
     for (size_t k = 0; k < g->n; k++)

@@ -225,7 +225,7 @@ wg_buffer *wg_device_create_buffer(wg_device *dev, const wg_buffer_desc *desc) {
             b->shadow = wg__calloc(&dev->alloc, vsize);
             if (!b->shadow) {
                 wg__err(dev, WG_ERR_HOST_OOM, "mapped_at_creation shadow of buffer '%s'", wg__label(b));
-                wg_garbage g = { WG_GARBAGE_BUFFER, b->o.last_use, (uint64_t)(uintptr_t)b->vk, 0, b->mem };
+                wg_garbage g = { .kind = WG_GARBAGE_BUFFER, .serial = b->o.last_use, .handle = (uint64_t)(uintptr_t)b->vk, .mem = b->mem };
                 wg__defer(dev, &g);
                 b->vk = VK_NULL_HANDLE;
                 return b;
@@ -264,7 +264,7 @@ static void release_memory(wg_buffer *b) {
     if (!b->vk)
         return;
     dev->stats.buffer_bytes -= b->mem.size;
-    wg_garbage g = { WG_GARBAGE_BUFFER, b->o.last_use, (uint64_t)(uintptr_t)b->vk, 0, b->mem };
+    wg_garbage g = { .kind = WG_GARBAGE_BUFFER, .serial = b->o.last_use, .handle = (uint64_t)(uintptr_t)b->vk, .mem = b->mem };
     wg__defer(dev, &g);
     b->vk = VK_NULL_HANDLE;
     b->mem.block = NULL;
@@ -633,7 +633,8 @@ wg_status wg_buffer_read(wg_buffer *b, uint64_t offset, void *dst, uint64_t size
     uint64_t nchunks = (total + C - 1) / C, need = nchunks > 1 ? 2 * C : C;
     if (dev->rb_size < need) {
         if (dev->rb_buf) {
-            wg_garbage g = { WG_GARBAGE_BUFFER, dev->completed, (uint64_t)(uintptr_t)dev->rb_buf, 0, dev->rb_mem };
+            wg_garbage g = { .kind = WG_GARBAGE_BUFFER, .serial = dev->completed,
+                              .handle = (uint64_t)(uintptr_t)dev->rb_buf, .mem = dev->rb_mem };
             wg__defer(dev, &g);
             dev->rb_buf = VK_NULL_HANDLE;
             dev->rb_size = 0;

@@ -251,6 +251,7 @@ typedef struct wg_garbage {
     uint64_t serial;
     uint64_t handle;     /* VkBuffer / VkDescriptorSet / VkQueryPool */
     uint64_t aux;        /* descriptor pool */
+    uint64_t aux2;       /* descriptor set: index + 1 of its layout in the device cache (0: none) */
     wg_mem mem;
 } wg_garbage;
 
@@ -268,6 +269,8 @@ typedef struct wg_cached_set_layout {
     size_t n;
     wg_set_layout_entry *entries;
     VkDescriptorSetLayout vk;
+    struct wg_free_set { VkDescriptorSet set; VkDescriptorPool pool; } *free_sets; /* retired sets, reused */
+    size_t nfree, capfree;
 } wg_cached_set_layout;
 
 #define WG_MAX_BIND_GROUPS 8
@@ -463,6 +466,7 @@ struct wg_bind_group_layout {
     wg_set_layout_entry *entries;   /* sorted by binding */
     uint64_t hash;
     VkDescriptorSetLayout vk;       /* owned by the device cache */
+    uint32_t cache_index;           /* its entry in dev->set_layouts */
     uint32_t ndynamic;
 };
 struct wg_pipeline_layout {

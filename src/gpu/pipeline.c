@@ -116,6 +116,7 @@ void wg__caches_destroy(wg_device *dev) {
     for (size_t i = 0; i < dev->nset_layouts; i++) {
         dev->vk.vkDestroyDescriptorSetLayout(d, dev->set_layouts[i].vk, NULL);
         wg__free(&dev->alloc, dev->set_layouts[i].entries);
+        wg__free(&dev->alloc, dev->set_layouts[i].free_sets); /* the sets die with their pools */
     }
     wg_internal_pipe *ip[] = { &dev->copy_pipe, &dev->indirect_pipe };
     for (size_t i = 0; i < 2; i++) {
@@ -171,7 +172,7 @@ static wg_cached_set_layout *set_layout_get(wg_device *dev, const wg_set_layout_
         return NULL;
     }
     wg_cached_set_layout *c = &dev->set_layouts[dev->nset_layouts++];
-    *c = (wg_cached_set_layout){ hash, n, copy, vk };
+    *c = (wg_cached_set_layout){ hash, n, copy, vk, NULL, 0, 0 };
     return c;
 }
 
@@ -247,6 +248,7 @@ wg_bind_group_layout *wg__bind_group_layout_make(wg_device *dev, const char *lab
             l->n = c->n;
             l->hash = h;
             l->vk = c->vk;
+            l->cache_index = (uint32_t)(c - dev->set_layouts);
             l->ndynamic = (uint32_t)(ndyn_s + ndyn_u);
             l->o.invalid = false;
         }

@@ -54,7 +54,7 @@ wg_query_set *wg_device_create_query_set(wg_device *dev, const wg_query_set_desc
 static void pool_release(wg_query_set *qs) {
     if (!qs->pool)
         return;
-    wg_garbage g = { WG_GARBAGE_QUERY_POOL, qs->o.last_use, (uint64_t)(uintptr_t)qs->pool, 0, { 0 } };
+    wg_garbage g = { .kind = WG_GARBAGE_QUERY_POOL, .serial = qs->o.last_use, .handle = (uint64_t)(uintptr_t)qs->pool };
     wg__defer(qs->o.dev, &g);
     qs->pool = VK_NULL_HANDLE;
 }

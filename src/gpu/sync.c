@@ -197,7 +197,17 @@ static void garbage_destroy(wg_device *dev, wg_garbage *g) {
         break;
     case WG_GARBAGE_DESCRIPTOR_SET: {
         VkDescriptorSet s = (VkDescriptorSet)(uintptr_t)g->handle;
-        dev->vk.vkFreeDescriptorSets(dev->device, (VkDescriptorPool)(uintptr_t)g->aux, 1, &s);
+        VkDescriptorPool pool = (VkDescriptorPool)(uintptr_t)g->aux;
+        /* keep it for the next bind group of the same layout (saves an allocation per group) */
+        if (g->aux2 && g->aux2 <= dev->nset_layouts) {
+            wg_cached_set_layout *c = &dev->set_layouts[g->aux2 - 1];
+            if (c->nfree < 4096 &&
+                wg__grow(&dev->alloc, (void **)&c->free_sets, &c->capfree, c->nfree + 1, sizeof *c->free_sets)) {
+                c->free_sets[c->nfree++] = (struct wg_free_set){ s, pool };
+                break;
+            }
+        }
+        dev->vk.vkFreeDescriptorSets(dev->device, pool, 1, &s);
         break;
     }
     case WG_GARBAGE_QUERY_POOL:
