@@ -385,11 +385,7 @@ static uint32_t const_of(emitter *e, const cv_value *v) {
     case TY_VEC: case TY_MAT: case TY_ARRAY: case TY_STRUCT: {
         uint32_t n = v->n, *parts = words(e, n);
         if (!v->u.elems) return spv_const_null(b, tid(e, t));
-        int allzero = 1;
-        for (uint32_t i = 0; i < n; i++) {
-            parts[i] = const_of(e, &v->u.elems[i]);
-            (void)allzero;
-        }
+        for (uint32_t i = 0; i < n; i++) parts[i] = const_of(e, &v->u.elems[i]);
         ty_t ct = t;
         if (ti->flags & TY_F_ABSTRACT) ct = ty_concretize(e->tt, t);
         return spv_const_composite(b, tid(e, ct), n, parts);
