@@ -67,7 +67,8 @@ typedef struct bench_options {
     int runs;               /* repetitions (0: per benchmark default) */
     const char *root;       /* repository root (scripts, kernels); "." by default */
     const char *baseline;   /* "auto" (default), "none", "torch", "dawn", "tint" (comma list) */
-    bool verbose;           /* progress on stderr */
+    bool verbose;           /* progress on stderr (default: on when stderr is a terminal) */
+    const char *svg;        /* --svg FILE: the ratios as an SVG bar chart (bench/svg.c), or NULL */
 } bench_options;
 
 int bench_runtime(const bench_options *opt);   /* 0 ok, 1 a kernel gave a wrong result, 2 error */
@@ -95,6 +96,10 @@ bench_row *bench_find_row(bench_report *r, const char *key);
 double bench_ratio(const bench_row *row, int b);   /* NaN when either side is missing */
 void bench_print_table(const bench_report *r, FILE *f);
 void bench_print_json(const bench_report *r, FILE *f);
+
+/* Writes the report's ratios against its baselines as a bar chart (bench/svg.c); 0, or 2 with a
+ * message on stderr when the file cannot be written. */
+int bench_write_svg(const bench_report *r, const char *path);
 
 /* ---- timing and statistics ---- */
 double bench_now_s(void);                       /* monotonic clock, seconds */

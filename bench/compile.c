@@ -492,6 +492,8 @@ int bench_compile(const bench_options *opt) {
         bench_print_json(rep, stdout);
     else
         bench_print_table(rep, stdout);
+    if (opt->svg && bench_write_svg(rep, opt->svg) && rc == 0)
+        rc = 2;
 
     if (getenv("WGC_BENCH_KEEP")) /* keep the generated shader for inspection */
         fprintf(stderr, "wgc bench: kept %s\n", large_path);

@@ -517,6 +517,8 @@ int bench_ops(const bench_options *opt) {
         bench_print_json(rep, stdout);
     else
         bench_print_table(rep, stdout);
+    if (opt->svg && bench_write_svg(rep, opt->svg))
+        b.errors++;
     wg_instance_release(inst);
     free(rep);
     return b.wrong ? 1 : b.errors ? 2 : 0;

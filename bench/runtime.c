@@ -966,6 +966,8 @@ int bench_runtime(const bench_options *opt) {
         bench_print_json(rep, stdout);
     else
         bench_print_table(rep, stdout);
+    if (opt->svg && bench_write_svg(rep, opt->svg))
+        r.errors++;
     wg_instance_release(r.inst);
     free(rep);
     return r.wrong ? 1 : r.errors ? 2 : 0;

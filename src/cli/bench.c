@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "cli/cli.h"
@@ -24,14 +25,17 @@ static void bench_usage(FILE *f) {
           "  --runs N            repetitions per measurement (default: per benchmark)\n"
           "  --baseline LIST     auto (default) | none | torch,dawn,tint\n"
           "  --root DIR          repository root holding bench/ and tests/ (default .)\n"
-          "  -v                  progress on stderr\n"
+          "  --svg FILE          also draw the ratios against the baselines as an SVG bar chart\n"
+          "  -v                  progress on stderr (default when stderr is a terminal;\n"
+          "                      WGC_NO_PROGRESS=1 turns that off)\n"
           "env: WGC_DAWN=DIR (dawn-bench.mjs, webgpu/, optional node), WGC_DAWN_ARGS (Dawn toggles),\n"
           "     WGC_PYTHON (default python3), WEBGPU_PKG (the npm webgpu package for Tint)\n",
           f);
 }
 
 int cli_bench(int argc, char **argv) {
-    bench_options opt = { .root = ".", .baseline = "auto" };
+    bench_options opt = { .root = ".", .baseline = "auto",
+                          .verbose = isatty(STDERR_FILENO) && !getenv("WGC_NO_PROGRESS") };
     const char *what = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -54,6 +58,8 @@ int cli_bench(int argc, char **argv) {
             if (opt.runs < 1 || opt.runs > 10000) return cli_fail("bench: --runs takes 1..10000");
         } else if (!strcmp(a, "--baseline") && i + 1 < argc) {
             opt.baseline = argv[++i];
+        } else if (!strcmp(a, "--svg") && i + 1 < argc) {
+            opt.svg = argv[++i];
         } else if (!strcmp(a, "--root") && i + 1 < argc) {
             opt.root = argv[++i];
         } else if (a[0] == '-') {
