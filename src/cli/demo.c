@@ -11,8 +11,14 @@
 #include "wgc/gpu.h"
 
 int cli_demo(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            puts("usage: wgc demo\n  adds two vectors on the default GPU ($WGC_ADAPTER picks another), checks the\n"
+                 "  result on the CPU and prints \"demo: ok\"; exit 1 on a wrong result or no usable Vulkan");
+            return 0;
+        }
+        return cli_fail("demo: unknown option '%s' (try wgc demo --help)", argv[i]);
+    }
     const uint32_t n = 100003;
     wg_error err;
     wg_instance *inst = wg_instance_create(NULL, &err);

@@ -122,7 +122,7 @@ int cli_info(int argc, char **argv) {
             puts("usage: wgc info [--json]\n  lists the Vulkan adapters (WGC_ADAPTER=<index|name> picks the default)");
             return 0;
         } else
-            return cli_fail("info: unknown option '%s'", argv[i]);
+            return cli_fail("info: unknown option '%s' (try wgc info --help)", argv[i]);
     }
     wg_error err;
     wg_instance *inst = wg_instance_create(NULL, &err);
