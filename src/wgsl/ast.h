@@ -138,7 +138,11 @@ typedef enum ast_suffix {
     X(must_use, 0, 0)           \
     X(size, 1, 1)               \
     X(vertex, 0, 0)             \
-    X(workgroup_size, 1, 3)
+    X(workgroup_size, 1, 3)     \
+    /* extension attributes Tint parses (the checker decides) */ \
+    X(color, 1, 1)              \
+    X(input_attachment_index, 1, 1) \
+    X(subgroup_size, 1, 1)
 
 typedef enum ast_attr {
     AST_ATTR_NONE = 0,

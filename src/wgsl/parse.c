@@ -611,6 +611,53 @@ static uint32_t expression(parser *p) {
 
 /* ---- attributes ---- */
 
+/* Levenshtein distance of two short strings (capped inputs: callers skip long ones). */
+static size_t edit_distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    size_t row[65];
+    if (la > 64 || lb > 64) return (size_t)-1;
+    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t prev = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = prev + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            prev = up;
+        }
+    }
+    return row[lb];
+}
+
+/* "expected <what>" with Tint's hints: "Did you mean '<closest>'?" (edit distance below 5) and
+ * "Possible values: '...', ..." (values NULL-terminated; got "" when the token is no name). */
+static _Noreturn void fail_enum(parser *p, span sp, const char *what, const char *got, const char *const *values) {
+    char buf[1024];
+    size_t n = (size_t)snprintf(buf, sizeof buf, "expected %s", what);
+    const char *best = NULL;
+    size_t best_d = 5;
+    if (*got && strlen(got) < 64)
+        for (const char *const *v = values; *v; v++) {
+            size_t d = edit_distance(got, *v);
+            if (d < best_d) { best = *v; best_d = d; }
+        }
+    if (best && n < sizeof buf) n += (size_t)snprintf(buf + n, sizeof buf - n, "\nDid you mean '%s'?", best);
+    if (n < sizeof buf) n += (size_t)snprintf(buf + n, sizeof buf - n, "\nPossible values: ");
+    for (const char *const *v = values; *v && n < sizeof buf; v++)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s'%s'", v == values ? "" : ", ", *v);
+    fail_at(p, sp, "%s", buf);
+}
+
+static const char *const severity_names[] = { "error", "info", "off", "warning", NULL };
+static const char *const attribute_names[] = {
+    "align", "binding", "blend_src", "builtin", "color", "compute", "diagnostic", "fragment", "group", "id",
+    "input_attachment_index", "interpolate", "invariant", "location", "must_use", "size", "subgroup_size",
+    "vertex", "workgroup_size", NULL,
+};
+
 /* diagnostic_control : '(' severity_control_name ',' diagnostic_rule_name ','? ')'
  * diagnostic_rule_name : diagnostic_name_token | diagnostic_name_token '.' diagnostic_name_token */
 static uint32_t diagnostic_control(parser *p, uint32_t start) {
@@ -619,7 +666,7 @@ static uint32_t diagnostic_control(parser *p, uint32_t start) {
     if (sev->kind != TOK_IDENT) fail_expected(p, "severity control", NULL);
     const char *sn = cc_str(p->cc, sev->ident);
     if (strcmp(sn, "error") && strcmp(sn, "warning") && strcmp(sn, "info") && strcmp(sn, "off"))
-        fail_at(p, sev->sp, "expected severity control\nPossible values: 'error', 'info', 'off', 'warning'");
+        fail_enum(p, sev->sp, "severity control", sn, severity_names);
     advance(p);
     expect(p, TOK_COMMA, "diagnostic control");
     token *r1 = peek(p);
@@ -689,7 +736,8 @@ static ast_list enum_args(parser *p, ast_attr a, const char *use) {
                                                           : (i ? interp_samplings : interp_types);
         const char *what = a == AST_ATTR_builtin ? (i ? "builtin depth mode name" : "builtin value name")
                                                  : (i ? "interpolation sampling name" : "interpolation type name");
-        if (t->kind != TOK_IDENT || !in_list(cc_str(p->cc, t->ident), names)) fail_at(p, t->sp, "expected %s", what);
+        if (t->kind != TOK_IDENT || !in_list(cc_str(p->cc, t->ident), names))
+            fail_enum(p, t->sp, what, t->kind == TOK_IDENT ? cc_str(p->cc, t->ident) : "", names);
         advance(p);
         uint32_t h = node(p, AST_IDENT, t->sp);
         N(h)->u.ident.name = t->ident;
@@ -714,7 +762,7 @@ static uint32_t attribute(parser *p) {
     ast_attr a = AST_ATTR_NONE;
     for (uint32_t i = 1; name && i < AST_ATTR_COUNT; i++)
         if (!strcmp(attr_info[i].name, name)) a = (ast_attr)i;
-    if (a == AST_ATTR_NONE) fail_at(p, nt->sp, "expected attribute");
+    if (a == AST_ATTR_NONE) fail_enum(p, nt->sp, "attribute", nt->kind == TOK_IDENT ? name : "", attribute_names);
     advance(p);
     if (a == AST_ATTR_diagnostic) {
         uint32_t ctl = diagnostic_control(p, at->sp.off);
@@ -1469,6 +1517,13 @@ static const char *const extensions[] = {
     "atomic_vec2u_min_max", "clip_distances", "dual_source_blending", "f16", "primitive_index",
     "subgroup_size_control", "subgroups", "view_instancing", NULL,
 };
+static const char *const all_extensions[] = { /* listed when the name looks like a chromium one */
+    "atomic_vec2u_min_max", "chromium_disable_uniformity_analysis", "chromium_experimental_barycentric_coord",
+    "chromium_experimental_framebuffer_fetch", "chromium_experimental_pixel_local",
+    "chromium_experimental_resource_table", "chromium_experimental_subgroup_matrix",
+    "chromium_internal_input_attachments", "clip_distances", "dual_source_blending", "f16", "primitive_index",
+    "subgroup_size_control", "subgroups", "view_instancing", NULL,
+};
 static const char *const extensions_not_allowed[] = {
     "chromium_disable_uniformity_analysis", "chromium_experimental_barycentric_coord",
     "chromium_experimental_framebuffer_fetch", "chromium_experimental_pixel_local",
@@ -1505,7 +1560,7 @@ static uint32_t global_directive(parser *p) {
         token *n = peek(p);
         if (n->kind != TOK_IDENT) {
             if (p->tmp.n == mark || !is(p, TOK_SEMICOLON)) {
-                if (en) fail_expected(p, "extension", NULL);
+                if (en) fail_enum(p, n->sp, "extension", "", extensions);
                 fail_at(p, n->sp, "invalid feature name for requires");
             }
             break;
@@ -1514,7 +1569,7 @@ static uint32_t global_directive(parser *p) {
         if (en && !in_list(nm_s, extensions)) {
             if (in_list(nm_s, extensions_not_allowed))
                 fail_at(p, n->sp, "extension '%s' is not allowed in the current environment", nm_s);
-            fail_at(p, n->sp, "expected extension");
+            fail_enum(p, n->sp, "extension", nm_s, strncmp(nm_s, "chromium", 8) ? extensions : all_extensions);
         }
         if (!en && !in_list(nm_s, language_features)) {
             if (in_list(nm_s, language_features_not_allowed))
