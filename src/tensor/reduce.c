@@ -152,7 +152,7 @@ static wt_status reduce_plan(wt_context *ctx, const char *op, uint32_t code, wt_
             layout = LAYOUT_COL;
     }
     if (layout == LAYOUT_COL) {
-        S = min64(cdiv(131072, M), cdiv(K, 64));
+        S = min64(cdiv(262144, M), cdiv(K, 64));
         S = max64(max64(S, cdiv(K, 16384)), 1);
     }
     L = K ? cdiv(K, S) : 0;

@@ -143,18 +143,44 @@ fn store(o: u32, s: u32, x: Acc) {
     }
 }
 
-// reduces elements [r0, r1) of output o, lanes lane, lane + step, ...
+// reduces elements [r0, r1) of output o, lanes lane, lane + step, ...; four independent
+// accumulators keep four loads in flight per invocation (memory-level parallelism)
 fn run(o: u32, r0: u32, r1: u32, lane: u32, step: u32) -> Acc {
-    var x = Acc(identity(), EMPTY);
+    var x0 = Acc(identity(), EMPTY);
+    var x1 = x0;
+    var x2 = x0;
+    var x3 = x0;
     let b = base(o);
     var r = r0 + lane;
+    let step4 = 4u * step;
+    if r1 >= 3u * step {
+        let last = r1 - 3u * step;
+        loop {
+            if r >= last { break; }
+            let e0 = b + roff(r);
+            let e1 = b + roff(r + step);
+            let e2 = b + roff(r + 2u * step);
+            let e3 = b + roff(r + 3u * step);
+            let v0 = load_v(e0);
+            let v1 = load_v(e1);
+            let v2 = load_v(e2);
+            let v3 = load_v(e3);
+            x0 = combine(x0, v0, load_i(e0, r));
+            x1 = combine(x1, v1, load_i(e1, r + step));
+            x2 = combine(x2, v2, load_i(e2, r + 2u * step));
+            x3 = combine(x3, v3, load_i(e3, r + 3u * step));
+            r = r + step4;
+        }
+    }
     loop {
         if r >= r1 { break; }
         let e = b + roff(r);
-        x = combine(x, load_v(e), load_i(e, r));
+        x0 = combine(x0, load_v(e), load_i(e, r));
         r = r + step;
     }
-    return x;
+    x0 = combine(x0, x1.v, x1.i);
+    x2 = combine(x2, x3.v, x3.i);
+    return combine(x0, x2.v, x2.i);
 }
 
 @compute @workgroup_size(256)
