@@ -2053,7 +2053,16 @@ int wgsl_emit(wgsl_cc *cc) {
         if (N(h)->kind == AST_VAR) global_var(e, h);
     }
     for (uint32_t i = 0; i < sm->nfns; i++) e->id[sm->fns[i].node] = spv_id(b);
-    for (uint32_t i = 0; i < sm->nfns; i++) function(e, &sm->fns[i], NULL);
+    for (uint32_t i = 0; i < sm->nfns; i++) {
+        /* a function taking a storage/uniform pointer is only ever called specialised */
+        const ast_node *fn = N(sm->fns[i].node);
+        bool buffer_ptr = false;
+        for (uint32_t k = 0; k < fn->u.fn.params.count; k++) {
+            const ty_info *pi = TI(DC(ast_item(e->m, fn->u.fn.params, k))->type);
+            buffer_ptr |= pi->kind == TY_PTR && (pi->as == TY_AS_STORAGE || pi->as == TY_AS_UNIFORM);
+        }
+        if (!buffer_ptr) function(e, &sm->fns[i], NULL);
+    }
     for (fn_clone *c = e->clones; c; c = c->next) function(e, sema_fn_of(sm, c->fn_node), c);
     if (cc->error_count) return 1;
     uint32_t (*wg)[3] = arena_alloc(&cc->arena, (sm->nfns + 1) * sizeof *wg);
