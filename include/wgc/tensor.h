@@ -312,6 +312,36 @@ wt_tensor *wt_one_hot(wt_context *ctx, wt_tensor *indices, int64_t num_classes);
 /* t with value wherever mask (any dtype, nonzero = true, broadcastable to t's shape) is set. */
 wt_tensor *wt_masked_fill(wt_context *ctx, wt_tensor *t, wt_tensor *mask, double value);
 
+/* ---- neural-network ops (src/tensor/nn.c, src/tensor/attention.c; engineer N2) ------------ */
+/* softmax / log_softmax along dim (negative counts from the end), numerically stable (the row's
+ * max is subtracted), any input layout (strided dims are read in place); f32 or f16 (statistics
+ * in f32); the output is contiguous with x's shape and dtype. */
+wt_tensor *wt_softmax(wt_context *ctx, wt_tensor *x, int dim);
+wt_tensor *wt_log_softmax(wt_context *ctx, wt_tensor *x, int dim);
+/* Normalisation over the last dim K: layernorm (x - mean) / sqrt(var + eps) * weight + bias
+ * (population variance), rmsnorm x / sqrt(mean(x^2) + eps) * weight.  weight and bias are 1-d of
+ * K elements and x's dtype, or NULL (1 and 0). */
+wt_tensor *wt_layer_norm(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor *bias, double eps);
+wt_tensor *wt_rms_norm(wt_context *ctx, wt_tensor *x, wt_tensor *weight, double eps);
+/* Rotary position embedding over the last dim (the first rotary_dims elements; the rest pass
+ * through): pairs rotated by angle pos * theta^(-2p / rotary_dims), pos = the coordinate along
+ * seq_dim + position_offset (the KV cache's length when decoding). */
+typedef enum wt_rope_layout {
+    WT_ROPE_INTERLEAVED = 0,  /* pairs (2p, 2p + 1): GPT-J, llama.cpp */
+    WT_ROPE_HALF,             /* pairs (p, p + rotary_dims / 2): GPT-NeoX, Hugging Face llama */
+    WT_ROPE_LAYOUT_COUNT
+} wt_rope_layout;
+typedef struct wt_rope_desc {
+    const char *label;
+    wt_rope_layout layout;
+    double theta;             /* base; 0: 10000 */
+    int64_t position_offset;  /* position of the first element along seq_dim; 0: 0 */
+    int seq_dim;              /* 0: -2 ([..., seq, dim]); name dim 0 as -ndim */
+    int64_t rotary_dims;      /* even; 0: the whole last dim */
+} wt_rope_desc;
+wt_tensor *wt_rope(wt_context *ctx, wt_tensor *x, const wt_rope_desc *desc);   /* desc NULL: defaults */
+/* ---- end of the neural-network ops ---------------------------------------------------------- */
+
 #ifdef __cplusplus
 }
 #endif

@@ -33,7 +33,8 @@
 #define WT_KERNEL_FILES(X) \
     X(unary_f, 1) X(unary_i, 1) X(binary_f, 2) X(binary_i, 2) X(compare, 2) \
     X(where, 3) X(cast, 1) X(fill, 0) X(rand, 0) \
-    X(reduce, 1) X(scan, 2) X(copy, 1) X(pad, 1) X(gather, 2) X(scatter, 2)
+    X(reduce, 1) X(scan, 2) X(copy, 1) X(pad, 1) X(gather, 2) X(scatter, 2) \
+    X(softmax, 1) X(softmax4, 1) X(norm, 3) X(norm4, 3) X(rope, 2)
 
 typedef enum wt_kfile {
 #define X(name, nin) WT_K_##name,
@@ -220,5 +221,8 @@ wt_status wt_elementwise(wt_context *ctx, const char *op, wt_kfile file, uint32_
 bool wt_is_float(wt_dtype dt);
 uint32_t wt_scalar_bits(wt_dtype compute, double v);
 wt_dtype wt_compute_dtype(wt_dtype dt);
+
+/* nn.c: softmax along dim with OP flags (1 log_softmax, 2 rows of -inf give zeros: attention) */
+wt_tensor *wt_softmax_flags(wt_context *ctx, const char *op, wt_tensor *x, int dim, uint32_t flags);
 
 #endif

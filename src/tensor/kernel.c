@@ -31,6 +31,11 @@
 #include "tensor_reduce.wgsl.h"
 #include "tensor_scan.wgsl.h"
 #include "tensor_scatter.wgsl.h"
+#include "tensor_softmax.wgsl.h"      /* nn.c */
+#include "tensor_softmax4.wgsl.h"
+#include "tensor_norm.wgsl.h"
+#include "tensor_norm4.wgsl.h"
+#include "tensor_rope.wgsl.h"
 
 static const struct {
     const char *name;
