@@ -601,7 +601,7 @@ static int run_main(int argc, char **argv, bool profile) {
     if (tty)
         fputs("\r\033[K", stderr);
     if (st != WG_STATUS_OK) {
-        bool invalid = res->error.id == WG_ERR_WGSL_COMPILE;
+        bool invalid = res->error.id == WG_ERR_WGSL_COMPILE && res->diagnostics[0];   /* else: an unknown override */
         if (invalid)
             fputs(res->diagnostics, stderr);
         if (a->json) {

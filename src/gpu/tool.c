@@ -280,6 +280,17 @@ wg_status wg_device_run_kernel(wg_device *dev, const wg_kernel_run_desc *desc, w
         goto done;
     }
     const wgsl_result *cr = st.compiled;
+    for (uint32_t i = 0; i < desc->override_count; i++) {   /* the compiler ignores unknown names */
+        const char *name = desc->overrides[i].name ? desc->overrides[i].name : "";
+        bool known = false;
+        for (uint32_t k = 0; k < cr->override_count; k++)
+            known |= is_uint(name) ? cr->overrides[k].id == (uint32_t)strtoul(name, NULL, 10)
+                                   : !strcmp(cr->overrides[k].name, name);
+        if (!known) {
+            status = fail(out, WG_ERR_WGSL_COMPILE, "'%s' declares no override '%s'", opt.filename, name);
+            goto done;
+        }
+    }
     int ep = -1, ncompute = 0;
     for (uint32_t i = 0; i < cr->entry_point_count; i++) {
         if (cr->entry_points[i].stage != WGSL_STAGE_COMPUTE)

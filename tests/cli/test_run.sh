@@ -61,6 +61,8 @@ expect_rc 1 "$W" run bad.wgsl --dispatch 1
 grep -q 'bad.wgsl:1:.*error' err.txt || bad "invalid kernel diagnostics: $(cat err.txt)"
 expect_rc 1 "$W" run bad.wgsl --dispatch 1 --json
 python3 -c "import json,sys; d=json.load(open('out.txt')); assert d['ok'] is False and d['error']=='WG_ERR_WGSL_COMPILE', d" || bad "invalid kernel json"
+expect_rc 2 "$W" run k.wgsl --dispatch 1 --bind 0:0=zeros:f32:4 --bind 0:1=zeros:f32:4 --override sclae=3
+grep -q "declares no override 'sclae'" err.txt || bad "unknown override message: $(cat err.txt)"
 # binding mismatches
 expect_rc 2 "$W" run k.wgsl --dispatch 1 --bind 0:0=zeros:f32:4
 grep -q 'binding(1)' err.txt || bad "missing binding message: $(cat err.txt)"
