@@ -126,6 +126,40 @@ static wt_kkey make_key(wt_kfile file, uint32_t code, wt_dtype out, wt_dtype in0
     return key;
 }
 
+/* The op's identity as bits of the compute type (reduce4.wgsl starts every lane from it). */
+static uint32_t identity_bits(uint32_t code, wt_dtype cdt) {
+    bool f = wt_is_float(cdt);
+    switch (code) {
+    case RK_PROD: return wt_scalar_bits(cdt, 1);
+    case RK_MAX: return f ? 0xff800000u : cdt == WT_I32 ? 0x80000000u : 0;
+    case RK_MIN: return f ? 0x7f800000u : cdt == WT_I32 ? 0x7fffffffu : 0xffffffffu;
+    default: return 0;
+    }
+}
+
+/* Whether reduce4.wgsl (16-byte loads) can run this pass: 32-bit input, not argmax/argmin, and
+ * ROW: one reduced dim of stride 1, K and every row start divisible by 4; COL: the innermost
+ * kept dim of stride 1 and size divisible by 4, every other stride and the offset too. */
+static bool vec4_ok(uint32_t code, wt_dtype cdt, wt_dtype sdt, bool partial, const rplan *p, int layout) {
+    if (partial || code == RK_ARGMAX || code == RK_ARGMIN || sdt == WT_F16 || wt_gpu_size(sdt) != 4 ||
+        wt_gpu_size(cdt) != 4 || p->off % 4 || p->K < 4)
+        return false;
+    if (layout == LAYOUT_ROW) {
+        if (p->nr != 1 || p->strides[p->nk] != 1 || p->K % 4)
+            return false;
+        for (int d = 0; d < p->nk; d++)
+            if (p->strides[d] % 4)
+                return false;
+        return true;
+    }
+    if (p->nk < 1 || p->strides[p->nk - 1] != 1 || p->shape[p->nk - 1] % 4)
+        return false;
+    for (int d = 0; d < p->nk + p->nr; d++)
+        if (d != p->nk - 1 && p->strides[d] % 4)
+            return false;
+    return true;
+}
+
 /* Records the reduction described by p (input storage st of storage dtype sdt; pairs of u32 when
  * partial) into out (final) with as many passes as the plan needs. */
 static wt_status reduce_plan(wt_context *ctx, const char *op, uint32_t code, wt_dtype cdt, wt_storage *st, wt_dtype sdt,
@@ -155,7 +189,10 @@ static wt_status reduce_plan(wt_context *ctx, const char *op, uint32_t code, wt_
         S = min64(cdiv(262144, M), cdiv(K, 64));
         S = max64(max64(S, cdiv(K, 16384)), 1);
     }
+    bool v4 = vec4_ok(code, cdt, sdt, partial, p, layout);
     L = K ? cdiv(K, S) : 0;
+    if (v4 && layout == LAYOUT_ROW)
+        L = (L + 3) & ~(int64_t)3;   /* vec4 segments */
     S = K ? cdiv(K, L) : 1;
     bool last = S == 1;
 
@@ -167,12 +204,12 @@ static wt_status reduce_plan(wt_context *ctx, const char *op, uint32_t code, wt_
             return ctx->status;
         dst = part->st;
     }
-    wt_kkey key = make_key(WT_K_reduce, code, last ? out->dtype : WT_U32, sdt, 0, cdt);
+    wt_kkey key = make_key(v4 ? WT_K_reduce4 : WT_K_reduce, code, last ? out->dtype : WT_U32, sdt, 0, cdt);
     key.mode[1] = (uint8_t)((partial ? MB_IN_PARTIAL : 0) | (last ? 0 : MB_OUT_PARTIAL) | (wt_is_float(cdt) ? MB_FLOAT : 0));
     key.mode[2] = (uint8_t)layout;
     wt_params pr;
     memset(&pr, 0, sizeof pr);
-    int64_t inv = layout == LAYOUT_ROW ? M * S * 256 : M * S;
+    int64_t inv = layout == LAYOUT_ROW ? M * S * 256 : v4 ? M / 4 * S : M * S;
     pr.n = (uint32_t)inv;
     pr.ndim = (uint32_t)p->nk;
     for (int d = 0; d < p->nk + p->nr; d++) {
@@ -185,6 +222,7 @@ static wt_status reduce_plan(wt_context *ctx, const char *op, uint32_t code, wt_
     pr.off[2] = (uint32_t)pst;
     memcpy(&pr.sv[0], &scale, 4);
     pr.sv[1] = (uint32_t)p->nr;
+    pr.sv[2] = identity_bits(code, cdt);
     pr.aux[0] = (uint32_t)M;
     pr.aux[1] = (uint32_t)K;
     pr.aux[2] = (uint32_t)S;

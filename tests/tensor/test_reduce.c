@@ -316,6 +316,20 @@ static void test_long(void) {
     check_case(OP_SUM, WT_I32, &c, L_CONTIG, 1, (const int[]){ 1 }, false, 1);
     check_case(OP_ARGMAX, WT_I32, &c, L_CONTIG, 1, (const int[]){ -1 }, false, 1);
     check_case(OP_MIN, WT_I32, &c, L_TRANSPOSED, 1, (const int[]){ 1 }, false, 1);
+    /* shapes the vec4 kernels take: rows of a multiple of 4 (ROW) and an innermost kept dim of
+     * a multiple of 4 (COL), in one pass and segmented */
+    static const int64_t v4shapes[][3] = { { 2, 64, 1000 }, { 2, 3000, 8 }, { 1, 300000, 0 }, { 2, 20000, 12 } };
+    for (int s = 0; s < 4; s++) {
+        int nd = (int)v4shapes[s][0];
+        for (int k = 0; k < 2; k++) {
+            wt_dtype dt = k ? WT_I32 : WT_F32;
+            for (int op = 0; op <= OP_MIN; op++) {
+                fill(&c, dt, nd, v4shapes[s] + 1, op == OP_PROD ? (k ? -1 : 0.9) : -8, op == OP_PROD ? (k ? 3 : 1.1) : 8, k);
+                int d = nd == 2 ? (s == 0 ? 1 : 0) : 0;
+                check_case(op, dt, &c, L_CONTIG, nd == 1 ? 0 : 1, &d, false, 1);
+            }
+        }
+    }
     free(c.v);
 }
 
@@ -342,6 +356,23 @@ static void test_special(void) {
     r = wt_argmin(ctx, t, 0, NULL, false);
     CHECK(r && wt_item(ctx, r, &v) == WT_OK && v == 4);
     wt_release(r);
+    wt_release(t);
+    /* NaN through the vec4 kernels: rows of 8 (ROW) and columns of 4 (COL) */
+    double z[32];
+    for (int i = 0; i < 32; i++)
+        z[i] = i == 13 ? NAN : i;
+    t = tt_upload(ctx, WT_F32, 2, (const int64_t[]){ 4, 8 }, z);
+    for (int d = 0; d < 2; d++) {
+        for (int op = 0; op < 2; op++) {
+            r = op ? wt_min(ctx, t, 1, &d, false) : wt_max(ctx, t, 1, &d, false);
+            double *g = r ? tt_read(ctx, r) : NULL;
+            CHECK(g != NULL);
+            for (int64_t i = 0; g && i < wt_numel(r); i++)
+                CHECKF(isnan(g[i]) == (d == 1 ? i == 1 : i == 5), "NaN max/min dim %d op %d out %lld: %g", d, op, (long long)i, g[i]);
+            free(g);
+            wt_release(r);
+        }
+    }
     wt_release(t);
     double y[6] = { 5, 1, 5, 1, 5, 1 };
     t = tt_upload(ctx, WT_F32, 1, (const int64_t[]){ 6 }, y);
