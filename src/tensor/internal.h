@@ -34,8 +34,7 @@
     X(unary_f, 1) X(unary_i, 1) X(binary_f, 2) X(binary_i, 2) X(compare, 2) \
     X(where, 3) X(cast, 1) X(fill, 0) X(rand, 0) \
     X(reduce, 1) X(reduce4, 1) X(scan, 2) X(copy, 1) X(pad, 1) X(gather, 2) X(scatter, 2) \
-    X(softmax, 1) X(softmax4, 1) X(norm, 3) X(norm4, 3) X(rope, 2) \
-    X(matmul, 3) X(matvec, 3)
+    X(softmax, 1) X(softmax4, 1) X(norm, 3) X(norm4, 3) X(rope, 2)
 
 typedef enum wt_kfile {
 #define X(name, nin) WT_K_##name,
@@ -52,7 +51,6 @@ typedef struct wt_kkey {
     uint8_t file, op, out, compute;
     uint8_t in[WT_MAX_IN];
     uint8_t mode[WT_MAX_IN];
-    uint8_t v4;                   /* map kernels: the vec4 entry point (P.n counts vec4s) */
 } wt_kkey;
 
 typedef struct wt_kernel {
@@ -185,8 +183,6 @@ wt_status wt_kernels_init(wt_context *ctx);
 void wt_kernels_destroy(wt_context *ctx);
 wt_kernel *wt_kernel_get(wt_context *ctx, const char *op, const wt_kkey *key);
 wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, uint32_t n, wg_buffer *const *bufs);
-/* The file's kernels have a vec4 variant (wt_kkey.v4): the elementwise "map" families. */
-bool wt_kernel_vec4_ok(uint32_t file);
 void wt_bind_groups_clear(wt_context *ctx);
 
 /* batch.c: one dispatch of k over p->n elements (p->gx is filled here); in[i] NULL binds the
