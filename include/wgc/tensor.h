@@ -342,6 +342,44 @@ typedef struct wt_rope_desc {
 wt_tensor *wt_rope(wt_context *ctx, wt_tensor *x, const wt_rope_desc *desc);   /* desc NULL: defaults */
 /* ---- end of the neural-network ops ---------------------------------------------------------- */
 
+/* ---- matmul family (src/tensor/matmul.c, autotune.c; issue 5) ------------------------------ */
+/* torch.matmul: a [..., M, K] . b [..., K, N] -> [..., M, N] with numpy broadcasting of the batch
+ * dims; a 1-D a is [1, K] and a 1-D b is [K, 1], their dim dropped from the result.  Operands are
+ * read through their strides (a transposed or sliced view is not copied).  f32/f16 operands (out:
+ * wt_promote), accumulation in f32.  Errors name the op and both shapes. */
+wt_tensor *wt_matmul(wt_context *ctx, wt_tensor *a, wt_tensor *b);
+/* x [..., K] . w^T + bias: w [N, K] (nn.Linear's weight), bias [N] or [1] or NULL. */
+wt_tensor *wt_linear(wt_context *ctx, wt_tensor *x, wt_tensor *w, wt_tensor *bias);
+/* Kernels: X(NAME, "name").  AUTO picks by shape (matvec for one row or column, else the
+ * autotuner's cached choice, else a heuristic). */
+#define WT_MATMUL_KERNELS(X)                                                  \
+    X(AUTO, "auto")                                                          \
+    X(TILE128, "tile128x128")      /* 8 x 8 outputs per invocation */         \
+    X(TILE128X64, "tile128x64")    /* 8 x 4 */                                \
+    X(TILE64, "tile64x64")         /* 4 x 4 */                                \
+    X(TILE128K16, "tile128x128k16") /* 8 x 8, K steps of 16 (33 KiB shared) */ \
+    X(MATVEC, "matvec")            /* M or N = 1, no batch, aligned rows */
+typedef enum wt_matmul_kernel {
+#define X(name, str) WT_MATMUL_##name,
+    WT_MATMUL_KERNELS(X)
+#undef X
+    WT_MATMUL_KERNEL_COUNT
+} wt_matmul_kernel;
+const char *wt_matmul_kernel_name(wt_matmul_kernel k);
+typedef struct wt_matmul_desc {
+    const char *label;
+    wt_matmul_kernel kernel;       /* 0: AUTO */
+} wt_matmul_desc;
+/* wt_matmul (+ bias [N] added to every row, or NULL) with a kernel chosen by desc (NULL: AUTO). */
+wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, const wt_matmul_desc *desc);
+/* The autotuner: for the shape class of (M, N, K, batch, dtype) on this device, times every tiled
+ * kernel once on a problem of that class (after checking each against TILE64 on a small random
+ * problem: a kernel that fails to build or differs is never chosen) and remembers the fastest, in
+ * memory and in $WGC_CACHE_DIR/wgc/tune-<device uuid>.txt (else $XDG_CACHE_HOME, else
+ * ~/.cache; WGC_TUNE=0 turns tuning off).  wt_matmul calls it on first use of a class; the
+ * lookup never tunes when tuning is off.  Returns the choice (AUTO when none). */
+wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt);
+
 #ifdef __cplusplus
 }
 #endif

@@ -34,7 +34,8 @@
     X(unary_f, 1) X(unary_i, 1) X(binary_f, 2) X(binary_i, 2) X(compare, 2) \
     X(where, 3) X(cast, 1) X(fill, 0) X(rand, 0) \
     X(reduce, 1) X(reduce4, 1) X(scan, 2) X(copy, 1) X(pad, 1) X(gather, 2) X(scatter, 2) \
-    X(softmax, 1) X(softmax4, 1) X(norm, 3) X(norm4, 3) X(rope, 2)
+    X(softmax, 1) X(softmax4, 1) X(norm, 3) X(norm4, 3) X(rope, 2) \
+    X(matmul, 3) X(matvec, 3)
 
 typedef enum wt_kfile {
 #define X(name, nin) WT_K_##name,

@@ -32,6 +32,8 @@
 #include "tensor_reduce4.wgsl.h"
 #include "tensor_scan.wgsl.h"
 #include "tensor_scatter.wgsl.h"
+#include "tensor_matmul.wgsl.h"     /* matmul.c */
+#include "tensor_matvec.wgsl.h"
 #include "tensor_softmax.wgsl.h"      /* nn.c */
 #include "tensor_softmax4.wgsl.h"
 #include "tensor_norm.wgsl.h"

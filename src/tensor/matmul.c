@@ -1,0 +1,311 @@
+/* matmul.c - the matmul family: wt_matmul (torch.matmul rules: 1-D operands, batched 3-D/4-D
+ * with broadcast batch dims), wt_linear (x . W^T + b) and wt_matmul_ex (a kernel forced, for
+ * tests, benchmarks and the autotuner in autotune.c).
+ *
+ * Operands are never copied: the kernels read A and B through their strides (a transposed view
+ * is a stride swap), so a plan is just (shape, strides, offset) per operand after the batch dims
+ * are broadcast and collapsed (size-1 dims dropped, mergeable neighbours merged).  Two kernel
+ * files: matmul.wgsl, the tiled GEMM (three tile shapes, see its header), and matvec.wgsl, the
+ * bandwidth-bound decode path for one output row or column (M == 1 or N == 1, no batch) whose
+ * matrix has contiguous, 16-byte aligned rows.  The kernel is chosen by shape: matvec when it
+ * applies, else the autotuner's cached choice for the shape class, else a heuristic (128 x 128
+ * tiles when there are enough of them to fill the GPU, 128 x 64, then 64 x 64).  The product
+ * accumulates in f32 (f16 operands are widened on load) and rounds once on store. */
+#include <string.h>
+
+#include "tensor/internal.h"
+
+#define MM_MAX_BATCH (WT_MAX_DIMS - 2)
+
+typedef struct mm_plan {
+    int64_t M, N, K;
+    int nb;                               /* collapsed batch dims */
+    int64_t bshape[MM_MAX_BATCH];
+    int64_t ast[MM_MAX_BATCH], bst[MM_MAX_BATCH];
+    int64_t batch;                        /* product of bshape */
+    int64_t a_off, a_ms, a_ks;            /* A (m, k) at a_off + m * a_ms + k * a_ks */
+    int64_t b_off, b_ks, b_ns;            /* B (k, n) at b_off + k * b_ks + n * b_ns */
+    int64_t c_off, c_ns;                  /* bias (n) at c_off + n * c_ns */
+} mm_plan;
+
+static const char *const kernel_names[] = {
+#define X(name, str) str,
+    WT_MATMUL_KERNELS(X)
+#undef X
+};
+_Static_assert(sizeof kernel_names / sizeof *kernel_names == WT_MATMUL_KERNEL_COUNT, "one name per kernel");
+
+const char *wt_matmul_kernel_name(wt_matmul_kernel k) {
+    return (unsigned)k < WT_MATMUL_KERNEL_COUNT ? kernel_names[k] : "?";
+}
+
+static int64_t cdiv(int64_t a, int64_t b) {
+    return (a + b - 1) / b;
+}
+
+/* Can matvec.wgsl run this plan?  It needs no batch, one output row (M == 1: rows of B^T) or
+ * column (N == 1: rows of A) whose matrix is k-contiguous with quad-aligned rows, and a
+ * contiguous, quad-aligned vector. */
+static bool matvec_ok(const mm_plan *p) {
+    if (p->batch != 1 || p->K % 4)
+        return false;
+    if (p->M == 1)
+        return p->b_ks == 1 && p->b_ns % 4 == 0 && p->b_off % 4 == 0 && p->a_ks == 1 && p->a_off % 4 == 0;
+    if (p->N == 1)
+        return p->a_ks == 1 && p->a_ms % 4 == 0 && p->a_off % 4 == 0 && p->b_ks == 1 && p->b_off % 4 == 0;
+    return false;
+}
+
+static wt_matmul_kernel heuristic(const mm_plan *p) {
+    if (matvec_ok(p))
+        return WT_MATMUL_MATVEC;
+    int64_t t128 = p->batch * cdiv(p->M, 128) * cdiv(p->N, 128);
+    int64_t t12864 = p->batch * cdiv(p->M, 128) * cdiv(p->N, 64);
+    if (t128 >= 256)
+        return WT_MATMUL_TILE128;
+    if (t12864 >= 256)
+        return WT_MATMUL_TILE128X64;
+    return WT_MATMUL_TILE64;
+}
+
+static wt_status record_matvec(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *out, wt_tensor *a,
+                               wt_tensor *b, wt_tensor *bias) {
+    bool rows_of_a = p->N == 1 && !(p->M == 1 && p->b_ks == 1 && p->b_ns % 4 == 0);
+    wt_tensor *mat = rows_of_a ? a : b, *vec = rows_of_a ? b : a;
+    int64_t R = rows_of_a ? p->M : p->N;
+    wt_kkey key;
+    memset(&key, 0, sizeof key);
+    key.file = WT_K_matvec;
+    key.out = (uint8_t)out->dtype;
+    key.in[0] = (uint8_t)mat->dtype;
+    key.in[1] = (uint8_t)vec->dtype;
+    key.in[2] = (uint8_t)(bias ? bias->dtype : WT_F32);
+    key.compute = WT_F32;
+    key.mode[2] = bias ? 1 : 0;
+    wt_params pr;
+    memset(&pr, 0, sizeof pr);
+    int64_t groups = cdiv(R, 8);
+    pr.n = (uint32_t)(groups * 256);
+    pr.off[0] = (uint32_t)((rows_of_a ? p->a_off : p->b_off) / 4);
+    pr.off[1] = (uint32_t)((rows_of_a ? p->b_off : p->a_off) / 4);
+    pr.off[2] = (uint32_t)p->c_off;
+    pr.sv[0] = (uint32_t)R;
+    pr.sv[1] = (uint32_t)(p->K / 4);
+    pr.sv[2] = (uint32_t)((rows_of_a ? p->a_ms : p->b_ns) / 4);
+    pr.sv[3] = (uint32_t)(rows_of_a ? 0 : p->c_ns);
+    wt_kernel *k = wt_kernel_get(ctx, op, &key);
+    if (!k)
+        return ctx->status;
+    wt_storage *in[3] = { mat->st->buf ? mat->st : NULL, vec->st->buf ? vec->st : NULL,
+                          bias && bias->st->buf ? bias->st : NULL };
+    return wt_record(ctx, op, k, &pr, out->st, 3, in);
+}
+
+static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p, wt_matmul_kernel kind,
+                              wt_tensor *out, wt_tensor *a, wt_tensor *b, wt_tensor *bias) {
+    uint32_t variant = kind == WT_MATMUL_TILE64 ? 1u : kind == WT_MATMUL_TILE128X64 ? 2u
+                     : kind == WT_MATMUL_TILE128K16 ? 3u : 0u;
+    int64_t tm = variant == 1 ? 64 : 128, tn = variant == 0 || variant == 3 ? 128 : 64;
+    if (variant == 3 && wg_device_get_limits(ctx->dev)->max_compute_workgroup_storage_size < 33792)
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %s needs 33792 bytes of workgroup memory",
+                         wt_matmul_kernel_name(kind));
+    int64_t tiles_m = cdiv(p->M, tm), tiles_n = cdiv(p->N, tn);
+    int64_t groups = p->batch * tiles_m * tiles_n;
+    if (groups > (int64_t)(UINT32_MAX / 256))
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "%lld output tiles are too many for one dispatch",
+                         (long long)groups);
+    wt_kkey key;
+    memset(&key, 0, sizeof key);
+    key.file = WT_K_matmul;
+    key.op = (uint8_t)variant;
+    key.out = (uint8_t)out->dtype;
+    key.in[0] = (uint8_t)a->dtype;
+    key.in[1] = (uint8_t)b->dtype;
+    key.in[2] = (uint8_t)(bias ? bias->dtype : WT_F32);
+    key.compute = WT_F32;
+    /* load mapping: follow the unit stride (k contiguous for A unless m is; n for B unless k is) */
+    key.mode[0] = (uint8_t)(p->a_ks != 1 && p->a_ms == 1 ? 1 : 0);
+    key.mode[1] = (uint8_t)(p->b_ns != 1 && p->b_ks == 1 ? 1 : 0);
+    key.mode[2] = bias ? 1 : 0;
+    wt_params pr;
+    memset(&pr, 0, sizeof pr);
+    pr.n = (uint32_t)(groups * 256);
+    pr.ndim = (uint32_t)p->nb;
+    pr.off[0] = (uint32_t)p->a_off;
+    pr.off[1] = (uint32_t)p->b_off;
+    pr.off[2] = (uint32_t)p->c_off;
+    pr.off[3] = (uint32_t)tiles_n;
+    pr.sv[0] = (uint32_t)p->M;
+    pr.sv[1] = (uint32_t)p->N;
+    pr.sv[2] = (uint32_t)p->K;
+    pr.sv[3] = (uint32_t)tiles_m;
+    pr.aux[0] = (uint32_t)p->a_ms;
+    pr.aux[1] = (uint32_t)p->a_ks;
+    pr.aux[2] = (uint32_t)p->b_ks;
+    pr.aux[3] = (uint32_t)p->b_ns;
+    for (int d = 0; d < p->nb; d++) {
+        pr.shape[d] = (uint32_t)p->bshape[d];
+        pr.st[0][d] = (int32_t)p->ast[d];
+        pr.st[1][d] = (int32_t)p->bst[d];
+    }
+    pr.st[2][0] = (int32_t)p->c_ns;
+    wt_kernel *k = wt_kernel_get(ctx, op, &key);
+    if (!k)
+        return ctx->status;
+    wt_storage *in[3] = { a->st->buf ? a->st : NULL, b->st->buf ? b->st : NULL,
+                          bias && bias->st->buf ? bias->st : NULL };
+    return wt_record(ctx, op, k, &pr, out->st, 3, in);
+}
+
+static bool fits_i32(int64_t v) {
+    return v >= 0 && v <= INT32_MAX;
+}
+
+/* The product of a [..., M, K] and b [..., K, N] (b_t: b is given as [..., N, K], as linear's
+ * weight); a_vec / b_vec: the operand was 1-D (its dim is dropped from the result). */
+static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b, bool b_t, wt_tensor *bias,
+                     const wt_matmul_desc *desc) {
+    if (!wt_check_tensor(ctx, op, a) || !wt_check_tensor(ctx, op, b) || (bias && !wt_check_tensor(ctx, op, bias)))
+        return NULL;
+    char s1[160], s2[160], s3[160];
+    wt_shape_str(s1, sizeof s1, a->ndim, a->shape);
+    wt_shape_str(s2, sizeof s2, b->ndim, b->shape);
+    if (!wt_is_float(a->dtype) || !wt_is_float(b->dtype) || (bias && !wt_is_float(bias->dtype)))
+        return wt_fail(ctx, WT_STATUS_DTYPE, op, "dtypes %s and %s%s%s: f32 or f16 operands only", wt_dtype_name(a->dtype),
+                       wt_dtype_name(b->dtype), bias ? ", bias " : "", bias ? wt_dtype_name(bias->dtype) : "");
+    if (a->ndim == 0 || b->ndim == 0)
+        return wt_fail(ctx, WT_STATUS_SHAPE, op, "shapes %s and %s: operands must have at least one dim", s1, s2);
+    if (b_t && b->ndim != 2)
+        return wt_fail(ctx, WT_STATUS_SHAPE, op, "weight shape %s: expected [out_features, in_features]", s2);
+    if (desc && (unsigned)desc->kernel >= WT_MATMUL_KERNEL_COUNT)
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %d is not a wt_matmul_kernel", (int)desc->kernel);
+
+    /* matrix views of the operands: (rows, cols, row stride, col stride) and batch dims */
+    bool a_vec = a->ndim == 1, b_vec = b->ndim == 1 && !b_t;
+    mm_plan p;
+    memset(&p, 0, sizeof p);
+    int an = a->ndim, bn = b->ndim;
+    if (a_vec) {
+        p.M = 1; p.K = a->shape[0]; p.a_ms = 0; p.a_ks = a->strides[0];
+    } else {
+        p.M = a->shape[an - 2]; p.K = a->shape[an - 1]; p.a_ms = a->strides[an - 2]; p.a_ks = a->strides[an - 1];
+    }
+    int64_t kb;
+    if (b_vec) {
+        kb = b->shape[0]; p.N = 1; p.b_ks = b->strides[0]; p.b_ns = 0;
+    } else if (b_t) {
+        kb = b->shape[1]; p.N = b->shape[0]; p.b_ks = b->strides[1]; p.b_ns = b->strides[0];
+    } else {
+        kb = b->shape[bn - 2]; p.N = b->shape[bn - 1]; p.b_ks = b->strides[bn - 2]; p.b_ns = b->strides[bn - 1];
+    }
+    if (kb != p.K)
+        return wt_fail(ctx, WT_STATUS_SHAPE, op, "shapes %s and %s%s: inner dims %lld and %lld differ", s1, s2,
+                       b_t ? " (weight transposed)" : "", (long long)p.K, (long long)kb);
+    p.a_off = a->offset;
+    p.b_off = b->offset;
+    /* batch dims, right-aligned and broadcast */
+    int abn = a_vec ? 0 : an - 2, bbn = (b_vec || b_t) ? 0 : bn - 2;
+    int obn = abn > bbn ? abn : bbn;
+    int64_t oshape[WT_MAX_DIMS];
+    int64_t ast[WT_MAX_DIMS], bst[WT_MAX_DIMS];
+    for (int d = 0; d < obn; d++) {
+        int da = d - (obn - abn), db = d - (obn - bbn);
+        int64_t sa = da >= 0 ? a->shape[da] : 1, sb = db >= 0 ? b->shape[db] : 1;
+        if (sa != sb && sa != 1 && sb != 1)
+            return wt_fail(ctx, WT_STATUS_SHAPE, op, "shapes %s and %s: batch dims are not broadcastable", s1, s2);
+        oshape[d] = sa == 1 ? sb : sa;
+        ast[d] = da >= 0 && sa != 1 ? a->strides[da] : 0;
+        bst[d] = db >= 0 && sb != 1 ? b->strides[db] : 0;
+    }
+    int ond = 0;
+    int64_t rshape[WT_MAX_DIMS];
+    for (int d = 0; d < obn; d++)
+        rshape[ond++] = oshape[d];
+    if (!a_vec)
+        rshape[ond++] = p.M;
+    if (!b_vec)
+        rshape[ond++] = p.N;
+    if (bias) {
+        wt_shape_str(s3, sizeof s3, bias->ndim, bias->shape);
+        if (bias->ndim != 1 || (bias->shape[0] != p.N && bias->shape[0] != 1))
+            return wt_fail(ctx, WT_STATUS_SHAPE, op, "bias shape %s does not match %lld output features", s3,
+                           (long long)p.N);
+        p.c_off = bias->offset;
+        p.c_ns = bias->shape[0] == 1 ? 0 : bias->strides[0];
+    }
+    /* collapse the batch: drop size-1 dims, merge neighbours whose strides chain in both A and B */
+    for (int d = 0; d < obn; d++) {
+        if (oshape[d] == 1)
+            continue;
+        if (p.nb && ast[d] * oshape[d] == p.ast[p.nb - 1] && bst[d] * oshape[d] == p.bst[p.nb - 1]) {
+            p.bshape[p.nb - 1] *= oshape[d];
+            p.ast[p.nb - 1] = ast[d];
+            p.bst[p.nb - 1] = bst[d];
+            continue;
+        }
+        p.bshape[p.nb] = oshape[d];
+        p.ast[p.nb] = ast[d];
+        p.bst[p.nb] = bst[d];
+        p.nb++;
+    }
+    /* batch dims that only A has and that continue A's rows are more rows (x [B, S, K] . W) */
+    while (p.nb && p.bst[p.nb - 1] == 0 && p.M > 1 && p.ast[p.nb - 1] == p.M * p.a_ms) {
+        p.M *= p.bshape[p.nb - 1];
+        p.nb--;
+    }
+    if (p.M == 1 && p.nb && p.bst[p.nb - 1] == 0) {    /* a batch of single rows: rows */
+        p.M = p.bshape[p.nb - 1];
+        p.a_ms = p.ast[p.nb - 1];
+        p.nb--;
+    }
+    p.batch = 1;
+    for (int d = 0; d < p.nb; d++)
+        p.batch *= p.bshape[d];
+    /* the kernels index with 32-bit unsigned math from non-negative strides */
+    bool ok = fits_i32(p.a_ms) && fits_i32(p.a_ks) && fits_i32(p.b_ks) && fits_i32(p.b_ns) && fits_i32(p.c_ns) &&
+              fits_i32(p.M) && fits_i32(p.N) && fits_i32(p.K);
+    for (int d = 0; d < p.nb; d++)
+        ok = ok && fits_i32(p.ast[d]) && fits_i32(p.bst[d]);
+    if (!ok)
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
+                       "shapes %s and %s: negative or too large strides (make the operands contiguous)", s1, s2);
+
+    wt_dtype odt = wt_promote(a->dtype, b->dtype);
+    wt_tensor *out = wt_tensor_new(ctx, op, odt, ond, rshape);
+    if (!out || out->numel == 0)
+        return out;
+    wt_matmul_kernel kind = desc ? desc->kernel : WT_MATMUL_AUTO;
+    if (kind == WT_MATMUL_MATVEC && !matvec_ok(&p)) {
+        wt_release(out);
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
+                       "shapes %s and %s: the matvec kernel needs M or N = 1, no batch, aligned k-contiguous rows", s1,
+                       s2);
+    }
+    if (kind == WT_MATMUL_AUTO) {
+        kind = heuristic(&p);
+        if (kind != WT_MATMUL_MATVEC) {
+            wt_matmul_kernel tuned = wt_autotune_lookup(ctx, p.M, p.N, p.K, p.batch, odt);
+            if (tuned != WT_MATMUL_AUTO)
+                kind = tuned;
+        }
+    }
+    wt_status s = kind == WT_MATMUL_MATVEC ? record_matvec(ctx, op, &p, out, a, b, bias)
+                                           : record_tiled(ctx, op, &p, kind, out, a, b, bias);
+    if (s != WT_OK) {
+        wt_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+wt_tensor *wt_matmul(wt_context *ctx, wt_tensor *a, wt_tensor *b) {
+    return mm(ctx, "wt_matmul", a, b, false, NULL, NULL);
+}
+
+wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, const wt_matmul_desc *desc) {
+    return mm(ctx, "wt_matmul", a, b, false, bias, desc);
+}
+
+wt_tensor *wt_linear(wt_context *ctx, wt_tensor *x, wt_tensor *w, wt_tensor *bias) {
+    return mm(ctx, "wt_linear", x, w, true, bias, NULL);
+}

@@ -1,0 +1,351 @@
+/* test_matmul.c - wt_matmul, wt_matmul_ex, wt_linear against a double-precision C reference:
+ * odd shapes (1, 3, 17, 65, 129, ...) on every tiled kernel, transposed and strided operands
+ * read in place, broadcast batch dims (3-D and 4-D), 1-D operands, linear with and without bias,
+ * the matvec kernel (decode path), f16 where the device has it, empty products, and errors that
+ * name the op and the shapes.  The reference works on the logical values of each operand, read
+ * back from the very view passed to the op.  Error bound per output: f32 1e-5 * sum |a b| + 1e-6;
+ * f16 (output rounded to binary16) 2e-3 * |ref| + 1e-3 * sum |a b| + 1e-3. */
+#include "tensor_test.h"
+
+static wt_context *ctx;
+static uint64_t seed = 0x1234567;
+
+/* A [..] tensor of uniform(-1, 1) values. */
+static wt_tensor *rnd(wt_dtype dt, int nd, const int64_t *shape) {
+    int64_t n = 1;
+    for (int i = 0; i < nd; i++)
+        n *= shape[i];
+    double *v = malloc((size_t)(n + 1) * sizeof *v);
+    for (int64_t i = 0; i < n; i++)
+        v[i] = tt_rand(&seed, -1, 1);
+    wt_tensor *t = tt_upload(ctx, dt, nd, shape, v);
+    free(v);
+    return t;
+}
+
+/* Checks out = a . b (+ bias) in torch.matmul semantics; w_t: b is linear's weight [N, K]. */
+static void check_mm(const char *what, wt_tensor *out, wt_tensor *a, wt_tensor *b, bool w_t, wt_tensor *bias) {
+    CHECKF(out != NULL, "%s: %s", what, wt_last_error(ctx));
+    if (!out)
+        return;
+    double *av = tt_read(ctx, a), *bv = tt_read(ctx, b), *cv = bias ? tt_read(ctx, bias) : NULL;
+    double *ov = tt_read(ctx, out);
+    int an = wt_ndim(a), bn = wt_ndim(b);
+    const int64_t *as = wt_shape(a), *bs = wt_shape(b);
+    int64_t M = an == 1 ? 1 : as[an - 2], K = as[an - 1];
+    int64_t N = w_t ? bs[0] : bn == 1 ? 1 : bs[bn - 1];
+    int abn = an >= 2 ? an - 2 : 0, bbn = (!w_t && bn >= 2) ? bn - 2 : 0;
+    int obn = abn > bbn ? abn : bbn;
+    int64_t osh[8], batch = 1;
+    for (int d = 0; d < obn; d++) {
+        int da = d - (obn - abn), db = d - (obn - bbn);
+        int64_t sa = da >= 0 ? as[da] : 1, sb = db >= 0 ? bs[db] : 1;
+        osh[d] = sa == 1 ? sb : sa;
+        batch *= osh[d];
+    }
+    int64_t expect = batch * M * N;
+    CHECKF(wt_numel(out) == expect, "%s: numel %lld, expected %lld", what, (long long)wt_numel(out), (long long)expect);
+    bool f16 = wt_dtype_of(out) == WT_F16;
+    int bad = 0;
+    double worst = 0;
+    for (int64_t bi = 0; bi < batch && wt_numel(out) == expect; bi++) {
+        /* batch coordinate -> offsets into a and b */
+        int64_t rem = bi, ao = 0, bo = 0, am = 1, bm = 1;
+        for (int d = obn - 1; d >= 0; d--) {
+            int64_t cd = rem % osh[d];
+            rem /= osh[d];
+            int da = d - (obn - abn), db = d - (obn - bbn);
+            if (da >= 0) { ao += (as[da] == 1 ? 0 : cd) * am; am *= as[da]; }
+            if (db >= 0) { bo += (bs[db] == 1 ? 0 : cd) * bm; bm *= bs[db]; }
+        }
+        ao *= M * K;
+        bo *= K * N;
+        for (int64_t m = 0; m < M; m++)
+            for (int64_t n = 0; n < N; n++) {
+                double s = 0, sa = 0;
+                for (int64_t k = 0; k < K; k++) {
+                    double x = av[ao + m * K + k];
+                    double y = w_t ? bv[n * K + k] : bv[bo + k * N + n];
+                    s += x * y;
+                    sa += fabs(x * y);
+                }
+                if (cv) {
+                    double c = cv[wt_numel(bias) == 1 ? 0 : n];
+                    s += c;
+                    sa += fabs(c);
+                }
+                double g = ov[(bi * M + m) * N + n];
+                double tol = f16 ? 2e-3 * fabs(s) + 1e-3 * sa + 1e-3 : 1e-5 * sa + 1e-6;
+                double e = fabs(g - s);
+                if (e > worst)
+                    worst = e;
+                if (!(e <= tol) && bad++ < 3)
+                    fprintf(stderr, "%s: [%lld, %lld, %lld] got %.9g want %.9g (tol %.3g)\n", what, (long long)bi,
+                            (long long)m, (long long)n, g, s, tol);
+            }
+    }
+    CHECKF(bad == 0, "%s: %d outputs out of bounds (worst error %.3g)", what, bad, worst);
+    free(av);
+    free(bv);
+    free(cv);
+    free(ov);
+}
+
+/* TILE128K16 needs 33 KiB of workgroup memory (lavapipe has 32): elsewhere it must refuse. */
+static bool kernel_runs(int k) {
+    return k != WT_MATMUL_TILE128K16 ||
+           wg_device_get_limits(wt_context_device(ctx))->max_compute_workgroup_storage_size >= 33792;
+}
+
+static wt_tensor *mm_k(wt_tensor *a, wt_tensor *b, wt_tensor *bias, wt_matmul_kernel k) {
+    return wt_matmul_ex(ctx, a, b, bias, &(wt_matmul_desc){ .kernel = k });
+}
+
+/* Every tiled kernel on 2-D row-major operands of odd sizes. */
+static void test_shapes(void) {
+    static const int64_t sz[][3] = { { 1, 1, 1 },    { 3, 17, 5 },   { 17, 3, 65 },  { 65, 129, 17 },
+                                     { 129, 65, 3 }, { 130, 33, 131 }, { 2, 257, 1 }, { 200, 40, 260 } };
+    for (int k = WT_MATMUL_AUTO; k < WT_MATMUL_MATVEC; k++) if (kernel_runs(k))
+        for (size_t i = 0; i < sizeof sz / sizeof *sz; i++) {
+            int64_t M = sz[i][0], K = sz[i][1], N = sz[i][2];
+            wt_tensor *a = rnd(WT_F32, WT_SHAPE(M, K)), *b = rnd(WT_F32, WT_SHAPE(K, N));
+            char what[96];
+            snprintf(what, sizeof what, "%s %lldx%lldx%lld", wt_matmul_kernel_name((wt_matmul_kernel)k), (long long)M,
+                     (long long)K, (long long)N);
+            wt_tensor *c = mm_k(a, b, NULL, (wt_matmul_kernel)k);
+            check_mm(what, c, a, b, false, NULL);
+            CHECK_EQ_INT(wt_ndim(c), 2);
+            wt_release(a); wt_release(b); wt_release(c);
+        }
+}
+
+/* Transposed and strided views read in place, on every tiled kernel. */
+static void test_views(void) {
+    int64_t M = 67, K = 45, N = 70;
+    wt_tensor *at = rnd(WT_F32, WT_SHAPE(K, M)), *bt = rnd(WT_F32, WT_SHAPE(N, K));
+    wt_tensor *a = wt_transpose(ctx, at, 0, 1), *b = wt_transpose(ctx, bt, 0, 1);
+    wt_tensor *wide = rnd(WT_F32, WT_SHAPE(M, 2 * K + 1));
+    wt_tensor *as = wt_slice(ctx, wide, 1, 1, 2 * K + 1, 2);        /* stride 2 along k */
+    wt_tensor *bw = rnd(WT_F32, WT_SHAPE(K + 3, N + 5));
+    wt_tensor *bs = wt_narrow(ctx, wt_narrow(ctx, bw, 0, 3, K), 1, 5, N);   /* offset, row stride N + 5 */
+    for (int k = WT_MATMUL_AUTO; k < WT_MATMUL_MATVEC; k++) if (kernel_runs(k)) {
+        wt_stats s0, s1;
+        wt_get_stats(ctx, &s0);
+        wt_tensor *c1 = mm_k(a, b, NULL, (wt_matmul_kernel)k);
+        wt_get_stats(ctx, &s1);
+        CHECKF(s1.ops - s0.ops == 1, "transposed operands: %llu ops recorded (a copy was made?)",
+               (unsigned long long)(s1.ops - s0.ops));
+        check_mm("a^T . b^T", c1, a, b, false, NULL);
+        wt_tensor *c2 = mm_k(as, bs, NULL, (wt_matmul_kernel)k);
+        check_mm("strided a . narrowed b", c2, as, bs, false, NULL);
+        wt_tensor *c3 = mm_k(a, bs, NULL, (wt_matmul_kernel)k);
+        check_mm("a^T . narrowed b", c3, a, bs, false, NULL);
+        wt_release(c1); wt_release(c2); wt_release(c3);
+    }
+    wt_release(at); wt_release(bt); wt_release(a); wt_release(b);
+    wt_release(wide); wt_release(as); wt_release(bw); wt_release(bs);
+}
+
+/* Batched 3-D / 4-D with broadcast batch dims and expanded operands. */
+static void test_batched(void) {
+    wt_tensor *a = rnd(WT_F32, WT_SHAPE(3, 17, 33)), *b = rnd(WT_F32, WT_SHAPE(3, 33, 9));
+    wt_tensor *c = wt_matmul(ctx, a, b);
+    check_mm("[3,17,33].[3,33,9]", c, a, b, false, NULL);
+    CHECK_EQ_INT(wt_ndim(c), 3);
+    wt_release(c);
+    wt_tensor *b2 = rnd(WT_F32, WT_SHAPE(33, 9));
+    c = wt_matmul(ctx, a, b2);
+    check_mm("[3,17,33].[33,9]", c, a, b2, false, NULL);
+    wt_release(c);
+    wt_tensor *a4 = rnd(WT_F32, WT_SHAPE(2, 1, 5, 7)), *b4 = rnd(WT_F32, WT_SHAPE(1, 3, 7, 66));
+    for (int k = WT_MATMUL_AUTO; k < WT_MATMUL_MATVEC; k++) if (kernel_runs(k)) {
+        c = mm_k(a4, b4, NULL, (wt_matmul_kernel)k);
+        check_mm("[2,1,5,7].[1,3,7,66]", c, a4, b4, false, NULL);
+        if (c) {
+            CHECK_EQ_INT(wt_ndim(c), 4);
+            CHECK_EQ_INT(wt_shape(c)[0], 2);
+            CHECK_EQ_INT(wt_shape(c)[1], 3);
+        }
+        wt_release(c);
+    }
+    /* a batch of transposed matrices with a permuted batch layout */
+    wt_tensor *base = rnd(WT_F32, WT_SHAPE(4, 9, 2, 5));           /* [b1, k, b0, m] */
+    int perm[4] = { 2, 0, 3, 1 };
+    wt_tensor *ap = wt_permute(ctx, base, perm);                     /* [2, 4, 5, 9] */
+    wt_tensor *bb = rnd(WT_F32, WT_SHAPE(4, 9, 3));
+    c = wt_matmul(ctx, ap, bb);
+    check_mm("permuted [2,4,5,9].[4,9,3]", c, ap, bb, false, NULL);
+    wt_release(c);
+    /* an expanded (stride 0) operand */
+    wt_tensor *row = rnd(WT_F32, WT_SHAPE(1, 9, 3));
+    wt_tensor *ex = wt_expand(ctx, row, WT_SHAPE(4, 9, 3));
+    c = wt_matmul(ctx, ap, ex);
+    check_mm("expanded b", c, ap, ex, false, NULL);
+    wt_release(c);
+    wt_release(a); wt_release(b); wt_release(b2); wt_release(a4); wt_release(b4);
+    wt_release(base); wt_release(ap); wt_release(bb); wt_release(row); wt_release(ex);
+}
+
+/* 1-D operands (torch.matmul rules) and the matvec kernel. */
+static void test_vectors(void) {
+    wt_tensor *v = rnd(WT_F32, WT_SHAPE(36)), *m = rnd(WT_F32, WT_SHAPE(36, 21)), *mt = rnd(WT_F32, WT_SHAPE(19, 36));
+    wt_tensor *c = wt_matmul(ctx, v, m);
+    check_mm("vec.mat", c, v, m, false, NULL);
+    CHECK(c && wt_ndim(c) == 1 && wt_shape(c)[0] == 21);
+    wt_release(c);
+    c = wt_matmul(ctx, mt, v);
+    check_mm("mat.vec", c, mt, v, false, NULL);
+    CHECK(c && wt_ndim(c) == 1 && wt_shape(c)[0] == 19);
+    wt_release(c);
+    c = wt_matmul(ctx, v, v);
+    check_mm("vec.vec", c, v, v, false, NULL);
+    CHECK(c && wt_ndim(c) == 0);
+    wt_release(c);
+    wt_tensor *b3 = rnd(WT_F32, WT_SHAPE(2, 36, 5));
+    c = wt_matmul(ctx, v, b3);
+    check_mm("vec.[2,36,5]", c, v, b3, false, NULL);
+    CHECK(c && wt_ndim(c) == 2);
+    wt_release(c);
+    /* matvec kernel: W [R, K] . x, both directions, K past the unrolled loop and ragged tails */
+    static const int64_t rk[][2] = { { 1, 4 }, { 9, 132 }, { 257, 1024 }, { 33, 1540 } };
+    for (size_t i = 0; i < sizeof rk / sizeof *rk; i++) {
+        wt_tensor *w = rnd(WT_F32, WT_SHAPE(rk[i][0], rk[i][1])), *x = rnd(WT_F32, WT_SHAPE(rk[i][1]));
+        wt_tensor *x2 = wt_reshape(ctx, x, WT_SHAPE(1, rk[i][1]));
+        wt_tensor *wt = wt_transpose(ctx, w, 0, 1);
+        char what[64];
+        snprintf(what, sizeof what, "matvec W[%lld,%lld].x", (long long)rk[i][0], (long long)rk[i][1]);
+        c = mm_k(w, x, NULL, WT_MATMUL_MATVEC);
+        check_mm(what, c, w, x, false, NULL);
+        wt_release(c);
+        c = mm_k(x2, wt, NULL, WT_MATMUL_MATVEC);
+        check_mm("matvec x.W^T", c, x2, wt, false, NULL);
+        wt_release(c);
+        wt_tensor *bias = rnd(WT_F32, WT_SHAPE(rk[i][0]));
+        c = wt_linear(ctx, x2, w, bias);        /* AUTO picks matvec */
+        check_mm("linear decode", c, x2, w, true, bias);
+        wt_release(c);
+        wt_release(w); wt_release(x); wt_release(x2); wt_release(wt); wt_release(bias);
+    }
+    wt_release(v); wt_release(m); wt_release(mt); wt_release(b3);
+}
+
+static void test_linear(void) {
+    wt_tensor *x = rnd(WT_F32, WT_SHAPE(2, 7, 40)), *w = rnd(WT_F32, WT_SHAPE(30, 40)), *bias = rnd(WT_F32, WT_SHAPE(30));
+    wt_tensor *y = wt_linear(ctx, x, w, bias);
+    check_mm("linear [2,7,40] bias", y, x, w, true, bias);
+    CHECK(y && wt_ndim(y) == 3 && wt_shape(y)[2] == 30);
+    wt_release(y);
+    y = wt_linear(ctx, x, w, NULL);
+    check_mm("linear [2,7,40]", y, x, w, true, NULL);
+    wt_release(y);
+    wt_tensor *b1 = rnd(WT_F32, WT_SHAPE(1));
+    y = wt_linear(ctx, x, w, b1);
+    check_mm("linear bias [1]", y, x, w, true, b1);
+    wt_release(y);
+    wt_tensor *xv = rnd(WT_F32, WT_SHAPE(40));
+    y = wt_linear(ctx, xv, w, bias);
+    check_mm("linear 1-D x", y, xv, w, true, bias);
+    CHECK(y && wt_ndim(y) == 1);
+    wt_release(y);
+    /* bias on the matmul_ex path, every kernel */
+    wt_tensor *a = rnd(WT_F32, WT_SHAPE(70, 40)), *bt = wt_transpose(ctx, w, 0, 1);
+    for (int k = WT_MATMUL_AUTO; k < WT_MATMUL_MATVEC; k++) if (kernel_runs(k)) {
+        y = mm_k(a, bt, bias, (wt_matmul_kernel)k);
+        check_mm("matmul_ex bias", y, a, w, true, bias);
+        wt_release(y);
+    }
+    wt_release(x); wt_release(w); wt_release(bias); wt_release(b1); wt_release(xv); wt_release(a); wt_release(bt);
+}
+
+static void test_f16(void) {
+    if (!wt_context_has_f16(ctx)) {
+        printf("SKIP f16: the device has no shader-f16\n");
+        return;
+    }
+    wt_tensor *a = rnd(WT_F16, WT_SHAPE(2, 65, 47)), *b = rnd(WT_F16, WT_SHAPE(47, 130));
+    for (int k = WT_MATMUL_AUTO; k < WT_MATMUL_MATVEC; k++) if (kernel_runs(k)) {
+        wt_tensor *c = mm_k(a, b, NULL, (wt_matmul_kernel)k);
+        check_mm("f16 [2,65,47].[47,130]", c, a, b, false, NULL);
+        CHECK(c && wt_dtype_of(c) == WT_F16);
+        wt_release(c);
+    }
+    wt_tensor *b32 = rnd(WT_F32, WT_SHAPE(47, 3));
+    wt_tensor *c = wt_matmul(ctx, a, b32);
+    check_mm("f16 . f32", c, a, b32, false, NULL);
+    CHECK(c && wt_dtype_of(c) == WT_F32);
+    wt_release(c);
+    wt_tensor *w = rnd(WT_F16, WT_SHAPE(96, 256)), *x = rnd(WT_F16, WT_SHAPE(1, 256)), *bias = rnd(WT_F16, WT_SHAPE(96));
+    c = wt_linear(ctx, x, w, bias);
+    check_mm("f16 linear decode (matvec)", c, x, w, true, bias);
+    wt_release(c);
+    wt_release(a); wt_release(b); wt_release(b32); wt_release(w); wt_release(x); wt_release(bias);
+}
+
+static void test_empty(void) {
+    wt_tensor *a = wt_zeros(ctx, WT_F32, WT_SHAPE(5, 0)), *b = wt_zeros(ctx, WT_F32, WT_SHAPE(0, 3));
+    wt_tensor *c = wt_matmul(ctx, a, b);
+    CHECKF(c != NULL, "%s", wt_last_error(ctx));
+    if (c) {
+        double *v = tt_read(ctx, c);
+        int nz = 0;
+        for (int i = 0; i < 15; i++)
+            nz += v[i] != 0;
+        CHECK_EQ_INT(nz, 0);
+        CHECK_EQ_INT(wt_numel(c), 15);
+        free(v);
+    }
+    wt_release(c);
+    wt_tensor *e = wt_zeros(ctx, WT_F32, WT_SHAPE(0, 4)), *f = rnd(WT_F32, WT_SHAPE(4, 2));
+    c = wt_matmul(ctx, e, f);
+    CHECK(c && wt_numel(c) == 0 && wt_shape(c)[1] == 2);
+    wt_release(c);
+    wt_release(a); wt_release(b); wt_release(e); wt_release(f);
+}
+
+static void expect_error(wt_tensor *r, wt_status st, const char *part1, const char *part2) {
+    CHECK(r == NULL);
+    wt_release(r);
+    CHECKF(wt_last_status(ctx) == st, "status %s, message '%s'", wt_status_name(wt_last_status(ctx)), wt_last_error(ctx));
+    CHECKF(strstr(wt_last_error(ctx), part1) != NULL, "'%s' lacks '%s'", wt_last_error(ctx), part1);
+    CHECKF(strstr(wt_last_error(ctx), part2) != NULL, "'%s' lacks '%s'", wt_last_error(ctx), part2);
+    wt_clear_error(ctx);
+}
+
+static void test_errors(void) {
+    wt_tensor *a = rnd(WT_F32, WT_SHAPE(2, 3)), *b = rnd(WT_F32, WT_SHAPE(4, 5));
+    expect_error(wt_matmul(ctx, a, b), WT_STATUS_SHAPE, "wt_matmul: shapes [2, 3] and [4, 5]", "inner dims 3 and 4");
+    wt_tensor *a3 = rnd(WT_F32, WT_SHAPE(2, 2, 3)), *b3 = rnd(WT_F32, WT_SHAPE(3, 3, 5));
+    expect_error(wt_matmul(ctx, a3, b3), WT_STATUS_SHAPE, "[2, 2, 3] and [3, 3, 5]", "not broadcastable");
+    wt_tensor *w = rnd(WT_F32, WT_SHAPE(5, 4)), *bias = rnd(WT_F32, WT_SHAPE(4));
+    expect_error(wt_linear(ctx, a, w, NULL), WT_STATUS_SHAPE, "wt_linear: shapes [2, 3] and [5, 4]", "weight");
+    wt_tensor *x = rnd(WT_F32, WT_SHAPE(2, 4));
+    expect_error(wt_linear(ctx, x, w, bias), WT_STATUS_SHAPE, "wt_linear: bias shape [4]", "5 output features");
+    wt_tensor *i = wt_zeros(ctx, WT_I32, WT_SHAPE(3, 2));
+    expect_error(wt_matmul(ctx, a, i), WT_STATUS_DTYPE, "wt_matmul", "i32");
+    wt_tensor *s = wt_scalar(ctx, WT_F32, 1);
+    expect_error(wt_matmul(ctx, s, a), WT_STATUS_SHAPE, "wt_matmul", "at least one dim");
+    wt_tensor *c = rnd(WT_F32, WT_SHAPE(3, 3));
+    expect_error(mm_k(a, c, NULL, WT_MATMUL_MATVEC), WT_STATUS_INVALID_ARGUMENT, "wt_matmul", "matvec");
+    expect_error(wt_matmul(ctx, NULL, a), WT_STATUS_NULL_TENSOR, "wt_matmul", "NULL");
+    if (!kernel_runs(WT_MATMUL_TILE128K16)) {
+        printf("tile128x128k16 not run: the device has < 33792 bytes of workgroup memory\n");
+        expect_error(mm_k(a, c, NULL, WT_MATMUL_TILE128K16), WT_STATUS_INVALID_ARGUMENT, "wt_matmul", "33792 bytes");
+    }
+    wt_release(a); wt_release(b); wt_release(a3); wt_release(b3); wt_release(w); wt_release(bias);
+    wt_release(x); wt_release(i); wt_release(s); wt_release(c);
+}
+
+int main(void) {
+    tt_fixture f;
+    ctx = tt_init(&f, NULL);
+    test_shapes();
+    test_views();
+    test_batched();
+    test_vectors();
+    test_linear();
+    test_f16();
+    test_empty();
+    test_errors();
+    tt_end(&f);
+    return test_end();
+}
