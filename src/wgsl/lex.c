@@ -895,7 +895,11 @@ uint32_t lex_source(wgsl_cc *cc, token_list *out) {
     eof.kind = TOK_EOF;
     /* Tint places the end of input on the final line break when the text ends with one */
     uint32_t eof_at = lx.n;
-    if (eof_at && lx.s[eof_at - 1] == '\n') eof_at -= (eof_at >= 2 && lx.s[eof_at - 2] == '\r') ? 2 : 1;
+    const unsigned char *e = (const unsigned char *)lx.s + lx.n;
+    if (eof_at >= 2 && e[-2] == '\r' && e[-1] == '\n') eof_at -= 2;
+    else if (eof_at >= 1 && (e[-1] == '\n' || e[-1] == 0x0B || e[-1] == 0x0C || e[-1] == '\r')) eof_at -= 1;
+    else if (eof_at >= 2 && e[-2] == 0xC2 && e[-1] == 0x85) eof_at -= 2;
+    else if (eof_at >= 3 && e[-3] == 0xE2 && e[-2] == 0x80 && (e[-1] == 0xA8 || e[-1] == 0xA9)) eof_at -= 3;
     eof.sp = span_make(eof_at, 0);
     ARR_PUSH(&cc->arena, toks, eof);
     out->v = toks.v;
