@@ -1327,11 +1327,7 @@ static uint32_t builtin_call(emitter *e, uint32_t h) {
         break;
     case BI_dot4U8Packed: case BI_dot4I8Packed: {
         int sgn = f == BI_dot4I8Packed;
-        if (b->version >= SPV_VERSION_1_6) { /* integer dot product is core (and required) in Vulkan 1.3 */
-            spv_capability(b, SPV_CAP_DotProduct);
-            spv_capability(b, SPV_CAP_DotProductInput4x8BitPacked);
-            return SPV_VAL(b, sgn ? SPV_OP_SDot : SPV_OP_UDot, R, a[0], a[1], 0 /* PackedVectorFormat4x8Bit */);
-        }
+        /* expanded: OpSDot/OpUDot (SPIR-V 1.6) would need shaderIntegerDotProduct enabled */
         ty_t st = sgn ? TY_I32 : TY_U32;
         ty_t v4 = ty_vec(e->tt, 4, st);
         uint32_t p = op2(e, SPV_OP_IMul, tid(e, v4), unpack4x8(e, a[0], sgn), unpack4x8(e, a[1], sgn));
