@@ -74,6 +74,7 @@ typedef struct bench_options {
 int bench_runtime(const bench_options *opt);   /* 0 ok, 1 a kernel gave a wrong result, 2 error */
 int bench_compile(const bench_options *opt);
 int bench_ops(const bench_options *opt);       /* bench/ops.c: wt tensor ops (issue 4) */
+int bench_nn(const bench_options *opt);        /* bench/nn.c: matmul and nn kernels (issue 5) */
 
 /* ---- report ---- */
 void bench_report_init(bench_report *r, const char *title);

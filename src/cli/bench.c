@@ -19,6 +19,8 @@ static void bench_usage(FILE *f) {
           "            kernel and a generated 5000+-line shader; baseline: Tint (bench/tint_time.mjs)\n"
           "  ops       wt tensor ops: add/mul, 5 unary ops, sums, transpose, cat, 1000 dependent\n"
           "            tiny ops; baseline: PyTorch/CUDA (bench/baseline_ops.py)\n"
+          "  nn        matmul family: sgemm 1024^3/4096^3/8192^3/ragged, bmm, f16, matvec 4096^2;\n"
+          "            baseline: PyTorch/CUDA, TF32 off (bench/baseline_nn.py)\n"
           "options:\n"
           "  --json              one JSON document on stdout\n"
           "  --size S            small | medium | full (default: full on a GPU, medium on a CPU adapter)\n"
@@ -77,5 +79,6 @@ int cli_bench(int argc, char **argv) {
     if (!strcmp(what, "runtime")) return bench_runtime(&opt);
     if (!strcmp(what, "compile")) return bench_compile(&opt);
     if (!strcmp(what, "ops")) return bench_ops(&opt);
+    if (!strcmp(what, "nn")) return bench_nn(&opt);
     return cli_fail("bench: unknown benchmark '%s' (runtime or compile)", what);
 }

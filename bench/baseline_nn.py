@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""baseline_nn.py - the PyTorch/CUDA baseline of `wgc bench nn`, measured in the same run.
+
+Usage: python3 bench/baseline_nn.py [--square A,B,C] [--ragged M,N,K] [--bmm B,M,N,K]
+                                    [--matvec N] [--runs RUNS]
+The same products on the same shapes as bench/nn.c, with TF32 off
+(torch.backends.cuda.matmul.allow_tf32 = False: cuBLAS f32 SGEMM), each timed as REPS
+back-to-back calls between two CUDA events (per-call time = elapsed / REPS, the same REPS as
+bench/nn.c), best of RUNS after a warm-up.  Prints one JSON line on stdout whose keys are
+bench/nn.c's row keys:
+  {"torch": version, "device": name,
+   "sgemm1024_TFLOPs", "sgemm4096_TFLOPs", "sgemm8192_TFLOPs": torch.mm of [N, N] f32, 2N^3 flop
+   "sgemm_ragged_TFLOPs": torch.mm [M, K] . [K, N]
+   "bmm_TFLOPs":          torch.bmm [B, M, K] . [B, K, N]
+   "hgemm4096_TFLOPs":    torch.mm f16 (cuBLAS, tensor cores allowed: PyTorch's default)
+   "matvec4096_GBps":     torch.mv(W, x), W [N, N] f32: 4N^2 bytes}
+or {"error": reason} with exit status 1 when torch or CUDA is missing.  Every result is checked
+against a float64 product on sampled entries; a mismatch is an error too.
+"""
+import argparse
+import json
+import sys
+
+
+def fail(msg):
+    print(json.dumps({"error": msg}))
+    sys.exit(1)
+
+
+def ints(s):
+    return [int(v) for v in s.split(",")]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--square", default="1024,4096,8192")
+    ap.add_argument("--ragged", default="4095,4097,1023")
+    ap.add_argument("--bmm", default="32,512,512,64")
+    ap.add_argument("--matvec", type=int, default=4096)
+    ap.add_argument("--runs", type=int, default=5)
+    a = ap.parse_args()
+    try:
+        import torch
+    except Exception as e:  # ImportError, or a broken install
+        fail("PyTorch not importable: %s" % e)
+    if not torch.cuda.is_available():
+        fail("torch.cuda.is_available() is False (torch %s)" % torch.__version__)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    dev = torch.device("cuda")
+    runs = max(1, a.runs)
+    out = {"torch": torch.__version__, "device": torch.cuda.get_device_name(0)}
+    g = torch.Generator(device=dev)
+    g.manual_seed(1234)
+
+    def per_call(fn, reps):
+        keep = [fn() for _ in range(reps)]  # warm-up; outputs kept alive like ours
+        del keep
+        torch.cuda.synchronize()
+        best = float("inf")
+        for _ in range(runs):
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record()
+            keep = [fn() for _ in range(reps)]
+            e.record()
+            e.synchronize()
+            del keep
+            best = min(best, s.elapsed_time(e) / 1e3 / reps)
+        return best
+
+    def rnd(*shape, dtype=torch.float32):
+        return (torch.rand(*shape, device=dev, generator=g) * 2 - 1).to(dtype)
+
+    def check(name, c, x, y):
+        # sampled entries against float64
+        xb = x if x.dim() == 3 else x.unsqueeze(0)
+        yb = y if y.dim() == 3 else y.unsqueeze(0)
+        cb = c if c.dim() == 3 else c.unsqueeze(0)
+        idx = torch.randint(0, cb.shape[1], (16,), device=dev, generator=g)
+        ref = torch.matmul(xb[:, idx].double(), yb.double())
+        got = cb[:, idx].double()
+        tol = 2e-2 if c.dtype == torch.float16 else 1e-3
+        if not torch.allclose(got, ref, rtol=tol, atol=tol):
+            fail("%s: result differs from the float64 product" % name)
+
+    def gemm(key, b, m, n, k, reps, dtype=torch.float32):
+        if b > 1:
+            x, y = rnd(b, m, k, dtype=dtype), rnd(b, k, n, dtype=dtype)
+            fn = lambda: torch.bmm(x, y)
+        else:
+            x, y = rnd(m, k, dtype=dtype), rnd(k, n, dtype=dtype)
+            fn = lambda: torch.mm(x, y)
+        check(key, fn(), x, y)
+        out[key] = 2.0 * b * m * n * k / per_call(fn, reps) / 1e12
+        del x, y
+
+    s1, s2, s3 = ints(a.square)
+    gemm("sgemm1024_TFLOPs", 1, s1, s1, s1, 20)
+    gemm("sgemm4096_TFLOPs", 1, s2, s2, s2, 5)
+    gemm("sgemm8192_TFLOPs", 1, s3, s3, s3, 2)
+    rm, rn, rk = ints(a.ragged)
+    gemm("sgemm_ragged_TFLOPs", 1, rm, rn, rk, 5)
+    bb, bm, bn, bk = ints(a.bmm)
+    gemm("bmm_TFLOPs", bb, bm, bn, bk, 20)
+    gemm("hgemm4096_TFLOPs", 1, s2, s2, s2, 5, torch.float16)
+    n = a.matvec
+    w, x = rnd(n, n), rnd(n)
+    y = torch.mv(w, x)
+    if not torch.allclose(y.double(), w.double() @ x.double(), rtol=1e-3, atol=1e-3):
+        fail("matvec: result differs from the float64 product")
+    out["matvec4096_GBps"] = 4.0 * n * n / per_call(lambda: torch.mv(w, x), 100) / 1e9
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,414 @@
+/* nn.c - `wgc bench nn`: the neural-network kernels of issue 5 beside PyTorch in the same run.
+ * Matmul rows now (softmax, norms, attention and conv2d rows are added to NN_ROWS later):
+ *   sgemm N^3        C = A . B, f32 [N, N], N = 1024, 4096, 8192       2 N^3 flop
+ *   sgemm ragged     4095 x 4097 x 1023 (M x N x K): no dim a multiple of a tile
+ *   bmm              [32, 512, 64] . [32, 64, 512] (batch x M x K . K x N)
+ *   hgemm 4096^3     f16 operands, f32 accumulation (no tensor cores), where the device has f16
+ *   matvec 4096^2    y = W . x, W [4096, 4096] f32: GB/s of W read (the decode path)
+ * Time per op: `reps` copies recorded back to back into one batch (independent outputs, no
+ * barrier between them), wt_sync, wall clock / reps; best of `runs` (median in the note).  The
+ * first use of a shape class runs the autotuner (outside the timing; its choice is in the note).
+ * Every result is checked on 48 sampled outputs against a double-precision host product; a wrong
+ * value makes the command exit 1.  WGC_NN_KERNELS=all adds a row per forced tiled kernel for
+ * each GEMM shape (to compare the variants on one device in one run).
+ *
+ * Targets (issue 5): SGEMM 4096^3 >= 80% of cuBLAS f32 (torch, TF32 off), matvec >= 90%.
+ * Baseline: bench/baseline_nn.py (PyTorch on CUDA, CUDA events around the same reps; JSON),
+ * skipped on a CPU adapter unless --baseline torch. */
+#include "bench.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wgc/tensor.h"
+
+#define MAX_RUNS 64
+
+/* X(key, name, unit, better, absolute target, target as a fraction of the torch figure) */
+#define NN_ROWS(X)                                                                          \
+    X(sgemm1024_TFLOPs, "sgemm f32 1024^3", "TFLOP/s", HIGHER, NAN, NAN)                    \
+    X(sgemm4096_TFLOPs, "sgemm f32 4096^3", "TFLOP/s", HIGHER, NAN, 0.8)                    \
+    X(sgemm8192_TFLOPs, "sgemm f32 8192^3", "TFLOP/s", HIGHER, NAN, NAN)                    \
+    X(sgemm_ragged_TFLOPs, "sgemm f32 4095x4097x1023", "TFLOP/s", HIGHER, NAN, NAN)         \
+    X(bmm_TFLOPs, "batched matmul 32x512x512x64 f32", "TFLOP/s", HIGHER, NAN, NAN)          \
+    X(hgemm4096_TFLOPs, "matmul f16 4096^3 (f32 accumulate)", "TFLOP/s", HIGHER, NAN, NAN)  \
+    X(matvec4096_GBps, "matvec f32 4096^2 (W . x)", "GB/s", HIGHER, NAN, 0.9)
+
+enum {
+#define X(key, name, unit, better, target, rel) NN_ROW_##key,
+    NN_ROWS(X)
+#undef X
+    NN_ROW_COUNT
+};
+_Static_assert(NN_ROW_COUNT == 7, "nn rows: update the count and bench/baseline_nn.py");
+
+static const double rel_targets[] = {
+#define X(key, name, unit, better, target, rel) rel,
+    NN_ROWS(X)
+#undef X
+};
+
+typedef struct nn_sizes {
+    const char *name;
+    int64_t s1, s2, s3;            /* the three square sgemm sides */
+    int64_t rm, rn, rk;            /* ragged */
+    int64_t bb, bm, bn, bk;        /* batched */
+    int64_t mv;                    /* matvec side */
+    int runs;
+} nn_sizes;
+
+typedef struct nb {
+    const bench_options *opt;
+    bench_report *rep;
+    wt_context *ctx;
+    nn_sizes sz;
+    bool all_kernels;
+    int wrong, errors;
+} nb;
+
+static void progress(const nb *b, const char *fmt, ...) {
+    if (!b->opt->verbose)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("wgc bench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static bool ok(nb *b, const char *what, wt_tensor *t) {
+    if (t)
+        return true;
+    fprintf(stderr, "wgc bench: %s: %s\n", what, wt_last_error(b->ctx));
+    wt_clear_error(b->ctx);
+    b->errors++;
+    return false;
+}
+
+static float *read_f32(nb *b, wt_tensor *t) {
+    wt_tensor *f = wt_dtype_of(t) == WT_F32 ? t : wt_cast(b->ctx, t, WT_F32);
+    size_t n = (size_t)wt_numel(t);
+    float *h = malloc(n * sizeof *h + 4);
+    if (!f || !h || wt_to_host(b->ctx, f, h, n * sizeof *h) != WT_OK) {
+        fprintf(stderr, "wgc bench: readback: %s\n", wt_last_error(b->ctx));
+        b->errors++;
+        free(h);
+        h = NULL;
+    }
+    if (f != t)
+        wt_release(f);
+    return h;
+}
+
+typedef struct mm_case {
+    wt_tensor *a, *b;              /* [batch, M, K] or [M, K]; [batch, K, N] or [K, N] */
+    int64_t batch, M, N, K;
+    wt_matmul_kernel kernel;
+} mm_case;
+
+static wt_tensor *run_mm(nb *b, const mm_case *c) {
+    return wt_matmul_ex(b->ctx, c->a, c->b, NULL, &(wt_matmul_desc){ .kernel = c->kernel });
+}
+
+/* Best and median seconds per op of `reps` back-to-back products in one batch, over runs. */
+static bool time_mm(nb *b, const mm_case *c, int reps, double *best, double *median) {
+    double secs[MAX_RUNS];
+    int runs = b->sz.runs;
+    wt_tensor **outs = calloc((size_t)reps, sizeof *outs);
+    if (!outs)
+        return false;
+    bool good = true;
+    for (int r = -1; r < runs && good; r++) {   /* r = -1: warm-up (kernels, autotuner, pool) */
+        wt_sync(b->ctx);
+        double t0 = bench_now_s();
+        for (int i = 0; i < reps && good; i++)
+            good = ok(b, "matmul", outs[i] = run_mm(b, c));
+        good = good && wt_sync(b->ctx) == WT_OK;
+        double t = (bench_now_s() - t0) / reps;
+        for (int i = 0; i < reps; i++) {
+            wt_release(outs[i]);
+            outs[i] = NULL;
+        }
+        if (r >= 0)
+            secs[r] = t;
+    }
+    free(outs);
+    if (!good)
+        return false;
+    *best = bench_min(secs, runs);
+    *median = bench_median(secs, runs);
+    return true;
+}
+
+/* 48 sampled outputs against a double-precision host product. */
+static void check_mm(nb *b, const char *what, const mm_case *c) {
+    wt_tensor *out = run_mm(b, c);
+    if (!ok(b, what, out))
+        return;
+    float *ha = read_f32(b, c->a), *hb = read_f32(b, c->b), *ho = read_f32(b, out);
+    if (ha && hb && ho) {
+        uint64_t s = 88172645463325252ull;
+        int bad = 0;
+        for (int i = 0; i < 48; i++) {
+            s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+            int64_t bi = (int64_t)(s % (uint64_t)c->batch), m = (int64_t)((s >> 20) % (uint64_t)c->M);
+            int64_t n = (int64_t)((s >> 40) % (uint64_t)c->N);
+            if (i == 0) { m = c->M - 1; n = c->N - 1; bi = c->batch - 1; }   /* the ragged corner */
+            double ref = 0, mag = 0;
+            for (int64_t k = 0; k < c->K; k++) {
+                double x = ha[(bi * c->M + m) * c->K + k], y = hb[(bi * c->K + k) * c->N + n];
+                ref += x * y;
+                mag += fabs(x * y);
+            }
+            double got = ho[(bi * c->M + m) * c->N + n];
+            double tol = wt_dtype_of(out) == WT_F16 ? 2e-3 * fabs(ref) + 1e-3 * mag : 1e-5 * mag + 1e-6;
+            if (!(fabs(got - ref) <= tol) && !bad++)
+                fprintf(stderr, "wgc bench: %s: [%lld, %lld, %lld] = %g, expected %g\n", what, (long long)bi,
+                        (long long)m, (long long)n, got, ref);
+        }
+        if (bad)
+            b->wrong++;
+    }
+    free(ha);
+    free(hb);
+    free(ho);
+    wt_release(out);
+}
+
+static void flops_row(nb *b, const char *key, const char *name, mm_case *c, int reps) {
+    bench_row *row = bench_find_row(b->rep, key);
+    if (!row) {
+        char nm[80];
+        snprintf(nm, sizeof nm, "%.79s", name);
+        row = bench_add_row(b->rep, key, nm, "TFLOP/s", BENCH_HIGHER, NAN);
+    }
+    double best, med;
+    progress(b, "%s", key);
+    if (!row || !time_mm(b, c, reps, &best, &med))
+        return;
+    double flop = 2.0 * (double)c->batch * (double)c->M * (double)c->N * (double)c->K;
+    row->ours = flop / best * 1e-12;
+    wt_matmul_kernel k = c->kernel ? c->kernel
+                                   : wt_autotune_lookup(b->ctx, c->M, c->N, c->K, c->batch, wt_dtype_of(c->a));
+    snprintf(row->note, sizeof row->note, "%s; best of %d x %d reps, median %.4g TFLOP/s",
+             c->kernel || k ? wt_matmul_kernel_name(k) : "heuristic", b->sz.runs, reps, flop / med * 1e-12);
+    check_mm(b, key, c);
+}
+
+static void gemm(nb *b, const char *key, wt_dtype dt, int64_t batch, int64_t M, int64_t N, int64_t K, int reps) {
+    wt_context *ctx = b->ctx;
+    wt_tensor *x = batch > 1 ? wt_uniform(ctx, dt, WT_SHAPE(batch, M, K), -1, 1) : wt_uniform(ctx, dt, WT_SHAPE(M, K), -1, 1);
+    wt_tensor *y = batch > 1 ? wt_uniform(ctx, dt, WT_SHAPE(batch, K, N), -1, 1) : wt_uniform(ctx, dt, WT_SHAPE(K, N), -1, 1);
+    if (ok(b, "inputs", x) && ok(b, "inputs", y)) {
+        mm_case c = { x, y, batch, M, N, K, WT_MATMUL_AUTO };
+        const bench_row *main_row = bench_find_row(b->rep, key);
+        flops_row(b, key, main_row ? main_row->name : key, &c, reps);
+        for (int k = WT_MATMUL_TILE128; b->all_kernels && k < WT_MATMUL_MATVEC; k++) {
+            char vk[48], vn[160];
+            snprintf(vk, sizeof vk, "%s_%s", key, wt_matmul_kernel_name((wt_matmul_kernel)k));
+            snprintf(vn, sizeof vn, "%s, %s", main_row ? main_row->name : key, wt_matmul_kernel_name((wt_matmul_kernel)k));
+            if (k == WT_MATMUL_TILE128K16 &&
+                wg_device_get_limits(wt_context_device(b->ctx))->max_compute_workgroup_storage_size < 33792)
+                continue;   /* the kernel needs 33 KiB of workgroup memory */
+            c.kernel = (wt_matmul_kernel)k;
+            flops_row(b, vk, vn, &c, reps);
+        }
+    }
+    wt_release(x);
+    wt_release(y);
+}
+
+static void matvec(nb *b) {
+    wt_context *ctx = b->ctx;
+    int64_t n = b->sz.mv;
+    int reps = 100;
+    wt_tensor *w = wt_uniform(ctx, WT_F32, WT_SHAPE(n, n), -1, 1), *x = wt_uniform(ctx, WT_F32, WT_SHAPE(n), -1, 1);
+    bench_row *row = bench_find_row(b->rep, "matvec4096_GBps");
+    progress(b, "matvec");
+    if (ok(b, "inputs", w) && ok(b, "inputs", x) && row) {
+        mm_case c = { w, x, 1, n, 1, n, WT_MATMUL_AUTO };
+        double best, med;
+        if (time_mm(b, &c, reps, &best, &med)) {
+            double bytes = 4.0 * (double)n * (double)n;
+            row->ours = bytes / best * 1e-9;
+            snprintf(row->note, sizeof row->note, "best of %d x %d reps, median %.4g GB/s; %lld^2", b->sz.runs, reps,
+                     bytes / med * 1e-9, (long long)n);
+            /* check: W [n, n] . x [n] as a [n, n] . [n, 1] product */
+            wt_tensor *x2 = wt_reshape(ctx, x, WT_SHAPE(n, 1));
+            mm_case c2 = { w, x2, 1, n, 1, n, WT_MATMUL_AUTO };
+            if (ok(b, "reshape", x2))
+                check_mm(b, "matvec", &c2);
+            wt_release(x2);
+        }
+    }
+    wt_release(w);
+    wt_release(x);
+}
+
+static const char *last_json_line(char *out) {
+    const char *last = NULL;
+    for (char *line = out; line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        if (line[0] == '{')
+            last = line;
+        line = nl ? nl + 1 : NULL;
+    }
+    return last;
+}
+
+static void baseline_torch(nb *b, int bi, bool cpu_adapter, const char *adapter) {
+    bench_report *rep = b->rep;
+    bool named = strcmp(b->opt->baseline, "auto") != 0 && bench_want(b->opt, "torch");
+    if (cpu_adapter && !named) {
+        bench_baseline_status(rep, bi, false, "adapter '%s' is a CPU; PyTorch/CUDA would not run on the same device",
+                              adapter);
+        return;
+    }
+    char script[1024], a[6][48];
+    snprintf(script, sizeof script, "%s/bench/baseline_nn.py", b->opt->root);
+    if (!bench_file_exists(script)) {
+        bench_baseline_status(rep, bi, false, "%s not found (--root)", script);
+        return;
+    }
+    const nn_sizes *s = &b->sz;
+    snprintf(a[0], 48, "%lld,%lld,%lld", (long long)s->s1, (long long)s->s2, (long long)s->s3);
+    snprintf(a[1], 48, "%lld,%lld,%lld", (long long)s->rm, (long long)s->rn, (long long)s->rk);
+    snprintf(a[2], 48, "%lld,%lld,%lld,%lld", (long long)s->bb, (long long)s->bm, (long long)s->bn, (long long)s->bk);
+    snprintf(a[3], 48, "%lld", (long long)s->mv);
+    snprintf(a[4], 48, "%d", s->runs);
+    const char *py = getenv("WGC_PYTHON");
+    const char *argv[] = { py && *py ? py : "python3", script, "--square", a[0], "--ragged", a[1], "--bmm", a[2],
+                           "--matvec", a[3], "--runs", a[4], NULL };
+    progress(b, "baseline: %s %s", argv[0], script);
+    char *out = NULL;
+    int rc = bench_spawn(argv, NULL, 600, !b->opt->verbose, &out);
+    const char *js = out ? last_json_line(out) : NULL;
+    char err[160];
+    if (js && bench_json_str(js, "error", err, sizeof err)) {
+        bench_baseline_status(rep, bi, false, "%s", err);
+    } else if (rc != 0 || !js) {
+        bench_baseline_status(rep, bi, false, "%s exited with status %d%s", script, rc, rc == 127 ? " (no python3?)" : "");
+    } else {
+        char dev[96] = "?", ver[32] = "?";
+        bench_json_str(js, "device", dev, sizeof dev);
+        bench_json_str(js, "torch", ver, sizeof ver);
+        bench_baseline_status(rep, bi, true, "PyTorch %s on %s (CUDA events, TF32 off)", ver, dev);
+        for (int i = 0; i < rep->row_count; i++) {
+            bench_row *row = &rep->rows[i];
+            char base_key[48];
+            snprintf(base_key, sizeof base_key, "%s", row->key);
+            char *us = strstr(base_key, "_tile");      /* variant rows compare with the main row's figure */
+            if (us)
+                *us = 0;
+            double v = bench_json_num(js, base_key, NULL);
+            if (isnan(v))
+                continue;
+            row->base[bi] = v;
+            snprintf(row->base_note[bi], sizeof row->base_note[bi], "CUDA events");
+        }
+    }
+    free(out);
+}
+
+int bench_nn(const bench_options *opt) {
+    bench_report *rep = calloc(1, sizeof *rep);
+    if (!rep)
+        return 2;
+    nb b = { .opt = opt, .rep = rep };
+    const char *ak = getenv("WGC_NN_KERNELS");
+    b.all_kernels = ak && !strcmp(ak, "all");
+    bench_report_init(rep, "nn");
+    wg_error err;
+    wg_instance *inst = wg_instance_create(&(wg_instance_desc){ .label = "bench nn", .validation = -1 }, &err);
+    wg_adapter *ad = inst ? wg_instance_request_adapter(inst, NULL, &err) : NULL;
+    bool f16 = ad && wg_adapter_has_feature(ad, WG_FEATURE_SHADER_F16);
+    wg_device *dev = ad ? wg_adapter_create_device(ad, &(wg_device_desc){
+                              .label = "bench nn", .required_features = f16 ? WG_FEATURE_BIT(WG_FEATURE_SHADER_F16) : 0 },
+                                                   &err)
+                        : NULL;
+    b.ctx = dev ? wt_context_create(dev, &(wt_context_desc){ .label = "bench nn" }) : NULL;
+    if (!b.ctx) {
+        fprintf(stderr, "wgc bench: %s\n", dev ? "no wt context" : err.message);
+        if (dev)
+            wg_device_release(dev);
+        if (inst)
+            wg_instance_release(inst);
+        free(rep);
+        return 2;
+    }
+    const wg_adapter_info *info = wg_adapter_get_info(ad);
+    bool cpu = info->type == WG_ADAPTER_TYPE_CPU;
+    bench_size size = opt->size;
+    if (size == BENCH_SIZE_AUTO)
+        size = cpu ? BENCH_SIZE_MEDIUM : BENCH_SIZE_FULL;
+    static const nn_sizes sizes[BENCH_SIZE_COUNT] = {
+        [BENCH_SIZE_SMALL] = { "small", 64, 128, 192, 63, 65, 31, 2, 64, 64, 16, 256, 2 },
+        [BENCH_SIZE_MEDIUM] = { "medium", 256, 512, 768, 255, 257, 127, 4, 128, 128, 64, 1024, 3 },
+        [BENCH_SIZE_FULL] = { "full", 1024, 4096, 8192, 4095, 4097, 1023, 32, 512, 512, 64, 4096, 5 },
+    };
+    b.sz = sizes[size];
+    if (opt->runs)
+        b.sz.runs = opt->runs < MAX_RUNS ? opt->runs : MAX_RUNS;
+    bench_info(rep, "adapter", "%s (%s, %s %s)", info->name, wg_adapter_type_name(info->type), info->driver_name,
+               info->driver_info);
+    bench_info(rep, "size", "%s: sgemm %lld^3 %lld^3 %lld^3, ragged %lldx%lldx%lld, bmm %lldx%lldx%lldx%lld, matvec "
+               "%lld^2; %d runs", b.sz.name, (long long)b.sz.s1, (long long)b.sz.s2, (long long)b.sz.s3,
+               (long long)b.sz.rm, (long long)b.sz.rn, (long long)b.sz.rk, (long long)b.sz.bb, (long long)b.sz.bm,
+               (long long)b.sz.bn, (long long)b.sz.bk, (long long)b.sz.mv, b.sz.runs);
+#define X(key, name, unit, better, target, rel) bench_add_row(rep, #key, name, unit, BENCH_##better, target);
+    NN_ROWS(X)
+#undef X
+
+    wt_manual_seed(b.ctx, 1234);
+    gemm(&b, "sgemm1024_TFLOPs", WT_F32, 1, b.sz.s1, b.sz.s1, b.sz.s1, 20);
+    gemm(&b, "sgemm4096_TFLOPs", WT_F32, 1, b.sz.s2, b.sz.s2, b.sz.s2, 5);
+    gemm(&b, "sgemm8192_TFLOPs", WT_F32, 1, b.sz.s3, b.sz.s3, b.sz.s3, 2);
+    gemm(&b, "sgemm_ragged_TFLOPs", WT_F32, 1, b.sz.rm, b.sz.rn, b.sz.rk, 5);
+    gemm(&b, "bmm_TFLOPs", WT_F32, b.sz.bb, b.sz.bm, b.sz.bn, b.sz.bk, 20);
+    if (wt_context_has_f16(b.ctx))
+        gemm(&b, "hgemm4096_TFLOPs", WT_F16, 1, b.sz.s2, b.sz.s2, b.sz.s2, 5);
+    else
+        snprintf(bench_find_row(rep, "hgemm4096_TFLOPs")->note, sizeof rep->rows[0].note, "no shader-f16 on this adapter");
+    matvec(&b);
+    wt_stats st;
+    wt_get_stats(b.ctx, &st);
+    bench_info(rep, "wt", "%llu dispatches in %llu submits, %llu kernels compiled, peak %.1f MiB",
+               (unsigned long long)st.dispatches, (unsigned long long)st.flushes,
+               (unsigned long long)st.kernels_compiled, (double)st.peak_allocated_bytes / 1048576.0);
+    wt_context_destroy(b.ctx);
+    wg_device_release(dev);
+
+    int bt = bench_add_baseline(rep, "torch");
+    if (bench_want(opt, "torch"))
+        baseline_torch(&b, bt, cpu, info->name);
+    else
+        bench_baseline_status(rep, bt, false, "not selected (--baseline %s)", opt->baseline);
+    for (int i = 0; i < NN_ROW_COUNT; i++) {
+        bench_row *row = &rep->rows[i];
+        double f = rel_targets[i];
+        if (isnan(f))
+            continue;
+        if (!isnan(row->base[bt]))
+            row->target = f * row->base[bt];
+        size_t l = strlen(row->note);
+        snprintf(row->note + l, sizeof row->note - l, "%starget %.0f%% of torch", l ? "; " : "", f * 100);
+    }
+    if (b.errors)
+        bench_info(rep, "errors", "%d wt errors (see stderr)", b.errors);
+    if (b.wrong)
+        bench_info(rep, "WRONG", "%d results did not match the CPU reference", b.wrong);
+    if (opt->json)
+        bench_print_json(rep, stdout);
+    else
+        bench_print_table(rep, stdout);
+    if (opt->svg && bench_write_svg(rep, opt->svg))
+        b.errors++;
+    wg_instance_release(inst);
+    free(rep);
+    return b.wrong ? 1 : b.errors ? 2 : 0;
+}
