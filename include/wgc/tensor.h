@@ -340,6 +340,28 @@ typedef struct wt_rope_desc {
     int64_t rotary_dims;      /* even; 0: the whole last dim */
 } wt_rope_desc;
 wt_tensor *wt_rope(wt_context *ctx, wt_tensor *x, const wt_rope_desc *desc);   /* desc NULL: defaults */
+/* Scaled dot-product attention softmax(scale q k^T + mask) v.  q [..., Lq, D], k [..., Lk, D],
+ * v [..., Lk, Dv] with zero to two batch dims [B, H] (same rank; k and v may have Hkv heads
+ * where H is a multiple of Hkv: grouped-query attention); any strides (a transposed [B, S, H, D]
+ * view is read in place); f32 or f16 (accumulation in f32).  Result [..., Lq, Dv] contiguous.
+ * causal: query i sees keys j <= i + Lk - Lq (aligned to the end: a KV cache; the lower triangle
+ * when Lq == Lk).  A query row that sees no key gives zeros. */
+typedef enum wt_attention_impl {
+    WT_ATTENTION_AUTO = 0,    /* flash when it applies (no mask tensor, D <= 256, Dv == D) */
+    WT_ATTENTION_PLAIN,       /* scores in memory [B, H, Lq, Lk] (f32), softmax, times v */
+    WT_ATTENTION_FLASH,       /* tiled, online softmax, memory O(sequence); an error if it cannot */
+    WT_ATTENTION_IMPL_COUNT
+} wt_attention_impl;
+typedef struct wt_attention_desc {
+    const char *label;
+    double scale;             /* 0: 1 / sqrt(D) */
+    bool causal;
+    wt_tensor *mask;          /* NULL; bool/i32/u32 (nonzero = attend) or float (added to the
+                                 scores), broadcastable to [B, H, Lq, Lk]; not with FLASH */
+    wt_attention_impl impl;
+} wt_attention_desc;
+wt_tensor *wt_scaled_dot_product_attention(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt_tensor *v,
+                                           const wt_attention_desc *desc);   /* desc NULL: defaults */
 /* ---- end of the neural-network ops ---------------------------------------------------------- */
 
 /* ---- matmul family (src/tensor/matmul.c, autotune.c; issue 5) ------------------------------ */

@@ -39,6 +39,8 @@
 #include "tensor_norm.wgsl.h"
 #include "tensor_norm4.wgsl.h"
 #include "tensor_rope.wgsl.h"
+#include "tensor_attention.wgsl.h"   /* attention.c */
+#include "tensor_flash.wgsl.h"
 
 static const struct {
     const char *name;

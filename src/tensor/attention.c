@@ -1,0 +1,272 @@
+/* attention.c - scaled dot-product attention: softmax(scale q k^T + mask) v, plain and flash.
+ *
+ * q [..., Lq, D], k [..., Lk, D], v [..., Lk, Dv] with zero to two batch dims (B, H); k and v may
+ * have fewer heads than q when H is a multiple of theirs (grouped-query attention: query head h
+ * reads KV head h / (H / Hkv)).  Every operand is read through its strides, so a [B, S, H, D]
+ * projection transposed to [B, H, S, D] is not copied.  Causal masking is aligned to the end:
+ * query i sees keys j <= i + Lk - Lq, which is what a KV cache needs (with Lq == Lk it is the
+ * usual lower triangle); a row that sees no key gives zeros (not NaN).
+ *   plain  attention.wgsl OP 0 writes the f32 scores [B, H, Lq, Lk] (scale, causal, boolean or
+ *          additive mask broadcast through stride-0 views), softmax.wgsl normalises the rows,
+ *          attention.wgsl OP 1 multiplies by v.  Memory O(Lq * Lk).
+ *   flash  flash.wgsl: one workgroup per block of query rows streams the keys in tiles with an
+ *          online softmax; memory O(sequence).  No mask tensor (causal only); D <= 256, Dv == D.
+ * AUTO takes flash whenever it applies. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tensor/internal.h"
+
+enum { AT_SCORES = 0, AT_OUTPUT = 1 };          /* attention.wgsl OP */
+enum { MASK_NONE = 0, MASK_BOOL = 1, MASK_ADD = 2 };
+
+/* The operands as 4-d (batch, head, row, col) views: sizes and strides. */
+typedef struct at_op {
+    int64_t shape[4], st[4], off;
+} at_op;
+
+static bool as4(const wt_tensor *t, at_op *o) {
+    if (t->ndim < 2 || t->ndim > 4)
+        return false;
+    int pad = 4 - t->ndim;
+    for (int d = 0; d < 4; d++) {
+        o->shape[d] = d < pad ? 1 : t->shape[d - pad];
+        o->st[d] = d < pad ? 0 : t->strides[d - pad];
+    }
+    o->off = t->offset;
+    return true;
+}
+
+static bool fits_i32(const at_op *o) {
+    int64_t hi = o->off, lo = o->off;
+    for (int d = 0; d < 4; d++) {
+        int64_t span = (o->shape[d] - 1) * o->st[d];
+        if (span > 0)
+            hi += span;
+        else
+            lo += span;
+    }
+    return lo >= 0 && hi <= INT32_MAX;
+}
+
+static void put_strides(wt_params *p, int k, const at_op *o) {
+    for (int d = 0; d < 4; d++)
+        p->st[k][d] = o->shape[d] == 1 ? 0 : (int32_t)o->st[d];
+    p->off[k] = (uint32_t)o->off;
+}
+
+static wt_kkey at_key(wt_kfile file, uint32_t op, wt_dtype out, wt_dtype a, wt_dtype b, wt_dtype c) {
+    wt_kkey key;
+    memset(&key, 0, sizeof key);
+    key.file = (uint8_t)file;
+    key.op = (uint8_t)op;
+    key.out = (uint8_t)out;
+    key.in[0] = (uint8_t)a;
+    key.in[1] = (uint8_t)b;
+    key.in[2] = (uint8_t)c;
+    key.compute = WT_F32;
+    return key;
+}
+
+typedef struct at_plan {
+    at_op q, k, v, m;
+    int64_t B, H, Hkv, Lq, Lk, D, Dv;
+    int mask_kind;
+    float scale;
+    int out_nd;
+    int64_t out_shape[4];
+} at_plan;
+
+static bool plan(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor *k, wt_tensor *v, const wt_attention_desc *d,
+                 at_plan *p) {
+    char bq[96], bk[96], bv[96];
+    if (!wt_check_tensor(ctx, op, q) || !wt_check_tensor(ctx, op, k) || !wt_check_tensor(ctx, op, v) ||
+        (d->mask && !wt_check_tensor(ctx, op, d->mask)))
+        return false;
+    wt_shape_str(bq, sizeof bq, q->ndim, q->shape);
+    wt_shape_str(bk, sizeof bk, k->ndim, k->shape);
+    wt_shape_str(bv, sizeof bv, v->ndim, v->shape);
+    if (!wt_is_float(q->dtype) || q->dtype != k->dtype || q->dtype != v->dtype) {
+        wt_fail(ctx, WT_STATUS_DTYPE, op, "q, k, v must share one float dtype, got %s, %s, %s",
+                wt_dtype_name(q->dtype), wt_dtype_name(k->dtype), wt_dtype_name(v->dtype));
+        return false;
+    }
+    memset(p, 0, sizeof *p);
+    if (q->ndim != k->ndim || q->ndim != v->ndim || !as4(q, &p->q) || !as4(k, &p->k) || !as4(v, &p->v)) {
+        wt_fail(ctx, WT_STATUS_SHAPE, op, "q %s, k %s, v %s: need [..., L, D] with the same rank 2 to 4", bq, bk, bv);
+        return false;
+    }
+    p->B = p->q.shape[0];
+    p->H = p->q.shape[1];
+    p->Hkv = p->k.shape[1];
+    p->Lq = p->q.shape[2];
+    p->D = p->q.shape[3];
+    p->Lk = p->k.shape[2];
+    p->Dv = p->v.shape[3];
+    if (p->k.shape[0] != p->B || p->v.shape[0] != p->B || p->v.shape[1] != p->Hkv || p->k.shape[3] != p->D ||
+        p->v.shape[2] != p->Lk || p->Hkv < 1 || p->H % p->Hkv) {
+        wt_fail(ctx, WT_STATUS_SHAPE, op,
+                "q %s, k %s, v %s do not fit [B, H, Lq, D], [B, Hkv, Lk, D], [B, Hkv, Lk, Dv] (H a multiple of Hkv)",
+                bq, bk, bv);
+        return false;
+    }
+    if (!fits_i32(&p->q) || !fits_i32(&p->k) || !fits_i32(&p->v)) {
+        wt_fail(ctx, WT_STATUS_SHAPE, op, "q %s, k %s, v %s: offsets past 2^31 elements", bq, bk, bv);
+        return false;
+    }
+    double sc = d->scale != 0 ? d->scale : 1.0 / sqrt((double)(p->D ? p->D : 1));
+    p->scale = (float)sc;
+    if (d->mask) {
+        wt_tensor *m = d->mask;
+        char bm[96];
+        wt_shape_str(bm, sizeof bm, m->ndim, m->shape);
+        int64_t want[4] = { p->B, p->H, p->Lq, p->Lk };
+        bool ok = m->ndim <= 4;
+        for (int i = 0; ok && i < 4; i++) {
+            int j = i - (4 - m->ndim);
+            int64_t sz = j >= 0 ? m->shape[j] : 1;
+            ok = sz == 1 || sz == want[i];
+            p->m.shape[i] = want[i];
+            p->m.st[i] = j >= 0 && sz != 1 ? m->strides[j] : 0;
+        }
+        p->m.off = m->offset;
+        if (!ok) {
+            wt_fail(ctx, WT_STATUS_SHAPE, op, "mask %s does not broadcast to [%lld, %lld, %lld, %lld]", bm,
+                    (long long)p->B, (long long)p->H, (long long)p->Lq, (long long)p->Lk);
+            return false;
+        }
+        p->mask_kind = wt_is_float(m->dtype) ? MASK_ADD : MASK_BOOL;
+    }
+    p->out_nd = q->ndim;
+    for (int i = 0; i < q->ndim; i++)
+        p->out_shape[i] = q->shape[i];
+    p->out_shape[q->ndim - 1] = p->Dv;
+    return true;
+}
+
+static void base_params(wt_params *pr, const at_plan *p, int64_t inner) {
+    memset(pr, 0, sizeof *pr);
+    pr->shape[0] = (uint32_t)p->B;
+    pr->shape[1] = (uint32_t)p->H;
+    pr->shape[2] = (uint32_t)p->Lq;
+    pr->shape[3] = (uint32_t)p->Lk;
+    pr->shape[4] = (uint32_t)inner;
+    pr->shape[5] = (uint32_t)(p->H / p->Hkv);
+    memcpy(&pr->sv[0], &p->scale, 4);
+}
+
+static wt_tensor *plain(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor *k, wt_tensor *v,
+                        const wt_attention_desc *d, const at_plan *p) {
+    if (p->D > 65535 || p->Lk > 65535)
+        return wt_fail(ctx, WT_STATUS_SHAPE, op, "plain attention loops over D = %lld and Lk = %lld: at most 65535",
+                       (long long)p->D, (long long)p->Lk);
+    int64_t sshape[4] = { p->B, p->H, p->Lq, p->Lk };
+    if (p->B * p->H * p->Lq * p->Lk > INT32_MAX)
+        return wt_fail(ctx, WT_STATUS_SHAPE, op, "the %lld x %lld scores per head are too many for plain attention",
+                       (long long)p->Lq, (long long)p->Lk);
+    wt_tensor *scores = wt_tensor_new(ctx, op, WT_F32, 4, sshape);
+    if (!scores)
+        return NULL;
+    wt_tensor *out = NULL, *probs = NULL;
+    wt_params pr;
+    base_params(&pr, p, p->D);
+    pr.n = (uint32_t)scores->numel;
+    put_strides(&pr, 0, &p->q);
+    put_strides(&pr, 1, &p->k);
+    if (p->mask_kind)
+        put_strides(&pr, 2, &p->m);
+    wt_kkey key = at_key(WT_K_attention, AT_SCORES, WT_F32, q->dtype, k->dtype,
+                         p->mask_kind ? d->mask->dtype : q->dtype);
+    key.mode[1] = d->causal ? 1 : 0;
+    key.mode[2] = (uint8_t)p->mask_kind;
+    wt_kernel *kk = wt_kernel_get(ctx, op, &key);
+    wt_storage *in[3] = { q->st, k->st, p->mask_kind ? d->mask->st : NULL };
+    if (!kk || (scores->numel && wt_record(ctx, op, kk, &pr, scores->st, 3, in) != WT_OK))
+        goto fail;
+    probs = wt_softmax_flags(ctx, op, scores, 3, 2);
+    if (!probs)
+        goto fail;
+    out = wt_tensor_new(ctx, op, q->dtype, p->out_nd, p->out_shape);
+    if (!out)
+        goto fail;
+    base_params(&pr, p, p->Dv);
+    pr.n = (uint32_t)out->numel;
+    put_strides(&pr, 1, &p->v);
+    key = at_key(WT_K_attention, AT_OUTPUT, out->dtype, WT_F32, v->dtype, q->dtype);
+    kk = wt_kernel_get(ctx, op, &key);
+    wt_storage *in2[3] = { probs->st, v->st, NULL };
+    if (!kk || (out->numel && wt_record(ctx, op, kk, &pr, out->st, 3, in2) != WT_OK))
+        goto fail;
+    wt_release(scores);
+    wt_release(probs);
+    return out;
+fail:
+    wt_release(scores);
+    wt_release(probs);
+    wt_release(out);
+    return NULL;
+}
+
+static int flash_log2(int64_t D) {
+    int l = 0;
+    while ((16 << l) < D)
+        l++;
+    return l;
+}
+
+static bool flash_ok(const at_plan *p, const wt_attention_desc *d) {
+    return !d->mask && p->D >= 1 && p->D <= 256 && p->Dv == p->D;
+}
+
+static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor *k, wt_tensor *v,
+                        const wt_attention_desc *d, const at_plan *p) {
+    wt_tensor *out = wt_tensor_new(ctx, op, q->dtype, p->out_nd, p->out_shape);
+    if (!out || !out->numel)
+        return out;
+    int l2 = flash_log2(p->D);
+    int64_t br = (16 << l2) > 128 ? 16 : 32;
+    int64_t nqb = (p->Lq + br - 1) / br, groups = p->B * p->H * nqb;
+    if (groups * 256 > UINT32_MAX) {
+        wt_release(out);
+        return wt_fail(ctx, WT_STATUS_SHAPE, op, "too many query blocks (%lld)", (long long)groups);
+    }
+    wt_params pr;
+    base_params(&pr, p, p->D);
+    pr.shape[6] = (uint32_t)nqb;
+    pr.n = (uint32_t)(groups * 256);
+    put_strides(&pr, 0, &p->q);
+    put_strides(&pr, 1, &p->k);
+    put_strides(&pr, 2, &p->v);
+    wt_kkey key = at_key(WT_K_flash, 0, out->dtype, q->dtype, k->dtype, v->dtype);
+    key.mode[0] = (uint8_t)l2;
+    key.mode[2] = d->causal ? 1 : 0;
+    wt_kernel *kk = wt_kernel_get(ctx, op, &key);
+    wt_storage *in[3] = { q->st, k->st, v->st };
+    if (!kk || wt_record(ctx, op, kk, &pr, out->st, 3, in) != WT_OK) {
+        wt_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+wt_tensor *wt_scaled_dot_product_attention(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt_tensor *v,
+                                           const wt_attention_desc *desc) {
+    const char *op = "wt_scaled_dot_product_attention";
+    if (!ctx)
+        return NULL;
+    wt_attention_desc d = desc ? *desc : (wt_attention_desc){ 0 };
+    if ((unsigned)d.impl >= WT_ATTENTION_IMPL_COUNT)
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "unknown implementation %d", (int)d.impl);
+    at_plan p;
+    if (!plan(ctx, op, q, k, v, &d, &p))
+        return NULL;
+    bool fl = flash_ok(&p, &d);
+    if (d.impl == WT_ATTENTION_FLASH && !fl)
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
+                       "flash attention takes no mask tensor, 1 <= D <= 256 and Dv == D (got D %lld, Dv %lld%s)",
+                       (long long)p.D, (long long)p.Dv, d.mask ? ", a mask" : "");
+    if (d.impl == WT_ATTENTION_PLAIN || !fl)
+        return plain(ctx, op, q, k, v, &d, &p);
+    return flash(ctx, op, q, k, v, &d, &p);
+}
