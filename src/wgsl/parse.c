@@ -812,6 +812,7 @@ static ast_list attributes(parser *p) {
 /* ---- statements ---- */
 
 static uint32_t statement(parser *p);
+static uint32_t update_rest(parser *p, uint32_t lhs, uint32_t start);
 static uint32_t statement_no_attrs(parser *p, token *t, uint32_t start);
 
 /* optionally_typed_ident : ident ( ':' type_specifier )? */
@@ -923,6 +924,11 @@ static uint32_t variable_updating_statement(parser *p) {
     }
     uint32_t lhs = lhs_expression(p);
     if (!lhs) return 0;
+    return update_rest(p, lhs, start);
+}
+
+/* The rest of a variable_updating_statement after its lhs_expression. */
+static uint32_t update_rest(parser *p, uint32_t lhs, uint32_t start) {
     token *op = peek(p);
     if (op->kind == TOK_PLUS_PLUS || op->kind == TOK_MINUS_MINUS) {
         advance(p);
@@ -962,13 +968,27 @@ static uint32_t func_call_statement(parser *p) {
     tok_kind nk = (tok_kind)peek_n(p, 1)->kind;
     if (nk != TOK_LPAREN && nk != TOK_TEMPLATE_START) return 0;
     uint32_t start = t->sp.off;
-    uint32_t callee = template_elaborated_ident(p);
-    ast_list args = argument_list(p, "function call");
-    uint32_t c = node(p, AST_CALL, from(p, start));
-    N(c)->u.call.callee = callee;
-    N(c)->u.call.args = args;
+    /* Tint reads the call as the start of an lhs_expression: `f(x)++;` is an increment (the
+     * checker rejects it), `f(x);` a call statement */
+    uint32_t e;
+    if (nk == TOK_TEMPLATE_START) { /* `f<T>` must be called here */
+        uint32_t callee = template_elaborated_ident(p);
+        if (!is(p, TOK_LPAREN)) fail_expected(p, "'('", "function call");
+        ast_list args = argument_list(p, "function call");
+        e = node(p, AST_CALL, from(p, start));
+        N(e)->u.call.callee = callee;
+        N(e)->u.call.args = args;
+        e = postfix(p, e, start);
+    } else {
+        e = lhs_expression(p);
+    }
+    tok_kind k = (tok_kind)peek(p)->kind;
+    if (N(e)->kind != AST_CALL || k == TOK_PLUS_PLUS || k == TOK_MINUS_MINUS || k == TOK_EQUAL ||
+        k == TOK_PLUS_EQ || k == TOK_MINUS_EQ || k == TOK_STAR_EQ || k == TOK_SLASH_EQ || k == TOK_PERCENT_EQ ||
+        k == TOK_AND_EQ || k == TOK_OR_EQ || k == TOK_XOR_EQ || k == TOK_SHR_EQ || k == TOK_SHL_EQ)
+        return update_rest(p, e, start);
     uint32_t h = node(p, AST_CALL_STMT, from(p, start));
-    N(h)->u.call_stmt.call = c;
+    N(h)->u.call_stmt.call = e;
     return h;
 }
 
@@ -1295,11 +1315,11 @@ static uint32_t statement_no_attrs(parser *p, token *t, uint32_t start) {
         break;
     }
     h = func_call_statement(p);
-    if (h) {
+    if (!h) h = variable_updating_statement(p);
+    if (h && N(h)->kind == AST_CALL_STMT) {
         expect(p, TOK_SEMICOLON, "function call");
         return h;
     }
-    h = variable_updating_statement(p);
     if (h) {
         ast_kind k = (ast_kind)N(h)->kind;
         expect(p, TOK_SEMICOLON, k == AST_ASSIGN && N(h)->op == AST_OP_NONE ? "assignment statement" : "statement");

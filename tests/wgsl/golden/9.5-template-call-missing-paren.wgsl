@@ -1,0 +1,3 @@
+fn f() {
+  ar<function> c: f32 = 2.0;
+}
