@@ -75,6 +75,7 @@ int bench_runtime(const bench_options *opt);   /* 0 ok, 1 a kernel gave a wrong 
 int bench_compile(const bench_options *opt);
 int bench_ops(const bench_options *opt);       /* bench/ops.c: wt tensor ops (issue 4) */
 int bench_nn(const bench_options *opt);        /* bench/nn.c: matmul and nn kernels (issue 5) */
+int bench_llm(const bench_options *opt);       /* bench/nn_llm.c: softmax, norms, flash attention (issue 5) */
 
 /* ---- report ---- */
 void bench_report_init(bench_report *r, const char *title);

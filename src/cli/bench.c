@@ -21,6 +21,8 @@ static void bench_usage(FILE *f) {
           "            tiny ops; baseline: PyTorch/CUDA (bench/baseline_ops.py)\n"
           "  nn        matmul family: sgemm 1024^3/4096^3/8192^3/ragged, bmm, f16, matvec 4096^2;\n"
           "            baseline: PyTorch/CUDA, TF32 off (bench/baseline_nn.py)\n"
+          "  llm       softmax, layernorm, rmsnorm 8192^2, flash attention f32/f16 B1 H32 S4096\n"
+          "            D128 causal; baseline: PyTorch/CUDA (bench/baseline_llm.py)\n"
           "options:\n"
           "  --json              one JSON document on stdout\n"
           "  --size S            small | medium | full (default: full on a GPU, medium on a CPU adapter)\n"
@@ -80,5 +82,6 @@ int cli_bench(int argc, char **argv) {
     if (!strcmp(what, "compile")) return bench_compile(&opt);
     if (!strcmp(what, "ops")) return bench_ops(&opt);
     if (!strcmp(what, "nn")) return bench_nn(&opt);
+    if (!strcmp(what, "llm")) return bench_llm(&opt);
     return cli_fail("bench: unknown benchmark '%s' (runtime or compile)", what);
 }

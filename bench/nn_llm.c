@@ -1,0 +1,437 @@
+/* nn_llm.c - `wgc bench llm`: the LLM kernels of issue 5 (softmax, norms, flash attention) beside
+ * PyTorch in the same run (bench/baseline_llm.py).  Rows (full size; CPU adapters get smaller):
+ *   softmax        wt_softmax over the last dim of [8192, 8192] f32: GB/s of one read + one write
+ *   layernorm      wt_layer_norm [8192, 8192] f32 with weight and bias: GB/s as above
+ *   rmsnorm        wt_rms_norm [8192, 8192] f32 with weight: GB/s as above
+ *   flash f32/f16  wt_scaled_dot_product_attention, flash, causal, B1 H32 S4096 D128:
+ *                  TFLOP/s of 4 B H S^2 D / 2 (the causal half of QK^T and PV)
+ * Time per op: `reps` copies recorded back to back into one batch (independent outputs), wt_sync,
+ * wall clock / reps; best of `runs` (median in the note).  Every result is checked on sampled
+ * rows against a double-precision host computation; a wrong value makes the command exit 1.
+ * Targets (issue 5): softmax >= 150% of PyTorch, norms >= 100%, flash f32 >= 70% of SDPA f32. */
+#include "bench.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wgc/tensor.h"
+
+#define LLM_MAX_RUNS 64
+
+/* X(key, name, unit, target as a fraction of the torch figure) */
+#define LLM_ROWS(X)                                                                  \
+    X(softmax_GBps, "softmax f32 8192^2 (last dim)", "GB/s", 1.5)                    \
+    X(layernorm_GBps, "layernorm f32 8192^2 (weight, bias)", "GB/s", 1.0)            \
+    X(rmsnorm_GBps, "rmsnorm f32 8192^2 (weight)", "GB/s", 1.0)                      \
+    X(flash_f32_TFLOPs, "flash attention f32 B1 H32 S4096 D128 causal", "TFLOP/s", 0.7) \
+    X(flash_f16_TFLOPs, "flash attention f16 B1 H32 S4096 D128 causal", "TFLOP/s", NAN)
+
+enum {
+#define X(key, name, unit, rel) LLM_ROW_##key,
+    LLM_ROWS(X)
+#undef X
+    LLM_ROW_COUNT
+};
+_Static_assert(LLM_ROW_COUNT == 5, "llm rows: update the count and bench/baseline_llm.py");
+
+static const double llm_rel[] = {
+#define X(key, name, unit, rel) rel,
+    LLM_ROWS(X)
+#undef X
+};
+
+typedef struct llm_sizes {
+    const char *name;
+    int64_t n;                     /* rows = cols of the softmax / norm matrix */
+    int64_t h, s, d;               /* attention heads, sequence, head dim */
+    int runs;
+} llm_sizes;
+
+typedef struct lb {
+    const bench_options *opt;
+    bench_report *rep;
+    wt_context *ctx;
+    llm_sizes sz;
+    int wrong, errors;
+} lb;
+
+static void say(const lb *b, const char *fmt, ...) {
+    if (!b->opt->verbose)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("wgc bench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static bool good(lb *b, const char *what, const void *t) {
+    if (t)
+        return true;
+    fprintf(stderr, "wgc bench: %s: %s\n", what, wt_last_error(b->ctx));
+    wt_clear_error(b->ctx);
+    b->errors++;
+    return false;
+}
+
+typedef enum { K_SOFTMAX, K_LAYERNORM, K_RMSNORM, K_FLASH } llm_kind;
+
+typedef struct llm_case {
+    llm_kind kind;
+    wt_tensor *x, *w, *bias;       /* softmax / norms */
+    wt_tensor *q, *k, *v;          /* attention */
+} llm_case;
+
+static wt_tensor *run_case(lb *b, const llm_case *c) {
+    switch (c->kind) {
+    case K_SOFTMAX: return wt_softmax(b->ctx, c->x, -1);
+    case K_LAYERNORM: return wt_layer_norm(b->ctx, c->x, c->w, c->bias, 1e-5);
+    case K_RMSNORM: return wt_rms_norm(b->ctx, c->x, c->w, 1e-5);
+    default:
+        return wt_scaled_dot_product_attention(b->ctx, c->q, c->k, c->v,
+                                               &(wt_attention_desc){ .causal = true, .impl = WT_ATTENTION_FLASH });
+    }
+}
+
+static bool time_case(lb *b, const llm_case *c, int reps, double *best, double *median) {
+    double secs[LLM_MAX_RUNS];
+    int runs = b->sz.runs;
+    wt_tensor **outs = calloc((size_t)reps, sizeof *outs);
+    if (!outs)
+        return false;
+    bool ok = true;
+    for (int r = -1; r < runs && ok; r++) {   /* r = -1: warm-up (kernels, pool) */
+        wt_sync(b->ctx);
+        double t0 = bench_now_s();
+        for (int i = 0; i < reps && ok; i++)
+            ok = good(b, "op", outs[i] = run_case(b, c));
+        ok = ok && wt_sync(b->ctx) == WT_OK;
+        double t = (bench_now_s() - t0) / reps;
+        for (int i = 0; i < reps; i++) {
+            wt_release(outs[i]);
+            outs[i] = NULL;
+        }
+        if (r >= 0)
+            secs[r] = t;
+    }
+    free(outs);
+    if (!ok)
+        return false;
+    *best = bench_min(secs, runs);
+    *median = bench_median(secs, runs);
+    return true;
+}
+
+/* Row r of a 2-d (or the [r] of a flattened leading) tensor as floats. */
+static float *read_rows(lb *b, wt_tensor *t, int dim, int64_t start, int64_t len) {
+    wt_tensor *v = wt_narrow(b->ctx, t, dim, start, len);
+    wt_tensor *f = v ? wt_cast(b->ctx, v, WT_F32) : NULL;
+    size_t n = f ? (size_t)wt_numel(f) : 0;
+    float *h = f ? malloc(n * sizeof *h + 4) : NULL;
+    if (!h || wt_to_host(b->ctx, f, h, n * sizeof *h) != WT_OK) {
+        fprintf(stderr, "wgc bench: readback: %s\n", wt_last_error(b->ctx));
+        b->errors++;
+        free(h);
+        h = NULL;
+    }
+    wt_release(v);
+    wt_release(f);
+    return h;
+}
+
+static void check_rows(lb *b, const char *what, const llm_case *c) {
+    wt_tensor *y = run_case(b, c);
+    if (!good(b, what, y))
+        return;
+    int64_t n = wt_size(c->x, -1), rows = wt_size(c->x, 0);
+    float *w = c->w ? read_rows(b, c->w, 0, 0, n) : NULL, *bs = c->bias ? read_rows(b, c->bias, 0, 0, n) : NULL;
+    int bad = 0;
+    for (int i = 0; i < 4 && !bad; i++) {
+        int64_t r = i == 3 ? rows - 1 : (int64_t)i * 977 % rows;
+        float *x = read_rows(b, c->x, 0, r, 1), *g = read_rows(b, y, 0, r, 1);
+        if (x && g) {
+            double m = -INFINITY, s = 0, mu = 0, var = 0;
+            for (int64_t j = 0; j < n; j++) {
+                m = fmax(m, x[j]);
+                mu += c->kind == K_RMSNORM ? (double)x[j] * x[j] : x[j];
+            }
+            mu /= (double)n;
+            for (int64_t j = 0; j < n; j++) {
+                s += exp(x[j] - m);
+                var += (x[j] - mu) * (x[j] - mu);
+            }
+            var /= (double)n;
+            for (int64_t j = 0; j < n && !bad; j++) {
+                double ref;
+                if (c->kind == K_SOFTMAX)
+                    ref = exp(x[j] - m) / s;
+                else if (c->kind == K_RMSNORM)
+                    ref = x[j] / sqrt(mu + 1e-5) * w[j];
+                else
+                    ref = (x[j] - mu) / sqrt(var + 1e-5) * w[j] + bs[j];
+                double tol = c->kind == K_SOFTMAX ? 1e-6 + 1e-4 * fabs(ref) : 1e-4 + 1e-4 * fabs(ref);
+                if (!(fabs(g[j] - ref) <= tol)) {
+                    bad = 1;
+                    fprintf(stderr, "wgc bench: %s: [%lld, %lld] = %g, expected %g\n", what, (long long)r, (long long)j,
+                            g[j], ref);
+                }
+            }
+        }
+        free(x);
+        free(g);
+    }
+    b->wrong += bad;
+    free(w);
+    free(bs);
+    wt_release(y);
+}
+
+static void check_attention(lb *b, const char *what, const llm_case *c) {
+    wt_tensor *y = run_case(b, c);
+    if (!good(b, what, y))
+        return;
+    int64_t H = wt_size(c->q, 1), S = wt_size(c->q, 2), D = wt_size(c->q, 3);
+    int64_t h = H - 1;
+    wt_tensor *qh = wt_select(b->ctx, c->q, 1, h), *kh = wt_select(b->ctx, c->k, 1, h), *vh = wt_select(b->ctx, c->v, 1, h);
+    wt_tensor *yh = wt_select(b->ctx, y, 1, h);
+    float *q = qh ? read_rows(b, qh, 0, 0, 1) : NULL, *k = kh ? read_rows(b, kh, 0, 0, 1) : NULL;
+    float *v = vh ? read_rows(b, vh, 0, 0, 1) : NULL, *g = yh ? read_rows(b, yh, 0, 0, 1) : NULL;
+    double tol = wt_dtype_of(y) == WT_F16 ? 5e-3 : 2e-5;
+    int bad = 0;
+    double *p = malloc((size_t)S * sizeof *p);
+    for (int t = 0; q && k && v && g && p && t < 4 && !bad; t++) {
+        int64_t i = t == 3 ? S - 1 : (int64_t)t * 1231 % S;
+        double m = -INFINITY, s = 0, scale = 1 / sqrt((double)D);
+        for (int64_t j = 0; j <= i; j++) {
+            double acc = 0;
+            for (int64_t d = 0; d < D; d++)
+                acc += (double)q[i * D + d] * k[j * D + d];
+            p[j] = acc * scale;
+            m = fmax(m, p[j]);
+        }
+        for (int64_t j = 0; j <= i; j++)
+            s += p[j] = exp(p[j] - m);
+        for (int64_t e = 0; e < D && !bad; e++) {
+            double acc = 0;
+            for (int64_t j = 0; j <= i; j++)
+                acc += p[j] * v[j * D + e];
+            double ref = acc / s;
+            if (!(fabs(g[i * D + e] - ref) <= tol)) {
+                bad = 1;
+                fprintf(stderr, "wgc bench: %s: head %lld row %lld col %lld = %g, expected %g\n", what, (long long)h,
+                        (long long)i, (long long)e, g[i * D + e], ref);
+            }
+        }
+    }
+    b->wrong += bad;
+    free(p);
+    free(q);
+    free(k);
+    free(v);
+    free(g);
+    wt_release(qh);
+    wt_release(kh);
+    wt_release(vh);
+    wt_release(yh);
+    wt_release(y);
+}
+
+static void bw_row(lb *b, const char *key, llm_kind kind, int reps) {
+    bench_row *row = bench_find_row(b->rep, key);
+    int64_t n = b->sz.n;
+    llm_case c = { .kind = kind };
+    c.x = wt_normal(b->ctx, WT_F32, WT_SHAPE(n, n), 0, 2);
+    if (kind != K_SOFTMAX)
+        c.w = wt_uniform(b->ctx, WT_F32, WT_SHAPE(n), 0.5, 1.5);
+    if (kind == K_LAYERNORM)
+        c.bias = wt_uniform(b->ctx, WT_F32, WT_SHAPE(n), -1, 1);
+    say(b, "%s", key);
+    double best, med;
+    if (row && good(b, "inputs", c.x) && time_case(b, &c, reps, &best, &med)) {
+        double bytes = 8.0 * (double)n * (double)n;
+        row->ours = bytes / best * 1e-9;
+        snprintf(row->note, sizeof row->note, "best of %d x %d reps, median %.4g GB/s; %lld^2", b->sz.runs, reps,
+                 bytes / med * 1e-9, (long long)n);
+        check_rows(b, key, &c);
+    }
+    wt_release(c.x);
+    wt_release(c.w);
+    wt_release(c.bias);
+}
+
+static void flash_row(lb *b, const char *key, wt_dtype dt, int reps) {
+    bench_row *row = bench_find_row(b->rep, key);
+    int64_t H = b->sz.h, S = b->sz.s, D = b->sz.d;
+    llm_case c = { .kind = K_FLASH };
+    c.q = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
+    c.k = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
+    c.v = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
+    say(b, "%s", key);
+    double best, med;
+    if (row && good(b, "inputs", c.q) && good(b, "inputs", c.k) && good(b, "inputs", c.v) &&
+        time_case(b, &c, reps, &best, &med)) {
+        double flop = 4.0 * (double)H * (double)S * (double)S * (double)D / 2;
+        row->ours = flop / best * 1e-12;
+        snprintf(row->note, sizeof row->note, "best of %d x %d reps, median %.4g TFLOP/s (%.3f ms)", b->sz.runs, reps,
+                 flop / med * 1e-12, best * 1e3);
+        check_attention(b, key, &c);
+    }
+    wt_release(c.q);
+    wt_release(c.k);
+    wt_release(c.v);
+}
+
+static const char *last_json(char *out) {
+    const char *last = NULL;
+    for (char *line = out; line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        if (line[0] == '{')
+            last = line;
+        line = nl ? nl + 1 : NULL;
+    }
+    return last;
+}
+
+static void baseline(lb *b, int bi, bool cpu_adapter, const char *adapter) {
+    bench_report *rep = b->rep;
+    bool named = strcmp(b->opt->baseline, "auto") != 0 && bench_want(b->opt, "torch");
+    if (cpu_adapter && !named) {
+        bench_baseline_status(rep, bi, false, "adapter '%s' is a CPU; PyTorch/CUDA would not run on the same device",
+                              adapter);
+        return;
+    }
+    char script[1024], a[3][48];
+    snprintf(script, sizeof script, "%s/bench/baseline_llm.py", b->opt->root);
+    if (!bench_file_exists(script)) {
+        bench_baseline_status(rep, bi, false, "%s not found (--root)", script);
+        return;
+    }
+    snprintf(a[0], 48, "%lld", (long long)b->sz.n);
+    snprintf(a[1], 48, "%lld,%lld,%lld", (long long)b->sz.h, (long long)b->sz.s, (long long)b->sz.d);
+    snprintf(a[2], 48, "%d", b->sz.runs);
+    const char *py = getenv("WGC_PYTHON");
+    const char *argv[] = { py && *py ? py : "python3", script, "--n", a[0], "--attn", a[1], "--runs", a[2], NULL };
+    say(b, "baseline: %s %s", argv[0], script);
+    char *out = NULL;
+    int rc = bench_spawn(argv, NULL, 600, !b->opt->verbose, &out);
+    const char *js = out ? last_json(out) : NULL;
+    char err[160];
+    if (js && bench_json_str(js, "error", err, sizeof err)) {
+        bench_baseline_status(rep, bi, false, "%s", err);
+    } else if (rc != 0 || !js) {
+        bench_baseline_status(rep, bi, false, "%s exited with status %d%s", script, rc, rc == 127 ? " (no python3?)" : "");
+    } else {
+        char dev[96] = "?", ver[32] = "?";
+        bench_json_str(js, "device", dev, sizeof dev);
+        bench_json_str(js, "torch", ver, sizeof ver);
+        bench_baseline_status(rep, bi, true, "PyTorch %s on %s (CUDA events)", ver, dev);
+        for (int i = 0; i < rep->row_count; i++) {
+            bench_row *row = &rep->rows[i];
+            double v = bench_json_num(js, row->key, NULL);
+            if (isnan(v))
+                continue;
+            row->base[bi] = v;
+            char note[40] = "CUDA events";
+            if (!strncmp(row->key, "flash", 5))
+                bench_json_str(js, strstr(row->key, "f32") ? "sdpa_f32_backend" : "sdpa_f16_backend", note, sizeof note);
+            snprintf(row->base_note[bi], sizeof row->base_note[bi], "%s", note);
+        }
+    }
+    free(out);
+}
+
+int bench_llm(const bench_options *opt) {
+    bench_report *rep = calloc(1, sizeof *rep);
+    if (!rep)
+        return 2;
+    lb b = { .opt = opt, .rep = rep };
+    bench_report_init(rep, "llm");
+    wg_error err;
+    wg_instance *inst = wg_instance_create(&(wg_instance_desc){ .label = "bench llm", .validation = -1 }, &err);
+    wg_adapter *ad = inst ? wg_instance_request_adapter(inst, NULL, &err) : NULL;
+    bool f16 = ad && wg_adapter_has_feature(ad, WG_FEATURE_SHADER_F16);
+    wg_device *dev = ad ? wg_adapter_create_device(ad, &(wg_device_desc){
+                              .label = "bench llm", .required_features = f16 ? WG_FEATURE_BIT(WG_FEATURE_SHADER_F16) : 0 },
+                                                   &err)
+                        : NULL;
+    b.ctx = dev ? wt_context_create(dev, &(wt_context_desc){ .label = "bench llm" }) : NULL;
+    if (!b.ctx) {
+        fprintf(stderr, "wgc bench: %s\n", dev ? "no wt context" : err.message);
+        if (dev)
+            wg_device_release(dev);
+        if (inst)
+            wg_instance_release(inst);
+        free(rep);
+        return 2;
+    }
+    const wg_adapter_info *info = wg_adapter_get_info(ad);
+    bool cpu = info->type == WG_ADAPTER_TYPE_CPU;
+    bench_size size = opt->size;
+    if (size == BENCH_SIZE_AUTO)
+        size = cpu ? BENCH_SIZE_MEDIUM : BENCH_SIZE_FULL;
+    static const llm_sizes sizes[BENCH_SIZE_COUNT] = {
+        [BENCH_SIZE_SMALL] = { "small", 256, 2, 128, 64, 2 },
+        [BENCH_SIZE_MEDIUM] = { "medium", 1024, 4, 512, 128, 3 },
+        [BENCH_SIZE_FULL] = { "full", 8192, 32, 4096, 128, 5 },
+    };
+    b.sz = sizes[size];
+    if (opt->runs)
+        b.sz.runs = opt->runs < LLM_MAX_RUNS ? opt->runs : LLM_MAX_RUNS;
+    bench_info(rep, "adapter", "%s (%s, %s %s)", info->name, wg_adapter_type_name(info->type), info->driver_name,
+               info->driver_info);
+    bench_info(rep, "size", "%s: softmax/norms %lld^2, attention B1 H%lld S%lld D%lld causal; %d runs", b.sz.name,
+               (long long)b.sz.n, (long long)b.sz.h, (long long)b.sz.s, (long long)b.sz.d, b.sz.runs);
+#define X(key, name, unit, rel) bench_add_row(rep, #key, name, unit, BENCH_HIGHER, NAN);
+    LLM_ROWS(X)
+#undef X
+    wt_manual_seed(b.ctx, 4321);
+    bw_row(&b, "softmax_GBps", K_SOFTMAX, 20);
+    bw_row(&b, "layernorm_GBps", K_LAYERNORM, 20);
+    bw_row(&b, "rmsnorm_GBps", K_RMSNORM, 20);
+    flash_row(&b, "flash_f32_TFLOPs", WT_F32, 3);
+    if (wt_context_has_f16(b.ctx))
+        flash_row(&b, "flash_f16_TFLOPs", WT_F16, 3);
+    else
+        snprintf(bench_find_row(rep, "flash_f16_TFLOPs")->note, sizeof rep->rows[0].note, "no shader-f16 on this adapter");
+    wt_stats st;
+    wt_get_stats(b.ctx, &st);
+    bench_info(rep, "wt", "%llu dispatches in %llu submits, %llu kernels compiled, peak %.1f MiB",
+               (unsigned long long)st.dispatches, (unsigned long long)st.flushes,
+               (unsigned long long)st.kernels_compiled, (double)st.peak_allocated_bytes / 1048576.0);
+    wt_context_destroy(b.ctx);
+    wg_device_release(dev);
+
+    int bt = bench_add_baseline(rep, "torch");
+    if (bench_want(opt, "torch"))
+        baseline(&b, bt, cpu, info->name);
+    else
+        bench_baseline_status(rep, bt, false, "not selected (--baseline %s)", opt->baseline);
+    for (int i = 0; i < LLM_ROW_COUNT; i++) {
+        bench_row *row = &rep->rows[i];
+        double f = llm_rel[i];
+        if (isnan(f))
+            continue;
+        if (!isnan(row->base[bt]))
+            row->target = f * row->base[bt];
+        size_t l = strlen(row->note);
+        snprintf(row->note + l, sizeof row->note - l, "%starget %.0f%% of torch", l ? "; " : "", f * 100);
+    }
+    if (b.errors)
+        bench_info(rep, "errors", "%d wt errors (see stderr)", b.errors);
+    if (b.wrong)
+        bench_info(rep, "WRONG", "%d results did not match the CPU reference", b.wrong);
+    if (opt->json)
+        bench_print_json(rep, stdout);
+    else
+        bench_print_table(rep, stdout);
+    if (opt->svg && bench_write_svg(rep, opt->svg))
+        b.errors++;
+    wg_instance_release(inst);
+    free(rep);
+    return b.wrong ? 1 : b.errors ? 2 : 0;
+}
