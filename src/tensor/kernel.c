@@ -30,6 +30,7 @@
 #include "tensor_pad.wgsl.h"
 #include "tensor_reduce.wgsl.h"
 #include "tensor_reduce4.wgsl.h"
+#include "tensor_transpose.wgsl.h"
 #include "tensor_scan.wgsl.h"
 #include "tensor_scatter.wgsl.h"
 #include "tensor_matmul.wgsl.h"     /* matmul.c */
@@ -39,8 +40,6 @@
 #include "tensor_norm.wgsl.h"
 #include "tensor_norm4.wgsl.h"
 #include "tensor_rope.wgsl.h"
-#include "tensor_attention.wgsl.h"   /* attention.c */
-#include "tensor_flash.wgsl.h"
 
 static const struct {
     const char *name;

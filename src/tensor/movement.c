@@ -9,7 +9,9 @@
  *                                   index_select and embedding differ only in the strides given
  *                                   (an index broadcast along the other dims is a stride of 0);
  *   scatter  (kernels/scatter.wgsl) atomic adds into a fresh copy of the target;
- *   pad      (kernels/pad.wgsl)     per-dim coordinate mapping: constant, reflect, replicate.
+ *   pad      (kernels/pad.wgsl)     per-dim coordinate mapping: constant, reflect, replicate;
+ *   transpose (kernels/transpose.wgsl) 32x32 shared-memory tiles: wt_contiguous of a view whose
+ *                                   last two dims are swapped (ops.c calls wt_transpose_copy).
  * flip is a copy of a view with negative strides (ops.c's strided copy handles them); one_hot
  * and masked_fill are compositions of ops.c's eq, cast and where.  Index values cannot be
  * checked without reading them back, so out-of-range indices have a defined result instead
@@ -198,6 +200,46 @@ wt_tensor *wt_stack(wt_context *ctx, wt_tensor *const *ts, int n, int dim) {
         wt_release(views[i]);
     wt_free(ctx, views);
     return out;
+}
+
+/* ---- transposed copies (wt_contiguous of a transposed view) ---- */
+
+wt_status wt_transpose_copy(wt_context *ctx, const char *op, wt_tensor *t, wt_tensor **out) {
+    *out = NULL;
+    int nd = t->ndim;
+    if (nd < 2 || !t->numel)
+        return WT_OK;
+    int64_t R = t->shape[nd - 2], C = t->shape[nd - 1];
+    if (R < 8 || C < 8 || t->strides[nd - 2] != 1 || t->strides[nd - 1] < R)
+        return WT_OK;   /* not a transposed view worth tiling */
+    int64_t tiles = ((R + 31) / 32) * ((C + 31) / 32), groups = t->numel / (R * C) * tiles;
+    if (groups * 256 > UINT32_MAX)
+        return WT_OK;
+    wt_tensor *o = wt_tensor_new(ctx, op, t->dtype, nd, t->shape);
+    if (!o)
+        return ctx->status;
+    wt_params p;
+    memset(&p, 0, sizeof p);
+    p.n = (uint32_t)(groups * 256);
+    p.ndim = (uint32_t)(nd - 2);
+    for (int d = 0; d < nd - 2; d++) {
+        p.shape[d] = (uint32_t)t->shape[d];
+        p.st[0][d] = (int32_t)t->strides[d];
+    }
+    p.off[0] = (uint32_t)t->offset;
+    p.aux[0] = (uint32_t)R;
+    p.aux[1] = (uint32_t)C;
+    p.aux[2] = (uint32_t)t->strides[nd - 1];
+    p.aux[3] = (uint32_t)tiles;
+    wt_kkey key = make_key(WT_K_transpose, 0, t->dtype, t->dtype, 0, wt_compute_dtype(t->dtype));
+    wt_storage *in = t->st;
+    wt_status s = record(ctx, op, &key, &p, o->st, 1, &in);
+    if (s != WT_OK) {
+        wt_release(o);
+        return s;
+    }
+    *out = o;
+    return WT_OK;
 }
 
 /* ---- gather, index_select, embedding ---- */

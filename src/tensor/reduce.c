@@ -185,11 +185,15 @@ static wt_status reduce_plan(wt_context *ctx, const char *op, uint32_t code, wt_
         if (M * S >= ((int64_t)1 << 23))  /* P.n = workgroups * 256 must fit a u32 */
             layout = LAYOUT_COL;
     }
+    bool v4 = false;
     if (layout == LAYOUT_COL) {
-        S = min64(cdiv(262144, M), cdiv(K, 64));
+        /* 2^18 invocations of one element per step, or 2^17 of a vec4 (4 outputs) each */
+        v4 = vec4_ok(code, cdt, sdt, partial, p, layout);
+        S = v4 ? min64(cdiv(131072, M / 4), cdiv(K, 32)) : min64(cdiv(262144, M), cdiv(K, 64));
         S = max64(max64(S, cdiv(K, 16384)), 1);
+    } else {
+        v4 = vec4_ok(code, cdt, sdt, partial, p, layout);
     }
-    bool v4 = vec4_ok(code, cdt, sdt, partial, p, layout);
     L = K ? cdiv(K, S) : 0;
     if (v4 && layout == LAYOUT_ROW)
         L = (L + 3) & ~(int64_t)3;   /* vec4 segments */

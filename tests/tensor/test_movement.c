@@ -3,7 +3,8 @@
  * f16 where the device has it; bool for the pure copies), random shapes that are not multiples
  * of the workgroup size, non-contiguous inputs and indices (transposed views, strided slices),
  * negative dims and negative indices, out-of-range indices (defined results), empty tensors and
- * 0-d tensors; and an error naming the op for every kind of bad call. */
+ * 0-d tensors; wt_contiguous of transposed views (the tiled transpose, batch dims strided too);
+ * and an error naming the op for every kind of bad call. */
 #include "tensor/tensor_test.h"
 
 static wt_context *ctx;
@@ -504,6 +505,53 @@ static void test_one_hot_mask(void) {
     }
 }
 
+/* ---- wt_contiguous of transposed views (the tiled transpose) ---- */
+
+static void test_transpose(void) {
+    static const int64_t shapes[][4] = { { 2, 8, 8 }, { 2, 33, 70 }, { 3, 3, 40, 31 }, { 2, 300, 9 }, { 2, 7, 100 } };
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+        int nd = (int)shapes[s][0];
+        for (int k = 0; k < 4; k++) {
+            wt_dtype dt = dtypes[k];
+            if (skip(dt))
+                continue;
+            arr a;   /* the transposed logical values */
+            arr_rand(&a, nd, shapes[s] + 1, dt, -100, 100);
+            wt_tensor *v = make(dt, &a, L_TRANSPOSED);
+            if (s == 2 && k == 0) {   /* a strided batch dim too: every other batch of a bigger base */
+                wt_tensor *big = wt_cat(ctx, (wt_tensor *const[]){ v, v }, 2, 0);
+                wt_tensor *bt = big ? wt_transpose(ctx, big, -1, -2) : NULL;   /* contiguous copy, swapped */
+                wt_tensor *bc = bt ? wt_contiguous(ctx, bt) : NULL;
+                wt_tensor *bv = bc ? wt_transpose(ctx, bc, -1, -2) : NULL;
+                wt_tensor *sl = bv ? wt_slice(ctx, bv, 0, 0, 6, 2) : NULL;
+                arr want;
+                arr_init(&want, nd, (const int64_t[]){ 3, 40, 31 });
+                for (int64_t e = 0; e < want.n; e++) {   /* batches 0, 2, 4 of [v; v] = v[0], v[2], v[1] */
+                    int64_t b = e / (40 * 31), src = (2 * b) % 3;
+                    want.v[e] = a.v[src * 40 * 31 + e % (40 * 31)];
+                }
+                wt_tensor *c = sl ? wt_contiguous(ctx, sl) : NULL;
+                expect("contiguous of a strided-batch transposed view", c, dt, &want, 0);
+                wt_release(c);
+                wt_release(sl);
+                wt_release(bv);
+                wt_release(bc);
+                wt_release(bt);
+                wt_release(big);
+                free(want.v);
+            }
+            char what[80];
+            snprintf(what, sizeof what, "contiguous transposed %s case %zu", wt_dtype_name(dt), s);
+            wt_tensor *c = wt_contiguous(ctx, v);
+            CHECK(c && wt_is_contiguous(c));
+            expect(what, c, dt, &a, 0);
+            wt_release(c);
+            wt_release(v);
+            free(a.v);
+        }
+    }
+}
+
 /* ---- 0-d, empty, errors ---- */
 
 static void test_edges(void) {
@@ -594,6 +642,7 @@ int main(void) {
     test_scatter();
     test_pad_flip();
     test_one_hot_mask();
+    test_transpose();
     test_edges();
     CHECKF(wt_last_status(ctx) == WT_OK, "left over error: %s", wt_last_error(ctx));
     tt_end(&f);

@@ -2,7 +2,8 @@
 // for sum, prod, max, min and mean of 32-bit inputs, chosen by src/tensor/reduce.c when memory
 // allows 16-byte loads:
 //   MC 0 ROW: the reduced elements of an output are contiguous (one reduced dim of stride 1),
-//        the row starts and the segment length are multiples of 4: lanes load vec4s;
+//        the row starts and the segment length are multiples of 4: lanes load vec4s, four
+//        in flight;
 //   MC 1 COL: the kept innermost dim has stride 1 and a size divisible by 4, every other stride
 //        is a multiple of 4: an invocation owns 4 neighbouring outputs and loads one vec4 per
 //        reduced element (P.n = invocations = M / 4 * segments).
@@ -154,22 +155,32 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(workgroup_id) wid:
             let r0 = s * L;
             let r1 = min(K, r0 + L);
             let b = base(o);
-            // vec4 indices [q0, q1) of the segment; lanes stride by 256, two loads in flight
+            // vec4 indices [q0, q1) of the segment; lanes stride by 256, four loads in flight
             let q0 = (u32(b) + r0) >> 2u;
             let q1 = (u32(b) + r1) >> 2u;
             var x0 = id;
             var x1 = id;
+            var x2 = id;
+            var x3 = id;
             var q = q0 + lid;
             loop {
-                if q + 256u >= q1 { break; }
+                if q + 768u >= q1 { break; }
                 let v0 = vec4<C>(a[q]);
                 let v1 = vec4<C>(a[q + 256u]);
+                let v2 = vec4<C>(a[q + 512u]);
+                let v3 = vec4<C>(a[q + 768u]);
                 x0 = cmb(x0, v0);
                 x1 = cmb(x1, v1);
-                q = q + 512u;
+                x2 = cmb(x2, v2);
+                x3 = cmb(x3, v3);
+                q = q + 1024u;
             }
-            if q < q1 { x0 = cmb(x0, vec4<C>(a[q])); }
-            let x = cmb(x0, x1);
+            loop {
+                if q >= q1 { break; }
+                x0 = cmb(x0, vec4<C>(a[q]));
+                q = q + 256u;
+            }
+            let x = cmb(cmb(x0, x1), cmb(x2, x3));
             acc = cmb1(cmb1(x.x, x.y), cmb1(x.z, x.w));
         }
         wv[lid] = acc;
