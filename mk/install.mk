@@ -18,6 +18,10 @@ WGC_PC_LINES = 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' 
   'Libs.private: -ldl -lm -lpthread'
 
 install: all
+	$(MAKE) --no-print-directory install-files
+# install-files copies what $(BUILD) holds without rebuilding (tests use it, so a sanitizer
+# build's objects are not remade with other flags).
+install-files:
 	install -d $(DESTDIR)$(INCLUDEDIR)/wgc $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR) \
 	  $(DESTDIR)$(LIBDIR)/wgc/python/wgc
 	install -m 644 include/wgc/*.h $(DESTDIR)$(INCLUDEDIR)/wgc/
@@ -42,4 +46,4 @@ $(BUILD)/examples/%: examples/%.c $(BUILD)/libwgc.a
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libwgc.a $(LDFLAGS) $(LDLIBS_ALL)
 examples: $(EXAMPLES)
 
-.PHONY: install uninstall examples
+.PHONY: install install-files uninstall examples

@@ -10,7 +10,7 @@ P=$T/prefix
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 cd "$root" || exit 1
-make -s BUILD="$BUILD" install PREFIX="$P" >"$T/install.log" 2>&1 || { cat "$T/install.log"; echo "FAIL: make install"; exit 1; }
+make -s BUILD="$BUILD" install-files PREFIX="$P" >"$T/install.log" 2>&1 || { cat "$T/install.log"; echo "FAIL: make install"; exit 1; }
 for f in include/wgc/gpu.h include/wgc/wgsl.h include/wgc/tensor.h lib/libwgc.a lib/libwgc.so.0 \
          lib/pkgconfig/wgc.pc bin/wgc lib/wgc/python/wgc/__init__.py lib/wgc/python/wgc/_lib.py; do
   [ -f "$P/$f" ] || bad "not installed: $f"
@@ -25,6 +25,11 @@ pkg-config --exists wgc || bad "pkg-config does not find wgc"
 cflags=$(pkg-config --cflags wgc); libs=$(pkg-config --libs wgc)
 echo "$cflags $libs" | grep -q -- "-I$P/include" || bad "cflags: $cflags"
 cc=${CC:-cc}
+# A sanitizer build (make asan) leaves __asan_/__ubsan_ symbols to the program's runtime: link
+# the examples with the same sanitizers then.
+san=""
+nm -D "$P/lib/libwgc.so.0" | grep -q ' U __asan_' && san="-fsanitize=address,undefined"
+cc="$cc $san"
 for ex in run_kernel tensor; do
   $cc -std=c11 -O1 -Wall -Wextra -Werror $cflags -o "$T/$ex" "$root/examples/$ex.c" $libs -lm || { bad "build $ex (shared)"; continue; }
   readelf -d "$T/$ex" | grep -q 'NEEDED.*\[libwgc.so.0\]' || bad "$ex does not need libwgc.so.0"
@@ -39,11 +44,14 @@ done
 make -s -C "$root/examples" OUT="$T" CC="$cc" >"$T/exmake.log" 2>&1 || { cat "$T/exmake.log"; bad "examples/Makefile"; }
 LD_LIBRARY_PATH="$P/lib" "$T/run_kernel" | grep -q '^run_kernel: ok' || bad "examples/Makefile run_kernel"
 # the installed Python package finds the installed library by itself
+[ -n "$san" ] && export LD_PRELOAD="$($cc -print-file-name=libasan.so) $($cc -print-file-name=libubsan.so)" \
+  ASAN_OPTIONS=detect_leaks=0   # python itself is not leak-clean
 (cd "$T" && env -u WGC_LIB PYTHONPATH="$P/lib/wgc/python" python3 -c "
 import os, wgc
 assert os.path.realpath(wgc._lib.lib._name).startswith(os.path.realpath('$P')), wgc._lib.lib._name
 ok, msg = wgc.validate_kernel('fn f() {}'); assert ok, msg
 print('python ok', wgc.get_device_specs()['warp_size'])") || bad "installed python package"
+unset LD_PRELOAD
 make -s BUILD="$BUILD" uninstall PREFIX="$P" >/dev/null 2>&1 || bad "make uninstall"
 [ -e "$P/lib/libwgc.so.0" ] || [ -e "$P/bin/wgc" ] && bad "uninstall left files"
 exit $fail

@@ -6,5 +6,12 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 case "$BUILD" in /*) lib=$BUILD/libwgc.so ;; *) lib=$root/$BUILD/libwgc.so ;; esac
 [ -f "$lib" ] || { echo "no $lib (run make)"; exit 1; }
 cd "$root" || exit 1
+# A sanitizer build (make asan) needs its runtimes loaded first into python; python itself is
+# not leak-clean, so leak checking is off there.
+if nm -D "$lib" | grep -q ' U __asan_'; then
+  cc=${CC:-cc}
+  LD_PRELOAD="$($cc -print-file-name=libasan.so) $($cc -print-file-name=libubsan.so)"
+  export LD_PRELOAD ASAN_OPTIONS=detect_leaks=0
+fi
 WGC_LIB=$lib PYTHONPATH=$root/python${PYTHONPATH:+:$PYTHONPATH} WGC_ROOT=$root \
   python3 -m unittest discover -s tests/python -p 'test_*.py' -v
