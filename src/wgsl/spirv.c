@@ -746,8 +746,17 @@ static void dec_ref(emitter *e, uint32_t h, pdec *p) {
 static void dec_ptr(emitter *e, uint32_t h, pdec *p) {
     const ast_node *n = N(h);
     if (n->kind == AST_UNARY && n->op == AST_OP_ADDR) { dec_ref(e, n->u.unary.operand, p); return; }
-    if (n->kind == AST_IDENT && EX(h)->decl && e->pd[EX(h)->decl] && e->dec_for_call) {
-        pd_copy(e, p, e->pd[EX(h)->decl]);
+    if (n->kind == AST_IDENT && EX(h)->decl && e->pd[EX(h)->decl]) {
+        const pdec *q = e->pd[EX(h)->decl];
+        if (e->dec_for_call) {
+            pd_copy(e, p, q);
+            return;
+        }
+        /* the pointer the let / parameter already holds, in the memory its root really is in
+         * (a uniform variable's Private shadow, say) */
+        p->root = e->id[EX(h)->decl];
+        p->sc = q->sc;
+        p->root_type = ptr_to(e, q->sc, TI(vt(e, h))->elem);
         return;
     }
     ty_t pt = vt(e, h);
