@@ -26,15 +26,16 @@
 #define WT_PARAMS_SIZE 192u       /* sizeof(Params) in kernels/common.wgsl */
 #define WT_POOL_CLASSES 160       /* size classes: 4 per power of two from 256 B */
 #define WT_BG_CACHE 4096u         /* bind group cache slots (a power of two) */
-#define WT_KERNEL_CACHE 1024u     /* kernel cache slots (a power of two) */
+#define WT_KERNEL_CACHE 4096u     /* kernel cache slots (a power of two) */
 #define WT_MAX_IN 3               /* inputs of a dispatch */
 
 /* Kernel files (src/tensor/kernels/<name>.wgsl): X(name, inputs). */
 #define WT_KERNEL_FILES(X) \
     X(unary_f, 1) X(unary_i, 1) X(binary_f, 2) X(binary_i, 2) X(compare, 2) \
     X(where, 3) X(cast, 1) X(fill, 0) X(rand, 0) \
-    X(reduce, 1) X(reduce4, 1) X(scan, 2) X(copy, 1) X(pad, 1) X(gather, 2) X(scatter, 2) X(transpose, 1) \
+    X(reduce, 1) X(reduce4, 1) X(scan, 2) X(copy, 1) X(pad, 1) X(gather, 2) X(scatter, 2) \
     X(softmax, 1) X(softmax4, 1) X(norm, 3) X(norm4, 3) X(rope, 2) \
+    X(attention, 3) X(flash, 3) \
     X(matmul, 3) X(matvec, 3)
 
 typedef enum wt_kfile {
@@ -52,6 +53,7 @@ typedef struct wt_kkey {
     uint8_t file, op, out, compute;
     uint8_t in[WT_MAX_IN];
     uint8_t mode[WT_MAX_IN];
+    uint8_t v4;                   /* map kernels: the vec4 entry point (P.n counts vec4s) */
 } wt_kkey;
 
 typedef struct wt_kernel {
@@ -184,6 +186,8 @@ wt_status wt_kernels_init(wt_context *ctx);
 void wt_kernels_destroy(wt_context *ctx);
 wt_kernel *wt_kernel_get(wt_context *ctx, const char *op, const wt_kkey *key);
 wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, uint32_t n, wg_buffer *const *bufs);
+/* The file's kernels have a vec4 variant (wt_kkey.v4): the elementwise "map" families. */
+bool wt_kernel_vec4_ok(uint32_t file);
 void wt_bind_groups_clear(wt_context *ctx);
 
 /* batch.c: one dispatch of k over p->n elements (p->gx is filled here); in[i] NULL binds the
@@ -225,9 +229,5 @@ wt_dtype wt_compute_dtype(wt_dtype dt);
 
 /* nn.c: softmax along dim with OP flags (1 log_softmax, 2 rows of -inf give zeros: attention) */
 wt_tensor *wt_softmax_flags(wt_context *ctx, const char *op, wt_tensor *x, int dim, uint32_t flags);
-
-/* movement.c: the contiguous copy of a view whose last two dims are swapped, through 32x32
- * tiles; *out NULL (and WT_OK) when t is not such a view (then copy it another way). */
-wt_status wt_transpose_copy(wt_context *ctx, const char *op, wt_tensor *t, wt_tensor **out);
 
 #endif

@@ -21,6 +21,10 @@
 #include "tensor_common.wgsl.h"
 #include "tensor_compare.wgsl.h"
 #include "tensor_fill.wgsl.h"
+#include "tensor_map1.wgsl.h"
+#include "tensor_map1v4.wgsl.h"
+#include "tensor_map2.wgsl.h"
+#include "tensor_map2v4.wgsl.h"
 #include "tensor_rand.wgsl.h"
 #include "tensor_unary_f.wgsl.h"
 #include "tensor_unary_i.wgsl.h"
@@ -30,7 +34,6 @@
 #include "tensor_pad.wgsl.h"
 #include "tensor_reduce.wgsl.h"
 #include "tensor_reduce4.wgsl.h"
-#include "tensor_transpose.wgsl.h"
 #include "tensor_scan.wgsl.h"
 #include "tensor_scatter.wgsl.h"
 #include "tensor_matmul.wgsl.h"     /* matmul.c */
@@ -40,6 +43,8 @@
 #include "tensor_norm.wgsl.h"
 #include "tensor_norm4.wgsl.h"
 #include "tensor_rope.wgsl.h"
+#include "tensor_attention.wgsl.h"   /* attention.c */
+#include "tensor_flash.wgsl.h"
 
 static const struct {
     const char *name;
@@ -52,6 +57,26 @@ static const struct {
 #undef X
 };
 _Static_assert(sizeof kfiles / sizeof *kfiles == WT_K_COUNT, "one row per kernel file");
+
+/* Op-only files get their entry point from a generic "map" file: 1 = map1 (one input), 2 = map2
+ * (two inputs), each with a vec4 variant (key.v4).  0 = the file has its own entry point.  Map
+ * kernels index only inside their tensors by construction, so they compile without the
+ * compiler's index clamping (robustBufferAccess2 still guards the bindings). */
+static const uint8_t map_of[WT_K_COUNT] = {
+    [WT_K_unary_f] = 1, [WT_K_unary_i] = 1, [WT_K_cast] = 1,
+    [WT_K_binary_f] = 2, [WT_K_binary_i] = 2, [WT_K_compare] = 2,
+};
+static const struct {
+    const char *text;
+    size_t len;
+} maps[4] = {
+    { tensor_map1_wgsl, sizeof tensor_map1_wgsl - 1 }, { tensor_map1v4_wgsl, sizeof tensor_map1v4_wgsl - 1 },
+    { tensor_map2_wgsl, sizeof tensor_map2_wgsl - 1 }, { tensor_map2v4_wgsl, sizeof tensor_map2v4_wgsl - 1 },
+};
+
+bool wt_kernel_vec4_ok(uint32_t file) {
+    return file < WT_K_COUNT && map_of[file] != 0;
+}
 
 static const char *storage_type(uint8_t dt) {
     switch (dt) {
@@ -161,18 +186,23 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
                       storage_type(key->in[1]), storage_type(key->in[2]),
                       key->compute == WT_F16 ? "f32" : storage_type(key->compute), key->op, key->mode[0],
                       key->mode[1], key->mode[2]);
+    uint8_t map = map_of[key->file];
+    const char *mtext = map ? maps[(map - 1) * 2 + (key->v4 ? 1 : 0)].text : "";
     size_t clen = sizeof tensor_common_wgsl - 1, flen = kfiles[key->file].len;
-    size_t len = (size_t)np + clen + flen;
+    size_t mlen = map ? maps[(map - 1) * 2 + (key->v4 ? 1 : 0)].len : 0;
+    size_t len = (size_t)np + clen + flen + mlen;
     char *src = wt_alloc(ctx, len + 1);
     if (!src)
         return wt_failst(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory building a kernel");
     memcpy(src, pre, (size_t)np);
     memcpy(src + np, tensor_common_wgsl, clen);
     memcpy(src + np + clen, kfiles[key->file].text, flen);
+    memcpy(src + np + clen + flen, mtext, mlen);
     src[len] = 0;
     char fname[64];
     snprintf(fname, sizeof fname, "%s.wgsl", kfiles[key->file].name);
     wgsl_result *r = wgsl_compile(src, len, &(wgsl_options){ .filename = fname, .no_f16 = !ctx->f16,
+                                                           .no_bounds_checks = map != 0,
                                                            .allocator = { wa_alloc, wa_free, ctx } });
     wt_free(ctx, src);
     if (!r)

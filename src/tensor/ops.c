@@ -228,6 +228,15 @@ wt_status wt_elementwise(wt_context *ctx, const char *op, wt_kfile file, uint32_
         memcpy(p.sv, sv, sizeof p.sv);
     if (aux)
         memcpy(p.aux, aux, sizeof p.aux);
+    /* the vec4 path: every input contiguous at a multiple of 4, a single element or a scalar */
+    bool v4 = wt_kernel_vec4_ok(file) && out->numel % 4 == 0;
+    for (uint32_t i = 0; i < nin && v4; i++)
+        v4 = key.mode[i] == WT_MODE_PARAM || key.mode[i] == WT_MODE_ONE ||
+             (key.mode[i] == WT_MODE_CONTIG && p.off[i] % 4 == 0);
+    if (v4) {
+        key.v4 = 1;
+        p.n /= 4;
+    }
     wt_kernel *k = wt_kernel_get(ctx, op, &key);
     if (!k)
         return ctx->status;
@@ -376,7 +385,10 @@ wt_tensor *wt_cast(wt_context *ctx, wt_tensor *t, wt_dtype dt) {
         return t;
     }
     wt_tensor *in[1] = { t };
-    return run(ctx, op, WT_K_cast, dt == WT_BOOL ? 1 : 0, wt_compute_dtype(dt), dt, 1, in, NULL);
+    /* to bool: test x != 0 in the source's compute type; else convert through the target's */
+    if (dt == WT_BOOL)
+        return run(ctx, op, WT_K_cast, 1, wt_compute_dtype(t->dtype), dt, 1, in, NULL);
+    return run(ctx, op, WT_K_cast, 0, wt_compute_dtype(dt), dt, 1, in, NULL);
 }
 
 wt_tensor *wt_clone(wt_context *ctx, wt_tensor *t) {
@@ -394,8 +406,5 @@ wt_tensor *wt_contiguous(wt_context *ctx, wt_tensor *t) {
         wt_retain(t);
         return t;
     }
-    wt_tensor *c;   /* a transposed view: tiled copy (movement.c) */
-    if (wt_transpose_copy(ctx, "wt_contiguous", t, &c) != WT_OK || c)
-        return c;
     return wt_clone(ctx, t);
 }

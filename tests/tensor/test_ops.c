@@ -42,7 +42,7 @@ static void fill_input(input *in, wt_dtype dt, int ndim, const int64_t *shape, d
 }
 
 /* Layouts of the GPU tensor holding the logical values. */
-enum { L_CONTIG, L_TRANSPOSED, L_STRIDED, L_COUNT };
+enum { L_CONTIG, L_TRANSPOSED, L_STRIDED, L_OFFSET, L_COUNT };
 
 static wt_tensor *make_tensor(wt_context *ctx, wt_dtype dt, const input *in, int layout) {
     if (layout == L_TRANSPOSED && in->ndim >= 2) {
@@ -79,6 +79,21 @@ static wt_tensor *make_tensor(wt_context *ctx, wt_dtype dt, const input *in, int
         wt_tensor *base = tt_upload(ctx, dt, in->ndim, bs, tmp);
         wt_tensor *v = wt_slice(ctx, base, 0, 1, bs[0], 2);
         wt_release(base);
+        return v;
+    }
+    if (layout == L_OFFSET && in->ndim >= 1 && in->n + 64 <= MAXN) {
+        /* contiguous at an offset: the tail of a flat base (offset 4 keeps the vec4 path, 3 not) */
+        static double tmp[MAXN + 64];
+        int64_t off = in->n % 2 ? 3 : 4;
+        for (int64_t i = 0; i < off; i++)
+            tmp[i] = -555;
+        memcpy(tmp + off, in->v, (size_t)in->n * sizeof(double));
+        wt_tensor *base = tt_upload(ctx, dt, 1, (const int64_t[]){ in->n + off }, tmp);
+        wt_tensor *flat = wt_narrow(ctx, base, 0, off, in->n);
+        wt_tensor *v = wt_reshape(ctx, flat, in->ndim, in->shape);
+        CHECK(v && wt_is_contiguous(v) && (in->n == 0 || (wt_offset(v) == off && wt_same_storage(v, base))));
+        wt_release(base);
+        wt_release(flat);
         return v;
     }
     return tt_upload(ctx, dt, in->ndim, in->shape, in->v);
@@ -320,6 +335,8 @@ static const int64_t pairs[][2][5] = {
     { { 2, 300, 1 }, { 2, 1, 7 } },
     { { 2, 0, 5 }, { 1, 5 } },
     { { 2, 33, 65 }, { 2, 33, 65 } },
+    { { 3, 2, 20, 50 }, { 0 } },          /* vec4 path with a one-element b */
+    { { 2, 8, 4 }, { 3, 2, 8, 4 } },      /* vec4 path, a broadcast along dim 0 */
 };
 
 static void test_binary(wt_context *ctx, wt_dtype dt) {
@@ -371,7 +388,7 @@ static void test_binary(wt_context *ctx, wt_dtype dt) {
             }
         }
         /* scalar operand */
-        fill_input(&A, dt, 2, (const int64_t[]){ 17, 19 }, dt == WT_U32 && bc->alo < 0 ? 0 : bc->alo, bc->ahi, !isf);
+        fill_input(&A, dt, 2, (const int64_t[]){ 17, 20 }, dt == WT_U32 && bc->alo < 0 ? 0 : bc->alo, bc->ahi, !isf);
         double s = isf ? 2.0 : 3.0;
         if (bc->ref == r_sub && dt == WT_U32)
             for (int64_t i = 0; i < A.n; i++)
@@ -384,6 +401,13 @@ static void test_binary(wt_context *ctx, wt_dtype dt) {
         wt_dtype odt = bc->kind == 2 ? WT_BOOL : bc->kind == 1 && !isf ? WT_F32 : dt;
         tol t = dt == WT_F16 && bc->kind != 2 ? f16_tol(bc->t32) : bc->t32;
         const input *ins[2] = { &A, &B };
+        compare(ctx, what, o, 2, ins, NULL, !isf && bc->iref ? bc->iref : bc->ref, NULL, t, odt, bc->wrap);
+        wt_release(o);
+        wt_release(a);
+        /* and on a contiguous input (the vec4 path with a scalar operand) */
+        a = make_tensor(ctx, dt, &A, L_CONTIG);
+        o = bc->fns(ctx, a, s);
+        snprintf(what, sizeof what, "%s_scalar %s contiguous", bc->name, wt_dtype_name(dt));
         compare(ctx, what, o, 2, ins, NULL, !isf && bc->iref ? bc->iref : bc->ref, NULL, t, odt, bc->wrap);
         wt_release(o);
         wt_release(a);

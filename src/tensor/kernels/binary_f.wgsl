@@ -1,9 +1,5 @@
-// binary_f.wgsl - binary float ops: out = f(a, b) computed in f32.  Input b may be a scalar
-// from the parameter block (MB == 3).  OP numbers are the rows of WT_BINARY_F_CODES in ops.c.
-
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> a: array<SA>;
-@group(0) @binding(2) var<storage, read> b: array<SB>;
+// binary_f.wgsl - binary float ops computed in f32: `fn op(x: f32, y: f32) -> f32`, entry point
+// from map2.wgsl / map2v4.wgsl.  OP numbers are the codes of WT_BINARY_TABLE in src/tensor/ops.c.
 
 fn fpow(x: f32, y: f32) -> f32 {
     if y == 0.0 { return 1.0; }
@@ -27,16 +23,4 @@ fn op(x: f32, y: f32) -> f32 {
         case 7u: { return x - floor(x / y) * y; }
         default: { return x; }
     }
-}
-
-fn load_b(i: u32) -> f32 {
-    if MB == 3u { return bitcast<f32>(P.sv.y); }
-    return f32(b[src_index(i, 1u, MB)]);
-}
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) g: vec3<u32>) {
-    let i = elem_id(g);
-    if i >= P.n { return; }
-    out[i] = SO(op(f32(a[src_index(i, 0u, MA)]), load_b(i)));
 }

@@ -1,10 +1,7 @@
 // binary_i.wgsl - binary integer ops (C is i32 or u32): wrapping add/sub/mul, integer pow by
 // squaring, min/max, Python-style remainder (sign of the divisor; x % 0 = x as WGSL defines).
-// OP numbers are the rows of WT_BINARY_I_CODES in src/tensor/ops.c.
-
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> a: array<SA>;
-@group(0) @binding(2) var<storage, read> b: array<SB>;
+// `fn op(x: C, y: C) -> C`, entry point from map2.wgsl / map2v4.wgsl; OP numbers are the integer
+// codes of WT_BINARY_TABLE in src/tensor/ops.c.
 
 fn ipow(x: C, y: C) -> C {
     let zero = C(P.pad0);
@@ -44,16 +41,4 @@ fn op(x: C, y: C) -> C {
         }
         default: { return x; }
     }
-}
-
-fn load_b(i: u32) -> C {
-    if MB == 3u { return bitcast<C>(P.sv.y); }
-    return C(b[src_index(i, 1u, MB)]);
-}
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) g: vec3<u32>) {
-    let i = elem_id(g);
-    if i >= P.n { return; }
-    out[i] = SO(op(C(a[src_index(i, 0u, MA)]), load_b(i)));
 }

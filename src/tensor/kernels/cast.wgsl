@@ -1,17 +1,11 @@
-// cast.wgsl - out = SO(a): dtype conversion, and the copy behind `contiguous` when SO == SA.
-// OP 1 converts to bool (x != 0, stored as u32 0/1); float to integer saturates (NaN -> 0).
+// cast.wgsl - dtype conversion and the copy behind `contiguous`/`clone`: `fn op(x: C) -> C`, the
+// entry point from map1.wgsl / map1v4.wgsl converts a -> C -> SO.  OP 0: identity (C is the
+// target's compute type; float to integer saturates, NaN -> 0); OP 1: to bool, x != 0 tested in
+// the source's compute type.
 
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> a: array<SA>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) g: vec3<u32>) {
-    let i = elem_id(g);
-    if i >= P.n { return; }
-    let v = a[src_index(i, 0u, MA)];
+fn op(x: C) -> C {
     if OP == 1u {
-        out[i] = SO(select(0u, 1u, v != SA(0)));
-    } else {
-        out[i] = SO(v);
+        return select(C(0), C(1), x != C(0));
     }
+    return x;
 }

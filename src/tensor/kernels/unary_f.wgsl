@@ -1,8 +1,6 @@
-// unary_f.wgsl - unary float ops: out = f(a), computed in f32 (f16 tensors convert on load and
-// store).  OP numbers are the rows of WT_UNARY_F_CODES in src/tensor/ops.c.
-
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> a: array<SA>;
+// unary_f.wgsl - unary float ops, computed in f32 (f16 tensors convert on load and store):
+// `fn op(x: f32) -> f32`, the entry point comes from map1.wgsl / map1v4.wgsl.  OP numbers are
+// the codes of WT_UNARY_TABLE in src/tensor/ops.c.
 
 fn erf_approx(x: f32) -> f32 {
     // Abramowitz & Stegun 7.1.26, |error| <= 1.5e-7
@@ -44,11 +42,4 @@ fn op(x: f32) -> f32 {
         case 18u: { return min(max(x, bitcast<f32>(P.sv.x)), bitcast<f32>(P.sv.y)); }
         default: { return x; }
     }
-}
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) g: vec3<u32>) {
-    let i = elem_id(g);
-    if i >= P.n { return; }
-    out[i] = SO(op(f32(a[src_index(i, 0u, MA)])));
 }
