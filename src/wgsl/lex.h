@@ -3,13 +3,13 @@
  * lex_source() turns the whole source into a token array (ending with TOK_EOF), skipping
  * blankspace and comments (line comments, nested block comments), decoding UTF-8 identifiers
  * (XID_Start XID_Continue*), and converting numeric literals with the spec's rules and errors.
- * It then runs the spec's template-list discovery and rewrites the `<` / `>` that delimit
- * template lists into TOK_TEMPLATE_START / TOK_TEMPLATE_END (splitting `>>`, `>=`, `>>=` when
- * their first `>` closes a list).  Keywords are their own tokens.  The lexer reports nothing
- * itself: a lexical error becomes a TOK_ERROR token (with its message) and lexing stops there, so
- * the parser reports it when it reaches it (an earlier syntax error comes first, as in Tint).
- * Reserved words and `__`-prefixed names lex as TOK_IDENT with `reserved` = 1 / 2; the parser
- * rejects them where it consumes an identifier. */
+ * The spec's template-list discovery runs as the tokens are produced and turns the `<` / `>`
+ * that delimit template lists into TOK_TEMPLATE_START / TOK_TEMPLATE_END (splitting `>>`, `>=`,
+ * `>>=` when their first `>` closes a list).  Keywords are their own tokens.  The lexer reports
+ * nothing itself: a lexical error becomes a TOK_ERROR token (with its message) and lexing stops
+ * there, so the parser reports it when it reaches it (an earlier syntax error comes first, as in
+ * Tint).  Reserved words lex as TOK_IDENT with `reserved` = 1; the parser rejects them where a
+ * name is declared.  `__`-prefixed names are lexical errors. */
 #ifndef WGSL_LEX_H
 #define WGSL_LEX_H
 
@@ -116,7 +116,7 @@ typedef enum tok_kind {
 typedef struct token {
     uint8_t kind;               /* tok_kind */
     uint8_t suffix;             /* literals: ast_suffix */
-    uint8_t reserved;           /* IDENT: 1 = reserved word, 2 = starts with `__` (parser rejects) */
+    uint8_t reserved;           /* IDENT: 1 = reserved word (the parser rejects it as a declared name) */
     uint8_t pad_;
     span sp;
     union {

@@ -141,12 +141,11 @@ static token *expect(parser *p, tok_kind k, const char *use) {
     return advance(p);
 }
 
-/* An identifier being declared: reserved words and `__` names are errors here. */
+/* An identifier being declared: reserved words are errors here. */
 static token *expect_ident(parser *p, const char *use) {
     token *t = peek(p);
     if (t->kind != TOK_IDENT) fail_expected(p, "identifier", use);
     if (t->reserved == 1) fail_at(p, t->sp, "'%s' is a reserved keyword", cc_str(p->cc, t->ident));
-    if (t->reserved == 2) fail_at(p, t->sp, "identifiers must not start with two or more underscores");
     return advance(p);
 }
 
