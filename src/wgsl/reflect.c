@@ -67,13 +67,13 @@ void spv_reflect(wgsl_cc *cc, const uint32_t (*wg)[3], const uint64_t *wg_bytes)
     const ty_table *tt = &sm->tt;
 
     uint32_t nep = 0;
-    for (uint32_t i = 0; i < sm->nfns; i++) nep += sm->fns[i].stage != WGSL_STAGE_UNDEFINED;
+    for (uint32_t i = 0; i < sm->nfns; i++) nep += sm->fns[i].stage == WGSL_STAGE_COMPUTE;
     wgsl_entry_point *eps = nep ? arena_alloc(cc->res_arena, nep * sizeof *eps) : NULL;
     uint32_t *ep_fn = nep ? arena_alloc(&cc->arena, nep * sizeof *ep_fn) : NULL;
     uint32_t k = 0;
     for (uint32_t i = 0; i < sm->nfns; i++) {
         const sema_fn *f = &sm->fns[i];
-        if (f->stage == WGSL_STAGE_UNDEFINED) continue;
+        if (f->stage != WGSL_STAGE_COMPUTE) continue; /* the emitter makes compute entry points only */
         wgsl_entry_point *ep = &eps[k];
         ep_fn[k++] = i;
         ep->name = keep(cc, cc_str(cc, ast_get(m, f->node)->u.fn.name));

@@ -1877,7 +1877,7 @@ static void zero_workgroup(emitter *e, const sema_fn *f, uint32_t wg_total) {
  * lets a Vulkan specialisation supply it (the SpecIds are the overrides' ids). */
 static void spec_workgroup_size(emitter *e, const sema_fn *f, const uint32_t wg[3]) {
     uint32_t nep = 0;
-    for (uint32_t i = 0; i < e->sm->nfns; i++) nep += e->sm->fns[i].stage != WGSL_STAGE_UNDEFINED;
+    for (uint32_t i = 0; i < e->sm->nfns; i++) nep += e->sm->fns[i].stage == WGSL_STAGE_COMPUTE;
     if (nep != 1) return;
     uint32_t parts[3];
     for (int i = 0; i < 3; i++) {
