@@ -2,6 +2,7 @@
  * sizes, features and cooperative-matrix shapes; the default adapter is marked.  Without a
  * Vulkan loader or driver it says what to install and exits 1. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -68,49 +69,17 @@ static void print_human(wg_instance *inst, const wg_adapter *def) {
     }
 }
 
-static void print_json(wg_instance *inst, const wg_adapter *def) {
-    size_t n = wg_instance_adapter_count(inst);
-    printf("{\"adapters\":[");
-    for (size_t i = 0; i < n; i++) {
-        const wg_adapter *ad = wg_instance_get_adapter(inst, i);
-        const wg_adapter_info *in = wg_adapter_get_info(ad);
-        const wg_limits *l = wg_adapter_get_limits(ad);
-        char uuid[37];
-        uuid_str(in->device_uuid, uuid);
-        printf("%s{\"index\":%zu,\"default\":%s,\"name\":", i ? "," : "", i, ad == def ? "true" : "false");
-        json_str(in->name);
-        printf(",\"type\":\"%s\",\"vendor\":\"%s\",\"vendorId\":%u,\"deviceId\":%u,\"driverName\":",
-               wg_adapter_type_name(in->type), in->vendor, in->vendor_id, in->device_id);
-        json_str(in->driver_name);
-        printf(",\"driverInfo\":");
-        json_str(in->driver_info);
-        printf(",\"driverVersion\":%u,\"apiVersion\":\"%u.%u.%u\",\"deviceUuid\":\"%s\"", in->driver_version,
-               in->api_version >> 22, (in->api_version >> 12) & 0x3ff, in->api_version & 0xfff, uuid);
-        printf(",\"subgroupMinSize\":%u,\"subgroupMaxSize\":%u,\"timestampPeriodNs\":%g,\"deviceLocalBytes\":%llu",
-               in->subgroup_min_size, in->subgroup_max_size, in->timestamp_period_ns,
-               (unsigned long long)in->device_local_bytes);
-        printf(",\"features\":[");
-        int first = 1;
-        for (int f = 1; f < WG_FEATURE_COUNT; f++)
-            if (in->features & WG_FEATURE_BIT(f)) {
-                printf("%s\"%s\"", first ? "" : ",", wg_feature_name((wg_feature)f));
-                first = 0;
-            }
-        printf("],\"limits\":{");
-        first = 1;
-#define X(field, name, kind) printf("%s\"%s\":%llu", first ? "" : ",", name, (unsigned long long)l->field), first = 0;
-        WG_LIMITS(X)
-#undef X
-        printf("},\"cooperativeMatrixShapes\":[");
-        for (uint32_t k = 0; k < in->coop_shape_count; k++) {
-            const wg_coop_matrix_shape *s = &in->coop_shapes[k];
-            printf("%s{\"m\":%u,\"n\":%u,\"k\":%u,\"a\":\"%s\",\"b\":\"%s\",\"c\":\"%s\",\"result\":\"%s\",\"scope\":%u}",
-                   k ? "," : "", s->m, s->n, s->k, wg_component_type_name(s->a), wg_component_type_name(s->b),
-                   wg_component_type_name(s->c), wg_component_type_name(s->result), s->scope);
-        }
-        printf("]}");
-    }
-    printf("]}\n");
+/* The document is the runtime's wg_instance_adapters_json (src/gpu/tool.c), the same one the
+ * Python package reads, so `wgc info --json` and wgc.list_adapters() always agree. */
+static int print_json(wg_instance *inst) {
+    size_t n = wg_instance_adapters_json(inst, NULL, 0);
+    char *buf = malloc(n + 1);
+    if (!buf)
+        return cli_fail("info: out of memory");
+    wg_instance_adapters_json(inst, buf, n + 1);
+    puts(buf);
+    free(buf);
+    return 0;
 }
 
 int cli_info(int argc, char **argv) {
@@ -137,9 +106,10 @@ int cli_info(int argc, char **argv) {
         return 1;
     }
     const wg_adapter *def = wg_instance_request_adapter(inst, NULL, &err);
-    if (json)
-        print_json(inst, def);
-    else
+    if (json && print_json(inst)) {
+        wg_instance_release(inst);
+        return 2;
+    } else if (!json)
         print_human(inst, def);
     if (!def)
         fprintf(stderr, "wgc: %s\n", err.message);

@@ -593,7 +593,8 @@ static int run_main(int argc, char **argv, bool profile) {
     }
     const char *fname = strcmp(a->file, "-") ? a->file : "<stdin>";
     if (tty)
-        fprintf(stderr, "wgc %s: %s: compiling, %u warmup + %u runs...", cmd, fname, a->warmup, a->repeat);
+        fprintf(stderr, profile ? "wgc %s: %s: compiling, %u warmup + %u timed runs..." : "wgc %s: %s: running...", cmd,
+                fname, a->warmup, a->repeat);
     wg_status st = wg_device_run_kernel(dev, &(wg_kernel_run_desc){ .label = fname, .wgsl = src, .wgsl_length = len,
         .filename = fname, .entry_point = a->entry, .dispatch = { a->dispatch[0], a->dispatch[1], a->dispatch[2] },
         .overrides = a->ov, .override_count = a->nov, .bindings = kb, .binding_count = a->nbind,

@@ -90,8 +90,15 @@ size_t wg_instance_adapters_json(wg_instance *inst, char *buf, size_t cap) {
         jstr(&j, in->driver_name);
         jputs(&j, ",\"driverInfo\":");
         jstr(&j, in->driver_info);
-        jprintf(&j, ",\"driverVersion\":%u,\"apiVersion\":\"%u.%u.%u\"", in->driver_version, in->api_version >> 22,
-                (in->api_version >> 12) & 0x3ff, in->api_version & 0xfff);
+        char uuid[40], *u = uuid;
+        for (int b = 0; b < 16; b++) {
+            u += snprintf(u, 3, "%02x", in->device_uuid[b]);
+            if (b == 3 || b == 5 || b == 7 || b == 9)
+                *u++ = '-';
+        }
+        *u = 0;
+        jprintf(&j, ",\"driverVersion\":%u,\"apiVersion\":\"%u.%u.%u\",\"deviceUuid\":\"%s\"", in->driver_version,
+                in->api_version >> 22, (in->api_version >> 12) & 0x3ff, in->api_version & 0xfff, uuid);
         jprintf(&j, ",\"subgroupMinSize\":%u,\"subgroupMaxSize\":%u,\"timestampPeriodNs\":%g,\"deviceLocalBytes\":%llu",
                 in->subgroup_min_size, in->subgroup_max_size, in->timestamp_period_ns,
                 (unsigned long long)in->device_local_bytes);

@@ -13,5 +13,5 @@ if nm -D "$lib" | grep -q ' U __asan_'; then
   LD_PRELOAD="$($cc -print-file-name=libasan.so) $($cc -print-file-name=libubsan.so)"
   export LD_PRELOAD ASAN_OPTIONS=detect_leaks=0
 fi
-WGC_LIB=$lib PYTHONPATH=$root/python${PYTHONPATH:+:$PYTHONPATH} WGC_ROOT=$root \
+WGC_BIN=$(dirname "$lib")/wgc WGC_LIB=$lib PYTHONPATH=$root/python${PYTHONPATH:+:$PYTHONPATH} WGC_ROOT=$root \
   python3 -m unittest discover -s tests/python -p 'test_*.py' -v

@@ -2,6 +2,7 @@
 `PYTHONPATH=python WGC_LIB=build/libwgc.so python3 -m unittest discover -s tests/python`)."""
 import array
 import ctypes
+import json
 import os
 import shutil
 import struct
@@ -65,6 +66,12 @@ class Specs(unittest.TestCase):
         self.assertGreaterEqual(s["max_shared_memory_per_block"], 16384)
         self.assertEqual(len(s["max_block_dims"]), 3)
         self.assertIsInstance(s["features"], list)
+
+    def test_same_as_wgc_info_json(self):
+        exe = os.environ.get("WGC_BIN", os.path.join(ROOT, "build", "wgc"))
+        self.assertTrue(os.path.exists(exe), exe)
+        info = json.loads(subprocess.check_output([exe, "info", "--json"]))
+        self.assertEqual(info["adapters"], wgc.list_adapters())
 
     def test_list_and_select(self):
         ads = wgc.list_adapters()
