@@ -123,25 +123,56 @@ def get_device_specs(adapter=None):
     return d
 
 
-def _result_ok(r):
-    return bool(ctypes.cast(r, ctypes.POINTER(ctypes.c_bool))[0])   # wgsl_result.ok is the first field
+def validate_kernel(code, filename="kernel.wgsl", device=False, adapter=None):
+    """Compiles WGSL with wgc's compiler (parse, checks and SPIR-V generation).  Returns
+    (ok, message): message holds every diagnostic as "file:line:col: error: ..." with the source
+    line and a caret ("" when there are none; warnings may come with ok True).
 
-
-def validate_kernel(code, filename="kernel.wgsl"):
-    """Compiles WGSL with wgc's compiler (parse, checks and SPIR-V generation; no GPU needed).
-    Returns (ok, message): message holds every diagnostic as "file:line:col: error: ..." with the
-    source line and a caret ("" when there are none; warnings may come with ok True)."""
+    device=False needs no GPU.  device=True (or an adapter given) also checks the kernel against
+    that adapter: `enable f16;` / `enable subgroups;` need the features, and each compute entry
+    point's workgroup size and workgroup memory must fit the limits (maxComputeWorkgroupSizeX/Y/Z,
+    maxComputeInvocationsPerWorkgroup, maxComputeWorkgroupStorageSize)."""
     if isinstance(code, str):
         code = code.encode()
     if not isinstance(code, (bytes, bytearray)):
         raise TypeError("code must be str or bytes")
+    specs = get_device_specs(adapter) if device or adapter is not None else None
     opt = _lib.WgslOptions(label=b"validate_kernel", filename=str(filename).encode())
+    if specs is not None:
+        opt.no_f16 = "shader-f16" not in specs["features"]
+        opt.no_subgroups = "subgroups" not in specs["features"]
     r = _lib.lib.wgsl_compile(bytes(code), len(code), ctypes.byref(opt))
     if not r:
         raise MemoryError("wgsl_compile: out of memory")
     try:
-        text = _lib.lib.wgsl_result_text(r)
-        return _result_ok(r), (text or b"").decode(errors="replace")
+        text = (_lib.lib.wgsl_result_text(r) or b"").decode(errors="replace")
+        res = r.contents
+        ok = bool(res.ok)
+        if ok and specs is not None:
+            lim, extra = specs["limits"], []
+            for i in range(res.entry_point_count):
+                ep = res.entry_points[i]
+                if ep.stage != _lib.WGSL_STAGE_COMPUTE:
+                    continue
+                name, wg = ep.name.decode(), tuple(ep.workgroup_size)
+                where = "%s: error: entry point '%s': " % (filename, name)
+                for d, key in enumerate(("maxComputeWorkgroupSizeX", "maxComputeWorkgroupSizeY",
+                                         "maxComputeWorkgroupSizeZ")):
+                    if wg[d] > lim[key]:
+                        extra.append(where + "workgroup size %s is %d, above %s %d on %s"
+                                     % ("xyz"[d], wg[d], key, lim[key], specs["name"]))
+                inv = wg[0] * wg[1] * wg[2]
+                if inv > lim["maxComputeInvocationsPerWorkgroup"]:
+                    extra.append(where + "workgroup size %dx%dx%d = %d invocations, above "
+                                 "maxComputeInvocationsPerWorkgroup %d on %s"
+                                 % (wg + (inv, lim["maxComputeInvocationsPerWorkgroup"], specs["name"])))
+                if ep.workgroup_memory_bytes > lim["maxComputeWorkgroupStorageSize"]:
+                    extra.append(where + "%d bytes of workgroup memory, above maxComputeWorkgroupStorageSize %d on %s"
+                                 % (ep.workgroup_memory_bytes, lim["maxComputeWorkgroupStorageSize"], specs["name"]))
+            if extra:
+                ok = False
+                text += "".join(e + "\n" for e in extra)
+        return ok, text
     finally:
         _lib.lib.wgsl_result_free(r)
 

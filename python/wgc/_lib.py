@@ -58,11 +58,28 @@ class WgslOptions(ctypes.Structure):     # wgsl_options (include/wgc/wgsl.h)
                 ("no_subgroups", ctypes.c_bool)]
 
 
+class WgslEntryPoint(ctypes.Structure):  # wgsl_entry_point
+    _fields_ = [("name", ctypes.c_char_p), ("stage", ctypes.c_int), ("workgroup_size", ctypes.c_uint32 * 3),
+                ("workgroup_size_override", ctypes.c_int32 * 3), ("workgroup_memory_bytes", ctypes.c_uint32)]
+
+
+class WgslResult(ctypes.Structure):      # wgsl_result (read only)
+    _fields_ = [("ok", ctypes.c_bool), ("diagnostics", ctypes.c_void_p), ("diagnostic_count", ctypes.c_uint32),
+                ("error_count", ctypes.c_uint32), ("warning_count", ctypes.c_uint32),
+                ("spirv", ctypes.c_void_p), ("spirv_word_count", ctypes.c_size_t),
+                ("entry_points", ctypes.POINTER(WgslEntryPoint)), ("entry_point_count", ctypes.c_uint32),
+                ("bindings", ctypes.c_void_p), ("binding_count", ctypes.c_uint32),
+                ("overrides", ctypes.c_void_p), ("override_count", ctypes.c_uint32)]
+
+
+WGSL_STAGE_COMPUTE = 1
+
 # name -> (ctypes struct, C type): test_python.py compares the sizes with the C compiler's.
 STRUCTS = {"Error": (Error, "wg_error"), "AdapterOptions": (AdapterOptions, "wg_adapter_options"),
            "KernelBinding": (KernelBinding, "wg_kernel_binding"), "KernelOverride": (KernelOverride, "wg_kernel_override"),
            "KernelRunDesc": (KernelRunDesc, "wg_kernel_run_desc"),
-           "KernelRunResult": (KernelRunResult, "wg_kernel_run_result"), "WgslOptions": (WgslOptions, "wgsl_options")}
+           "KernelRunResult": (KernelRunResult, "wg_kernel_run_result"), "WgslOptions": (WgslOptions, "wgsl_options"),
+           "WgslEntryPoint": (WgslEntryPoint, "wgsl_entry_point"), "WgslResult": (WgslResult, "wgsl_result")}
 
 
 def _candidates():
@@ -104,10 +121,10 @@ for _name, _res, _args in [
     ("wg_device_get_adapter", _vp, [_vp]),
     ("wg_device_run_kernel", ctypes.c_int, [_vp, ctypes.POINTER(KernelRunDesc), ctypes.POINTER(KernelRunResult)]),
     ("wg_error_id_name", _cp, [ctypes.c_int]),
-    ("wgsl_compile", _vp, [_cp, _sz, ctypes.POINTER(WgslOptions)]),
-    ("wgsl_result_text", _cp, [_vp]),
-    ("wgsl_result_json", _cp, [_vp]),
-    ("wgsl_result_free", None, [_vp]),
+    ("wgsl_compile", ctypes.POINTER(WgslResult), [_cp, _sz, ctypes.POINTER(WgslOptions)]),
+    ("wgsl_result_text", _cp, [ctypes.POINTER(WgslResult)]),
+    ("wgsl_result_json", _cp, [ctypes.POINTER(WgslResult)]),
+    ("wgsl_result_free", None, [ctypes.POINTER(WgslResult)]),
 ]:
     _f = getattr(lib, _name)
     _f.restype = _res

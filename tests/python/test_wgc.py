@@ -106,6 +106,26 @@ class Validate(unittest.TestCase):
         self.assertIn("error:", msg)
         self.assertIn("^", msg)
 
+    def test_against_the_device(self):
+        lim = wgc.get_device_specs()["limits"]
+        big = lim["maxComputeInvocationsPerWorkgroup"] * 2
+        code = "@compute @workgroup_size(%d) fn main() {}" % big
+        self.assertTrue(wgc.validate_kernel(code)[0])          # the language allows it
+        ok, msg = wgc.validate_kernel(code, device=True)        # this device does not
+        self.assertFalse(ok)
+        self.assertIn("maxComputeInvocationsPerWorkgroup", msg)
+        self.assertIn("maxComputeWorkgroupSizeX", msg)
+        words = lim["maxComputeWorkgroupStorageSize"] // 4 + 16
+        code = ("var<workgroup> tile: array<f32, %d>;\n@compute @workgroup_size(64) fn main("
+                "@builtin(local_invocation_index) i: u32) { tile[i] = 1.0; }" % words)
+        ok, msg = wgc.validate_kernel(code, device=True)
+        self.assertFalse(ok)
+        self.assertIn("maxComputeWorkgroupStorageSize", msg)
+        self.assertTrue(wgc.validate_kernel("@compute @workgroup_size(64) fn main() {}", device=True)[0])
+        f16 = "enable f16;\n@compute @workgroup_size(1) fn main() { let h: f16 = 1.0h; }"
+        has = "shader-f16" in wgc.get_device_specs()["features"]
+        self.assertEqual(wgc.validate_kernel(f16, device=True)[0], has)
+
     def test_bytes_and_types(self):
         self.assertEqual(wgc.validate_kernel(b"fn f() {}")[0], True)
         with self.assertRaises(TypeError):
