@@ -33,7 +33,7 @@
 #define WT_KERNEL_FILES(X) \
     X(unary_f, 1) X(unary_i, 1) X(binary_f, 2) X(binary_i, 2) X(compare, 2) \
     X(where, 3) X(cast, 1) X(fill, 0) X(rand, 0) \
-    X(reduce, 1) X(reduce4, 1) X(scan, 2) X(copy, 1) X(pad, 1) X(gather, 2) X(scatter, 2) \
+    X(reduce, 1) X(reduce4, 1) X(scan, 2) X(copy, 1) X(pad, 1) X(gather, 2) X(scatter, 2) X(transpose, 1) X(copy4, 1) \
     X(softmax, 1) X(softmax4, 1) X(norm, 3) X(norm4, 3) X(rope, 2) \
     X(attention, 3) X(flash, 3) \
     X(matmul, 3) X(matvec, 3)
@@ -229,5 +229,9 @@ wt_dtype wt_compute_dtype(wt_dtype dt);
 
 /* nn.c: softmax along dim with OP flags (1 log_softmax, 2 rows of -inf give zeros: attention) */
 wt_tensor *wt_softmax_flags(wt_context *ctx, const char *op, wt_tensor *x, int dim, uint32_t flags);
+
+/* movement.c: the contiguous copy of a view whose last two dims are swapped, through 32x32
+ * tiles; *out NULL (and WT_OK) when t is not such a view (then copy it another way). */
+wt_status wt_transpose_copy(wt_context *ctx, const char *op, wt_tensor *t, wt_tensor **out);
 
 #endif

@@ -36,6 +36,8 @@
 #include "tensor_reduce4.wgsl.h"
 #include "tensor_scan.wgsl.h"
 #include "tensor_scatter.wgsl.h"
+#include "tensor_transpose.wgsl.h"
+#include "tensor_copy4.wgsl.h"
 #include "tensor_matmul.wgsl.h"     /* matmul.c */
 #include "tensor_matvec.wgsl.h"
 #include "tensor_softmax.wgsl.h"      /* nn.c */

@@ -3,7 +3,7 @@
  *
  * Everything is one of four index maps run as one dispatch per output (per input for cat), each
  * reading its inputs through their own strides, so views never need a contiguous copy first:
- *   copy     (kernels/copy.wgsl)    strided source -> strided destination: cat writes each input
+ *   copy     (kernels/copy*.wgsl)   strided source -> strided destination: cat writes each input
  *                                   straight into its slice of the output; stack is cat of views;
  *   gather   (kernels/gather.wgsl)  out[i] = a[base(i) + index(i) * stride]: gather,
  *                                   index_select and embedding differ only in the strides given
@@ -73,7 +73,8 @@ static wt_status record(wt_context *ctx, const char *op, const wt_kkey *key, wt_
 
 /* Copies src into dst's storage at element offset doff with strides dstr (src's shape).  Dims
  * of size 1 are dropped and neighbours that are contiguous on both sides merged, so cat along dim
- * 0 of contiguous tensors is a 1-d copy; an innermost run divisible by 4 copies 4 per invocation. */
+ * 0 of contiguous tensors is a 1-d copy; an innermost run divisible by 4 copies 4 per invocation,
+ * as one vec4 (copy4.wgsl) when the innermost dim is contiguous on both sides and aligned. */
 static wt_status copy_into(wt_context *ctx, const char *op, const wt_tensor *src, const wt_tensor *dst, int64_t doff,
                            const int64_t *dstr) {
     if (!src->numel)
@@ -100,19 +101,24 @@ static wt_status copy_into(wt_context *ctx, const char *op, const wt_tensor *src
         nd = 1;
     }
     bool four = shape[nd - 1] % 4 == 0;
+    /* vec4 elements when everything is in steps of 4 with a contiguous innermost dim */
+    bool v4 = four && ss[nd - 1] == 1 && ds[nd - 1] == 1 && src->offset % 4 == 0 && doff % 4 == 0;
+    for (int d = 0; d < nd - 1; d++)
+        v4 = v4 && ss[d] % 4 == 0 && ds[d] % 4 == 0;
+    int q = v4 ? 4 : 1;
     wt_params p;
     memset(&p, 0, sizeof p);
     p.n = (uint32_t)(four ? src->numel / 4 : src->numel);
     p.ndim = (uint32_t)nd;
     for (int d = 0; d < nd; d++) {
-        p.shape[d] = (uint32_t)shape[d];
-        p.st[0][d] = (int32_t)ss[d];
-        p.st[1][d] = (int32_t)ds[d];
+        p.shape[d] = (uint32_t)(d == nd - 1 ? shape[d] / q : shape[d]);
+        p.st[0][d] = (int32_t)(d == nd - 1 ? ss[d] : ss[d] / q);
+        p.st[1][d] = (int32_t)(d == nd - 1 ? ds[d] : ds[d] / q);
     }
-    p.off[0] = (uint32_t)src->offset;
-    p.off[1] = (uint32_t)doff;
-    wt_kkey key = make_key(WT_K_copy, 0, dst->dtype, src->dtype, 0, wt_compute_dtype(dst->dtype));
-    key.mode[1] = four;
+    p.off[0] = (uint32_t)(src->offset / q);
+    p.off[1] = (uint32_t)(doff / q);
+    wt_kkey key = make_key(v4 ? WT_K_copy4 : WT_K_copy, 0, dst->dtype, src->dtype, 0, wt_compute_dtype(dst->dtype));
+    key.mode[1] = four && !v4;
     wt_storage *in = src->st;
     return record(ctx, op, &key, &p, dst->st, 1, &in);
 }

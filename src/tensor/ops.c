@@ -406,5 +406,8 @@ wt_tensor *wt_contiguous(wt_context *ctx, wt_tensor *t) {
         wt_retain(t);
         return t;
     }
+    wt_tensor *c;   /* a transposed view: tiled copy (movement.c) */
+    if (wt_transpose_copy(ctx, "wt_contiguous", t, &c) != WT_OK || c)
+        return c;
     return wt_clone(ctx, t);
 }

@@ -180,7 +180,7 @@ static wt_status reduce_plan(wt_context *ctx, const char *op, uint32_t code, wt_
         layout = LAYOUT_COL;
     int64_t S, L;
     if (layout == LAYOUT_ROW) {
-        S = min64(cdiv(1024, M), cdiv(K, 4096));
+        S = min64(cdiv(4096, M), cdiv(K, 8192));   /* many small workgroups: an even tail */
         S = max64(max64(S, cdiv(K, (int64_t)1 << 24)), 1);
         if (M * S >= ((int64_t)1 << 23))  /* P.n = workgroups * 256 must fit a u32 */
             layout = LAYOUT_COL;
@@ -189,7 +189,9 @@ static wt_status reduce_plan(wt_context *ctx, const char *op, uint32_t code, wt_
     if (layout == LAYOUT_COL) {
         /* 2^18 invocations of one element per step, or 2^17 of a vec4 (4 outputs) each */
         v4 = vec4_ok(code, cdt, sdt, partial, p, layout);
-        S = v4 ? min64(cdiv(131072, M / 4), cdiv(K, 32)) : min64(cdiv(262144, M), cdiv(K, 64));
+        /* a pass over partials (few elements each) still wants many invocations: short chains */
+        int64_t minseg = partial ? 8 : v4 ? 32 : 64;
+        S = v4 ? min64(cdiv(131072, M / 4), cdiv(K, minseg)) : min64(cdiv(262144, M), cdiv(K, minseg));
         S = max64(max64(S, cdiv(K, 16384)), 1);
     } else {
         v4 = vec4_ok(code, cdt, sdt, partial, p, layout);
