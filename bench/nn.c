@@ -210,7 +210,7 @@ static void gemm(nb *b, const char *key, wt_dtype dt, int64_t batch, int64_t M, 
             char vk[48], vn[160];
             snprintf(vk, sizeof vk, "%s_%s", key, wt_matmul_kernel_name((wt_matmul_kernel)k));
             snprintf(vn, sizeof vn, "%s, %s", main_row ? main_row->name : key, wt_matmul_kernel_name((wt_matmul_kernel)k));
-            if (k == WT_MATMUL_TILE128K16 &&
+            if ((k == WT_MATMUL_TILE128K16 || k == WT_MATMUL_TILE128K16U) &&
                 wg_device_get_limits(wt_context_device(b->ctx))->max_compute_workgroup_storage_size < 33792)
                 continue;   /* the kernel needs 33 KiB of workgroup memory */
             c.kernel = (wt_matmul_kernel)k;

@@ -380,6 +380,10 @@ wt_tensor *wt_linear(wt_context *ctx, wt_tensor *x, wt_tensor *w, wt_tensor *bia
     X(TILE128X64, "tile128x64")    /* 8 x 4 */                                \
     X(TILE64, "tile64x64")         /* 4 x 4 */                                \
     X(TILE128K16, "tile128x128k16") /* 8 x 8, K steps of 16 (33 KiB shared) */ \
+    X(TILE128U, "tile128x128u")    /* the same four, inner loop unrolled */    \
+    X(TILE128X64U, "tile128x64u")                                             \
+    X(TILE64U, "tile64x64u")                                                  \
+    X(TILE128K16U, "tile128x128k16u")                                         \
     X(MATVEC, "matvec")            /* M or N = 1, no batch, aligned rows */
 typedef enum wt_matmul_kernel {
 #define X(name, str) WT_MATMUL_##name,

@@ -1,7 +1,331 @@
-/* autotune.c - the matmul autotuner (see wt_autotune_lookup in tensor.h). */
+/* autotune.c - the matmul autotuner: which tiled kernel is fastest for a shape class on this
+ * device.
+ *
+ * A shape class is (dtype, and for each of M, N, K and batch the bucket ceil(log2(x)), M/N/K
+ * buckets below 6 merged, batch buckets above 0 merged).  On the first wt_matmul of a class
+ * whose product is large enough to matter (2 M N K batch >= $WGC_TUNE_MIN_FLOP, default 2^28),
+ * wt_autotune_lookup tunes: every tiled kernel the device can run is first checked on a small
+ * random ragged problem (67 x 45 . 45 x 70) against TILE64, the reference variant; one that fails
+ * to build or differs by more than 1e-4 of the largest output is never chosen.  The survivors
+ * are timed on a problem of the class itself (dims capped at 4096, a batch of at most 2^24
+ * outputs): one warm-up, then reps dispatches recorded into one batch between two waits, wall
+ * clock, best of three, with reps chosen so that a run lasts >= 2 ms (the ~50 us of one submit
+ * and wait then weigh <= 2.5%, the same for every candidate).  The fastest wins.  Choices live
+ * in a process-wide table (a mutex guards it; contexts on other threads may share it) keyed by
+ * the device UUID, and are appended to $WGC_CACHE_DIR/wgc/tune-<uuid>.txt (else
+ * $XDG_CACHE_HOME/wgc, else $HOME/.cache/wgc), one line per class: "<class> <kernel> <us per
+ * candidate>...", read back on the first lookup for that device.  WGC_TUNE=0 turns tuning off
+ * (lookups still read the cache); WGC_TUNE_FAULT=<kernel> makes that kernel fail its check (tests).  Tuning flushes and waits (once per class); the caller's
+ * pending work is submitted first and its error state is left as it was. */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
 #include "tensor/internal.h"
 
-wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt) {
-    (void)ctx; (void)M; (void)N; (void)K; (void)batch; (void)dt;
+#define TUNE_MAX 256
+
+typedef struct tune_entry {
+    uint8_t uuid[16];
+    uint32_t cls;
+    wt_matmul_kernel kernel;
+} tune_entry;
+
+static pthread_mutex_t tune_lock = PTHREAD_MUTEX_INITIALIZER;
+static tune_entry tune_table[TUNE_MAX];
+static int tune_count;
+static uint8_t loaded_uuids[8][16];
+static int loaded_count;
+
+static uint32_t bucket(int64_t x) {
+    uint32_t b = 0;
+    while (b < 31 && ((int64_t)1 << b) < x)
+        b++;
+    return b;
+}
+
+static uint32_t shape_class(int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt) {
+    uint32_t bm = bucket(M), bn = bucket(N), bk = bucket(K), bb = batch > 1 ? 1u : 0u;
+    bm = bm < 6 ? 6 : bm;
+    bn = bn < 6 ? 6 : bn;
+    bk = bk < 6 ? 6 : bk;
+    return (uint32_t)dt << 24 | bm << 16 | bn << 8 | bk << 1 | bb;
+}
+
+static void class_name(uint32_t cls, char *buf, size_t n) {
+    snprintf(buf, n, "%s:m%u:n%u:k%u:b%u", wt_dtype_name((wt_dtype)(cls >> 24)), (cls >> 16) & 255, (cls >> 8) & 255,
+             (cls >> 1) & 127, cls & 1);
+}
+
+static bool cache_path(const uint8_t *uuid, char *buf, size_t n, char *dir, size_t dn) {
+    const char *base = getenv("WGC_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (base && *base)
+        snprintf(dir, dn, "%s/wgc", base);
+    else if (xdg && *xdg)
+        snprintf(dir, dn, "%s/wgc", xdg);
+    else if (home && *home)
+        snprintf(dir, dn, "%s/.cache/wgc", home);
+    else
+        return false;
+    int w = snprintf(buf, n, "%s/tune-", dir);
+    for (int i = 0; i < 16 && w > 0 && (size_t)w + 3 < n; i++)
+        w += snprintf(buf + w, n - (size_t)w, "%02x", uuid[i]);
+    return w > 0 && (size_t)w + 5 < n && snprintf(buf + w, n - (size_t)w, ".txt") == 4;
+}
+
+static wt_matmul_kernel kernel_by_name(const char *s) {
+    for (int k = WT_MATMUL_TILE128; k < WT_MATMUL_KERNEL_COUNT; k++)
+        if (k != WT_MATMUL_MATVEC && !strcmp(s, wt_matmul_kernel_name((wt_matmul_kernel)k)))
+            return (wt_matmul_kernel)k;
     return WT_MATMUL_AUTO;
+}
+
+/* The entry for the class: a kernel, KERNEL_COUNT for "tuned, nothing chosen", AUTO for none. */
+static wt_matmul_kernel find(const uint8_t *uuid, uint32_t cls) {
+    for (int i = tune_count - 1; i >= 0; i--)      /* the latest line wins */
+        if (tune_table[i].cls == cls && !memcmp(tune_table[i].uuid, uuid, 16))
+            return tune_table[i].kernel;
+    return WT_MATMUL_AUTO;
+}
+
+static void add(const uint8_t *uuid, uint32_t cls, wt_matmul_kernel k) {
+    if (tune_count >= TUNE_MAX)
+        memmove(tune_table, tune_table + 1, (TUNE_MAX - 1) * sizeof *tune_table), tune_count--;
+    tune_entry *e = &tune_table[tune_count++];
+    memcpy(e->uuid, uuid, 16);
+    e->cls = cls;
+    e->kernel = k;
+}
+
+/* Reads the device's cache file into the table, once per device (lock held). */
+static void load(const uint8_t *uuid) {
+    for (int i = 0; i < loaded_count; i++)
+        if (!memcmp(loaded_uuids[i], uuid, 16))
+            return;
+    if (loaded_count < 8)
+        memcpy(loaded_uuids[loaded_count++], uuid, 16);
+    char path[1024], dir[900];
+    if (!cache_path(uuid, path, sizeof path, dir, sizeof dir))
+        return;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        char cname[64], kname[64], dt[16];
+        unsigned m, n, k, bb;
+        if (sscanf(line, "%63s %63s", cname, kname) != 2)
+            continue;
+        char *c = strchr(cname, ':');
+        if (!c || (size_t)(c - cname) >= sizeof dt)
+            continue;
+        memcpy(dt, cname, (size_t)(c - cname));
+        dt[c - cname] = 0;
+        if (sscanf(c, ":m%u:n%u:k%u:b%u", &m, &n, &k, &bb) != 4 || m > 31 || n > 31 || k > 31 || bb > 1)
+            continue;
+        wt_dtype d = WT_DTYPE_DEFAULT;
+        for (int i = 1; i < WT_DTYPE_COUNT; i++)
+            if (!strcmp(dt, wt_dtype_name((wt_dtype)i)))
+                d = (wt_dtype)i;
+        wt_matmul_kernel kk = kernel_by_name(kname);
+        if (d != WT_DTYPE_DEFAULT && kk != WT_MATMUL_AUTO)
+            add(uuid, (uint32_t)d << 24 | m << 16 | n << 8 | k << 1 | bb, kk);
+    }
+    fclose(f);
+}
+
+static void save(const uint8_t *uuid, uint32_t cls, wt_matmul_kernel k, const double *us, int n) {
+    char path[1024], dir[900];
+    if (!cache_path(uuid, path, sizeof path, dir, sizeof dir))
+        return;
+    /* mkdir -p of the two levels we may need (<base>/wgc, and <home>/.cache) */
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = 0;
+        mkdir(dir, 0755);
+        *slash = '/';
+    }
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return;
+    FILE *f = fopen(path, "a");
+    if (!f)
+        return;
+    char cn[64];
+    class_name(cls, cn, sizeof cn);
+    fprintf(f, "%s %s", cn, wt_matmul_kernel_name(k));
+    for (int i = 0; i < n; i++)
+        fprintf(f, " %s=%.1f", wt_matmul_kernel_name((wt_matmul_kernel)(WT_MATMUL_TILE128 + i)), us[i]);
+    fputc('\n', f);
+    fclose(f);
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static bool can_run(wt_context *ctx, wt_matmul_kernel k) {
+    if (k == WT_MATMUL_TILE128K16 || k == WT_MATMUL_TILE128K16U)
+        return wg_device_get_limits(ctx->dev)->max_compute_workgroup_storage_size >= 33792;
+    return true;
+}
+
+/* max |x - y| over two f32 tensors of equal size, and max |y|; false when a read fails. */
+static bool compare(wt_context *ctx, wt_tensor *x, wt_tensor *y, double *diff, double *mag) {
+    int64_t n = wt_numel(x);
+    float *hx = wt_alloc(ctx, (size_t)n * 4 + 4), *hy = wt_alloc(ctx, (size_t)n * 4 + 4);
+    wt_tensor *fx = wt_cast(ctx, x, WT_F32), *fy = wt_cast(ctx, y, WT_F32);
+    bool good = hx && hy && fx && fy && wt_to_host(ctx, fx, hx, (size_t)n * 4) == WT_OK &&
+                wt_to_host(ctx, fy, hy, (size_t)n * 4) == WT_OK;
+    *diff = 0;
+    *mag = 0;
+    for (int64_t i = 0; good && i < n; i++) {
+        double d = fabs((double)hx[i] - hy[i]);
+        if (!(d <= *diff))
+            *diff = d;     /* NaN sticks */
+        if (fabs(hy[i]) > *mag)
+            *mag = fabs(hy[i]);
+    }
+    wt_release(fx);
+    wt_release(fy);
+    wt_free(ctx, hx);
+    wt_free(ctx, hy);
+    return good;
+}
+
+static wt_tensor *mm(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_kernel k) {
+    return wt_matmul_ex(ctx, a, b, NULL, &(wt_matmul_desc){ .label = "autotune", .kernel = k });
+}
+
+/* Seconds per product of kernel k on (a, b), or a negative number when it failed. */
+static double time_kernel(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_kernel k) {
+    wt_tensor *o = mm(ctx, a, b, k);              /* warm-up: pipeline built, pool filled */
+    if (!o || wt_sync(ctx) != WT_OK) {
+        wt_release(o);
+        return -1;
+    }
+    wt_release(o);
+    double t0 = now_s();
+    o = mm(ctx, a, b, k);
+    if (!o || wt_sync(ctx) != WT_OK) {
+        wt_release(o);
+        return -1;
+    }
+    wt_release(o);
+    double one = now_s() - t0;
+    int reps = one > 2e-3 ? 1 : (int)(2e-3 / (one > 1e-6 ? one : 1e-6)) + 1;
+    if (reps > 64)
+        reps = 64;
+    double best = INFINITY;
+    for (int r = 0; r < 3; r++) {
+        t0 = now_s();
+        for (int i = 0; i < reps; i++) {
+            o = mm(ctx, a, b, k);
+            if (!o)
+                return -1;
+            wt_release(o);
+        }
+        if (wt_sync(ctx) != WT_OK)
+            return -1;
+        double t = (now_s() - t0) / reps;
+        if (t < best)
+            best = t;
+    }
+    return best;
+}
+
+static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
+                             double *us) {
+    int nk = WT_MATMUL_MATVEC - WT_MATMUL_TILE128;
+    bool ok[WT_MATMUL_KERNEL_COUNT];
+    for (int i = 0; i < nk; i++)
+        us[i] = -1;
+    /* 1. correctness on a small ragged problem, against TILE64 */
+    wt_tensor *sa = wt_uniform(ctx, dt, WT_SHAPE(67, 45), -1, 1), *sb = wt_uniform(ctx, dt, WT_SHAPE(45, 70), -1, 1);
+    wt_tensor *ref = sa && sb ? mm(ctx, sa, sb, WT_MATMUL_TILE64) : NULL;
+    int survivors = 0;
+    for (int i = 0; i < nk; i++) {
+        wt_matmul_kernel k = (wt_matmul_kernel)(WT_MATMUL_TILE128 + i);
+        ok[i] = false;
+        if (!ref || !can_run(ctx, k))
+            continue;
+        wt_tensor *o = mm(ctx, sa, sb, k);
+        double diff, mag;
+        ok[i] = o && compare(ctx, o, ref, &diff, &mag) && diff <= 1e-4 * mag + (dt == WT_F16 ? 1e-2 : 1e-6);
+        const char *fault = getenv("WGC_TUNE_FAULT");      /* test hook: this kernel's check fails */
+        if (fault && !strcmp(fault, wt_matmul_kernel_name(k)))
+            ok[i] = false;
+        survivors += ok[i];
+        wt_release(o);
+        wt_clear_error(ctx);
+    }
+    wt_release(sa);
+    wt_release(sb);
+    wt_release(ref);
+    if (!survivors)
+        return WT_MATMUL_AUTO;
+    /* 2. time the survivors on a problem of the class */
+    int64_t m = M < 4096 ? M : 4096, n = N < 4096 ? N : 4096, k = K < 4096 ? K : 4096, bt = batch;
+    while (bt > 1 && bt * m * n > ((int64_t)1 << 24))
+        bt = (bt + 1) / 2;
+    wt_tensor *a = bt > 1 ? wt_uniform(ctx, dt, WT_SHAPE(bt, m, k), -1, 1) : wt_uniform(ctx, dt, WT_SHAPE(m, k), -1, 1);
+    wt_tensor *b = bt > 1 ? wt_uniform(ctx, dt, WT_SHAPE(bt, k, n), -1, 1) : wt_uniform(ctx, dt, WT_SHAPE(k, n), -1, 1);
+    wt_matmul_kernel best = WT_MATMUL_AUTO;
+    double best_t = INFINITY;
+    for (int i = 0; i < nk && a && b; i++) {
+        if (!ok[i])
+            continue;
+        double t = time_kernel(ctx, a, b, (wt_matmul_kernel)(WT_MATMUL_TILE128 + i));
+        wt_clear_error(ctx);
+        us[i] = t * 1e6;
+        if (t > 0 && t < best_t) {
+            best_t = t;
+            best = (wt_matmul_kernel)(WT_MATMUL_TILE128 + i);
+        }
+    }
+    wt_release(a);
+    wt_release(b);
+    return best;
+}
+
+wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt) {
+    if (!ctx || M <= 0 || N <= 0 || K <= 0 || batch <= 0 || dt <= WT_DTYPE_DEFAULT || dt >= WT_DTYPE_COUNT)
+        return WT_MATMUL_AUTO;
+    const uint8_t *uuid = wg_adapter_get_info(wg_device_get_adapter(ctx->dev))->device_uuid;
+    uint32_t cls = shape_class(M, N, K, batch, dt);
+    pthread_mutex_lock(&tune_lock);
+    load(uuid);
+    wt_matmul_kernel k = find(uuid, cls);
+    pthread_mutex_unlock(&tune_lock);
+    if (k == WT_MATMUL_KERNEL_COUNT)
+        return WT_MATMUL_AUTO;
+    const char *on = getenv("WGC_TUNE"), *minf = getenv("WGC_TUNE_MIN_FLOP");
+    double min_flop = minf && *minf ? atof(minf) : 268435456.0;
+    if (k != WT_MATMUL_AUTO || (on && !strcmp(on, "0")) || 2.0 * (double)M * (double)N * (double)K * (double)batch < min_flop)
+        return k;
+    /* tune, keeping the caller's error state, pending work and random stream intact */
+    wt_status st = ctx->status;
+    uint64_t rng = ctx->rng_counter;
+    char msg[sizeof ctx->message];
+    memcpy(msg, ctx->message, sizeof msg);
+    double us[WT_MATMUL_KERNEL_COUNT];
+    if (wt_flush(ctx) == WT_OK)
+        k = tune(ctx, M, N, K, batch, dt, us);
+    ctx->status = st;
+    memcpy(ctx->message, msg, sizeof msg);
+    ctx->rng_counter = rng;
+    pthread_mutex_lock(&tune_lock);
+    if (find(uuid, cls) == WT_MATMUL_AUTO) {
+        add(uuid, cls, k == WT_MATMUL_AUTO ? WT_MATMUL_KERNEL_COUNT : k);   /* never retried in this process */
+        if (k != WT_MATMUL_AUTO)
+            save(uuid, cls, k, us, WT_MATMUL_MATVEC - WT_MATMUL_TILE128);
+    }
+    pthread_mutex_unlock(&tune_lock);
+    return k;
 }

@@ -39,6 +39,7 @@
 #include "tensor_transpose.wgsl.h"
 #include "tensor_copy4.wgsl.h"
 #include "tensor_matmul.wgsl.h"     /* matmul.c */
+#include "tensor_matmul2.wgsl.h"
 #include "tensor_matvec.wgsl.h"
 #include "tensor_softmax.wgsl.h"      /* nn.c */
 #include "tensor_softmax4.wgsl.h"

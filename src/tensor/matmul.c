@@ -103,8 +103,11 @@ static wt_status record_matvec(wt_context *ctx, const char *op, const mm_plan *p
 
 static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p, wt_matmul_kernel kind,
                               wt_tensor *out, wt_tensor *a, wt_tensor *b, wt_tensor *bias) {
-    uint32_t variant = kind == WT_MATMUL_TILE64 ? 1u : kind == WT_MATMUL_TILE128X64 ? 2u
-                     : kind == WT_MATMUL_TILE128K16 ? 3u : 0u;
+    /* kernel -> (file, tile shape code of matmul.wgsl / matmul2.wgsl) */
+    bool unrolled = kind >= WT_MATMUL_TILE128U;
+    wt_matmul_kernel shape = unrolled ? (wt_matmul_kernel)(kind - WT_MATMUL_TILE128U + WT_MATMUL_TILE128) : kind;
+    uint32_t variant = shape == WT_MATMUL_TILE64 ? 1u : shape == WT_MATMUL_TILE128X64 ? 2u
+                     : shape == WT_MATMUL_TILE128K16 ? 3u : 0u;
     int64_t tm = variant == 1 ? 64 : 128, tn = variant == 0 || variant == 3 ? 128 : 64;
     if (variant == 3 && wg_device_get_limits(ctx->dev)->max_compute_workgroup_storage_size < 33792)
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %s needs 33792 bytes of workgroup memory",
@@ -116,7 +119,7 @@ static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p,
                          (long long)groups);
     wt_kkey key;
     memset(&key, 0, sizeof key);
-    key.file = WT_K_matmul;
+    key.file = unrolled ? WT_K_matmul2 : WT_K_matmul;
     key.op = (uint8_t)variant;
     key.out = (uint8_t)out->dtype;
     key.in[0] = (uint8_t)a->dtype;

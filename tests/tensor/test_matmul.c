@@ -5,6 +5,9 @@
  * name the op and the shapes.  The reference works on the logical values of each operand, read
  * back from the very view passed to the op.  Error bound per output: f32 1e-5 * sum |a b| + 1e-6;
  * f16 (output rounded to binary16) 2e-3 * |ref| + 1e-3 * sum |a b| + 1e-3. */
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "tensor_test.h"
 
 static wt_context *ctx;
@@ -91,9 +94,9 @@ static void check_mm(const char *what, wt_tensor *out, wt_tensor *a, wt_tensor *
     free(ov);
 }
 
-/* TILE128K16 needs 33 KiB of workgroup memory (lavapipe has 32): elsewhere it must refuse. */
+/* TILE128K16(U) needs 33 KiB of workgroup memory (lavapipe has 32): elsewhere it must refuse. */
 static bool kernel_runs(int k) {
-    return k != WT_MATMUL_TILE128K16 ||
+    return (k != WT_MATMUL_TILE128K16 && k != WT_MATMUL_TILE128K16U) ||
            wg_device_get_limits(wt_context_device(ctx))->max_compute_workgroup_storage_size >= 33792;
 }
 
@@ -330,12 +333,82 @@ static void test_errors(void) {
     if (!kernel_runs(WT_MATMUL_TILE128K16)) {
         printf("tile128x128k16 not run: the device has < 33792 bytes of workgroup memory\n");
         expect_error(mm_k(a, c, NULL, WT_MATMUL_TILE128K16), WT_STATUS_INVALID_ARGUMENT, "wt_matmul", "33792 bytes");
+        expect_error(mm_k(a, c, NULL, WT_MATMUL_TILE128K16U), WT_STATUS_INVALID_ARGUMENT, "wt_matmul", "33792 bytes");
     }
     wt_release(a); wt_release(b); wt_release(a3); wt_release(b3); wt_release(w); wt_release(bias);
     wt_release(x); wt_release(i); wt_release(s); wt_release(c);
 }
 
+/* The autotuner: a cached choice is read from the file, a new class is tuned (a kernel whose
+ * check fails is never chosen), the choice is written and then served without timing again. */
+static char cache_dir[64];
+
+static void test_autotune(void) {
+    CHECK_EQ_INT(wt_autotune_lookup(ctx, 1000, 1000, 1000, 1, WT_F32), WT_MATMUL_TILE128X64U);   /* from the file */
+    setenv("WGC_TUNE_MIN_FLOP", "1", 1);
+    setenv("WGC_TUNE_FAULT", "tile128x64", 1);
+    wt_tensor *keep = rnd(WT_F32, WT_SHAPE(4));
+    wt_matmul_kernel k = wt_autotune_lookup(ctx, 100, 90, 80, 1, WT_F32);
+    CHECKF(k > WT_MATMUL_AUTO && k < WT_MATMUL_MATVEC && k != WT_MATMUL_TILE128X64, "tuned: %s", wt_matmul_kernel_name(k));
+    CHECKF(wt_last_status(ctx) == WT_OK, "tuning left an error: %s", wt_last_error(ctx));
+    wt_stats s0, s1;
+    wt_get_stats(ctx, &s0);
+    CHECK_EQ_INT(wt_autotune_lookup(ctx, 127, 65, 100, 1, WT_F32), k);      /* same class: no timing */
+    wt_get_stats(ctx, &s1);
+    CHECK_EQ_INT(s1.ops - s0.ops, 0);
+    /* the file holds the choice */
+    char path[256], line[512];
+    const uint8_t *u = wg_adapter_get_info(wg_device_get_adapter(wt_context_device(ctx)))->device_uuid;
+    int w = snprintf(path, sizeof path, "%s/wgc/tune-", cache_dir);
+    for (int i = 0; i < 16; i++)
+        w += snprintf(path + w, sizeof path - (size_t)w, "%02x", u[i]);
+    snprintf(path + w, sizeof path - (size_t)w, ".txt");
+    FILE *f = fopen(path, "r");
+    CHECKF(f != NULL, "no cache file %s", path);
+    int found = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "f32:m7:n7:k7:b0 ", 16) && !strncmp(line + 16, wt_matmul_kernel_name(k), strlen(wt_matmul_kernel_name(k))))
+            found++;
+    if (f)
+        fclose(f);
+    CHECK_EQ_INT(found, 1);
+    /* a product of that class uses the choice and is right */
+    wt_tensor *a = rnd(WT_F32, WT_SHAPE(100, 80)), *b = rnd(WT_F32, WT_SHAPE(80, 90));
+    wt_tensor *c = wt_matmul(ctx, a, b);
+    check_mm("tuned class", c, a, b, false, NULL);
+    wt_release(a); wt_release(b); wt_release(c); wt_release(keep);
+    unsetenv("WGC_TUNE_MIN_FLOP");
+    unsetenv("WGC_TUNE_FAULT");
+    remove(path);
+    snprintf(path, sizeof path, "%s/wgc", cache_dir);
+    rmdir(path);
+    rmdir(cache_dir);
+}
+
 int main(void) {
+    /* a private tuning cache with one choice in it, before the first lookup reads it */
+    snprintf(cache_dir, sizeof cache_dir, "/tmp/wgc-tune-XXXXXX");
+    if (!mkdtemp(cache_dir))
+        return 1;
+    setenv("WGC_CACHE_DIR", cache_dir, 1);
+    {
+        tt_fixture pf;
+        wt_context *pc = tt_init(&pf, NULL);
+        const uint8_t *u = wg_adapter_get_info(wg_device_get_adapter(wt_context_device(pc)))->device_uuid;
+        char path[256];
+        int w = snprintf(path, sizeof path, "%s/wgc", cache_dir);
+        mkdir(path, 0755);
+        w += snprintf(path + w, sizeof path - (size_t)w, "/tune-");
+        for (int i = 0; i < 16; i++)
+            w += snprintf(path + w, sizeof path - (size_t)w, "%02x", u[i]);
+        snprintf(path + w, sizeof path - (size_t)w, ".txt");
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fputs("f32:m10:n10:k10:b0 tile128x64u tile128x128=1.0\ngarbage line\n", f);
+            fclose(f);
+        }
+        tt_end(&pf);
+    }
     tt_fixture f;
     ctx = tt_init(&f, NULL);
     test_shapes();
@@ -346,6 +419,7 @@ int main(void) {
     test_f16();
     test_empty();
     test_errors();
+    test_autotune();
     tt_end(&f);
     return test_end();
 }
