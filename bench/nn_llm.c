@@ -81,18 +81,21 @@ typedef enum { K_SOFTMAX, K_LAYERNORM, K_RMSNORM, K_FLASH } llm_kind;
 
 typedef struct llm_case {
     llm_kind kind;
+    int dim;                       /* softmax dim */
+    bool causal;
+    wt_attention_impl impl;
     wt_tensor *x, *w, *bias;       /* softmax / norms */
     wt_tensor *q, *k, *v;          /* attention */
 } llm_case;
 
 static wt_tensor *run_case(lb *b, const llm_case *c) {
     switch (c->kind) {
-    case K_SOFTMAX: return wt_softmax(b->ctx, c->x, -1);
+    case K_SOFTMAX: return wt_softmax(b->ctx, c->x, c->dim);
     case K_LAYERNORM: return wt_layer_norm(b->ctx, c->x, c->w, c->bias, 1e-5);
     case K_RMSNORM: return wt_rms_norm(b->ctx, c->x, c->w, 1e-5);
     default:
         return wt_scaled_dot_product_attention(b->ctx, c->q, c->k, c->v,
-                                               &(wt_attention_desc){ .causal = true, .impl = WT_ATTENTION_FLASH });
+                                               &(wt_attention_desc){ .causal = c->causal, .impl = c->impl });
     }
 }
 
@@ -239,33 +242,34 @@ static void check_attention(lb *b, const char *what, const llm_case *c) {
     wt_release(y);
 }
 
-static void bw_row(lb *b, const char *key, llm_kind kind, int reps) {
+static void bw_row(lb *b, const char *key, llm_kind kind, wt_dtype dt, int dim, int reps) {
     bench_row *row = bench_find_row(b->rep, key);
     int64_t n = b->sz.n;
-    llm_case c = { .kind = kind };
-    c.x = wt_normal(b->ctx, WT_F32, WT_SHAPE(n, n), 0, 2);
+    llm_case c = { .kind = kind, .dim = dim };
+    c.x = wt_normal(b->ctx, dt, WT_SHAPE(n, n), 0, 2);
     if (kind != K_SOFTMAX)
-        c.w = wt_uniform(b->ctx, WT_F32, WT_SHAPE(n), 0.5, 1.5);
+        c.w = wt_uniform(b->ctx, dt, WT_SHAPE(n), 0.5, 1.5);
     if (kind == K_LAYERNORM)
-        c.bias = wt_uniform(b->ctx, WT_F32, WT_SHAPE(n), -1, 1);
+        c.bias = wt_uniform(b->ctx, dt, WT_SHAPE(n), -1, 1);
     say(b, "%s", key);
     double best, med;
     if (row && good(b, "inputs", c.x) && time_case(b, &c, reps, &best, &med)) {
-        double bytes = 8.0 * (double)n * (double)n;
+        double bytes = 2.0 * (double)wt_dtype_size(dt) * (double)n * (double)n;
         row->ours = bytes / best * 1e-9;
         snprintf(row->note, sizeof row->note, "best of %d x %d reps, median %.4g GB/s; %lld^2", b->sz.runs, reps,
                  bytes / med * 1e-9, (long long)n);
-        check_rows(b, key, &c);
+        if (dim == -1 && dt == WT_F32)
+            check_rows(b, key, &c);
     }
     wt_release(c.x);
     wt_release(c.w);
     wt_release(c.bias);
 }
 
-static void flash_row(lb *b, const char *key, wt_dtype dt, int reps) {
+static void flash_row(lb *b, const char *key, wt_dtype dt, int64_t H, int64_t S, int64_t D, bool causal,
+                      wt_attention_impl impl, int reps) {
     bench_row *row = bench_find_row(b->rep, key);
-    int64_t H = b->sz.h, S = b->sz.s, D = b->sz.d;
-    llm_case c = { .kind = K_FLASH };
+    llm_case c = { .kind = K_FLASH, .causal = causal, .impl = impl };
     c.q = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
     c.k = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
     c.v = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
@@ -273,11 +277,12 @@ static void flash_row(lb *b, const char *key, wt_dtype dt, int reps) {
     double best, med;
     if (row && good(b, "inputs", c.q) && good(b, "inputs", c.k) && good(b, "inputs", c.v) &&
         time_case(b, &c, reps, &best, &med)) {
-        double flop = 4.0 * (double)H * (double)S * (double)S * (double)D / 2;
+        double flop = 4.0 * (double)H * (double)S * (double)S * (double)D / (causal ? 2 : 1);
         row->ours = flop / best * 1e-12;
         snprintf(row->note, sizeof row->note, "best of %d x %d reps, median %.4g TFLOP/s (%.3f ms)", b->sz.runs, reps,
                  flop / med * 1e-12, best * 1e3);
-        check_attention(b, key, &c);
+        if (causal)
+            check_attention(b, key, &c);
     }
     wt_release(c.q);
     wt_release(c.k);
@@ -345,6 +350,28 @@ static void baseline(lb *b, int bi, bool cpu_adapter, const char *adapter) {
     free(out);
 }
 
+/* WGC_LLM_EXTRA=1: more rows without a baseline, to see the other kernel paths on one device. */
+static void extra_rows(lb *b) {
+    int64_t H = b->sz.h, S = b->sz.s, D = b->sz.d;
+    bool f16 = wt_context_has_f16(b->ctx);
+    bench_add_row(b->rep, "x_softmax_dim0_GBps", "softmax f32 n^2 over dim 0 (COL)", "GB/s", BENCH_HIGHER, NAN);
+    bw_row(b, "x_softmax_dim0_GBps", K_SOFTMAX, WT_F32, 0, 10);
+    if (f16) {
+        bench_add_row(b->rep, "x_softmax_f16_GBps", "softmax f16 n^2", "GB/s", BENCH_HIGHER, NAN);
+        bw_row(b, "x_softmax_f16_GBps", K_SOFTMAX, WT_F16, -1, 20);
+        bench_add_row(b->rep, "x_rmsnorm_f16_GBps", "rmsnorm f16 n^2", "GB/s", BENCH_HIGHER, NAN);
+        bw_row(b, "x_rmsnorm_f16_GBps", K_RMSNORM, WT_F16, -1, 20);
+    }
+    bench_add_row(b->rep, "x_flash_nc_TFLOPs", "flash f32 not causal", "TFLOP/s", BENCH_HIGHER, NAN);
+    flash_row(b, "x_flash_nc_TFLOPs", WT_F32, H, S, D, false, WT_ATTENTION_FLASH, 3);
+    bench_add_row(b->rep, "x_flash_d64_TFLOPs", "flash f32 causal D64", "TFLOP/s", BENCH_HIGHER, NAN);
+    flash_row(b, "x_flash_d64_TFLOPs", WT_F32, H, S, 64, true, WT_ATTENTION_FLASH, 3);
+    bench_add_row(b->rep, "x_flash_d256_TFLOPs", "flash f32 causal D256", "TFLOP/s", BENCH_HIGHER, NAN);
+    flash_row(b, "x_flash_d256_TFLOPs", WT_F32, H / 2, S, 256, true, WT_ATTENTION_FLASH, 3);
+    bench_add_row(b->rep, "x_plain_TFLOPs", "plain attention f32 causal H/4 S/2", "TFLOP/s", BENCH_HIGHER, NAN);
+    flash_row(b, "x_plain_TFLOPs", WT_F32, H / 4 ? H / 4 : 1, S / 2, D, true, WT_ATTENTION_PLAIN, 1);
+}
+
 int bench_llm(const bench_options *opt) {
     bench_report *rep = calloc(1, sizeof *rep);
     if (!rep)
@@ -390,14 +417,18 @@ int bench_llm(const bench_options *opt) {
     LLM_ROWS(X)
 #undef X
     wt_manual_seed(b.ctx, 4321);
-    bw_row(&b, "softmax_GBps", K_SOFTMAX, 20);
-    bw_row(&b, "layernorm_GBps", K_LAYERNORM, 20);
-    bw_row(&b, "rmsnorm_GBps", K_RMSNORM, 20);
-    flash_row(&b, "flash_f32_TFLOPs", WT_F32, 3);
+    bw_row(&b, "softmax_GBps", K_SOFTMAX, WT_F32, -1, 20);
+    bw_row(&b, "layernorm_GBps", K_LAYERNORM, WT_F32, -1, 20);
+    bw_row(&b, "rmsnorm_GBps", K_RMSNORM, WT_F32, -1, 20);
+    int64_t H = b.sz.h, S = b.sz.s, D = b.sz.d;
+    flash_row(&b, "flash_f32_TFLOPs", WT_F32, H, S, D, true, WT_ATTENTION_FLASH, 3);
     if (wt_context_has_f16(b.ctx))
-        flash_row(&b, "flash_f16_TFLOPs", WT_F16, 3);
+        flash_row(&b, "flash_f16_TFLOPs", WT_F16, H, S, D, true, WT_ATTENTION_FLASH, 3);
     else
         snprintf(bench_find_row(rep, "flash_f16_TFLOPs")->note, sizeof rep->rows[0].note, "no shader-f16 on this adapter");
+    const char *ex = getenv("WGC_LLM_EXTRA");
+    if (ex && *ex && strcmp(ex, "0"))
+        extra_rows(&b);
     wt_stats st;
     wt_get_stats(b.ctx, &st);
     bench_info(rep, "wt", "%llu dispatches in %llu submits, %llu kernels compiled, peak %.1f MiB",

@@ -1,6 +1,6 @@
 // norm4.wgsl - layernorm / rmsnorm over the last dim of rows that are contiguous (K % 4 == 0,
 // row starts at multiples of 4) in one pass over memory: each lane keeps its share of the row in
-// registers as vec4s (NV slots), the statistics meet in shared-memory trees, and the result is
+// registers as vec4s (NV slots), the statistics meet in shared memory (two barriers each), and the result is
 // written from the registers (src/tensor/nn.c).  layernorm takes two trees (the mean, then the
 // mean of squared deviations: no cancellation), rmsnorm one (the mean of squares).
 // Specialisation: OP bit 0 rmsnorm (else layernorm), bit 1 weight (input b), bit 2 bias (input
@@ -20,6 +20,33 @@ const LPR: u32 = 256u >> (3u * MB);
 const NV: u32 = MC;
 
 var<workgroup> red: array<f32, 256>;
+var<workgroup> red2: array<f32, 128>;
+
+// The sum (or max) over the LPR lanes of each row in two barriers: lanes l < 16 of a row fold
+// LPR / 16 values each, then every lane folds the row's 16 partials.  A following call is safe
+// (its first barrier orders it after this call's reads).
+fn row_reduce(lid: u32, v: f32, is_max: bool) -> f32 {
+    red[lid] = v;
+    workgroupBarrier();
+    let l = lid % LPR;
+    let head = lid - l;
+    let pb = head / LPR * 16u;
+    if l < 16u {
+        var x = red[head + l];
+        for (var i = 1u; i < LPR / 16u; i = i + 1u) {
+            let y = red[head + l + 16u * i];
+            x = select(x + y, max(x, y), is_max);
+        }
+        red2[pb + l] = x;
+    }
+    workgroupBarrier();
+    var x = red2[pb];
+    for (var i = 1u; i < 16u; i = i + 1u) {
+        let y = red2[pb + i];
+        x = select(x + y, max(x, y), is_max);
+    }
+    return x;
+}
 
 fn row_base(o: u32) -> u32 {
     var rem = o;
@@ -43,7 +70,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let K4 = K / 4u;
     let row = (wid.y * P.gx + wid.x) * (256u / LPR) + lid / LPR;
     let l = lid % LPR;
-    let head = lid - l;
     let live = row < M;
     var v: array<vec4<f32>, NV>;
     var s = 0.0;
@@ -60,20 +86,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
     }
-    red[lid] = s;
-    workgroupBarrier();
-    for (var h = LPR / 2u; h > 0u; h = h >> 1u) {
-        if l < h { red[lid] = red[lid] + red[lid + h]; }
-        workgroupBarrier();
-    }
-    let mean = red[head] / f32(K);
+    let mean = row_reduce(lid, s, false) / f32(K);
     var mu = 0.0;
     var inv = 0.0;
     let eps = bitcast<f32>(P.sv.x);
     if RMS {
         inv = inverseSqrt(mean + eps);
     } else {
-        workgroupBarrier();
         mu = mean;
         var d2 = 0.0;
         if live {
@@ -84,13 +103,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 }
             }
         }
-        red[lid] = d2;
-        workgroupBarrier();
-        for (var h = LPR / 2u; h > 0u; h = h >> 1u) {
-            if l < h { red[lid] = red[lid] + red[lid + h]; }
-            workgroupBarrier();
-        }
-        inv = inverseSqrt(red[head] / f32(K) + eps);
+        inv = inverseSqrt(row_reduce(lid, d2, false) / f32(K) + eps);
     }
     if live {
         let bo = row * K4;

@@ -1,7 +1,7 @@
 // softmax4.wgsl - softmax / log_softmax of rows that are contiguous in memory (the softmax dim is
 // the innermost non-trivial dim of both the input and the contiguous output, K % 4 == 0, row
 // starts at multiples of 4), in one pass over memory: each lane loads its share of the row as
-// vec4s into registers (NV slots), the row's max and sum meet in a shared-memory tree, and the
+// vec4s into registers (NV slots), the row's max and sum meet in shared memory (two barriers per statistic), and the
 // result is written from the registers (one read, one write per element; src/tensor/nn.c).
 // Specialisation (prelude of src/tensor/kernel.c):
 //   OP  bit 0: log_softmax; bit 1: a row of -inf only gives zeros (attention: no visible key)
@@ -19,6 +19,33 @@ const LPR: u32 = 256u >> (3u * MB);
 const NV: u32 = MC;
 
 var<workgroup> red: array<f32, 256>;
+var<workgroup> red2: array<f32, 128>;
+
+// The sum (or max) over the LPR lanes of each row in two barriers: lanes l < 16 of a row fold
+// LPR / 16 values each, then every lane folds the row's 16 partials.  A following call is safe
+// (its first barrier orders it after this call's reads).
+fn row_reduce(lid: u32, v: f32, is_max: bool) -> f32 {
+    red[lid] = v;
+    workgroupBarrier();
+    let l = lid % LPR;
+    let head = lid - l;
+    let pb = head / LPR * 16u;
+    if l < 16u {
+        var x = red[head + l];
+        for (var i = 1u; i < LPR / 16u; i = i + 1u) {
+            let y = red[head + l + 16u * i];
+            x = select(x + y, max(x, y), is_max);
+        }
+        red2[pb + l] = x;
+    }
+    workgroupBarrier();
+    var x = red2[pb];
+    for (var i = 1u; i < 16u; i = i + 1u) {
+        let y = red2[pb + i];
+        x = select(x + y, max(x, y), is_max);
+    }
+    return x;
+}
 
 fn row_base(o: u32) -> u32 {
     var rem = o;
@@ -45,7 +72,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let K4 = P.aux.y / 4u;
     let row = (wid.y * P.gx + wid.x) * (256u / LPR) + lid / LPR;
     let l = lid % LPR;
-    let head = lid - l;
     let live = row < M;
     var v: array<vec4<f32>, NV>;
     var mx = neg_inf();
@@ -61,14 +87,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
     }
-    red[lid] = mx;
-    workgroupBarrier();
-    for (var h = LPR / 2u; h > 0u; h = h >> 1u) {
-        if l < h { red[lid] = max(red[lid], red[lid + h]); }
-        workgroupBarrier();
-    }
-    let m = red[head];
-    workgroupBarrier();
+    let m = row_reduce(lid, mx, true);
     var s = 0.0;
     if live {
         for (var j = 0u; j < NV; j = j + 1u) {
@@ -79,13 +98,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
     }
-    red[lid] = s;
-    workgroupBarrier();
-    for (var h = LPR / 2u; h > 0u; h = h >> 1u) {
-        if l < h { red[lid] = red[lid] + red[lid + h]; }
-        workgroupBarrier();
-    }
-    let tot = red[head];
+    let tot = row_reduce(lid, s, false);
     if live {
         let bo = row * K4;
         let empty = ZERO_EMPTY && m == neg_inf();
