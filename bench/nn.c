@@ -198,7 +198,8 @@ static void flops_row(nb *b, const char *key, const char *name, mm_case *c, int 
     check_mm(b, key, c);
 }
 
-static void gemm(nb *b, const char *key, wt_dtype dt, int64_t batch, int64_t M, int64_t N, int64_t K, int reps) {
+static void gemm(nb *b, const char *key, wt_dtype dt, int64_t batch, int64_t M, int64_t N, int64_t K, int reps,
+                 bool variants) {
     wt_context *ctx = b->ctx;
     wt_tensor *x = batch > 1 ? wt_uniform(ctx, dt, WT_SHAPE(batch, M, K), -1, 1) : wt_uniform(ctx, dt, WT_SHAPE(M, K), -1, 1);
     wt_tensor *y = batch > 1 ? wt_uniform(ctx, dt, WT_SHAPE(batch, K, N), -1, 1) : wt_uniform(ctx, dt, WT_SHAPE(K, N), -1, 1);
@@ -206,7 +207,7 @@ static void gemm(nb *b, const char *key, wt_dtype dt, int64_t batch, int64_t M, 
         mm_case c = { x, y, batch, M, N, K, WT_MATMUL_AUTO };
         const bench_row *main_row = bench_find_row(b->rep, key);
         flops_row(b, key, main_row ? main_row->name : key, &c, reps);
-        for (int k = WT_MATMUL_TILE128; b->all_kernels && k < WT_MATMUL_MATVEC; k++) {
+        for (int k = WT_MATMUL_TILE128; variants && b->all_kernels && k < WT_MATMUL_MATVEC; k++) {
             char vk[48], vn[160];
             snprintf(vk, sizeof vk, "%s_%s", key, wt_matmul_kernel_name((wt_matmul_kernel)k));
             snprintf(vn, sizeof vn, "%s, %s", main_row ? main_row->name : key, wt_matmul_kernel_name((wt_matmul_kernel)k));
@@ -365,13 +366,14 @@ int bench_nn(const bench_options *opt) {
 #undef X
 
     wt_manual_seed(b.ctx, 1234);
-    gemm(&b, "sgemm1024_TFLOPs", WT_F32, 1, b.sz.s1, b.sz.s1, b.sz.s1, 20);
-    gemm(&b, "sgemm4096_TFLOPs", WT_F32, 1, b.sz.s2, b.sz.s2, b.sz.s2, 5);
-    gemm(&b, "sgemm8192_TFLOPs", WT_F32, 1, b.sz.s3, b.sz.s3, b.sz.s3, 2);
-    gemm(&b, "sgemm_ragged_TFLOPs", WT_F32, 1, b.sz.rm, b.sz.rn, b.sz.rk, 5);
-    gemm(&b, "bmm_TFLOPs", WT_F32, b.sz.bb, b.sz.bm, b.sz.bn, b.sz.bk, 20);
+    /* WGC_NN_KERNELS=all: variant rows for four shapes (the report holds 48 rows) */
+    gemm(&b, "sgemm1024_TFLOPs", WT_F32, 1, b.sz.s1, b.sz.s1, b.sz.s1, 20, true);
+    gemm(&b, "sgemm4096_TFLOPs", WT_F32, 1, b.sz.s2, b.sz.s2, b.sz.s2, 5, true);
+    gemm(&b, "sgemm8192_TFLOPs", WT_F32, 1, b.sz.s3, b.sz.s3, b.sz.s3, 2, false);
+    gemm(&b, "sgemm_ragged_TFLOPs", WT_F32, 1, b.sz.rm, b.sz.rn, b.sz.rk, 5, true);
+    gemm(&b, "bmm_TFLOPs", WT_F32, b.sz.bb, b.sz.bm, b.sz.bn, b.sz.bk, 20, true);
     if (wt_context_has_f16(b.ctx))
-        gemm(&b, "hgemm4096_TFLOPs", WT_F16, 1, b.sz.s2, b.sz.s2, b.sz.s2, 5);
+        gemm(&b, "hgemm4096_TFLOPs", WT_F16, 1, b.sz.s2, b.sz.s2, b.sz.s2, 5, false);
     else
         snprintf(bench_find_row(rep, "hgemm4096_TFLOPs")->note, sizeof rep->rows[0].note, "no shader-f16 on this adapter");
     matvec(&b);

@@ -384,6 +384,8 @@ wt_tensor *wt_linear(wt_context *ctx, wt_tensor *x, wt_tensor *w, wt_tensor *bia
     X(TILE128X64U, "tile128x64u")                                             \
     X(TILE64U, "tile64x64u")                                                  \
     X(TILE128K16U, "tile128x128k16u")                                         \
+    X(TILE128W, "tile128x128w")    /* unrolled, 8 x 4 invocations per warp */  \
+    X(TILE128X64W, "tile128x64w")                                             \
     X(MATVEC, "matvec")            /* M or N = 1, no batch, aligned rows */
 typedef enum wt_matmul_kernel {
 #define X(name, str) WT_MATMUL_##name,

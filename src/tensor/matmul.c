@@ -103,11 +103,15 @@ static wt_status record_matvec(wt_context *ctx, const char *op, const mm_plan *p
 
 static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p, wt_matmul_kernel kind,
                               wt_tensor *out, wt_tensor *a, wt_tensor *b, wt_tensor *bias) {
-    /* kernel -> (file, tile shape code of matmul.wgsl / matmul2.wgsl) */
-    bool unrolled = kind >= WT_MATMUL_TILE128U;
-    wt_matmul_kernel shape = unrolled ? (wt_matmul_kernel)(kind - WT_MATMUL_TILE128U + WT_MATMUL_TILE128) : kind;
-    uint32_t variant = shape == WT_MATMUL_TILE64 ? 1u : shape == WT_MATMUL_TILE128X64 ? 2u
-                     : shape == WT_MATMUL_TILE128K16 ? 3u : 0u;
+    /* kernel -> (file, OP: tile shape code 0..3 of matmul.wgsl / matmul2.wgsl, + 4: WARP8) */
+    static const struct { uint8_t file, op; } kt[WT_MATMUL_KERNEL_COUNT] = {
+        [WT_MATMUL_TILE128] = { WT_K_matmul, 0 },     [WT_MATMUL_TILE128X64] = { WT_K_matmul, 2 },
+        [WT_MATMUL_TILE64] = { WT_K_matmul, 1 },      [WT_MATMUL_TILE128K16] = { WT_K_matmul, 3 },
+        [WT_MATMUL_TILE128U] = { WT_K_matmul2, 0 },   [WT_MATMUL_TILE128X64U] = { WT_K_matmul2, 2 },
+        [WT_MATMUL_TILE64U] = { WT_K_matmul2, 1 },    [WT_MATMUL_TILE128K16U] = { WT_K_matmul2, 3 },
+        [WT_MATMUL_TILE128W] = { WT_K_matmul2, 4 },   [WT_MATMUL_TILE128X64W] = { WT_K_matmul2, 6 },
+    };
+    uint32_t variant = kt[kind].op & 3u;
     int64_t tm = variant == 1 ? 64 : 128, tn = variant == 0 || variant == 3 ? 128 : 64;
     if (variant == 3 && wg_device_get_limits(ctx->dev)->max_compute_workgroup_storage_size < 33792)
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %s needs 33792 bytes of workgroup memory",
@@ -119,8 +123,8 @@ static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p,
                          (long long)groups);
     wt_kkey key;
     memset(&key, 0, sizeof key);
-    key.file = unrolled ? WT_K_matmul2 : WT_K_matmul;
-    key.op = (uint8_t)variant;
+    key.file = kt[kind].file;
+    key.op = kt[kind].op;
     key.out = (uint8_t)out->dtype;
     key.in[0] = (uint8_t)a->dtype;
     key.in[1] = (uint8_t)b->dtype;

@@ -6,16 +6,19 @@
 // the only clamp, min(tx, RB - 1), is loop-invariant and hoisted, and the reads become plain
 // loads with immediate offsets.  The accumulators are private variables (registers after
 // inlining).  Global loads keep one base index, row and k per invocation and operand (fewer
-// live registers than matmul.wgsl's per-component vectors).
+// live registers than matmul.wgsl's per-component vectors).  OP bit 2 (WARP8): invocations are
+// laid out 8 x 4 per warp instead of 16 x 2 (fewer shared-memory wavefronts per read).
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> a: array<SA>;
 @group(0) @binding(2) var<storage, read> b: array<SB>;
 @group(0) @binding(3) var<storage, read> c: array<SC>;
 
-const BK: u32 = select(8u, 16u, OP == 1u || OP == 3u);   // K step
-const TM: u32 = select(128u, 64u, OP == 1u);                // tile rows
-const TN: u32 = select(64u, 128u, OP == 0u || OP == 3u);    // tile columns
+const SHAPE: u32 = OP & 3u;                                 // matmul.wgsl's OP
+const WARP8: bool = (OP & 4u) != 0u;                        // 8 x 4 invocations per warp
+const BK: u32 = select(8u, 16u, SHAPE == 1u || SHAPE == 3u);   // K step
+const TM: u32 = select(128u, 64u, SHAPE == 1u);                // tile rows
+const TN: u32 = select(64u, 128u, SHAPE == 0u || SHAPE == 3u); // tile columns
 const QM: u32 = TM / 4u;
 const QN: u32 = TN / 4u;
 const RA: u32 = QM + 1u;                                    // padded rows, in vec4
@@ -156,8 +159,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         rem = q;
     }
     let oo = bi * M * N;
-    tx = t % 16u;
-    ty = t / 16u;
+    if WARP8 {
+        // a warp of 32 covers 8 x 4 (tx, ty): its vec4 reads of a k row touch 4 quads of A and
+        // 8 of B, one 128-byte wavefront each (16 x 2 needs two for B)
+        let w = t / 32u;
+        let l = t % 32u;
+        tx = (w % 2u) * 8u + l % 8u;
+        ty = (w / 2u) * 4u + l / 8u;
+    } else {
+        tx = t % 16u;
+        ty = t / 16u;
+    }
 
     let aks = P.aux.y;
     let bks = P.aux.z;
