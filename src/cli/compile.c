@@ -48,7 +48,7 @@ static void compile_usage(FILE *f) {
           "  --entry NAME         keep only entry point NAME (in the module and the reflection)\n"
           "  --target ENV         vulkan1.1 (SPIR-V 1.3, default) or vulkan1.3 (SPIR-V 1.6)\n"
           "  --override NAME=V    value of an `override` declaration (NAME may be an @id number)\n"
-          "  --reflect            print entry points, bindings and overrides as JSON on stdout\n"
+          "  --reflect, --json   print entry points, bindings and overrides as JSON on stdout\n"
           "  --no-bounds-checks   do not clamp indices (unsafe)\n", f);
 }
 
@@ -189,7 +189,7 @@ int cli_compile(int argc, char **argv) {
                 if (*idend == '\0') o->id = (uint32_t)id;
                 else o->name = v;
             }
-        } else if (!strcmp(a, "--reflect")) {
+        } else if (!strcmp(a, "--reflect") || !strcmp(a, "--json")) {
             reflect = 1;
         } else if (!strcmp(a, "--no-bounds-checks")) {
             opt.no_bounds_checks = true;

@@ -20,8 +20,8 @@ for c in $cmds; do
 done
 printf '@compute @workgroup_size(1) fn main() {}\n' >"$T/k.wgsl"
 "$W" version --json >"$T/v.json" && "$W" info --json >"$T/i.json" && "$W" check --json "$T/k.wgsl" >"$T/c.json" \
-  || bad "a --json command failed"
-for j in v i c; do python3 -m json.tool "$T/$j.json" >/dev/null || bad "$j.json is not JSON"; done
+  && "$W" compile --json "$T/k.wgsl" >"$T/r.json" || bad "a --json command failed"
+for j in v i c r; do python3 -m json.tool "$T/$j.json" >/dev/null || bad "$j.json is not JSON"; done
 printf '@group(0) @binding(0) var<storage, read_write> v: array<u32>;\n@compute @workgroup_size(1) fn main() { v[0] = 1u; }\n' >"$T/r.wgsl"
 "$W" profile "$T/r.wgsl" --dispatch 1 --bind 0=zeros:u32:4 --repeat 5 >"$T/o" 2>"$T/e" || bad "profile failed: $(cat "$T/e")"
 [ -s "$T/e" ] && bad "profile wrote progress to a non-terminal stderr: $(cat "$T/e")"
