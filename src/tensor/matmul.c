@@ -4,12 +4,13 @@
  *
  * Operands are never copied: the kernels read A and B through their strides (a transposed view
  * is a stride swap), so a plan is just (shape, strides, offset) per operand after the batch dims
- * are broadcast and collapsed (size-1 dims dropped, mergeable neighbours merged).  Two kernel
- * files: matmul.wgsl, the tiled GEMM (three tile shapes, see its header), and matvec.wgsl, the
- * bandwidth-bound decode path for one output row or column (M == 1 or N == 1, no batch) whose
+ * are broadcast and collapsed (size-1 dims dropped, mergeable neighbours merged; batch dims
+ * that continue A's rows become rows).  Kernel files: matmul.wgsl, the tiled GEMM (four tile
+ * shapes, see its header), matmul2.wgsl, the same tiles with the inner loop unrolled (and a
+ * warp-tiled layout), and matvec.wgsl, the bandwidth-bound decode path for one output row or column (M == 1 or N == 1, no batch) whose
  * matrix has contiguous, 16-byte aligned rows.  The kernel is chosen by shape: matvec when it
- * applies, else the autotuner's cached choice for the shape class, else a heuristic (128 x 128
- * tiles when there are enough of them to fill the GPU, 128 x 64, then 64 x 64).  The product
+ * applies, else the autotuner's choice for the shape class, else a heuristic (128 x 64 tiles
+ * when there are enough of them to fill the GPU, else 64 x 64).  The product
  * accumulates in f32 (f16 operands are widened on load) and rounds once on store. */
 #include <string.h>
 
@@ -56,16 +57,17 @@ static bool matvec_ok(const mm_plan *p) {
     return false;
 }
 
+/* Without a tuned choice.  Measured on the H200 (wgc bench nn, WGC_NN_KERNELS=all): the
+ * unrolled 128 x 64 warp-tiled kernel is the fastest or within 3% of it on 1024^3 (26.3
+ * TFLOP/s), 4096^3 (29.3), 4095 x 4097 x 1023 (28.0); 128 x 128 tiles run 10-15% slower (64
+ * accumulators per invocation: fewer warps per SM), K steps of 16 half as fast.  Below ~one
+ * tile per SM, 64 x 64 tiles keep more of the GPU busy. */
 static wt_matmul_kernel heuristic(const mm_plan *p) {
     if (matvec_ok(p))
         return WT_MATMUL_MATVEC;
-    int64_t t128 = p->batch * cdiv(p->M, 128) * cdiv(p->N, 128);
-    int64_t t12864 = p->batch * cdiv(p->M, 128) * cdiv(p->N, 64);
-    if (t128 >= 256)
-        return WT_MATMUL_TILE128;
-    if (t12864 >= 256)
-        return WT_MATMUL_TILE128X64;
-    return WT_MATMUL_TILE64;
+    if (p->batch * cdiv(p->M, 128) * cdiv(p->N, 64) >= 128)
+        return WT_MATMUL_TILE128X64W;
+    return WT_MATMUL_TILE64U;
 }
 
 static wt_status record_matvec(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *out, wt_tensor *a,
