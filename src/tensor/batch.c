@@ -5,7 +5,9 @@
  * into one compute pass of one command buffer (wg inserts a barrier only where a dispatch reads
  * or overwrites what an earlier one wrote), submits once and drops the batch's references, so
  * temporaries go back to the pool, to be reused once that submit has finished.  The batch
- * flushes itself at max_batch_ops dispatches, and after every op in eager mode (with a wait). */
+ * flushes itself at max_batch_ops dispatches, once the pool handed out WT_BATCH_BYTES for it (a
+ * quarter of memory_limit when set: temporaries are reusable only after their batch ran),
+ * and after every op in eager mode (with a wait). */
 #include <string.h>
 
 #include "tensor/internal.h"
@@ -62,6 +64,7 @@ wt_status wt_batch_flush(wt_context *ctx, const char *op) {
         return WT_OK;
     uint32_t count = ctx->batch_count;
     uint64_t bytes = (uint64_t)count * ctx->params_stride;
+    ctx->batch_bytes = 0;
     wt_paramsbuf *pb = params_buffer(ctx, op, bytes);
     if (!pb) {
         drop_batch(ctx);
@@ -161,7 +164,8 @@ wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p,
         wt_status s = wt_batch_flush(ctx, op);
         return s != WT_OK ? s : wt_batch_wait(ctx, op);
     }
-    if (ctx->batch_count >= ctx->max_batch)
+    uint64_t cap = ctx->memory_limit ? ctx->memory_limit / 4 : WT_BATCH_BYTES;
+    if (ctx->batch_count >= ctx->max_batch || ctx->batch_bytes > cap)
         return wt_batch_flush(ctx, op);
     return WT_OK;
 }

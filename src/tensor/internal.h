@@ -28,6 +28,7 @@
 #define WT_BG_CACHE 4096u         /* bind group cache slots (a power of two) */
 #define WT_KERNEL_CACHE 4096u     /* kernel cache slots (a power of two) */
 #define WT_MAX_IN 3               /* inputs of a dispatch */
+#define WT_BATCH_BYTES (1ull << 30)   /* flush once the pool handed out this much for a batch */
 
 /* Kernel files (src/tensor/kernels/<name>.wgsl): X(name, inputs). */
 #define WT_KERNEL_FILES(X) \
@@ -134,6 +135,7 @@ struct wt_context {
     wt_retiring *retiring;
     uint32_t retiring_count, retiring_cap;
     uint64_t submits, completed;  /* my submits so far; all up to `completed` are done */
+    uint64_t batch_bytes;         /* bytes the pool handed out since the last flush */
 
     /* kernels and bind groups */
     wg_bind_group_layout *bgl[WT_MAX_IN + 1], *params_bgl;

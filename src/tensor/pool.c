@@ -7,7 +7,10 @@
  * (ctx->completed, advanced by full waits and by a non-blocking wg_queue_wait(q, 0)).  A miss
  * creates a buffer inside an out-of-memory error scope; on failure (or past memory_limit) the
  * pool releases its free buffers, waits for the GPU, collects the retiring ones and tries once
- * more before reporting WT_STATUS_OUT_OF_MEMORY, which leaves every existing tensor intact. */
+ * more before reporting WT_STATUS_OUT_OF_MEMORY, which leaves every existing tensor intact.
+ * Buffers of a batch's temporaries come back only after that batch ran, so a long batch of big
+ * ops would only ever take buffers: batch.c flushes once the pool handed out WT_BATCH_BYTES (or
+ * a quarter of memory_limit) for the pending batch, and later batches reuse what finished. */
 #include <stdio.h>
 #include <string.h>
 
@@ -124,6 +127,7 @@ wt_status wt_pool_get(wt_context *ctx, const char *op, uint64_t bytes, wg_buffer
     *clsp = cls;
     if (!free_count(ctx, cls))
         wt_pool_collect(ctx);
+    ctx->batch_bytes += wt_pool_class_size(cls);
     if (free_count(ctx, cls)) {
         *out = pop_free(ctx, cls);
         ctx->stats.pool_hits++;
@@ -134,8 +138,10 @@ wt_status wt_pool_get(wt_context *ctx, const char *op, uint64_t bytes, wg_buffer
     bool oom;
     wg_buffer *b = create(ctx, wt_pool_class_size(cls), &oom);
     if (!b) {
-        /* free what the pool holds, let the GPU finish, and try once more */
+        /* free what the pool holds, run the pending batch, let the GPU finish, try once more */
         release_free(ctx);
+        if (ctx->batch_count)
+            wt_batch_flush(ctx, op);
         if (ctx->retiring_count) {
             wg_queue_wait(ctx->q, UINT64_MAX);
             ctx->completed = ctx->submits;

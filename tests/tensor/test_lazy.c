@@ -167,26 +167,39 @@ static void test_pool(void) {
 }
 
 static void test_oom(tt_fixture *f) {
-    wt_context *c = wt_context_create(f->g.dev, &(wt_context_desc){ .memory_limit = 1 << 20,
+    wt_context *c = wt_context_create(f->g.dev, &(wt_context_desc){ .memory_limit = 2 << 20,
                                                                      .allocator = test_allocator(&f->ta) });
-    wt_tensor *a = wt_full(c, WT_F32, WT_SHAPE(150000), 3);   /* 600 KB */
+    wt_tensor *a = wt_full(c, WT_F32, WT_SHAPE(300000), 3);   /* 1.2 MB */
     CHECK(a != NULL);
     wt_tensor *tmp = wt_full(c, WT_F32, WT_SHAPE(100000), 1);   /* 400 KB, then released: pooled */
     wt_release(tmp);
-    wt_tensor *b = wt_full(c, WT_F32, WT_SHAPE(150000), 4);   /* over the limit even after freeing the pool */
+    wt_tensor *b = wt_full(c, WT_F32, WT_SHAPE(300000), 4);   /* over the limit even after freeing the pool */
     CHECK(b == NULL);
     CHECK_EQ_INT(wt_last_status(c), WT_STATUS_OUT_OF_MEMORY);
-    CHECKF(strstr(wt_last_error(c), "wt_full") && strstr(wt_last_error(c), "600000 bytes"), "%s", wt_last_error(c));
+    CHECKF(strstr(wt_last_error(c), "wt_full") && strstr(wt_last_error(c), "1200000 bytes"), "%s", wt_last_error(c));
     wt_clear_error(c);
     double v;
-    wt_tensor *e = wt_select(c, a, 0, 149999);
+    wt_tensor *e = wt_select(c, a, 0, 299999);
     CHECK(wt_item(c, e, &v) == WT_OK && v == 3);   /* existing tensors intact */
     wt_tensor *s = wt_full(c, WT_F32, WT_SHAPE(50000), 5);   /* smaller ones still fit */
     CHECK(s != NULL);
     wt_release(e), wt_release(s), wt_release(a);
-    wt_tensor *b2 = wt_full(c, WT_F32, WT_SHAPE(150000), 4);   /* after releasing: fits again */
+    wt_tensor *b2 = wt_full(c, WT_F32, WT_SHAPE(300000), 4);   /* after releasing: fits again */
     CHECK(b2 != NULL);
     wt_release(b2);
+    /* a long chain whose temporaries together pass the limit: batches flush by bytes and later
+     * ones reuse what finished, so it runs within 2 MiB */
+    wt_stats st0, st1;
+    wt_get_stats(c, &st0);
+    wt_tensor *x = wt_full(c, WT_F32, WT_SHAPE(65536), 1);
+    wt_tensor *y = chain(c, x, 40);
+    CHECKF(y != NULL, "%s", wt_last_error(c));
+    wt_tensor *e2 = y ? wt_select(c, y, 0, 65535) : NULL;
+    CHECK(e2 && wt_item(c, e2, &v) == WT_OK && fabs(v - chain_ref(1, 40)) < 1e-4);
+    wt_get_stats(c, &st1);
+    CHECKF(st1.flushes - st0.flushes >= 4, "%llu flushes", (unsigned long long)(st1.flushes - st0.flushes));
+    CHECK(st1.peak_allocated_bytes <= (1 << 20) * 2);
+    wt_release(e2), wt_release(x), wt_release(y);
     wt_context_destroy(c);
     /* bigger than one binding may hold */
     wt_tensor *huge = wt_empty(ctx, WT_F32, WT_SHAPE(2147483647));
