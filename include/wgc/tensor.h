@@ -408,6 +408,44 @@ wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *
  * lookup never tunes when tuning is off.  Returns the choice (AUTO when none). */
 wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt);
 
+/* ---- convolution and pooling (src/tensor/conv.c; issue 5) ---------------------------------- */
+/* conv2d as torch.nn.functional.conv2d: x [N, C, H, W] (any strides: read in place), weight
+ * [K, C / groups, KH, KW], bias [K] or NULL; out [N, K, OH, OW] contiguous with
+ * OH = (H + 2 pad_h - dil_h (KH - 1) - 1) / stride_h + 1 (likewise OW).  f32 or f16 (all three of
+ * one dtype; accumulation in f32).  Errors name the op and the shapes. */
+typedef enum wt_conv_impl {
+    WT_CONV_AUTO = 0,         /* GEMM when the problem fills its tiles, else DIRECT */
+    WT_CONV_GEMM,             /* implicit GEMM: 64 channel x 128 pixel tiles, no im2col in memory */
+    WT_CONV_DIRECT,           /* one invocation per output element (small, depthwise) */
+    WT_CONV_IMPL_COUNT
+} wt_conv_impl;
+typedef struct wt_conv2d_desc {
+    const char *label;
+    int64_t stride[2];        /* (h, w); 0: 1 */
+    int64_t padding[2];       /* zeros added on both sides of (h, w) */
+    int64_t dilation[2];      /* 0: 1 */
+    int64_t groups;           /* 0: 1; divides C and K */
+    wt_conv_impl impl;
+} wt_conv2d_desc;
+wt_tensor *wt_conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor *bias,
+                     const wt_conv2d_desc *desc);   /* desc NULL: stride 1, no padding */
+/* Pooling over the (H, W) dims of x [N, C, H, W] (any strides), f32 or f16; out [N, C, OH, OW]
+ * contiguous, OH as for conv2d (floor mode).  max pads with -inf; avg divides by the window size
+ * (count_include_pad, PyTorch's default) or by the elements inside the image. */
+typedef struct wt_pool2d_desc {
+    const char *label;
+    int64_t kernel[2];        /* (h, w); required */
+    int64_t stride[2];        /* 0: the kernel size */
+    int64_t padding[2];       /* at most half the kernel size */
+    int64_t dilation[2];      /* max only; 0: 1 */
+    bool count_include_pad;   /* avg only */
+} wt_pool2d_desc;
+/* indices: when not NULL, receives an i32 tensor of out's shape holding, per output, the flat
+ * index h * W + w of the maximum within its input plane (torch's return_indices). */
+wt_tensor *wt_max_pool2d(wt_context *ctx, wt_tensor *x, const wt_pool2d_desc *desc, wt_tensor **indices);
+wt_tensor *wt_avg_pool2d(wt_context *ctx, wt_tensor *x, const wt_pool2d_desc *desc);
+/* ---- end of convolution and pooling ------------------------------------------------------- */
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,287 @@
+/* conv.c - conv2d, maxpool2d and avgpool2d over NCHW tensors.
+ *
+ * conv2d has two kernels.  conv.wgsl is an implicit GEMM: per group, the output [Kg channels x
+ * N*OH*OW pixels] is the product of the weight [Kg x R] (R = Cg*KH*KW) and the patch matrix
+ * [R x pixels], whose tiles are gathered from the input on the fly (through the input's
+ * strides, zero outside the border), so no im2col buffer ever exists and a strided view is
+ * read in place.  conv_direct.wgsl computes one output element per invocation; AUTO takes it
+ * when the GEMM's 64 x 128 tiles would be mostly empty (few output channels per group, as in
+ * depthwise convolutions, or a tiny inner dimension).  The weight and bias are read as
+ * contiguous arrays (wt_contiguous copies them only when they are views).
+ *
+ * The pools (pool.wgsl) run one invocation per output element; max pooling with indices
+ * records the kernel twice (values, then i32 indices), since a dispatch has one output. */
+#include <string.h>
+
+#include "tensor/internal.h"
+
+enum { POOL_MAX = 0, POOL_ARGMAX = 1, POOL_AVG_PAD = 2, POOL_AVG = 3 };
+
+static int64_t cdiv(int64_t a, int64_t b) {
+    return (a + b - 1) / b;
+}
+
+static bool fits_i32(int64_t v) {
+    return v >= -(int64_t)INT32_MAX && v <= INT32_MAX;
+}
+
+/* Checks x is a 4-D float tensor addressable with 32-bit indices. */
+static bool nchw_input(wt_context *ctx, const char *op, const wt_tensor *x) {
+    char b[160];
+    if (!wt_check_tensor(ctx, op, x))
+        return false;
+    wt_shape_str(b, sizeof b, x->ndim, x->shape);
+    if (x->ndim != 4) {
+        wt_fail(ctx, WT_STATUS_SHAPE, op, "input %s: expected 4 dims [N, C, H, W]", b);
+        return false;
+    }
+    if (!wt_is_float(x->dtype)) {
+        wt_fail(ctx, WT_STATUS_DTYPE, op, "input %s %s: f32 or f16 only", wt_dtype_name(x->dtype), b);
+        return false;
+    }
+    int64_t far = x->offset;
+    for (int d = 0; d < 4; d++)
+        far += (x->shape[d] - 1) * (x->strides[d] < 0 ? -x->strides[d] : x->strides[d]);
+    if (!fits_i32(far) || !fits_i32(x->numel)) {
+        wt_fail(ctx, WT_STATUS_SHAPE, op, "input %s: too large for 32-bit indexing", b);
+        return false;
+    }
+    return true;
+}
+
+/* One output size: (in + 2 pad - dil (k - 1) - 1) / stride + 1, or -1 when not positive. */
+static int64_t out_size(int64_t in, int64_t k, int64_t stride, int64_t pad, int64_t dil) {
+    int64_t span = in + 2 * pad - dil * (k - 1) - 1;
+    return span < 0 ? -1 : span / stride + 1;
+}
+
+static void put_strides(wt_params *p, const wt_tensor *x) {
+    for (int d = 0; d < 4; d++)
+        p->st[0][d] = (int32_t)x->strides[d];
+    p->off[0] = (uint32_t)x->offset;
+}
+
+wt_tensor *wt_conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor *bias, const wt_conv2d_desc *desc) {
+    const char *op = "wt_conv2d";
+    if (!ctx || !nchw_input(ctx, op, x) || !wt_check_tensor(ctx, op, weight) ||
+        (bias && !wt_check_tensor(ctx, op, bias)))
+        return NULL;
+    wt_conv2d_desc d = desc ? *desc : (wt_conv2d_desc){ 0 };
+    char sx[160], sw[160], sb[160] = "none";
+    wt_shape_str(sx, sizeof sx, x->ndim, x->shape);
+    wt_shape_str(sw, sizeof sw, weight->ndim, weight->shape);
+    if (bias)
+        wt_shape_str(sb, sizeof sb, bias->ndim, bias->shape);
+    if (weight->dtype != x->dtype || (bias && bias->dtype != x->dtype))
+        return wt_fail(ctx, WT_STATUS_DTYPE, op, "input %s %s, weight %s %s, bias %s: dtypes differ",
+                       wt_dtype_name(x->dtype), sx, wt_dtype_name(weight->dtype), sw,
+                       bias ? wt_dtype_name(bias->dtype) : "none");
+    int64_t sh = d.stride[0] ? d.stride[0] : 1, swd = d.stride[1] ? d.stride[1] : 1;
+    int64_t dh = d.dilation[0] ? d.dilation[0] : 1, dw = d.dilation[1] ? d.dilation[1] : 1;
+    int64_t ph = d.padding[0], pw = d.padding[1];
+    int64_t G = d.groups ? d.groups : 1;
+    if (sh < 1 || swd < 1 || dh < 1 || dw < 1 || ph < 0 || pw < 0 || G < 1 || sh > 65535 || swd > 65535 ||
+        dh > 65535 || dw > 65535 || ph > 65535 || pw > 65535 || (unsigned)d.impl >= WT_CONV_IMPL_COUNT)
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
+                       "input %s, weight %s: stride (%lld, %lld), padding (%lld, %lld), dilation (%lld, %lld), "
+                       "groups %lld or impl %d out of range", sx, sw, (long long)sh, (long long)swd, (long long)ph,
+                       (long long)pw, (long long)dh, (long long)dw, (long long)G, (int)d.impl);
+    int64_t N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
+    if (weight->ndim != 4 || C % G || weight->shape[1] != C / G || weight->shape[0] % G || weight->shape[0] < 1 ||
+        weight->shape[2] < 1 || weight->shape[3] < 1)
+        return wt_fail(ctx, WT_STATUS_SHAPE, op,
+                       "input %s, weight %s, groups %lld: expected weight [K, C / groups, KH, KW] with groups "
+                       "dividing C and K", sx, sw, (long long)G);
+    int64_t K = weight->shape[0], KH = weight->shape[2], KW = weight->shape[3];
+    if (bias && (bias->ndim != 1 || bias->shape[0] != K))
+        return wt_fail(ctx, WT_STATUS_SHAPE, op, "input %s, weight %s: bias %s should be [%lld]", sx, sw, sb,
+                       (long long)K);
+    int64_t OH = out_size(H, KH, sh, ph, dh), OW = out_size(W, KW, swd, pw, dw);
+    if (OH < 0 || OW < 0)
+        return wt_fail(ctx, WT_STATUS_SHAPE, op,
+                       "input %s, weight %s, padding (%lld, %lld), dilation (%lld, %lld): the kernel is larger "
+                       "than the padded input", sx, sw, (long long)ph, (long long)pw, (long long)dh, (long long)dw);
+    int64_t Cg = C / G, Kg = K / G, R = Cg * KH * KW, OHW = OH * OW, Ptot = N * OHW;
+    if (!fits_i32(R * K) || !fits_i32(Ptot * K) || !fits_i32(H + 2 * ph) || !fits_i32(W + 2 * pw) ||
+        !fits_i32(OH * sh + dh * KH) || !fits_i32(OW * swd + dw * KW))
+        return wt_fail(ctx, WT_STATUS_SHAPE, op, "input %s, weight %s: too large for 32-bit indexing", sx, sw);
+    wt_tensor *out = wt_tensor_new(ctx, op, x->dtype, 4, (const int64_t[]){ N, K, OH, OW });
+    if (!out || !out->numel)
+        return out;
+    if (R == 0) {   /* C == 0: only the bias */
+        wt_release(out);
+        wt_tensor *z = wt_zeros(ctx, x->dtype, 4, (const int64_t[]){ N, K, OH, OW });
+        if (!z || !bias)
+            return z;
+        wt_tensor *bv = wt_view(ctx, bias, 4, (const int64_t[]){ 1, K, 1, 1 });
+        wt_tensor *r = bv ? wt_add(ctx, z, bv) : NULL;
+        wt_release(bv);
+        wt_release(z);
+        return r;
+    }
+    wt_conv_impl impl = d.impl;
+    if (impl == WT_CONV_AUTO)
+        impl = Kg >= 16 && R >= 16 ? WT_CONV_GEMM : WT_CONV_DIRECT;
+    wt_tensor *w = wt_contiguous(ctx, weight);
+    wt_tensor *b = bias ? wt_contiguous(ctx, bias) : NULL;
+    if (!w || (bias && !b)) {
+        wt_release(w);
+        wt_release(out);
+        return NULL;
+    }
+    wt_params p;
+    memset(&p, 0, sizeof p);
+    put_strides(&p, x);
+    p.off[1] = (uint32_t)w->offset;
+    p.off[2] = b ? (uint32_t)b->offset : 0;
+    p.shape[0] = (uint32_t)Ptot;
+    p.shape[1] = (uint32_t)OHW;
+    p.shape[2] = (uint32_t)OW;
+    p.shape[3] = (uint32_t)R;
+    p.shape[4] = (uint32_t)(KH * KW);
+    p.shape[5] = (uint32_t)KW;
+    p.shape[6] = (uint32_t)H;
+    p.shape[7] = (uint32_t)W;
+    p.sv[0] = (uint32_t)sh;
+    p.sv[1] = (uint32_t)swd;
+    p.sv[2] = (uint32_t)dh;
+    p.sv[3] = (uint32_t)dw;
+    p.aux[0] = (uint32_t)Kg;
+    p.aux[1] = (uint32_t)Cg;
+    p.aux[2] = (uint32_t)K;
+    p.st[0][4] = (int32_t)ph;      /* WGSL st[1] */
+    p.st[0][5] = (int32_t)pw;
+    wt_kkey key;
+    memset(&key, 0, sizeof key);
+    key.out = (uint8_t)out->dtype;
+    key.in[0] = key.in[1] = key.in[2] = (uint8_t)x->dtype;
+    key.compute = WT_F32;
+    key.mode[0] = b ? 1 : 0;
+    wt_status s = WT_OK;
+    if (impl == WT_CONV_GEMM) {
+        int64_t tc = cdiv(Kg, 64), tp = cdiv(Ptot, 128), groups = G * tc * tp;
+        if (groups > (int64_t)(UINT32_MAX / 256))
+            s = wt_failst(ctx, WT_STATUS_SHAPE, op, "input %s, weight %s: %lld tiles are too many for one dispatch",
+                          sx, sw, (long long)groups);
+        key.file = WT_K_conv;
+        p.aux[3] = (uint32_t)tc;
+        p.st[0][6] = (int32_t)tp;
+        p.n = (uint32_t)(groups * 256);
+    } else {
+        key.file = WT_K_conv_direct;
+        p.n = (uint32_t)out->numel;
+    }
+    wt_kernel *k = s == WT_OK ? wt_kernel_get(ctx, op, &key) : NULL;
+    wt_storage *in[3] = { x->st, w->st, b ? b->st : NULL };
+    s = k ? wt_record(ctx, op, k, &p, out->st, 3, in) : ctx->status;
+    wt_release(w);
+    wt_release(b);
+    if (s != WT_OK) {
+        wt_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* Validates a pool desc for x; fills the Params and the output shape. */
+static bool pool_plan(wt_context *ctx, const char *op, wt_tensor *x, const wt_pool2d_desc *desc, bool max,
+                      wt_params *p, int64_t oshape[4]) {
+    if (!ctx || !nchw_input(ctx, op, x))
+        return false;
+    char sx[160];
+    wt_shape_str(sx, sizeof sx, x->ndim, x->shape);
+    if (!desc) {
+        wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "input %s: a desc with the kernel size is required", sx);
+        return false;
+    }
+    int64_t kh = desc->kernel[0], kw = desc->kernel[1];
+    int64_t sh = desc->stride[0] ? desc->stride[0] : kh, sw = desc->stride[1] ? desc->stride[1] : kw;
+    int64_t ph = desc->padding[0], pw = desc->padding[1];
+    int64_t dh = desc->dilation[0] ? desc->dilation[0] : 1, dw = desc->dilation[1] ? desc->dilation[1] : 1;
+    if (kh < 1 || kw < 1 || sh < 1 || sw < 1 || dh < 1 || dw < 1 || kh > 65535 || kw > 65535 || sh > 65535 ||
+        sw > 65535 || dh > 65535 || dw > 65535 || ph < 0 || pw < 0 || 2 * ph > kh || 2 * pw > kw ||
+        (!max && (dh != 1 || dw != 1))) {
+        wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
+                "input %s: kernel (%lld, %lld), stride (%lld, %lld), padding (%lld, %lld), dilation (%lld, %lld) "
+                "out of range (padding at most half the kernel%s)", sx, (long long)kh, (long long)kw, (long long)sh,
+                (long long)sw, (long long)ph, (long long)pw, (long long)dh, (long long)dw,
+                max ? "" : "; no dilation for avg");
+        return false;
+    }
+    int64_t OH = out_size(x->shape[2], kh, sh, ph, dh), OW = out_size(x->shape[3], kw, sw, pw, dw);
+    if (OH < 0 || OW < 0) {
+        wt_fail(ctx, WT_STATUS_SHAPE, op, "input %s: kernel (%lld, %lld) larger than the padded input", sx,
+                (long long)kh, (long long)kw);
+        return false;
+    }
+    oshape[0] = x->shape[0];
+    oshape[1] = x->shape[1];
+    oshape[2] = OH;
+    oshape[3] = OW;
+    memset(p, 0, sizeof *p);
+    put_strides(p, x);
+    for (int i = 0; i < 4; i++)
+        p->shape[i] = (uint32_t)x->shape[i];
+    p->shape[4] = (uint32_t)OH;
+    p->shape[5] = (uint32_t)OW;
+    p->shape[6] = (uint32_t)kh;
+    p->shape[7] = (uint32_t)kw;
+    p->sv[0] = (uint32_t)sh;
+    p->sv[1] = (uint32_t)sw;
+    p->sv[2] = (uint32_t)ph;
+    p->sv[3] = (uint32_t)pw;
+    p->aux[0] = (uint32_t)dh;
+    p->aux[1] = (uint32_t)dw;
+    return true;
+}
+
+static wt_tensor *pool_run(wt_context *ctx, const char *op, wt_tensor *x, wt_params *p, const int64_t oshape[4],
+                           uint32_t mode, wt_dtype odt) {
+    wt_tensor *out = wt_tensor_new(ctx, op, odt, 4, oshape);
+    if (!out || !out->numel)
+        return out;
+    wt_kkey key;
+    memset(&key, 0, sizeof key);
+    key.file = WT_K_pool;
+    key.op = (uint8_t)mode;
+    key.out = (uint8_t)odt;
+    key.in[0] = (uint8_t)x->dtype;
+    key.compute = WT_F32;
+    p->n = (uint32_t)out->numel;
+    wt_kernel *k = wt_kernel_get(ctx, op, &key);
+    wt_storage *in = x->st;
+    if (!k || wt_record(ctx, op, k, p, out->st, 1, &in) != WT_OK) {
+        wt_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+wt_tensor *wt_max_pool2d(wt_context *ctx, wt_tensor *x, const wt_pool2d_desc *desc, wt_tensor **indices) {
+    const char *op = "wt_max_pool2d";
+    if (indices)
+        *indices = NULL;
+    wt_params p;
+    int64_t os[4];
+    if (!pool_plan(ctx, op, x, desc, true, &p, os))
+        return NULL;
+    wt_params p2 = p;
+    wt_tensor *out = pool_run(ctx, op, x, &p, os, POOL_MAX, x->dtype);
+    if (!out || !indices)
+        return out;
+    *indices = pool_run(ctx, op, x, &p2, os, POOL_ARGMAX, WT_I32);
+    if (!*indices) {
+        wt_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+wt_tensor *wt_avg_pool2d(wt_context *ctx, wt_tensor *x, const wt_pool2d_desc *desc) {
+    const char *op = "wt_avg_pool2d";
+    wt_params p;
+    int64_t os[4];
+    if (!pool_plan(ctx, op, x, desc, false, &p, os))
+        return NULL;
+    return pool_run(ctx, op, x, &p, os, desc->count_include_pad ? POOL_AVG_PAD : POOL_AVG, x->dtype);
+}
