@@ -3,6 +3,7 @@
 
 Usage: python3 tests/wgsl/syntax_diff.py --tint TINT_CHECK_MJS --pkg WEBGPU_DIR --wgc WGC
                                          [--count N] [--seed S] [--keep DIR]
+(--keep DIR writes the mutants there and leaves them; otherwise a temporary directory is removed)
 
 Mutants: each a valid golden file (tests/wgsl/golden/*.wgsl without .err) with one or two small
 edits (a span deleted, a token inserted, a character duplicated); same seed and same files give
@@ -17,6 +18,7 @@ import glob
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -81,6 +83,8 @@ def main():
         tint[o.get("file", files[0])] = o
     if len(tint) < len(files) * 9 // 10:
         print("syntax_diff: Tint answered for %d of %d files: %s" % (len(tint), len(files), r.stderr[-500:]))
+        if not a.keep:
+            shutil.rmtree(out, ignore_errors=True)
         return 1
     bad = compared = rejected = 0
     for path in files:
@@ -109,6 +113,8 @@ def main():
                 head = f.read()[:160]
             print("%s\n  wgc:  %s\n  tint: %s\n  src:  %r" % (path, m, t, head))
     print("syntax_diff: %d mutants compared, %d rejected by our parser, %d disagreements" % (compared, rejected, bad))
+    if not a.keep:
+        shutil.rmtree(out, ignore_errors=True)
     return 1 if bad or compared < len(files) * 9 // 10 else 0
 
 
