@@ -9,7 +9,7 @@
     X(compile, "compile WGSL to a SPIR-V module (wgc compile k.wgsl -o k.spv)") \
     X(check, "validate WGSL files, print diagnostics (--json)") \
     X(info, "list Vulkan adapters: info, limits, features (--json)") \
-    X(demo, "run a checked vector add on the default GPU") \
+    X(demo, "a checked vector add and a transformer block (wt) checked against the CPU, per-op times") \
     X(bench, "benchmarks with same-run baselines: bench runtime | bench compile (--json)") \
     X(run, "run a compute kernel on buffers from .npy files or generators (wgc run k.wgsl --dispatch ..)") \
     X(profile, "time a compute kernel with GPU timestamps: min/median/max, GB/s (--json)")
