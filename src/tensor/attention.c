@@ -9,11 +9,14 @@
  *   plain  attention.wgsl OP 0 writes the f32 scores [B, H, Lq, Lk] (scale, causal, boolean or
  *          additive mask broadcast through stride-0 views), softmax.wgsl normalises the rows,
  *          attention.wgsl OP 1 multiplies by v.  Memory O(Lq * Lk).
- *   flash  flash.wgsl: one workgroup per block of query rows streams the keys in tiles with an
- *          online softmax; memory O(sequence).  No mask tensor (causal only); D <= 256, Dv == D.
+ *   flash  flash2.wgsl: one workgroup per block of query rows streams the keys in tiles with an
+ *          online softmax, fetching each K/V chunk one chunk ahead; memory O(sequence).  No mask
+ *          tensor (causal only); D <= 256, Dv == D.  WGC_FLASH_KERNEL=1 in the environment takes
+ *          flash.wgsl (the same tiling without the pipeline), to compare the two in benchmarks.
  * AUTO takes flash whenever it applies. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tensor/internal.h"
@@ -238,8 +241,16 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     put_strides(&pr, 0, &p->q);
     put_strides(&pr, 1, &p->k);
     put_strides(&pr, 2, &p->v);
-    wt_kkey key = at_key(WT_K_flash, 0, out->dtype, q->dtype, k->dtype, v->dtype);
+    /* flash2.wgsl (pipelined) unless WGC_FLASH_KERNEL=1 asks for flash.wgsl (benchmarks) */
+    const char *fk = getenv("WGC_FLASH_KERNEL");
+    wt_kfile file = fk && !strcmp(fk, "1") ? WT_K_flash : WT_K_flash2;
+    wt_kkey key = at_key(file, 0, out->dtype, q->dtype, k->dtype, v->dtype);
     key.mode[0] = (uint8_t)l2;
+    /* flash2's large K/V chunk buffer where the workgroup memory allows: q tile + 16 KiB + P */
+    int64_t dp = 16 << l2, smem = br * dp * 4 + 16384 + br * 64 * 4;
+    const wg_limits *lim = wg_device_get_limits(ctx->dev);
+    if (file == WT_K_flash2 && lim && (uint64_t)smem <= lim->max_compute_workgroup_storage_size)
+        key.mode[1] = 1;
     key.mode[2] = d->causal ? 1 : 0;
     wt_kernel *kk = wt_kernel_get(ctx, op, &key);
     wt_storage *in[3] = { q->st, k->st, v->st };

@@ -48,6 +48,7 @@
 #include "tensor_rope.wgsl.h"
 #include "tensor_attention.wgsl.h"   /* attention.c */
 #include "tensor_flash.wgsl.h"
+#include "tensor_flash2.wgsl.h"
 #include "tensor_conv.wgsl.h"        /* conv.c */
 #include "tensor_conv_direct.wgsl.h"
 #include "tensor_pool.wgsl.h"
