@@ -12,7 +12,8 @@
  *   flash  flash2.wgsl: one workgroup per block of query rows streams the keys in tiles with an
  *          online softmax, fetching each K/V chunk one chunk ahead; memory O(sequence).  No mask
  *          tensor (causal only); D <= 256, Dv == D.  WGC_FLASH_KERNEL=1 in the environment takes
- *          flash.wgsl (the same tiling without the pipeline), to compare the two in benchmarks.
+ *          flash.wgsl (the same tiling without the pipeline), =2 flash2.wgsl with the 8 KiB K/V
+ *          buffer, to compare them in benchmarks.
  * AUTO takes flash whenever it applies. */
 #include <math.h>
 #include <stdio.h>
@@ -249,7 +250,8 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     /* flash2's large K/V chunk buffer where the workgroup memory allows: q tile + 16 KiB + P */
     int64_t dp = 16 << l2, smem = br * dp * 4 + 16384 + br * 64 * 4;
     const wg_limits *lim = wg_device_get_limits(ctx->dev);
-    if (file == WT_K_flash2 && lim && (uint64_t)smem <= lim->max_compute_workgroup_storage_size)
+    if (file == WT_K_flash2 && lim && (uint64_t)smem <= lim->max_compute_workgroup_storage_size &&
+        !(fk && !strcmp(fk, "2")))
         key.mode[1] = 1;
     key.mode[2] = d->causal ? 1 : 0;
     wt_kernel *kk = wt_kernel_get(ctx, op, &key);
