@@ -114,7 +114,8 @@ void wt_clear_error(wt_context *ctx);
 typedef struct wt_context_desc {
     const char *label;
     wg_allocator allocator;       /* host allocations; zero = libc */
-    uint32_t max_batch_ops;       /* flush when the pending batch holds this many dispatches; 0: 1024 */
+    uint32_t max_batch_ops;       /* flush when the pending batch holds this many dispatches; 0: 128
+                                     (the GPU starts on a long batch while the rest is recorded) */
     bool eager;                   /* run every op at once and wait (debugging) */
     uint64_t memory_limit;        /* cap on GPU bytes the pool may hold; 0: none (the device's limit) */
 } wt_context_desc;

@@ -91,6 +91,19 @@ static void test_laziness(tt_fixture *f) {
 }
 
 static void test_batch_size(tt_fixture *f) {
+    /* the default: 128 dispatches per submit, so 1000 ops then a read make 8 submits */
+    wt_context *d = wt_context_create(f->g.dev, &(wt_context_desc){ .allocator = test_allocator(&f->ta) });
+    wt_tensor *x0 = wt_ones(d, WT_F32, WT_SHAPE(64));
+    wt_tensor *y0 = chain(d, x0, 999);
+    double v0;
+    wt_tensor *e0 = wt_select(d, y0, 0, 5);
+    CHECK(wt_item(d, e0, &v0) == WT_OK && fabs(v0 - chain_ref(1, 999)) < 1e-3 * (1 + fabs(v0)));
+    wt_stats s0;
+    wt_get_stats(d, &s0);
+    CHECK_EQ_INT(s0.flushes, 8);
+    wt_release(x0), wt_release(y0), wt_release(e0);
+    wt_context_destroy(d);
+
     wt_context *c = wt_context_create(f->g.dev, &(wt_context_desc){ .label = "small batches", .max_batch_ops = 10,
                                                                      .allocator = test_allocator(&f->ta) });
     CHECK(c != NULL);
@@ -290,7 +303,7 @@ static void test_overhead(void) {
 
 int main(void) {
     tt_fixture f;
-    ctx = tt_init(&f, NULL);
+    ctx = tt_init(&f, &(wt_context_desc){ .label = "one big batch", .max_batch_ops = 4096 });
     test_laziness(&f);
     test_batch_size(&f);
     test_pool();
