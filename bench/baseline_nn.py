@@ -2,7 +2,7 @@
 """baseline_nn.py - the PyTorch/CUDA baseline of `wgc bench nn`, measured in the same run.
 
 Usage: python3 bench/baseline_nn.py [--square A,B,C] [--ragged M,N,K] [--bmm B,M,N,K]
-                                    [--matvec N] [--runs RUNS]
+                                    [--matvec N] [--conv N,C,K,H,W] [--runs RUNS]
 The same products on the same shapes as bench/nn.c, with TF32 off
 (torch.backends.cuda.matmul.allow_tf32 = False: cuBLAS f32 SGEMM), each timed as REPS
 back-to-back calls between two CUDA events (per-call time = elapsed / REPS, the same REPS as
@@ -13,7 +13,10 @@ bench/nn.c's row keys:
    "sgemm_ragged_TFLOPs": torch.mm [M, K] . [K, N]
    "bmm_TFLOPs":          torch.bmm [B, M, K] . [B, K, N]
    "hgemm4096_TFLOPs":    torch.mm f16 (cuBLAS, tensor cores allowed: PyTorch's default)
-   "matvec4096_GBps":     torch.mv(W, x), W [N, N] f32: 4N^2 bytes}
+   "matvec4096_GBps":     torch.mv(W, x), W [N, N] f32: 4N^2 bytes
+   "conv2d_TFLOPs":       F.conv2d f32 (cuDNN, TF32 off: torch.backends.cudnn.allow_tf32 =
+                          False), x [N, C, H, W], weight [K, C, 3, 3], bias, padding 1:
+                          2 N K H W C 9 flop (bench/nn_conv.c)}
 or {"error": reason} with exit status 1 when torch or CUDA is missing.  Every result is checked
 against a float64 product on sampled entries; a mismatch is an error too.
 """
@@ -37,6 +40,7 @@ def main():
     ap.add_argument("--ragged", default="4095,4097,1023")
     ap.add_argument("--bmm", default="32,512,512,64")
     ap.add_argument("--matvec", type=int, default=4096)
+    ap.add_argument("--conv", default="32,64,64,128,128")
     ap.add_argument("--runs", type=int, default=5)
     a = ap.parse_args()
     try:
@@ -109,6 +113,16 @@ def main():
     if not torch.allclose(y.double(), w.double() @ x.double(), rtol=1e-3, atol=1e-3):
         fail("matvec: result differs from the float64 product")
     out["matvec4096_GBps"] = 4.0 * n * n / per_call(lambda: torch.mv(w, x), 100) / 1e9
+    del w, x
+    cn, cc, ck, ch, cw = ints(a.conv)
+    torch.backends.cudnn.benchmark = True  # cuDNN picks its fastest algorithm (warm-up call)
+    cx, cwt, cb = rnd(cn, cc, ch, cw), rnd(ck, cc, 3, 3) / 24, rnd(ck)
+    conv = lambda: torch.nn.functional.conv2d(cx, cwt, cb, padding=1)
+    ref = torch.nn.functional.conv2d(cx[:1].double(), cwt.double(), cb.double(), padding=1)
+    if not torch.allclose(conv()[:1].double(), ref, rtol=1e-3, atol=1e-3):
+        fail("conv2d: result differs from the float64 convolution")
+    del ref
+    out["conv2d_TFLOPs"] = 2.0 * cn * ck * ch * cw * cc * 9 / per_call(conv, 10) / 1e12
     print(json.dumps(out))
 
 

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nn_conv.h"       /* the conv2d row (bench/nn_conv.c) */
 #include "wgc/tensor.h"
 
 #define MAX_RUNS 64
@@ -282,9 +283,11 @@ static void baseline_torch(nb *b, int bi, bool cpu_adapter, const char *adapter)
     snprintf(a[2], 48, "%lld,%lld,%lld,%lld", (long long)s->bb, (long long)s->bm, (long long)s->bn, (long long)s->bk);
     snprintf(a[3], 48, "%lld", (long long)s->mv);
     snprintf(a[4], 48, "%d", s->runs);
+    snprintf(a[5], 48, "%s", nn_conv_shape(b->opt->size != BENCH_SIZE_AUTO ? b->opt->size
+                                           : cpu_adapter ? BENCH_SIZE_MEDIUM : BENCH_SIZE_FULL));
     const char *py = getenv("WGC_PYTHON");
     const char *argv[] = { py && *py ? py : "python3", script, "--square", a[0], "--ragged", a[1], "--bmm", a[2],
-                           "--matvec", a[3], "--runs", a[4], NULL };
+                           "--matvec", a[3], "--runs", a[4], "--conv", a[5], NULL };
     progress(b, "baseline: %s %s", argv[0], script);
     char *out = NULL;
     int rc = bench_spawn(argv, NULL, 600, !b->opt->verbose, &out);
@@ -377,6 +380,7 @@ int bench_nn(const bench_options *opt) {
     else
         snprintf(bench_find_row(rep, "hgemm4096_TFLOPs")->note, sizeof rep->rows[0].note, "no shader-f16 on this adapter");
     matvec(&b);
+    nn_conv_rows(rep, b.ctx, size, b.sz.runs, b.all_kernels, &b.wrong, &b.errors);
     wt_stats st;
     wt_get_stats(b.ctx, &st);
     bench_info(rep, "wt", "%llu dispatches in %llu submits, %llu kernels compiled, peak %.1f MiB",
@@ -400,6 +404,7 @@ int bench_nn(const bench_options *opt) {
         size_t l = strlen(row->note);
         snprintf(row->note + l, sizeof row->note - l, "%starget %.0f%% of torch", l ? "; " : "", f * 100);
     }
+    nn_conv_target(rep, bt);
     if (b.errors)
         bench_info(rep, "errors", "%d wt errors (see stderr)", b.errors);
     if (b.wrong)

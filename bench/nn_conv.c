@@ -1,0 +1,179 @@
+/* nn_conv.c - the conv2d rows of `wgc bench nn`: wt_conv2d f32, 3x3, stride 1, padding 1, bias,
+ * on x [N, C, H, W] with K output channels (full size N32 C64 K64 128^2, as issue 5 asks; CPU
+ * adapters get smaller problems), in TFLOP/s of 2 N K OH OW C 9 flop.  Timed as bench/nn.c times
+ * its products: `reps` convolutions recorded back to back into one batch, wt_sync, wall clock /
+ * reps, best of `runs` (median in the note).  48 sampled outputs are checked against a
+ * double-precision host convolution; a mismatch counts as a wrong result.  With variants
+ * (WGC_NN_KERNELS=all) a row per forced kernel (implicit GEMM, direct) follows.  The baseline is
+ * torch.nn.functional.conv2d (cuDNN, TF32 off) in bench/baseline_nn.py (--conv N,C,K,H,W). */
+#include "nn_conv.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CONV_MAX_RUNS 64
+
+typedef struct conv_size {
+    int64_t N, C, K, H, W;
+    int reps;
+} conv_size;
+
+static conv_size size_of(bench_size size) {
+    switch (size) {
+    case BENCH_SIZE_SMALL: return (conv_size){ 1, 8, 16, 16, 16, 4 };
+    case BENCH_SIZE_MEDIUM: return (conv_size){ 2, 16, 32, 32, 32, 4 };
+    default: return (conv_size){ 32, 64, 64, 128, 128, 10 };
+    }
+}
+
+const char *nn_conv_shape(bench_size size) {
+    static char buf[96];
+    conv_size s = size_of(size);
+    snprintf(buf, sizeof buf, "%lld,%lld,%lld,%lld,%lld", (long long)s.N, (long long)s.C, (long long)s.K,
+             (long long)s.H, (long long)s.W);
+    return buf;
+}
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+static float urand(void) {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (float)((double)(rng >> 11) / 4503599627370496.0 - 1.0);
+}
+
+/* One measured row: returns false when the kernel failed (counted in *errors). */
+static void conv_row(bench_report *rep, wt_context *ctx, const char *key, const char *name, const conv_size *s,
+                     int runs, wt_conv_impl impl, wt_tensor *x, wt_tensor *w, wt_tensor *b, const float *hx,
+                     const float *hw, const float *hb, int *wrong, int *errors) {
+    bench_row *row = bench_find_row(rep, key);
+    if (!row)
+        row = bench_add_row(rep, key, name, "TFLOP/s", BENCH_HIGHER, NAN);
+    if (!row)
+        return;
+    wt_conv2d_desc d = { .padding = { 1, 1 }, .impl = impl };
+    double secs[CONV_MAX_RUNS];
+    wt_tensor **outs = calloc((size_t)s->reps, sizeof *outs);
+    bool good = outs != NULL;
+    for (int r = -1; r < runs && good; r++) {   /* r = -1: warm-up (kernel build, pool) */
+        wt_sync(ctx);
+        double t0 = bench_now_s();
+        for (int i = 0; i < s->reps && good; i++)
+            good = (outs[i] = wt_conv2d(ctx, x, w, b, &d)) != NULL;
+        good = good && wt_sync(ctx) == WT_OK;
+        double t = (bench_now_s() - t0) / s->reps;
+        if (r >= 0)
+            secs[r] = t;
+        if (r == runs - 1 && good) {   /* check the last result on sampled outputs */
+            int64_t OHW = s->H * s->W, no = s->N * s->K * OHW;
+            float *ho = malloc((size_t)no * sizeof *ho);
+            if (!ho || wt_to_host(ctx, outs[0], ho, (size_t)no * sizeof *ho) != WT_OK) {
+                good = false;
+            } else {
+                uint64_t q = 88172645463325252ull;
+                int bad = 0;
+                for (int i = 0; i < 48; i++) {
+                    q ^= q << 13; q ^= q >> 7; q ^= q << 17;
+                    int64_t o = i == 0 ? no - 1 : i == 1 ? 0 : (int64_t)(q % (uint64_t)no);
+                    int64_t n = o / (s->K * OHW), k = o / OHW % s->K, oh = o % OHW / s->W, ow = o % s->W;
+                    double ref = hb[k], mag = fabs(hb[k]);
+                    for (int64_t c = 0; c < s->C; c++)
+                        for (int64_t kh = 0; kh < 3; kh++)
+                            for (int64_t kw = 0; kw < 3; kw++) {
+                                int64_t ih = oh - 1 + kh, iw = ow - 1 + kw;
+                                if (ih < 0 || ih >= s->H || iw < 0 || iw >= s->W)
+                                    continue;
+                                double t2 = (double)hx[((n * s->C + c) * s->H + ih) * s->W + iw] *
+                                            (double)hw[((k * s->C + c) * 3 + kh) * 3 + kw];
+                                ref += t2;
+                                mag += fabs(t2);
+                            }
+                    if (!(fabs(ho[o] - ref) <= 1e-5 * (mag + 1)) && bad++ < 3)
+                        fprintf(stderr, "wgc bench: %s: out[%lld] = %.9g, expected %.9g\n", name, (long long)o, ho[o],
+                                ref);
+                }
+                if (bad)
+                    (*wrong)++;
+            }
+            free(ho);
+        }
+        for (int i = 0; i < s->reps; i++) {
+            wt_release(outs[i]);
+            outs[i] = NULL;
+        }
+    }
+    free(outs);
+    if (!good) {
+        fprintf(stderr, "wgc bench: %s: %s\n", name, wt_last_error(ctx));
+        wt_clear_error(ctx);
+        (*errors)++;
+        snprintf(row->note, sizeof row->note, "failed: see stderr");
+        return;
+    }
+    double flop = 2.0 * (double)(s->N * s->K * s->H * s->W) * (double)(s->C * 9);
+    row->ours = flop / bench_min(secs, runs) / 1e12;
+    snprintf(row->note, sizeof row->note, "median %.3g TFLOP/s; %d reps per batch", flop / bench_median(secs, runs) / 1e12,
+             s->reps);
+}
+
+void nn_conv_rows(bench_report *rep, wt_context *ctx, bench_size size, int runs, bool variants, int *wrong,
+                  int *errors) {
+    conv_size s = size_of(size);
+    if (runs > CONV_MAX_RUNS)
+        runs = CONV_MAX_RUNS;
+    if (runs < 1)
+        runs = 1;
+    char name[80];
+    snprintf(name, sizeof name, "conv2d f32 3x3 N%lld C%lld K%lld %lld^2 pad 1", (long long)s.N, (long long)s.C,
+             (long long)s.K, (long long)s.H);
+    bench_row *row = bench_add_row(rep, "conv2d_TFLOPs", name, "TFLOP/s", BENCH_HIGHER, NAN);
+    int64_t nx = s.N * s.C * s.H * s.W, nw = s.K * s.C * 9;
+    float *hx = malloc((size_t)nx * sizeof *hx), *hw = malloc((size_t)nw * sizeof *hw);
+    float *hb = malloc((size_t)s.K * sizeof *hb);
+    wt_tensor *x = NULL, *w = NULL, *b = NULL;
+    if (!row || !hx || !hw || !hb) {
+        (*errors)++;
+        goto done;
+    }
+    for (int64_t i = 0; i < nx; i++)
+        hx[i] = urand();
+    for (int64_t i = 0; i < nw; i++)
+        hw[i] = urand() / 24.0f;
+    for (int64_t i = 0; i < s.K; i++)
+        hb[i] = urand();
+    x = wt_from_host(ctx, WT_F32, 4, (const int64_t[]){ s.N, s.C, s.H, s.W }, hx);
+    w = wt_from_host(ctx, WT_F32, 4, (const int64_t[]){ s.K, s.C, 3, 3 }, hw);
+    b = wt_from_host(ctx, WT_F32, 1, &s.K, hb);
+    if (!x || !w || !b) {
+        fprintf(stderr, "wgc bench: conv2d: %s\n", wt_last_error(ctx));
+        (*errors)++;
+        goto done;
+    }
+    conv_row(rep, ctx, "conv2d_TFLOPs", name, &s, runs, WT_CONV_AUTO, x, w, b, hx, hw, hb, wrong, errors);
+    if (variants) {
+        char vn[80];
+        snprintf(vn, sizeof vn, "  conv2d kernel implicit gemm");
+        conv_row(rep, ctx, "conv2d_gemm_TFLOPs", vn, &s, runs, WT_CONV_GEMM, x, w, b, hx, hw, hb, wrong, errors);
+        snprintf(vn, sizeof vn, "  conv2d kernel direct");
+        conv_row(rep, ctx, "conv2d_direct_TFLOPs", vn, &s, runs, WT_CONV_DIRECT, x, w, b, hx, hw, hb, wrong, errors);
+    }
+done:
+    wt_release(x);
+    wt_release(w);
+    wt_release(b);
+    free(hx);
+    free(hw);
+    free(hb);
+}
+
+void nn_conv_target(bench_report *rep, int bi) {
+    bench_row *row = bench_find_row(rep, "conv2d_TFLOPs");
+    if (!row)
+        return;
+    if (!isnan(row->base[bi]))
+        row->target = 0.6 * row->base[bi];
+    size_t l = strlen(row->note);
+    snprintf(row->note + l, sizeof row->note - l, "%starget 60%% of torch (cuDNN f32)", l ? "; " : "");
+}
