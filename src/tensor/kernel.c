@@ -129,12 +129,12 @@ wt_status wt_kernels_init(wt_context *ctx) {
     if (!ctx->dummy)
         return WT_STATUS_HOST_OUT_OF_MEMORY;
     ctx->kernels = wt_alloc(ctx, WT_KERNEL_CACHE * sizeof *ctx->kernels);
+    if (ctx->kernels)
+        memset(ctx->kernels, 0, WT_KERNEL_CACHE * sizeof *ctx->kernels);
     ctx->bgs = wt_alloc(ctx, WT_BG_CACHE * sizeof *ctx->bgs);
-    if (!ctx->kernels || !ctx->bgs)
-        return WT_STATUS_HOST_OUT_OF_MEMORY;
-    memset(ctx->kernels, 0, WT_KERNEL_CACHE * sizeof *ctx->kernels);
-    memset(ctx->bgs, 0, WT_BG_CACHE * sizeof *ctx->bgs);
-    return WT_OK;
+    if (ctx->bgs)
+        memset(ctx->bgs, 0, WT_BG_CACHE * sizeof *ctx->bgs);
+    return ctx->kernels && ctx->bgs ? WT_OK : WT_STATUS_HOST_OUT_OF_MEMORY;
 }
 
 void wt_bind_groups_clear(wt_context *ctx) {
