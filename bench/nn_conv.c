@@ -4,8 +4,9 @@
  * its products: `reps` convolutions recorded back to back into one batch, wt_sync, wall clock /
  * reps, best of `runs` (median in the note).  48 sampled outputs are checked against a
  * double-precision host convolution; a mismatch counts as a wrong result.  With variants
- * (WGC_NN_KERNELS=all) a row per forced kernel (implicit GEMM, direct) follows.  The baseline is
- * torch.nn.functional.conv2d (cuDNN, TF32 off) in bench/baseline_nn.py (--conv N,C,K,H,W). */
+ * (WGC_NN_KERNELS=all) a row per forced kernel (implicit GEMM 64x128 and 64x256 tiles, direct)
+ * follows.  Baseline: torch.nn.functional.conv2d (cuDNN, TF32 off) in bench/baseline_nn.py
+ * (--conv N,C,K,H,W). */
 #include "nn_conv.h"
 
 #include <math.h>
@@ -156,6 +157,9 @@ void nn_conv_rows(bench_report *rep, wt_context *ctx, bench_size size, int runs,
         char vn[80];
         snprintf(vn, sizeof vn, "  conv2d kernel implicit gemm");
         conv_row(rep, ctx, "conv2d_gemm_TFLOPs", vn, &s, runs, WT_CONV_GEMM, x, w, b, hx, hw, hb, wrong, errors);
+        snprintf(vn, sizeof vn, "  conv2d kernel implicit gemm wide");
+        conv_row(rep, ctx, "conv2d_gemm_wide_TFLOPs", vn, &s, runs, WT_CONV_GEMM_WIDE, x, w, b, hx, hw, hb, wrong,
+                 errors);
         snprintf(vn, sizeof vn, "  conv2d kernel direct");
         conv_row(rep, ctx, "conv2d_direct_TFLOPs", vn, &s, runs, WT_CONV_DIRECT, x, w, b, hx, hw, hb, wrong, errors);
     }

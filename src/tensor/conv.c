@@ -4,7 +4,8 @@
  * N*OH*OW pixels] is the product of the weight [Kg x R] (R = Cg*KH*KW) and the patch matrix
  * [R x pixels], whose tiles are gathered from the input on the fly (through the input's
  * strides, zero outside the border), so no im2col buffer ever exists and a strided view is
- * read in place.  conv_direct.wgsl computes one output element per invocation; AUTO takes it
+ * read in place (tiles of 64 channels x 128 pixels, or 256 pixels for large problems).
+ * conv_direct.wgsl computes one output element per invocation; AUTO takes it
  * when the GEMM's 64 x 128 tiles would be mostly empty (few output channels per group, as in
  * depthwise convolutions, or a tiny inner dimension).  The weight and bias are read as
  * contiguous arrays (wt_contiguous copies them only when they are views).
@@ -120,8 +121,11 @@ wt_tensor *wt_conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor
         return r;
     }
     wt_conv_impl impl = d.impl;
-    if (impl == WT_CONV_AUTO)
-        impl = Kg >= 16 && R >= 16 ? WT_CONV_GEMM : WT_CONV_DIRECT;
+    if (impl == WT_CONV_AUTO) {
+        /* wide tiles once they alone give a few waves of workgroups on a big GPU */
+        int64_t wide_tiles = G * cdiv(Kg, 64) * cdiv(Ptot, 256);
+        impl = Kg < 16 || R < 16 ? WT_CONV_DIRECT : wide_tiles >= 1024 ? WT_CONV_GEMM_WIDE : WT_CONV_GEMM;
+    }
     wt_tensor *w = wt_contiguous(ctx, weight);
     wt_tensor *b = bias ? wt_contiguous(ctx, bias) : NULL;
     if (!w || (bias && !b)) {
@@ -158,12 +162,14 @@ wt_tensor *wt_conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor
     key.compute = WT_F32;
     key.mode[0] = b ? 1 : 0;
     wt_status s = WT_OK;
-    if (impl == WT_CONV_GEMM) {
-        int64_t tc = cdiv(Kg, 64), tp = cdiv(Ptot, 128), groups = G * tc * tp;
+    if (impl == WT_CONV_GEMM || impl == WT_CONV_GEMM_WIDE) {
+        bool wide = impl == WT_CONV_GEMM_WIDE;
+        int64_t tc = cdiv(Kg, 64), tp = cdiv(Ptot, wide ? 256 : 128), groups = G * tc * tp;
         if (groups > (int64_t)(UINT32_MAX / 256))
             s = wt_failst(ctx, WT_STATUS_SHAPE, op, "input %s, weight %s: %lld tiles are too many for one dispatch",
                           sx, sw, (long long)groups);
         key.file = WT_K_conv;
+        key.op = wide ? 1 : 0;
         p.aux[3] = (uint32_t)tc;
         p.st[0][6] = (int32_t)tp;
         p.n = (uint32_t)(groups * 256);

@@ -1,5 +1,5 @@
 /* test_conv.c - conv2d, maxpool2d and avgpool2d against plain C references in double precision:
- * both conv kernels (implicit GEMM and direct) on odd sizes, strides, padding, dilation, groups
+ * every conv kernel (implicit GEMM with 128- and 256-pixel tiles, direct) on odd sizes, strides, padding, dilation, groups
  * (depthwise too), with and without bias, more than one 64-channel tile and pixel tile,
  * non-contiguous inputs (an NHWC buffer permuted to NCHW, a sliced view), f16 where the device
  * has it; max pooling values and PyTorch's flat indices (padding, dilation, non-contiguous
@@ -144,6 +144,8 @@ static void test_conv(void) {
         char nm[96];
         snprintf(nm, sizeof nm, "%s gemm", cases[i].name);
         conv_check(nm, &cases[i].c, WT_F32, WT_CONV_GEMM);
+        snprintf(nm, sizeof nm, "%s gemm wide", cases[i].name);
+        conv_check(nm, &cases[i].c, WT_F32, WT_CONV_GEMM_WIDE);
         snprintf(nm, sizeof nm, "%s direct", cases[i].name);
         conv_check(nm, &cases[i].c, WT_F32, WT_CONV_DIRECT);
         if (i < 2) {
@@ -153,6 +155,7 @@ static void test_conv(void) {
     }
     if (wt_context_has_f16(ctx)) {
         conv_check("f16 gemm", &cases[0].c, WT_F16, WT_CONV_GEMM);
+        conv_check("f16 gemm wide", &cases[8].c, WT_F16, WT_CONV_GEMM_WIDE);
         conv_check("f16 direct", &cases[3].c, WT_F16, WT_CONV_DIRECT);
     } else {
         printf("SKIP: f16 conv (no shader-f16 on this adapter)\n");

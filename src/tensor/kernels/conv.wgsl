@@ -5,12 +5,13 @@
 // straight from the input through its strides (zero outside the padded border), so the
 // input may be any view.  W is the contiguous weight [K, Cg, KH, KW] (row ch at ch * R).
 //
-// Tile: 64 channels x 128 pixels per 256-lane workgroup, K steps of 8, two shared-memory
-// buffers (the next step is loaded into registers while the current one is multiplied).
-// Lane (tx, ty) = (t % 16, t / 16) owns channels 4 ty .. 4 ty + 3 and pixels tx + 16 h + 32 i
-// (h < 2, i < 4): a pixel vec4 in shared memory holds pixels q, q + 32, q + 64, q + 96, so
-// neighbouring lanes load and store neighbouring pixels (coalesced in NCHW).  The step is
-// unrolled through calls with constant rows (every shared read has a constant first index).
+// Tile: 64 channels x TN pixels per 256-lane workgroup (OP 0: TN = 128, OP 1 "wide": 256), K
+// steps of 8, two shared-memory buffers (the next step is loaded into registers while the
+// current one is multiplied).  With QN = TN / 4, lane (tx, ty) = (t % 16, t / 16) owns channels
+// 4 ty .. 4 ty + 3 and pixels tx + 16 h + QN i (h < TN / 64, i < 4): a pixel vec4 in shared
+// memory holds pixels q, q + QN, q + 2 QN, q + 3 QN, so neighbouring lanes load and store
+// neighbouring pixels (coalesced in NCHW).  The step is unrolled through calls with constant
+// rows (every shared read has a constant first index).
 //
 // Params: shape = (P pixels, OH*OW, OW, R, KH*KW, KW, H, W), sv = (stride h, w, dilation h, w),
 // aux = (Kg, Cg, K, channel tiles), st[0] = input strides (n, c, h, w), st[1] = (pad h, pad w,
@@ -23,10 +24,13 @@
 @group(0) @binding(3) var<storage, read> bs: array<SC>;
 
 const BK: u32 = 8u;
+const WIDE: bool = OP == 1u;
+const TN: u32 = select(128u, 256u, WIDE);                 // pixels per tile
+const QN: u32 = TN / 4u;                                   // pixel quads per tile
 const HAS_BIAS: bool = MA == 1u;
 
 var<workgroup> As: array<array<vec4<f32>, 17>, 16>;   // [buffer * BK + k][channel quad]
-var<workgroup> Bs: array<array<vec4<f32>, 33>, 16>;   // [buffer * BK + k][pixel quad]
+var<workgroup> Bs: array<array<vec4<f32>, QN + 1u>, 16>;   // [buffer * BK + k][pixel quad]
 
 var<private> tx: u32;
 var<private> ty: u32;
@@ -34,6 +38,10 @@ var<private> c00: vec4<f32>; var<private> c01: vec4<f32>;
 var<private> c10: vec4<f32>; var<private> c11: vec4<f32>;
 var<private> c20: vec4<f32>; var<private> c21: vec4<f32>;
 var<private> c30: vec4<f32>; var<private> c31: vec4<f32>;
+var<private> c02: vec4<f32>; var<private> c03: vec4<f32>;   // WIDE: pixel quads tx + 32, + 48
+var<private> c12: vec4<f32>; var<private> c13: vec4<f32>;
+var<private> c22: vec4<f32>; var<private> c23: vec4<f32>;
+var<private> c32: vec4<f32>; var<private> c33: vec4<f32>;
 
 // the patch loader's four pixels: input base index, top-left input row and column
 var<private> xb: vec4<i32>;
@@ -52,6 +60,18 @@ fn step(row: u32) {
     c21 = fma(vec4<f32>(a.z), b1, c21);
     c30 = fma(vec4<f32>(a.w), b0, c30);
     c31 = fma(vec4<f32>(a.w), b1, c31);
+    if WIDE {
+        let b2 = Bs[row][tx + 32u];
+        let b3 = Bs[row][tx + 48u];
+        c02 = fma(vec4<f32>(a.x), b2, c02);
+        c03 = fma(vec4<f32>(a.x), b3, c03);
+        c12 = fma(vec4<f32>(a.y), b2, c12);
+        c13 = fma(vec4<f32>(a.y), b3, c13);
+        c22 = fma(vec4<f32>(a.z), b2, c22);
+        c23 = fma(vec4<f32>(a.z), b3, c23);
+        c32 = fma(vec4<f32>(a.w), b2, c32);
+        c33 = fma(vec4<f32>(a.w), b3, c33);
+    }
 }
 
 fn tile(buf: u32) {
@@ -97,7 +117,7 @@ fn ldx(r: u32) -> vec4<f32> {
                      select(0.0, f32(xs[u32(idx.z)]), ok.z), select(0.0, f32(xs[u32(idx.w)]), ok.w));
 }
 
-// Stores output channel ch's four pixels tx + 16 h + 32 i (pixel indices in pix) of the accumulator v.
+// Stores output channel ch's four pixels tx + 16 h + QN i (pixel indices in pix) of the accumulator v.
 fn st4(ch: u32, pix: vec4<u32>, v: vec4<f32>) {
     let Ptot = P.shape[0].x;
     let OHW = P.shape[0].y;
@@ -131,17 +151,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let tp = gp % tiles_p;
     let grp = gp / tiles_p;
     let ch0 = tc * 64u;
-    let p0 = tp * 128u;
+    let p0 = tp * TN;
     let wbase = P.off.y + grp * Kg * R;
     tx = t % 16u;
     ty = t / 16u;
 
-    // patch loader: slot t = (k row t / 32, pixel quad t % 32)
-    let kr = t / 32u;
-    let qd = t % 32u;
+    // patch loader: slot t = (k row t / QN, pixel quad t % QN); WIDE: also slot t + 256 (k row
+    // kr + 4, the same pixels)
+    let kr = t / QN;
+    let qd = t % QN;
     let st = P.st[0];
     for (var i = 0u; i < 4u; i++) {
-        let p = p0 + qd + 32u * i;
+        let p = p0 + qd + QN * i;
         let pc = min(p, Ptot - 1u);
         let n = pc / OHW;
         let q = pc - n * OHW;
@@ -163,8 +184,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var pa = vec4<f32>(0.0);
     if wl { pa = ldw(wbase, wch, wk); }
     var pb = ldx(kr);
+    var pb2 = vec4<f32>(0.0);
+    if WIDE { pb2 = ldx(kr + 4u); }
     if wl { As[wk][wq] = pa; }
     Bs[kr][qd] = pb;
+    if WIDE { Bs[kr + 4u][qd] = pb2; }
     workgroupBarrier();
 
     var kt = 0u;
@@ -175,11 +199,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         if more {
             if wl { pa = ldw(wbase, wch, k0 + wk); }
             pb = ldx(k0 + kr);
+            if WIDE { pb2 = ldx(k0 + kr + 4u); }
         }
         tile(0u);
         if more {
             if wl { As[BK + wk][wq] = pa; }
             Bs[BK + kr][qd] = pb;
+            if WIDE { Bs[BK + kr + 4u][qd] = pb2; }
         }
         workgroupBarrier();
         kt = kt + 1u;
@@ -189,17 +215,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         if more {
             if wl { pa = ldw(wbase, wch, k0 + wk); }
             pb = ldx(k0 + kr);
+            if WIDE { pb2 = ldx(k0 + kr + 4u); }
         }
         tile(1u);
         if more {
             if wl { As[wk][wq] = pa; }
             Bs[kr][qd] = pb;
+            if WIDE { Bs[kr + 4u][qd] = pb2; }
         }
         workgroupBarrier();
         kt = kt + 1u;
     }
 
-    let pq = p0 + tx + vec4<u32>(0u, 32u, 64u, 96u);
+    let pq = p0 + tx + QN * vec4<u32>(0u, 1u, 2u, 3u);
     let ch = grp * Kg + ch0 + 4u * ty;
     let cl = ch0 + 4u * ty;
     st4c(ch, cl, pq, c00);
@@ -210,6 +238,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     st4c(ch + 2u, cl + 2u, pq + vec4<u32>(16u), c21);
     st4c(ch + 3u, cl + 3u, pq, c30);
     st4c(ch + 3u, cl + 3u, pq + vec4<u32>(16u), c31);
+    if WIDE {
+        st4c(ch, cl, pq + vec4<u32>(32u), c02);
+        st4c(ch, cl, pq + vec4<u32>(48u), c03);
+        st4c(ch + 1u, cl + 1u, pq + vec4<u32>(32u), c12);
+        st4c(ch + 1u, cl + 1u, pq + vec4<u32>(48u), c13);
+        st4c(ch + 2u, cl + 2u, pq + vec4<u32>(32u), c22);
+        st4c(ch + 2u, cl + 2u, pq + vec4<u32>(48u), c23);
+        st4c(ch + 3u, cl + 3u, pq + vec4<u32>(32u), c32);
+        st4c(ch + 3u, cl + 3u, pq + vec4<u32>(48u), c33);
+    }
 }
 
 // st4 for output channel ch (global) that is channel cl of its group.
