@@ -3,8 +3,8 @@
  * end; rows that see no key give zeros), head dims 8 to 256 (padded flash variants, both row
  * block sizes), key tiles crossed, grouped-query heads, ranks 2 to 4, transposed (non-contiguous)
  * q/k/v, boolean and additive masks with broadcasting (plain), flash == plain, f16 where the
- * device has it, both flash kernels (flash2.wgsl, and flash.wgsl through WGC_FLASH_KERNEL=1; the
- * large K/V buffer variant where the head dim lets it fit lavapipe's 32 KiB), and errors. */
+ * device has it, both flash kernels (flash2.wgsl, and flash.wgsl through WGC_FLASH_KERNEL=1; flash2's
+ * 16 KiB K/V buffer through =3 where the head dim lets it fit lavapipe's 32 KiB), and errors. */
 #include "tensor/tensor_test.h"
 
 static wt_context *ctx;
@@ -221,6 +221,11 @@ int main(void) {
     run_case(WT_F32, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 64, .causal = true });
     run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 3, .Lq = 3, .Lk = 77, .D = 96, .causal = true });
     run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 1, .Lq = 20, .Lk = 20, .D = 256, .causal = true });
+    /* flash2 with the 16 KiB K/V buffer: fits lavapipe's 32 KiB for head dims up to 64 */
+    setenv("WGC_FLASH_KERNEL", "3", 1);
+    run_case(WT_F32, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 64, .causal = true });
+    run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 2, .Lq = 40, .Lk = 130, .D = 24, .causal = true });
+    run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 2, .Lq = 33, .Lk = 45, .D = 8 });
     unsetenv("WGC_FLASH_KERNEL");
     test_errors();
     if (wt_context_has_f16(ctx))
