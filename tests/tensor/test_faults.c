@@ -13,14 +13,14 @@ static int workload(wt_context *ctx, const char *path) {
     wt_tensor *m = wt_reshape(ctx, a, WT_SHAPE(3, 4));
     wt_tensor *t = wt_transpose(ctx, m, 0, 1);
     wt_tensor *e = wt_exp(ctx, t);
-    wt_tensor *s = wt_add(ctx, e, wt_select(ctx, t, 0, 0) ? t : t);
+    wt_tensor *s = wt_add(ctx, e, t);
     wt_tensor *c = wt_lt_scalar(ctx, s, 10);
-    wt_tensor *w = wt_where(ctx, c, s, m ? t : NULL);
+    wt_tensor *w = wt_where(ctx, c, s, t);
     float host[12];
     wt_status st = wt_to_host(ctx, w, host, sizeof host);
     int ok = 0;
     if (st == WT_OK) {
-        /* w[i][j] = t + exp(t) if < 10 else t, t[i][j] = 4 j + i... (t is [4, 3]: t[i][j] = m[j][i] = 4 j + i) */
+        /* t is [4, 3] with t[i][j] = m[j][i] = 4 j + i; w = t + exp(t) where that is < 10, else t */
         ok = 1;
         for (int i = 0; i < 4; i++)
             for (int j = 0; j < 3; j++) {
@@ -60,8 +60,7 @@ int main(void) {
             int r = workload(c, path);
             if (r < 0)
                 bad++;
-            if (fa.failed && r == 1 && wt_last_status(c) == WT_OK)
-                failed_runs += 0;   /* a failed allocation may be absorbed (e.g. a cache slot): fine */
+            /* a failure may also be absorbed (a free-list slot): then the results must be right */
             if (fa.failed && wt_last_status(c) != WT_OK)
                 failed_runs++;
             wt_context_destroy(c);
