@@ -1,0 +1,15 @@
+#!/bin/sh
+# tensor.h compiles as C++ (and as strict C) on its own, with every warning an error, and its
+# desc structs zero-initialise to the defaults.
+set -e
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '#include "wgc/tensor.h"\nint main() { wt_context_desc d{}; wt_stats s{}; return (int)d.max_batch_ops + (int)s.ops + (int)WT_STATUS_OK + (int)wt_dtype_size(WT_F32) - 4; }\n' > "$tmp/a.cc"
+CXX=${CXX:-}
+for c in c++ g++ clang++; do [ -z "$CXX" ] && command -v $c >/dev/null 2>&1 && CXX=$c; done
+[ -n "$CXX" ] || { echo "FAIL: no C++ compiler (c++, g++ or clang++; scripts/deps.sh installs clang)"; exit 1; }
+$CXX -std=c++11 -Wall -Wextra -Wpedantic -Werror -Iinclude -c "$tmp/a.cc" -o "$tmp/a.o"
+printf '#include "wgc/tensor.h"\nstatic int f(int n, const int64_t *s) { return n + (int)s[1]; }\nint main(void) { return f(WT_SHAPE(2, 3)) - 5 + (int)WT_STATUS_OK; }\n' > "$tmp/b.c"
+cc -std=c11 -Wall -Wextra -Wpedantic -Werror -Iinclude "$tmp/b.c" -o "$tmp/b"
+"$tmp/b"
+echo "ok: tensor.h compiles as C++11 and C11"
