@@ -4,8 +4,8 @@
  * its products: `reps` convolutions recorded back to back into one batch, wt_sync, wall clock /
  * reps, best of `runs` (median in the note).  48 sampled outputs are checked against a
  * double-precision host convolution; a mismatch counts as a wrong result.  With variants
- * (WGC_NN_KERNELS=all) a row per forced kernel (implicit GEMM 64x128 and 64x256 tiles, direct)
- * follows.  Baseline: torch.nn.functional.conv2d (cuDNN, TF32 off) in bench/baseline_nn.py
+ * (WGC_NN_KERNELS=all, or WGC_CONV_KERNELS=all for these rows only) a row per forced kernel
+ * (implicit GEMM with 64x128 and 64x256 tiles, direct) follows.  Baseline: torch.nn.functional.conv2d (cuDNN, TF32 off) in bench/baseline_nn.py
  * (--conv N,C,K,H,W). */
 #include "nn_conv.h"
 
@@ -153,7 +153,8 @@ void nn_conv_rows(bench_report *rep, wt_context *ctx, bench_size size, int runs,
         goto done;
     }
     conv_row(rep, ctx, "conv2d_TFLOPs", name, &s, runs, WT_CONV_AUTO, x, w, b, hx, hw, hb, wrong, errors);
-    if (variants) {
+    const char *ck = getenv("WGC_CONV_KERNELS");
+    if (variants || (ck && !strcmp(ck, "all"))) {
         char vn[80];
         snprintf(vn, sizeof vn, "  conv2d kernel implicit gemm");
         conv_row(rep, ctx, "conv2d_gemm_TFLOPs", vn, &s, runs, WT_CONV_GEMM, x, w, b, hx, hw, hb, wrong, errors);
