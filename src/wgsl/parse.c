@@ -1609,6 +1609,38 @@ static uint32_t global_directive(parser *p) {
 }
 
 /* translation_unit : global_directive* ( global_decl | global_assert | ';' ) * */
+static int starts_global_decl(tok_kind k) {
+    return k == TOK_KW_fn || k == TOK_KW_var || k == TOK_KW_const || k == TOK_KW_override || k == TOK_KW_struct ||
+           k == TOK_KW_alias || k == TOK_KW_const_assert || k == TOK_ATTR || k == TOK_KW_enable ||
+           k == TOK_KW_requires || k == TOK_KW_diagnostic;
+}
+
+/* After a syntax error in the global declaration that started at token `from`: skip to the next
+ * token that can start a global declaration outside any brackets (counting them from the
+ * declaration's start), so that the errors of later declarations are reported too, as Tint does. */
+static void resync(parser *p, uint32_t from) {
+    int depth = 0;
+    uint32_t i = from;
+    for (; i < p->pos && i < p->n; i++) {
+        tok_kind k = (tok_kind)p->t[i].kind;
+        if (k == TOK_LBRACE || k == TOK_LPAREN || k == TOK_LBRACKET) depth++;
+        else if (k == TOK_RBRACE || k == TOK_RPAREN || k == TOK_RBRACKET) depth--;
+    }
+    if (i == from) i++; /* always make progress */
+    for (; i < p->n; i++) {
+        tok_kind k = (tok_kind)p->t[i].kind;
+        if (k == TOK_EOF || k == TOK_ERROR) break;
+        if (depth <= 0 && starts_global_decl(k) && i > from) break;
+        if (k == TOK_LBRACE || k == TOK_LPAREN || k == TOK_LBRACKET) depth++;
+        else if (k == TOK_RBRACE || k == TOK_RPAREN || k == TOK_RBRACKET) depth--;
+    }
+    p->pos = i < p->n ? i : p->n - 1;
+}
+
+/* translation_unit : global_directive* ( global_decl | global_assert | ';' ) *
+ * A syntax error ends its declaration; parsing resumes at the next declaration (resync), so one
+ * run reports the first error of each broken declaration.  The AST is then incomplete and only
+ * the errors count. */
 static void translation_unit(parser *p) {
     uint32_t mark = list_begin(p);
     for (;;) {
@@ -1617,12 +1649,29 @@ static void translation_unit(parser *p) {
         list_push(p, d);
     }
     p->m->directives = list_end(p, mark);
-    mark = list_begin(p);
+    volatile uint32_t decl_mark = list_begin(p); /* lives across the setjmp below */
+    uint32_t max_errors = p->cc->opt.max_errors ? p->cc->opt.max_errors : 64;
+    jmp_buf outer;
+    memcpy(&outer, &p->fail, sizeof outer);
     while (!is(p, TOK_EOF)) {
         if (match(p, TOK_SEMICOLON)) continue;
-        list_push(p, global_decl(p));
+        uint32_t from = p->pos, tmp_n = p->tmp.n;
+        if (setjmp(p->fail) == 0) {
+            uint32_t d = global_decl(p);
+            list_push(p, d);
+            continue;
+        }
+        /* a syntax error in this declaration (already reported) */
+        p->tmp.n = tmp_n;
+        p->sync = 1;
+        p->lhs_depth = 0;
+        p->block_use = NULL;
+        p->first_op = NULL;
+        if (p->cc->error_count >= max_errors || p->t[p->pos < p->n ? p->pos : p->n - 1].kind == TOK_ERROR) break;
+        resync(p, from);
     }
-    p->m->decls = list_end(p, mark);
+    memcpy(&p->fail, &outer, sizeof outer);
+    p->m->decls = list_end(p, decl_mark);
 }
 
 /* ---- limits Tint checks after parsing (its resolver), checked here on the finished AST so that
@@ -1824,7 +1873,7 @@ int wgsl_parse(wgsl_cc *cc) {
     uint32_t errs = cc->error_count;
     if (setjmp(p->fail) == 0) {
         translation_unit(p);
-        check_limits(p);
+        if (cc->error_count == errs) check_limits(p);
     }
     return cc->error_count != errs;
 }
