@@ -6,9 +6,10 @@
  * projection transposed to [B, H, S, D] is not copied.  Causal masking is aligned to the end:
  * query i sees keys j <= i + Lk - Lq, which is what a KV cache needs (with Lq == Lk it is the
  * usual lower triangle); a row that sees no key gives zeros (not NaN).
- *   plain  attention.wgsl OP 0 writes the f32 scores [B, H, Lq, Lk] (scale, causal, boolean or
- *          additive mask broadcast through stride-0 views), softmax.wgsl normalises the rows,
- *          attention.wgsl OP 1 multiplies by v.  Memory O(Lq * Lk).
+ *   plain  wt_matmul q k^T (k^T a stride swap, grouped KV heads a stride-0 batch dim), then
+ *          attention.wgsl writes the f32 scores [B, H, Lq, Lk] (scale, causal, boolean or additive
+ *          mask broadcast through stride-0 views), softmax.wgsl normalises the rows, wt_matmul
+ *          multiplies by v.  Memory O(Lq * Lk).
  *   flash  flash2.wgsl: one workgroup per block of query rows streams the keys in tiles with an
  *          online softmax, fetching each K/V chunk one chunk ahead; memory O(sequence).  No mask
  *          tensor (causal only); D <= 256, Dv == D.  For benchmarks, WGC_FLASH_KERNEL=1 in the
@@ -22,7 +23,6 @@
 
 #include "tensor/internal.h"
 
-enum { AT_SCORES = 0, AT_OUTPUT = 1 };          /* attention.wgsl OP */
 enum { MASK_NONE = 0, MASK_BOOL = 1, MASK_ADD = 2 };
 
 /* The operands as 4-d (batch, head, row, col) views: sizes and strides. */
@@ -160,56 +160,80 @@ static void base_params(wt_params *pr, const at_plan *p, int64_t inner) {
     memcpy(&pr->sv[0], &p->scale, 4);
 }
 
+/* A view of t (4-d form o) as [B, Hkv, G, rows, cols] with head h = kv * G + g (split = true:
+ * q, P) or with the KV head broadcast over G (split = false: k, v); transposed swaps rows and
+ * cols (k^T). */
+static wt_tensor *view5(wt_context *ctx, const char *op, wt_tensor *t, const at_op *o, int64_t Hkv, int64_t G,
+                        bool split, bool transposed) {
+    int64_t shape[5] = { o->shape[0], Hkv, G, o->shape[2], o->shape[3] };
+    int64_t st[5] = { o->st[0], split ? o->st[1] * G : o->st[1], split ? o->st[1] : 0, o->st[2], o->st[3] };
+    if (!split)
+        shape[2] = 1;
+    if (transposed) {
+        int64_t x = shape[3];
+        shape[3] = shape[4];
+        shape[4] = x;
+        x = st[3];
+        st[3] = st[4];
+        st[4] = x;
+    }
+    return wt_tensor_view(ctx, op, t, 5, shape, st, o->off);
+}
+
+/* softmax(mask(scale q k^T)) v with wt_matmul for both products (grouped heads as a broadcast
+ * batch dim, k^T as a stride swap: nothing is copied), attention.wgsl for the scale and masks
+ * and softmax.wgsl in between. */
 static wt_tensor *plain(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor *k, wt_tensor *v,
                         const wt_attention_desc *d, const at_plan *p) {
-    if (p->D > 65535 || p->Lk > 65535)
-        return wt_fail(ctx, WT_STATUS_SHAPE, op, "plain attention loops over D = %lld and Lk = %lld: at most 65535",
-                       (long long)p->D, (long long)p->Lk);
+    int64_t G = p->H / p->Hkv;
     int64_t sshape[4] = { p->B, p->H, p->Lq, p->Lk };
     if (p->B * p->H * p->Lq * p->Lk > INT32_MAX)
         return wt_fail(ctx, WT_STATUS_SHAPE, op, "the %lld x %lld scores per head are too many for plain attention",
                        (long long)p->Lq, (long long)p->Lk);
-    wt_tensor *scores = wt_tensor_new(ctx, op, WT_F32, 4, sshape);
+    wt_tensor *qv = NULL, *kt = NULL, *vv = NULL, *raw = NULL, *scores = NULL, *probs = NULL, *pv = NULL, *o = NULL;
+    wt_tensor *out = NULL;
+    qv = view5(ctx, op, q, &p->q, p->Hkv, G, true, false);
+    kt = qv ? view5(ctx, op, k, &p->k, p->Hkv, G, false, true) : NULL;
+    raw = kt ? wt_matmul(ctx, qv, kt) : NULL;                  /* [B, Hkv, G, Lq, Lk] */
+    scores = raw ? wt_tensor_new(ctx, op, WT_F32, 4, sshape) : NULL;
     if (!scores)
-        return NULL;
-    wt_tensor *out = NULL, *probs = NULL;
-    wt_params pr;
-    base_params(&pr, p, p->D);
-    pr.n = (uint32_t)scores->numel;
-    put_strides(&pr, 0, &p->q);
-    put_strides(&pr, 1, &p->k);
-    if (p->mask_kind)
-        put_strides(&pr, 2, &p->m);
-    wt_kkey key = at_key(WT_K_attention, AT_SCORES, WT_F32, q->dtype, k->dtype,
-                         p->mask_kind ? d->mask->dtype : q->dtype);
-    key.mode[1] = d->causal ? 1 : 0;
-    key.mode[2] = (uint8_t)p->mask_kind;
-    wt_kernel *kk = wt_kernel_get(ctx, op, &key);
-    wt_storage *in[3] = { q->st, k->st, p->mask_kind ? d->mask->st : NULL };
-    if (!kk || (scores->numel && wt_record(ctx, op, kk, &pr, scores->st, 3, in) != WT_OK))
-        goto fail;
+        goto done;
+    if (scores->numel) {
+        wt_params pr;
+        base_params(&pr, p, p->D);
+        pr.n = (uint32_t)scores->numel;
+        at_op ro = { { p->B, p->H, p->Lq, p->Lk }, { p->H * p->Lq * p->Lk, p->Lq * p->Lk, p->Lk, 1 }, raw->offset };
+        put_strides(&pr, 0, &ro);
+        if (p->mask_kind)
+            put_strides(&pr, 2, &p->m);
+        wt_kkey key = at_key(WT_K_attention, 0, WT_F32, raw->dtype, raw->dtype,
+                             p->mask_kind ? d->mask->dtype : raw->dtype);
+        key.mode[1] = d->causal ? 1 : 0;
+        key.mode[2] = (uint8_t)p->mask_kind;
+        wt_kernel *kk = wt_kernel_get(ctx, op, &key);
+        wt_storage *in[3] = { raw->st, NULL, p->mask_kind ? d->mask->st : NULL };
+        if (!kk || wt_record(ctx, op, kk, &pr, scores->st, 3, in) != WT_OK)
+            goto done;
+    }
     probs = wt_softmax_flags(ctx, op, scores, 3, 2);
-    if (!probs)
-        goto fail;
-    out = wt_tensor_new(ctx, op, q->dtype, p->out_nd, p->out_shape);
-    if (!out)
-        goto fail;
-    base_params(&pr, p, p->Dv);
-    pr.n = (uint32_t)out->numel;
-    put_strides(&pr, 1, &p->v);
-    key = at_key(WT_K_attention, AT_OUTPUT, out->dtype, WT_F32, v->dtype, q->dtype);
-    kk = wt_kernel_get(ctx, op, &key);
-    wt_storage *in2[3] = { probs->st, v->st, NULL };
-    if (!kk || (out->numel && wt_record(ctx, op, kk, &pr, out->st, 3, in2) != WT_OK))
-        goto fail;
+    at_op po = { { p->B, p->H, p->Lq, p->Lk }, { p->H * p->Lq * p->Lk, p->Lq * p->Lk, p->Lk, 1 }, 0 };
+    pv = probs ? view5(ctx, op, probs, &po, p->Hkv, G, true, false) : NULL;
+    vv = pv ? view5(ctx, op, v, &p->v, p->Hkv, G, false, false) : NULL;
+    o = vv ? wt_matmul(ctx, pv, vv) : NULL;                    /* [B, Hkv, G, Lq, Dv], f32 */
+    wt_tensor *r = o ? wt_reshape(ctx, o, p->out_nd, p->out_shape) : NULL;
+    out = r && r->dtype != q->dtype ? wt_cast(ctx, r, q->dtype) : r;
+    if (out && out != r)
+        wt_release(r);
+done:
+    wt_release(qv);
+    wt_release(kt);
+    wt_release(vv);
+    wt_release(raw);
     wt_release(scores);
     wt_release(probs);
+    wt_release(pv);
+    wt_release(o);
     return out;
-fail:
-    wt_release(scores);
-    wt_release(probs);
-    wt_release(out);
-    return NULL;
 }
 
 static int flash_log2(int64_t D) {
