@@ -8,14 +8,17 @@
  * random ragged problem (67 x 45 . 45 x 70) against TILE64, the reference variant; one that fails
  * to build or differs by more than 1e-4 of the largest output is never chosen.  The survivors
  * are timed on a problem of the class itself (dims capped at 4096, a batch of at most 2^24
- * outputs): one warm-up, then reps dispatches recorded into one batch between two waits, wall
- * clock, best of three, with reps chosen so that a run lasts >= 2 ms (the ~50 us of one submit
- * and wait then weigh <= 2.5%, the same for every candidate).  The fastest wins.  Choices live
- * in a process-wide table (a mutex guards it; contexts on other threads may share it) keyed by
- * the device UUID, and are appended to $WGC_CACHE_DIR/wgc/tune-<uuid>.txt (else
- * $XDG_CACHE_HOME/wgc, else $HOME/.cache/wgc), one line per class: "<class> <kernel> <us per
- * candidate>...", read back on the first lookup for that device.  WGC_TUNE=0 turns tuning off
- * (lookups still read the cache); WGC_TUNE_FAULT=<kernel> makes that kernel fail its check (tests).  Tuning flushes and waits (once per class); the caller's
+ * outputs): with the device's timestamp-query feature, GPU timestamps around one compute pass of
+ * `reps` copies of the kernel's dispatch (reps chosen so that a pass lasts >= 1 ms), best of
+ * three; without it (or in eager mode), by the host clock around `reps` products recorded into
+ * one batch between two waits (>= 2 ms, so one submit and wait weighs <= 2.5%, the same for
+ * every candidate).  The fastest wins.  Choices live in a process-wide table (a mutex guards
+ * it; contexts on other threads may share it) keyed by the device UUID, and are appended to
+ * $WGC_CACHE_DIR/wgc/tune-<uuid>.txt (else $XDG_CACHE_HOME/wgc, else $HOME/.cache/wgc), one line
+ * per class: "<class> <kernel> timer=gpu|wall <kernel>=<us>...", read back on the first lookup
+ * for that device.  WGC_TUNE=0 turns tuning off (lookups still read the cache);
+ * WGC_TUNE_FAULT=<kernel> makes that kernel fail its check (for tests).  Tuning flushes and
+ * waits (once per class); the caller's
  * pending work is submitted first and its error state is left as it was. */
 #include <errno.h>
 #include <math.h>
@@ -139,7 +142,7 @@ static void load(const uint8_t *uuid) {
     fclose(f);
 }
 
-static void save(const uint8_t *uuid, uint32_t cls, wt_matmul_kernel k, const double *us, int n) {
+static void save(const uint8_t *uuid, uint32_t cls, wt_matmul_kernel k, const double *us, int n, const char *timer) {
     char path[1024], dir[900];
     if (!cache_path(uuid, path, sizeof path, dir, sizeof dir))
         return;
@@ -157,7 +160,7 @@ static void save(const uint8_t *uuid, uint32_t cls, wt_matmul_kernel k, const do
         return;
     char cn[64];
     class_name(cls, cn, sizeof cn);
-    fprintf(f, "%s %s", cn, wt_matmul_kernel_name(k));
+    fprintf(f, "%s %s timer=%s", cn, wt_matmul_kernel_name(k), timer);
     for (int i = 0; i < n; i++)
         fprintf(f, " %s=%.1f", wt_matmul_kernel_name((wt_matmul_kernel)(WT_MATMUL_TILE128 + i)), us[i]);
     fputc('\n', f);
@@ -203,8 +206,98 @@ static wt_tensor *mm(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_kern
     return wt_matmul_ex(ctx, a, b, NULL, &(wt_matmul_desc){ .label = "autotune", .kernel = k });
 }
 
-/* Seconds per product of kernel k on (a, b), or a negative number when it failed. */
-static double time_kernel(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_kernel k) {
+/* GPU time of one product, from timestamp queries around a compute pass of `reps` copies of
+ * the dispatch wt_matmul_ex just recorded (its pipeline, bind group and Params block, taken
+ * from the pending batch before it is flushed).  Seconds, 0 when this path is unavailable
+ * (no timestamp-query feature, eager mode), negative on failure. */
+static double gpu_time(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_kernel k) {
+    if (!wg_device_has_feature(ctx->dev, WG_FEATURE_TIMESTAMP_QUERY) || ctx->eager)
+        return 0;
+    uint32_t before = ctx->batch_count;
+    wt_tensor *o = mm(ctx, a, b, k);
+    if (!o)
+        return -1;
+    if (ctx->batch_count != before + 1) {     /* flushed on the way (batch limit): time by wall clock */
+        wt_release(o);
+        return 0;
+    }
+    wt_dispatch d = ctx->batch[ctx->batch_count - 1];
+    wt_params pr;
+    memcpy(&pr, ctx->params + d.param_off, sizeof pr);
+    wg_bind_group_retain(d.bg);
+    double best = -1;
+    if (wt_sync(ctx) != WT_OK) {
+        wg_bind_group_release(d.bg);
+        wt_release(o);
+        return -1;
+    }
+    wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_VALIDATION);
+    wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_OUT_OF_MEMORY);
+    wg_buffer *pbuf = wg_device_create_buffer(ctx->dev, &(wg_buffer_desc){
+        .label = "wt autotune params", .size = 256, .usage = WG_BUFFER_USAGE_UNIFORM | WG_BUFFER_USAGE_COPY_DST });
+    wg_bind_group *pbg = pbuf ? wg_device_create_bind_group(ctx->dev, &(wg_bind_group_desc){
+        .label = "wt autotune params", .layout = ctx->params_bgl, .entry_count = 1,
+        .entries = &(wg_bind_group_entry){ .binding = 0, .buffer = pbuf, .offset = 0, .size = WT_PARAMS_SIZE } })
+                              : NULL;
+    wg_query_set *qs = wg_device_create_query_set(ctx->dev, &(wg_query_set_desc){
+        .label = "wt autotune", .type = WG_QUERY_TYPE_TIMESTAMP, .count = 2 });
+    if (pbuf && pbg && qs) {
+        wg_queue_write_buffer(ctx->q, pbuf, 0, &pr, sizeof pr);
+        uint32_t reps = 1;
+        for (int run = 0; run < 4; run++) {      /* run 0 sizes reps for >= 1 ms, then best of 3 */
+            wg_command_encoder *enc = wg_device_create_command_encoder(ctx->dev, &(wg_command_encoder_desc){ .label = "wt autotune" });
+            wg_compute_pass *pass = enc ? wg_command_encoder_begin_compute_pass(enc, &(wg_compute_pass_desc){
+                .label = "wt autotune", .timestamp_query_set = qs, .beginning_index = 0, .end_index = 1,
+                .write_beginning = true, .write_end = true }) : NULL;
+            wg_command_buffer *cb = NULL;
+            if (pass) {
+                uint32_t zero = 0;
+                wg_compute_pass_set_pipeline(pass, d.k->pipe);
+                wg_compute_pass_set_bind_group(pass, 0, d.bg, 0, NULL);
+                wg_compute_pass_set_bind_group(pass, 1, pbg, 1, &zero);
+                for (uint32_t i = 0; i < reps; i++)
+                    wg_compute_pass_dispatch_workgroups(pass, d.gx, d.gy, 1);
+                wg_compute_pass_end(pass);
+                wg_compute_pass_release(pass);
+                cb = wg_command_encoder_finish(enc, NULL);
+            }
+            if (enc)
+                wg_command_encoder_release(enc);
+            uint64_t ns[2] = { 0, 0 };     /* submit consumes cb */
+            bool good = cb && wg_queue_submit(ctx->q, 1, &cb) != 0 && wg_query_set_read_ns(qs, 0, 2, ns) == WG_STATUS_OK &&
+                        ns[1] > ns[0];
+            if (!good) {
+                best = -1;
+                break;
+            }
+            double t = (double)(ns[1] - ns[0]) * 1e-9 / reps;
+            if (run == 0) {
+                reps = t >= 1e-3 ? 1u : (uint32_t)(1e-3 / t) + 1;
+                reps = reps > 64 ? 64 : reps;
+            } else if (best < 0 || t < best) {
+                best = t;
+            }
+        }
+    }
+    if (qs)
+        wg_query_set_release(qs);
+    if (pbg)
+        wg_bind_group_release(pbg);
+    if (pbuf)
+        wg_buffer_release(pbuf);
+    wg_error e1, e2;
+    wg_error_id oom = wg_device_pop_error_scope(ctx->dev, &e1);
+    wg_error_id val = wg_device_pop_error_scope(ctx->dev, &e2);
+    wg_bind_group_release(d.bg);
+    wt_release(o);
+    if (oom != WG_ERR_NONE || val != WG_ERR_NONE)
+        return -1;
+    return best;
+}
+
+/* Seconds per product of kernel k on (a, b) by the host clock, or a negative number when it
+ * failed. */
+static double wall_time(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_kernel k) {
     wt_tensor *o = mm(ctx, a, b, k);              /* warm-up: pipeline built, pool filled */
     if (!o || wt_sync(ctx) != WT_OK) {
         wt_release(o);
@@ -241,7 +334,8 @@ static double time_kernel(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul
 }
 
 static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
-                             double *us) {
+                             double *us, const char **timer) {
+    *timer = "gpu";
     int nk = WT_MATMUL_MATVEC - WT_MATMUL_TILE128;
     bool ok[WT_MATMUL_KERNEL_COUNT];
     for (int i = 0; i < nk; i++)
@@ -281,7 +375,12 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
     for (int i = 0; i < nk && a && b; i++) {
         if (!ok[i])
             continue;
-        double t = time_kernel(ctx, a, b, (wt_matmul_kernel)(WT_MATMUL_TILE128 + i));
+        wt_matmul_kernel kk = (wt_matmul_kernel)(WT_MATMUL_TILE128 + i);
+        double t = gpu_time(ctx, a, b, kk);
+        if (t == 0) {
+            t = wall_time(ctx, a, b, kk);
+            *timer = "wall";
+        }
         wt_clear_error(ctx);
         us[i] = t * 1e6;
         if (t > 0 && t < best_t) {
@@ -315,8 +414,9 @@ wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64
     char msg[sizeof ctx->message];
     memcpy(msg, ctx->message, sizeof msg);
     double us[WT_MATMUL_KERNEL_COUNT];
+    const char *timer = "none";
     if (wt_flush(ctx) == WT_OK)
-        k = tune(ctx, M, N, K, batch, dt, us);
+        k = tune(ctx, M, N, K, batch, dt, us, &timer);
     ctx->status = st;
     memcpy(ctx->message, msg, sizeof msg);
     ctx->rng_counter = rng;
@@ -324,7 +424,7 @@ wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64
     if (find(uuid, cls) == WT_MATMUL_AUTO) {
         add(uuid, cls, k == WT_MATMUL_AUTO ? WT_MATMUL_KERNEL_COUNT : k);   /* never retried in this process */
         if (k != WT_MATMUL_AUTO)
-            save(uuid, cls, k, us, WT_MATMUL_MATVEC - WT_MATMUL_TILE128);
+            save(uuid, cls, k, us, WT_MATMUL_MATVEC - WT_MATMUL_TILE128, timer);
     }
     pthread_mutex_unlock(&tune_lock);
     return k;
