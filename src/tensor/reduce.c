@@ -505,6 +505,12 @@ wt_tensor *wt_cumsum(wt_context *ctx, wt_tensor *t, int dim) {
         p.ostr[p.nk] = out->strides[d];
         p.nk++;
     }
+    if (p.R * cdiv(p.L, 256) >= ((int64_t)1 << 23)) {   /* workgroups * 256 must fit a u32 */
+        wt_release(out);
+        return wt_fail(ctx, WT_STATUS_SHAPE, op, "shape %s: %lld rows of %lld is more than the block scan takes "
+                       "(2^23 blocks of 256)", wt_shape_str(b, sizeof b, t->ndim, t->shape), (long long)p.R,
+                       (long long)p.L);
+    }
     p.istr[p.nk] = t->ndim ? t->strides[dim] : 1;
     p.ostr[p.nk] = t->ndim ? out->strides[dim] : 1;
     if (scan_plan(ctx, op, &p, cdt, t->st, t->dtype, out->st, odt) != WT_OK) {
