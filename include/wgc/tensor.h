@@ -418,7 +418,7 @@ typedef enum wt_conv_impl {
     WT_CONV_AUTO = 0,         /* a GEMM when the problem fills its tiles, else DIRECT */
     WT_CONV_GEMM,             /* implicit GEMM: 64 channel x 128 pixel tiles, no im2col in memory */
     WT_CONV_DIRECT,           /* one invocation per output element (small, depthwise) */
-    WT_CONV_GEMM_WIDE,        /* implicit GEMM, 64 x 256 tiles (large images and batches) */
+    WT_CONV_GEMM_WIDE,        /* implicit GEMM, 64 x 256 tiles (a variant; slower on the H200) */
     WT_CONV_IMPL_COUNT
 } wt_conv_impl;
 typedef struct wt_conv2d_desc {

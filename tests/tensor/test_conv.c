@@ -139,6 +139,7 @@ static void test_conv(void) {
         { "permuted input", { 2, 7, 9, 11, 19, 3, 3, 1, 1, 1, 1, 1, 1, 1, true, 1 } },
         { "sliced input", { 1, 5, 8, 15, 9, 2, 3, 1, 2, 0, 1, 1, 2, 1, true, 2 } },
         { "many pixels", { 2, 3, 20, 19, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, true, 0 } },
+        { "2x9 filter (sizes from Params)", { 1, 3, 6, 20, 17, 2, 9, 1, 1, 0, 4, 1, 1, 1, true, 2 } },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char nm[96];

@@ -15,8 +15,9 @@
 //
 // Params: shape = (P pixels, OH*OW, OW, R, KH*KW, KW, H, W), sv = (stride h, w, dilation h, w),
 // aux = (Kg, Cg, K, channel tiles), st[0] = input strides (n, c, h, w), st[1] = (pad h, pad w,
-// pixel tiles, 0), off = (x, weight, bias) offsets.  MA = 1: bias.  Workgroup w = (g * pixel
-// tiles + pixel tile) * channel tiles + channel tile.
+// pixel tiles, 0), off = (x, weight, bias) offsets.  MA = 1: bias.  MB, MC: the filter's KH, KW
+// as constants (0: read KH*KW and KW from Params).  Workgroup w = (g * pixel tiles + pixel tile)
+// * channel tiles + channel tile.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> xs: array<SA>;
@@ -95,8 +96,12 @@ fn ldw(wbase: u32, ch: u32, r: u32) -> vec4<f32> {
 // The loader's four pixels at inner index r (0 outside the image or past R).
 fn ldx(r: u32) -> vec4<f32> {
     let R = P.shape[0].w;
-    let KHW = P.shape[1].x;
-    let KW = P.shape[1].y;
+    var KHW = P.shape[1].x;
+    var KW = P.shape[1].y;
+    if MB != 0u {
+        KHW = MB * MC;
+        KW = MC;
+    }
     let H = i32(P.shape[1].z);
     let W = i32(P.shape[1].w);
     let rr = min(r, R - 1u);
