@@ -396,6 +396,18 @@ static void test_special(void) {
     CHECK(r && wt_dtype_of(r) == WT_I32 && wt_item(ctx, r, &v) == WT_OK && v == 3);
     wt_release(r);
     wt_release(t);
+    double bv8[8] = { 1, 0, 1, 1, 0, 1, 1, 1 };   /* 8 elements: the vec4 kernel */
+    t = tt_upload(ctx, WT_BOOL, 1, (const int64_t[]){ 8 }, bv8);
+    r = wt_sum(ctx, t, 0, NULL, false);
+    CHECK(r && wt_dtype_of(r) == WT_I32 && wt_item(ctx, r, &v) == WT_OK && v == 6);
+    wt_release(r);
+    r = wt_min(ctx, t, 0, NULL, false);
+    CHECK(r && wt_dtype_of(r) == WT_BOOL && wt_item(ctx, r, &v) == WT_OK && v == 0);
+    wt_release(r);
+    r = wt_max(ctx, t, 0, NULL, false);
+    CHECK(r && wt_dtype_of(r) == WT_BOOL && wt_item(ctx, r, &v) == WT_OK && v == 1);
+    wt_release(r);
+    wt_release(t);
     double uv[4] = { 3, 4000000000.0, 7, 1 };
     t = tt_upload(ctx, WT_U32, 1, (const int64_t[]){ 4 }, uv);
     r = wt_max(ctx, t, 0, NULL, false);
