@@ -129,8 +129,11 @@ wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p,
     ctx->stats.ops++;
     if (!p->n)
         return WT_OK;
+    /* a 2-D grid past 65535 workgroups, as square as needed: gx * gy - groups < gy, so no
+     * second row of idle workgroups (65536 groups as 65535 x 2 would launch 131070) */
     uint32_t groups = (p->n + WT_WG_SIZE - 1) / WT_WG_SIZE;
-    uint32_t gx = groups < 65535 ? groups : 65535;
+    uint32_t gy = (groups + 65534) / 65535;
+    uint32_t gx = (groups + gy - 1) / gy;
     p->gx = gx;
     wg_buffer *bufs[WT_MAX_IN + 1];
     bufs[0] = out->buf;
@@ -151,7 +154,7 @@ wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p,
     wg_bind_group_retain(bg);
     d->param_off = off;
     d->gx = gx;
-    d->gy = (groups + gx - 1) / gx;
+    d->gy = gy;
     d->nres = 1;
     d->res[0] = out;
     wt_storage_ref(out);

@@ -414,6 +414,22 @@ static void test_binary(wt_context *ctx, wt_dtype dt) {
     }
 }
 
+/* more than 65535 workgroups: the 2-D grid must cover every element exactly once */
+static void test_big_grid(wt_context *ctx) {
+    int64_t n = 65537 * 256 - 3;
+    wt_tensor *x = wt_arange(ctx, WT_I32, 0, (double)n, 1);
+    wt_tensor *y = wt_neg(ctx, x);
+    int32_t *h = malloc((size_t)n * 4);
+    CHECK(y && wt_to_host(ctx, y, h, (size_t)n * 4) == WT_OK);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < n; i++)
+        bad += h[i] != -(int32_t)i;
+    CHECK_EQ_INT(bad, 0);
+    free(h);
+    wt_release(x);
+    wt_release(y);
+}
+
 static void test_mixed(wt_context *ctx) {
     /* promotion: i32 + f32 -> f32, u32 + i32 -> i32, bool + f32 -> f32 via where, f16 + f32 -> f32 */
     fill_input(&A, WT_I32, 1, (const int64_t[]){ 300 }, -50, 50, true);
@@ -494,6 +510,8 @@ int main(void) {
         }
     }
     PHASE(test_mixed(ctx));
+    if (!light)
+        PHASE(test_big_grid(ctx));
     wt_stats st;
     wt_get_stats(ctx, &st);
     printf("kernels compiled %llu, ops %llu, flushes %llu\n", (unsigned long long)st.kernels_compiled,
