@@ -53,7 +53,11 @@ int main(void) {
     CHECK_EQ_INT(ta.live, 0);
     printf("the workload makes %ld wt allocations; failing each in turn\n", total);
     int failed_runs = 0, bad = 0;
-    for (long k = 1; k <= total + 2; k++) {
+    long step = tt_under_valgrind() ? 4 : 1;   /* every context compiles its kernels again */
+    if (step > 1)
+        printf("note: under valgrind every 4th allocation fails\n");
+    long runs = 0;
+    for (long k = 1; k <= total + 2; k += step, runs++) {
         test_alloc fa = { .fail_at = k };
         wt_context *c = wt_context_create(f.g.dev, &(wt_context_desc){ .allocator = test_allocator(&fa) });
         if (c) {
@@ -71,7 +75,7 @@ int main(void) {
         CHECKF(fa.live == 0, "fail at %ld: %ld allocations leaked", k, fa.live);
     }
     CHECK_EQ_INT(bad, 0);
-    CHECKF(failed_runs > total / 2, "only %d of %ld runs reported the failure", failed_runs, total);
+    CHECKF(failed_runs > runs / 2, "only %d of %ld runs reported the failure", failed_runs, runs);
     unlink(path);
     tt_end(&f);
     return test_end();
