@@ -180,6 +180,8 @@ wg_device *wg_adapter_create_device(wg_adapter *ad, const wg_device_desc *desc, 
     f11.pNext = &f12;
     void **tail = &f12.pNext;
     f11.storageBuffer16BitAccess = f16;
+    /* f16 in uniform buffers (WGSL allows it with shader-f16; Dawn requires it for the feature) */
+    f11.uniformAndStorageBuffer16BitAccess = f16 && ad->uniform16;
     f12.shaderFloat16 = f16;
     f12.timelineSemaphore = VK_TRUE;
     f12.hostQueryReset = ad->host_query_reset;

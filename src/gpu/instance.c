@@ -199,6 +199,7 @@ static bool adapter_fill(wg_instance *inst, wg_adapter *ad, VkPhysicalDevice pd)
         ad->host_query_reset = f12.hostQueryReset;
         ad->f16_arith = f12.shaderFloat16;
         ad->storage16 = f11.storageBuffer16BitAccess;
+        ad->uniform16 = f11.uniformAndStorageBuffer16BitAccess;
         ad->sg_size_control = f13.subgroupSizeControl;
         ad->full_subgroups = f13.computeFullSubgroups;
         robust2 = fr2.robustBufferAccess2;

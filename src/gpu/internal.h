@@ -195,7 +195,7 @@ struct wg_adapter {
     uint32_t vk_api;
     VkPhysicalDeviceMemoryProperties mem;
     bool ext_robustness2, ext_push_descriptor, ext_coop, ext_subgroup_size_control;
-    bool host_query_reset, timeline, f16_arith, storage16, int64, sg_size_control, full_subgroups;
+    bool host_query_reset, timeline, f16_arith, storage16, uniform16, int64, sg_size_control, full_subgroups;
     bool creation_feedback;
     uint32_t timestamp_valid_bits;
 };
