@@ -200,29 +200,33 @@ static wt_status reduce_plan(wt_context *ctx, const char *op, uint32_t code, wt_
     if (v4 && layout == LAYOUT_ROW)
         L = (L + 3) & ~(int64_t)3;   /* vec4 segments */
     S = K ? cdiv(K, L) : 1;
-    bool last = S == 1;
+    /* COL vec4 over 256-output blocks: 4 segments meet in shared memory per workgroup, so a
+     * quarter of the partials (a shorter second pass) for the same parallelism */
+    bool grouped = v4 && layout == LAYOUT_COL && M % 256 == 0 && S >= 4;
+    int64_t np = grouped ? cdiv(S, 4) : S;   /* partials per output */
+    bool last = np == 1;
 
     wt_tensor *part = NULL;
     wt_storage *dst = out->st;
     if (!last) {
-        part = wt_tensor_new(ctx, op, WT_U32, 1, (const int64_t[]){ 2 * M * S });
+        part = wt_tensor_new(ctx, op, WT_U32, 1, (const int64_t[]){ 2 * M * np });
         if (!part)
             return ctx->status;
         dst = part->st;
     }
     wt_kkey key = make_key(v4 ? WT_K_reduce4 : WT_K_reduce, code, last ? out->dtype : WT_U32, sdt, 0, cdt);
     key.mode[1] = (uint8_t)((partial ? MB_IN_PARTIAL : 0) | (last ? 0 : MB_OUT_PARTIAL) | (wt_is_float(cdt) ? MB_FLOAT : 0));
-    key.mode[2] = (uint8_t)layout;
+    key.mode[2] = (uint8_t)(grouped ? 2 : layout);
     wt_params pr;
     memset(&pr, 0, sizeof pr);
-    int64_t inv = layout == LAYOUT_ROW ? M * S * 256 : v4 ? M / 4 * S : M * S;
+    int64_t inv = layout == LAYOUT_ROW ? M * S * 256 : grouped ? M / 256 * np * 256 : v4 ? M / 4 * S : M * S;
     pr.n = (uint32_t)inv;
     pr.ndim = (uint32_t)p->nk;
     for (int d = 0; d < p->nk + p->nr; d++) {
         pr.shape[d] = (uint32_t)p->shape[d];
         pr.st[0][d] = (int32_t)p->strides[d];
     }
-    int64_t pso = layout == LAYOUT_ROW ? S : 1, pst = layout == LAYOUT_ROW ? 1 : M;
+    int64_t pso = layout == LAYOUT_ROW ? np : 1, pst = layout == LAYOUT_ROW ? 1 : M;
     pr.off[0] = (uint32_t)p->off;
     pr.off[1] = (uint32_t)pso;
     pr.off[2] = (uint32_t)pst;
@@ -239,12 +243,12 @@ static wt_status reduce_plan(wt_context *ctx, const char *op, uint32_t code, wt_
         rplan q;
         memset(&q, 0, sizeof q);
         q.M = M;
-        q.K = S;
+        q.K = np;
         if (M > 1) {
             q.shape[q.nk] = M;
             q.strides[q.nk++] = pso;
         }
-        q.shape[q.nk] = S;
+        q.shape[q.nk] = np;
         q.strides[q.nk] = pst;
         q.nr = 1;
         s = reduce_plan(ctx, op, code, cdt, part->st, WT_U32, true, &q, out, scale);

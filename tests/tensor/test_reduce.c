@@ -323,8 +323,9 @@ static void test_long(void) {
     check_case(OP_MIN, WT_I32, &c, L_TRANSPOSED, 1, (const int[]){ 1 }, false, 1);
     /* shapes the vec4 kernels take: rows of a multiple of 4 (ROW) and an innermost kept dim of
      * a multiple of 4 (COL), in one pass and segmented */
-    static const int64_t v4shapes[][3] = { { 2, 64, 1000 }, { 2, 3000, 8 }, { 1, 300000, 0 }, { 2, 20000, 12 } };
-    for (int s = 0; s < 4; s++) {
+    static const int64_t v4shapes[][3] = { { 2, 64, 1000 }, { 2, 3000, 8 }, { 1, 300000, 0 }, { 2, 20000, 12 },
+                                           { 2, 300, 512 }, { 2, 2000, 256 } };   /* the last two: grouped COL */
+    for (int s = 0; s < 6; s++) {
         int nd = (int)v4shapes[s][0];
         for (int k = 0; k < 2; k++) {
             wt_dtype dt = k ? WT_I32 : WT_F32;

@@ -6,7 +6,10 @@
 //        in flight;
 //   MC 1 COL: the kept innermost dim has stride 1 and a size divisible by 4, every other stride
 //        is a multiple of 4: an invocation owns 4 neighbouring outputs and loads one vec4 per
-//        reduced element (P.n = invocations = M / 4 * segments).
+//        reduced element (P.n = invocations = M / 4 * segments);
+//   MC 2 COL grouped (M divisible by 256): a workgroup is 64 such invocations x 4 segments
+//        whose results meet in shared memory: one partial per 4 segments (P.n = workgroups *
+//        256 = M / 256 * ceil(segments / 4) * 256).
 // The identity of the op (0, 1, -inf/+inf, integer extremes) comes as bits of C in P.sv.z, so
 // lanes without elements need no flag; max/min propagate NaN.  MB bit 1: write partials (pairs
 // of value bits and index 0, as reduce.wgsl); bit 2: C is a float type.
@@ -18,6 +21,7 @@ const OUT_PARTIAL: bool = (MB & 2u) != 0u;
 const IS_FLOAT: bool = (MB & 4u) != 0u;
 
 var<workgroup> wv: array<C, 256>;
+var<workgroup> wc: array<vec4<C>, 256>;
 
 fn st(d: u32) -> i32 {
     return P.st[d >> 2u][d & 3u];
@@ -96,6 +100,40 @@ fn store(o: u32, s: u32, v: C) {
     }
 }
 
+// segment s of the 4 outputs 4 * o4 ..: one vec4 per reduced element, four in flight
+fn column(o4: u32, s: u32, id: vec4<C>) -> vec4<C> {
+    let K = P.aux.y;
+    let L = P.aux.w;
+    let b = base(4u * o4);
+    let r0 = s * L;
+    let r1 = min(K, r0 + L);
+    var x0 = id;
+    var x1 = id;
+    var x2 = id;
+    var x3 = id;
+    var r = r0;
+    if r1 >= 3u {
+        loop {
+            if r + 3u >= r1 { break; }
+            let v0 = ld(b + roff(r));
+            let v1 = ld(b + roff(r + 1u));
+            let v2 = ld(b + roff(r + 2u));
+            let v3 = ld(b + roff(r + 3u));
+            x0 = cmb(x0, v0);
+            x1 = cmb(x1, v1);
+            x2 = cmb(x2, v2);
+            x3 = cmb(x3, v3);
+            r = r + 4u;
+        }
+    }
+    loop {
+        if r >= r1 { break; }
+        x0 = cmb(x0, ld(b + roff(r)));
+        r = r + 1u;
+    }
+    return cmb(cmb(x0, x1), cmb(x2, x3));
+}
+
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
@@ -110,38 +148,35 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(workgroup_id) wid:
         if t < M4 * S {
             let o4 = t % M4;
             let s = t / M4;
-            let b = base(4u * o4);
-            let r0 = s * L;
-            let r1 = min(K, r0 + L);
-            var x0 = id;
-            var x1 = id;
-            var x2 = id;
-            var x3 = id;
-            var r = r0;
-            if r1 >= 3u {
-                loop {
-                    if r + 3u >= r1 { break; }
-                    let v0 = ld(b + roff(r));
-                    let v1 = ld(b + roff(r + 1u));
-                    let v2 = ld(b + roff(r + 2u));
-                    let v3 = ld(b + roff(r + 3u));
-                    x0 = cmb(x0, v0);
-                    x1 = cmb(x1, v1);
-                    x2 = cmb(x2, v2);
-                    x3 = cmb(x3, v3);
-                    r = r + 4u;
-                }
-            }
-            loop {
-                if r >= r1 { break; }
-                x0 = cmb(x0, ld(b + roff(r)));
-                r = r + 1u;
-            }
-            let x = cmb(cmb(x0, x1), cmb(x2, x3));
+            let x = column(o4, s, id);
             store(4u * o4, s, x.x);
             store(4u * o4 + 1u, s, x.y);
             store(4u * o4 + 2u, s, x.z);
             store(4u * o4 + 3u, s, x.w);
+        }
+    } else if MC == 2u {
+        let w = wid.y * P.gx + wid.x;
+        let nb = M / 256u;
+        let G = (S + 3u) / 4u;
+        let live = w < nb * G;
+        let c = lid & 63u;
+        var o4 = 0u;
+        var sg = 0u;
+        var x = id;
+        if live {
+            o4 = (w % nb) * 64u + c;
+            sg = w / nb;
+            let s = 4u * sg + (lid >> 6u);
+            if s < S { x = column(o4, s, id); }
+        }
+        wc[lid] = x;
+        workgroupBarrier();
+        if live && lid < 64u {
+            let y = cmb(cmb(wc[c], wc[c + 64u]), cmb(wc[c + 128u], wc[c + 192u]));
+            store(4u * o4, sg, y.x);
+            store(4u * o4 + 1u, sg, y.y);
+            store(4u * o4 + 2u, sg, y.z);
+            store(4u * o4 + 3u, sg, y.w);
         }
     } else {
         let w = wid.y * P.gx + wid.x;
