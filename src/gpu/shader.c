@@ -4,9 +4,12 @@
  * uniform).  That is all an automatic pipeline layout needs.
  *
  * Which entry point uses which resource: from SPIR-V 1.4 on the entry point's interface lists
- * every global it uses; before that we count every resource of the module for every entry point
- * (a superset, harmless for layouts).  The parser checks the header and that instructions tile
- * the words exactly; deeper validity is the driver's (and spirv-val's) business.
+ * every global it uses; before that (SPIR-V 1.3, wgsl's Vulkan 1.1 target) the entry point's
+ * static use is computed here: the functions reachable from it through OpFunctionCall, and the
+ * resource variables their instructions name (any operand word equal to a resource variable's
+ * id counts, so a literal that happens to equal one can only add a binding: a superset, as
+ * WebGPU allows for layouts).  The parser checks the header and that instructions tile the
+ * words exactly; deeper validity is the driver's (and spirv-val's) business.
  *
  * WGSL source (desc.wgsl) goes through wgc's own compiler (include/wgc/wgsl.h) with the device's
  * allocator and features; its diagnostics become the WG_ERR_WGSL_COMPILE message. */
@@ -19,6 +22,7 @@ enum {
     OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43,
     OP_CONSTANT_COMPOSITE = 44, OP_SPEC_CONSTANT = 50, OP_SPEC_CONSTANT_COMPOSITE = 51, OP_VARIABLE = 59,
     OP_DECORATE = 71, OP_MEMBER_DECORATE = 72, OP_EXECUTION_MODE_ID = 331, OP_FUNCTION = 54, OP_FUNCTION_END = 56,
+    OP_FUNCTION_CALL = 57,
     DEC_BLOCK = 2, DEC_BUFFER_BLOCK = 3, DEC_BUILTIN = 11, DEC_NON_WRITABLE = 24, DEC_BINDING = 33, DEC_SET = 34,
     BUILTIN_WORKGROUP_SIZE = 25, MODE_LOCAL_SIZE = 17, MODE_LOCAL_SIZE_ID = 38, MODEL_GLCOMPUTE = 5,
     SC_UNIFORM = 2, SC_STORAGE_BUFFER = 12,
@@ -27,8 +31,42 @@ enum {
 typedef struct id_info {
     uint32_t set, binding, pointee, storage, members, nonwritable_members, value;
     uint32_t comp[3];
+    uint32_t func_at;    /* OpFunction: word index of its first instruction + 1 (0: not a function) */
+    uint32_t visit;      /* static use: entry point index + 1 that last reached this function / variable */
     uint8_t has_set, has_binding, nonwritable, block, buffer_block, is_var, is_ptr, is_const, wgsize;
 } id_info;
+
+static bool is_resource(const id_info *v) {
+    return v->is_var && (v->storage == SC_STORAGE_BUFFER || v->storage == SC_UNIFORM);
+}
+
+/* Marks (visit = mark) every function reachable from `fn` and every resource variable they name.
+ * `stack` holds up to `cap` function ids (the number of functions in the module bounds it). */
+static void static_use(const uint32_t *w, size_t n, id_info *ids, uint32_t bound, uint32_t fn, uint32_t mark,
+                       uint32_t *stack, size_t cap) {
+    size_t sp = 0;
+    if (fn >= bound || !ids[fn].func_at)
+        return;
+    ids[fn].visit = mark;
+    stack[sp++] = fn;
+    while (sp) {
+        uint32_t f = stack[--sp];
+        for (size_t i = ids[f].func_at - 1; i < n; i += w[i] >> 16) {
+            uint32_t wc = w[i] >> 16, op = w[i] & 0xffff;
+            if (op == OP_FUNCTION_END)
+                break;
+            for (uint32_t k = 1; k < wc; k++) {
+                uint32_t id = w[i + k];
+                if (id >= bound || ids[id].visit == mark)
+                    continue;
+                if (is_resource(&ids[id]))
+                    ids[id].visit = mark;
+                else if (op == OP_FUNCTION_CALL && k == 3 && ids[id].func_at && sp < cap)
+                    ids[id].visit = mark, stack[sp++] = id;
+            }
+        }
+    }
+}
 
 uint64_t wg__hash(uint64_t h, const void *data, size_t n) {
     const uint8_t *p = data;
@@ -60,6 +98,8 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
     uint32_t neps = 0;
     wg_error_id err = WG_ERR_NONE;
     int in_function = 0;
+    size_t nfuncs = 0;
+    uint32_t *stack = NULL;
 #define ID_OK(x) ((x) < bound)
     /* pass 1: everything but execution modes */
     for (size_t i = 5; i < n;) {
@@ -77,6 +117,10 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
                 goto done;
             }
             in_function = op == OP_FUNCTION;
+            if (op == OP_FUNCTION && wc >= 3 && ID_OK(ins[2])) {
+                ids[ins[2]].func_at = (uint32_t)(i + wc + 1);
+                nfuncs++;
+            }
         }
         switch (op) {
         case OP_ENTRY_POINT:
@@ -179,12 +223,18 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
                     if (ID_OK(ids[id].comp[k]))
                         out[e].workgroup_size[k] = ids[ids[id].comp[k]].value;
     /* resources */
+    bool use_iface = version >= 0x00010400;
+    if (!use_iface && !(stack = wg__alloc(a, (nfuncs + 1) * sizeof *stack))) {
+        err = WG_ERR_HOST_OOM;
+        goto done;
+    }
     for (uint32_t e = 0; e < neps; e++) {
-        bool use_iface = version >= 0x00010400;
         uint32_t nb = 0;
+        if (!use_iface)
+            static_use(w, n, ids, bound, eps[e].id, e + 1, stack, nfuncs + 1);
         for (uint32_t id = 0; id < bound; id++) {
             id_info *v = &ids[id];
-            if (!v->is_var || (v->storage != SC_STORAGE_BUFFER && v->storage != SC_UNIFORM))
+            if (!is_resource(v))
                 continue;
             if (use_iface) {
                 bool found = false;
@@ -192,6 +242,8 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
                     found |= w[eps[e].iface_at + k] == id;
                 if (!found)
                     continue;
+            } else if (v->visit != e + 1) {
+                continue;
             }
             if (!ID_OK(v->pointee) || !ID_OK(ids[v->pointee].pointee))
                 continue;
@@ -213,6 +265,7 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
     }
     *count = neps;
 done:
+    wg__free(a, stack);
     wg__free(a, ids);
     return err;
 #undef ID_OK
