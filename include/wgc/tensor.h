@@ -114,8 +114,9 @@ void wt_clear_error(wt_context *ctx);
 typedef struct wt_context_desc {
     const char *label;
     wg_allocator allocator;       /* host allocations; zero = libc */
-    uint32_t max_batch_ops;       /* flush when the pending batch holds this many dispatches; 0: 128
-                                     (the GPU starts on a long batch while the rest is recorded) */
+    uint32_t max_batch_ops;       /* flush when the pending batch holds this many dispatches; 0: 128,
+                                     and 16 when the GPU is idle (it starts on a long stream of
+                                     ops while the rest is recorded) */
     bool eager;                   /* run every op at once and wait (debugging) */
     uint64_t memory_limit;        /* cap on GPU bytes the pool may hold; 0: none (the device's limit) */
 } wt_context_desc;

@@ -5,9 +5,10 @@
  * into one compute pass of one command buffer (wg inserts a barrier only where a dispatch reads
  * or overwrites what an earlier one wrote), submits once and drops the batch's references, so
  * temporaries go back to the pool, to be reused once that submit has finished.  The batch
- * flushes itself at max_batch_ops dispatches, once the pool handed out WT_BATCH_BYTES for it (a
- * quarter of memory_limit when set: temporaries are reusable only after their batch ran),
- * and after every op in eager mode (with a wait). */
+ * flushes itself at max_batch_ops dispatches (with the default, already at 16 when the GPU is
+ * idle as far as we know, so a long stream of ops starts running at once), once the pool handed
+ * out WT_BATCH_BYTES for it (a quarter of memory_limit when set: temporaries are reusable only
+ * after their batch ran), and after every op in eager mode (with a wait). */
 #include <string.h>
 
 #include "tensor/internal.h"
@@ -168,7 +169,8 @@ wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p,
         return s != WT_OK ? s : wt_batch_wait(ctx, op);
     }
     uint64_t cap = ctx->memory_limit ? ctx->memory_limit / 4 : WT_BATCH_BYTES;
-    if (ctx->batch_count >= ctx->max_batch || ctx->batch_bytes > cap)
+    bool idle = ctx->early && ctx->completed >= ctx->submits;   /* nothing in flight that we know of */
+    if (ctx->batch_count >= ctx->max_batch || ctx->batch_bytes > cap || (idle && ctx->batch_count >= 16))
         return wt_batch_flush(ctx, op);
     return WT_OK;
 }

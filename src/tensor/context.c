@@ -163,6 +163,7 @@ wt_context *wt_context_create(wg_device *dev, const wt_context_desc *desc) {
     ctx->dev = dev;
     ctx->q = wg_device_get_queue(dev);
     ctx->max_batch = d.max_batch_ops ? d.max_batch_ops : 128;
+    ctx->early = d.max_batch_ops == 0;
     ctx->eager = d.eager;
     ctx->memory_limit = d.memory_limit;
     ctx->f16 = wg_device_has_feature(dev, WG_FEATURE_SHADER_F16);

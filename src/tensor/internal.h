@@ -122,7 +122,7 @@ struct wt_context {
     wg_allocator al;
     char label[64];
     uint32_t max_batch;
-    bool eager, f16;
+    bool eager, f16, early;       /* early: max_batch_ops defaulted, start an idle GPU after 16 ops */
     uint64_t memory_limit;
     uint32_t uniform_align, params_stride;
     uint64_t max_binding;

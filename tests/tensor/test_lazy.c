@@ -93,7 +93,8 @@ static void test_laziness(tt_fixture *f) {
 }
 
 static void test_batch_size(tt_fixture *f) {
-    /* the default: 128 dispatches per submit, so 1000 ops then a read make 8 submits */
+    /* the default: 16 dispatches when the GPU is idle, else 128 per submit, so 1000 ops then a
+     * read make between 9 submits (the GPU busy from the first one on) and 63 (always idle) */
     wt_context *d = wt_context_create(f->g.dev, &(wt_context_desc){ .allocator = test_allocator(&f->ta) });
     wt_tensor *x0 = wt_ones(d, WT_F32, WT_SHAPE(64));
     wt_tensor *y0 = chain(d, x0, 999);
@@ -102,7 +103,7 @@ static void test_batch_size(tt_fixture *f) {
     CHECK(wt_item(d, e0, &v0) == WT_OK && fabs(v0 - chain_ref(1, 999)) < 1e-3 * (1 + fabs(v0)));
     wt_stats s0;
     wt_get_stats(d, &s0);
-    CHECK_EQ_INT(s0.flushes, 8);
+    CHECKF(s0.flushes >= 9 && s0.flushes <= 63, "%llu flushes", (unsigned long long)s0.flushes);
     wt_release(x0), wt_release(y0), wt_release(e0);
     wt_context_destroy(d);
 
