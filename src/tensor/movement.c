@@ -392,7 +392,7 @@ wt_tensor *wt_scatter_add(wt_context *ctx, wt_tensor *t, int dim, wt_tensor *ind
     if (!half)
         wt_retain(s);
     wt_status st = WT_OK;
-    if (index->numel) {
+    if (index->numel && out->numel) {   /* an empty input takes nothing (every index is out of range) */
         wt_params p;
         memset(&p, 0, sizeof p);
         p.n = (uint32_t)index->numel;

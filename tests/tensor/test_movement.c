@@ -585,6 +585,22 @@ static void test_edges(void) {
     free(g);
     wt_release(r);
 
+    /* an empty input: every index is out of range, the result is empty */
+    wt_tensor *e03 = wt_zeros(ctx, WT_F32, 2, (const int64_t[]){ 0, 3 });
+    wt_tensor *i23 = wt_zeros(ctx, WT_I32, 2, (const int64_t[]){ 2, 3 });
+    wt_tensor *s23 = wt_ones(ctx, WT_F32, 2, (const int64_t[]){ 2, 3 });
+    r = wt_scatter_add(ctx, e03, 0, i23, s23);
+    CHECKF(r && wt_numel(r) == 0, "scatter into an empty input: %s", wt_last_error(ctx));
+    wt_release(r);
+    r = wt_gather(ctx, e03, 0, i23);
+    g = r ? tt_read(ctx, r) : NULL;
+    CHECKF(g && wt_numel(r) == 6 && g[0] == 0 && g[5] == 0, "gather from an empty input: %s", wt_last_error(ctx));
+    free(g);
+    wt_release(r);
+    wt_release(e03);
+    wt_release(i23);
+    wt_release(s23);
+
     /* errors */
     wt_tensor *i3 = wt_zeros(ctx, WT_I32, 1, (const int64_t[]){ 3 });
     wt_tensor *fi = wt_zeros(ctx, WT_F32, 2, (const int64_t[]){ 3, 4 });
