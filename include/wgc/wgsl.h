@@ -71,6 +71,8 @@ typedef struct wgsl_options {
     uint32_t max_nesting;                    /* parser nesting limit (brackets, blocks, unary ops); 0 = 128, Tint's */
     bool no_f16;                             /* reject `enable f16;` (adapter lacks shader-f16) */
     bool no_subgroups;                       /* reject `enable subgroups;` */
+    bool no_subgroup_matrix;                 /* reject `enable chromium_experimental_subgroup_matrix;`
+                                                (adapter lacks VK_KHR_cooperative_matrix) */
 } wgsl_options;
 
 typedef enum wgsl_severity {

@@ -35,6 +35,7 @@
 #define CARG1 BI_F_CARG1
 #define TMPL BI_F_TMPL
 #define COMP BI_F_COMP
+#define SGM BI_F_SGM
 #define GLSL(n, k) { BI_LK_GLSL, k, #n }
 #define OP(n, k) { BI_LK_OP, k, #n }
 #define ID { BI_LK_ID, 0, "" }
@@ -53,6 +54,7 @@ static const bi_info bi_table[] = {
 #undef CARG1
 #undef TMPL
 #undef COMP
+#undef SGM
 #undef GLSL
 #undef OP
 #undef ID

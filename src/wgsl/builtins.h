@@ -41,7 +41,8 @@ enum {                                   /* bi_info.flags */
     BI_F_ATOM  = 1u << 3,                /* atomic built-in */
     BI_F_CARG1 = 1u << 4,                /* argument 1 must be a const-expression */
     BI_F_TMPL  = 1u << 5,                /* takes a template type: bitcast<T>(e) */
-    BI_F_COMP  = 1u << 6                 /* compute shader stage only */
+    BI_F_COMP  = 1u << 6,                /* compute shader stage only */
+    BI_F_SGM   = 1u << 7                 /* subgroup matrix built-in (check.c types it) */
 };
 
 typedef enum bi_lower_kind {

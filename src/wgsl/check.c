@@ -316,6 +316,60 @@ static ty_t array_type(checker *c, uint32_t h, ty_t elem, uint32_t cnt) {
     return 0;
 }
 
+/* ---- subgroup matrices (enable chromium_experimental_subgroup_matrix) ---- */
+
+static ty_sgm_use sgm_use_of(const char *s) {
+    if (strncmp(s, "subgroup_matrix_", 16)) return TY_SGM_NONE;
+    s += 16;
+    return !strcmp(s, "left") ? TY_SGM_LEFT : !strcmp(s, "right") ? TY_SGM_RIGHT :
+           !strcmp(s, "result") ? TY_SGM_RESULT : TY_SGM_NONE;
+}
+
+/* Template argument i of a subgroup matrix type: a const-expression integer in 1..255. */
+static uint32_t sgm_dim(checker *c, uint32_t h, uint32_t i) {
+    const char *what = i == 1 ? "column" : "row";
+    uint32_t a = templ_arg(c, h, i);
+    sema_expr *ae = expr(c, a);
+    if (!ae->type && ae->kind != SEMA_EK_TYPE) return 0;
+    ty_t t = ae->kind == SEMA_EK_TYPE ? 0 : rval(c, a);
+    if (!t || !is_int_scalar(t) || ae->stage != SEMA_STAGE_CONST || !ae->cval) {
+        ERR(nsp(c, a), "subgroup matrix %s count must be a constant positive integer", what);
+        return 0;
+    }
+    int64_t v = c->sm->values[ae->cval].u.i;
+    if (v < 1 || v > 255) {
+        ERR(nsp(c, a), v < 1 ? "subgroup matrix %s count must be a constant positive integer" :
+                       "subgroup matrix %s count must be at most 255", what);
+        return 0;
+    }
+    if (t == TY_AINT) materialize(c, a, TY_I32);
+    return (uint32_t)v;
+}
+
+static ty_t type_expr(checker *c, uint32_t h);
+
+/* subgroup_matrix_left<T, K, M>, subgroup_matrix_right<T, N, K>, subgroup_matrix_result<T, N, M>:
+ * T then columns then rows. */
+static ty_t sgm_type(checker *c, uint32_t h, ty_sgm_use use, const char *s, uint32_t nt) {
+    if (!c->sm->enable_subgroup_matrix) {
+        ERR(nsp(c, h), "use of 'subgroup_matrix_*' requires enabling extension 'chromium_experimental_subgroup_matrix'");
+        return 0;
+    }
+    if (nt != 3) {
+        ERR(nsp(c, h), nt ? "'%s' requires 3 template arguments" : "expected '<' for '%s'", s);
+        return 0;
+    }
+    ty_t el = type_expr(c, templ_arg(c, h, 0));
+    if (!el) return 0;
+    if (el != TY_F16 && el != TY_F32 && el != TY_I32 && el != TY_U32) {
+        ERR(nsp(c, h), "subgroup_matrix element type must be f32, f16, i32 or u32");
+        return 0;
+    }
+    uint32_t cols = sgm_dim(c, h, 1);
+    uint32_t rows = cols ? sgm_dim(c, h, 2) : 0;
+    return rows ? ty_sgmat(c->tt, use, el, cols, rows) : 0;
+}
+
 /* Resolves an identifier (with template list) in type position. */
 static ty_t type_expr(checker *c, uint32_t h) {
     if (!h) return 0;
@@ -393,6 +447,8 @@ static ty_t type_expr(checker *c, uint32_t h) {
             return 0;
         }
         t = nt == 1 ? ty_array_runtime(c->tt, el) : array_type(c, h, el, templ_arg(c, h, 1));
+    } else if (sgm_use_of(s)) {
+        if (!(t = sgm_type(c, h, sgm_use_of(s), s, nt))) return 0;
     } else if (!strcmp(s, "atomic")) {
         if (nt != 1) {
             ERR(nsp(c, h), nt ? "'atomic' requires 1 template argument" : "expected '<' for 'atomic'");
@@ -1160,6 +1216,29 @@ static void user_call(checker *c, uint32_t h, sema_expr *e, uint32_t fn) {
 
 static void builtin_call(checker *c, uint32_t h, sema_expr *e, const char *name);
 
+/* M() is the zero matrix, M(s) a matrix of s (converted to the element type). */
+static void sgm_construct(checker *c, uint32_t h, sema_expr *e, ty_t t) {
+    uint32_t nargs = N(h)->u.call.args.count;
+    ty_t el = ty_get(c->tt, t)->elem;
+    if (nargs > 1) {
+        ERR(nsp(c, h), "'%s' constructor takes at most 1 argument, found %u", TN(t), nargs);
+        return;
+    }
+    if (nargs == 1) {
+        uint32_t a = arg_at(c, h, 0);
+        ty_t at = rval(c, a);
+        if (!at) return;
+        if (!materialize(c, a, el)) {
+            if (EX(c, a)->type) ERR(nsp(c, a), "cannot convert value of type '%s' to type '%s'", TN(at), TN(el));
+            return;
+        }
+    }
+    e->kind = SEMA_EK_VALUE;
+    e->type = t;
+    e->call = (uint8_t)(nargs ? SEMA_CALL_CONSTRUCT : SEMA_CALL_ZERO);
+    e->stage = SEMA_STAGE_RUNTIME;
+}
+
 static void call_expr(checker *c, uint32_t h, sema_expr *e) {
     const ast_node *n = N(h);
     uint32_t ch = n->u.call.callee;
@@ -1198,6 +1277,11 @@ static void call_expr(checker *c, uint32_t h, sema_expr *e) {
     }
     if (!strcmp(name, "bitcast")) {
         bitcast_expr(c, h, e);
+        return;
+    }
+    if (sgm_use_of(name)) {
+        ty_t t = type_expr(c, ch);
+        if (t) sgm_construct(c, h, e, t);
         return;
     }
     if (!strcmp(name, "atomic") || !strcmp(name, "ptr")) {
@@ -2407,6 +2491,10 @@ static void directives(checker *c) {
                 } else if (!strcmp(s, "subgroups")) {
                     if (c->cc->opt.no_subgroups) ERR(nm->sp, "'subgroups' extension is not supported by the device");
                     c->sm->enable_subgroups = true;
+                } else if (!strcmp(s, "chromium_experimental_subgroup_matrix")) {
+                    if (c->cc->opt.no_subgroup_matrix)
+                        ERR(nm->sp, "'chromium_experimental_subgroup_matrix' extension is not supported by the device");
+                    c->sm->enable_subgroup_matrix = true;
                 } else if (!strcmp(s, "subgroups_f16") || !strcmp(s, "clip_distances") ||
                            !strcmp(s, "dual_source_blending") || !strcmp(s, "primitive_index")) {
                     /* accepted, unused by compute */
@@ -2442,6 +2530,96 @@ static void directives(checker *c) {
 
 /* ---- builtin functions (the table in builtins.def) ---------------------------------------------- */
 
+/* Argument i converted to `to` (u32 offsets and strides, the bool layout flag); false after an error. */
+static bool sgm_arg(checker *c, uint32_t h, uint32_t i, ty_t to) {
+    uint32_t a = arg_at(c, h, i);
+    if (materialize(c, a, to)) return true;
+    if (EX(c, a)->type) ERR(nsp(c, a), "cannot convert value of type '%s' to type '%s'", TN(sema_value_type(c->sm, a)), TN(to));
+    return false;
+}
+
+/* Tint's "no matching call to 'subgroupMatrixLoad<T>(arg types)'" for a call of the wrong shape. */
+static void sgm_no_match(checker *c, uint32_t h, const char *name, ty_t tmpl, const ty_t *a, uint32_t nargs) {
+    char buf[1024];
+    size_t k = (size_t)snprintf(buf, sizeof buf, "%s", name);
+    if (tmpl && k < sizeof buf) k += (size_t)snprintf(buf + k, sizeof buf - k, "<%s>", TN(tmpl));
+    for (uint32_t i = 0; i < nargs && k < sizeof buf; i++)
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s", i ? ", " : "(", TN(a[i]));
+    if (k < sizeof buf) snprintf(buf + k, sizeof buf - k, "%s)", nargs ? "" : "(");
+    ERR(nsp(c, h), "no matching call to '%s'", buf);
+}
+
+/* The subgroup matrix built-ins (builtins.def lists their signatures). */
+static void sgm_call(checker *c, uint32_t h, sema_expr *e, bi_fn f, ty_t tmpl, const char *name) {
+    uint32_t nargs = N(h)->u.call.args.count;
+    if (!c->sm->enable_subgroup_matrix) {
+        ERR(nsp(c, h), "cannot call built-in function '%s' without extension 'chromium_experimental_subgroup_matrix'", name);
+        return;
+    }
+    uint32_t want = f == BI_subgroupMatrixLoad ? 4 : f == BI_subgroupMatrixStore ? 5 :
+                    f == BI_subgroupMatrixMultiply ? 2 : 3;
+    ty_t a[BI_MAX_ARGS + 1] = { 0 };
+    for (uint32_t i = 0; i < nargs && i <= BI_MAX_ARGS; i++)
+        if (!(a[i] = rval(c, arg_at(c, h, i)))) return;
+    if (nargs != want) {
+        sgm_no_match(c, h, name, tmpl, a, nargs <= BI_MAX_ARGS ? nargs : BI_MAX_ARGS + 1);
+        return;
+    }
+    ty_t ret = 0;
+    if (f == BI_subgroupMatrixLoad || f == BI_subgroupMatrixStore) {
+        bool ld = f == BI_subgroupMatrixLoad;
+        ty_t m = ld ? tmpl : a[2];
+        if (!m || ty_kind_of(c->tt, m) != TY_SGMAT) {
+            sgm_no_match(c, h, name, tmpl, a, nargs);
+            return;
+        }
+        ty_t el = ty_get(c->tt, m)->elem;
+        const ty_info *pi = ty_get(c->tt, a[0]);
+        const ty_info *ai = pi->kind == TY_PTR ? ty_get(c->tt, pi->elem) : NULL;
+        if (!ai || ai->kind != TY_ARRAY || ai->elem != el || (pi->as != TY_AS_STORAGE && pi->as != TY_AS_WORKGROUP)) {
+            sgm_no_match(c, h, name, tmpl, a, nargs);
+            return;
+        }
+        if (!ld && pi->access == TY_ACCESS_READ) {
+            sgm_no_match(c, h, name, tmpl, a, nargs);
+            return;
+        }
+        uint32_t cm = ld ? 2 : 3;
+        if (!sgm_arg(c, h, 1, TY_U32) || !sgm_arg(c, h, cm, TY_BOOL) || !sgm_arg(c, h, cm + 1, TY_U32)) return;
+        if (EX(c, arg_at(c, h, cm))->stage != SEMA_STAGE_CONST) {
+            ERR(nsp(c, arg_at(c, h, cm)), "the 'col_major' argument of '%s' must be a const-expression", name);
+            return;
+        }
+        ret = ld ? m : 0;
+    } else {
+        const ty_info *l = ty_get(c->tt, a[0]), *r = ty_get(c->tt, a[1]);
+        if (l->kind != TY_SGMAT || l->access != TY_SGM_LEFT || r->kind != TY_SGMAT || r->access != TY_SGM_RIGHT ||
+            l->elem != r->elem || l->n != r->rows) {
+            sgm_no_match(c, h, name, tmpl, a, nargs);
+            return;
+        }
+        ty_t rel = tmpl;
+        if (f == BI_subgroupMatrixMultiplyAccumulate) {
+            const ty_info *acc = ty_get(c->tt, a[2]);
+            if (acc->kind != TY_SGMAT || acc->access != TY_SGM_RESULT || acc->n != r->n || acc->rows != l->rows) {
+                sgm_no_match(c, h, name, tmpl, a, nargs);
+                return;
+            }
+            rel = acc->elem;
+        } else if (rel != TY_F16 && rel != TY_F32 && rel != TY_I32 && rel != TY_U32) {
+            sgm_no_match(c, h, name, tmpl, a, nargs);
+            return;
+        }
+        ret = ty_sgmat(c->tt, TY_SGM_RESULT, rel, r->n, l->rows);
+    }
+    e->kind = SEMA_EK_VALUE;
+    e->type = ret ? ret : TY_VOID;
+    e->call = SEMA_CALL_BUILTIN;
+    e->bi_fn = (uint16_t)f;
+    e->bi_ovl = 0;
+    e->stage = SEMA_STAGE_RUNTIME;
+}
+
 static void builtin_call(checker *c, uint32_t h, sema_expr *e, const char *name) {
     const ast_node *n = N(h);
     uint32_t ch = n->u.call.callee;
@@ -2463,6 +2641,10 @@ static void builtin_call(checker *c, uint32_t h, sema_expr *e, const char *name)
     }
     if ((bi->flags & BI_F_SUB) && !c->sm->enable_subgroups) {
         ERR(nsp(c, h), "cannot call built-in function '%s' without extension 'subgroups'", name);
+        return;
+    }
+    if (bi->flags & BI_F_SGM) {
+        sgm_call(c, h, e, f, tmpl, name);
         return;
     }
     ty_t args[BI_MAX_ARGS + 1] = { 0 };

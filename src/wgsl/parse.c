@@ -1536,6 +1536,9 @@ static const char *const extensions[] = {
     "atomic_vec2u_min_max", "clip_distances", "dual_source_blending", "f16", "primitive_index",
     "subgroup_size_control", "subgroups", "view_instancing", NULL,
 };
+/* Accepted though Tint allows them only with allow_unsafe_apis: wgc is not a browser, and the
+ * runtime rejects a module whose device lacks the feature (check.c, opt.no_subgroup_matrix). */
+static const char *const extensions_unsafe[] = { "chromium_experimental_subgroup_matrix", NULL };
 static const char *const all_extensions[] = { /* listed when the name looks like a chromium one */
     "atomic_vec2u_min_max", "chromium_disable_uniformity_analysis", "chromium_experimental_barycentric_coord",
     "chromium_experimental_framebuffer_fetch", "chromium_experimental_pixel_local",
@@ -1585,7 +1588,7 @@ static uint32_t global_directive(parser *p) {
             break;
         }
         const char *nm_s = cc_str(p->cc, n->ident);
-        if (en && !in_list(nm_s, extensions)) {
+        if (en && !in_list(nm_s, extensions) && !in_list(nm_s, extensions_unsafe)) {
             if (in_list(nm_s, extensions_not_allowed))
                 fail_at(p, n->sp, "extension '%s' is not allowed in the current environment", nm_s);
             fail_enum(p, n->sp, "extension", nm_s, strncmp(nm_s, "chromium", 8) ? extensions : all_extensions);

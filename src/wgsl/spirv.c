@@ -214,6 +214,13 @@ static uint32_t make_type(emitter *e, ty_t t, bool lay) {
         uint32_t sc = sc_of((ty_as)ti->as);
         return spv_type_pointer(b, sc, layout_sc(sc) ? tidl(e, ti->elem) : tid(e, ti->elem));
     }
+    case TY_SGMAT: {                     /* OpTypeCooperativeMatrixKHR, scope Subgroup */
+        spv_capability(b, SPV_CAP_CooperativeMatrixKHR);
+        spv_extension(b, "SPV_KHR_cooperative_matrix");
+        uint32_t ops[5] = { tid(e, ti->elem), c_u32(e, SPV_SCOPE_SUBGROUP), c_u32(e, ti->rows), c_u32(e, ti->n),
+                            c_u32(e, (uint32_t)ti->access - 1u) };  /* MatrixAKHR 0, MatrixBKHR 1, MatrixAccumulatorKHR 2 */
+        return spv_global_dedup(b, SPV_OP_TypeCooperativeMatrixKHR, 0, 0, 5, ops, 0, NULL);
+    }
     default:
         return spv_type_void(b);
     }
@@ -1226,6 +1233,42 @@ static uint32_t pack4x8(emitter *e, uint32_t v, int sgn, int clampit) {
     return r;
 }
 
+/* Subgroup matrix built-ins -> SPV_KHR_cooperative_matrix.  Load/Store take a pointer to element
+ * `offset` of the array (OpAccessChain), the layout (RowMajorKHR 0 / ColumnMajorKHR 1, from the
+ * const col_major flag) and the stride in elements.  Multiply is MulAdd with a zero accumulator;
+ * integer components are flagged signed for i32.  No bounds clamping: the caller keeps the
+ * matrix inside the array (documented in doc/wgsl.md). */
+static uint32_t sgm_call(emitter *e, uint32_t h, bi_fn f, ty_t rt, uint32_t R) {
+    spv_builder *b = &e->b;
+    uint32_t na = N(h)->u.call.args.count, ah[5] = { 0 };   /* Store has 5 arguments (> BI_MAX_ARGS) */
+    for (uint32_t i = 0; i < na && i < 5; i++) ah[i] = ast_item(e->m, N(h)->u.call.args, i);
+    if (f == BI_subgroupMatrixLoad || f == BI_subgroupMatrixStore) {
+        bool ld = f == BI_subgroupMatrixLoad;
+        ty_t pt = vt(e, ah[0]);
+        ty_t el = TI(TI(pt)->elem)->elem;
+        uint32_t sc = sc_of((ty_as)TI(pt)->as);
+        uint32_t p = value(e, ah[0]);
+        uint32_t off = value(e, ah[1]);
+        uint32_t ep = SPV_VAL(b, SPV_OP_AccessChain, ptr_to(e, sc, el), p, off);
+        uint32_t cm = ld ? 2 : 3;
+        const sema_expr *cx = EX(ah[cm]);
+        uint32_t layout = c_u32(e, cx->cval && sema_value(e->sm, cx->cval)->u.b ? 1u : 0u);
+        uint32_t stride = value(e, ah[cm + 1]);
+        if (ld) return SPV_VAL(b, SPV_OP_CooperativeMatrixLoadKHR, R, ep, layout, stride);
+        uint32_t v = value(e, ah[2]);
+        SPV_OP(b, SPV_OP_CooperativeMatrixStoreKHR, ep, v, layout, stride);
+        return 0;
+    }
+    uint32_t A = value(e, ah[0]), B = value(e, ah[1]);
+    uint32_t C = na == 3 ? value(e, ah[2]) : spv_const_null(b, R);   /* Multiply: a zero accumulator */
+    ty_t at = vt(e, ah[0]);
+    uint32_t mask = 0;                      /* MatrixA/B/C/Result SignedComponentsKHR */
+    if (TI(at)->elem == TY_I32) mask |= 0x2u | 0x4u;
+    if (TI(rt)->elem == TY_I32) mask |= 0x8u | 0x10u;
+    if (mask) return SPV_VAL(b, SPV_OP_CooperativeMatrixMulAddKHR, R, A, B, C, mask);
+    return SPV_VAL(b, SPV_OP_CooperativeMatrixMulAddKHR, R, A, B, C);
+}
+
 static uint32_t builtin_call(emitter *e, uint32_t h) {
     const ast_node *n = N(h);
     const sema_expr *x = EX(h);
@@ -1243,6 +1286,7 @@ static uint32_t builtin_call(emitter *e, uint32_t h) {
     bi_lower lw = bi->lower[k];
     uint32_t a[BI_MAX_ARGS] = { 0 };
 
+    if (bi->flags & BI_F_SGM) return sgm_call(e, h, f, rt, R);
     /* functions that need their pointer argument or special shapes first */
     switch (f) {
     case BI_arrayLength: {

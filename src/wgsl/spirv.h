@@ -84,7 +84,9 @@
     X(GroupNonUniformLogicalAnd, 362) X(GroupNonUniformLogicalOr, 363) \
     X(GroupNonUniformLogicalXor, 364) X(GroupNonUniformQuadBroadcast, 365) \
     X(GroupNonUniformQuadSwap, 366) X(CopyLogical, 400) X(PtrEqual, 401) \
-    X(PtrNotEqual, 402) X(SDot, 4450) X(UDot, 4451) X(SUDot, 4452)
+    X(PtrNotEqual, 402) X(SDot, 4450) X(UDot, 4451) X(SUDot, 4452) \
+    X(TypeCooperativeMatrixKHR, 4456) X(CooperativeMatrixLoadKHR, 4457) \
+    X(CooperativeMatrixStoreKHR, 4458) X(CooperativeMatrixMulAddKHR, 4459)
 
 #define SPV_CAPS(X) \
     X(Matrix, 0) X(Shader, 1) X(Float16, 9) X(Float64, 10) X(Int64, 11) X(Int16, 22) \
@@ -95,7 +97,7 @@
     X(UniformAndStorageBuffer16BitAccess, 4434) X(VariablePointersStorageBuffer, 4441) \
     X(VariablePointers, 4442) X(VulkanMemoryModel, 5345) \
     X(DotProductInputAll, 6016) X(DotProductInput4x8Bit, 6017) \
-    X(DotProductInput4x8BitPacked, 6018) X(DotProduct, 6019)
+    X(DotProductInput4x8BitPacked, 6018) X(DotProduct, 6019) X(CooperativeMatrixKHR, 6022)
 
 #define SPV_DECS(X) \
     X(SpecId, 1) X(Block, 2) X(RowMajor, 4) X(ColMajor, 5) X(ArrayStride, 6) \

@@ -187,6 +187,10 @@ static void compute_derived(ty_table *tt, ty_info *r) {
     case TY_PTR: case TY_REF:
         r->flags = 0;
         break;
+    case TY_SGMAT:                       /* opaque: no memory layout, lives in registers */
+        r->flags = TY_F_CONSTRUCTIBLE | TY_F_FIXED_FOOTPRINT | TY_F_CREATION_FIXED | TY_F_STORABLE |
+                   TY_F_PLAIN | (e->flags & TY_F_HAS_F16);
+        break;
     case TY_STRUCT: {
         uint64_t off = 0;
         uint32_t al = 1;
@@ -277,6 +281,18 @@ ty_t ty_atomic(ty_table *tt, ty_t t) {
     ty_info r = { 0 };
     r.kind = TY_ATOMIC;
     r.elem = t;
+    return intern(tt, &r);
+}
+
+ty_t ty_sgmat(ty_table *tt, ty_sgm_use use, ty_t elem, uint32_t cols, uint32_t rows) {
+    if (use <= TY_SGM_NONE || use >= TY_SGM_COUNT || cols < 1 || cols > 255 || rows < 1 || rows > 255) return 0;
+    if (elem != TY_F16 && elem != TY_F32 && elem != TY_I32 && elem != TY_U32) return 0;
+    ty_info r = { 0 };
+    r.kind = TY_SGMAT;
+    r.access = (uint8_t)use;
+    r.n = (uint8_t)cols;
+    r.rows = (uint8_t)rows;
+    r.elem = elem;
     return intern(tt, &r);
 }
 
@@ -458,6 +474,13 @@ static size_t name_into(ty_table *tt, ty_t t, char *buf, size_t cap, size_t pos)
         break;
     case TY_STRUCT:
         PUT(r->name ? r->name : "<struct>");
+        break;
+    case TY_SGMAT:
+        PUT(r->access == TY_SGM_LEFT ? "subgroup_matrix_left<" : r->access == TY_SGM_RIGHT ?
+            "subgroup_matrix_right<" : "subgroup_matrix_result<");
+        pos = name_into(tt, r->elem, buf, cap, pos);
+        snprintf(num, sizeof num, ", %u, %u>", (unsigned)r->n, (unsigned)r->rows);
+        PUT(num);
         break;
     case TY_KIND_COUNT: break;
     }

@@ -26,7 +26,7 @@ typedef uint32_t ty_t;                   /* type handle; 0 = none */
 /* Kinds.  For the scalar kinds (TY_VOID..TY_F16) the handle equals the kind. */
 #define TY_KINDS(X) \
     X(NONE)   X(VOID)  X(BOOL) X(AINT) X(AFLOAT) X(I32) X(U32) X(F32) X(F16) \
-    X(VEC)    X(MAT)   X(ARRAY) X(STRUCT) X(ATOMIC) X(PTR) X(REF)
+    X(VEC)    X(MAT)   X(ARRAY) X(STRUCT) X(ATOMIC) X(PTR) X(REF) X(SGMAT)
 typedef enum ty_kind {
 #define X(k) TY_##k,
     TY_KINDS(X)
@@ -87,7 +87,7 @@ typedef struct ty_info {
     uint8_t n;                           /* vec: width 2..4; mat: columns 2..4 */
     uint8_t rows;                        /* mat: rows 2..4 */
     uint8_t as;                          /* ptr/ref: ty_as */
-    uint8_t access;                      /* ptr/ref: ty_access */
+    uint8_t access;                      /* ptr/ref: ty_access; sgmat: ty_sgm_use */
     uint8_t array_kind;                  /* array: ty_array_kind */
     uint8_t builtin_struct;              /* struct: ty_builtin_struct, 0 for user structs */
     ty_t elem;                           /* vec/mat: component; array: element; atomic: T; ptr/ref: store type */
@@ -138,6 +138,13 @@ ty_t ty_array_runtime(ty_table *tt, ty_t elem);
  * messages print for the count ("N", or NULL for "[unnamed override-expression]"). */
 ty_t ty_array_override(ty_table *tt, ty_t elem, uint32_t key, const char *name);
 ty_t ty_atomic(ty_table *tt, ty_t t);                                 /* t: i32 or u32 */
+/* Subgroup matrices (enable chromium_experimental_subgroup_matrix): subgroup_matrix_left<T, K, M>
+ * (M rows, K columns), subgroup_matrix_right<T, N, K> (K rows, N columns), subgroup_matrix_result<T,
+ * N, M> (M rows, N columns).  n = columns, rows = rows, access = the use, elem = T (f16 f32 i32 u32).
+ * Constructible and storable (function/private variables), not host-shareable.  0 for a bad T or a
+ * size outside 1..255. */
+typedef enum ty_sgm_use { TY_SGM_NONE = 0, TY_SGM_LEFT, TY_SGM_RIGHT, TY_SGM_RESULT, TY_SGM_COUNT } ty_sgm_use;
+ty_t ty_sgmat(ty_table *tt, ty_sgm_use use, ty_t elem, uint32_t cols, uint32_t rows);
 ty_t ty_ptr(ty_table *tt, ty_as as, ty_t store, ty_access am);
 ty_t ty_ref(ty_table *tt, ty_as as, ty_t store, ty_access am);
 /* A new (nominal) struct; members are copied and laid out.  Validity of @align/@size values is the

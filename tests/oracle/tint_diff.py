@@ -50,11 +50,14 @@ def read_allow(path):
     return allow, errors
 
 
-def run_tint(tint, pkg, files):
+def run_tint(tint, pkg, files, unsafe=False):
+    if not files:
+        return {}
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as lst:
         lst.write("\n".join(files) + "\n")
     try:
-        p = subprocess.run(["node", tint, "--pkg", pkg, "--quiet-info", "--list", lst.name],
+        p = subprocess.run(["node", tint, "--pkg", pkg, "--quiet-info"] + (["--unsafe"] if unsafe else []) +
+                           ["--list", lst.name],
                            capture_output=True, text=True)
     finally:
         os.unlink(lst.name)
@@ -112,7 +115,12 @@ def main():
     if not files:
         sys.exit("tint_diff: no .wgsl files")
     allow, errors = read_allow(a.allow)
-    tint = run_tint(a.tint, a.pkg, files)
+    # wgc accepts chromium_experimental_subgroup_matrix (the runtime checks the device); Tint only
+    # with allow_unsafe_apis, so files that enable it go through Tint with --unsafe
+    unsafe = [f for f in files
+              if "enable chromium_experimental_subgroup_matrix" in open(f, encoding="utf-8", errors="replace").read()]
+    tint = run_tint(a.tint, a.pkg, [f for f in files if f not in unsafe])
+    tint.update(run_tint(a.tint, a.pkg, unsafe, True))
     counts = {"agree": 0, "tint_only_ok": 0, "wgc_only_ok": 0, "line": 0, "crash": 0,
               "allowed": 0, "stale": 0}
     bad = []

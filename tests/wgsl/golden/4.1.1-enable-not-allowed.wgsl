@@ -1,1 +1,1 @@
-enable chromium_experimental_subgroup_matrix;
+enable chromium_experimental_pixel_local;

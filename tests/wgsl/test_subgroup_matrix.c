@@ -1,0 +1,223 @@
+/* test_subgroup_matrix.c - `enable chromium_experimental_subgroup_matrix` lowered to
+ * SPV_KHR_cooperative_matrix.  The spirv-val on this machine (SPIRV-Tools 2023.1) predates the
+ * KHR extension, so the module is checked here word by word: the capability and extension,
+ * OpTypeCooperativeMatrixKHR with scope Subgroup, rows, columns and use (MatrixA/B/Accumulator)
+ * read back through their constants, the Load/Store layouts (RowMajor 0 / ColumnMajor 1) and
+ * strides, MulAdd operands and the signed-component flags for i32.  Also: the device option
+ * no_subgroup_matrix rejects the extension, and modules without it carry no trace of it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+#include "wgc/wgsl.h"
+
+enum {
+    OP_EXTENSION = 10, OP_CAPABILITY = 17, OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22, OP_CONSTANT = 43,
+    OP_ACCESS_CHAIN = 65, OP_TYPE_COOP = 4456, OP_COOP_LOAD = 4457, OP_COOP_STORE = 4458,
+    OP_COOP_MULADD = 4459, CAP_COOP = 6022
+};
+
+typedef struct mod {
+    const uint32_t *w;
+    size_t n;
+    uint32_t bound;
+    uint32_t *cval;      /* [bound] value of an OpConstant (32-bit), else ~0 */
+    uint32_t *tkind;     /* [bound] 'i' int 32, 'f' float: width in tbits */
+    uint32_t *tbits;
+    uint32_t *def;       /* [bound] word offset of the defining instruction, 0 if none */
+} mod;
+
+static void mod_init(mod *m, const uint32_t *w, size_t n) {
+    m->w = w;
+    m->n = n;
+    m->bound = n > 3 ? w[3] : 0;
+    m->cval = malloc((m->bound + 1) * sizeof *m->cval);
+    m->tkind = calloc(m->bound + 1, sizeof *m->tkind);
+    m->tbits = calloc(m->bound + 1, sizeof *m->tbits);
+    m->def = calloc(m->bound + 1, sizeof *m->def);
+    for (uint32_t i = 0; i <= m->bound; i++) m->cval[i] = ~0u;
+    for (size_t i = 5; i < n;) {
+        uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
+        if (!len || i + len > n) break;
+        if (op == OP_CONSTANT && len == 4 && w[i + 2] <= m->bound) m->cval[w[i + 2]] = w[i + 3];
+        if ((op == OP_TYPE_INT || op == OP_TYPE_FLOAT) && w[i + 1] <= m->bound) {
+            m->tkind[w[i + 1]] = op == OP_TYPE_INT ? 'i' : 'f';
+            m->tbits[w[i + 1]] = w[i + 2];
+        }
+        if (op == OP_TYPE_COOP && w[i + 1] <= m->bound) m->def[w[i + 1]] = (uint32_t)i;
+        i += len;
+    }
+}
+
+static void mod_free(mod *m) { free(m->cval); free(m->tkind); free(m->tbits); free(m->def); }
+
+static uint32_t cv(const mod *m, uint32_t id) { return id <= m->bound ? m->cval[id] : ~0u; }
+
+/* Counts instructions with opcode `op`; the k-th one's offset goes to *at (k < 0: none). */
+static int count_op(const mod *m, uint32_t op, int k, size_t *at) {
+    int c = 0;
+    for (size_t i = 5; i < m->n;) {
+        uint32_t len = m->w[i] >> 16;
+        if (!len) break;
+        if ((m->w[i] & 0xffff) == op) {
+            if (c == k && at) *at = i;
+            c++;
+        }
+        i += len;
+    }
+    return c;
+}
+
+static bool has_cap(const mod *m, uint32_t cap) {
+    for (size_t i = 5; i < m->n;) {
+        uint32_t len = m->w[i] >> 16;
+        if (!len) break;
+        if ((m->w[i] & 0xffff) == OP_CAPABILITY && m->w[i + 1] == cap) return true;
+        i += len;
+    }
+    return false;
+}
+
+static bool has_ext(const mod *m, const char *name) {
+    for (size_t i = 5; i < m->n;) {
+        uint32_t len = m->w[i] >> 16;
+        if (!len) break;
+        if ((m->w[i] & 0xffff) == OP_EXTENSION && !strcmp((const char *)&m->w[i + 1], name)) return true;
+        i += len;
+    }
+    return false;
+}
+
+/* The coop matrix type `t`: component kind/bits, scope, rows, cols, use. */
+static bool coop_is(const mod *m, uint32_t t, char kind, uint32_t bits, uint32_t rows, uint32_t cols, uint32_t use) {
+    if (t > m->bound || !m->def[t]) return false;
+    const uint32_t *d = &m->w[m->def[t]];
+    return m->tkind[d[2]] == (uint32_t)kind && m->tbits[d[2]] == bits && cv(m, d[3]) == 3 &&
+           cv(m, d[4]) == rows && cv(m, d[5]) == cols && cv(m, d[6]) == use;
+}
+
+static wgsl_result *compile(const char *src, wgsl_target_env env, bool no_sgm) {
+    return wgsl_compile(src, strlen(src), &(wgsl_options){ .filename = "sgm.wgsl", .target_env = env,
+                                                           .no_subgroup_matrix = no_sgm });
+}
+
+static const char *matmul_src =
+    "enable f16;\n"
+    "enable chromium_experimental_subgroup_matrix;\n"
+    "@group(0) @binding(0) var<storage, read> a : array<f16>;\n"
+    "@group(0) @binding(1) var<storage, read> b : array<f16>;\n"
+    "@group(0) @binding(2) var<storage, read_write> c : array<f32>;\n"
+    "var<workgroup> tile : array<f16, 256>;\n"
+    "@compute @workgroup_size(32)\n"
+    "fn main(@builtin(workgroup_id) wg : vec3<u32>) {\n"
+    "  var acc = subgroup_matrix_result<f32, 16, 8>();\n"
+    "  for (var k = 0u; k < 64u; k += 16u) {\n"
+    "    let l = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 8>>(&a, wg.x * 1024u + k, false, 64u);\n"
+    "    let r = subgroupMatrixLoad<subgroup_matrix_right<f16, 16, 16>>(&b, k * 64u, true, 64u);\n"
+    "    acc = subgroupMatrixMultiplyAccumulate(l, r, acc);\n"
+    "  }\n"
+    "  let t = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 8>>(&tile, 0u, false, 16u);\n"
+    "  let p = subgroupMatrixMultiply<f32>(t, subgroup_matrix_right<f16, 16, 16>(1.0));\n"
+    "  subgroupMatrixStore(&c, wg.x * 256u, acc, false, 16u);\n"
+    "  subgroupMatrixStore(&c, 0u, p, true, 8u);\n"
+    "}\n";
+
+static void test_matmul(wgsl_target_env env) {
+    wgsl_result *r = compile(matmul_src, env, false);
+    CHECK(r != NULL);
+    if (!r) return;
+    CHECKF(r->ok, "%s", wgsl_result_text(r));
+    if (!r->ok) { wgsl_result_free(r); return; }
+    mod m;
+    mod_init(&m, r->spirv, r->spirv_word_count);
+    CHECK(has_cap(&m, CAP_COOP));
+    CHECK(has_ext(&m, "SPV_KHR_cooperative_matrix"));
+    CHECK_EQ_INT(count_op(&m, OP_TYPE_COOP, -1, NULL), 3);
+    CHECK_EQ_INT(count_op(&m, OP_COOP_LOAD, -1, NULL), 3);
+    CHECK_EQ_INT(count_op(&m, OP_COOP_STORE, -1, NULL), 2);
+    CHECK_EQ_INT(count_op(&m, OP_COOP_MULADD, -1, NULL), 2);
+    size_t at = 0;
+    /* left<f16, 16, 8>: 8 rows, 16 columns, MatrixAKHR; loaded row-major with stride 64 */
+    if (count_op(&m, OP_COOP_LOAD, 0, &at) > 0) {
+        const uint32_t *w = &m.w[at];
+        CHECK(coop_is(&m, w[1], 'f', 16, 8, 16, 0));
+        CHECK_EQ_INT(cv(&m, w[4]), 0);
+        CHECK_EQ_INT(cv(&m, w[5]), 64);
+    }
+    /* right<f16, 16, 16>: MatrixBKHR, column-major */
+    if (count_op(&m, OP_COOP_LOAD, 1, &at) > 1) {
+        const uint32_t *w = &m.w[at];
+        CHECK(coop_is(&m, w[1], 'f', 16, 16, 16, 1));
+        CHECK_EQ_INT(cv(&m, w[4]), 1);
+    }
+    /* MulAdd: result<f32, 16, 8> = 8 rows x 16 columns, MatrixAccumulatorKHR; no signed flags */
+    if (count_op(&m, OP_COOP_MULADD, 0, &at) > 0) {
+        const uint32_t *w = &m.w[at];
+        CHECK(coop_is(&m, w[1], 'f', 32, 8, 16, 2));
+        CHECK_EQ_INT(w[0] >> 16, 6);
+    }
+    /* second store: column-major, stride 8 */
+    if (count_op(&m, OP_COOP_STORE, 1, &at) > 1) {
+        const uint32_t *w = &m.w[at];
+        CHECK_EQ_INT(w[0] >> 16, 5);
+        CHECK_EQ_INT(cv(&m, w[3]), 1);
+        CHECK_EQ_INT(cv(&m, w[4]), 8);
+    }
+    mod_free(&m);
+    wgsl_result_free(r);
+}
+
+static void test_signed(void) {
+    const char *src =
+        "enable chromium_experimental_subgroup_matrix;\n"
+        "@group(0) @binding(0) var<storage, read_write> o : array<i32>;\n"
+        "@compute @workgroup_size(32) fn main() {\n"
+        "  let l = subgroup_matrix_left<i32, 8, 8>(1);\n"
+        "  let p = subgroupMatrixMultiply<i32>(l, subgroup_matrix_right<i32, 8, 8>(2));\n"
+        "  subgroupMatrixStore(&o, 0u, p, false, 8u);\n"
+        "}\n";
+    wgsl_result *r = compile(src, WGSL_TARGET_VULKAN_1_3, false);
+    CHECK(r && r->ok);
+    if (!r || !r->ok) { if (r) { fputs(wgsl_result_text(r), stderr); wgsl_result_free(r); } return; }
+    mod m;
+    mod_init(&m, r->spirv, r->spirv_word_count);
+    size_t at = 0;
+    CHECK_EQ_INT(count_op(&m, OP_COOP_MULADD, 0, &at), 1);
+    if (at) {
+        CHECK_EQ_INT(m.w[at] >> 16, 7);
+        CHECK_EQ_INT(m.w[at + 6], 0x1e);   /* MatrixA|B|C|Result SignedComponentsKHR */
+        CHECK(coop_is(&m, m.w[at + 1], 'i', 32, 8, 8, 2));
+    }
+    mod_free(&m);
+    wgsl_result_free(r);
+}
+
+static void test_device_option(void) {
+    wgsl_result *r = compile(matmul_src, WGSL_TARGET_VULKAN_1_3, true);
+    CHECK(r && !r->ok);
+    if (r) {
+        CHECKF(strstr(wgsl_result_text(r), "'chromium_experimental_subgroup_matrix' extension is not supported by the device"),
+               "%s", wgsl_result_text(r));
+        wgsl_result_free(r);
+    }
+    const char *plain = "@group(0) @binding(0) var<storage, read_write> d : array<f32>;\n"
+                        "@compute @workgroup_size(1) fn main() { d[0] = 1.0; }\n";
+    r = compile(plain, WGSL_TARGET_VULKAN_1_3, true);
+    CHECK(r && r->ok);
+    if (r && r->ok) {
+        mod m;
+        mod_init(&m, r->spirv, r->spirv_word_count);
+        CHECK(!has_cap(&m, CAP_COOP) && !has_ext(&m, "SPV_KHR_cooperative_matrix"));
+        CHECK_EQ_INT(count_op(&m, OP_TYPE_COOP, -1, NULL), 0);
+        mod_free(&m);
+    }
+    if (r) wgsl_result_free(r);
+}
+
+int main(void) {
+    test_matmul(WGSL_TARGET_VULKAN_1_3);
+    test_matmul(WGSL_TARGET_VULKAN_1_1);
+    test_signed();
+    test_device_option();
+    return test_end();
+}
