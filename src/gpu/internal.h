@@ -310,6 +310,7 @@ struct wg_device {
     uint64_t features;
     bool host_query_reset, creation_feedback;
     bool unmapped_device_memory;  /* $WGC_DEBUG_UNMAPPED=1: treat device memory as not host-visible (tests) */
+    uint8_t copy_path;            /* buffer copies (encoder.c): 0 not chosen yet, 1 shader, 2 vkCmdCopyBuffer */
 
     /* errors */
     wg_scope scopes[WG_MAX_SCOPES];

@@ -1,6 +1,7 @@
 /* test_roundtrip.c - upload, dispatch, copy, clear and readback round trips for odd sizes,
  * through every path: direct writes, the staging ring (also tiny, so it wraps and chunks),
- * mapped_at_creation, map_async read/write, shader copies and vkCmdCopyBuffer copies. */
+ * mapped_at_creation, map_async read/write, shader copies and vkCmdCopyBuffer copies (the default
+ * choice for the adapter type, then each forced with $WGC_COPY). */
 #include "gpu_test.h"
 #include "gpu_add.spv.h"
 
@@ -69,6 +70,16 @@ static void add_test(gpu_fixture *f, uint32_t n) {
     free(o);
 }
 
+/* Big aligned copies: a shader on GPUs, vkCmdCopyBuffer on CPU adapters; $WGC_COPY forces one. */
+static bool expect_shader_copies(gpu_fixture *f) {
+    const char *e = getenv("WGC_COPY");
+    if (e && !strcmp(e, "shader"))
+        return true;
+    if (e && !strcmp(e, "transfer"))
+        return false;
+    return wg_adapter_get_info(f->ad)->type != WG_ADAPTER_TYPE_CPU;
+}
+
 static void copy_test(gpu_fixture *f, uint64_t size, uint64_t so, uint64_t dof) {
     wg_device *dev = f->dev;
     uint64_t n = (size + so + 3) / 4 + 1;
@@ -89,7 +100,7 @@ static void copy_test(gpu_fixture *f, uint64_t size, uint64_t so, uint64_t dof) 
         CHECK_EQ_INT(wg_buffer_read(b, 0, dst, size + dof + 16), WG_STATUS_OK);
     });
     wg_device_get_stats(dev, &s1);
-    bool shader = size >= (1u << 20) && !(so % 16) && !(dof % 16) && !(size % 16);
+    bool shader = size >= (1u << 20) && !(so % 16) && !(dof % 16) && !(size % 16) && expect_shader_copies(f);
     CHECK_EQ_INT(s1.shader_copies - s0.shader_copies, shader);
     CHECK_EQ_INT(s1.transfer_copies - s0.transfer_copies, !shader);
     CHECKF(!memcmp((uint8_t *)dst + dof, (uint8_t *)src + so, size), "copy %llu bytes", (unsigned long long)size);
@@ -177,6 +188,12 @@ static void map_test(gpu_fixture *f) {
     wg_buffer_release(up);
 }
 
+static void copy_tests(gpu_fixture *f) {
+    copy_test(f, 4u << 20, 0, 0);          /* shader copy (where chosen) */
+    copy_test(f, (4u << 20) + 16, 32, 48); /* shader copy with offsets */
+    copy_test(f, (1u << 20) + 4, 4, 0);    /* large but unaligned: transfer copy */
+}
+
 static void suite(gpu_fixture *f) {
     static const uint64_t sizes[] = { 1, 3, 4, 5, 7, 64, 1023, 4097, 65537, 1000003, (70u << 20) + 13 };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
@@ -186,9 +203,7 @@ static void suite(gpu_fixture *f) {
         add_test(f, ns[i]);
     copy_test(f, 4, 0, 0);
     copy_test(f, 1000, 8, 4);
-    copy_test(f, 4u << 20, 0, 0);         /* shader copy */
-    copy_test(f, (4u << 20) + 16, 32, 48); /* shader copy with offsets */
-    copy_test(f, (1u << 20) + 4, 4, 0);    /* large but unaligned: transfer copy */
+    copy_tests(f);
     map_test(f);
     wg_device_stats st;
     wg_device_get_stats(f->dev, &st);
@@ -203,12 +218,20 @@ int main(void) {
 
     /* again with device memory the host cannot see (as on discrete GPUs): zero-init by GPU fill,
      * every write through the staging ring, reads through the readback buffer, mapped_at_creation
-     * through a host shadow */
+     * through a host shadow; big copies by the shader, as on GPUs */
     setenv("WGC_DEBUG_UNMAPPED", "1", 1);
+    setenv("WGC_COPY", "shader", 1);
     fixture_init(&f, NULL);
     suite(&f);
     fixture_end(&f);
     unsetenv("WGC_DEBUG_UNMAPPED");
+
+    /* and with vkCmdCopyBuffer forced, as on CPU adapters */
+    setenv("WGC_COPY", "transfer", 1);
+    fixture_init(&f, NULL);
+    copy_tests(&f);
+    fixture_end(&f);
+    unsetenv("WGC_COPY");
 
     /* a tiny staging ring: writes wrap and split into chunks */
     fixture_init(&f, &(wg_device_desc){ .staging_size = 4096 });
