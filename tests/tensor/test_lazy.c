@@ -276,11 +276,19 @@ static void test_errors(tt_fixture *f) {
     wt_release(fl), wt_release(bo), wt_release(w4);
 }
 
-static void test_overhead(void) {
+static void test_overhead(test_alloc *ta) {
     wt_tensor *x = wt_ones(ctx, WT_F32, WT_SHAPE(16));
     wt_tensor *y = chain(ctx, x, 1000);   /* warm: kernels, bind groups, pool */
     wt_release(y);
     wt_sync(ctx);
+    /* steady state: recording, flushing and reading do no host allocation */
+    long before = ta->total;
+    y = chain(ctx, x, 1000);
+    float h[16];
+    CHECK(wt_to_host(ctx, y, h, sizeof h) == WT_OK);
+    wt_release(y);
+    wt_sync(ctx);
+    CHECKF(ta->total == before, "%ld host allocations in a steady-state 1000-op chain", ta->total - before);
     double best = 1e9;
     for (int rep = 0; rep < 3; rep++) {
         double t0 = now_s();
@@ -312,7 +320,7 @@ int main(void) {
     test_pool();
     test_oom(&f);
     test_errors(&f);
-    test_overhead();
+    test_overhead(&f.ta);
     tt_end(&f);
     return test_end();
 }
