@@ -180,7 +180,7 @@ static wt_status reduce_plan(wt_context *ctx, const char *op, uint32_t code, wt_
         layout = LAYOUT_COL;
     int64_t S, L;
     if (layout == LAYOUT_ROW) {
-        S = min64(cdiv(4096, M), cdiv(K, 8192));   /* many small workgroups: an even tail */
+        S = min64(cdiv(2048, M), cdiv(K, 8192));   /* 2048 workgroups: best of 1024..8192 on the H200 */
         S = max64(max64(S, cdiv(K, (int64_t)1 << 24)), 1);
         if (M * S >= ((int64_t)1 << 23))  /* P.n = workgroups * 256 must fit a u32 */
             layout = LAYOUT_COL;
