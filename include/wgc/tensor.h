@@ -396,10 +396,26 @@ typedef enum wt_matmul_kernel {
     WT_MATMUL_KERNEL_COUNT
 } wt_matmul_kernel;
 const char *wt_matmul_kernel_name(wt_matmul_kernel k);
+/* Precision modes: DEFAULT accumulates in f32 on the kernels above.  F16_TENSOR (opt-in): f16 x f16
+ * products on tensor cores through WGSL subgroup matrices (VK_KHR_cooperative_matrix, 16x16x16
+ * f16 -> f32 shapes, subgroup size 32), f32 accumulation rounded to f16 on store; taken when
+ * wt_matmul_tensor_cores() says the device can and the shape fits (both operands f16, no batch,
+ * K a multiple of 16, each operand row- or column-major with 16-byte aligned offset and stride,
+ * kernel AUTO), else the DEFAULT path runs. */
+typedef enum wt_matmul_precision {
+    WT_MATMUL_PRECISION_DEFAULT = 0,
+    WT_MATMUL_F16_TENSOR,
+    WT_MATMUL_PRECISION_COUNT
+} wt_matmul_precision;
 typedef struct wt_matmul_desc {
     const char *label;
     wt_matmul_kernel kernel;       /* 0: AUTO */
+    wt_matmul_precision precision; /* 0: DEFAULT */
 } wt_matmul_desc;
+/* Whether WT_MATMUL_F16_TENSOR can use tensor cores on ctx's device: the device was created with
+ * WG_FEATURE_COOPERATIVE_MATRIX (and SHADER_F16), the adapter lists a 16x16x16 f16 x f16 -> f32
+ * subgroup shape and its subgroup size is 32. */
+bool wt_matmul_tensor_cores(wt_context *ctx);
 /* wt_matmul (+ bias [N] added to every row, or NULL) with a kernel chosen by desc (NULL: AUTO). */
 wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, const wt_matmul_desc *desc);
 /* The autotuner: for the shape class of (M, N, K, batch, dtype) on this device, times every tiled

@@ -40,6 +40,7 @@
 #include "tensor_copy4.wgsl.h"
 #include "tensor_matmul.wgsl.h"     /* matmul.c */
 #include "tensor_matmul2.wgsl.h"
+#include "tensor_matmul_coop.wgsl.h" /* matmul.c, WT_MATMUL_F16_TENSOR */
 #include "tensor_matvec.wgsl.h"
 #include "tensor_softmax.wgsl.h"      /* nn.c */
 #include "tensor_softmax4.wgsl.h"
@@ -187,9 +188,11 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
         f16 |= key->in[i] == WT_F16;
     char pre[512];
     int np = snprintf(pre, sizeof pre,
-                      "%salias SO = %s;\nalias SA = %s;\nalias SB = %s;\nalias SC = %s;\nalias C = %s;\n"
+                      "%s%salias SO = %s;\nalias SA = %s;\nalias SB = %s;\nalias SC = %s;\nalias C = %s;\n"
                       "const OP: u32 = %uu;\nconst MA: u32 = %uu;\nconst MB: u32 = %uu;\nconst MC: u32 = %uu;\n",
-                      f16 ? "enable f16;\n" : "", storage_type(key->out), storage_type(key->in[0]),
+                      f16 ? "enable f16;\n" : "",
+                      key->file == WT_K_matmul_coop ? "enable chromium_experimental_subgroup_matrix;\n" : "",
+                      storage_type(key->out), storage_type(key->in[0]),
                       storage_type(key->in[1]), storage_type(key->in[2]),
                       key->compute == WT_F16 ? "f32" : storage_type(key->compute), key->op, key->mode[0],
                       key->mode[1], key->mode[2]);

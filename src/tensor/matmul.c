@@ -11,7 +11,9 @@
  * matrix has contiguous, 16-byte aligned rows.  The kernel is chosen by shape: matvec when it
  * applies, else the autotuner's choice for the shape class, else a heuristic (128 x 64 tiles
  * when there are enough of them to fill the GPU, else 64 x 64).  The product
- * accumulates in f32 (f16 operands are widened on load) and rounds once on store. */
+ * accumulates in f32 (f16 operands are widened on load) and rounds once on store.  Opt-in
+ * (wt_matmul_desc.precision = WT_MATMUL_F16_TENSOR): matmul_coop.wgsl, f16 operands on tensor
+ * cores through subgroup matrices, where the device and the shape allow (coop_ok). */
 #include <string.h>
 
 #include "tensor/internal.h"
@@ -166,6 +168,76 @@ static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p,
     return wt_record(ctx, op, k, &pr, out->st, 3, in);
 }
 
+bool wt_matmul_tensor_cores(wt_context *ctx) {
+    if (!ctx || !ctx->f16 || !wg_device_has_feature(ctx->dev, WG_FEATURE_COOPERATIVE_MATRIX))
+        return false;
+    const wg_adapter_info *in = wg_adapter_get_info(wg_device_get_adapter(ctx->dev));
+    if (!in || in->subgroup_min_size != 32 || in->subgroup_max_size != 32)
+        return false;
+    for (uint32_t i = 0; i < in->coop_shape_count; i++) {
+        const wg_coop_matrix_shape *s = &in->coop_shapes[i];
+        if (s->m == 16 && s->n == 16 && s->k == 16 && s->a == WG_COMPONENT_F16 && s->b == WG_COMPONENT_F16 &&
+            s->c == WG_COMPONENT_F32 && s->result == WG_COMPONENT_F32 && s->scope == 3)
+            return true;
+    }
+    return false;
+}
+
+/* Can matmul_coop.wgsl (64 x 64 tiles of 16 x 16 subgroup matrices) run this plan?  Rows past M
+ * and columns past N of the last tiles are read (never written): inside the binding unless the
+ * shape is tile-exact, so ragged shapes need robust buffer access 2 (zeros past the binding). */
+static bool coop_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const wt_tensor *b) {
+    if (a->dtype != WT_F16 || b->dtype != WT_F16 || p->batch != 1 || p->K % 16)
+        return false;
+    int64_t as = p->a_ks == 1 ? p->a_ms : p->a_ms == 1 ? p->a_ks : -1;
+    int64_t bs = p->b_ns == 1 ? p->b_ks : p->b_ks == 1 ? p->b_ns : -1;
+    if (as <= 0 || bs <= 0 || as % 8 || bs % 8 || p->a_off % 8 || p->b_off % 8)
+        return false;
+    if ((p->M % 64 || p->N % 64) && !wg_device_has_feature(ctx->dev, WG_FEATURE_ROBUST_BUFFER_ACCESS2))
+        return false;
+    return wt_matmul_tensor_cores(ctx);
+}
+
+static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *out, wt_tensor *a,
+                             wt_tensor *b, wt_tensor *bias) {
+    int64_t tiles_m = cdiv(p->M, 64), tiles_n = cdiv(p->N, 64);
+    int64_t groups = tiles_m * tiles_n;
+    if (groups > (int64_t)(UINT32_MAX / 256))
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "%lld output tiles are too many for one dispatch",
+                         (long long)groups);
+    bool acm = p->a_ks != 1, bcm = p->b_ns != 1;
+    wt_kkey key;
+    memset(&key, 0, sizeof key);
+    key.file = WT_K_matmul_coop;
+    key.out = (uint8_t)out->dtype;
+    key.in[0] = WT_F16;
+    key.in[1] = WT_F16;
+    key.in[2] = (uint8_t)(bias ? bias->dtype : WT_F32);
+    key.compute = WT_F32;
+    key.mode[0] = acm ? 1 : 0;
+    key.mode[1] = bcm ? 1 : 0;
+    key.mode[2] = bias ? 1 : 0;
+    wt_params pr;
+    memset(&pr, 0, sizeof pr);
+    pr.n = (uint32_t)(groups * 256);       /* one 32-invocation workgroup per 256 "elements" */
+    pr.off[0] = (uint32_t)p->a_off;
+    pr.off[1] = (uint32_t)p->b_off;
+    pr.off[2] = (uint32_t)p->c_off;
+    pr.sv[0] = (uint32_t)p->M;
+    pr.sv[1] = (uint32_t)p->N;
+    pr.sv[2] = (uint32_t)p->K;
+    pr.sv[3] = (uint32_t)tiles_n;
+    pr.aux[0] = (uint32_t)(acm ? p->a_ks : p->a_ms);
+    pr.aux[1] = (uint32_t)(bcm ? p->b_ns : p->b_ks);
+    pr.st[2][0] = (int32_t)p->c_ns;
+    wt_kernel *k = wt_kernel_get(ctx, op, &key);
+    if (!k)
+        return ctx->status;
+    wt_storage *in[3] = { a->st->buf ? a->st : NULL, b->st->buf ? b->st : NULL,
+                          bias && bias->st->buf ? bias->st : NULL };
+    return wt_record(ctx, op, k, &pr, out->st, 3, in);
+}
+
 static bool fits_i32(int64_t v) {
     return v >= 0 && v <= INT32_MAX;
 }
@@ -186,6 +258,8 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
         return wt_fail(ctx, WT_STATUS_SHAPE, op, "shapes %s and %s: operands must have at least one dim", s1, s2);
     if (b_t && b->ndim != 2)
         return wt_fail(ctx, WT_STATUS_SHAPE, op, "weight shape %s: expected [out_features, in_features]", s2);
+    if (desc && (unsigned)desc->precision >= WT_MATMUL_PRECISION_COUNT)
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "precision %d is not a wt_matmul_precision", (int)desc->precision);
     if (desc && (unsigned)desc->kernel >= WT_MATMUL_KERNEL_COUNT)
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %d is not a wt_matmul_kernel", (int)desc->kernel);
 
@@ -289,6 +363,13 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
                        "shapes %s and %s: the matvec kernel needs M or N = 1, no batch, aligned k-contiguous rows", s1,
                        s2);
+    }
+    if (desc && desc->precision == WT_MATMUL_F16_TENSOR && kind == WT_MATMUL_AUTO && coop_ok(ctx, &p, a, b)) {
+        if (record_coop(ctx, op, &p, out, a, b, bias) != WT_OK) {
+            wt_release(out);
+            return NULL;
+        }
+        return out;
     }
     if (kind == WT_MATMUL_AUTO) {
         kind = heuristic(&p);

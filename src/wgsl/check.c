@@ -1254,7 +1254,8 @@ static void call_expr(checker *c, uint32_t h, sema_expr *e) {
         }
         if (dn->kind == AST_STRUCT || dn->kind == AST_ALIAS) {
             ty_t t = type_expr(c, ch);
-            if (t) construct(c, h, e, t, NULL);
+            if (t && ty_kind_of(c->tt, t) == TY_SGMAT) sgm_construct(c, h, e, t);
+            else if (t) construct(c, h, e, t, NULL);
             return;
         }
         ERR(nsp(c, ch), "cannot use '%s' as call target", decl_desc(c, ce->decl));

@@ -402,6 +402,25 @@ static uint32_t const_of(emitter *e, const cv_value *v) {
     }
 }
 
+/* The zero value of t: OpConstantNull, except for subgroup matrices (and arrays of them), whose
+ * constant is an OpConstantComposite of one scalar (SPV_KHR_cooperative_matrix). */
+static uint32_t zero_of(emitter *e, ty_t t) {
+    const ty_info *ti = TI(t);
+    if (ti->kind == TY_SGMAT) {
+        ty_t el = ti->elem;
+        uint32_t z = el == TY_F16 ? spv_const_scalar(&e->b, tid(e, TY_F16), 16, 0) :
+                     el == TY_F32 ? spv_const_scalar(&e->b, tid(e, TY_F32), 32, 0) :
+                     el == TY_I32 ? spv_const_i32(&e->b, 0) : spv_const_u32(&e->b, 0);
+        return spv_const_composite(&e->b, tid(e, t), 1, &z);
+    }
+    if (ti->kind == TY_ARRAY && ti->array_kind == TY_ARRAY_FIXED && TI(ti->elem)->kind == TY_SGMAT) {
+        uint32_t z = zero_of(e, ti->elem), *parts = words(e, ti->count);
+        for (uint32_t i = 0; i < ti->count; i++) parts[i] = z;
+        return spv_const_composite(&e->b, tid(e, t), ti->count, parts);
+    }
+    return spv_const_null(&e->b, tid(e, t));
+}
+
 static uint32_t const_scalar_like(emitter *e, ty_t t, double fv, int64_t iv) {
     /* scalar or splatted vector constant of t's shape */
     ty_t s = ty_scalar_of(e->tt, t);
@@ -1155,7 +1174,7 @@ static uint32_t value(emitter *e, uint32_t h) {
         switch ((sema_call)x->call) {
         case SEMA_CALL_FN: return user_call(e, h);
         case SEMA_CALL_BUILTIN: return builtin_call(e, h);
-        case SEMA_CALL_ZERO: return spv_const_null(&e->b, tid(e, x->type));
+        case SEMA_CALL_ZERO: return zero_of(e, x->type);
         case SEMA_CALL_CONSTRUCT: return construct(e, h, x->type);
         case SEMA_CALL_CONVERT: {
             uint32_t a = ast_item(e->m, n->u.call.args, 0);
@@ -1260,7 +1279,7 @@ static uint32_t sgm_call(emitter *e, uint32_t h, bi_fn f, ty_t rt, uint32_t R) {
         return 0;
     }
     uint32_t A = value(e, ah[0]), B = value(e, ah[1]);
-    uint32_t C = na == 3 ? value(e, ah[2]) : spv_const_null(b, R);   /* Multiply: a zero accumulator */
+    uint32_t C = na == 3 ? value(e, ah[2]) : zero_of(e, rt);   /* Multiply: a zero accumulator */
     ty_t at = vt(e, ah[0]);
     uint32_t mask = 0;                      /* MatrixA/B/C/Result SignedComponentsKHR */
     if (TI(at)->elem == TY_I32) mask |= 0x2u | 0x4u;
@@ -1470,7 +1489,7 @@ static void var_stmt(emitter *e, uint32_t h) {
     e->id[h] = p;
     e->vty[h] = pt;
     e->vsc[h] = SPV_SC_Function;
-    uint32_t v = n->u.var.init ? value(e, n->u.var.init) : spv_const_null(&e->b, tid(e, d->type));
+    uint32_t v = n->u.var.init ? value(e, n->u.var.init) : zero_of(e, d->type);
     store(e, p, v);
 }
 
@@ -2080,6 +2099,7 @@ int wgsl_emit(wgsl_cc *cc) {
     e->tt = &sm->tt;
     e->bounds = !cc->opt.no_bounds_checks;
     uint32_t version = cc->opt.target_env == WGSL_TARGET_VULKAN_1_3 ? SPV_VERSION_1_6 : SPV_VERSION_1_3;
+    if (sm->enable_subgroup_matrix) version = SPV_VERSION_1_6;   /* SPV_KHR_cooperative_matrix needs SPIR-V 1.6 */
     spv_init(&e->b, arena_realloc, &cc->arena, version);
     e->fork = version >= 0x00010500u;
     e->id = arena_alloc(&cc->arena, sm->node_count * sizeof *e->id);

@@ -130,6 +130,7 @@ static void test_matmul(wgsl_target_env env) {
     if (!r->ok) { wgsl_result_free(r); return; }
     mod m;
     mod_init(&m, r->spirv, r->spirv_word_count);
+    CHECK_EQ_INT(m.w[1], 0x00010600);   /* SPIR-V 1.6 whatever the target: the extension needs it */
     CHECK(has_cap(&m, CAP_COOP));
     CHECK(has_ext(&m, "SPV_KHR_cooperative_matrix"));
     CHECK_EQ_INT(count_op(&m, OP_TYPE_COOP, -1, NULL), 3);

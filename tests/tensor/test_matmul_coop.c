@@ -1,0 +1,176 @@
+/* test_matmul_coop.c - wt_matmul_ex with precision WT_MATMUL_F16_TENSOR (matmul_coop.wgsl: f16
+ * operands on tensor cores through WGSL subgroup matrices, f32 accumulation) against a double
+ * reference: tile-exact and ragged shapes, transposed (column-major) operands read in place, a
+ * bias, with the f16 error bound of test_matmul (2e-3 |ref| + 1e-3 sum |a b| + 1e-3).  On an
+ * adapter without cooperative matrices (lavapipe) the test says "SKIP: no cooperative matrix on
+ * <adapter>" and checks that the mode falls back to the default kernels with the same results.
+ * WGC_COOP_BENCH=1 adds the f16 4096^3 timing (TFLOP/s, tensor cores against the default
+ * kernels, median of 5 batches of 10 products) with 256 outputs checked against double. */
+#include <time.h>
+
+#include "tensor_test.h"
+
+static wt_context *ctx;
+static uint64_t seed = 0x5eed;
+
+static wt_tensor *rnd(int64_t r, int64_t c) {
+    double *v = malloc((size_t)(r * c) * sizeof *v);
+    for (int64_t i = 0; i < r * c; i++) v[i] = tt_rand(&seed, -1, 1);
+    wt_tensor *t = tt_upload(ctx, WT_F16, 2, (int64_t[]){ r, c }, v);
+    free(v);
+    return t;
+}
+
+static const wt_matmul_desc tensor_mode = { .label = "coop", .precision = WT_MATMUL_F16_TENSOR };
+
+/* out = a . b (+ bias) for M x N x K; ta / tb: the operand is a transposed view (column-major). */
+static void check_case(int64_t M, int64_t N, int64_t K, bool ta, bool tb, bool with_bias) {
+    wt_tensor *a0 = ta ? rnd(K, M) : rnd(M, K), *b0 = tb ? rnd(N, K) : rnd(K, N);
+    wt_tensor *a = ta ? wt_transpose(ctx, a0, 0, 1) : a0, *b = tb ? wt_transpose(ctx, b0, 0, 1) : b0;
+    wt_tensor *bias = with_bias ? rnd(1, N) : NULL, *bias1 = NULL;
+    if (bias) {
+        bias1 = wt_reshape(ctx, bias, 1, (int64_t[]){ N });
+    }
+    wt_tensor *out = wt_matmul_ex(ctx, a, b, bias1, &tensor_mode);
+    CHECKF(out != NULL, "%lldx%lldx%lld: %s", (long long)M, (long long)N, (long long)K, wt_last_error(ctx));
+    if (out) {
+        double *av = tt_read(ctx, a), *bv = tt_read(ctx, b), *ov = tt_read(ctx, out);
+        double *cv = bias1 ? tt_read(ctx, bias1) : NULL;
+        int bad = 0;
+        double worst = 0;
+        for (int64_t m = 0; m < M; m++)
+            for (int64_t n = 0; n < N; n++) {
+                double s = 0, sa = 0;
+                for (int64_t k = 0; k < K; k++) {
+                    s += av[m * K + k] * bv[k * N + n];
+                    sa += fabs(av[m * K + k] * bv[k * N + n]);
+                }
+                if (cv) { s += cv[n]; sa += fabs(cv[n]); }
+                double err = fabs(ov[m * N + n] - s), tol = 2e-3 * fabs(s) + 1e-3 * sa + 1e-3;
+                if (err > tol) bad++;
+                if (err / tol > worst) worst = err / tol;
+            }
+        CHECKF(bad == 0, "%lldx%lldx%lld%s%s%s: %d wrong (worst %.2f of the bound)", (long long)M, (long long)N,
+               (long long)K, ta ? " A^T" : "", tb ? " B^T" : "", with_bias ? " +bias" : "", bad, worst);
+        printf("%lldx%lldx%lld%s%s%s: worst error %.3f of the bound\n", (long long)M, (long long)N, (long long)K,
+               ta ? " A^T" : "", tb ? " B^T" : "", with_bias ? " +bias" : "", worst);
+        free(av); free(bv); free(ov); free(cv);
+    }
+    wt_release(out);
+    if (ta) wt_release(a);
+    if (tb) wt_release(b);
+    wt_release(a0); wt_release(b0); wt_release(bias); wt_release(bias1);
+}
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_d(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* median TFLOP/s of 5 batches of 10 products n^3 */
+static double bench(int64_t n, const wt_matmul_desc *d, wt_tensor *a, wt_tensor *b) {
+    double r[5];
+    wt_release(wt_matmul_ex(ctx, a, b, NULL, d));          /* kernel build, warm-up */
+    wt_sync(ctx);
+    for (int rep = 0; rep < 5; rep++) {
+        wt_tensor *o[10];
+        double t0 = now_s();
+        for (int i = 0; i < 10; i++) o[i] = wt_matmul_ex(ctx, a, b, NULL, d);
+        wt_sync(ctx);
+        double dt = now_s() - t0;
+        for (int i = 0; i < 10; i++) wt_release(o[i]);
+        r[rep] = 10.0 * 2.0 * (double)n * (double)n * (double)n / dt / 1e12;
+    }
+    qsort(r, 5, sizeof *r, cmp_d);
+    return r[2];
+}
+
+static void bench_4096(void) {
+    int64_t n = 4096;
+    wt_tensor *a = wt_randn(ctx, WT_F16, 2, (int64_t[]){ n, n }), *b = wt_randn(ctx, WT_F16, 2, (int64_t[]){ n, n });
+    CHECK(a && b);
+    if (!a || !b) return;
+    wt_tensor *out = wt_matmul_ex(ctx, a, b, NULL, &tensor_mode);
+    CHECKF(out != NULL, "%s", wt_last_error(ctx));
+    if (out) {   /* 256 sampled outputs against double */
+        double *av = tt_read(ctx, a), *bv = tt_read(ctx, b), *ov = tt_read(ctx, out);
+        int bad = 0;
+        double worst = 0;
+        for (int s = 0; s < 256; s++) {
+            int64_t m = (int64_t)(tt_rand(&seed, 0, 1) * (double)n), j = (int64_t)(tt_rand(&seed, 0, 1) * (double)n);
+            double acc = 0, sa = 0;
+            for (int64_t k = 0; k < n; k++) {
+                acc += av[m * n + k] * bv[k * n + j];
+                sa += fabs(av[m * n + k] * bv[k * n + j]);
+            }
+            double err = fabs(ov[m * n + j] - acc), tol = 2e-3 * fabs(acc) + 1e-3 * sa + 1e-3;
+            bad += err > tol;
+            if (err / tol > worst) worst = err / tol;
+        }
+        CHECKF(bad == 0, "4096^3: %d of 256 sampled outputs wrong", bad);
+        printf("4096^3 f16 tensor cores: 256 sampled outputs, worst error %.3f of the bound\n", worst);
+        free(av); free(bv); free(ov);
+        wt_release(out);
+    }
+    double tc = bench(n, &tensor_mode, a, b);
+    double df = bench(n, &(wt_matmul_desc){ .label = "default" }, a, b);
+    printf("BENCH f16 matmul 4096^3: tensor cores %.1f TFLOP/s, default kernels %.1f TFLOP/s\n", tc, df);
+    wt_release(a);
+    wt_release(b);
+}
+
+int main(void) {
+    /* a device with shader-f16 and cooperative matrices where the adapter has them */
+    gpu_fixture probe;
+    fixture_init(&probe, NULL);
+    uint64_t want = 0;
+    if (wg_adapter_has_feature(probe.ad, WG_FEATURE_SHADER_F16)) want |= WG_FEATURE_BIT(WG_FEATURE_SHADER_F16);
+    if (wg_adapter_has_feature(probe.ad, WG_FEATURE_COOPERATIVE_MATRIX)) want |= WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX);
+    char name[256];
+    snprintf(name, sizeof name, "%s", wg_adapter_get_info(probe.ad)->name);
+    wg_device_release(probe.dev);
+    wg_instance_release(probe.inst);
+    tt_fixture f;
+    memset(&f, 0, sizeof f);
+    fixture_init(&f.g, &(wg_device_desc){ .required_features = want });
+    f.ctx = ctx = wt_context_create(f.g.dev, &(wt_context_desc){ .allocator = test_allocator(&f.ta) });
+    if (!ctx) {
+        fprintf(stderr, "FAIL: no wt context\n");
+        return 1;
+    }
+    if (!(want & WG_FEATURE_BIT(WG_FEATURE_SHADER_F16))) {
+        printf("SKIP: no shader-f16 on %s\n", name);
+        CHECK(!wt_matmul_tensor_cores(ctx));
+        tt_end(&f);
+        return test_end();
+    }
+    bool tc = wt_matmul_tensor_cores(ctx);
+    if (!tc)
+        printf("SKIP: no cooperative matrix on %s: WT_MATMUL_F16_TENSOR falls back to the default kernels (checked)\n", name);
+    else
+        printf("tensor cores on %s\n", name);
+    check_case(128, 128, 64, false, false, false);
+    check_case(200, 136, 96, false, false, true);
+    check_case(64, 192, 128, true, true, false);
+    check_case(70, 64, 48, false, true, true);
+    /* not eligible (K % 16): the default kernels, still right */
+    check_case(33, 65, 40, false, false, false);
+    /* a bad precision value is an error */
+    wt_tensor *x = rnd(4, 4);
+    CHECK(wt_matmul_ex(ctx, x, x, NULL, &(wt_matmul_desc){ .precision = WT_MATMUL_PRECISION_COUNT }) == NULL);
+    CHECK(strstr(wt_last_error(ctx), "precision") != NULL);
+    wt_release(x);
+    const char *bn = getenv("WGC_COOP_BENCH");
+    if (bn && *bn == '1') {
+        if (tc) bench_4096();
+        else printf("SKIP: WGC_COOP_BENCH needs cooperative matrices\n");
+    }
+    tt_end(&f);
+    return test_end();
+}
