@@ -96,7 +96,8 @@ wg_bind_group *wg_device_create_bind_group(wg_device *dev, const wg_bind_group_d
                 wg__label(l), l->n);
         return g;
     }
-    g->entries = wg__calloc(&dev->alloc, (n ? n : 1) * sizeof *g->entries);
+    g->entries = n <= sizeof g->inline_entries / sizeof g->inline_entries[0]
+                     ? g->inline_entries : wg__calloc(&dev->alloc, n * sizeof *g->entries);
     if (!g->entries) {
         wg__err(dev, WG_ERR_HOST_OOM, "bind group '%s'", name);
         return g;
@@ -118,11 +119,14 @@ wg_bind_group *wg_device_create_bind_group(wg_device *dev, const wg_bind_group_d
             if (desc->entries[i].binding == le->binding)
                 e = &desc->entries[i];
         bool uniform = le->type == WG_BINDING_TYPE_UNIFORM;
-        char what[96];
-        snprintf(what, sizeof what, "bind group '%.40s' binding %u buffer", name, le->binding);
-        if (!wg__buffer_usable(dev, e->buffer, uniform ? WG_BUFFER_USAGE_UNIFORM : WG_BUFFER_USAGE_STORAGE, what))
-            goto out;
+        uint32_t usage = uniform ? WG_BUFFER_USAGE_UNIFORM : WG_BUFFER_USAGE_STORAGE;
         wg_buffer *b = e->buffer;
+        if (!b || b->o.dev != dev || b->o.invalid || b->destroyed || !(b->usage & usage)) {
+            char what[96];  /* the message is only formatted on the error path */
+            snprintf(what, sizeof what, "bind group '%.40s' binding %u buffer", name, le->binding);
+            if (!wg__buffer_usable(dev, b, usage, what))
+                goto out;
+        }
         uint64_t align = uniform ? dev->limits.min_uniform_buffer_offset_alignment
                                  : dev->limits.min_storage_buffer_offset_alignment;
         uint64_t maxsize = uniform ? dev->limits.max_uniform_buffer_binding_size
@@ -199,5 +203,6 @@ void wg__bind_group_free(wg_obj *o) {
         wg__obj_release(&g->entries[k].buffer->o);
     if (g->layout)
         wg__obj_release(&g->layout->o);
-    wg__free(&dev->alloc, g->entries);
+    if (g->entries != g->inline_entries)
+        wg__free(&dev->alloc, g->entries);
 }

@@ -190,8 +190,12 @@ void *wg__obj_new(wg_device *dev, wg_obj_kind kind, size_t size, const char *lab
     o->kind = kind;
     o->refs = 1;
     o->dev = dev;
-    if (label)
-        snprintf(o->label, sizeof o->label, "%s", label);
+    if (label) {  /* truncated copy (a plain loop: objects made per dispatch pass through here) */
+        size_t i = 0;
+        for (; i + 1 < sizeof o->label && label[i]; i++)
+            o->label[i] = label[i];
+        o->label[i] = 0;
+    }
     wg__device_ref(dev);
     return o;
 }

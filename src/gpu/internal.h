@@ -498,6 +498,7 @@ struct wg_bind_group {
     VkDescriptorPool pool;
     size_t n;
     struct wg_bg_entry { uint32_t binding; wg_binding_type type; bool dynamic; wg_buffer *buffer; uint64_t offset, size; } *entries;
+    struct wg_bg_entry inline_entries[4];   /* `entries` for groups of up to 4 bindings: one host allocation */
 };
 
 /* query.c */

@@ -1,6 +1,7 @@
 /* test_dispatch.c - many dispatches in one submit: dependent ones get exactly one barrier each
  * (and the right result), independent ones none; indirect dispatch with valid and out-of-limit
- * counts; timestamps from passes and encoders in nanoseconds; synchronization validation on. */
+ * counts; timestamps from passes and encoders in nanoseconds; a bind group per dispatch at one
+ * host allocation each; synchronization validation on. */
 #include "gpu_test.h"
 #include "gpu_add.spv.h"
 #include "test_inc.spv.h"
@@ -313,6 +314,80 @@ static void deferred_release(gpu_fixture *f) {
     CHECK_EQ_INT(wg_instance_validation_message_count(f->inst), 0); /* ... the memory after the GPU */
 }
 
+/* The tensor layer's pattern: a bind group per dispatch.  Recording one costs at most one host
+ * allocation (the bind group itself; its entries live inside it up to 4 bindings), and a group
+ * of 5 bindings (entries on the heap) works too. */
+static void bind_group_per_dispatch(gpu_fixture *f) {
+    wg_device *dev = f->dev;
+    wg_buffer *b = mkbuf(dev, "counter", 1024 * 4, 0);
+    wg_compute_pipeline *p = mkpipe(dev, "inc", test_inc_spv, test_inc_spv_words);
+    wg_bind_group_layout *l = wg_compute_pipeline_get_bind_group_layout(p, 0);
+    const int n = 200;
+    long before = 0, after = 0;
+    EXPECT_NO_ERROR(dev, {
+        wg_command_encoder *e = wg_device_create_command_encoder(dev, NULL);
+        wg_compute_pass *pass = wg_command_encoder_begin_compute_pass(e, NULL);
+        wg_compute_pass_set_pipeline(pass, p);
+        for (int i = 0; i < n; i++) {
+            if (i == 8)
+                before = f->ta.total;
+            wg_bind_group *g = wg_device_create_bind_group(dev, &(wg_bind_group_desc){ .label = "per-dispatch",
+                .layout = l, .entry_count = 1, .entries = &(wg_bind_group_entry){ .binding = 0, .buffer = b } });
+            wg_compute_pass_set_bind_group(pass, 0, g, 0, NULL);
+            wg_compute_pass_dispatch_workgroups(pass, 16, 1, 1);
+            wg_bind_group_release(g);
+        }
+        after = f->ta.total;
+        wg_compute_pass_end(pass);
+        wg_compute_pass_release(pass);
+        wg_command_buffer *cb = wg_command_encoder_finish(e, NULL);
+        wg_command_encoder_release(e);
+        wg_queue_submit(f->q, 1, &cb);
+    });
+    uint32_t v = 0;
+    CHECK_EQ_INT(wg_buffer_read(b, 4 * 1023, &v, 4), WG_STATUS_OK);
+    CHECK_EQ_INT(v, n);
+    CHECKF(after - before <= (n - 8) + 8, "%ld host allocations for %d bind groups + dispatches", after - before, n - 8);
+    wg_compute_pipeline_release(p);
+    wg_buffer_release(b);
+
+    /* five bindings: x[i] = a[i] + b[i] + c[i] + d[i] */
+    static const char *five =
+        "@group(0) @binding(0) var<storage, read> a: array<u32>;\n"
+        "@group(0) @binding(1) var<storage, read> b: array<u32>;\n"
+        "@group(0) @binding(2) var<storage, read> c: array<u32>;\n"
+        "@group(0) @binding(3) var<storage, read> d: array<u32>;\n"
+        "@group(0) @binding(4) var<storage, read_write> x: array<u32>;\n"
+        "@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) i: vec3u) {\n"
+        "    if (i.x < arrayLength(&x)) { x[i.x] = a[i.x] + b[i.x] + c[i.x] + d[i.x]; }\n"
+        "}\n";
+    uint32_t out[64] = { 0 };
+    EXPECT_NO_ERROR(dev, {
+        wg_shader_module *m = wg_device_create_shader_module(dev, &(wg_shader_module_desc){ .label = "five", .wgsl = five });
+        wg_compute_pipeline *p5 = wg_device_create_compute_pipeline(dev, &(wg_compute_pipeline_desc){ .module = m });
+        wg_buffer *bufs[5];
+        for (uint32_t k = 0; k < 5; k++) {
+            bufs[k] = mkbuf(dev, "five", sizeof out, 0);
+            uint32_t init[64];
+            for (uint32_t i = 0; i < 64; i++)
+                init[i] = k < 4 ? (k + 1) * 1000 + i : 7;
+            wg_queue_write_buffer(f->q, bufs[k], 0, init, sizeof init);
+        }
+        wg_bind_group *g5 = mkgroup(dev, p5, 5, bufs);
+        run1(dev, p5, g5, 1);
+        CHECK_EQ_INT(wg_buffer_read(bufs[4], 0, out, sizeof out), WG_STATUS_OK);
+        wg_bind_group_release(g5);
+        for (uint32_t k = 0; k < 5; k++)
+            wg_buffer_release(bufs[k]);
+        wg_compute_pipeline_release(p5);
+        wg_shader_module_release(m);
+    });
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < 64; i++)
+        bad += out[i] != 10000 + 4 * i;
+    CHECKF(bad == 0, "five bindings: %u wrong (out[1] = %u)", bad, out[1]);
+}
+
 int main(void) {
     gpu_fixture f;
     fixture_init(&f, NULL);
@@ -324,6 +399,7 @@ int main(void) {
     timestamps(&f);
     dynamic_offsets(&f);
     deferred_release(&f);
+    bind_group_per_dispatch(&f);
     fixture_end(&f);
     return test_end();
 }
