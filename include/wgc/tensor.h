@@ -388,6 +388,9 @@ wt_tensor *wt_linear(wt_context *ctx, wt_tensor *x, wt_tensor *w, wt_tensor *bia
     X(TILE128K16U, "tile128x128k16u")                                         \
     X(TILE128W, "tile128x128w")    /* unrolled, 8 x 4 invocations per warp */  \
     X(TILE128X64W, "tile128x64w")                                             \
+    X(TILE128X64V4, "tile128x64v4")  /* unrolled, 16-byte loads and stores:   */ \
+    X(TILE128X64V4W, "tile128x64v4w") /* row-major operands, K and N % 4 == 0 */ \
+    X(TILE128V4W, "tile128x128v4w")                                           \
     X(MATVEC, "matvec")            /* M or N = 1, no batch, aligned rows */
 typedef enum wt_matmul_kernel {
 #define X(name, str) WT_MATMUL_##name,

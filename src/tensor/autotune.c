@@ -5,7 +5,8 @@
  * buckets below 6 merged, batch buckets above 0 merged).  On the first wt_matmul of a class
  * whose product is large enough to matter (2 M N K batch >= $WGC_TUNE_MIN_FLOP, default 2^28),
  * wt_autotune_lookup tunes: every tiled kernel the device can run is first checked on a small
- * random ragged problem (67 x 45 . 45 x 70) against TILE64, the reference variant; one that fails
+ * random ragged problem (67 x 44 . 44 x 72: partial tiles in M, N and K, quad-aligned so that
+ * the 16-byte kernels qualify) against TILE64, the reference variant; one that fails
  * to build or differs by more than 1e-4 of the largest output is never chosen.  The survivors
  * are timed on a problem of the class itself (dims capped at 4096, a batch of at most 2^24
  * outputs): with the device's timestamp-query feature, GPU timestamps around one compute pass of
@@ -341,7 +342,7 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
     for (int i = 0; i < nk; i++)
         us[i] = -1;
     /* 1. correctness on a small ragged problem, against TILE64 */
-    wt_tensor *sa = wt_uniform(ctx, dt, WT_SHAPE(67, 45), -1, 1), *sb = wt_uniform(ctx, dt, WT_SHAPE(45, 70), -1, 1);
+    wt_tensor *sa = wt_uniform(ctx, dt, WT_SHAPE(67, 44), -1, 1), *sb = wt_uniform(ctx, dt, WT_SHAPE(44, 72), -1, 1);
     wt_tensor *ref = sa && sb ? mm(ctx, sa, sb, WT_MATMUL_TILE64) : NULL;
     int survivors = 0;
     for (int i = 0; i < nk; i++) {

@@ -40,6 +40,7 @@
 #include "tensor_copy4.wgsl.h"
 #include "tensor_matmul.wgsl.h"     /* matmul.c */
 #include "tensor_matmul2.wgsl.h"
+#include "tensor_matmul3.wgsl.h"
 #include "tensor_matmul_coop.wgsl.h" /* matmul.c, WT_MATMUL_F16_TENSOR */
 #include "tensor_matvec.wgsl.h"
 #include "tensor_softmax.wgsl.h"      /* nn.c */

@@ -7,7 +7,8 @@
  * are broadcast and collapsed (size-1 dims dropped, mergeable neighbours merged; batch dims
  * that continue A's rows become rows).  Kernel files: matmul.wgsl, the tiled GEMM (four tile
  * shapes, see its header), matmul2.wgsl, the same tiles with the inner loop unrolled (and a
- * warp-tiled layout), and matvec.wgsl, the bandwidth-bound decode path for one output row or column (M == 1 or N == 1, no batch) whose
+ * warp-tiled layout), matmul3.wgsl, the unrolled kernel with 16-byte global loads and stores
+ * for quad-aligned row-major operands, and matvec.wgsl, the bandwidth-bound decode path for one output row or column (M == 1 or N == 1, no batch) whose
  * matrix has contiguous, 16-byte aligned rows.  The kernel is chosen by shape: matvec when it
  * applies, else the autotuner's choice for the shape class, else a heuristic (128 x 64 tiles
  * when there are enough of them to fill the GPU, else 64 x 64).  The product
@@ -64,6 +65,22 @@ static bool matvec_ok(const mm_plan *p) {
  * TFLOP/s), 4096^3 (29.3), 4095 x 4097 x 1023 (28.0); 128 x 128 tiles run 10-15% slower (64
  * accumulators per invocation: fewer warps per SM), K steps of 16 half as fast.  Below ~one
  * tile per SM, 64 x 64 tiles keep more of the GPU busy. */
+/* Can matmul3.wgsl (16-byte loads and stores) run this plan?  Row-major A and B whose rows,
+ * offsets and batch strides are quad-aligned, K and N multiples of 4. */
+static bool v4_ok(const mm_plan *p) {
+    if (p->a_ks != 1 || p->b_ns != 1 || p->K % 4 || p->N % 4 || p->a_ms % 4 || p->b_ks % 4 || p->a_off % 4 ||
+        p->b_off % 4)
+        return false;
+    for (int d = 0; d < p->nb; d++)
+        if (p->ast[d] % 4 || p->bst[d] % 4)
+            return false;
+    return true;
+}
+
+static bool is_v4(wt_matmul_kernel k) {
+    return k == WT_MATMUL_TILE128X64V4 || k == WT_MATMUL_TILE128X64V4W || k == WT_MATMUL_TILE128V4W;
+}
+
 static wt_matmul_kernel heuristic(const mm_plan *p) {
     if (matvec_ok(p))
         return WT_MATMUL_MATVEC;
@@ -114,6 +131,8 @@ static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p,
         [WT_MATMUL_TILE128U] = { WT_K_matmul2, 0 },   [WT_MATMUL_TILE128X64U] = { WT_K_matmul2, 2 },
         [WT_MATMUL_TILE64U] = { WT_K_matmul2, 1 },    [WT_MATMUL_TILE128K16U] = { WT_K_matmul2, 3 },
         [WT_MATMUL_TILE128W] = { WT_K_matmul2, 4 },   [WT_MATMUL_TILE128X64W] = { WT_K_matmul2, 6 },
+        [WT_MATMUL_TILE128X64V4] = { WT_K_matmul3, 2 }, [WT_MATMUL_TILE128X64V4W] = { WT_K_matmul3, 6 },
+        [WT_MATMUL_TILE128V4W] = { WT_K_matmul3, 4 },
     };
     uint32_t variant = kt[kind].op & 3u;
     int64_t tm = variant == 1 ? 64 : 128, tn = variant == 0 || variant == 3 ? 128 : 64;
@@ -371,11 +390,17 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
         }
         return out;
     }
+    if (is_v4(kind) && !v4_ok(&p)) {
+        wt_release(out);
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
+                       "shapes %s and %s: kernel %s needs row-major operands with K and N multiples of 4 and "
+                       "quad-aligned rows", s1, s2, wt_matmul_kernel_name(kind));
+    }
     if (kind == WT_MATMUL_AUTO) {
         kind = heuristic(&p);
         if (kind != WT_MATMUL_MATVEC) {
             wt_matmul_kernel tuned = wt_autotune_lookup(ctx, p.M, p.N, p.K, p.batch, odt);
-            if (tuned != WT_MATMUL_AUTO)
+            if (tuned != WT_MATMUL_AUTO && (!is_v4(tuned) || v4_ok(&p)))
                 kind = tuned;
         }
     }

@@ -97,8 +97,13 @@ static void check_mm(const char *what, wt_tensor *out, wt_tensor *a, wt_tensor *
 }
 
 /* TILE128K16(U) needs 33 KiB of workgroup memory (lavapipe has 32): elsewhere it must refuse. */
+static bool is_v4(int k) {
+    return k == WT_MATMUL_TILE128X64V4 || k == WT_MATMUL_TILE128X64V4W || k == WT_MATMUL_TILE128V4W;
+}
+
+/* Kernels the general loops run: all but the 16-byte ones (test_v4: they need aligned shapes). */
 static bool kernel_runs(int k) {
-    if (light && k != WT_MATMUL_AUTO && k != WT_MATMUL_TILE64)
+    if ((light && k != WT_MATMUL_AUTO && k != WT_MATMUL_TILE64) || is_v4(k))
         return false;
     return (k != WT_MATMUL_TILE128K16 && k != WT_MATMUL_TILE128K16U) ||
            wg_device_get_limits(wt_context_device(ctx))->max_compute_workgroup_storage_size >= 33792;
@@ -288,6 +293,51 @@ static void test_f16(void) {
     wt_release(a); wt_release(b); wt_release(b32); wt_release(w); wt_release(x); wt_release(bias);
 }
 
+/* The 16-byte kernels: row-major operands with K and N multiples of 4 (M, tiles, batch and
+ * bias free), else a clear refusal. */
+static void test_v4(void) {
+    static const int64_t sz[][4] = { { 1, 67, 44, 72 }, { 1, 129, 8, 260 }, { 1, 5, 132, 4 }, { 3, 70, 36, 68 } };
+    for (int k = WT_MATMUL_TILE128X64V4; k <= WT_MATMUL_TILE128V4W; k++)
+        for (size_t i = 0; i < sizeof sz / sizeof *sz; i++) {
+            int64_t B = sz[i][0], M = sz[i][1], K = sz[i][2], N = sz[i][3];
+            wt_tensor *a = B > 1 ? rnd(WT_F32, WT_SHAPE(B, M, K)) : rnd(WT_F32, WT_SHAPE(M, K));
+            wt_tensor *b = rnd(WT_F32, WT_SHAPE(K, N)), *bias = rnd(WT_F32, WT_SHAPE(N));
+            char what[96];
+            snprintf(what, sizeof what, "%s %lldx%lldx%lldx%lld", wt_matmul_kernel_name((wt_matmul_kernel)k),
+                     (long long)B, (long long)M, (long long)K, (long long)N);
+            wt_tensor *c = mm_k(a, b, i == 3 ? bias : NULL, (wt_matmul_kernel)k);
+            check_mm(what, c, a, b, false, i == 3 ? bias : NULL);
+            wt_release(a); wt_release(b); wt_release(c); wt_release(bias);
+        }
+    /* aligned offsets and row strides of views; broadcast batch; f16 */
+    wt_tensor *big = rnd(WT_F32, WT_SHAPE(2, 40, 48)), *bw = rnd(WT_F32, WT_SHAPE(2, 28, 40));
+    wt_tensor *av = wt_narrow(ctx, big, 2, 4, 24), *bv = wt_narrow(ctx, wt_narrow(ctx, bw, 1, 4, 24), 2, 8, 32);
+    wt_tensor *c = mm_k(av, bv, NULL, WT_MATMUL_TILE128X64V4W);
+    check_mm("v4 narrowed views", c, av, bv, false, NULL);
+    wt_release(c);
+    if (wt_context_has_f16(ctx)) {
+        wt_tensor *h = rnd(WT_F16, WT_SHAPE(33, 16)), *g = rnd(WT_F16, WT_SHAPE(16, 20));
+        c = mm_k(h, g, NULL, WT_MATMUL_TILE128V4W);
+        check_mm("v4 f16", c, h, g, false, NULL);
+        CHECK(c && wt_dtype_of(c) == WT_F16);
+        wt_release(c); wt_release(h); wt_release(g);
+    }
+    /* refusals: K % 4, N % 4, a transposed operand, an odd offset */
+    wt_tensor *x = rnd(WT_F32, WT_SHAPE(8, 6)), *y = rnd(WT_F32, WT_SHAPE(6, 8)), *z = rnd(WT_F32, WT_SHAPE(8, 8));
+    wt_tensor *zt = wt_transpose(ctx, z, 0, 1), *zo = wt_narrow(ctx, z, 1, 1, 4);
+    wt_tensor *r[4] = { mm_k(x, y, NULL, WT_MATMUL_TILE128X64V4), mm_k(z, zo, NULL, WT_MATMUL_TILE128X64V4),
+                        mm_k(zt, z, NULL, WT_MATMUL_TILE128X64V4), NULL };
+    for (int i = 0; i < 3; i++) {
+        CHECKF(r[i] == NULL, "refusal %d", i);
+        wt_release(r[i]);
+    }
+    CHECKF(strstr(wt_last_error(ctx), "needs row-major operands") != NULL, "%s", wt_last_error(ctx));
+    CHECK_EQ_INT(wt_last_status(ctx), WT_STATUS_INVALID_ARGUMENT);
+    wt_clear_error(ctx);
+    wt_release(big); wt_release(bw); wt_release(av); wt_release(bv);
+    wt_release(x); wt_release(y); wt_release(z); wt_release(zt); wt_release(zo);
+}
+
 static void test_empty(void) {
     wt_tensor *a = wt_zeros(ctx, WT_F32, WT_SHAPE(5, 0)), *b = wt_zeros(ctx, WT_F32, WT_SHAPE(0, 3));
     wt_tensor *c = wt_matmul(ctx, a, b);
@@ -449,6 +499,8 @@ int main(void) {
         test_f16();
     }
     test_linear();
+    if (!light)
+        test_v4();
     test_empty();
     test_errors();
     if (!light)
