@@ -286,6 +286,7 @@ static void device_destroy(wg_device *dev) {
     wg__free(&dev->alloc, dev->inflight);
     wg__free(&dev->alloc, dev->garbage);
     wg__free(&dev->alloc, dev->blocks);
+    wg__free(&dev->alloc, dev->spare_used);
     wg_instance *inst = dev->inst;
     wg__free(&dev->alloc, dev);
     wg_instance_release(inst);

@@ -90,6 +90,10 @@ wg_command_encoder *wg_device_create_command_encoder(wg_device *dev, const wg_co
         return NULL;
     e->stamp = ++dev->encoder_stamp;
     e->pass.enc = e;
+    e->used = dev->spare_used;  /* no regrowth from 8 entries per encoder */
+    e->capused = dev->spare_cap;
+    dev->spare_used = NULL;
+    dev->spare_cap = 0;
     if (dev->lost) {
         e->o.invalid = true;
         return e;
@@ -107,21 +111,31 @@ static void cb_discard(wg_device *dev, VkCommandBuffer cb) {
     wg__cmd_recycle(dev, cb);
 }
 
+/* Releases the objects of a `used` list and keeps the array as the device's spare if it is the
+ * largest seen (else frees it). */
+static void used_retire(wg_device *dev, wg_obj **used, size_t n, size_t cap) {
+    for (size_t i = 0; i < n; i++)
+        wg__obj_release(used[i]);
+    if (cap > dev->spare_cap) {
+        wg__free(&dev->alloc, dev->spare_used);
+        dev->spare_used = used;
+        dev->spare_cap = cap;
+    } else {
+        wg__free(&dev->alloc, used);
+    }
+}
+
 void wg__command_encoder_free(wg_obj *o) {
     wg_command_encoder *e = (wg_command_encoder *)o;
     cb_discard(o->dev, e->cb);
-    for (size_t i = 0; i < e->nused; i++)
-        wg__obj_release(e->used[i]);
-    wg__free(&o->dev->alloc, e->used);
+    used_retire(o->dev, e->used, e->nused, e->capused);
 }
 
 void wg__command_buffer_free(wg_obj *o) {
     wg_command_buffer *c = (wg_command_buffer *)o;
     if (c->cb)
         wg__cmd_recycle(o->dev, c->cb);  /* finished, never submitted: executable state */
-    for (size_t i = 0; i < c->nused; i++)
-        wg__obj_release(c->used[i]);
-    wg__free(&o->dev->alloc, c->used);
+    used_retire(o->dev, c->used, c->nused, c->capused);
 }
 
 /* Common entry check for encoder-level commands. */
@@ -668,6 +682,7 @@ wg_command_buffer *wg_command_encoder_finish(wg_command_encoder *e, const wg_com
     e->cb = VK_NULL_HANDLE;
     c->used = e->used;
     c->nused = e->nused;
+    c->capused = e->capused;
     e->used = NULL;
     e->nused = e->capused = 0;
     c->o.invalid = false;

@@ -337,6 +337,8 @@ struct wg_device {
     struct wg_pending_write { const void *buf; uint64_t start, end; } pend_writes[64];
     uint32_t npend_writes;           /* ranges written in `pending` since its last barrier */
     uint64_t encoder_stamp;
+    wg_obj **spare_used;             /* the largest retired `used` array, handed to the next encoder */
+    size_t spare_cap;
 
     /* deferred destruction */
     wg_garbage *garbage;
@@ -548,7 +550,7 @@ struct wg_command_buffer {
     VkCommandBuffer cb;
     bool submitted;
     wg_obj **used;
-    size_t nused;
+    size_t nused, capused;
 };
 
 #endif
