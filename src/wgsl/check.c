@@ -1035,6 +1035,14 @@ static void construct(checker *c, uint32_t h, sema_expr *e, ty_t t, const char *
     e->stage = (uint8_t)st;
     e->call = nargs ? SEMA_CALL_CONSTRUCT : SEMA_CALL_ZERO;
     if (!ty_is_constructible(c->tt, t)) {
+        /* Tint converts the arguments first */
+        for (uint32_t i = 0; ti->kind == TY_STRUCT && i < nargs && i < ti->nmembers; i++) {
+            bool rep;
+            if (!convert_or_report(c, arg_at(c, h, i), ti->members[i].type, &rep) && rep) {
+                e->type = 0;
+                return;
+            }
+        }
         ERR(nsp(c, h), "type '%s' is not constructible", TN(t));
         e->type = 0;
         return;
@@ -2084,6 +2092,7 @@ static void global_var_decl(checker *c, uint32_t h) {
     const ast_node *n = N(h);
     sema_decl *d = DC(c, h);
     if (!no_dup_attrs(c, n->attrs)) return;
+    /* 1. address space and access mode names */
     ty_as as = TY_AS_NONE;
     ty_access am = TY_ACCESS_NONE;
     if (n->u.var.templ.count) {
@@ -2106,49 +2115,26 @@ static void global_var_decl(checker *c, uint32_t h) {
                 ERR(nsp(c, a1), "unresolved access '%s'", s1);
                 return;
             }
-            if (as != TY_AS_STORAGE) {
-                ERR(decl_span(c, h), "only variables in <storage> address space may specify an access mode");
-                return;
-            }
         }
     }
-    if (as == TY_AS_NONE) {
-        ERR(decl_span(c, h), "module-scope 'var' declarations that are not of texture or sampler types must provide an address space");
-        return;
-    }
-    if (as == TY_AS_FUNCTION) {
-        ERR(decl_span(c, h), "module-scope 'var' must not use address space 'function'");
-        return;
-    }
-    if (!am) am = ty_as_default_access(as);
-    if (as == TY_AS_STORAGE && am == TY_ACCESS_WRITE) {
-        ERR(decl_span(c, h), "access mode 'write' is not valid for the 'storage' address space");
-        return;
-    }
+    /* 2. the type (and initializer) */
     d->as = (uint8_t)as;
-    d->access = (uint8_t)am;
+    d->access = (uint8_t)(am ? am : ty_as_default_access(as));
     value_decl(c, h, true);
     if (!d->type) return;
     ty_t t = d->type;
-    if (n->u.var.init && as != TY_AS_PRIVATE) {
-        ERR(decl_span(c, h), "var of address space '%s' cannot have an initializer. var initializers are only supported for the address spaces 'private' and 'function'", ty_as_name(as));
-        d->type = 0;
-        return;
-    }
-    uint32_t gattr = ast_find_attr(c->m, n->attrs, AST_ATTR_group);
-    uint32_t battr = ast_find_attr(c->m, n->attrs, AST_ATTR_binding);
-    bool resource = as == TY_AS_UNIFORM || as == TY_AS_STORAGE;
-    if (resource && (!gattr || !battr)) {
-        ERR(decl_span(c, h), "resource variables require '@group' and '@binding' attributes");
-        d->type = 0;
-        return;
-    }
-    if (!resource && (gattr || battr)) {
-        ERR(decl_span(c, h), "non-resource variables must not have '@group' or '@binding' attributes");
-        d->type = 0;
-        return;
-    }
+    /* 3. the store type in its address space */
     const char *asn = ty_as_name(as);
+    if (as == TY_AS_PRIVATE && ty_has(c->tt, t, TY_F_HAS_RUNTIME)) {
+        ERR(nsp(c, n->u.var.type), "runtime-sized arrays cannot be used in the <private> address space");
+        d->type = 0;
+        return;
+    }
+    if (as && ty_has(c->tt, t, TY_F_HAS_ATOMIC) && as != TY_AS_STORAGE && as != TY_AS_WORKGROUP) {
+        ERR(decl_span(c, h), "'atomic' variables must have 'storage' or 'workgroup' address space");
+        d->type = 0;
+        return;
+    }
     switch (as) {
     case TY_AS_STORAGE:
     case TY_AS_UNIFORM:
@@ -2159,11 +2145,6 @@ static void global_var_decl(checker *c, uint32_t h) {
         }
         if (!ty_is_host_shareable(c->tt, t) || (as == TY_AS_UNIFORM && !ty_is_constructible(c->tt, t))) {
             ERR(nsp(c, n->u.var.type), "type '%s' cannot be used in address space '%s' as it is non-host-shareable", TN(t), asn);
-            d->type = 0;
-            return;
-        }
-        if (ty_has(c->tt, t, TY_F_HAS_ATOMIC) && (as == TY_AS_UNIFORM || am == TY_ACCESS_READ)) {
-            ERR(decl_span(c, h), "atomic variables in 'storage' address space must have 'read_write' access mode");
             d->type = 0;
             return;
         }
@@ -2189,11 +2170,65 @@ static void global_var_decl(checker *c, uint32_t h) {
         break;
     default: break;
     }
+    /* 4. attribute values */
+    uint32_t gattr = ast_find_attr(c->m, n->attrs, AST_ATTR_group);
+    uint32_t battr = ast_find_attr(c->m, n->attrs, AST_ATTR_binding);
+    int64_t g = 0, b = 0;
+    for (uint32_t k = 0; k < n->attrs.count; k++) {
+        uint32_t ah = ast_item(c->m, n->attrs, k);
+        if (ah == gattr && !attr_int(c, ah, 0, &g, "group")) { d->type = 0; return; }
+        if (ah == battr && !attr_int(c, ah, 0, &b, "binding")) { d->type = 0; return; }
+        if (N(ah)->op != AST_ATTR_group && N(ah)->op != AST_ATTR_binding && N(ah)->op != AST_ATTR_diagnostic) {
+            ERR(attr_span(N(ah)), "'@%s' is not valid for module-scope 'var'", ast_attr_name((ast_attr)N(ah)->op));
+            d->type = 0;
+            return;
+        }
+    }
+    /* 5. the variable's rules */
+    if (as == TY_AS_NONE) {
+        ERR(decl_span(c, h), "module-scope 'var' declarations that are not of texture or sampler types must provide an address space");
+        d->type = 0;
+        return;
+    }
+    if (as == TY_AS_FUNCTION) {
+        ERR(decl_span(c, h), "module-scope 'var' must not use address space 'function'");
+        d->type = 0;
+        return;
+    }
+    if (am && as != TY_AS_STORAGE) {
+        ERR(decl_span(c, h), "only variables in <storage> address space may specify an access mode");
+        d->type = 0;
+        return;
+    }
+    if (as == TY_AS_STORAGE && am == TY_ACCESS_WRITE) {
+        ERR(decl_span(c, h), "access mode 'write' is not valid for the 'storage' address space");
+        d->type = 0;
+        return;
+    }
+    if (ty_has(c->tt, t, TY_F_HAS_ATOMIC) && as == TY_AS_STORAGE && d->access == TY_ACCESS_READ) {
+        ERR(decl_span(c, h), "atomic variables in 'storage' address space must have 'read_write' access mode");
+        d->type = 0;
+        return;
+    }
+    if (n->u.var.init && as != TY_AS_PRIVATE) {
+        ERR(decl_span(c, h), "var of address space '%s' cannot have an initializer. var initializers are only supported for the address spaces 'private' and 'function'", asn);
+        d->type = 0;
+        return;
+    }
+    bool resource = as == TY_AS_UNIFORM || as == TY_AS_STORAGE;
+    if (resource && (!gattr || !battr)) {
+        ERR(decl_span(c, h), "resource variables require '@group' and '@binding' attributes");
+        d->type = 0;
+        return;
+    }
+    if (!resource && (gattr || battr)) {
+        ERR(decl_span(c, h), "non-resource variables must not have '@group' or '@binding' attributes");
+        d->type = 0;
+        return;
+    }
     if (resource) {
         /* uniform layout: Tint accepts the standard (storage-like) layout
            (uniform_buffer_standard_layout), so no extra constraint here */
-        int64_t g = 0, b = 0;
-        if (!attr_int(c, gattr, 0, &g, "group") || !attr_int(c, battr, 0, &b, "binding")) { d->type = 0; return; }
         if (g < 0) { ERR(attr_span(N(gattr)), "'@group' value must be non-negative"); d->type = 0; return; }
         if (b < 0) { ERR(attr_span(N(battr)), "'@binding' value must be non-negative"); d->type = 0; return; }
         d->has_binding = 1;
@@ -2321,16 +2356,18 @@ static void fn_decl(checker *c, uint32_t h) {
         ERR(attr_span(N(ast_find_attr(c->m, n->attrs, AST_ATTR_must_use))), "@must_use can only be applied to functions that return a value");
         return;
     }
+    if (wattr) {
+        uint32_t errs = c->errors;
+        workgroup_size(c, h, fi, wattr);
+        if (c->errors != errs) return;
+    }
     if (wattr && fi->stage != WGSL_STAGE_COMPUTE) {
         ERR(attr_span(N(wattr)), "@workgroup_size is only valid for compute stages");
         return;
     }
-    if (fi->stage == WGSL_STAGE_COMPUTE) {
-        if (!wattr) {
-            ERR(sema_decl_span(c->cc, h, false), "a compute shader must include '@workgroup_size' in its attributes");
-            return;
-        }
-        workgroup_size(c, h, fi, wattr);
+    if (fi->stage == WGSL_STAGE_COMPUTE && !wattr) {
+        ERR(sema_decl_span(c->cc, h, false), "a compute shader must include '@workgroup_size' in its attributes");
+        return;
     }
     /* parameters */
     if (n->u.fn.params.count > 255) {
@@ -2383,6 +2420,19 @@ static void fn_decl(checker *c, uint32_t h) {
             }
         }
         pd->type = t;
+    }
+    /* return attributes */
+    if (!no_dup_attrs(c, n->u.fn.ret_attrs)) return;
+    for (uint32_t k = 0; k < n->u.fn.ret_attrs.count; k++) {
+        uint32_t ah = ast_item(c->m, n->u.fn.ret_attrs, k);
+        const ast_node *a = N(ah);
+        int64_t v;
+        if (a->op == AST_ATTR_location && !attr_int(c, ah, 0, &v, "location")) return;
+        if (a->op != AST_ATTR_location && a->op != AST_ATTR_builtin && a->op != AST_ATTR_invariant &&
+            a->op != AST_ATTR_interpolate && a->op != AST_ATTR_blend_src) {
+            ERR(attr_span(a), "'@%s' is not valid for function return types", ast_attr_name((ast_attr)a->op));
+            return;
+        }
     }
     /* return type */
     if (n->u.fn.ret_type) {
