@@ -35,7 +35,17 @@ $(BUILD)/bench_runtime: tests/gpu/bench_runtime.c $(BUILD)/libwgc.a $(GEN)
 gpu-bench: $(BUILD)/bench_runtime
 	$(BUILD)/bench_runtime
 
-.PHONY: gpu-bench
+# bench_record: the host cost of recording 1000 dispatches (one bind group / one per dispatch),
+# counted by callgrind in instructions; `make gpu-record-callgrind` prints both counts.
+$(BUILD)/bench_record: tests/gpu/bench_record.c $(BUILD)/libwgc.a
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libwgc.a $(LDFLAGS) $(LDLIBS_ALL)
+
+gpu-record-callgrind: $(BUILD)/bench_record
+	@for f in record_one_group record_group_each; do \
+	  valgrind --tool=callgrind --callgrind-out-file=$(BUILD)/callgrind.$$f.out --toggle-collect=$$f \
+	    $(BUILD)/bench_record 3 2>&1 | sed -n "s/.*Collected : */$$f: Ir /p"; done
+
+.PHONY: gpu-bench gpu-record-callgrind
 
 # A forwarding fake Vulkan loader that can fail vkQueueSubmit with VK_ERROR_DEVICE_LOST.
 $(BUILD)/tests/gpu/libwgfake.so: tests/gpu/fake_vulkan.c
