@@ -70,7 +70,7 @@ asan:
 	$(MAKE) BUILD=build-asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" check
 
 valgrind: all tests
-	@BUILD=$(BUILD) WGC_TEST_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp" sh tests/run.sh
+	@BUILD=$(BUILD) WGC_LOST_TIMEOUT_MS=600000 WGC_TEST_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=tests/valgrind.supp" sh tests/run.sh
 
 clean:
 	rm -rf build build-asan
