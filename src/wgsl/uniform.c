@@ -330,9 +330,30 @@ static uint32_t call(un *u, uint32_t *cf, uint32_t h) {
             edge(u, r, *cf);
             return src(u, h, SRC_SUBGROUP);
         }
+        if (bi->flags & BI_F_SGM) {  /* subgroup matrices: subgroup uniform control flow, offset and stride */
+            uint32_t r = require(u, h, h, true);
+            edge(u, r, *cf);
+            uint32_t idx[2] = { 1, e->bi_fn == BI_subgroupMatrixLoad ? 3u : 4u };
+            for (int k = 0; k < 2 && (e->bi_fn == BI_subgroupMatrixLoad || e->bi_fn == BI_subgroupMatrixStore); k++) {
+                if (idx[k] >= nargs || idx[k] >= 64) continue;
+                uint32_t ra = require(u, ast_item(u->m, n->u.call.args, idx[k]), h, true);
+                if (!ra) continue;
+                UN(u, ra)->aux = idx[k] + 1;
+                edge(u, ra, argv[idx[k]]);
+            }
+            return *cf;
+        }
         if (bi->flags & BI_F_ATOM) return src(u, h, SRC_ATOMIC);
         /* builtins writing through pointers (modf/frexp have none): nothing to track */
         return result;
+    }
+    if (e->call == SEMA_CALL_CONSTRUCT && nargs == 1 && ty_kind_of(&u->sm->tt, e->type) == TY_SGMAT) {
+        uint32_t ra = require(u, ast_item(u->m, n->u.call.args, 0), h, true);   /* M(s): s uniform */
+        if (ra) {
+            UN(u, ra)->aux = 1;
+            edge(u, ra, argv[0]);
+        }
+        return *cf;
     }
     if (e->call != SEMA_CALL_FN) return result;
     const un_tags *t = &u->tags[e->decl];
@@ -727,6 +748,12 @@ static void report(un *u, uint32_t r) {
     const char *fname = cn->kind == AST_CALL ? cc_str(u->cc, N(cn->u.call.callee)->u.ident.name) : "";
     int sev = rn->sub ? u->sub_sev : WGSL_SEVERITY_ERROR;
     if (sev == 0) return;
+    if (rn->aux && cn->kind == AST_CALL && sema_ex(u->sm, cause)->call == SEMA_CALL_CONSTRUCT) {
+        diag_error(u->cc, N(rn->ast)->sp, "%s constructor requires argument %u to be uniform",
+                   ty_name(&u->sm->tt, sema_ex(u->sm, cause)->type), rn->aux - 1);
+        u->reported = true;
+        return;
+    }
     if (rn->aux) {              /* an argument that must be uniform */
         diag_error(u->cc, N(rn->ast)->sp, "'%s' requires argument %u to be uniform", fname, rn->aux - 1);
         u->reported = true;
