@@ -1255,8 +1255,8 @@ static uint32_t pack4x8(emitter *e, uint32_t v, int sgn, int clampit) {
 /* Subgroup matrix built-ins -> SPV_KHR_cooperative_matrix.  Load/Store take a pointer to element
  * `offset` of the array (OpAccessChain), the layout (RowMajorKHR 0 / ColumnMajorKHR 1, from the
  * const col_major flag) and the stride in elements.  Multiply is MulAdd with a zero accumulator;
- * integer components are flagged signed for i32.  No bounds clamping: the caller keeps the
- * matrix inside the array (documented in doc/wgsl.md). */
+ * integer components are flagged signed for i32.  With bounds checks on, a load or store whose
+ * matrix does not lie inside the array is skipped (the load gives the zero matrix). */
 static uint32_t sgm_call(emitter *e, uint32_t h, bi_fn f, ty_t rt, uint32_t R) {
     spv_builder *b = &e->b;
     uint32_t na = N(h)->u.call.args.count, ah[5] = { 0 };   /* Store has 5 arguments (> BI_MAX_ARGS) */
@@ -1264,19 +1264,55 @@ static uint32_t sgm_call(emitter *e, uint32_t h, bi_fn f, ty_t rt, uint32_t R) {
     if (f == BI_subgroupMatrixLoad || f == BI_subgroupMatrixStore) {
         bool ld = f == BI_subgroupMatrixLoad;
         ty_t pt = vt(e, ah[0]);
-        ty_t el = TI(TI(pt)->elem)->elem;
+        const ty_info *ai = TI(TI(pt)->elem);
+        ty_t el = ai->elem;
         uint32_t sc = sc_of((ty_as)TI(pt)->as);
         uint32_t p = value(e, ah[0]);
         uint32_t off = value(e, ah[1]);
-        uint32_t ep = SPV_VAL(b, SPV_OP_AccessChain, ptr_to(e, sc, el), p, off);
+        uint32_t v = ld ? 0 : value(e, ah[2]);
         uint32_t cm = ld ? 2 : 3;
         const sema_expr *cx = EX(ah[cm]);
-        uint32_t layout = c_u32(e, cx->cval && sema_value(e->sm, cx->cval)->u.b ? 1u : 0u);
+        bool col = cx->cval && sema_value(e->sm, cx->cval)->u.b;
+        uint32_t layout = c_u32(e, col ? 1u : 0u);
         uint32_t stride = value(e, ah[cm + 1]);
-        if (ld) return SPV_VAL(b, SPV_OP_CooperativeMatrixLoadKHR, R, ep, layout, stride);
-        uint32_t v = value(e, ah[2]);
-        SPV_OP(b, SPV_OP_CooperativeMatrixStoreKHR, ep, v, layout, stride);
-        return 0;
+        const ty_info *mi = TI(ld ? rt : vt(e, ah[2]));
+        uint32_t ok = 0, lbl0 = 0, body = 0, merge = 0;
+        if (e->bounds) {
+            /* the matrix must lie inside the array: lines = rows (row-major) or columns, each of
+             * `width` elements, `stride` apart: width <= len, off <= len - width, and
+             * (lines - 1) <= (len - width - off) / stride (division: no overflow); else the load
+             * gives zeros and the store writes nothing.  The branch is uniform (offset and stride
+             * are, by the uniformity rules). */
+            uint32_t lines = col ? mi->n : mi->rows, width = col ? mi->rows : mi->n;
+            uint32_t u = t_u32(e), bt = t_bool(e);
+            uint32_t len = ai->array_kind == TY_ARRAY_FIXED ? c_u32(e, ai->count) : array_length(e, ah[0]);
+            uint32_t w = c_u32(e, width);
+            uint32_t c1 = SPV_VAL(b, SPV_OP_UGreaterThanEqual, bt, len, w);
+            uint32_t room = SPV_VAL(b, SPV_OP_ISub, u, len, w);
+            uint32_t c2 = SPV_VAL(b, SPV_OP_ULessThanEqual, bt, off, room);
+            uint32_t rest = SPV_VAL(b, SPV_OP_ISub, u, room, off);
+            uint32_t zero = c_u32(e, 0);
+            uint32_t sd = SPV_VAL(b, SPV_OP_Select, u, SPV_VAL(b, SPV_OP_IEqual, bt, stride, zero), c_u32(e, 1), stride);
+            uint32_t c3 = SPV_VAL(b, SPV_OP_ULessThanEqual, bt, c_u32(e, lines - 1u), SPV_VAL(b, SPV_OP_UDiv, u, rest, sd));
+            ok = SPV_VAL(b, SPV_OP_LogicalAnd, bt, SPV_VAL(b, SPV_OP_LogicalAnd, bt, c1, c2), c3);
+            lbl0 = b->cur_label;
+            body = spv_id(b);
+            merge = spv_id(b);
+            SPV_OP(b, SPV_OP_SelectionMerge, merge, SPV_SELECTION_CONTROL_NONE);
+            SPV_OP(b, SPV_OP_BranchConditional, ok, body, merge);
+            spv_label(b, body);
+        }
+        uint32_t ep = SPV_VAL(b, SPV_OP_AccessChain, ptr_to(e, sc, el), p, off);
+        uint32_t r = 0;
+        if (ld) r = SPV_VAL(b, SPV_OP_CooperativeMatrixLoadKHR, R, ep, layout, stride);
+        else SPV_OP(b, SPV_OP_CooperativeMatrixStoreKHR, ep, v, layout, stride);
+        if (e->bounds) {
+            uint32_t lbl1 = b->cur_label;
+            SPV_OP(b, SPV_OP_Branch, merge);
+            spv_label(b, merge);
+            if (ld) r = SPV_VAL(b, SPV_OP_Phi, R, r, lbl1, zero_of(e, rt), lbl0);
+        }
+        return r;
     }
     uint32_t A = value(e, ah[0]), B = value(e, ah[1]);
     uint32_t C = na == 3 ? value(e, ah[2]) : zero_of(e, rt);   /* Multiply: a zero accumulator */

@@ -168,6 +168,45 @@ static void test_matmul(wgsl_target_env env) {
     wgsl_result_free(r);
 }
 
+/* Bounds checks (the default): each load/store sits in a selection whose condition says the
+ * matrix lies inside the array, the load's value is a phi with the zero matrix; none without. */
+static void test_bounds(void) {
+    const char *src =
+        "enable f16;\n"
+        "enable chromium_experimental_subgroup_matrix;\n"
+        "@group(0) @binding(0) var<storage, read_write> s : array<f16>;\n"
+        "var<workgroup> w : array<f16, 64>;\n"
+        "@compute @workgroup_size(32) fn main() {\n"
+        "  let m = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>>(&s, 4u, true, 8u);\n"
+        "  subgroupMatrixStore(&w, 0u, m, false, 8u);\n"
+        "}\n";
+    for (int nb = 0; nb < 2; nb++) {
+        wgsl_result *r = wgsl_compile(src, strlen(src), &(wgsl_options){ .filename = "b.wgsl", .no_bounds_checks = nb });
+        CHECK(r && r->ok);
+        if (!r || !r->ok) { wgsl_result_free(r); continue; }
+        mod m;
+        mod_init(&m, r->spirv, r->spirv_word_count);
+        size_t at = 0;
+        int phis = count_op(&m, 245, -1, NULL), sels = count_op(&m, 247, -1, NULL), lens = count_op(&m, 68, -1, NULL);
+        CHECK_EQ_INT(count_op(&m, OP_COOP_LOAD, 0, &at), 1);
+        if (nb) {
+            CHECK_EQ_INT(phis, 0);
+            CHECK_EQ_INT(lens, 0);
+        } else {
+            CHECK_EQ_INT(phis, 1);
+            CHECK(sels >= 2);          /* + the workgroup zeroing loop's */
+            CHECK_EQ_INT(lens, 1);     /* the runtime array's length; the workgroup array's is constant */
+            size_t ph = 0;
+            count_op(&m, 245, 0, &ph);
+            if (ph) {                  /* phi: the loaded matrix or the zero matrix constant */
+                CHECK_EQ_INT(m.w[ph + 3], m.w[at + 2]);
+            }
+        }
+        mod_free(&m);
+        wgsl_result_free(r);
+    }
+}
+
 static void test_signed(void) {
     const char *src =
         "enable chromium_experimental_subgroup_matrix;\n"
@@ -219,6 +258,7 @@ int main(void) {
     test_matmul(WGSL_TARGET_VULKAN_1_3);
     test_matmul(WGSL_TARGET_VULKAN_1_1);
     test_signed();
+    test_bounds();
     test_device_option();
     return test_end();
 }
