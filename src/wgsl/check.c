@@ -42,6 +42,8 @@ typedef struct checker {
     bool in_const;              /* checking a const-expression context (const decl init) */
     uint32_t override_key;      /* unique keys for unnamed override-sized arrays */
     ARR(uint32_t) structs;      /* STRUCT nodes checked so far (to find a struct type's members) */
+    uint32_t first_discard;     /* first discard statement of the function (or of a callee) */
+    uint32_t *discard_of;       /* [node_count]: FN node -> its first_discard */
     uint32_t errors;
 } checker;
 
@@ -599,8 +601,7 @@ static void binary_expr(checker *c, uint32_t h, sema_expr *e) {
         if (!is_int_scalar(ls) || !is_int_scalar(rs) || rs == TY_I32) break;
         lt = res = l;
         rt = lvec ? ty_vec(c->tt, li->n, TY_U32) : TY_U32;
-        if (ls == TY_AINT && rs == TY_U32 && EX(c, lh)->stage != SEMA_STAGE_CONST) lt = res = ty_with_scalar(c->tt, l, TY_I32);
-        if (ls == TY_AINT && EX(c, rh)->stage == SEMA_STAGE_CONST && EX(c, lh)->stage == SEMA_STAGE_CONST) rt = r == TY_AINT || (rvec && rs == TY_AINT) ? r : rt;
+        if (ls == TY_AINT && EX(c, lh)->stage != SEMA_STAGE_CONST) lt = res = ty_with_scalar(c->tt, l, TY_I32);
         break;
     }
     case AST_OP_EQ: case AST_OP_NE: case AST_OP_LT: case AST_OP_LE: case AST_OP_GT: case AST_OP_GE: {
@@ -1850,6 +1851,7 @@ static int stmt_inner(checker *c, uint32_t h) {
         }
         return B_CONTINUE;
     case AST_DISCARD:
+        if (!c->first_discard) c->first_discard = h;
         return B_NEXT;
     case AST_CALL_STMT: {
         uint32_t call = n->u.call_stmt.call;
@@ -2449,10 +2451,18 @@ static void fn_decl(checker *c, uint32_t h) {
     c->ret = fi->ret;
     c->loops = c->breakables = c->in_continuing = c->cont_loops = 0;
     c->callees.n = 0;
+    c->first_discard = 0;
     for (uint32_t i = 0; i < c->globals.n; i++) c->gseen[c->globals.v[i]] = 0;
     c->globals.n = 0;
     int b = block_stmts(c, n->u.fn.body);
     fi->may_fall_through = (b & B_NEXT) != 0;
+    for (uint32_t i = 0; i < c->callees.n && !c->first_discard; i++)
+        c->first_discard = c->discard_of[c->callees.v[i]];
+    c->discard_of[h] = c->first_discard;
+    if (fi->stage == WGSL_STAGE_COMPUTE && c->first_discard) {
+        ERR(nsp(c, c->first_discard), "discard statement cannot be used in compute pipeline stage");
+        return;
+    }
     if (fi->ret && !ty_is_constructible(c->tt, fi->ret)) {
         ERR(nsp(c, n->u.fn.ret_type), "function return type must be a constructible type");
         return;
@@ -2802,6 +2812,7 @@ int wgsl_check(wgsl_cc *cc) {
     c->m = m;
     c->tt = &sm->tt;
     c->gseen = arena_alloc(&cc->arena, sm->node_count);
+    c->discard_of = arena_alloc(&cc->arena, sm->node_count * sizeof *c->discard_of);
 
     directives(c);
     if (c->errors) return 1;

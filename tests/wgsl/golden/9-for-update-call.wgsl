@@ -1,0 +1,2 @@
+fn g() {}
+fn f() { for (var i = 0; i < 3; g()) { break; } }
