@@ -35,7 +35,13 @@ void wg__obj_release(wg_obj *o) {
     if ((unsigned)o->kind < WG_OBJ_COUNT && free_fns[o->kind])
         free_fns[o->kind](o);
     bool internal = o->internal;
-    wg__free(&dev->alloc, o);
+    /* bind groups are made per dispatch by the tensor layer: keep a few for reuse (freed with
+     * the device) instead of a malloc/free pair each */
+    if (o->kind == WG_OBJ_BIND_GROUP && dev->nbg_pool < 4096 &&
+        wg__grow(&dev->alloc, (void **)&dev->bg_pool, &dev->capbg_pool, dev->nbg_pool + 1, sizeof *dev->bg_pool))
+        dev->bg_pool[dev->nbg_pool++] = o;
+    else
+        wg__free(&dev->alloc, o);
     if (!internal)
         wg__device_unref(dev);
 }
@@ -287,6 +293,9 @@ static void device_destroy(wg_device *dev) {
     wg__free(&dev->alloc, dev->garbage);
     wg__free(&dev->alloc, dev->blocks);
     wg__free(&dev->alloc, dev->spare_used);
+    for (size_t i = 0; i < dev->nbg_pool; i++)
+        wg__free(&dev->alloc, dev->bg_pool[i]);
+    wg__free(&dev->alloc, dev->bg_pool);
     wg_instance *inst = dev->inst;
     wg__free(&dev->alloc, dev);
     wg_instance_release(inst);

@@ -182,7 +182,13 @@ const char *wg__label(const void *obj) {
 }
 
 void *wg__obj_new(wg_device *dev, wg_obj_kind kind, size_t size, const char *label) {
-    wg_obj *o = wg__calloc(&dev->alloc, size);
+    wg_obj *o;
+    if (kind == WG_OBJ_BIND_GROUP && dev->nbg_pool) {  /* see wg__obj_release */
+        o = dev->bg_pool[--dev->nbg_pool];
+        memset(o, 0, size);
+    } else {
+        o = wg__calloc(&dev->alloc, size);
+    }
     if (!o) {
         wg__err(dev, WG_ERR_HOST_OOM, "creating %s '%s'", wg__kind_name(kind), label ? label : "");
         return NULL;

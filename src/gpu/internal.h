@@ -339,6 +339,8 @@ struct wg_device {
     uint64_t encoder_stamp;
     wg_obj **spare_used;             /* the largest retired `used` array, handed to the next encoder */
     size_t spare_cap;
+    void **bg_pool;                  /* freed bind group objects (up to 4096), reused: a bind group */
+    size_t nbg_pool, capbg_pool;     /* per dispatch lives until its command buffer retires */
 
     /* deferred destruction */
     wg_garbage *garbage;
