@@ -13,5 +13,9 @@ if nm -D "$lib" | grep -q ' U __asan_'; then
   LD_PRELOAD="$($cc -print-file-name=libasan.so) $($cc -print-file-name=libubsan.so)"
   export LD_PRELOAD ASAN_OPTIONS=detect_leaks=0
 fi
+# Debian's python3 (the one the package targets; python3-numpy comes from scripts/deps.sh), else the
+# first python3 on PATH.
+py=${WGC_PYTHON:-python3}
+[ -z "${WGC_PYTHON:-}" ] && [ -x /usr/bin/python3 ] && py=/usr/bin/python3
 WGC_BIN=$(dirname "$lib")/wgc WGC_LIB=$lib PYTHONPATH=$root/python${PYTHONPATH:+:$PYTHONPATH} WGC_ROOT=$root \
-  python3 -m unittest discover -s tests/python -p 'test_*.py' -v
+  $py -m unittest discover -s tests/python -p 'test_*.py' -v
