@@ -41,7 +41,7 @@ $(BUILD)/bench_record: tests/gpu/bench_record.c $(BUILD)/libwgc.a
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libwgc.a $(LDFLAGS) $(LDLIBS_ALL)
 
 gpu-record-callgrind: $(BUILD)/bench_record
-	@for f in record_one_group record_group_each; do \
+	@for f in record_one_group record_state_each record_group_each; do \
 	  valgrind --tool=callgrind --callgrind-out-file=$(BUILD)/callgrind.$$f.out --toggle-collect=$$f \
 	    $(BUILD)/bench_record 3 2>&1 | sed -n "s/.*Collected : */$$f: Ir /p"; done
 

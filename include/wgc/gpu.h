@@ -405,6 +405,7 @@ typedef struct wg_device_stats {
     uint64_t pipeline_cache_loaded_bytes;        /* VkPipelineCache bytes read from disk at creation */
     uint64_t shader_copies, transfer_copies;     /* buffer copies by compute shader / vkCmdCopyBuffer */
     uint64_t validation_messages;                /* = wg_instance_validation_message_count */
+    uint64_t bind_group_binds;                   /* descriptor sets bound (setting the bound group again binds nothing) */
 } wg_device_stats;
 void wg_device_get_stats(const wg_device *dev, wg_device_stats *out);
 /* The on-disk pipeline cache file in use ("" if none). */

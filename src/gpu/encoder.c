@@ -443,6 +443,10 @@ void wg_compute_pass_set_bind_group(wg_compute_pass *p, uint32_t index, wg_bind_
         enc_fail(e);
         return;
     }
+    /* The same group with the same offsets again (a tensor library sets its state per op): it
+     * was validated and tracked when set; the bound descriptor set stays, no rebind. */
+    if (p->groups[index] == g && p->ndyn[index] == ndyn && (!ndyn || !memcmp(p->dyn[index], dyn, ndyn * sizeof *dyn)))
+        return;
     uint32_t k = 0;
     for (size_t i = 0; i < g->n; i++) {
         const struct wg_bg_entry *en = &g->entries[i];
@@ -513,6 +517,7 @@ static void bind_state(wg_compute_pass *p) {
             wg_bind_group *bg = p->groups[g];
             dev->vk.vkCmdBindDescriptorSets(e->cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl->vk, g, 1, &bg->set, p->ndyn[g],
                                             p->dyn[g]);
+            dev->stats.bind_group_binds++;
         }
     p->groups_dirty = 0;
 }

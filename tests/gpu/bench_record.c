@@ -2,6 +2,7 @@
  * 1000 dependent dispatches of a one-binding kernel recorded into one encoder, in two patterns,
  * each in its own function so callgrind can count just it:
  *   record_one_group   one bind group set once, 1000 dispatches (bench_runtime's dependent row)
+ *   record_state_each  pipeline and the same bind group set before each dispatch (wgc bench runtime)
  *   record_group_each  a bind group created, set and released per dispatch (the tensor layer)
  * Each runs REPS times (argv[1], default 3), submitted and waited; the result is checked.
  *   make gpu-record-callgrind   (valgrind --tool=callgrind --toggle-collect=<function>) */
@@ -35,6 +36,18 @@ __attribute__((noinline)) void record_one_group(wg_bind_group *g) {
     wg_compute_pass_set_bind_group(pass, 0, g, 0, NULL);
     for (int i = 0; i < N; i++)
         wg_compute_pass_dispatch_workgroups(pass, 16, 1, 1);
+    finish(e, pass);
+}
+
+__attribute__((noinline)) void record_state_each(wg_bind_group *g);
+__attribute__((noinline)) void record_state_each(wg_bind_group *g) {
+    wg_command_encoder *e = wg_device_create_command_encoder(dev, NULL);
+    wg_compute_pass *pass = wg_command_encoder_begin_compute_pass(e, NULL);
+    for (int i = 0; i < N; i++) {
+        wg_compute_pass_set_pipeline(pass, pipe);
+        wg_compute_pass_set_bind_group(pass, 0, g, 0, NULL);
+        wg_compute_pass_dispatch_workgroups(pass, 16, 1, 1);
+    }
     finish(e, pass);
 }
 
@@ -76,17 +89,21 @@ int main(int argc, char **argv) {
         wg_queue_wait(wg_device_get_queue(dev), UINT64_MAX);
     }
     for (int r = 0; r < reps; r++) {
+        record_state_each(g);
+        wg_queue_wait(wg_device_get_queue(dev), UINT64_MAX);
+    }
+    for (int r = 0; r < reps; r++) {
         record_group_each();
         wg_queue_wait(wg_device_get_queue(dev), UINT64_MAX);
     }
     uint32_t v = 0;
     wg_buffer_read(buf, 4092, &v, 4);
-    printf("bench_record: x[1023] = %u (want %d)\n", v, 2 * reps * N);
+    printf("bench_record: x[1023] = %u (want %d)\n", v, 3 * reps * N);
     wg_bind_group_release(g);
     wg_buffer_release(buf);
     wg_compute_pipeline_release(pipe);
     wg_shader_module_release(m);
     wg_device_release(dev);
     wg_instance_release(inst);
-    return v != (uint32_t)(2 * reps * N);
+    return v != (uint32_t)(3 * reps * N);
 }

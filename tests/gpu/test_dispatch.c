@@ -388,6 +388,52 @@ static void bind_group_per_dispatch(gpu_fixture *f) {
     CHECKF(bad == 0, "five bindings: %u wrong (out[1] = %u)", bad, out[1]);
 }
 
+/* State set per op, as a tensor library records: the same pipeline and bind group again bind
+ * nothing; alternating groups rebind each time; the results are those of the dependent chain. */
+static void state_per_op(gpu_fixture *f) {
+    wg_device *dev = f->dev;
+    wg_buffer *b0 = mkbuf(dev, "c0", 1024 * 4, 0), *b1 = mkbuf(dev, "c1", 1024 * 4, 0);
+    wg_compute_pipeline *p = mkpipe(dev, "inc", test_inc_spv, test_inc_spv_words);
+    wg_bind_group *g0 = mkgroup(dev, p, 1, &b0), *g1 = mkgroup(dev, p, 1, &b1);
+    wg_device_stats s0, s1, s2;
+    const uint32_t n = 100;
+    EXPECT_NO_ERROR(dev, {
+        wg_device_get_stats(dev, &s0);
+        wg_command_encoder *e = wg_device_create_command_encoder(dev, NULL);
+        wg_compute_pass *pass = wg_command_encoder_begin_compute_pass(e, NULL);
+        for (uint32_t i = 0; i < n; i++) {
+            wg_compute_pass_set_pipeline(pass, p);
+            wg_compute_pass_set_bind_group(pass, 0, g0, 0, NULL);
+            wg_compute_pass_dispatch_workgroups(pass, 16, 1, 1);
+        }
+        wg_device_get_stats(dev, &s1);
+        for (uint32_t i = 0; i < n; i++) {
+            wg_compute_pass_set_pipeline(pass, p);
+            wg_compute_pass_set_bind_group(pass, 0, i % 2 ? g1 : g0, 0, NULL);
+            wg_compute_pass_dispatch_workgroups(pass, 16, 1, 1);
+        }
+        wg_device_get_stats(dev, &s2);
+        wg_compute_pass_end(pass);
+        wg_compute_pass_release(pass);
+        wg_command_buffer *cb = wg_command_encoder_finish(e, NULL);
+        wg_command_encoder_release(e);
+        wg_queue_submit(f->q, 1, &cb);
+    });
+    CHECK_EQ_INT(s1.bind_group_binds - s0.bind_group_binds, 1);
+    CHECK_EQ_INT(s2.bind_group_binds - s1.bind_group_binds, n - 1); /* the first is g0, already bound */
+    CHECK_EQ_INT(s2.dispatches - s0.dispatches, 2 * n);
+    uint32_t v0 = 0, v1 = 0;
+    CHECK_EQ_INT(wg_buffer_read(b0, 4 * 1023, &v0, 4), WG_STATUS_OK);
+    CHECK_EQ_INT(wg_buffer_read(b1, 4 * 1023, &v1, 4), WG_STATUS_OK);
+    CHECK_EQ_INT(v0, n + n / 2);
+    CHECK_EQ_INT(v1, n / 2);
+    wg_bind_group_release(g0);
+    wg_bind_group_release(g1);
+    wg_compute_pipeline_release(p);
+    wg_buffer_release(b0);
+    wg_buffer_release(b1);
+}
+
 int main(void) {
     gpu_fixture f;
     fixture_init(&f, NULL);
@@ -400,6 +446,7 @@ int main(void) {
     dynamic_offsets(&f);
     deferred_release(&f);
     bind_group_per_dispatch(&f);
+    state_per_op(&f);
     fixture_end(&f);
     return test_end();
 }
