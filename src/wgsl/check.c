@@ -440,6 +440,9 @@ static ty_t type_expr(checker *c, uint32_t h) {
         }
         ty_t el = type_expr(c, templ_arg(c, h, 0));
         if (!el) return 0;
+        /* Tint evaluates the count before validating the element type */
+        t = nt == 1 ? ty_array_runtime(c->tt, el) : array_type(c, h, el, templ_arg(c, h, 1));
+        if (!t) return 0;
         if (!ty_is_plain(c->tt, el) || ty_has(c->tt, el, TY_F_HAS_RUNTIME)) {
             ERR(nsp(c, templ_arg(c, h, 0)), "'%s' cannot be used as an element type of an array", TN(el));
             return 0;
@@ -448,7 +451,6 @@ static ty_t type_expr(checker *c, uint32_t h) {
             ERR(nsp(c, templ_arg(c, h, 0)), "an array element type cannot contain a runtime-sized array");
             return 0;
         }
-        t = nt == 1 ? ty_array_runtime(c->tt, el) : array_type(c, h, el, templ_arg(c, h, 1));
     } else if (sgm_use_of(s)) {
         if (!(t = sgm_type(c, h, sgm_use_of(s), s, nt))) return 0;
     } else if (!strcmp(s, "atomic")) {
@@ -864,6 +866,13 @@ static void member_expr(checker *c, uint32_t h, sema_expr *e) {
     if (bi->kind == TY_VEC) {
         size_t len = strlen(mname);
         int set = 0;
+        for (size_t i = 0; i < len; i++) {
+            int dummy = 0;
+            if (swz_index(mname[i], &dummy) < 0) {
+                ERR(span_make(msp.off + (uint32_t)i, 1), "invalid vector swizzle character");
+                return;
+            }
+        }
         if (len > 4) {
             ERR(msp, "invalid vector swizzle size");
             return;
@@ -2090,11 +2099,58 @@ static void override_decl(checker *c, uint32_t h) {
     c->sm->overrides[c->sm->noverrides++] = h;
 }
 
+/* The innermost written type (AST node, and its type in *bt) that makes `t` non-host-shareable,
+ * following struct members, array elements and aliases, as Tint reports it. */
+static uint32_t bad_share_node(checker *c, uint32_t tn, ty_t t, ty_t *bt) {
+    for (int guard = 0; guard < 64 && tn; guard++) {
+        const ast_node *n = N(tn);
+        *bt = t;
+        if (n->kind != AST_IDENT) return tn;
+        uint32_t d = EX(c, tn)->decl;
+        if (d && N(d)->kind == AST_ALIAS) { tn = N(d)->u.alias.type; continue; }
+        if (d && N(d)->kind == AST_STRUCT) {
+            const ast_node *sn = N(d);
+            uint32_t next = 0;
+            for (uint32_t k = 0; k < sn->u.struct_.members.count && !next; k++) {
+                uint32_t mh = ast_item(c->m, sn->u.struct_.members, k);
+                if (!ty_is_host_shareable(c->tt, DC(c, mh)->type)) { next = N(mh)->u.param.type; t = DC(c, mh)->type; }
+            }
+            if (!next) return tn;
+            tn = next;
+            continue;
+        }
+        if (ty_kind_of(c->tt, t) == TY_ARRAY) {
+            /* Tint points at the array but names the element type */
+            while (ty_kind_of(c->tt, t) == TY_ARRAY) t = ty_elem(c->tt, t);
+            *bt = t;
+            if (ty_kind_of(c->tt, t) != TY_STRUCT) return tn;
+            uint32_t sd = 0;
+            for (uint32_t k = 0; k < c->structs.n; k++)
+                if (DC(c, c->structs.v[k])->type == t) sd = c->structs.v[k];
+            if (!sd) return tn;
+            uint32_t next = 0;
+            for (uint32_t k = 0; k < N(sd)->u.struct_.members.count && !next; k++) {
+                uint32_t mh = ast_item(c->m, N(sd)->u.struct_.members, k);
+                if (!ty_is_host_shareable(c->tt, DC(c, mh)->type)) { next = N(mh)->u.param.type; t = DC(c, mh)->type; }
+            }
+            if (!next) return tn;
+            tn = next;
+            continue;
+        }
+        return tn;
+    }
+    return tn;
+}
+
 static void global_var_decl(checker *c, uint32_t h) {
     const ast_node *n = N(h);
     sema_decl *d = DC(c, h);
     if (!no_dup_attrs(c, n->attrs)) return;
-    /* 1. address space and access mode names */
+    /* 1. the type (and initializer): Tint resolves it before the address space */
+    value_decl(c, h, true);
+    if (!d->type) return;
+    ty_t t = d->type;
+    /* 2. address space and access mode names */
     ty_as as = TY_AS_NONE;
     ty_access am = TY_ACCESS_NONE;
     if (n->u.var.templ.count) {
@@ -2119,12 +2175,8 @@ static void global_var_decl(checker *c, uint32_t h) {
             }
         }
     }
-    /* 2. the type (and initializer) */
     d->as = (uint8_t)as;
     d->access = (uint8_t)(am ? am : ty_as_default_access(as));
-    value_decl(c, h, true);
-    if (!d->type) return;
-    ty_t t = d->type;
     /* 3. the store type in its address space */
     const char *asn = ty_as_name(as);
     if (as == TY_AS_PRIVATE && ty_has(c->tt, t, TY_F_HAS_RUNTIME)) {
@@ -2146,7 +2198,9 @@ static void global_var_decl(checker *c, uint32_t h) {
             return;
         }
         if (!ty_is_host_shareable(c->tt, t) || (as == TY_AS_UNIFORM && !ty_is_constructible(c->tt, t))) {
-            ERR(nsp(c, n->u.var.type), "type '%s' cannot be used in address space '%s' as it is non-host-shareable", TN(t), asn);
+            ty_t bt = t;
+            uint32_t bn = ty_is_host_shareable(c->tt, t) ? n->u.var.type : bad_share_node(c, n->u.var.type, t, &bt);
+            ERR(nsp(c, bn ? bn : n->u.var.type), "type '%s' cannot be used in address space '%s' as it is non-host-shareable", TN(bt), asn);
             d->type = 0;
             return;
         }
@@ -2329,6 +2383,35 @@ static void sort_u32(uint32_t *v, uint32_t n, const checker *c) {
     (void)c;
 }
 
+/* A parameter's attributes (before its type, as Tint checks them). */
+static bool param_attrs_ok(checker *c, const sema_fn *fi, const ast_node *pn) {
+    for (uint32_t k = 0; k < pn->attrs.count; k++) {
+        const ast_node *a = N(ast_item(c->m, pn->attrs, k));
+        if (a->kind != AST_ATTR) continue;
+        switch ((ast_attr)a->op) {
+        case AST_ATTR_builtin: case AST_ATTR_location: case AST_ATTR_interpolate: case AST_ATTR_invariant:
+            if (!fi->stage) {
+                ERR(attr_span(a), "'@%s' is not valid for non-entry point function parameters", ast_attr_name((ast_attr)a->op));
+                return false;
+            }
+            if (a->op == AST_ATTR_builtin && a->u.attr.args.count) {
+                const ast_node *arg = N(ast_item(c->m, a->u.attr.args, 0));
+                const char *bn = arg->kind == AST_IDENT ? str(c, arg->u.ident.name) : "";
+                if ((!strcmp(bn, "subgroup_invocation_id") || !strcmp(bn, "subgroup_size")) && !c->sm->enable_subgroups) {
+                    ERR(attr_span(a), "use of '@builtin(%s)' attribute requires enabling extension 'subgroups'", bn);
+                    return false;
+                }
+            }
+            break;
+        case AST_ATTR_diagnostic: break;
+        default:
+            ERR(attr_span(a), "'@%s' is not valid for function parameters", ast_attr_name((ast_attr)a->op));
+            return false;
+        }
+    }
+    return true;
+}
+
 static void fn_decl(checker *c, uint32_t h) {
     const ast_node *n = N(h);
     sema_module *sm = c->sm;
@@ -2380,6 +2463,7 @@ static void fn_decl(checker *c, uint32_t h) {
         uint32_t p = ast_item(c->m, n->u.fn.params, i);
         const ast_node *pn = N(p);
         if (!no_dup_attrs(c, pn->attrs)) return;
+        if (!param_attrs_ok(c, fi, pn)) return;
         ty_t t = type_expr(c, pn->u.param.type);
         if (!t) return;
         sema_decl *pd = DC(c, p);
@@ -2396,30 +2480,6 @@ static void fn_decl(checker *c, uint32_t h) {
         } else if (!ty_is_constructible(c->tt, t)) {
             ERR(nsp(c, pn->u.param.type), "type of function parameter must be constructible");
             return;
-        }
-        for (uint32_t k = 0; k < pn->attrs.count; k++) {
-            const ast_node *a = N(ast_item(c->m, pn->attrs, k));
-            if (a->kind != AST_ATTR) continue;
-            switch ((ast_attr)a->op) {
-            case AST_ATTR_builtin: case AST_ATTR_location: case AST_ATTR_interpolate: case AST_ATTR_invariant:
-                if (!fi->stage) {
-                    ERR(attr_span(a), "'@%s' is not valid for non-entry point function parameters", ast_attr_name((ast_attr)a->op));
-                    return;
-                }
-                if (a->op == AST_ATTR_builtin && a->u.attr.args.count) {
-                    const ast_node *arg = N(ast_item(c->m, a->u.attr.args, 0));
-                    const char *bn = arg->kind == AST_IDENT ? str(c, arg->u.ident.name) : "";
-                    if ((!strcmp(bn, "subgroup_invocation_id") || !strcmp(bn, "subgroup_size")) && !c->sm->enable_subgroups) {
-                        ERR(attr_span(a), "use of '@builtin(%s)' attribute requires enabling extension 'subgroups'", bn);
-                        return;
-                    }
-                }
-                break;
-            case AST_ATTR_diagnostic: break;
-            default:
-                ERR(attr_span(a), "'@%s' is not valid for function parameters", ast_attr_name((ast_attr)a->op));
-                return;
-            }
         }
         pd->type = t;
     }

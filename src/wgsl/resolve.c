@@ -245,14 +245,15 @@ static void walk(resolver *r, uint32_t h) {
     case AST_FN:
         walk_attrs(r, n->attrs);
         scope_open(r);
+        /* parameter and return types see the module scope only (Tint) */
         for (uint32_t i = 0; i < n->u.fn.params.count; i++) {
             uint32_t p = ast_item(r->m, n->u.fn.params, i);
             walk_attrs(r, ast_get(r->m, p)->attrs);
             walk(r, ast_get(r->m, p)->u.param.type);
-            declare_local(r, p);
         }
         walk_attrs(r, n->u.fn.ret_attrs);
         walk(r, n->u.fn.ret_type);
+        for (uint32_t i = 0; i < n->u.fn.params.count; i++) declare_local(r, ast_item(r->m, n->u.fn.params, i));
         walk_stmts(r, n->u.fn.body);
         scope_close(r);
         break;
