@@ -1,5 +1,6 @@
-/* bench.c - `wgc bench runtime|compile [options]`: parses the shared options and hands over to
- * the benchmark drivers in bench/ (bench/runtime.c, bench/compile.c; see doc/bench.md).
+/* bench.c - `wgc bench runtime|compile|ops|nn|llm [options]`: parses the shared options and hands over to
+ * the benchmark drivers in bench/ (bench/runtime.c, compile.c, ops.c,
+ * nn.c, nn_conv.c, nn_llm.c; see doc/bench.md).
  * Every figure is printed beside the baseline measured in the same run, the ratio and the
  * issue's target; --json prints one JSON document instead. */
 #include <stdio.h>
@@ -11,7 +12,7 @@
 #include "cli/cli.h"
 
 static void bench_usage(FILE *f) {
-    fputs("usage: wgc bench runtime|compile [options]\n"
+    fputs("usage: wgc bench runtime|compile|ops|nn|llm [options]\n"
           "  runtime   wg runtime: tiny dependent dispatches, submit+wait, upload/readback,\n"
           "            shader copy and vec4 add bandwidth, pipeline creation cold/warm;\n"
           "            baselines: PyTorch/CUDA (bench/baseline_runtime.py) and Dawn ($WGC_DAWN)\n"

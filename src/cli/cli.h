@@ -10,7 +10,7 @@
     X(check, "validate WGSL files, print diagnostics (--json)") \
     X(info, "list Vulkan adapters: info, limits, features (--json)") \
     X(demo, "a checked vector add and a transformer block (wt) checked against the CPU, per-op times") \
-    X(bench, "benchmarks with same-run baselines: bench runtime | bench compile (--json)") \
+    X(bench, "benchmarks with same-run baselines: runtime | compile | ops | nn | llm (--json, --svg)") \
     X(run, "run a compute kernel on buffers from .npy files or generators (wgc run k.wgsl --dispatch ..)") \
     X(profile, "time a compute kernel with GPU timestamps: min/median/max, GB/s (--json)")
 
