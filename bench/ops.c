@@ -374,33 +374,9 @@ static void bench_tiny(ob *b) {
 }
 
 /* ---- baseline ---- */
-static const char *last_json_line(char *out) {
-    const char *last = NULL;
-    for (char *line = out; line && *line;) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = 0;
-        if (line[0] == '{')
-            last = line;
-        line = nl ? nl + 1 : NULL;
-    }
-    return last;
-}
-
 static void baseline_torch(ob *b, int bi, bool cpu_adapter, const char *adapter) {
     bench_report *rep = b->rep;
-    bool named = strcmp(b->opt->baseline, "auto") != 0 && bench_want(b->opt, "torch");
-    if (cpu_adapter && !named) {
-        bench_baseline_status(rep, bi, false, "adapter '%s' is a CPU; PyTorch/CUDA would not run on the same device",
-                              adapter);
-        return;
-    }
-    char script[1024], a[8][32];
-    snprintf(script, sizeof script, "%s/bench/baseline_ops.py", b->opt->root);
-    if (!bench_file_exists(script)) {
-        bench_baseline_status(rep, bi, false, "%s not found (--root)", script);
-        return;
-    }
+    char a[8][32];
     const ops_sizes *s = &b->sz;
     snprintf(a[0], 32, "%lld", (long long)s->n);
     snprintf(a[1], 32, "%lld", (long long)s->rows);
@@ -410,32 +386,21 @@ static void baseline_torch(ob *b, int bi, bool cpu_adapter, const char *adapter)
     snprintf(a[5], 32, "%d", s->ops);
     snprintf(a[6], 32, "%d", s->runs);
     snprintf(a[7], 32, "%d", s->reps);
-    const char *py = getenv("WGC_PYTHON");
-    const char *argv[] = { py && *py ? py : "python3", script, "--n", a[0], "--rows", a[1], "--cols", a[2],
-                           "--t", a[3], "--cat", a[4], "--ops", a[5], "--runs", a[6], "--reps", a[7], NULL };
-    progress(b, "baseline: %s %s", argv[0], script);
-    char *out = NULL;
-    int rc = bench_spawn(argv, NULL, 600, !b->opt->verbose, &out);
-    const char *js = out ? last_json_line(out) : NULL;
-    char err[160];
-    if (js && bench_json_str(js, "error", err, sizeof err)) {
-        bench_baseline_status(rep, bi, false, "%s", err);
-    } else if (rc != 0 || !js) {
-        bench_baseline_status(rep, bi, false, "%s exited with status %d%s", script, rc, rc == 127 ? " (no python3?)" : "");
-    } else {
-        char dev[96] = "?", ver[32] = "?";
-        bench_json_str(js, "device", dev, sizeof dev);
-        bench_json_str(js, "torch", ver, sizeof ver);
-        bench_baseline_status(rep, bi, true, "PyTorch %s on %s (CUDA events)", ver, dev);
-        for (int i = 0; i < rep->row_count; i++) {
-            bench_row *row = &rep->rows[i];
-            double v = bench_json_num(js, row->key, NULL);
-            if (isnan(v))
-                continue;
-            row->base[bi] = v;
-            snprintf(row->base_note[bi], sizeof row->base_note[bi], "%s",
-                     !strcmp(row->key, "tiny_e2e_us") ? "eager + synchronize" : "CUDA events");
-        }
+    const char *args[] = { "--n", a[0], "--rows", a[1], "--cols", a[2], "--t", a[3], "--cat", a[4], "--ops", a[5],
+                           "--runs", a[6], "--reps", a[7], NULL };
+    const char *js;
+    char *out = bench_torch_baseline(rep, bi, b->opt, cpu_adapter, adapter, "baseline_ops.py", args, "CUDA events",
+                                     &js);
+    if (!out)
+        return;
+    for (int i = 0; i < rep->row_count; i++) {
+        bench_row *row = &rep->rows[i];
+        double v = bench_json_num(js, row->key, NULL);
+        if (isnan(v))
+            continue;
+        row->base[bi] = v;
+        snprintf(row->base_note[bi], sizeof row->base_note[bi], "%s",
+                 !strcmp(row->key, "tiny_e2e_us") ? "eager + synchronize" : "CUDA events");
     }
     free(out);
 }
@@ -473,6 +438,9 @@ int bench_ops(const bench_options *opt) {
     b.sz = sizes[size];
     if (opt->runs)
         b.sz.runs = opt->runs < MAX_RUNS ? opt->runs : MAX_RUNS;
+    const char *reps = getenv("WGC_OPS_REPS");   /* sweep knob: reps per run (the baseline gets the same) */
+    if (reps && atoi(reps) > 0 && atoi(reps) <= 1000)
+        b.sz.reps = atoi(reps);
     bench_info(rep, "adapter", "%s (%s, %s %s)", info->name, wg_adapter_type_name(info->type), info->driver_name,
                info->driver_info);
     bench_info(rep, "size", "%s: n %lld, sums [%lld, %lld], transpose %lld^2, cat 2 x [%lld, %lld], %d tiny ops; "

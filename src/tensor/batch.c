@@ -132,7 +132,8 @@ wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p,
         return WT_OK;
     /* a 2-D grid past 65535 workgroups, as square as needed: gx * gy - groups < gy, so no
      * second row of idle workgroups (65536 groups as 65535 x 2 would launch 131070) */
-    uint32_t groups = (p->n + WT_WG_SIZE - 1) / WT_WG_SIZE;
+    uint32_t per_group = WT_WG_SIZE * (k->per ? k->per : 1u);
+    uint32_t groups = (uint32_t)(((uint64_t)p->n + per_group - 1) / per_group);
     uint32_t gy = (groups + 65534) / 65535;
     uint32_t gx = (groups + gy - 1) / gy;
     p->gx = gx;
@@ -168,7 +169,7 @@ wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p,
         wt_status s = wt_batch_flush(ctx, op);
         return s != WT_OK ? s : wt_batch_wait(ctx, op);
     }
-    uint64_t cap = ctx->memory_limit ? ctx->memory_limit / 4 : WT_BATCH_BYTES;
+    uint64_t cap = ctx->memory_limit ? ctx->memory_limit / 4 : ctx->batch_flush_bytes;
     bool idle = ctx->early && ctx->completed >= ctx->submits;   /* nothing in flight that we know of */
     if (ctx->batch_count >= ctx->max_batch || ctx->batch_bytes > cap || (idle && ctx->batch_count >= 16))
         return wt_batch_flush(ctx, op);

@@ -166,6 +166,12 @@ wt_context *wt_context_create(wg_device *dev, const wt_context_desc *desc) {
     ctx->early = d.max_batch_ops == 0;
     ctx->eager = d.eager;
     ctx->memory_limit = d.memory_limit;
+    /* tuning knobs for benchmark sweeps; out-of-range values keep the defaults */
+    const char *mb = getenv("WGC_BATCH_MB"), *vpt = getenv("WGC_EW_VPT");
+    long v = mb ? strtol(mb, NULL, 10) : 0;
+    ctx->batch_flush_bytes = v > 0 && v <= (1l << 20) ? (uint64_t)v << 20 : WT_BATCH_BYTES;
+    v = vpt ? strtol(vpt, NULL, 10) : 0;
+    ctx->ew_vpt = v == 2 || v == 4 ? (uint32_t)v : 1;
     ctx->f16 = wg_device_has_feature(dev, WG_FEATURE_SHADER_F16);
     const wg_limits *lim = wg_device_get_limits(dev);
     uint32_t al = lim && lim->min_uniform_buffer_offset_alignment ? (uint32_t)lim->min_uniform_buffer_offset_alignment : 256;

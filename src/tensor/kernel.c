@@ -191,13 +191,14 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
     char pre[512];
     int np = snprintf(pre, sizeof pre,
                       "%s%salias SO = %s;\nalias SA = %s;\nalias SB = %s;\nalias SC = %s;\nalias C = %s;\n"
-                      "const OP: u32 = %uu;\nconst MA: u32 = %uu;\nconst MB: u32 = %uu;\nconst MC: u32 = %uu;\n",
+                      "const OP: u32 = %uu;\nconst MA: u32 = %uu;\nconst MB: u32 = %uu;\nconst MC: u32 = %uu;\n"
+                      "const VPT: u32 = %uu;\n",
                       f16 ? "enable f16;\n" : "",
                       key->file == WT_K_matmul_coop ? "enable chromium_experimental_subgroup_matrix;\n" : "",
                       storage_type(key->out), storage_type(key->in[0]),
                       storage_type(key->in[1]), storage_type(key->in[2]),
                       key->compute == WT_F16 ? "f32" : storage_type(key->compute), key->op, key->mode[0],
-                      key->mode[1], key->mode[2]);
+                      key->mode[1], key->mode[2], (unsigned)k->per);
     uint8_t map = map_of[key->file];
     const char *mtext = map ? maps[(map - 1) * 2 + (key->v4 ? 1 : 0)].text : "";
     size_t clen = sizeof tensor_common_wgsl - 1, flen = kfiles[key->file].len;
@@ -262,6 +263,7 @@ wt_kernel *wt_kernel_get(wt_context *ctx, const char *op, const wt_kkey *key) {
                 return wt_fail(ctx, WT_STATUS_KERNEL, op, "kernel cache full (%u kernels)", ctx->kernel_count);
             k->key = *key;
             k->nin = kfiles[key->file].nin;
+            k->per = (uint8_t)(key->v4 && map_of[key->file] ? ctx->ew_vpt : 1u);
             if (build(ctx, op, k) != WT_OK) {
                 memset(k, 0, sizeof *k);
                 return NULL;

@@ -14,8 +14,12 @@ fn load4_a(i: u32) -> vec4<SA> {
 
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) g: vec3<u32>) {
-    let i = elem_id(g);
-    if i >= P.n { return; }
-    let x = load4_a(i);
-    out[i] = vec4<SO>(SO(op(C(x.x))), SO(op(C(x.y))), SO(op(C(x.z))), SO(op(C(x.w))));
+    let e = elem_id(g);
+    let base = (e - (g.x & 255u)) * VPT + (g.x & 255u);
+    for (var k = 0u; k < VPT; k++) {
+        let i = base + k * 256u;
+        if i >= P.n { return; }
+        let x = load4_a(i);
+        out[i] = vec4<SO>(SO(op(C(x.x))), SO(op(C(x.y))), SO(op(C(x.z))), SO(op(C(x.w))));
+    }
 }

@@ -1,7 +1,8 @@
 // map2v4.wgsl - the vec4 entry point of two-input elementwise kernels: four elements per
 // invocation, 16-byte loads and stores.  Each input is contiguous at an offset that is a multiple
 // of 4 (mode 1), a single element (mode 2) or, for b, a scalar from the parameter block (mode 3).
-// P.n counts vec4s.
+// P.n counts vec4s.  With VPT > 1 (WGC_EW_VPT) an invocation does VPT vec4s, 256 apart, so a
+// workgroup covers 256 * VPT consecutive vec4s and every load stays coalesced.
 
 @group(0) @binding(0) var<storage, read_write> out: array<vec4<SO>>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<SA>>;
@@ -22,9 +23,13 @@ fn load4_b(i: u32) -> vec4<C> {
 
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) g: vec3<u32>) {
-    let i = elem_id(g);
-    if i >= P.n { return; }
-    let x = load4_a(i);
-    let y = load4_b(i);
-    out[i] = vec4<SO>(SO(op(x.x, y.x)), SO(op(x.y, y.y)), SO(op(x.z, y.z)), SO(op(x.w, y.w)));
+    let e = elem_id(g);
+    let base = (e - (g.x & 255u)) * VPT + (g.x & 255u);
+    for (var k = 0u; k < VPT; k++) {
+        let i = base + k * 256u;
+        if i >= P.n { return; }
+        let x = load4_a(i);
+        let y = load4_b(i);
+        out[i] = vec4<SO>(SO(op(x.x, y.x)), SO(op(x.y, y.y)), SO(op(x.z, y.z)), SO(op(x.w, y.w)));
+    }
 }
