@@ -126,5 +126,18 @@ double bench_json_num(const char *text, const char *key, const char *key2);
 bool bench_json_str(const char *text, const char *key, char *buf, size_t cap);
 bool bench_file_exists(const char *path);
 char *bench_read_file(const char *path, size_t *len);    /* malloc'ed, NUL-terminated; NULL on error */
+/* The last line of out that starts with '{' (lines are cut in place); NULL when none. */
+const char *bench_last_json_line(char *out);
+
+/* ---- the PyTorch baseline scripts (bench/baseline_<suite>.py) ---- */
+/* Runs baseline column b of rep: skipped on a CPU adapter (adapter names it) unless --baseline
+ * names torch; else `$WGC_PYTHON (default python3) <root>/bench/<script> args...` (args
+ * NULL-ended, at most 28), reading the last JSON line of its stdout.  When figures came back,
+ * marks b ran as "PyTorch <ver> on <device> (<how>)", points *js at that line and returns the
+ * malloc'ed stdout that holds it (the caller frees it); otherwise marks why not (not found, the
+ * script's "error", its exit status) and returns NULL. */
+char *bench_torch_baseline(bench_report *rep, int b, const bench_options *opt, bool cpu_adapter,
+                           const char *adapter, const char *script, const char *const *args, const char *how,
+                           const char **js);
 
 #endif

@@ -1,5 +1,6 @@
 /* common.c - the report table, JSON output, statistics, the child-process runner and the JSON
- * scanner shared by `wgc bench runtime` and `wgc bench compile` (see bench.h).
+ * scanner shared by the `wgc bench` suites (see bench.h), and the runner of the PyTorch baseline
+ * scripts that the runtime, ops, nn and llm suites share.
  *
  * Baselines run as child processes (python3, node) whose stdout we capture through a pipe with
  * a deadline; a hung baseline is killed and reported as "none (timed out)". */
@@ -440,4 +441,61 @@ char *bench_read_file(const char *path, size_t *len) {
             *len = n;
     }
     return buf;
+}
+
+const char *bench_last_json_line(char *out) {
+    const char *last = NULL;
+    for (char *line = out; line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        if (line[0] == '{')
+            last = line;
+        line = nl ? nl + 1 : NULL;
+    }
+    return last;
+}
+
+char *bench_torch_baseline(bench_report *rep, int b, const bench_options *opt, bool cpu_adapter,
+                           const char *adapter, const char *script, const char *const *args, const char *how,
+                           const char **js) {
+    *js = NULL;
+    bool named = opt->baseline && strcmp(opt->baseline, "auto") != 0 && bench_want(opt, "torch");
+    if (cpu_adapter && !named) {
+        bench_baseline_status(rep, b, false, "adapter '%s' is a CPU; PyTorch/CUDA would not run on the same device",
+                              adapter);
+        return NULL;
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/bench/%s", opt->root, script);
+    if (!bench_file_exists(path)) {
+        bench_baseline_status(rep, b, false, "%s not found (--root)", path);
+        return NULL;
+    }
+    const char *py = getenv("WGC_PYTHON");
+    const char *argv[32] = { py && *py ? py : "python3", path };
+    int argc = 2;
+    for (; args && *args && argc < 30; args++)
+        argv[argc++] = *args;
+    argv[argc] = NULL;
+    if (opt->verbose)
+        fprintf(stderr, "wgc bench: baseline: %s %s\n", argv[0], path);
+    char *out = NULL;
+    int rc = bench_spawn(argv, NULL, 600, !opt->verbose, &out);
+    const char *line = out ? bench_last_json_line(out) : NULL;
+    char err[160];
+    if (line && bench_json_str(line, "error", err, sizeof err)) {
+        bench_baseline_status(rep, b, false, "%s", err);
+    } else if (rc != 0 || !line) {
+        bench_baseline_status(rep, b, false, "%s exited with status %d%s", path, rc, rc == 127 ? " (no python3?)" : "");
+    } else {
+        char dev[96] = "?", ver[32] = "?";
+        bench_json_str(line, "device", dev, sizeof dev);
+        bench_json_str(line, "torch", ver, sizeof ver);
+        bench_baseline_status(rep, b, true, "PyTorch %s on %s (%s)", ver, dev, how);
+        *js = line;
+        return out;
+    }
+    free(out);
+    return NULL;
 }

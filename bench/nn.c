@@ -253,33 +253,9 @@ static void matvec(nb *b) {
     wt_release(x);
 }
 
-static const char *last_json_line(char *out) {
-    const char *last = NULL;
-    for (char *line = out; line && *line;) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = 0;
-        if (line[0] == '{')
-            last = line;
-        line = nl ? nl + 1 : NULL;
-    }
-    return last;
-}
-
 static void baseline_torch(nb *b, int bi, bool cpu_adapter, const char *adapter) {
     bench_report *rep = b->rep;
-    bool named = strcmp(b->opt->baseline, "auto") != 0 && bench_want(b->opt, "torch");
-    if (cpu_adapter && !named) {
-        bench_baseline_status(rep, bi, false, "adapter '%s' is a CPU; PyTorch/CUDA would not run on the same device",
-                              adapter);
-        return;
-    }
-    char script[1024], a[6][48];
-    snprintf(script, sizeof script, "%s/bench/baseline_nn.py", b->opt->root);
-    if (!bench_file_exists(script)) {
-        bench_baseline_status(rep, bi, false, "%s not found (--root)", script);
-        return;
-    }
+    char a[6][48];
     const nn_sizes *s = &b->sz;
     snprintf(a[0], 48, "%lld,%lld,%lld", (long long)s->s1, (long long)s->s2, (long long)s->s3);
     snprintf(a[1], 48, "%lld,%lld,%lld", (long long)s->rm, (long long)s->rn, (long long)s->rk);
@@ -288,36 +264,25 @@ static void baseline_torch(nb *b, int bi, bool cpu_adapter, const char *adapter)
     snprintf(a[4], 48, "%d", s->runs);
     snprintf(a[5], 48, "%s", nn_conv_shape(b->opt->size != BENCH_SIZE_AUTO ? b->opt->size
                                            : cpu_adapter ? BENCH_SIZE_MEDIUM : BENCH_SIZE_FULL));
-    const char *py = getenv("WGC_PYTHON");
-    const char *argv[] = { py && *py ? py : "python3", script, "--square", a[0], "--ragged", a[1], "--bmm", a[2],
-                           "--matvec", a[3], "--runs", a[4], "--conv", a[5], NULL };
-    progress(b, "baseline: %s %s", argv[0], script);
-    char *out = NULL;
-    int rc = bench_spawn(argv, NULL, 600, !b->opt->verbose, &out);
-    const char *js = out ? last_json_line(out) : NULL;
-    char err[160];
-    if (js && bench_json_str(js, "error", err, sizeof err)) {
-        bench_baseline_status(rep, bi, false, "%s", err);
-    } else if (rc != 0 || !js) {
-        bench_baseline_status(rep, bi, false, "%s exited with status %d%s", script, rc, rc == 127 ? " (no python3?)" : "");
-    } else {
-        char dev[96] = "?", ver[32] = "?";
-        bench_json_str(js, "device", dev, sizeof dev);
-        bench_json_str(js, "torch", ver, sizeof ver);
-        bench_baseline_status(rep, bi, true, "PyTorch %s on %s (CUDA events, TF32 off)", ver, dev);
-        for (int i = 0; i < rep->row_count; i++) {
-            bench_row *row = &rep->rows[i];
-            char base_key[48];
-            snprintf(base_key, sizeof base_key, "%s", row->key);
-            char *us = strstr(base_key, "_tile");      /* variant rows compare with the main row's figure */
-            if (us)
-                *us = 0;
-            double v = bench_json_num(js, base_key, NULL);
-            if (isnan(v))
-                continue;
-            row->base[bi] = v;
-            snprintf(row->base_note[bi], sizeof row->base_note[bi], "CUDA events");
-        }
+    const char *args[] = { "--square", a[0], "--ragged", a[1], "--bmm", a[2], "--matvec", a[3], "--runs", a[4],
+                           "--conv", a[5], NULL };
+    const char *js;
+    char *out = bench_torch_baseline(rep, bi, b->opt, cpu_adapter, adapter, "baseline_nn.py", args,
+                                     "CUDA events, TF32 off", &js);
+    if (!out)
+        return;
+    for (int i = 0; i < rep->row_count; i++) {
+        bench_row *row = &rep->rows[i];
+        char base_key[48];
+        snprintf(base_key, sizeof base_key, "%s", row->key);
+        char *us = strstr(base_key, "_tile");      /* variant rows compare with the main row's figure */
+        if (us)
+            *us = 0;
+        double v = bench_json_num(js, base_key, NULL);
+        if (isnan(v))
+            continue;
+        row->base[bi] = v;
+        snprintf(row->base_note[bi], sizeof row->base_note[bi], "CUDA events");
     }
     free(out);
 }

@@ -289,63 +289,28 @@ static void flash_row(lb *b, const char *key, wt_dtype dt, int64_t H, int64_t S,
     wt_release(c.v);
 }
 
-static const char *last_json(char *out) {
-    const char *last = NULL;
-    for (char *line = out; line && *line;) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = 0;
-        if (line[0] == '{')
-            last = line;
-        line = nl ? nl + 1 : NULL;
-    }
-    return last;
-}
-
 static void baseline(lb *b, int bi, bool cpu_adapter, const char *adapter) {
     bench_report *rep = b->rep;
-    bool named = strcmp(b->opt->baseline, "auto") != 0 && bench_want(b->opt, "torch");
-    if (cpu_adapter && !named) {
-        bench_baseline_status(rep, bi, false, "adapter '%s' is a CPU; PyTorch/CUDA would not run on the same device",
-                              adapter);
-        return;
-    }
-    char script[1024], a[3][48];
-    snprintf(script, sizeof script, "%s/bench/baseline_llm.py", b->opt->root);
-    if (!bench_file_exists(script)) {
-        bench_baseline_status(rep, bi, false, "%s not found (--root)", script);
-        return;
-    }
+    char a[3][48];
     snprintf(a[0], 48, "%lld", (long long)b->sz.n);
     snprintf(a[1], 48, "%lld,%lld,%lld", (long long)b->sz.h, (long long)b->sz.s, (long long)b->sz.d);
     snprintf(a[2], 48, "%d", b->sz.runs);
-    const char *py = getenv("WGC_PYTHON");
-    const char *argv[] = { py && *py ? py : "python3", script, "--n", a[0], "--attn", a[1], "--runs", a[2], NULL };
-    say(b, "baseline: %s %s", argv[0], script);
-    char *out = NULL;
-    int rc = bench_spawn(argv, NULL, 600, !b->opt->verbose, &out);
-    const char *js = out ? last_json(out) : NULL;
-    char err[160];
-    if (js && bench_json_str(js, "error", err, sizeof err)) {
-        bench_baseline_status(rep, bi, false, "%s", err);
-    } else if (rc != 0 || !js) {
-        bench_baseline_status(rep, bi, false, "%s exited with status %d%s", script, rc, rc == 127 ? " (no python3?)" : "");
-    } else {
-        char dev[96] = "?", ver[32] = "?";
-        bench_json_str(js, "device", dev, sizeof dev);
-        bench_json_str(js, "torch", ver, sizeof ver);
-        bench_baseline_status(rep, bi, true, "PyTorch %s on %s (CUDA events)", ver, dev);
-        for (int i = 0; i < rep->row_count; i++) {
-            bench_row *row = &rep->rows[i];
-            double v = bench_json_num(js, row->key, NULL);
-            if (isnan(v))
-                continue;
-            row->base[bi] = v;
-            char note[40] = "CUDA events";
-            if (!strncmp(row->key, "flash", 5))
-                bench_json_str(js, strstr(row->key, "f32") ? "sdpa_f32_backend" : "sdpa_f16_backend", note, sizeof note);
-            snprintf(row->base_note[bi], sizeof row->base_note[bi], "%s", note);
-        }
+    const char *args[] = { "--n", a[0], "--attn", a[1], "--runs", a[2], NULL };
+    const char *js;
+    char *out = bench_torch_baseline(rep, bi, b->opt, cpu_adapter, adapter, "baseline_llm.py", args, "CUDA events",
+                                     &js);
+    if (!out)
+        return;
+    for (int i = 0; i < rep->row_count; i++) {
+        bench_row *row = &rep->rows[i];
+        double v = bench_json_num(js, row->key, NULL);
+        if (isnan(v))
+            continue;
+        row->base[bi] = v;
+        char note[40] = "CUDA events";
+        if (!strncmp(row->key, "flash", 5))
+            bench_json_str(js, strstr(row->key, "f32") ? "sdpa_f32_backend" : "sdpa_f16_backend", note, sizeof note);
+        snprintf(row->base_note[bi], sizeof row->base_note[bi], "%s", note);
     }
     free(out);
 }

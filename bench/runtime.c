@@ -688,25 +688,6 @@ static void bench_pipelines(rt *r) {
 }
 
 /* ---- baselines ---- */
-static const char *python_cmd(void) {
-    const char *p = getenv("WGC_PYTHON");
-    return p && *p ? p : "python3";
-}
-
-/* Last line of out that starts with '{'; NULL when none. */
-static const char *last_json_line(char *out) {
-    const char *last = NULL;
-    for (char *line = out; line && *line;) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = 0;
-        if (line[0] == '{')
-            last = line;
-        line = nl ? nl + 1 : NULL;
-    }
-    return last;
-}
-
 static void set_base(bench_report *rep, const char *key, int b, double v, const char *what) {
     bench_row *row = bench_find_row(rep, key);
     if (!row || isnan(v))
@@ -717,48 +698,27 @@ static void set_base(bench_report *rep, const char *key, int b, double v, const 
 
 static void baseline_torch(rt *r, int b) {
     bench_report *rep = r->rep;
-    bool named = strcmp(r->opt->baseline, "auto") != 0 && bench_want(r->opt, "torch");
-    if (r->info->type == WG_ADAPTER_TYPE_CPU && !named) {
-        bench_baseline_status(rep, b, false, "adapter '%s' is a CPU; PyTorch/CUDA would not run on the same device",
-                              r->info->name);
-        return;
-    }
-    char script[1024], n[32], ops[32], runs[32], rts[32];
-    snprintf(script, sizeof script, "%s/bench/baseline_runtime.py", r->opt->root);
-    if (!bench_file_exists(script)) {
-        bench_baseline_status(rep, b, false, "%s not found (--root)", script);
-        return;
-    }
+    char n[32], ops[32], runs[32], rts[32];
     snprintf(n, sizeof n, "%u", r->sz.n);
     snprintf(ops, sizeof ops, "%u", r->sz.ops);
     snprintf(runs, sizeof runs, "%d", r->sz.runs);
     snprintf(rts, sizeof rts, "%u", r->sz.roundtrips);
-    const char *argv[] = { python_cmd(), script, "--n", n, "--ops", ops, "--runs", runs, "--roundtrips", rts, NULL };
-    progress(r, "baseline: %s %s", argv[0], script);
-    char *out = NULL;
-    int rc = bench_spawn(argv, NULL, 600, !r->opt->verbose, &out);
-    const char *js = out ? last_json_line(out) : NULL;
-    char err[160];
-    if (js && bench_json_str(js, "error", err, sizeof err)) {
-        bench_baseline_status(rep, b, false, "%s", err);
-    } else if (rc != 0 || !js) {
-        bench_baseline_status(rep, b, false, "%s exited with status %d%s", script, rc, rc == 127 ? " (no python3?)" : "");
-    } else {
-        char dev[96] = "?", ver[32] = "?";
-        bench_json_str(js, "device", dev, sizeof dev);
-        bench_json_str(js, "torch", ver, sizeof ver);
-        bench_baseline_status(rep, b, true, "PyTorch %s on %s (CUDA events)", ver, dev);
-        set_base(rep, "upload_GBps", b, bench_json_num(js, "upload_GBps", NULL), "pinned host->device");
-        set_base(rep, "readback_GBps", b, bench_json_num(js, "readback_GBps", NULL), "device->pinned host");
-        set_base(rep, "readback_map_GBps", b, bench_json_num(js, "readback_GBps", NULL), "device->pinned host");
-        set_base(rep, "add_GBps", b, bench_json_num(js, "add_GBps", NULL), "torch.add, CUDA events");
-        set_base(rep, "copy_GBps", b, bench_json_num(js, "copy_GBps", NULL), "Tensor.copy_ device->device");
-        set_base(rep, "copy_wgsl_GBps", b, bench_json_num(js, "copy_GBps", NULL), "Tensor.copy_ device->device");
-        set_base(rep, "dep_e2e_us", b, bench_json_num(js, "tiny_eager_us", NULL), "eager dependent adds + sync");
-        set_base(rep, "dep_gpu_us", b, bench_json_num(js, "tiny_graph_us", NULL), "same in a CUDA graph");
-        set_base(rep, "submit_wait_us", b, bench_json_num(js, "sync_us_mean", NULL), "tiny kernel + synchronize, mean");
-        set_base(rep, "submit_wait_min_us", b, bench_json_num(js, "sync_us_min", NULL), "tiny kernel + synchronize, min");
-    }
+    const char *args[] = { "--n", n, "--ops", ops, "--runs", runs, "--roundtrips", rts, NULL };
+    const char *js;
+    char *out = bench_torch_baseline(rep, b, r->opt, r->info->type == WG_ADAPTER_TYPE_CPU, r->info->name,
+                                     "baseline_runtime.py", args, "CUDA events", &js);
+    if (!out)
+        return;
+    set_base(rep, "upload_GBps", b, bench_json_num(js, "upload_GBps", NULL), "pinned host->device");
+    set_base(rep, "readback_GBps", b, bench_json_num(js, "readback_GBps", NULL), "device->pinned host");
+    set_base(rep, "readback_map_GBps", b, bench_json_num(js, "readback_GBps", NULL), "device->pinned host");
+    set_base(rep, "add_GBps", b, bench_json_num(js, "add_GBps", NULL), "torch.add, CUDA events");
+    set_base(rep, "copy_GBps", b, bench_json_num(js, "copy_GBps", NULL), "Tensor.copy_ device->device");
+    set_base(rep, "copy_wgsl_GBps", b, bench_json_num(js, "copy_GBps", NULL), "Tensor.copy_ device->device");
+    set_base(rep, "dep_e2e_us", b, bench_json_num(js, "tiny_eager_us", NULL), "eager dependent adds + sync");
+    set_base(rep, "dep_gpu_us", b, bench_json_num(js, "tiny_graph_us", NULL), "same in a CUDA graph");
+    set_base(rep, "submit_wait_us", b, bench_json_num(js, "sync_us_mean", NULL), "tiny kernel + synchronize, mean");
+    set_base(rep, "submit_wait_min_us", b, bench_json_num(js, "sync_us_min", NULL), "tiny kernel + synchronize, min");
     free(out);
 }
 
