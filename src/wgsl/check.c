@@ -1484,8 +1484,8 @@ static int assign_stmt(checker *c, uint32_t h) {
     if (n->kind == AST_INCR || n->kind == AST_DECR) {
         ty_t t = lhs_ref(c, lh, true, nsp(c, lh));
         if (t && t != TY_I32 && t != TY_U32) {
-            ERR(nsp(c, h), "%s statement requires an integer scalar reference, got '%s'",
-                n->kind == AST_INCR ? "increment" : "decrement", TN(EX(c, lh)->type));
+            ERR(nsp(c, h), "%s statement can only be applied to an integer scalar",
+                n->kind == AST_INCR ? "increment" : "decrement");
         }
         return B_NEXT;
     }
@@ -1611,19 +1611,22 @@ static int var_stmt(checker *c, uint32_t h) {
         return B_NEXT;
     }
     sema_decl *d = DC(c, h);
+    value_decl(c, h, false);        /* the type first, as Tint */
+    if (!d->type) return B_NEXT;
     if (n->u.var.templ.count) {
         uint32_t a0 = ast_item(c->m, n->u.var.templ, 0);
         const char *as = ident_text(c, a0);
         if (strcmp(as, "function") != 0) {
             ERR(nsp(c, h), "function-scope 'var' declaration must use 'function' address space");
+            d->type = 0;
             return B_NEXT;
         }
         if (n->u.var.templ.count > 1) {
             ERR(nsp(c, h), "only variables in <storage> address space may specify an access mode");
+            d->type = 0;
             return B_NEXT;
         }
     }
-    value_decl(c, h, false);
     d->as = TY_AS_FUNCTION;
     d->access = TY_ACCESS_READ_WRITE;
     if (d->type && ty_has(c->tt, d->type, TY_F_HAS_RUNTIME)) {
@@ -1810,11 +1813,13 @@ static int stmt_inner(checker *c, uint32_t h) {
     case AST_FOR: {
         if (c->in_continuing) c->cont_loops++;
         if (n->u.for_.init) stmt(c, n->u.for_.init);
-        if (n->u.for_.cond) cond_bool(c, n->u.for_.cond, "for-loop");
+        ty_t ct = n->u.for_.cond ? rval(c, n->u.for_.cond) : 0;
         c->loops++;
         c->breakables++;
         if (n->u.for_.update) stmt(c, n->u.for_.update);
         int b = block_stmts(c, n->u.for_.body);
+        /* Tint validates the condition's type after the whole statement */
+        if (ct && ct != TY_BOOL) ERR(nsp(c, n->u.for_.cond), "for-loop condition must be bool, got %s", TN(ct));
         c->loops--;
         c->breakables--;
         if (c->in_continuing) c->cont_loops--;
@@ -1980,7 +1985,7 @@ static void struct_decl(checker *c, uint32_t h) {
         ty_t t = type_expr(c, mn->u.param.type);
         if (!t) return;
         if (ty_is_ptr(c->tt, t) || (!ty_is_plain(c->tt, t) && !ty_has(c->tt, t, TY_F_HAS_RUNTIME))) {
-            ERR(nsp(c, mn->u.param.type), "'%s' cannot be used as the type of a structure member", TN(t));
+            ERR(name_span(c, mn->u.param.name_off, mn->u.param.name), "%s cannot be used as the type of a structure member", TN(t));
             return;
         }
         if (ty_has(c->tt, t, TY_F_HAS_RUNTIME) && i + 1 != nm) {
