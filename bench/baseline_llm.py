@@ -18,14 +18,12 @@ or {"error": reason} with exit status 1 when torch or CUDA is missing.  Results 
 against float64 computations on sampled rows; a mismatch is an error too.
 """
 import argparse
-import json
 import math
+import os
 import sys
 
-
-def fail(msg):
-    print(json.dumps({"error": msg}))
-    sys.exit(1)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from baseline_common import emit, fail, header, load_torch, per_call  # noqa: E402
 
 
 def main():
@@ -34,35 +32,18 @@ def main():
     ap.add_argument("--attn", default="32,4096,128")
     ap.add_argument("--runs", type=int, default=5)
     a = ap.parse_args()
-    try:
-        import torch
-        import torch.nn.functional as F
-    except Exception as e:  # ImportError, or a broken install
-        fail("PyTorch not importable: %s" % e)
-    if not torch.cuda.is_available():
-        fail("torch.cuda.is_available() is False (torch %s)" % torch.__version__)
+    torch = load_torch()
+    import torch.nn.functional as F
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     dev = torch.device("cuda")
     runs = max(1, a.runs)
-    out = {"torch": torch.__version__, "device": torch.cuda.get_device_name(0)}
+    out = header(torch)
     g = torch.Generator(device=dev)
     g.manual_seed(4321)
 
-    def per_call(fn, reps):
-        keep = [fn() for _ in range(reps)]  # warm-up; outputs kept alive like ours
-        del keep
-        torch.cuda.synchronize()
-        best = float("inf")
-        for _ in range(runs):
-            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            s.record()
-            keep = [fn() for _ in range(reps)]
-            e.record()
-            e.synchronize()
-            del keep
-            best = min(best, s.elapsed_time(e) / 1e3 / reps)
-        return best
+    def timed(fn, reps):  # seconds per call, CUDA events, best of runs
+        return per_call(torch, fn, reps, runs)
 
     n = a.n
     x = torch.randn(n, n, device=dev, generator=g) * 2
@@ -77,9 +58,9 @@ def main():
 
     bytes_ = 8.0 * n * n
     check("softmax", torch.softmax(x, -1), torch.softmax(xd, -1), 1e-5)
-    out["softmax_GBps"] = bytes_ / per_call(lambda: torch.softmax(x, -1), 20) / 1e9
+    out["softmax_GBps"] = bytes_ / timed(lambda: torch.softmax(x, -1), 20) / 1e9
     check("layernorm", F.layer_norm(x, (n,), w, b, 1e-5), F.layer_norm(xd, (n,), w.double(), b.double(), 1e-5), 1e-4)
-    out["layernorm_GBps"] = bytes_ / per_call(lambda: F.layer_norm(x, (n,), w, b, 1e-5), 20) / 1e9
+    out["layernorm_GBps"] = bytes_ / timed(lambda: F.layer_norm(x, (n,), w, b, 1e-5), 20) / 1e9
     if hasattr(F, "rms_norm"):
         rms = lambda: F.rms_norm(x, (n,), w, 1e-5)
         out["rmsnorm_impl"] = "F.rms_norm"
@@ -88,7 +69,7 @@ def main():
         out["rmsnorm_impl"] = "composite"
     ref = xd * torch.rsqrt(xd.pow(2).mean(-1, keepdim=True) + 1e-5) * w.double()
     check("rmsnorm", rms(), ref, 1e-4)
-    out["rmsnorm_GBps"] = bytes_ / per_call(rms, 20) / 1e9
+    out["rmsnorm_GBps"] = bytes_ / timed(rms, 20) / 1e9
     del x, xd
 
     H, S, D = [int(v) for v in a.attn.split(",")]
@@ -103,10 +84,10 @@ def main():
             p = torch.softmax((hk[: i + 1] @ hq[i]) / math.sqrt(D), -1)
             if not torch.allclose(y[0, -1, i].double(), p @ hv[: i + 1], rtol=tol, atol=tol):
                 fail("%s: SDPA result differs from the float64 reference" % key)
-        out[key] = flop / per_call(fn, 3) / 1e12
+        out[key] = flop / timed(fn, 3) / 1e12
         out["sdpa_%s_backend" % ("f32" if dt == torch.float32 else "f16")] = backend(torch, F, q, k, v)
         del q, k, v, y
-    print(json.dumps(out))
+    emit(out)
 
 
 def backend(torch, F, q, k, v):

@@ -21,13 +21,11 @@ or {"error": reason} with exit status 1 when torch or CUDA is missing.  Every re
 against a float64 product on sampled entries; a mismatch is an error too.
 """
 import argparse
-import json
+import os
 import sys
 
-
-def fail(msg):
-    print(json.dumps({"error": msg}))
-    sys.exit(1)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from baseline_common import emit, fail, header, load_torch, per_call  # noqa: E402
 
 
 def ints(s):
@@ -43,34 +41,17 @@ def main():
     ap.add_argument("--conv", default="32,64,64,128,128")
     ap.add_argument("--runs", type=int, default=5)
     a = ap.parse_args()
-    try:
-        import torch
-    except Exception as e:  # ImportError, or a broken install
-        fail("PyTorch not importable: %s" % e)
-    if not torch.cuda.is_available():
-        fail("torch.cuda.is_available() is False (torch %s)" % torch.__version__)
+    torch = load_torch()
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     dev = torch.device("cuda")
     runs = max(1, a.runs)
-    out = {"torch": torch.__version__, "device": torch.cuda.get_device_name(0)}
+    out = header(torch)
     g = torch.Generator(device=dev)
     g.manual_seed(1234)
 
-    def per_call(fn, reps):
-        keep = [fn() for _ in range(reps)]  # warm-up; outputs kept alive like ours
-        del keep
-        torch.cuda.synchronize()
-        best = float("inf")
-        for _ in range(runs):
-            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            s.record()
-            keep = [fn() for _ in range(reps)]
-            e.record()
-            e.synchronize()
-            del keep
-            best = min(best, s.elapsed_time(e) / 1e3 / reps)
-        return best
+    def timed(fn, reps):  # seconds per call, CUDA events, best of runs
+        return per_call(torch, fn, reps, runs)
 
     def rnd(*shape, dtype=torch.float32):
         return (torch.rand(*shape, device=dev, generator=g) * 2 - 1).to(dtype)
@@ -95,7 +76,7 @@ def main():
             x, y = rnd(m, k, dtype=dtype), rnd(k, n, dtype=dtype)
             fn = lambda: torch.mm(x, y)
         check(key, fn(), x, y)
-        out[key] = 2.0 * b * m * n * k / per_call(fn, reps) / 1e12
+        out[key] = 2.0 * b * m * n * k / timed(fn, reps) / 1e12
         del x, y
 
     s1, s2, s3 = ints(a.square)
@@ -112,7 +93,7 @@ def main():
     y = torch.mv(w, x)
     if not torch.allclose(y.double(), w.double() @ x.double(), rtol=1e-3, atol=1e-3):
         fail("matvec: result differs from the float64 product")
-    out["matvec4096_GBps"] = 4.0 * n * n / per_call(lambda: torch.mv(w, x), 100) / 1e9
+    out["matvec4096_GBps"] = 4.0 * n * n / timed(lambda: torch.mv(w, x), 100) / 1e9
     del w, x
     cn, cc, ck, ch, cw = ints(a.conv)
     torch.backends.cudnn.benchmark = True  # cuDNN picks its fastest algorithm (warm-up call)
@@ -122,8 +103,8 @@ def main():
     if not torch.allclose(conv()[:1].double(), ref, rtol=1e-3, atol=1e-3):
         fail("conv2d: result differs from the float64 convolution")
     del ref
-    out["conv2d_TFLOPs"] = 2.0 * cn * ck * ch * cw * cc * 9 / per_call(conv, 10) / 1e12
-    print(json.dumps(out))
+    out["conv2d_TFLOPs"] = 2.0 * cn * ck * ch * cw * cc * 9 / timed(conv, 10) / 1e12
+    emit(out)
 
 
 if __name__ == "__main__":

@@ -20,14 +20,12 @@ or {"error": reason} with exit status 1 when torch or CUDA is missing.  Every re
 against a reference computed another way; a mismatch is an error too.
 """
 import argparse
-import json
+import os
 import sys
 import time
 
-
-def fail(msg):
-    print(json.dumps({"error": msg}))
-    sys.exit(1)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from baseline_common import emit, fail, header, load_torch, per_call  # noqa: E402
 
 
 def main():
@@ -41,30 +39,13 @@ def main():
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--reps", type=int, default=10)
     a = ap.parse_args()
-    try:
-        import torch
-    except Exception as e:  # ImportError, or a broken install
-        fail("PyTorch not importable: %s" % e)
-    if not torch.cuda.is_available():
-        fail("torch.cuda.is_available() is False (torch %s)" % torch.__version__)
+    torch = load_torch()
     dev = torch.device("cuda")
     runs, reps = max(1, a.runs), max(1, a.reps)
-    out = {"torch": torch.__version__, "device": torch.cuda.get_device_name(0)}
+    out = header(torch)
 
-    def per_call(fn):
-        keep = [fn() for _ in range(reps)]  # warm-up; outputs kept alive like ours
-        del keep
-        torch.cuda.synchronize()
-        best = float("inf")
-        for _ in range(runs):
-            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            s.record()
-            keep = [fn() for _ in range(reps)]
-            e.record()
-            e.synchronize()
-            del keep
-            best = min(best, s.elapsed_time(e) / 1e3 / reps)
-        return best
+    def timed(fn):  # seconds per call, CUDA events, best of runs
+        return per_call(torch, fn, reps, runs)
 
     def close(x, y, tol):
         return bool(torch.allclose(x.double(), y.double(), rtol=tol, atol=tol))
@@ -74,14 +55,14 @@ def main():
     g.manual_seed(1234)
     x = torch.rand(n, device=dev, generator=g) + 0.5
     y = torch.rand(n, device=dev, generator=g) - 2.0
-    out["add_GBps"] = 12 * n / per_call(lambda: torch.add(x, y)) / 1e9
-    out["mul_GBps"] = 12 * n / per_call(lambda: torch.mul(x, y)) / 1e9
+    out["add_GBps"] = 12 * n / timed(lambda: torch.add(x, y)) / 1e9
+    out["mul_GBps"] = 12 * n / timed(lambda: torch.mul(x, y)) / 1e9
 
     def unary5():
         return torch.relu(torch.abs(torch.neg(torch.sqrt(torch.sigmoid(x)))))
 
-    out["unary5_GBps"] = 40 * n / per_call(unary5) / 1e9
-    out["sum_all_GBps"] = 4 * n / per_call(lambda: x.sum()) / 1e9
+    out["unary5_GBps"] = 40 * n / timed(unary5) / 1e9
+    out["sum_all_GBps"] = 4 * n / timed(lambda: x.sum()) / 1e9
     if not torch.equal(torch.add(x, y), x.double().add(y.double()).float()):
         fail("add result wrong")
     if not close(unary5(), torch.sigmoid(x.double()).sqrt(), 1e-6):
@@ -91,20 +72,20 @@ def main():
     del x, y
 
     m = torch.rand(a.rows, a.cols, device=dev, generator=g) * 2 - 1
-    out["sum_dim0_GBps"] = 4 * m.numel() / per_call(lambda: m.sum(0)) / 1e9
-    out["sum_dim1_GBps"] = 4 * m.numel() / per_call(lambda: m.sum(1)) / 1e9
+    out["sum_dim0_GBps"] = 4 * m.numel() / timed(lambda: m.sum(0)) / 1e9
+    out["sum_dim1_GBps"] = 4 * m.numel() / timed(lambda: m.sum(1)) / 1e9
     if not close(m.sum(0), m.double().sum(0), 1e-4) or not close(m.sum(1), m.double().sum(1), 1e-4):
         fail("sum over a dim wrong")
     del m
     t = torch.rand(a.t, a.t, device=dev, generator=g)
-    out["transpose_GBps"] = 8 * t.numel() / per_call(lambda: t.t().contiguous()) / 1e9
+    out["transpose_GBps"] = 8 * t.numel() / timed(lambda: t.t().contiguous()) / 1e9
     if not torch.equal(t.t().contiguous().t(), t):
         fail("transpose wrong")
     del t
     cr, cc = (int(v) for v in a.cat.split(","))
     p = torch.rand(cr, cc, device=dev, generator=g)
     q = torch.rand(cr, cc, device=dev, generator=g)
-    out["cat_GBps"] = 16 * p.numel() / per_call(lambda: torch.cat([p, q], 1)) / 1e9
+    out["cat_GBps"] = 16 * p.numel() / timed(lambda: torch.cat([p, q], 1)) / 1e9
     c = torch.cat([p, q], 1)
     if not (torch.equal(c[:, :cc], p) and torch.equal(c[:, cc:], q)):
         fail("cat wrong")
@@ -155,7 +136,7 @@ def main():
     if not close(gr.cpu(), ref, 1e-4):
         fail("graph chain result wrong")
     out["tiny_graph_us"] = best * 1e6
-    print(json.dumps(out))
+    emit(out)
 
 
 if __name__ == "__main__":

@@ -14,14 +14,12 @@ or {"error": reason} with exit status 1 when torch or CUDA is missing.  Every re
 against the expected values; a mismatch is an error too.  Inputs are random (never zeros).
 """
 import argparse
-import json
+import os
 import sys
 import time
 
-
-def fail(msg):
-    print(json.dumps({"error": msg}))
-    sys.exit(1)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from baseline_common import emit, fail, header, load_torch  # noqa: E402
 
 
 def main():
@@ -31,16 +29,12 @@ def main():
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--roundtrips", type=int, default=200)
     a = ap.parse_args()
-    try:
-        import torch
-    except Exception as e:  # ImportError, or a broken install
-        fail("PyTorch not importable: %s" % e)
-    if not torch.cuda.is_available():
-        fail("torch.cuda.is_available() is False (torch %s)" % torch.__version__)
+    torch = load_torch()
     torch.backends.cuda.matmul.allow_tf32 = False
     dev = torch.device("cuda")
     n, runs = a.n, max(1, a.runs)
-    out = {"torch": torch.__version__, "device": torch.cuda.get_device_name(0), "n": n}
+    out = header(torch)
+    out["n"] = n
 
     def events_best(fn):
         fn()
@@ -134,7 +128,7 @@ def main():
     if not torch.equal(hb, h):
         fail("readback result wrong")
     out["readback_GBps"] = 4 * n / t / 1e9
-    print(json.dumps(out))
+    emit(out)
 
 
 if __name__ == "__main__":
