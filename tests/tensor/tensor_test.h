@@ -1,6 +1,7 @@
 /* tensor_test.h - fixture of the wt tests: an instance (validation layers on unless
  * $WGC_TEST_VALIDATION=0), the default adapter, a device with shader-f16 when the adapter has it,
- * a wt context with a counting allocator, and helpers to upload, read back and compare. */
+ * a wt context with a counting allocator, and helpers to upload (also as transposed or strided
+ * views), read back and compare. */
 #ifndef WGC_TENSOR_TEST_H
 #define WGC_TENSOR_TEST_H
 #include <math.h>
@@ -90,6 +91,57 @@ static inline wt_tensor *tt_upload(wt_context *ctx, wt_dtype dt, int ndim, const
     free(raw);
     CHECKF(t != NULL, "upload: %s", wt_last_error(ctx));
     return t;
+}
+
+/* Layouts of tt_make: the same logical values stored contiguously, as a transposed view (last two
+ * dims swapped in memory) or as a strided slice (every other row of dim 0 of a larger tensor). */
+enum { TT_CONTIG, TT_TRANSPOSED, TT_STRIDED, TT_LAYOUT_COUNT };
+
+/* A tensor holding the values v (C order, of shape) with the given layout: a view when not
+ * contiguous.  The strided slice's gaps hold -777 (true for bool), never read. */
+static inline wt_tensor *tt_make(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape, const double *v,
+                                 int layout) {
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++)
+        n *= shape[d];
+    if (layout == TT_TRANSPOSED && ndim >= 2) {
+        int nd = ndim;
+        int64_t bs[WT_MAX_DIMS];
+        memcpy(bs, shape, (size_t)nd * sizeof *bs);
+        bs[nd - 1] = shape[nd - 2];
+        bs[nd - 2] = shape[nd - 1];
+        double *tmp = malloc((size_t)n * sizeof *tmp + 8);
+        int64_t r = shape[nd - 2], k = shape[nd - 1], outer = r * k != 0 ? n / (r * k) : 0;
+        for (int64_t o = 0; o < outer; o++)
+            for (int64_t i = 0; i < r; i++)
+                for (int64_t j = 0; j < k; j++)
+                    tmp[o * r * k + j * r + i] = v[o * r * k + i * k + j];
+        wt_tensor *base = tt_upload(ctx, dt, nd, bs, tmp);
+        free(tmp);
+        wt_tensor *view = wt_transpose(ctx, base, -1, -2);
+        wt_release(base);
+        return view;
+    }
+    if (layout == TT_STRIDED && ndim >= 1) {
+        int64_t bs[WT_MAX_DIMS];
+        memcpy(bs, shape, (size_t)ndim * sizeof *bs);
+        bs[0] = shape[0] * 2 + 1;
+        int64_t inner = 1;
+        for (int d = 1; d < ndim; d++)
+            inner *= shape[d];
+        double *tmp = malloc((size_t)(bs[0] * inner) * sizeof *tmp + 8);
+        for (int64_t i = 0; i < bs[0] * inner; i++)
+            tmp[i] = dt == WT_BOOL ? 1 : -777;
+        for (int64_t i = 0; i < shape[0]; i++)
+            for (int64_t j = 0; j < inner; j++)
+                tmp[(2 * i + 1) * inner + j] = v[i * inner + j];
+        wt_tensor *base = tt_upload(ctx, dt, ndim, bs, tmp);
+        free(tmp);
+        wt_tensor *view = wt_slice(ctx, base, 0, 1, bs[0], 2);
+        wt_release(base);
+        return view;
+    }
+    return tt_upload(ctx, dt, ndim, shape, v);
 }
 
 /* Deterministic pseudo-random doubles in [lo, hi) (xorshift). */

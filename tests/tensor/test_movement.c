@@ -58,47 +58,8 @@ static int64_t ravel(int nd, const int64_t *shape, const int64_t *idx) {
     return li;
 }
 
-enum { L_CONTIG, L_TRANSPOSED, L_STRIDED, L_COUNT };
-
 static wt_tensor *make(wt_dtype dt, const arr *c, int layout) {
-    if (layout == L_TRANSPOSED && c->ndim >= 2) {
-        int nd = c->ndim;
-        int64_t bs[WT_MAX_DIMS];
-        memcpy(bs, c->shape, sizeof bs);
-        bs[nd - 1] = c->shape[nd - 2];
-        bs[nd - 2] = c->shape[nd - 1];
-        double *tmp = malloc((size_t)c->n * sizeof *tmp + 8);
-        int64_t r = c->shape[nd - 2], k = c->shape[nd - 1], outer = r * k != 0 ? c->n / (r * k) : 0;
-        for (int64_t o = 0; o < outer; o++)
-            for (int64_t i = 0; i < r; i++)
-                for (int64_t j = 0; j < k; j++)
-                    tmp[o * r * k + j * r + i] = c->v[o * r * k + i * k + j];
-        wt_tensor *base = tt_upload(ctx, dt, nd, bs, tmp);
-        free(tmp);
-        wt_tensor *v = wt_transpose(ctx, base, -1, -2);
-        wt_release(base);
-        return v;
-    }
-    if (layout == L_STRIDED && c->ndim >= 1) {
-        int64_t bs[WT_MAX_DIMS];
-        memcpy(bs, c->shape, sizeof bs);
-        bs[0] = c->shape[0] * 2 + 1;
-        int64_t inner = 1;
-        for (int d = 1; d < c->ndim; d++)
-            inner *= c->shape[d];
-        double *tmp = malloc((size_t)(bs[0] * inner) * sizeof *tmp + 8);
-        for (int64_t i = 0; i < bs[0] * inner; i++)
-            tmp[i] = dt == WT_BOOL ? 1 : -777;
-        for (int64_t i = 0; i < c->shape[0]; i++)
-            for (int64_t j = 0; j < inner; j++)
-                tmp[(2 * i + 1) * inner + j] = c->v[i * inner + j];
-        wt_tensor *base = tt_upload(ctx, dt, c->ndim, bs, tmp);
-        free(tmp);
-        wt_tensor *v = wt_slice(ctx, base, 0, 1, bs[0], 2);
-        wt_release(base);
-        return v;
-    }
-    return tt_upload(ctx, dt, c->ndim, c->shape, c->v);
+    return tt_make(ctx, dt, c->ndim, c->shape, c->v, layout);
 }
 
 /* Compares t (shape, dtype) with want (C order) within tol. */
@@ -151,7 +112,7 @@ static void test_cat(void) {
                 if (i == 1 && s % 2)
                     sh[dim] = 3;
                 arr_rand(&in[i], nd, sh, dt, -50, 50);
-                ts[i] = make(dt, &in[i], (int)(i + s) % L_COUNT);
+                ts[i] = make(dt, &in[i], (int)(i + s) % TT_LAYOUT_COUNT);
                 total += sh[dim];
             }
             arr want;
@@ -181,7 +142,7 @@ static void test_cat(void) {
                 wt_tensor *ss[3];
                 for (int i = 0; i < 3; i++) {
                     arr_rand(&st[i], nd, base[s] + 1, dt, -50, 50);
-                    ss[i] = make(dt, &st[i], i % L_COUNT);
+                    ss[i] = make(dt, &st[i], i % TT_LAYOUT_COUNT);
                 }
                 int sd = k % (nd + 1);
                 int64_t sh[WT_MAX_DIMS];
@@ -231,7 +192,7 @@ static void test_gather(void) {
                 continue;
             arr a;
             arr_rand(&a, nd, shapes[s] + 1, dt, -100, 100);
-            wt_tensor *t = make(dt, &a, (int)(s + (size_t)k) % L_COUNT);
+            wt_tensor *t = make(dt, &a, (int)(s + (size_t)k) % TT_LAYOUT_COUNT);
             for (int dim = 0; dim < nd; dim++) {
                 /* gather: index shape <= t's (larger along dim allowed), values in [-n, n] + a few out of range */
                 int64_t is[WT_MAX_DIMS];
@@ -241,7 +202,7 @@ static void test_gather(void) {
                 int64_t n = a.shape[dim];
                 arr ix;
                 arr_rand(&ix, nd, is, WT_I32, -(double)n, (double)n + (k == 2 ? 2 : 0));
-                wt_tensor *it = make(WT_I32, &ix, (int)(dim + k) % L_COUNT);
+                wt_tensor *it = make(WT_I32, &ix, (int)(dim + k) % TT_LAYOUT_COUNT);
                 arr want;
                 arr_init(&want, nd, is);
                 for (int64_t e = 0; e < ix.n; e++) {
@@ -309,8 +270,8 @@ static void test_gather(void) {
         arr w, ix, want;
         arr_rand(&w, 2, (const int64_t[]){ 10, 300 }, dt, -5, 5);
         arr_rand(&ix, 2, (const int64_t[]){ 3, 4 }, WT_I32, -10, 10);
-        wt_tensor *wt = make(dt, &w, k == 1 ? L_TRANSPOSED : L_CONTIG);
-        wt_tensor *it = make(WT_I32, &ix, k == 2 ? L_TRANSPOSED : L_CONTIG);
+        wt_tensor *wt = make(dt, &w, k == 1 ? TT_TRANSPOSED : TT_CONTIG);
+        wt_tensor *it = make(WT_I32, &ix, k == 2 ? TT_TRANSPOSED : TT_CONTIG);
         arr_init(&want, 3, (const int64_t[]){ 3, 4, 300 });
         for (int64_t e = 0; e < want.n; e++) {
             int64_t row = (int64_t)idx_value(ix.v[e / 300], 10);
@@ -348,9 +309,9 @@ static void test_scatter(void) {
                 arr_rand(&src, nd, ss, dt, -4, 4);
                 int64_t n = a.shape[dim];
                 arr_rand(&ix, nd, is, WT_I32, -(double)n, (double)n + 1);   /* n: out of range, skipped */
-                wt_tensor *t = make(dt, &a, k % L_COUNT);
-                wt_tensor *st = make(dt, &src, (k + 1) % L_COUNT);
-                wt_tensor *it = make(WT_I32, &ix, (k + 2) % L_COUNT);
+                wt_tensor *t = make(dt, &a, k % TT_LAYOUT_COUNT);
+                wt_tensor *st = make(dt, &src, (k + 1) % TT_LAYOUT_COUNT);
+                wt_tensor *it = make(WT_I32, &ix, (k + 2) % TT_LAYOUT_COUNT);
                 arr_init(&want, nd, a.shape);
                 memcpy(want.v, a.v, (size_t)a.n * sizeof *a.v);
                 for (int64_t e = 0; e < ix.n; e++) {
@@ -392,7 +353,7 @@ static void test_pad_flip(void) {
                 continue;
             arr a;
             arr_rand(&a, nd, shapes[s] + 1, dt, -100, 100);
-            wt_tensor *t = make(dt, &a, (int)(s + (size_t)k) % L_COUNT);
+            wt_tensor *t = make(dt, &a, (int)(s + (size_t)k) % TT_LAYOUT_COUNT);
             for (int mode = 0; mode < WT_PAD_MODE_COUNT; mode++) {
                 int64_t pads[2 * WT_MAX_DIMS], os[WT_MAX_DIMS];
                 bool empty = false;
@@ -470,7 +431,7 @@ static void test_one_hot_mask(void) {
     arr_rand(&ix, 2, (const int64_t[]){ 7, 40 }, WT_I32, 0, 13);
     ix.v[5] = 12;   /* the inferred class count is 13 */
     for (int inferred = 0; inferred < 2; inferred++) {
-        wt_tensor *it = make(WT_I32, &ix, inferred ? L_TRANSPOSED : L_CONTIG);
+        wt_tensor *it = make(WT_I32, &ix, inferred ? TT_TRANSPOSED : TT_CONTIG);
         int64_t C = inferred ? 13 : 20;
         arr want;
         arr_init(&want, 3, (const int64_t[]){ 7, 40, C });
@@ -491,8 +452,8 @@ static void test_one_hot_mask(void) {
         arr a, m, want;
         arr_rand(&a, 3, (const int64_t[]){ 3, 5, 300 }, dt, -9, 9);
         arr_rand(&m, 2, (const int64_t[]){ 1, 300 }, WT_BOOL, 0, 2);
-        wt_tensor *t = make(dt, &a, k % L_COUNT);
-        wt_tensor *mt = make(WT_BOOL, &m, L_CONTIG);
+        wt_tensor *t = make(dt, &a, k % TT_LAYOUT_COUNT);
+        wt_tensor *mt = make(WT_BOOL, &m, TT_CONTIG);
         arr_init(&want, 3, a.shape);
         double value = dt == WT_BOOL ? 0 : -2;
         for (int64_t e = 0; e < a.n; e++)
@@ -520,7 +481,7 @@ static void test_transpose(void) {
                 continue;
             arr a;   /* the transposed logical values */
             arr_rand(&a, nd, shapes[s] + 1, dt, -100, 100);
-            wt_tensor *v = make(dt, &a, L_TRANSPOSED);
+            wt_tensor *v = make(dt, &a, TT_TRANSPOSED);
             if (s == 2 && k == 0) {   /* a strided batch dim too: every other batch of a bigger base */
                 wt_tensor *big = wt_cat(ctx, (wt_tensor *const[]){ v, v }, 2, 0);
                 wt_tensor *bt = big ? wt_transpose(ctx, big, -1, -2) : NULL;   /* contiguous copy, swapped */

@@ -31,48 +31,8 @@ static double round_to(wt_dtype dt, double x) {
     }
 }
 
-enum { L_CONTIG, L_TRANSPOSED, L_STRIDED, L_COUNT };
-
-/* A tensor holding c's values with the given layout (a view when not contiguous). */
 static wt_tensor *make(wt_dtype dt, const case_ *c, int layout) {
-    if (layout == L_TRANSPOSED && c->ndim >= 2) {
-        int nd = c->ndim;
-        int64_t bs[WT_MAX_DIMS];
-        memcpy(bs, c->shape, sizeof bs);
-        bs[nd - 1] = c->shape[nd - 2];
-        bs[nd - 2] = c->shape[nd - 1];
-        double *tmp = malloc((size_t)c->n * sizeof *tmp + 8);
-        int64_t r = c->shape[nd - 2], k = c->shape[nd - 1], outer = r * k != 0 ? c->n / (r * k) : 0;
-        for (int64_t o = 0; o < outer; o++)
-            for (int64_t i = 0; i < r; i++)
-                for (int64_t j = 0; j < k; j++)
-                    tmp[o * r * k + j * r + i] = c->v[o * r * k + i * k + j];
-        wt_tensor *base = tt_upload(ctx, dt, nd, bs, tmp);
-        free(tmp);
-        wt_tensor *v = wt_transpose(ctx, base, -1, -2);
-        wt_release(base);
-        return v;
-    }
-    if (layout == L_STRIDED && c->ndim >= 1) {
-        int64_t bs[WT_MAX_DIMS];
-        memcpy(bs, c->shape, sizeof bs);
-        bs[0] = c->shape[0] * 2 + 1;
-        int64_t inner = 1;
-        for (int d = 1; d < c->ndim; d++)
-            inner *= c->shape[d];
-        double *tmp = malloc((size_t)(bs[0] * inner) * sizeof *tmp + 8);
-        for (int64_t i = 0; i < bs[0] * inner; i++)
-            tmp[i] = -777;
-        for (int64_t i = 0; i < c->shape[0]; i++)
-            for (int64_t j = 0; j < inner; j++)
-                tmp[(2 * i + 1) * inner + j] = c->v[i * inner + j];
-        wt_tensor *base = tt_upload(ctx, dt, c->ndim, bs, tmp);
-        free(tmp);
-        wt_tensor *v = wt_slice(ctx, base, 0, 1, bs[0], 2);
-        wt_release(base);
-        return v;
-    }
-    return tt_upload(ctx, dt, c->ndim, c->shape, c->v);
+    return tt_make(ctx, dt, c->ndim, c->shape, c->v, layout);
 }
 
 /* Reference of op over the dims in red[] for every output; out[o], also |x| sums in mag[o]. */
@@ -287,7 +247,7 @@ static void test_random(wt_dtype dt) {
             }
             fill(&c, dt, nd, shapes[s] + 1, lo, hi, integral);
             bool empty = c.n == 0;
-            int layout = (int)((s + (size_t)op) % L_COUNT);
+            int layout = (int)((s + (size_t)op) % TT_LAYOUT_COUNT);
             /* all dims; one dim (negative sometimes); two dims */
             if (!(empty && op >= OP_MAX && op <= OP_ARGMIN))
                 check_case(op, dt, &c, layout, 0, NULL, false, 1);
@@ -296,10 +256,10 @@ static void test_random(wt_dtype dt) {
                 d0 -= nd;
             bool e1 = shapes[s][1 + (d0 < 0 ? d0 + nd : d0)] == 0;
             if (!(e1 && op >= OP_MAX && op <= OP_ARGMIN))
-                check_case(op, dt, &c, (layout + 1) % L_COUNT, 1, &d0, op % 3 == 0, op == OP_VAR ? 0 : 1);
+                check_case(op, dt, &c, (layout + 1) % TT_LAYOUT_COUNT, 1, &d0, op % 3 == 0, op == OP_VAR ? 0 : 1);
             if (nd >= 3 && op != OP_ARGMAX && op != OP_ARGMIN && !empty) {
                 int two[2] = { 0, -1 };
-                check_case(op, dt, &c, (layout + 2) % L_COUNT, 2, two, op % 2 == 0, 1);
+                check_case(op, dt, &c, (layout + 2) % TT_LAYOUT_COUNT, 2, two, op % 2 == 0, 1);
             }
         }
     }
@@ -311,18 +271,18 @@ static void test_long(void) {
     case_ c = { 0 };
     fill(&c, WT_F32, 1, (const int64_t[]){ 300001 }, -1, 1, false);
     for (int op = 0; op < OP_COUNT; op++)
-        check_case(op, WT_F32, &c, L_CONTIG, 0, NULL, false, 1);
+        check_case(op, WT_F32, &c, TT_CONTIG, 0, NULL, false, 1);
     fill(&c, WT_F32, 2, (const int64_t[]){ 40000, 3 }, -1, 1, false);
     for (int op = 0; op < OP_COUNT; op++) {
         int d = 0;
-        check_case(op, WT_F32, &c, L_CONTIG, 1, &d, false, 1);
+        check_case(op, WT_F32, &c, TT_CONTIG, 1, &d, false, 1);
     }
-    check_case(OP_SUM, WT_F32, &c, L_TRANSPOSED, 1, (const int[]){ 0 }, true, 1);
-    check_case(OP_ARGMIN, WT_F32, &c, L_STRIDED, 1, (const int[]){ 0 }, false, 1);
+    check_case(OP_SUM, WT_F32, &c, TT_TRANSPOSED, 1, (const int[]){ 0 }, true, 1);
+    check_case(OP_ARGMIN, WT_F32, &c, TT_STRIDED, 1, (const int[]){ 0 }, false, 1);
     fill(&c, WT_I32, 2, (const int64_t[]){ 3, 70001 }, -100, 100, true);
-    check_case(OP_SUM, WT_I32, &c, L_CONTIG, 1, (const int[]){ 1 }, false, 1);
-    check_case(OP_ARGMAX, WT_I32, &c, L_CONTIG, 1, (const int[]){ -1 }, false, 1);
-    check_case(OP_MIN, WT_I32, &c, L_TRANSPOSED, 1, (const int[]){ 1 }, false, 1);
+    check_case(OP_SUM, WT_I32, &c, TT_CONTIG, 1, (const int[]){ 1 }, false, 1);
+    check_case(OP_ARGMAX, WT_I32, &c, TT_CONTIG, 1, (const int[]){ -1 }, false, 1);
+    check_case(OP_MIN, WT_I32, &c, TT_TRANSPOSED, 1, (const int[]){ 1 }, false, 1);
     /* shapes the vec4 kernels take: rows of a multiple of 4 (ROW) and an innermost kept dim of
      * a multiple of 4 (COL), in one pass and segmented */
     static const int64_t v4shapes[][3] = { { 2, 64, 1000 }, { 2, 3000, 8 }, { 1, 300000, 0 }, { 2, 20000, 12 },
@@ -334,7 +294,7 @@ static void test_long(void) {
             for (int op = 0; op <= OP_MIN; op++) {
                 fill(&c, dt, nd, v4shapes[s] + 1, op == OP_PROD ? (k ? -1 : 0.9) : -8, op == OP_PROD ? (k ? 3 : 1.1) : 8, k);
                 int d = nd == 2 ? (s == 0 ? 1 : 0) : 0;
-                check_case(op, dt, &c, L_CONTIG, nd == 1 ? 0 : 1, &d, false, 1);
+                check_case(op, dt, &c, TT_CONTIG, nd == 1 ? 0 : 1, &d, false, 1);
             }
         }
     }
@@ -519,7 +479,7 @@ static void test_cumsum(bool f16) {
                 continue;
             fill(&c, dt, nd, shapes[s] + 1, -4, 4, dt == WT_I32);
             for (int d = 0; d < (nd ? nd : 1); d++)
-                check_cumsum(dt, &c, (int)(s + (size_t)d) % L_COUNT, (d + k) % 2 ? d - (nd ? nd : 1) : d);
+                check_cumsum(dt, &c, (int)(s + (size_t)d) % TT_LAYOUT_COUNT, (d + k) % 2 ? d - (nd ? nd : 1) : d);
         }
     }
     free(c.v);
