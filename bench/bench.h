@@ -98,6 +98,13 @@ bench_row *bench_find_row(bench_report *r, const char *key);
 double bench_ratio(const bench_row *row, int b);   /* NaN when either side is missing */
 void bench_print_table(const bench_report *r, FILE *f);
 void bench_print_json(const bench_report *r, FILE *f);
+/* Prints r on stdout (JSON with --json, else the table) and writes --svg when asked; 0, or 2
+ * when the SVG could not be written. */
+int bench_output(const bench_report *r, const bench_options *opt);
+/* Targets relative to baseline b: for each of the first n rows whose rel[i] is not NaN, the
+ * target becomes rel[i] x the baseline's figure (when it has one), and the note says
+ * "target <rel>% of <baseline>". */
+void bench_relative_targets(bench_report *r, int b, const double *rel, int n);
 
 /* Writes the report's ratios against its baselines as a bar chart (bench/svg.c); 0, or 2 with a
  * message on stderr when the file cannot be written. */

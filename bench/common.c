@@ -226,6 +226,28 @@ void bench_print_json(const bench_report *r, FILE *f) {
     fputs("]}\n", f);
 }
 
+
+int bench_output(const bench_report *r, const bench_options *opt) {
+    if (opt->json)
+        bench_print_json(r, stdout);
+    else
+        bench_print_table(r, stdout);
+    return opt->svg && bench_write_svg(r, opt->svg) ? 2 : 0;
+}
+
+void bench_relative_targets(bench_report *r, int b, const double *rel, int n) {
+    for (int i = 0; i < n && i < r->row_count; i++) {
+        bench_row *row = &r->rows[i];
+        double f = rel[i];
+        if (isnan(f))
+            continue;
+        if (!isnan(row->base[b]))
+            row->target = f * row->base[b];
+        size_t l = strlen(row->note);
+        snprintf(row->note + l, sizeof row->note - l, "%starget %.0f%% of %s", l ? "; " : "", f * 100,
+                 r->baselines[b].name);
+    }
+}
 double bench_now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -488,11 +488,7 @@ int bench_compile(const bench_options *opt) {
     if (compared)
         bench_info(rep, "verdicts", "wgc and Tint agree on %d of %d files (accept/reject)", agree, compared);
 
-    if (opt->json)
-        bench_print_json(rep, stdout);
-    else
-        bench_print_table(rep, stdout);
-    if (opt->svg && bench_write_svg(rep, opt->svg) && rc == 0)
+    if (bench_output(rep, opt) && rc == 0)
         rc = 2;
 
     if (getenv("WGC_BENCH_KEEP")) /* keep the generated shader for inspection */

@@ -415,25 +415,12 @@ int bench_llm(const bench_options *opt) {
         baseline(&b, bt, cpu, info->name);
     else
         bench_baseline_status(rep, bt, false, "not selected (--baseline %s)", opt->baseline);
-    for (int i = 0; i < LLM_ROW_COUNT; i++) {
-        bench_row *row = &rep->rows[i];
-        double f = llm_rel[i];
-        if (isnan(f))
-            continue;
-        if (!isnan(row->base[bt]))
-            row->target = f * row->base[bt];
-        size_t l = strlen(row->note);
-        snprintf(row->note + l, sizeof row->note - l, "%starget %.0f%% of torch", l ? "; " : "", f * 100);
-    }
+    bench_relative_targets(rep, bt, llm_rel, LLM_ROW_COUNT);
     if (b.errors)
         bench_info(rep, "errors", "%d wt errors (see stderr)", b.errors);
     if (b.wrong)
         bench_info(rep, "WRONG", "%d results did not match the CPU reference", b.wrong);
-    if (opt->json)
-        bench_print_json(rep, stdout);
-    else
-        bench_print_table(rep, stdout);
-    if (opt->svg && bench_write_svg(rep, opt->svg))
+    if (bench_output(rep, opt))
         b.errors++;
     wg_instance_release(inst);
     free(rep);

@@ -467,25 +467,12 @@ int bench_ops(const bench_options *opt) {
     else
         bench_baseline_status(rep, bt, false, "not selected (--baseline %s)", opt->baseline);
     /* relative targets from the baseline of this run */
-    for (int i = 0; i < rep->row_count; i++) {
-        bench_row *row = &rep->rows[i];
-        double f = rel_targets[i];
-        if (isnan(f))
-            continue;
-        if (!isnan(row->base[bt]))
-            row->target = f * row->base[bt];
-        size_t l = strlen(row->note);
-        snprintf(row->note + l, sizeof row->note - l, "%starget %.0f%% of torch", l ? "; " : "", f * 100);
-    }
+    bench_relative_targets(rep, bt, rel_targets, OPS_ROW_COUNT);
     if (b.errors)
         bench_info(rep, "errors", "%d wt errors (see stderr)", b.errors);
     if (b.wrong)
         bench_info(rep, "WRONG", "%d results did not match the CPU reference", b.wrong);
-    if (opt->json)
-        bench_print_json(rep, stdout);
-    else
-        bench_print_table(rep, stdout);
-    if (opt->svg && bench_write_svg(rep, opt->svg))
+    if (bench_output(rep, opt))
         b.errors++;
     wg_instance_release(inst);
     free(rep);

@@ -922,11 +922,7 @@ int bench_runtime(const bench_options *opt) {
         bench_info(rep, "errors", "%d runtime errors; last: %s", r.errors, r.last_error);
     if (r.wrong)
         bench_info(rep, "WRONG", "%d results did not match the CPU reference", r.wrong);
-    if (opt->json)
-        bench_print_json(rep, stdout);
-    else
-        bench_print_table(rep, stdout);
-    if (opt->svg && bench_write_svg(rep, opt->svg))
+    if (bench_output(rep, opt))
         r.errors++;
     wg_instance_release(r.inst);
     free(rep);
