@@ -80,7 +80,7 @@ typedef struct un {
     const ast_module *m;
     ARR(un_node) nodes;
     uint32_t epoch;
-    un_tags *tags;              /* [node_count] by FN node (only FN entries used) */
+    un_tags *tags;              /* [nfns + 1] by sm->fn_of[FN node] (0: no function) */
     /* the function being walked */
     uint32_t fn;
     uint32_t cf_start, ret;
@@ -356,7 +356,7 @@ static uint32_t call(un *u, uint32_t *cf, uint32_t h) {
         return *cf;
     }
     if (e->call != SEMA_CALL_FN) return result;
-    const un_tags *t = &u->tags[e->decl];
+    const un_tags *t = &u->tags[e->decl < u->sm->node_count ? u->sm->fn_of[e->decl] : 0];
     const ast_node *f = N(e->decl);
     uint32_t np = f->u.fn.params.count;
     if (t->cs_cause) {
@@ -852,7 +852,7 @@ static void analyse_fn(un *u, const sema_fn *fi) {
         if (u->slot[p]) edge(u, u->ptr_out[i], u->cur[u->slot[p] - 1]);
     }
     /* requirements */
-    un_tags *t = &u->tags[h];
+    un_tags *t = &u->tags[u->sm->fn_of[h]];
     t->param_cause = arena_alloc(&u->cc->arena, (np + 1) * sizeof *t->param_cause);
     t->param_sub = arena_alloc(&u->cc->arena, np + 1);
     t->ret_param = arena_alloc(&u->cc->arena, np + 1);
@@ -891,7 +891,7 @@ int sema_uniformity(wgsl_cc *cc, sema_module *sm) {
     u->cc = cc;
     u->sm = sm;
     u->m = &cc->ast;
-    u->tags = arena_alloc(&cc->arena, sm->node_count * sizeof *u->tags);
+    u->tags = arena_alloc(&cc->arena, (sm->nfns + 1) * sizeof *u->tags);   /* by fn_of index; 0 = none */
     u->slot = arena_alloc(&cc->arena, sm->node_count * sizeof *u->slot);
     u->letv = arena_alloc(&cc->arena, sm->node_count * sizeof *u->letv);
     node(u, NK_PLAIN, 0);       /* node 0: none */
