@@ -62,7 +62,7 @@ typedef struct wt_kernel {
     wt_kkey key;
     bool used;
     uint8_t nin;
-    uint8_t per;                  /* work items per invocation (vec4 map kernels: ctx->ew_vpt), else 1 */
+    uint8_t per;                  /* work items per invocation (vec4 map kernels: VPT), else 1 */
     wg_compute_pipeline *pipe;
 } wt_kernel;
 
@@ -125,8 +125,10 @@ struct wt_context {
     uint32_t max_batch;
     bool eager, f16, early;       /* early: max_batch_ops defaulted, start an idle GPU after 16 ops */
     uint64_t memory_limit;
-    uint64_t batch_flush_bytes;   /* flush once the pool handed out this much (WT_BATCH_BYTES; WGC_BATCH_MB) */
-    uint32_t ew_vpt;              /* vec4s per invocation of the vec4 map kernels (1; WGC_EW_VPT 1, 2 or 4) */
+    uint64_t batch_flush_bytes;   /* flush once the pool handed out this much: max(WT_BATCH_BYTES, heap / 16);
+                                   * WGC_BATCH_MB overrides */
+    uint32_t ew_vpt;              /* WGC_EW_VPT (1, 2 or 4): vec4s per invocation of every vec4 map kernel;
+                                   * 0: the default, 2 for one input (map1v4), 1 for two (map2v4) */
     uint32_t uniform_align, params_stride;
     uint64_t max_binding;
 
