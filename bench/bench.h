@@ -147,4 +147,24 @@ char *bench_torch_baseline(bench_report *rep, int b, const bench_options *opt, b
                            const char *adapter, const char *script, const char *const *args, const char *how,
                            const char **js);
 
+/* ---- the wt suites (ops, nn, llm) ---- */
+typedef struct bench_wt {
+    struct wg_instance *inst;
+    struct wg_device *dev;
+    struct wt_context *ctx;
+    const struct wg_adapter_info *info;  /* the adapter's (lives as long as inst) */
+    bool cpu;                            /* a CPU adapter: AUTO sizes mean MEDIUM */
+} bench_wt;
+
+/* The default adapter, a device (with shader-f16 when f16 and the adapter has it) and a wt
+ * context, all labelled label; false with a message on stderr, nothing held, when one fails. */
+bool bench_wt_open(bench_wt *w, const char *label, bool f16);
+/* After the measurements: adds the context's "wt" line (dispatches, submits, kernels, peak) to r,
+ * destroys the context and releases the device; inst and info stay for the baselines. */
+void bench_wt_done(bench_wt *w, bench_report *r);
+/* The end of the suite: notes wt errors and wrong results in r, prints it (bench_output: an SVG
+ * that cannot be written counts as an error), releases the instance; returns the exit status
+ * (1 a wrong result, 2 an error, else 0). */
+int bench_wt_end(bench_wt *w, bench_report *r, const bench_options *opt, int wrong, int errors);
+
 #endif

@@ -19,6 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wgc/gpu.h"
+#include "wgc/tensor.h"
+
 void bench_report_init(bench_report *r, const char *title) {
     memset(r, 0, sizeof *r);
     snprintf(r->title, sizeof r->title, "%s", title);
@@ -520,4 +523,53 @@ char *bench_torch_baseline(bench_report *rep, int b, const bench_options *opt, b
     }
     free(out);
     return NULL;
+}
+
+bool bench_wt_open(bench_wt *w, const char *label, bool f16) {
+    memset(w, 0, sizeof *w);
+    wg_error err;
+    w->inst = wg_instance_create(&(wg_instance_desc){ .label = label, .validation = -1 }, &err);
+    wg_adapter *ad = w->inst ? wg_instance_request_adapter(w->inst, NULL, &err) : NULL;
+    bool has_f16 = f16 && ad && wg_adapter_has_feature(ad, WG_FEATURE_SHADER_F16);
+    w->dev = ad ? wg_adapter_create_device(ad, &(wg_device_desc){
+                      .label = label, .required_features = has_f16 ? WG_FEATURE_BIT(WG_FEATURE_SHADER_F16) : 0 },
+                                           &err)
+                : NULL;
+    w->ctx = w->dev ? wt_context_create(w->dev, &(wt_context_desc){ .label = label }) : NULL;
+    if (!w->ctx) {
+        fprintf(stderr, "wgc bench: %s\n", w->dev ? "no wt context" : err.message);
+        if (w->dev)
+            wg_device_release(w->dev);
+        if (w->inst)
+            wg_instance_release(w->inst);
+        memset(w, 0, sizeof *w);
+        return false;
+    }
+    w->info = wg_adapter_get_info(ad);
+    w->cpu = w->info->type == WG_ADAPTER_TYPE_CPU;
+    return true;
+}
+
+void bench_wt_done(bench_wt *w, bench_report *r) {
+    wt_stats st;
+    wt_get_stats(w->ctx, &st);
+    bench_info(r, "wt", "%llu dispatches in %llu submits, %llu kernels compiled, peak %.1f MiB",
+               (unsigned long long)st.dispatches, (unsigned long long)st.flushes,
+               (unsigned long long)st.kernels_compiled, (double)st.peak_allocated_bytes / 1048576.0);
+    wt_context_destroy(w->ctx);
+    wg_device_release(w->dev);
+    w->ctx = NULL;
+    w->dev = NULL;
+}
+
+int bench_wt_end(bench_wt *w, bench_report *r, const bench_options *opt, int wrong, int errors) {
+    if (errors)
+        bench_info(r, "errors", "%d wt errors (see stderr)", errors);
+    if (wrong)
+        bench_info(r, "WRONG", "%d results did not match the CPU reference", wrong);
+    if (bench_output(r, opt))
+        errors++;
+    wg_instance_release(w->inst);
+    w->inst = NULL;
+    return wrong ? 1 : errors ? 2 : 0;
 }

@@ -295,26 +295,14 @@ int bench_nn(const bench_options *opt) {
     const char *ak = getenv("WGC_NN_KERNELS");
     b.all_kernels = ak && !strcmp(ak, "all");
     bench_report_init(rep, "nn");
-    wg_error err;
-    wg_instance *inst = wg_instance_create(&(wg_instance_desc){ .label = "bench nn", .validation = -1 }, &err);
-    wg_adapter *ad = inst ? wg_instance_request_adapter(inst, NULL, &err) : NULL;
-    bool f16 = ad && wg_adapter_has_feature(ad, WG_FEATURE_SHADER_F16);
-    wg_device *dev = ad ? wg_adapter_create_device(ad, &(wg_device_desc){
-                              .label = "bench nn", .required_features = f16 ? WG_FEATURE_BIT(WG_FEATURE_SHADER_F16) : 0 },
-                                                   &err)
-                        : NULL;
-    b.ctx = dev ? wt_context_create(dev, &(wt_context_desc){ .label = "bench nn" }) : NULL;
-    if (!b.ctx) {
-        fprintf(stderr, "wgc bench: %s\n", dev ? "no wt context" : err.message);
-        if (dev)
-            wg_device_release(dev);
-        if (inst)
-            wg_instance_release(inst);
+    bench_wt w;
+    if (!bench_wt_open(&w, "bench nn", true)) {
         free(rep);
         return 2;
     }
-    const wg_adapter_info *info = wg_adapter_get_info(ad);
-    bool cpu = info->type == WG_ADAPTER_TYPE_CPU;
+    b.ctx = w.ctx;
+    const wg_adapter_info *info = w.info;
+    bool cpu = w.cpu;
     bench_size size = opt->size;
     if (size == BENCH_SIZE_AUTO)
         size = cpu ? BENCH_SIZE_MEDIUM : BENCH_SIZE_FULL;
@@ -349,13 +337,7 @@ int bench_nn(const bench_options *opt) {
         snprintf(bench_find_row(rep, "hgemm4096_TFLOPs")->note, sizeof rep->rows[0].note, "no shader-f16 on this adapter");
     matvec(&b);
     nn_conv_rows(rep, b.ctx, size, b.sz.runs, b.all_kernels, &b.wrong, &b.errors);
-    wt_stats st;
-    wt_get_stats(b.ctx, &st);
-    bench_info(rep, "wt", "%llu dispatches in %llu submits, %llu kernels compiled, peak %.1f MiB",
-               (unsigned long long)st.dispatches, (unsigned long long)st.flushes,
-               (unsigned long long)st.kernels_compiled, (double)st.peak_allocated_bytes / 1048576.0);
-    wt_context_destroy(b.ctx);
-    wg_device_release(dev);
+    bench_wt_done(&w, rep);
 
     int bt = bench_add_baseline(rep, "torch");
     if (bench_want(opt, "torch"))
@@ -364,13 +346,7 @@ int bench_nn(const bench_options *opt) {
         bench_baseline_status(rep, bt, false, "not selected (--baseline %s)", opt->baseline);
     bench_relative_targets(rep, bt, rel_targets, NN_ROW_COUNT);
     nn_conv_target(rep, bt);
-    if (b.errors)
-        bench_info(rep, "errors", "%d wt errors (see stderr)", b.errors);
-    if (b.wrong)
-        bench_info(rep, "WRONG", "%d results did not match the CPU reference", b.wrong);
-    if (bench_output(rep, opt))
-        b.errors++;
-    wg_instance_release(inst);
+    int rc = bench_wt_end(&w, rep, opt, b.wrong, b.errors);
     free(rep);
-    return b.wrong ? 1 : b.errors ? 2 : 0;
+    return rc;
 }

@@ -351,26 +351,14 @@ int bench_llm(const bench_options *opt) {
         return 2;
     lb b = { .opt = opt, .rep = rep };
     bench_report_init(rep, "llm");
-    wg_error err;
-    wg_instance *inst = wg_instance_create(&(wg_instance_desc){ .label = "bench llm", .validation = -1 }, &err);
-    wg_adapter *ad = inst ? wg_instance_request_adapter(inst, NULL, &err) : NULL;
-    bool f16 = ad && wg_adapter_has_feature(ad, WG_FEATURE_SHADER_F16);
-    wg_device *dev = ad ? wg_adapter_create_device(ad, &(wg_device_desc){
-                              .label = "bench llm", .required_features = f16 ? WG_FEATURE_BIT(WG_FEATURE_SHADER_F16) : 0 },
-                                                   &err)
-                        : NULL;
-    b.ctx = dev ? wt_context_create(dev, &(wt_context_desc){ .label = "bench llm" }) : NULL;
-    if (!b.ctx) {
-        fprintf(stderr, "wgc bench: %s\n", dev ? "no wt context" : err.message);
-        if (dev)
-            wg_device_release(dev);
-        if (inst)
-            wg_instance_release(inst);
+    bench_wt w;
+    if (!bench_wt_open(&w, "bench llm", true)) {
         free(rep);
         return 2;
     }
-    const wg_adapter_info *info = wg_adapter_get_info(ad);
-    bool cpu = info->type == WG_ADAPTER_TYPE_CPU;
+    b.ctx = w.ctx;
+    const wg_adapter_info *info = w.info;
+    bool cpu = w.cpu;
     bench_size size = opt->size;
     if (size == BENCH_SIZE_AUTO)
         size = cpu ? BENCH_SIZE_MEDIUM : BENCH_SIZE_FULL;
@@ -402,13 +390,7 @@ int bench_llm(const bench_options *opt) {
     const char *ex = getenv("WGC_LLM_EXTRA");
     if (ex && *ex && strcmp(ex, "0"))
         extra_rows(&b);
-    wt_stats st;
-    wt_get_stats(b.ctx, &st);
-    bench_info(rep, "wt", "%llu dispatches in %llu submits, %llu kernels compiled, peak %.1f MiB",
-               (unsigned long long)st.dispatches, (unsigned long long)st.flushes,
-               (unsigned long long)st.kernels_compiled, (double)st.peak_allocated_bytes / 1048576.0);
-    wt_context_destroy(b.ctx);
-    wg_device_release(dev);
+    bench_wt_done(&w, rep);
 
     int bt = bench_add_baseline(rep, "torch");
     if (bench_want(opt, "torch"))
@@ -416,13 +398,7 @@ int bench_llm(const bench_options *opt) {
     else
         bench_baseline_status(rep, bt, false, "not selected (--baseline %s)", opt->baseline);
     bench_relative_targets(rep, bt, llm_rel, LLM_ROW_COUNT);
-    if (b.errors)
-        bench_info(rep, "errors", "%d wt errors (see stderr)", b.errors);
-    if (b.wrong)
-        bench_info(rep, "WRONG", "%d results did not match the CPU reference", b.wrong);
-    if (bench_output(rep, opt))
-        b.errors++;
-    wg_instance_release(inst);
+    int rc = bench_wt_end(&w, rep, opt, b.wrong, b.errors);
     free(rep);
-    return b.wrong ? 1 : b.errors ? 2 : 0;
+    return rc;
 }
