@@ -305,7 +305,13 @@ static ty_t array_type(checker *c, uint32_t h, ty_t elem, uint32_t cnt) {
             return 0;
         }
         if (t == TY_AINT) materialize(c, cnt, TY_I32);
-        return ty_array(c->tt, elem, (uint32_t)n);
+        ty_t at = ty_array(c->tt, elem, (uint32_t)n);
+        char lim[128];
+        if (ty_size_limit_check(c->tt, at, lim, sizeof lim)) {   /* Tint: at the count */
+            ERR(nsp(c, cnt), "%s", lim);
+            return 0;
+        }
+        return at;
     }
     if (ce->stage == SEMA_STAGE_OVERRIDE) {
         const ast_node *cn = N(cnt);
@@ -627,18 +633,14 @@ static void binary_expr(checker *c, uint32_t h, sema_expr *e) {
     e->kind = SEMA_EK_VALUE;
     e->type = res;
     e->stage = (uint8_t)stage_max(EX(c, lh)->stage, EX(c, rh)->stage);
-    if ((op == AST_OP_SHL || op == AST_OP_SHR) && EX(c, rh)->cval && e->stage != SEMA_STAGE_CONST) {
-        /* constant shift count with a runtime lhs: must be less than the bit width */
-        const cv_value *rv = val(c, rh);
-        uint32_t cnt = rv->type == TY_U32 || rv->type == TY_AINT ? 1 : rv->n;
-        for (uint32_t i = 0; i < cnt; i++) {
-            int64_t k = cnt == 1 && !rv->n ? rv->u.i : rv->u.elems[i].u.i;
-            if (k >= 32) {
-                ERR(nsp(c, h), "shift %s value must be less than the bit width of the lhs, which is 32",
-                    op == AST_OP_SHL ? "left" : "right");
-                e->type = 0;
-                return;
-            }
+    if (e->stage != SEMA_STAGE_CONST && (EX(c, lh)->cval || EX(c, rh)->cval) && op < AST_OP_COUNT) {
+        /* one constant operand: division by zero, shift count not below the bit width */
+        const cv_value *lv = EX(c, lh)->stage == SEMA_STAGE_CONST ? val(c, lh) : NULL;
+        const cv_value *rv = EX(c, rh)->stage == SEMA_STAGE_CONST ? val(c, rh) : NULL;
+        if (cv_check_partial_binary(&c->sm->cv, binop_of[op], lt, lv, rv)) {
+            ERR(nsp(c, h), "%s", c->sm->cv.msg);
+            e->type = 0;
+            return;
         }
     }
     if (e->stage == SEMA_STAGE_CONST && val(c, lh) && val(c, rh)) {
@@ -2060,6 +2062,11 @@ static void struct_decl(checker *c, uint32_t h) {
         }
     }
     ty_t st = ty_struct_new(c->tt, str(c, n->u.struct_.name), n->u.struct_.name, mem, nm);
+    char lim[128];
+    if (ty_size_limit_check(c->tt, st, lim, sizeof lim)) {    /* Tint: at the struct declaration */
+        ERR(n->sp, "%s", lim);
+        return;
+    }
     DC(c, h)->type = st;
     ARR_PUSH(&c->cc->arena, c->structs, h);
 }
@@ -2820,6 +2827,20 @@ static void builtin_call(checker *c, uint32_t h, sema_expr *e, const char *name)
         }
         set_value(c, h, &out);
         return;
+    }
+    {   /* constant arguments of a call that is not all constant (subgroupShuffle lane < 128, ...) */
+        const cv_value *cvals[BI_MAX_ARGS] = { 0 };
+        for (uint32_t i = 0; i < nargs; i++) {
+            uint32_t ah = arg_at(c, h, i);
+            if (EX(c, ah)->stage == SEMA_STAGE_CONST && EX(c, ah)->cval) cvals[i] = val(c, ah);
+        }
+        int bad = bi_check_const_args(c->tt, &m, cvals, nargs, msg, sizeof msg);
+        if (bad >= 0) {
+            /* Tint blames the argument for the subgroup lane/mask/delta limits, else the call */
+            ERR(nsp(c, (bi->flags & BI_F_SUB) ? arg_at(c, h, (uint32_t)bad) : h), "%s", msg);
+            e->type = 0;
+            return;
+        }
     }
     e->stage = (uint8_t)(bi->eval && st <= SEMA_STAGE_OVERRIDE ? SEMA_STAGE_OVERRIDE : SEMA_STAGE_RUNTIME);
     if (nargs == 0 && bi->eval == NULL) e->stage = SEMA_STAGE_RUNTIME;

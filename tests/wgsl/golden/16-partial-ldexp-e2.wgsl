@@ -1,0 +1,4 @@
+@group(0) @binding(0) var<storage, read_write> o: array<f32>;
+@compute @workgroup_size(1) fn main() {
+  o[0] = ldexp(o[1], 200);
+}
