@@ -1545,6 +1545,53 @@ static int assign_stmt(checker *c, uint32_t h) {
 }
 
 /* var/let/const in a function or at module scope (without the module-only rules). */
+/* Tint's limit on arrays in function, private and workgroup variables and in let / const values:
+ * every fixed array count (through arrays and struct members) must be below 65536.  Returns the
+ * offending count, or 0. */
+static uint32_t big_array_count(checker *c, ty_t t) {
+    const ty_info *r = ty_get(c->tt, t);
+    if (r->kind == TY_ARRAY) {
+        if (r->array_kind == TY_ARRAY_FIXED && r->count >= 65536) return r->count;
+        return big_array_count(c, r->elem);
+    }
+    if (r->kind == TY_STRUCT)
+        for (uint32_t i = 0; i < r->nmembers; i++) {
+            uint32_t k = big_array_count(c, r->members[i].type);
+            if (k) return k;
+        }
+    return 0;
+}
+
+/* Where Tint blames a too-big array: the member type inside a struct that holds it, else the
+ * declaration's type expression `tn` (or `fallback` when the type was inferred). */
+static span big_array_span(checker *c, uint32_t tn, ty_t t, span fallback) {
+    ty_t u = t;
+    while (ty_kind_of(c->tt, u) == TY_ARRAY &&
+           (ty_get(c->tt, u)->array_kind != TY_ARRAY_FIXED || ty_get(c->tt, u)->count < 65536))
+        u = ty_get(c->tt, u)->elem;
+    if (ty_kind_of(c->tt, u) == TY_STRUCT) {
+        for (uint32_t i = 0; i < c->structs.n; i++) {
+            uint32_t sh = c->structs.v[i];
+            if (DC(c, sh)->type != u) continue;
+            const ast_node *sn = N(sh);
+            const ty_info *r = ty_get(c->tt, u);
+            for (uint32_t k = 0; k < r->nmembers && k < sn->u.struct_.members.count; k++) {
+                if (!big_array_count(c, r->members[k].type)) continue;
+                uint32_t mh = ast_item(c->m, sn->u.struct_.members, k);
+                return big_array_span(c, N(mh)->u.param.type, r->members[k].type, nsp(c, N(mh)->u.param.type));
+            }
+        }
+    }
+    return tn ? nsp(c, tn) : fallback;
+}
+
+static bool big_array_check(checker *c, uint32_t tn, ty_t t, span fallback) {
+    uint32_t k = big_array_count(c, t);
+    if (!k) return true;
+    ERR(big_array_span(c, tn, t, fallback), "array count (%u) must be less than 65536", (unsigned)k);
+    return false;
+}
+
 static void value_decl(checker *c, uint32_t h, bool module) {
     const ast_node *n = N(h);
     sema_decl *d = DC(c, h);
@@ -1603,6 +1650,9 @@ static void value_decl(checker *c, uint32_t h, bool module) {
         }
         d->cval = EX(c, ih)->cval;
     }
+    if (!module && (k == AST_LET || k == AST_CONST || k == AST_VAR) &&
+        !big_array_check(c, n->u.var.type, t, decl_span(c, h)))
+        return;
     d->type = t;
 }
 
@@ -2189,6 +2239,10 @@ static void global_var_decl(checker *c, uint32_t h) {
     }
     d->as = (uint8_t)as;
     d->access = (uint8_t)(am ? am : ty_as_default_access(as));
+    if ((as == TY_AS_PRIVATE || as == TY_AS_WORKGROUP) && !big_array_check(c, n->u.var.type, t, decl_span(c, h))) {
+        d->type = 0;
+        return;
+    }
     /* 3. the store type in its address space */
     const char *asn = ty_as_name(as);
     if (as == TY_AS_PRIVATE && ty_has(c->tt, t, TY_F_HAS_RUNTIME)) {
@@ -2489,6 +2543,9 @@ static void fn_decl(checker *c, uint32_t h) {
                 ERR(nsp(c, pn->u.param.type), "function parameter of pointer type cannot be in '%s' address space", ty_as_name((ty_as)pi->as));
                 return;
             }
+            uint32_t tn = pn->u.param.type, sn = N(tn)->u.ident.templ.count > 1 ? templ_arg(c, tn, 1) : 0;
+            if (pi->as != TY_AS_STORAGE && pi->as != TY_AS_UNIFORM && !big_array_check(c, sn, pi->elem, nsp(c, tn)))
+                return;
         } else if (!ty_is_constructible(c->tt, t)) {
             ERR(nsp(c, pn->u.param.type), "type of function parameter must be constructible");
             return;

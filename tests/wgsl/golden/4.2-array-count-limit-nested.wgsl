@@ -1,0 +1,2 @@
+var<private> a: array<array<f32, 70000>, 2>;
+@compute @workgroup_size(1) fn main() { a[0][0] = 1.0; }
