@@ -1425,10 +1425,44 @@ static uint32_t root_decl(checker *c, uint32_t h) {
     }
 }
 
+/* Tint's name for a swizzle of a vector reference, "swizzle<function, vec2<f32>, read_write, 4, 2>",
+ * or NULL when the assignment's lhs `lh` is not one. */
+static const char *swizzle_ref_name(checker *c, uint32_t lh, char *buf, size_t size) {
+    const sema_expr *l = EX(c, lh);
+    if (!lh || N(lh)->kind != AST_MEMBER || l->kind != SEMA_EK_VALUE || l->swz_n < 2) return NULL;
+    const sema_expr *be = EX(c, N(lh)->u.member.base);
+    if (!be->type || (be->kind != SEMA_EK_REF && !ty_is_ptr(c->tt, be->type))) return NULL;
+    const ty_info *ri = ty_get(c->tt, be->type);
+    snprintf(buf, size, "swizzle<%s, %s, %s, %u, %u>", ty_as_name((ty_as)ri->as), TN(l->type),
+             ty_access_name((ty_access)ri->access), (unsigned)ty_get(c->tt, ri->elem)->n, (unsigned)l->swz_n);
+    return buf;
+}
+
 /* The lhs of an assignment / increment: a writable reference.  Returns the store type. */
 static ty_t lhs_ref(checker *c, uint32_t lh, bool incdec, span ro_sp) {
     sema_expr *l = expr(c, lh);
     if (!l->type) return 0;
+    if (!incdec && l->kind == SEMA_EK_VALUE && l->swz_n > 1 && N(lh)->kind == AST_MEMBER) {
+        /* swizzle assignment `v.xy = e` on a vector reference (or pointer): the emitter stores
+         * each named component */
+        uint32_t bh = N(lh)->u.member.base;
+        const sema_expr *be = EX(c, bh);
+        ty_t bt = be->kind == SEMA_EK_REF || ty_is_ptr(c->tt, be->type) ? be->type : 0;
+        if (bt) {
+            for (uint32_t i = 0; i < l->swz_n; i++)
+                for (uint32_t j = 0; j < i; j++)
+                    if (l->swz[i] == l->swz[j]) {
+                        ERR(nsp(c, lh), "cannot assign to vector swizzle with duplicate target components");
+                        return 0;
+                    }
+            if (ty_get(c->tt, bt)->access == TY_ACCESS_READ) {
+                char nb[128];
+                ERR(ro_sp, "cannot store into a read-only type '%s'", swizzle_ref_name(c, lh, nb, sizeof nb));
+                return 0;
+            }
+            return l->type;
+        }
+    }
     if (l->kind != SEMA_EK_REF) {
         uint32_t d = root_decl(c, lh);
         if (d && (N(d)->kind == AST_LET || N(d)->kind == AST_PARAM || N(d)->kind == AST_CONST ||
@@ -1447,7 +1481,9 @@ static ty_t lhs_ref(checker *c, uint32_t lh, bool incdec, span ro_sp) {
             if (param) NOTE(dsp, "parameter '%s' declared here", nm);
             else NOTE(dsp, "'%s' declared here", decl_desc(c, d));
         } else if (l->kind == SEMA_EK_VALUE) {
-            ERR(nsp(c, lh), "cannot %s value of type '%s'", incdec ? "modify" : "assign to", TN(l->type));
+            char nb[128];
+            const char *sw = swizzle_ref_name(c, lh, nb, sizeof nb);
+            ERR(nsp(c, lh), "cannot %s value of type '%s'", incdec ? "modify" : "assign to", sw ? sw : TN(l->type));
         } else {
             rval(c, lh);
         }
@@ -1505,8 +1541,10 @@ static int assign_stmt(checker *c, uint32_t h) {
             return B_NEXT;
         }
         bool rep;
+        char nb[128];
+        const char *sw = swizzle_ref_name(c, lh, nb, sizeof nb);
         if (!convert_or_report(c, rh, st, &rep) && !rep)
-            ERR(assign_op_span(c, h), "cannot assign '%s' to '%s'", TN(rt), TN(st));
+            ERR(assign_op_span(c, h), "cannot assign '%s' to '%s'", TN(rt), sw ? sw : TN(st));
         return B_NEXT;
     }
     /* compound: lhs op= rhs behaves as lhs = lhs op rhs; type the operator on (st, rt) */
@@ -1544,7 +1582,6 @@ static int assign_stmt(checker *c, uint32_t h) {
     return B_NEXT;
 }
 
-/* var/let/const in a function or at module scope (without the module-only rules). */
 /* Tint's limit on arrays in function, private and workgroup variables and in let / const values:
  * every fixed array count (through arrays and struct members) must be below 65536.  Returns the
  * offending count, or 0. */
@@ -1592,6 +1629,7 @@ static bool big_array_check(checker *c, uint32_t tn, ty_t t, span fallback) {
     return false;
 }
 
+/* var/let/const in a function or at module scope (without the module-only rules). */
 static void value_decl(checker *c, uint32_t h, bool module) {
     const ast_node *n = N(h);
     sema_decl *d = DC(c, h);

@@ -1655,11 +1655,48 @@ static void loop_stmt(emitter *e, uint32_t h) {
     merge_block(e, merge, reached);
 }
 
+/* `v.zx = e` / `v.zx op= e` on a vector reference or pointer: one store per named component
+ * (an OpAccessChain to each), so the other components are never rewritten. */
+static void swizzle_assign(emitter *e, uint32_t h) {
+    const ast_node *n = N(h);
+    uint32_t lhs = n->u.assign.lhs, bh = N(lhs)->u.member.base;
+    const sema_expr *x = EX(lhs);
+    pdec p;
+    memset(&p, 0, sizeof p);
+    if (EX(bh)->kind == SEMA_EK_REF) dec_ref(e, bh, &p);
+    else dec_ptr(e, bh, &p);
+    ty_t lt = x->type, st = ty_scalar_of(e->tt, lt);
+    uint32_t r;
+    if (n->op == AST_OP_NONE) {
+        r = value(e, n->u.assign.rhs);
+    } else {
+        ty_t vty = TI(EX(bh)->type)->elem;
+        uint32_t cur = load_sc(e, vty, pd_chain(e, &p, vty), p.sc);
+        uint32_t ops[6] = { cur, cur, x->swz[0], x->swz[1], x->swz[2], x->swz[3] };
+        uint32_t part = spv_val(&e->b, SPV_OP_VectorShuffle, tid(e, lt), 2u + x->swz_n, ops);
+        uint32_t rv = value(e, n->u.assign.rhs);
+        e->rhs_safe = const_rhs_safe(e, n->u.assign.rhs, (ast_op)n->op);
+        r = binary_vals(e, (ast_op)n->op, lt, lt, part, vt(e, n->u.assign.rhs), rv);
+    }
+    for (uint32_t k = 0; k < x->swz_n; k++) {
+        pdec q;
+        pd_copy(e, &q, &p);
+        pd_push(e, &q, c_u32(e, x->swz[k]), 0);
+        uint32_t cp = pd_chain(e, &q, st);
+        store_sc(e, st, cp, SPV_VAL(&e->b, SPV_OP_CompositeExtract, tid(e, st), r, k), q.sc);
+    }
+}
+
 static void assign_stmt(emitter *e, uint32_t h) {
     const ast_node *n = N(h);
     uint32_t lhs = n->u.assign.lhs;
     if (n->kind == AST_ASSIGN && !lhs) { /* phony: evaluate for side effects */
         value(e, n->u.assign.rhs);
+        return;
+    }
+    if (n->kind == AST_ASSIGN && N(lhs)->kind == AST_MEMBER && EX(lhs)->swz_n > 1 &&
+        EX(lhs)->kind != SEMA_EK_REF) {
+        swizzle_assign(e, h);
         return;
     }
     ty_t lt = ty_unref(e->tt, EX(lhs)->type);
