@@ -1425,16 +1425,38 @@ static uint32_t root_decl(checker *c, uint32_t h) {
     }
 }
 
+/* For an assignment lhs that is a swizzle (or a swizzle of swizzles) of a vector reference or
+ * pointer: the reference / pointer node, with the vector components written in comps[0..*n);
+ * else 0. */
+static uint32_t swizzle_target(checker *c, uint32_t lh, uint8_t comps[4], uint32_t *n) {
+    const sema_expr *l = EX(c, lh);
+    if (!lh || N(lh)->kind != AST_MEMBER || l->kind != SEMA_EK_VALUE || !l->swz_n) return 0;
+    *n = l->swz_n;
+    memcpy(comps, l->swz, 4);
+    uint32_t b = N(lh)->u.member.base;
+    for (;;) {
+        const sema_expr *be = EX(c, b);
+        if (!be->type) return 0;
+        if (be->kind == SEMA_EK_REF || ty_is_ptr(c->tt, be->type)) return *n > 1 || b != N(lh)->u.member.base ? b : 0;
+        if (N(b)->kind != AST_MEMBER || be->kind != SEMA_EK_VALUE || !be->swz_n) return 0;
+        for (uint32_t k = 0; k < *n; k++) comps[k] = be->swz[comps[k]];
+        b = N(b)->u.member.base;
+    }
+}
+
 /* Tint's name for a swizzle of a vector reference, "swizzle<function, vec2<f32>, read_write, 4, 2>",
  * or NULL when the assignment's lhs `lh` is not one. */
 static const char *swizzle_ref_name(checker *c, uint32_t lh, char *buf, size_t size) {
     const sema_expr *l = EX(c, lh);
-    if (!lh || N(lh)->kind != AST_MEMBER || l->kind != SEMA_EK_VALUE || l->swz_n < 2) return NULL;
-    const sema_expr *be = EX(c, N(lh)->u.member.base);
-    if (!be->type || (be->kind != SEMA_EK_REF && !ty_is_ptr(c->tt, be->type))) return NULL;
-    const ty_info *ri = ty_get(c->tt, be->type);
+    uint8_t comps[4];
+    uint32_t n;
+    uint32_t root = swizzle_target(c, lh, comps, &n);
+    if (!root) return NULL;
+    const ty_info *ri = ty_get(c->tt, EX(c, root)->type);
+    ty_t bt = sema_value_type(c->sm, N(lh)->u.member.base);     /* the vector swizzled last */
+    if (ty_is_ptr(c->tt, bt) || ty_is_ref(c->tt, bt)) bt = ty_get(c->tt, bt)->elem;
     snprintf(buf, size, "swizzle<%s, %s, %s, %u, %u>", ty_as_name((ty_as)ri->as), TN(l->type),
-             ty_access_name((ty_access)ri->access), (unsigned)ty_get(c->tt, ri->elem)->n, (unsigned)l->swz_n);
+             ty_access_name((ty_access)ri->access), (unsigned)ty_get(c->tt, bt)->n, (unsigned)l->swz_n);
     return buf;
 }
 
@@ -1442,26 +1464,23 @@ static const char *swizzle_ref_name(checker *c, uint32_t lh, char *buf, size_t s
 static ty_t lhs_ref(checker *c, uint32_t lh, bool incdec, span ro_sp) {
     sema_expr *l = expr(c, lh);
     if (!l->type) return 0;
-    if (!incdec && l->kind == SEMA_EK_VALUE && l->swz_n > 1 && N(lh)->kind == AST_MEMBER) {
-        /* swizzle assignment `v.xy = e` on a vector reference (or pointer): the emitter stores
-         * each named component */
-        uint32_t bh = N(lh)->u.member.base;
-        const sema_expr *be = EX(c, bh);
-        ty_t bt = be->kind == SEMA_EK_REF || ty_is_ptr(c->tt, be->type) ? be->type : 0;
-        if (bt) {
-            for (uint32_t i = 0; i < l->swz_n; i++)
-                for (uint32_t j = 0; j < i; j++)
-                    if (l->swz[i] == l->swz[j]) {
-                        ERR(nsp(c, lh), "cannot assign to vector swizzle with duplicate target components");
-                        return 0;
-                    }
-            if (ty_get(c->tt, bt)->access == TY_ACCESS_READ) {
-                char nb[128];
-                ERR(ro_sp, "cannot store into a read-only type '%s'", swizzle_ref_name(c, lh, nb, sizeof nb));
-                return 0;
-            }
-            return l->type;
+    uint8_t comps[4];
+    uint32_t ncomp = 0, root = incdec ? 0 : swizzle_target(c, lh, comps, &ncomp);
+    if (root) {
+        /* swizzle assignment `v.xy = e`, `v.xy.x = e` on a vector reference (or pointer): the
+         * emitter stores each named component */
+        for (uint32_t i = 0; i < ncomp; i++)
+            for (uint32_t j = 0; j < i; j++)
+                if (comps[i] == comps[j]) {
+                    ERR(nsp(c, lh), "cannot assign to vector swizzle with duplicate target components");
+                    return 0;
+                }
+        if (ty_get(c->tt, EX(c, root)->type)->access == TY_ACCESS_READ) {
+            char nb[128];
+            ERR(ro_sp, "cannot store into a read-only type '%s'", swizzle_ref_name(c, lh, nb, sizeof nb));
+            return 0;
         }
+        return l->type;
     }
     if (l->kind != SEMA_EK_REF) {
         uint32_t d = root_decl(c, lh);

@@ -1657,9 +1657,26 @@ static void loop_stmt(emitter *e, uint32_t h) {
 
 /* `v.zx = e` / `v.zx op= e` on a vector reference or pointer: one store per named component
  * (an OpAccessChain to each), so the other components are never rewritten. */
+/* The vector reference / pointer under a chain of swizzles (`v.zyx.yx`), with the components of
+ * v the chain names in comps; 0 when the lhs is not such a chain. */
+static uint32_t swizzle_root(emitter *e, uint32_t lhs, uint8_t comps[4]) {
+    const sema_expr *x = EX(lhs);
+    if (N(lhs)->kind != AST_MEMBER || x->kind == SEMA_EK_REF || !x->swz_n) return 0;
+    memcpy(comps, x->swz, 4);
+    for (uint32_t b = N(lhs)->u.member.base;;) {
+        const sema_expr *be = EX(b);
+        if (be->kind == SEMA_EK_REF || TI(be->type)->kind == TY_PTR) return b;
+        if (N(b)->kind != AST_MEMBER || !be->swz_n) return 0;
+        for (uint32_t k = 0; k < x->swz_n; k++) comps[k] = be->swz[comps[k]];
+        b = N(b)->u.member.base;
+    }
+}
+
 static void swizzle_assign(emitter *e, uint32_t h) {
     const ast_node *n = N(h);
-    uint32_t lhs = n->u.assign.lhs, bh = N(lhs)->u.member.base;
+    uint32_t lhs = n->u.assign.lhs;
+    uint8_t comps[4] = { 0 };
+    uint32_t bh = swizzle_root(e, lhs, comps);
     const sema_expr *x = EX(lhs);
     pdec p;
     memset(&p, 0, sizeof p);
@@ -1672,8 +1689,12 @@ static void swizzle_assign(emitter *e, uint32_t h) {
     } else {
         ty_t vty = TI(EX(bh)->type)->elem;
         uint32_t cur = load_sc(e, vty, pd_chain(e, &p, vty), p.sc);
-        uint32_t ops[6] = { cur, cur, x->swz[0], x->swz[1], x->swz[2], x->swz[3] };
-        uint32_t part = spv_val(&e->b, SPV_OP_VectorShuffle, tid(e, lt), 2u + x->swz_n, ops);
+        uint32_t part;
+        if (x->swz_n == 1) part = SPV_VAL(&e->b, SPV_OP_CompositeExtract, tid(e, lt), cur, comps[0]);
+        else {
+            uint32_t ops[6] = { cur, cur, comps[0], comps[1], comps[2], comps[3] };
+            part = spv_val(&e->b, SPV_OP_VectorShuffle, tid(e, lt), 2u + x->swz_n, ops);
+        }
         uint32_t rv = value(e, n->u.assign.rhs);
         e->rhs_safe = const_rhs_safe(e, n->u.assign.rhs, (ast_op)n->op);
         r = binary_vals(e, (ast_op)n->op, lt, lt, part, vt(e, n->u.assign.rhs), rv);
@@ -1681,9 +1702,10 @@ static void swizzle_assign(emitter *e, uint32_t h) {
     for (uint32_t k = 0; k < x->swz_n; k++) {
         pdec q;
         pd_copy(e, &q, &p);
-        pd_push(e, &q, c_u32(e, x->swz[k]), 0);
+        pd_push(e, &q, c_u32(e, comps[k]), 0);
         uint32_t cp = pd_chain(e, &q, st);
-        store_sc(e, st, cp, SPV_VAL(&e->b, SPV_OP_CompositeExtract, tid(e, st), r, k), q.sc);
+        uint32_t cv = x->swz_n == 1 ? r : SPV_VAL(&e->b, SPV_OP_CompositeExtract, tid(e, st), r, k);
+        store_sc(e, st, cp, cv, q.sc);
     }
 }
 
@@ -1694,8 +1716,8 @@ static void assign_stmt(emitter *e, uint32_t h) {
         value(e, n->u.assign.rhs);
         return;
     }
-    if (n->kind == AST_ASSIGN && N(lhs)->kind == AST_MEMBER && EX(lhs)->swz_n > 1 &&
-        EX(lhs)->kind != SEMA_EK_REF) {
+    uint8_t comps[4];
+    if (n->kind == AST_ASSIGN && swizzle_root(e, lhs, comps)) {
         swizzle_assign(e, h);
         return;
     }

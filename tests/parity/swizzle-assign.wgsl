@@ -1,9 +1,10 @@
 // Swizzle assignment: v.zx = e, v.yx op= e, through a pointer, into a storage vector and into an
-// array element; the components not named keep their values.
+// array element, and swizzles of swizzles (v.zyx.zx = e: v.x, v.z; v.xy.y += e); the components
+// not named keep their values.
 // @dispatch 1
-// @bind 0:0 storage rw 64 init=vals:f32:1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16
-// @expect 0:0 f32 30,20,3,10,5,6,70,80,107,102,11,12,2.5,14,3.5,1
-struct S { a: vec4f, b: vec4f, c: array<vec4f, 2> }
+// @bind 0:0 storage rw 80 init=vals:f32:1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20
+// @expect 0:0 f32 30,20,3,10,5,6,70,80,107,102,11,12,2.5,14,3.5,1,40,18,21,50
+struct S { a: vec4f, b: vec4f, c: array<vec4f, 2>, d: vec4f }
 @group(0) @binding(0) var<storage, read_write> s: S;
 
 fn set_wx(p: ptr<function, vec4f>, x: vec2f) { p.wx = x; }
@@ -20,4 +21,6 @@ fn set_wx(p: ptr<function, vec4f>, x: vec2f) { p.wx = x; }
   s.c[0].x -= 2.0;                   // 107
   let q = &s.c[1];
   q.zxw = vec3f(3.5, 2.5, 1.0);      // 2.5 14 3.5 1
+  s.d.wzyx.wx = vec2f(40.0, 50.0);   // d.x = 40, d.w = 50
+  s.d.xyz.zy += vec2f(2.0, 0.0);     // d.z = 19 + 2, d.y = 18
 }

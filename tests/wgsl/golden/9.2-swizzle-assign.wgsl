@@ -7,4 +7,6 @@ fn set_wx(p: ptr<function, vec4f>, x: vec2f) { p.wx = x; }
   set_wx(&v, v.xy);
   o.yw = v.xz;
   o.rgb *= 2.0;
+  v.zyx.yx = vec2f(5.0, 6.0);
+  o.xy.y += v.w;
 }
