@@ -649,9 +649,9 @@ static int run_main(int argc, char **argv, bool profile) {
                    res->timestamps ? "timestamp" : "wall", a->warmup, a->repeat, res->min_ns, res->median_ns,
                    res->max_ns, res->mean_ns, res->stddev_ns, spread, res->wall_ms);
             if (a->bytes > 0)
-                printf(",\"bytes\":%.0f,\"gbPerS\":%.4f", a->bytes, a->bytes / res->median_ns);
+                printf(",\"bytes\":%.0f,\"gbPerS\":%.7g", a->bytes, a->bytes / res->median_ns);
             if (a->flops > 0)
-                printf(",\"flops\":%.0f,\"gflopPerS\":%.4f", a->flops, a->flops / res->median_ns);
+                printf(",\"flops\":%.0f,\"gflopPerS\":%.7g", a->flops, a->flops / res->median_ns);
             printf(",\"samplesNs\":[");
             for (uint32_t i = 0; i < a->repeat; i++)
                 printf("%s%llu", i ? "," : "", (unsigned long long)ns[i]);
