@@ -1793,10 +1793,51 @@ static int loop_body(checker *c, uint32_t body, uint32_t continuing, int *bc) {
     return b;
 }
 
+/* Diagnostic filters on one construct (statement / function attributes, or the module's directives
+ * when `use` is "directive"): two for the same rule are an error, "duplicate" when the severities
+ * agree (directives may repeat) and "conflicting" when not, as Tint reports them. */
+static void diag_filters_ok(checker *c, ast_list list, const char *use) {
+    bool dir = !strcmp(use, "directive");
+    for (uint32_t i = 1; i < list.count; i++) {
+        const ast_node *a = N(ast_item(c->m, list, i));
+        if (!dir && (a->kind != AST_ATTR || a->op != AST_ATTR_diagnostic || !a->u.attr.args.count)) continue;
+        const ast_node *da = dir ? a : N(ast_item(c->m, a->u.attr.args, 0));
+        if (da->kind != AST_DIAGNOSTIC) continue;
+        for (uint32_t j = 0; j < i; j++) {
+            const ast_node *b = N(ast_item(c->m, list, j));
+            if (!dir && (b->kind != AST_ATTR || b->op != AST_ATTR_diagnostic || !b->u.attr.args.count)) continue;
+            const ast_node *db = dir ? b : N(ast_item(c->m, b->u.attr.args, 0));
+            if (db->kind != AST_DIAGNOSTIC || db->u.diag.rule != da->u.diag.rule || db->u.diag.rule2 != da->u.diag.rule2)
+                continue;
+            bool same = db->u.diag.severity == da->u.diag.severity;
+            if (same && dir) continue;
+            char rule[256];
+            if (da->u.diag.rule2)
+                snprintf(rule, sizeof rule, "%s.%s", str(c, da->u.diag.rule), str(c, da->u.diag.rule2));
+            else
+                snprintf(rule, sizeof rule, "%s", str(c, da->u.diag.rule));
+            uint32_t len = (uint32_t)strlen(rule);
+            span sa = span_make(da->u.diag.rule_off, len), sb = span_make(db->u.diag.rule_off, len);
+            if (same) {
+                ERR(sa, "duplicate diagnostic %s", use);
+                NOTE(sb, "first attribute declared here");
+            } else {
+                ERR(sa, "conflicting diagnostic %s", use);
+                NOTE(sb, "severity of '%s' set to '%s' here", rule, str(c, da->u.diag.severity));
+            }
+            return;
+        }
+    }
+}
+
 static int stmt_inner(checker *c, uint32_t h);
 
 static int stmt(checker *c, uint32_t h) {
     if (!h) return B_NEXT;
+    const ast_node *n = N(h);
+    if (n->kind != AST_BLOCK) diag_filters_ok(c, n->attrs, "attribute");     /* blocks: in block_stmts */
+    if (n->kind == AST_LOOP) diag_filters_ok(c, n->u.loop.body_attrs, "attribute");
+    if (n->kind == AST_SWITCH) diag_filters_ok(c, n->u.switch_.body_attrs, "attribute");
     int b = stmt_inner(c, h);
     c->sm->behav[h] = (uint8_t)b;
     return b;
@@ -2015,6 +2056,7 @@ static int block_stmts(checker *c, uint32_t h) {
     if (!h) return B_NEXT;
     const ast_node *n = N(h);
     if (n->kind != AST_BLOCK) return stmt(c, h);
+    diag_filters_ok(c, n->attrs, "attribute");
     int b = B_NEXT;
     bool warned = false;
     for (uint32_t i = 0; i < n->u.block.stmts.count; i++) {
@@ -2544,6 +2586,7 @@ static void fn_decl(checker *c, uint32_t h) {
     sm->fn_of[h] = ++sm->nfns;
     /* attributes */
     if (!no_dup_attrs(c, n->attrs)) return;
+    diag_filters_ok(c, n->attrs, "attribute");
     uint32_t wattr = 0;
     for (uint32_t i = 0; i < n->attrs.count; i++) {
         uint32_t ah = ast_item(c->m, n->attrs, i);
@@ -2725,6 +2768,7 @@ static void fn_decl(checker *c, uint32_t h) {
 
 static void directives(checker *c) {
     const ast_module *m = c->m;
+    diag_filters_ok(c, m->directives, "directive");
     for (uint32_t i = 0; i < m->directives.count; i++) {
         uint32_t h = ast_item(m, m->directives, i);
         const ast_node *n = N(h);

@@ -19,8 +19,9 @@
  * tags (call site must be uniform, parameter i must be uniform), which callers apply; whether the
  * return value and pointer-parameter contents may be non-uniform, or depend on parameters, are
  * tags too.  Functions are analysed callees first (sm->fns order).  Only the first violation is
- * reported (Tint stops there).  The subgroup_uniformity rule honours `diagnostic(...)` directives
- * and function attributes (off / info / warning / error). */
+ * reported (Tint stops there).  The subgroup_uniformity rule honours `diagnostic(...)` directives,
+ * function attributes and statement attributes (off / info / warning / error): the innermost
+ * filter enclosing the call that requires uniformity decides its severity. */
 #include <string.h>
 
 #include "wgsl/builtins.h"
@@ -48,6 +49,7 @@ typedef struct un_node {
     uint32_t from;              /* DFS parent, for the notes */
     uint8_t kind;
     uint8_t sub;                /* NK_REQ: the subgroup_uniformity rule applies (else: error) */
+    uint8_t sev;                /* NK_REQ with sub: its severity where it was required (wgsl_severity) */
     uint32_t cause;             /* NK_REQ: the builtin call finally responsible */
 } un_node;
 
@@ -95,7 +97,8 @@ typedef struct un {
     uint32_t *letv;             /* [node_count]: value node of a let / const-less decl */
     ARR(uint32_t) reqs;         /* NK_REQ nodes of this function */
     ARR(un_target) targets;
-    int sub_sev;                /* severity of subgroup_uniformity in this function: 0 off, else wgsl_severity */
+    int sub_sev;                /* severity of subgroup_uniformity here (module directive, function
+                                 * attribute, then enclosing statement filters): 0 off, else wgsl_severity */
     int global_sub_sev;
     bool reported;
 } un;
@@ -293,6 +296,7 @@ static uint32_t require(un *u, uint32_t h, uint32_t cause, bool sub) {
     uint32_t r = node(u, NK_REQ, h);
     UN(u, r)->cause = cause;
     UN(u, r)->sub = sub;
+    UN(u, r)->sev = (uint8_t)u->sub_sev;
     if (sub && u->sub_sev == 0) return 0;   /* rule off: nothing required */
     ARR_PUSH(&u->cc->arena, u->reqs, r);
     return r;
@@ -456,6 +460,31 @@ static uint32_t expr(un *u, uint32_t *cf, uint32_t h) {
     }
 }
 
+/* Severity of subgroup_uniformity from a diagnostic directive/attribute node; -1 if not that rule. */
+static int diag_sev(un *u, const ast_node *d) {
+    if (d->kind != AST_DIAGNOSTIC || d->u.diag.rule2) return -1;
+    if (strcmp(cc_str(u->cc, d->u.diag.rule), "subgroup_uniformity")) return -1;
+    const char *s = cc_str(u->cc, d->u.diag.severity);
+    if (!strcmp(s, "off")) return 0;
+    if (!strcmp(s, "info")) return WGSL_SEVERITY_INFO;
+    if (!strcmp(s, "warning")) return WGSL_SEVERITY_WARNING;
+    return WGSL_SEVERITY_ERROR;
+}
+
+/* Applies the @diagnostic attributes in `attrs` (a statement's filters, innermost last) to the
+ * current subgroup_uniformity severity; returns the severity before, for the caller to restore. */
+static int apply_filters(un *u, ast_list attrs) {
+    int old = u->sub_sev;
+    for (uint32_t i = 0; i < attrs.count; i++) {
+        const ast_node *a = N(ast_item(u->m, attrs, i));
+        if (a->kind == AST_ATTR && a->op == AST_ATTR_diagnostic && a->u.attr.args.count) {
+            int s = diag_sev(u, N(ast_item(u->m, a->u.attr.args, 0)));
+            if (s >= 0) u->sub_sev = s;
+        }
+    }
+    return old;
+}
+
 /* ---- statements ----------------------------------------------------------------------------- */
 
 static uint32_t stmt(un *u, uint32_t cf, uint32_t h);
@@ -464,7 +493,9 @@ static uint32_t block(un *u, uint32_t cf, uint32_t h) {
     if (!h) return cf;
     const ast_node *n = N(h);
     if (n->kind != AST_BLOCK) return stmt(u, cf, h);
+    int old = apply_filters(u, n->attrs);   /* `@diagnostic(...) { ... }`: the filter covers the block */
     for (uint32_t i = 0; i < n->u.block.stmts.count; i++) cf = stmt(u, cf, ast_item(u->m, n->u.block.stmts, i));
+    u->sub_sev = old;
     return cf;
 }
 
@@ -565,7 +596,23 @@ static uint32_t loop_stmt(un *u, uint32_t cf, uint32_t h, uint32_t cond, uint32_
     return out;
 }
 
+static uint32_t stmt_inner(un *u, uint32_t cf, uint32_t h);
+
+/* A statement under its own diagnostic filters (spec "Diagnostic Filtering": an attribute on an if,
+ * switch, loop, for or while statement covers the whole statement, a loop body's covers the body
+ * with its continuing block); blocks apply theirs in block(). */
 static uint32_t stmt(un *u, uint32_t cf, uint32_t h) {
+    if (!h) return cf;
+    const ast_node *n = N(h);
+    if (n->kind == AST_BLOCK) return stmt_inner(u, cf, h);
+    int old = apply_filters(u, n->attrs);
+    if (n->kind == AST_LOOP) apply_filters(u, n->u.loop.body_attrs);
+    cf = stmt_inner(u, cf, h);
+    u->sub_sev = old;
+    return cf;
+}
+
+static uint32_t stmt_inner(un *u, uint32_t cf, uint32_t h) {
     if (!h) return cf;
     const ast_node *n = N(h);
     uint8_t behav = u->sm->behav[h];
@@ -650,6 +697,7 @@ static uint32_t stmt(un *u, uint32_t cf, uint32_t h) {
         uint32_t ncl = n->u.switch_.clauses.count;
         uint32_t **vals = arena_alloc(&u->cc->arena, (ncl + 1) * sizeof *vals);
         uint32_t out = node(u, NK_PLAIN, 0);
+        int old = apply_filters(u, n->u.switch_.body_attrs);
         for (uint32_t i = 0; i < ncl; i++) {
             restore(u, before, nv0);
             const ast_node *cl = N(ast_item(u->m, n->u.switch_.clauses, i));
@@ -657,6 +705,7 @@ static uint32_t stmt(un *u, uint32_t cf, uint32_t h) {
             edge(u, out, e);
             vals[i] = snapshot(u);
         }
+        u->sub_sev = old;
         un_target *tp = &u->targets.v[ti];
         uint32_t npaths = ncl;
         uint32_t **all = arena_alloc(&u->cc->arena, (ncl + tp->breaks.n + 1) * sizeof *all);
@@ -746,7 +795,7 @@ static void report(un *u, uint32_t r) {
     uint32_t cause = rn->cause ? rn->cause : rn->ast;
     const ast_node *cn = N(cause);
     const char *fname = cn->kind == AST_CALL ? cc_str(u->cc, N(cn->u.call.callee)->u.ident.name) : "";
-    int sev = rn->sub ? u->sub_sev : WGSL_SEVERITY_ERROR;
+    int sev = rn->sub ? rn->sev : WGSL_SEVERITY_ERROR;
     if (sev == 0) return;
     if (rn->aux && cn->kind == AST_CALL && sema_ex(u->sm, cause)->call == SEMA_CALL_CONSTRUCT) {
         diag_error(u->cc, N(rn->ast)->sp, "%s constructor requires argument %u to be uniform",
@@ -804,17 +853,6 @@ static void report(un *u, uint32_t r) {
     if (sev == WGSL_SEVERITY_ERROR) u->reported = true;
 }
 
-/* Severity of subgroup_uniformity from a diagnostic directive/attribute node; -1 if not that rule. */
-static int diag_sev(un *u, const ast_node *d) {
-    if (d->kind != AST_DIAGNOSTIC || d->u.diag.rule2) return -1;
-    if (strcmp(cc_str(u->cc, d->u.diag.rule), "subgroup_uniformity")) return -1;
-    const char *s = cc_str(u->cc, d->u.diag.severity);
-    if (!strcmp(s, "off")) return 0;
-    if (!strcmp(s, "info")) return WGSL_SEVERITY_INFO;
-    if (!strcmp(s, "warning")) return WGSL_SEVERITY_WARNING;
-    return WGSL_SEVERITY_ERROR;
-}
-
 static void analyse_fn(un *u, const sema_fn *fi) {
     uint32_t h = fi->node;
     const ast_node *f = N(h);
@@ -824,13 +862,7 @@ static void analyse_fn(un *u, const sema_fn *fi) {
     u->reqs.n = 0;
     u->targets.n = 0;
     u->sub_sev = u->global_sub_sev;
-    for (uint32_t i = 0; i < f->attrs.count; i++) {
-        const ast_node *a = N(ast_item(u->m, f->attrs, i));
-        if (a->kind == AST_ATTR && a->op == AST_ATTR_diagnostic && a->u.attr.args.count) {
-            int s = diag_sev(u, N(ast_item(u->m, a->u.attr.args, 0)));
-            if (s >= 0) u->sub_sev = s;
-        }
-    }
+    apply_filters(u, f->attrs);
     u->cf_start = node(u, NK_PLAIN, 0);
     u->ret = node(u, NK_PLAIN, 0);
     uint32_t np = f->u.fn.params.count;

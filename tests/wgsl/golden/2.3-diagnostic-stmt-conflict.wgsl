@@ -1,0 +1,6 @@
+// two filters for the same rule on one statement with different severities
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(32) fn main(@builtin(local_invocation_index) i: u32) {
+  @diagnostic(off, subgroup_uniformity) @diagnostic(warning, subgroup_uniformity) if (o[i] > 0u) { o[i] = subgroupAdd(1u); }
+}
