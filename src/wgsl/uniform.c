@@ -57,8 +57,10 @@ typedef struct un_node {
 typedef struct un_tags {
     uint32_t cs_cause;          /* call site must be uniform: the responsible builtin call, 0 = no */
     uint8_t cs_sub;
+    uint8_t cs_sev;             /* its subgroup_uniformity severity at the builtin (Tint: the callee's filters) */
     uint32_t *param_cause;      /* [nparams]: parameter must be uniform (cause call), 0 = no */
     uint8_t *param_sub;
+    uint8_t *param_sev;
     bool ret_nonuniform;        /* return value may be non-uniform */
     uint8_t *ret_param;         /* [nparams]: return value depends on parameter i */
     uint8_t *ptr_nonuniform;    /* [nparams]: contents of pointer param i may be non-uniform after */
@@ -291,13 +293,14 @@ static uint32_t ident(un *u, uint32_t cf, uint32_t h) {
     }
 }
 
-/* A required-to-be-uniform node at call `h`, caused by builtin call `cause`. */
-static uint32_t require(un *u, uint32_t h, uint32_t cause, bool sub) {
+/* A required-to-be-uniform node at call `h`, caused by builtin call `cause`; `sev`: the
+ * subgroup_uniformity severity where that builtin is called (when `sub`). */
+static uint32_t require(un *u, uint32_t h, uint32_t cause, bool sub, int sev) {
     uint32_t r = node(u, NK_REQ, h);
     UN(u, r)->cause = cause;
     UN(u, r)->sub = sub;
-    UN(u, r)->sev = (uint8_t)u->sub_sev;
-    if (sub && u->sub_sev == 0) return 0;   /* rule off: nothing required */
+    UN(u, r)->sev = (uint8_t)sev;
+    if (sub && sev == 0) return 0;  /* rule off: nothing required */
     ARR_PUSH(&u->cc->arena, u->reqs, r);
     return r;
 }
@@ -317,11 +320,11 @@ static uint32_t call(un *u, uint32_t *cf, uint32_t h) {
         const bi_info *bi = bi_get((bi_fn)e->bi_fn);
         if (!bi) return result;
         if (bi->flags & BI_F_UNI) {
-            uint32_t r = require(u, h, h, false);
+            uint32_t r = require(u, h, h, false, WGSL_SEVERITY_ERROR);
             edge(u, r, *cf);
             if (e->bi_fn == BI_workgroupUniformLoad) {
                 if (nargs) {
-                    uint32_t ra = require(u, ast_item(u->m, n->u.call.args, 0), h, false);
+                    uint32_t ra = require(u, ast_item(u->m, n->u.call.args, 0), h, false, WGSL_SEVERITY_ERROR);
                     UN(u, ra)->aux = 1;     /* argument 0 must be uniform */
                     edge(u, ra, argv[0]);
                 }
@@ -330,17 +333,17 @@ static uint32_t call(un *u, uint32_t *cf, uint32_t h) {
             return result;
         }
         if (bi->flags & BI_F_SUB) {
-            uint32_t r = require(u, h, h, true);
+            uint32_t r = require(u, h, h, true, u->sub_sev);
             edge(u, r, *cf);
             return src(u, h, SRC_SUBGROUP);
         }
         if (bi->flags & BI_F_SGM) {  /* subgroup matrices: subgroup uniform control flow, offset and stride */
-            uint32_t r = require(u, h, h, true);
+            uint32_t r = require(u, h, h, true, u->sub_sev);
             edge(u, r, *cf);
             uint32_t idx[2] = { 1, e->bi_fn == BI_subgroupMatrixLoad ? 3u : 4u };
             for (int k = 0; k < 2 && (e->bi_fn == BI_subgroupMatrixLoad || e->bi_fn == BI_subgroupMatrixStore); k++) {
                 if (idx[k] >= nargs || idx[k] >= 64) continue;
-                uint32_t ra = require(u, ast_item(u->m, n->u.call.args, idx[k]), h, true);
+                uint32_t ra = require(u, ast_item(u->m, n->u.call.args, idx[k]), h, true, u->sub_sev);
                 if (!ra) continue;
                 UN(u, ra)->aux = idx[k] + 1;
                 edge(u, ra, argv[idx[k]]);
@@ -352,7 +355,7 @@ static uint32_t call(un *u, uint32_t *cf, uint32_t h) {
         return result;
     }
     if (e->call == SEMA_CALL_CONSTRUCT && nargs == 1 && ty_kind_of(&u->sm->tt, e->type) == TY_SGMAT) {
-        uint32_t ra = require(u, ast_item(u->m, n->u.call.args, 0), h, true);   /* M(s): s uniform */
+        uint32_t ra = require(u, ast_item(u->m, n->u.call.args, 0), h, true, u->sub_sev);   /* M(s): s uniform */
         if (ra) {
             UN(u, ra)->aux = 1;
             edge(u, ra, argv[0]);
@@ -364,14 +367,14 @@ static uint32_t call(un *u, uint32_t *cf, uint32_t h) {
     const ast_node *f = N(e->decl);
     uint32_t np = f->u.fn.params.count;
     if (t->cs_cause) {
-        uint32_t r = require(u, h, t->cs_cause, t->cs_sub);
+        uint32_t r = require(u, h, t->cs_cause, t->cs_sub, t->cs_sev);
         edge(u, r, *cf);
     }
     uint32_t res = *cf;
     for (uint32_t i = 0; i < nargs && i < np && i < 64; i++) {
         uint32_t ah = ast_item(u->m, n->u.call.args, i);
         if (t->param_cause && t->param_cause[i]) {
-            uint32_t r = require(u, h, t->param_cause[i], t->param_sub[i]);
+            uint32_t r = require(u, h, t->param_cause[i], t->param_sub[i], t->param_sev[i]);
             uint32_t an = node(u, NK_ARG, ah);
             UN(u, an)->aux = i;
             edge(u, an, argv[i]);
@@ -887,6 +890,7 @@ static void analyse_fn(un *u, const sema_fn *fi) {
     un_tags *t = &u->tags[u->sm->fn_of[h]];
     t->param_cause = arena_alloc(&u->cc->arena, (np + 1) * sizeof *t->param_cause);
     t->param_sub = arena_alloc(&u->cc->arena, np + 1);
+    t->param_sev = arena_alloc(&u->cc->arena, np + 1);
     t->ret_param = arena_alloc(&u->cc->arena, np + 1);
     t->ptr_nonuniform = arena_alloc(&u->cc->arena, np + 1);
     t->ptr_param = arena_alloc(&u->cc->arena, (size_t)np * np + 1);
@@ -898,10 +902,16 @@ static void analyse_fn(un *u, const sema_fn *fi) {
         }
         uint32_t cause = UN(u, r)->cause;
         bool sub = UN(u, r)->sub;
+        uint8_t sev = UN(u, r)->sev;
         if (!u->entry) {
-            if (!t->cs_cause && reach(u, r, u->cf_start)) { t->cs_cause = cause; t->cs_sub = sub; }
+            /* the first requirement found, replaced by a later more severe one (error < warning < info) */
+            if ((!t->cs_cause || (t->cs_sub && (!sub || sev < t->cs_sev))) && reach(u, r, u->cf_start)) {
+                t->cs_cause = cause; t->cs_sub = sub; t->cs_sev = sev;
+            }
             for (uint32_t i = 0; i < np; i++)
-                if (!t->param_cause[i] && reach(u, r, u->param[i])) { t->param_cause[i] = cause; t->param_sub[i] = sub; }
+                if ((!t->param_cause[i] || (t->param_sub[i] && (!sub || sev < t->param_sev[i]))) && reach(u, r, u->param[i])) {
+                    t->param_cause[i] = cause; t->param_sub[i] = sub; t->param_sev[i] = sev;
+                }
         }
     }
     if (!u->entry) {
