@@ -43,7 +43,7 @@ typedef struct loop_ctx {
     uint32_t nbreak, ncont;     /* branches taken to brk / cont */
 } loop_ctx;
 
-typedef enum ov_state { OV_TODO = 0, OV_BUSY, OV_CONST, OV_SPEC, OV_FAILED } ov_state;
+typedef enum ov_state { OV_PENDING = 0, OV_BUSY, OV_CONST, OV_SPEC, OV_FAILED } ov_state;
 
 /* A pointer taken apart: the memory object it points into (an OpVariable or OpFunctionParameter:
  * what SPIR-V's logical addressing lets us pass to a function), that object's pointer type and
@@ -452,7 +452,7 @@ static cv_binop binop_of(ast_op op) {
 /* Value of an override declaration: given in the options, else its default.  0 = known. */
 static int ov_decl_value(emitter *e, uint32_t d, cv_value *out) {
     if (e->ovst[d] == OV_CONST) { *out = e->ovval[DC(d)->override_index]; return 0; }
-    if (e->ovst[d] != OV_TODO) return 1;
+    if (e->ovst[d] != OV_PENDING) return 1;
     e->ovst[d] = OV_BUSY;
     const sema_decl *sd = DC(d);
     const ast_node *n = N(d);
