@@ -119,6 +119,10 @@ typedef struct wt_context_desc {
                                      ops while the rest is recorded) */
     bool eager;                   /* run every op at once and wait (debugging) */
     uint64_t memory_limit;        /* cap on GPU bytes the pool may hold; 0: none (the device's limit) */
+    bool timing;                  /* GPU timestamps around every batch: wt_stats.gpu_ns (needs a device
+                                     made with WG_FEATURE_TIMESTAMP_QUERY; else ignored, see
+                                     wt_context_set_timing) */
+    bool no_fusion;               /* keep every elementwise op its own dispatch (see fusion below) */
 } wt_context_desc;
 
 /* NULL only when the host allocation of the context fails or dev is NULL. */
@@ -128,6 +132,19 @@ void wt_context_destroy(wt_context *ctx);
 wg_device *wt_context_device(wt_context *ctx);
 bool wt_context_has_f16(const wt_context *ctx);
 void wt_context_set_eager(wt_context *ctx, bool eager);
+/* GPU time: with timing on, every submitted batch's compute pass carries two timestamp queries,
+ * and wt_stats.gpu_ns adds up (end - beginning) of every timed batch the GPU has finished, read
+ * at each wait (wt_sync, a readback): the GPU's busy time, the figure CUDA events give, free of
+ * the host's recording and submit costs.  Errors with WT_STATUS_INVALID_ARGUMENT when on and the
+ * device lacks WG_FEATURE_TIMESTAMP_QUERY. */
+wt_status wt_context_set_timing(wt_context *ctx, bool on);
+/* Fusion: at a flush, a unary float op (neg ... reciprocal, not clamp) that reads the f32 result
+ * of the unary float op just before it, when nothing else holds that result (its tensor was
+ * released: a temporary), becomes one dispatch with it (up to 8 ops per dispatch): the
+ * temporary is never written, so a chain like relu(abs(x)) reads x and writes the result once.
+ * Results are those of the separate ops (f32 throughout; the intermediate was f32).
+ * wt_stats.fused counts the dispatches saved.  On by default. */
+void wt_context_set_fusion(wt_context *ctx, bool on);
 
 /* Submits the pending batch (no wait). */
 wt_status wt_flush(wt_context *ctx);
@@ -144,6 +161,8 @@ typedef struct wt_stats {
     uint64_t ops, dispatches, flushes;               /* recorded ops, dispatches submitted, submits */
     uint64_t kernels_compiled, kernel_hits;          /* pipelines built / served from the cache */
     uint64_t bind_group_hits, bind_group_misses;
+    uint64_t fused;                                  /* dispatches saved by fusing unary chains */
+    uint64_t gpu_ns, timed_batches;                  /* with timing on: GPU time of finished batches */
 } wt_stats;
 void wt_get_stats(const wt_context *ctx, wt_stats *out);
 /* Waits for the GPU and releases every pooled buffer (and the cached bind groups holding them). */

@@ -8,7 +8,19 @@
  * flushes itself at max_batch_ops dispatches (with the default, already at 16 when the GPU is
  * idle as far as we know, so a long stream of ops starts running at once), once the pool handed
  * out WT_BATCH_BYTES for it (a quarter of memory_limit when set: temporaries are reusable only
- * after their batch ran), and after every op in eager mode (with a wait). */
+ * after their batch ran), and after every op in eager mode (with a wait).
+ *
+ * Fusion (fuse_chains, at flush): a unary float dispatch whose only input is the f32 output of
+ * the dispatch just before it, itself unary float, when only those two dispatches hold that
+ * storage (its tensor was released), becomes one dispatch: the first one's addressing and
+ * Params, the second one's output, the second op appended to the kernel key's chain.  The
+ * intermediate storage goes back to the pool unwritten.  Only adjacent dispatches merge, so no
+ * write between them can change what the fused one reads.
+ *
+ * Timing (ctx->timing): the batch's compute pass writes a pair of timestamps (pair tq_used of
+ * the context's query set); wt_batch_wait reads the finished pairs into stats.gpu_ns.  When all
+ * WT_TIMING_PAIRS pairs hold unread times, the flush reads them first (a wait). */
+#include <stddef.h>
 #include <string.h>
 
 #include "tensor/internal.h"
@@ -50,6 +62,80 @@ static wt_paramsbuf *params_buffer(wt_context *ctx, const char *op, uint64_t byt
     return pb;
 }
 
+/* Adds the timestamp pairs [0, tq_used) to stats.gpu_ns (waits for their batches). */
+static wt_status harvest_times(wt_context *ctx, const char *op) {
+    for (uint32_t first = 0; first < ctx->tq_used; first += 64) {
+        uint32_t n = ctx->tq_used - first < 64 ? ctx->tq_used - first : 64;
+        uint64_t ns[128];
+        wg_status st = wg_query_set_read_ns(ctx->tq, 2 * first, 2 * n, ns);
+        if (st != WG_STATUS_OK) {
+            ctx->tq_used = 0;
+            return wt_failst(ctx, st == WG_STATUS_DEVICE_LOST ? WT_STATUS_DEVICE_LOST : WT_STATUS_GPU, op,
+                             "reading batch timestamps failed");
+        }
+        for (uint32_t i = 0; i < n; i++)
+            if (ns[2 * i + 1] > ns[2 * i]) {
+                ctx->stats.gpu_ns += ns[2 * i + 1] - ns[2 * i];
+                ctx->stats.timed_batches++;
+            }
+    }
+    ctx->tq_used = 0;
+    return WT_OK;
+}
+
+/* Can dispatch b (right after a) take a's place as one fused dispatch?  See the opening comment. */
+static bool fusable(const wt_context *ctx, const wt_dispatch *a, const wt_dispatch *b) {
+    const wt_kkey *ka = &a->k->key, *kb = &b->k->key;
+    if (ka->file != WT_K_unary_f || kb->file != WT_K_unary_f || a->nres != 2 || b->nres != 2)
+        return false;
+    wt_storage *mid = a->res[0];
+    if (b->res[1] != mid || a->res[1] == mid || mid->refs != 2 || ka->out != WT_F32 || kb->in[0] != WT_F32)
+        return false;
+    if (kb->mode[0] != WT_MODE_CONTIG || kb->nchain || kb->op == WT_UNARY_F_CLAMP || ka->nchain >= WT_CHAIN)
+        return false;   /* clamp reads its bounds from Params, which the fused dispatch takes from a */
+    uint32_t boff;
+    memcpy(&boff, ctx->params + b->param_off + offsetof(wt_params, off), sizeof boff);
+    return boff == 0;
+}
+
+/* Merges fusable neighbours of the pending batch in place (see the opening comment). */
+static void fuse_chains(wt_context *ctx, const char *op) {
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < ctx->batch_count; i++) {
+        wt_dispatch *d = &ctx->batch[i];
+        if (w && fusable(ctx, &ctx->batch[w - 1], d)) {
+            wt_dispatch *a = &ctx->batch[w - 1];
+            wt_kkey key = a->k->key;
+            key.out = d->k->key.out;
+            key.chain[key.nchain++] = d->k->key.op;
+            wt_status saved = ctx->status;
+            char msg[sizeof ctx->message];
+            memcpy(msg, ctx->message, sizeof msg);
+            wt_kernel *k = wt_kernel_get(ctx, op, &key);
+            wg_buffer *bufs[2] = { d->res[0]->buf, a->res[1]->buf };
+            wg_bind_group *bg = k ? wt_bind_group_get(ctx, op, 2, bufs) : NULL;
+            if (bg) {
+                wg_bind_group_retain(bg);
+                wg_bind_group_release(a->bg);
+                wg_bind_group_release(d->bg);
+                a->k = k;
+                a->bg = bg;
+                wt_storage_unref(a->res[0]);   /* the intermediate: a's write and d's read */
+                wt_storage_unref(d->res[1]);
+                a->res[0] = d->res[0];         /* d's reference moves to a */
+                ctx->stats.fused++;
+                continue;
+            }
+            ctx->status = saved;                /* no kernel or bind group: run the two unfused */
+            memcpy(ctx->message, msg, sizeof msg);
+        }
+        if (w != i)
+            ctx->batch[w] = *d;
+        w++;
+    }
+    ctx->batch_count = w;
+}
+
 static void drop_batch(wt_context *ctx) {
     for (uint32_t i = 0; i < ctx->batch_count; i++) {
         wt_dispatch *d = &ctx->batch[i];
@@ -63,8 +149,15 @@ static void drop_batch(wt_context *ctx) {
 wt_status wt_batch_flush(wt_context *ctx, const char *op) {
     if (!ctx->batch_count)
         return WT_OK;
+    uint64_t bytes = (uint64_t)ctx->batch_count * ctx->params_stride;   /* fusion keeps the blocks where they are */
+    if (!ctx->no_fusion && ctx->batch_count > 1)
+        fuse_chains(ctx, op);
+    bool timed = ctx->timing && ctx->tq;
+    if (timed && ctx->tq_used == WT_TIMING_PAIRS && harvest_times(ctx, op) != WT_OK) {
+        drop_batch(ctx);
+        return ctx->status;
+    }
     uint32_t count = ctx->batch_count;
-    uint64_t bytes = (uint64_t)count * ctx->params_stride;
     ctx->batch_bytes = 0;
     wt_paramsbuf *pb = params_buffer(ctx, op, bytes);
     if (!pb) {
@@ -75,7 +168,9 @@ wt_status wt_batch_flush(wt_context *ctx, const char *op) {
     wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_OUT_OF_MEMORY);
     wg_queue_write_buffer(ctx->q, pb->buf, 0, ctx->params, bytes);
     wg_command_encoder *enc = wg_device_create_command_encoder(ctx->dev, &(wg_command_encoder_desc){ .label = "wt batch" });
-    wg_compute_pass *pass = enc ? wg_command_encoder_begin_compute_pass(enc, NULL) : NULL;
+    wg_compute_pass *pass = enc ? wg_command_encoder_begin_compute_pass(enc, timed ? &(wg_compute_pass_desc){
+        .label = "wt batch", .timestamp_query_set = ctx->tq, .beginning_index = 2 * ctx->tq_used,
+        .end_index = 2 * ctx->tq_used + 1, .write_beginning = true, .write_end = true } : NULL) : NULL;
     uint64_t serial = 0;
     if (pass) {
         wg_compute_pipeline *cur = NULL;
@@ -94,6 +189,8 @@ wt_status wt_batch_flush(wt_context *ctx, const char *op) {
         wg_command_buffer *cb = wg_command_encoder_finish(enc, NULL);
         if (cb)
             serial = wg_queue_submit(ctx->q, 1, &cb);
+        if (serial && timed)
+            ctx->tq_used++;
     }
     if (enc)
         wg_command_encoder_release(enc);
@@ -122,7 +219,7 @@ wt_status wt_batch_wait(wt_context *ctx, const char *op) {
         return wt_failst(ctx, WT_STATUS_DEVICE_LOST, op, "waiting for the GPU failed (device lost)");
     ctx->completed = ctx->submits;
     wt_pool_collect(ctx);
-    return WT_OK;
+    return ctx->tq_used ? harvest_times(ctx, op) : WT_OK;
 }
 
 wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p, wt_storage *out, uint32_t nin,
@@ -171,13 +268,15 @@ wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p,
     }
     uint64_t cap = ctx->memory_limit ? ctx->memory_limit / 4 : ctx->batch_flush_bytes;
     bool idle = ctx->early && ctx->completed >= ctx->submits;   /* nothing in flight that we know of */
-    if (ctx->batch_count >= ctx->max_batch || ctx->batch_bytes > cap || (idle && ctx->batch_count >= 16))
+    if (ctx->batch_count >= ctx->max_batch || ctx->batch_bytes > cap || (idle && ctx->batch_count >= ctx->early_ops))
         return wt_batch_flush(ctx, op);
     return WT_OK;
 }
 
 void wt_batch_destroy(wt_context *ctx) {
     drop_batch(ctx);
+    if (ctx->tq)
+        wg_query_set_release(ctx->tq);
     wt_free(ctx, ctx->batch);
     wt_free(ctx, ctx->params);
     for (uint32_t i = 0; i < ctx->pbuf_count; i++) {

@@ -166,6 +166,7 @@ wt_context *wt_context_create(wg_device *dev, const wt_context_desc *desc) {
     ctx->early = d.max_batch_ops == 0;
     ctx->eager = d.eager;
     ctx->memory_limit = d.memory_limit;
+    ctx->no_fusion = d.no_fusion;
     /* tuning knobs for benchmark sweeps; out-of-range values keep the defaults */
     const char *mb = getenv("WGC_BATCH_MB"), *vpt = getenv("WGC_EW_VPT");
     long v = mb ? strtol(mb, NULL, 10) : 0;
@@ -178,6 +179,14 @@ wt_context *wt_context_create(wg_device *dev, const wt_context_desc *desc) {
                            : heap16 > WT_BATCH_BYTES ? heap16 : WT_BATCH_BYTES;
     v = vpt ? strtol(vpt, NULL, 10) : 0;
     ctx->ew_vpt = v == 1 || v == 2 || v == 4 ? (uint32_t)v : 0;
+    /* WGC_BATCH_OPS / WGC_EARLY_OPS (1 .. 65536): max_batch_ops when the desc leaves it 0, and the
+     * batch size at which an idle GPU gets its first work (16) */
+    const char *bo = getenv("WGC_BATCH_OPS"), *eo = getenv("WGC_EARLY_OPS");
+    v = bo ? strtol(bo, NULL, 10) : 0;
+    if (!d.max_batch_ops && v > 0 && v <= 65536)
+        ctx->max_batch = (uint32_t)v;
+    v = eo ? strtol(eo, NULL, 10) : 0;
+    ctx->early_ops = v > 0 && v <= 65536 ? (uint32_t)v : 16;
     ctx->f16 = wg_device_has_feature(dev, WG_FEATURE_SHADER_F16);
     const wg_limits *lim = wg_device_get_limits(dev);
     uint32_t al = lim && lim->min_uniform_buffer_offset_alignment ? (uint32_t)lim->min_uniform_buffer_offset_alignment : 256;
@@ -189,6 +198,8 @@ wt_context *wt_context_create(wg_device *dev, const wt_context_desc *desc) {
         wt_context_destroy(ctx);
         return NULL;
     }
+    if (d.timing && wg_device_has_feature(dev, WG_FEATURE_TIMESTAMP_QUERY))
+        wt_context_set_timing(ctx, true);
     return ctx;
 }
 
@@ -219,6 +230,27 @@ bool wt_context_has_f16(const wt_context *ctx) {
 void wt_context_set_eager(wt_context *ctx, bool eager) {
     if (ctx)
         ctx->eager = eager;
+}
+
+wt_status wt_context_set_timing(wt_context *ctx, bool on) {
+    if (!ctx)
+        return WT_STATUS_INVALID_ARGUMENT;
+    if (on && !wg_device_has_feature(ctx->dev, WG_FEATURE_TIMESTAMP_QUERY))
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, "wt_context_set_timing",
+                         "the device was made without the timestamp-query feature");
+    if (on && !ctx->tq) {
+        ctx->tq = wg_device_create_query_set(ctx->dev, &(wg_query_set_desc){
+            .label = "wt batch timing", .type = WG_QUERY_TYPE_TIMESTAMP, .count = 2 * WT_TIMING_PAIRS });
+        if (!ctx->tq)
+            return wt_failst(ctx, WT_STATUS_GPU, "wt_context_set_timing", "timestamp query set: out of memory");
+    }
+    ctx->timing = on;
+    return WT_OK;
+}
+
+void wt_context_set_fusion(wt_context *ctx, bool on) {
+    if (ctx)
+        ctx->no_fusion = !on;
 }
 
 void wt_get_stats(const wt_context *ctx, wt_stats *out) {

@@ -29,6 +29,10 @@
 #define WT_KERNEL_CACHE 4096u     /* kernel cache slots (a power of two) */
 #define WT_MAX_IN 3               /* inputs of a dispatch */
 #define WT_BATCH_BYTES (1ull << 30)   /* flush once the pool handed out this much for a batch */
+#define WT_CHAIN 7                /* unary ops fused after a kernel's own (wt_kkey.chain; unary_f.wgsl
+                                   * applies OP1 .. OP7) */
+#define WT_UNARY_F_CLAMP 18u      /* unary_f.wgsl's clamp: bounds in Params, never fused after another op */
+#define WT_TIMING_PAIRS 2048u     /* timed batches between two harvests of their timestamps */
 
 /* Kernel files (src/tensor/kernels/<name>.wgsl): X(name, inputs). */
 #define WT_KERNEL_FILES(X) \
@@ -56,6 +60,8 @@ typedef struct wt_kkey {
     uint8_t in[WT_MAX_IN];
     uint8_t mode[WT_MAX_IN];
     uint8_t v4;                   /* map kernels: the vec4 entry point (P.n counts vec4s) */
+    uint8_t nchain;               /* unary_f: ops chain[0 .. nchain) applied after OP (batch.c fuses) */
+    uint8_t chain[WT_CHAIN];
 } wt_kkey;
 
 typedef struct wt_kernel {
@@ -122,8 +128,9 @@ struct wt_context {
     wg_queue *q;
     wg_allocator al;
     char label[64];
-    uint32_t max_batch;
-    bool eager, f16, early;       /* early: max_batch_ops defaulted, start an idle GPU after 16 ops */
+    uint32_t max_batch, early_ops;
+    bool eager, f16, early;       /* early: max_batch_ops defaulted, start an idle GPU after early_ops
+                                   * (16) ops */
     uint64_t memory_limit;
     uint64_t batch_flush_bytes;   /* flush once the pool handed out this much: max(WT_BATCH_BYTES, heap / 16);
                                    * WGC_BATCH_MB overrides */
@@ -159,6 +166,12 @@ struct wt_context {
     uint32_t params_cap;
     wt_paramsbuf *pbufs;
     uint32_t pbuf_count, pbuf_cap;
+
+    /* fusion and timing (batch.c) */
+    bool no_fusion;
+    bool timing;                  /* timestamps around every batch's pass: stats.gpu_ns */
+    wg_query_set *tq;             /* WT_TIMING_PAIRS pairs of timestamp queries */
+    uint32_t tq_used;             /* pairs [0, tq_used) written since the last harvest */
 
     /* objects */
     wt_tensor *free_tensors, *live_tensors;

@@ -188,7 +188,7 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
     bool f16 = key->out == WT_F16;
     for (int i = 0; i < WT_MAX_IN; i++)
         f16 |= key->in[i] == WT_F16;
-    char pre[512];
+    char pre[768];
     int np = snprintf(pre, sizeof pre,
                       "%s%salias SO = %s;\nalias SA = %s;\nalias SB = %s;\nalias SC = %s;\nalias C = %s;\n"
                       "const OP: u32 = %uu;\nconst MA: u32 = %uu;\nconst MB: u32 = %uu;\nconst MC: u32 = %uu;\n"
@@ -199,6 +199,11 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
                       storage_type(key->in[1]), storage_type(key->in[2]),
                       key->compute == WT_F16 ? "f32" : storage_type(key->compute), key->op, key->mode[0],
                       key->mode[1], key->mode[2], (unsigned)k->per);
+    /* the fused unary chain (batch.c): NCH ops OP1.. after OP, unused by other files */
+    np += snprintf(pre + np, sizeof pre - (size_t)np, "const NCH: u32 = %uu;\n", key->nchain);
+    for (int i = 0; i < WT_CHAIN; i++)
+        np += snprintf(pre + np, sizeof pre - (size_t)np, "const OP%d: u32 = %uu;\n", i + 1,
+                       i < key->nchain ? key->chain[i] : 0u);
     uint8_t map = map_of[key->file];
     const char *mtext = map ? maps[(map - 1) * 2 + (key->v4 ? 1 : 0)].text : "";
     size_t clen = sizeof tensor_common_wgsl - 1, flen = kfiles[key->file].len;

@@ -58,7 +58,7 @@ typedef enum { R_ARITH, R_TRUEDIV, R_COMPARE, R_LOGICAL, R_FLOAT, R_KEEP } op_ru
     X(round, R_KEEP, 15, 5)                     \
     X(sign, R_KEEP, 16, 2)                      \
     X(reciprocal, R_FLOAT, 17, -1)
-enum { UNARY_F_CLAMP = 18, UNARY_I_CLAMP = 4 };
+enum { UNARY_I_CLAMP = 4 };   /* WT_UNARY_F_CLAMP: internal.h */
 
 typedef struct op_row {
     const char *name;
@@ -357,7 +357,7 @@ wt_tensor *wt_logical_not(wt_context *ctx, wt_tensor *a) {
 }
 
 wt_tensor *wt_clamp(wt_context *ctx, wt_tensor *a, double lo, double hi) {
-    static const op_row r = { "wt_clamp", R_KEEP, UNARY_F_CLAMP, UNARY_I_CLAMP };
+    static const op_row r = { "wt_clamp", R_KEEP, WT_UNARY_F_CLAMP, UNARY_I_CLAMP };
     if (ctx && (isnan(lo) || isnan(hi) || lo > hi))
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, "wt_clamp", "bounds [%g, %g] are not ordered", lo, hi);
     return unary(ctx, &r, r.fcode, r.icode, a, lo, hi);
