@@ -138,11 +138,14 @@ void wt_context_set_eager(wt_context *ctx, bool eager);
  * the host's recording and submit costs.  Errors with WT_STATUS_INVALID_ARGUMENT when on and the
  * device lacks WG_FEATURE_TIMESTAMP_QUERY. */
 wt_status wt_context_set_timing(wt_context *ctx, bool on);
-/* Fusion: at a flush, a unary float op (neg ... reciprocal, not clamp) that reads the f32 result
- * of the unary float op just before it, when nothing else holds that result (its tensor was
- * released: a temporary), becomes one dispatch with it (up to 8 ops per dispatch): the
- * temporary is never written, so a chain like relu(abs(x)) reads x and writes the result once.
- * Results are those of the separate ops (f32 throughout; the intermediate was f32).
+/* Fusion: at a flush, an elementwise float op whose tensor input is the f32 result of the
+ * elementwise float op just before it, when nothing else holds that result (its tensor was
+ * released: a temporary), becomes one dispatch with it, up to 8 ops per dispatch.  The joining
+ * op is a unary float op (neg ... reciprocal; not clamp) or a binary float op with a scalar right
+ * operand (wt_add_scalar ... wt_remainder_scalar); the first may also be a binary op of two
+ * tensors.  The temporary is never written, so relu(abs(x)) or (x + b) * 0.5 reads its inputs and
+ * writes the result once.  Results are those of the separate ops (f32 throughout; the
+ * intermediate was f32; f16 intermediates, which round on store, are never fused).
  * wt_stats.fused counts the dispatches saved.  On by default. */
 void wt_context_set_fusion(wt_context *ctx, bool on);
 

@@ -10,12 +10,14 @@
  * out WT_BATCH_BYTES for it (a quarter of memory_limit when set: temporaries are reusable only
  * after their batch ran), and after every op in eager mode (with a wait).
  *
- * Fusion (fuse_chains, at flush): a unary float dispatch whose only input is the f32 output of
- * the dispatch just before it, itself unary float, when only those two dispatches hold that
- * storage (its tensor was released), becomes one dispatch: the first one's addressing and
- * Params, the second one's output, the second op appended to the kernel key's chain.  The
- * intermediate storage goes back to the pool unwritten.  Only adjacent dispatches merge, so no
- * write between them can change what the fused one reads.
+ * Fusion (fuse_chains, at flush): a unary float dispatch (not clamp) or a binary float dispatch
+ * with a scalar right operand, whose tensor input is the f32 output of the unary or binary float
+ * dispatch just before it, when only those two dispatches hold that storage (its tensor was
+ * released), becomes one dispatch: the first one's addressing, inputs and Params, the second
+ * one's output, the second op appended to the kernel key's chain (chain.wgsl; a scalar operand
+ * goes into the first one's Params, P.st[4..5]).  The intermediate storage goes back to the pool
+ * unwritten.  Only adjacent dispatches merge, so no write between them can change what the fused
+ * one reads.
  *
  * Timing (ctx->timing): the batch's compute pass writes a pair of timestamps (pair tq_used of
  * the context's query set); wt_batch_wait reads the finished pairs into stats.gpu_ns.  When all
@@ -83,19 +85,42 @@ static wt_status harvest_times(wt_context *ctx, const char *op) {
     return WT_OK;
 }
 
-/* Can dispatch b (right after a) take a's place as one fused dispatch?  See the opening comment. */
-static bool fusable(const wt_context *ctx, const wt_dispatch *a, const wt_dispatch *b) {
-    const wt_kkey *ka = &a->k->key, *kb = &b->k->key;
-    if (ka->file != WT_K_unary_f || kb->file != WT_K_unary_f || a->nres != 2 || b->nres != 2)
-        return false;
-    wt_storage *mid = a->res[0];
-    if (b->res[1] != mid || a->res[1] == mid || mid->refs != 2 || ka->out != WT_F32 || kb->in[0] != WT_F32)
-        return false;
-    if (kb->mode[0] != WT_MODE_CONTIG || kb->nchain || kb->op == WT_UNARY_F_CLAMP || ka->nchain >= WT_CHAIN)
-        return false;   /* clamp reads its bounds from Params, which the fused dispatch takes from a */
+/* The chain code of dispatch b as a link after another op (chain.wgsl), or -1 when b cannot be
+ * one: a unary float op other than clamp, or a binary float op with a scalar right operand, whose
+ * left operand is the contiguous f32 output of the dispatch before it. */
+static int link_code(const wt_context *ctx, const wt_dispatch *b) {
+    const wt_kkey *kb = &b->k->key;
+    if (b->nres != 2 || kb->nchain || kb->in[0] != WT_F32 || kb->mode[0] != WT_MODE_CONTIG)
+        return -1;
     uint32_t boff;
     memcpy(&boff, ctx->params + b->param_off + offsetof(wt_params, off), sizeof boff);
-    return boff == 0;
+    if (boff)
+        return -1;
+    if (kb->file == WT_K_unary_f && kb->op != WT_UNARY_F_CLAMP)   /* clamp's bounds are in its Params */
+        return kb->op;
+    if (kb->file == WT_K_binary_f && kb->mode[1] == WT_MODE_PARAM)
+        return 64 + kb->op;
+    return -1;
+}
+
+/* Can dispatch b (right after a) join a's chain?  See the opening comment. */
+static int fusable(const wt_context *ctx, const wt_dispatch *a, const wt_dispatch *b) {
+    const wt_kkey *ka = &a->k->key;
+    if ((ka->file != WT_K_unary_f && ka->file != WT_K_binary_f) || ka->out != WT_F32 || ka->nchain >= WT_CHAIN)
+        return -1;
+    wt_storage *mid = a->res[0];
+    if (b->nres < 2 || b->res[1] != mid || mid->refs != 2)
+        return -1;
+    for (uint32_t i = 1; i < a->nres; i++)
+        if (a->res[i] == mid)
+            return -1;
+    /* b covers all of a's output (not a prefix: a narrowed view of a released tensor) */
+    uint32_t na, nb;
+    memcpy(&na, ctx->params + a->param_off, sizeof na);
+    memcpy(&nb, ctx->params + b->param_off, sizeof nb);
+    if ((uint64_t)na * (ka->v4 ? 4u : 1u) != (uint64_t)nb * (b->k->key.v4 ? 4u : 1u))
+        return -1;
+    return link_code(ctx, b);
 }
 
 /* Merges fusable neighbours of the pending batch in place (see the opening comment). */
@@ -103,23 +128,35 @@ static void fuse_chains(wt_context *ctx, const char *op) {
     uint32_t w = 0;
     for (uint32_t i = 0; i < ctx->batch_count; i++) {
         wt_dispatch *d = &ctx->batch[i];
-        if (w && fusable(ctx, &ctx->batch[w - 1], d)) {
+        int code = w ? fusable(ctx, &ctx->batch[w - 1], d) : -1;
+        if (code >= 0) {
             wt_dispatch *a = &ctx->batch[w - 1];
             wt_kkey key = a->k->key;
             key.out = d->k->key.out;
-            key.chain[key.nchain++] = d->k->key.op;
+            uint8_t link = key.nchain;
+            key.chain[key.nchain++] = (uint8_t)code;
             wt_status saved = ctx->status;
             char msg[sizeof ctx->message];
             memcpy(msg, ctx->message, sizeof msg);
             wt_kernel *k = wt_kernel_get(ctx, op, &key);
-            wg_buffer *bufs[2] = { d->res[0]->buf, a->res[1]->buf };
-            wg_bind_group *bg = k ? wt_bind_group_get(ctx, op, 2, bufs) : NULL;
+            wg_buffer *bufs[WT_MAX_IN + 1];
+            bufs[0] = d->res[0]->buf;
+            for (uint32_t j = 1; j < a->nres; j++)
+                bufs[j] = a->res[j]->buf;
+            if (a->k->key.file == WT_K_binary_f && a->nres == 2)
+                bufs[2] = ctx->dummy;          /* a's scalar operand: the dummy binding, as recorded */
+            wg_bind_group *bg = k ? wt_bind_group_get(ctx, op, k->nin + 1u, bufs) : NULL;
             if (bg) {
                 wg_bind_group_retain(bg);
                 wg_bind_group_release(a->bg);
                 wg_bind_group_release(d->bg);
                 a->k = k;
                 a->bg = bg;
+                if (code >= 64) {              /* the link's scalar: word `link` of a's P.st[4..5] */
+                    uint32_t sv;
+                    memcpy(&sv, ctx->params + d->param_off + offsetof(wt_params, sv) + 4, 4);
+                    memcpy(ctx->params + a->param_off + offsetof(wt_params, st) + (16u + link) * 4u, &sv, 4);
+                }
                 wt_storage_unref(a->res[0]);   /* the intermediate: a's write and d's read */
                 wt_storage_unref(d->res[1]);
                 a->res[0] = d->res[0];         /* d's reference moves to a */

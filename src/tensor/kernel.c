@@ -18,6 +18,7 @@
 #include "tensor_binary_f.wgsl.h"
 #include "tensor_binary_i.wgsl.h"
 #include "tensor_cast.wgsl.h"
+#include "tensor_chain.wgsl.h"
 #include "tensor_common.wgsl.h"
 #include "tensor_compare.wgsl.h"
 #include "tensor_fill.wgsl.h"
@@ -199,23 +200,44 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
                       storage_type(key->in[1]), storage_type(key->in[2]),
                       key->compute == WT_F16 ? "f32" : storage_type(key->compute), key->op, key->mode[0],
                       key->mode[1], key->mode[2], (unsigned)k->per);
-    /* the fused unary chain (batch.c): NCH ops OP1.. after OP, unused by other files */
+    /* the fused chain (batch.c, chain.wgsl): NCH links OP1.. after OP, unused by other files */
     np += snprintf(pre + np, sizeof pre - (size_t)np, "const NCH: u32 = %uu;\n", key->nchain);
     for (int i = 0; i < WT_CHAIN; i++)
         np += snprintf(pre + np, sizeof pre - (size_t)np, "const OP%d: u32 = %uu;\n", i + 1,
                        i < key->nchain ? key->chain[i] : 0u);
+    /* the parts: prelude, common.wgsl, the file (for unary_f / binary_f its `op`, and with a chain
+     * both op tables and chain.wgsl), the map entry point */
     uint8_t map = map_of[key->file];
-    const char *mtext = map ? maps[(map - 1) * 2 + (key->v4 ? 1 : 0)].text : "";
-    size_t clen = sizeof tensor_common_wgsl - 1, flen = kfiles[key->file].len;
-    size_t mlen = map ? maps[(map - 1) * 2 + (key->v4 ? 1 : 0)].len : 0;
-    size_t len = (size_t)np + clen + flen + mlen;
+    bool ewf = key->file == WT_K_unary_f || key->file == WT_K_binary_f, one = key->file == WT_K_unary_f;
+    static const char op1[] = "fn op(x: f32) -> f32 { return unary_code(x, OP); }\n";
+    static const char op2[] = "fn op(x: f32, y: f32) -> f32 { return binary_code(x, y, OP); }\n";
+    static const char chain1[] = "fn op(x: f32) -> f32 { return chain(unary_code(x, OP)); }\n";
+    static const char chain2[] = "fn op(x: f32, y: f32) -> f32 { return chain(binary_code(x, y, OP)); }\n";
+    struct { const char *text; size_t len; } part[7] = {
+        { pre, (size_t)np }, { tensor_common_wgsl, sizeof tensor_common_wgsl - 1 },
+        { kfiles[key->file].text, kfiles[key->file].len },
+    };
+    int nparts = 3;
+    if (ewf && key->nchain) {   /* a fused chain: both op tables and chain.wgsl */
+        part[2].text = tensor_unary_f_wgsl, part[2].len = sizeof tensor_unary_f_wgsl - 1;
+        part[nparts].text = tensor_binary_f_wgsl, part[nparts++].len = sizeof tensor_binary_f_wgsl - 1;
+        part[nparts].text = tensor_chain_wgsl, part[nparts++].len = sizeof tensor_chain_wgsl - 1;
+        part[nparts].text = one ? chain1 : chain2, part[nparts++].len = one ? sizeof chain1 - 1 : sizeof chain2 - 1;
+    } else if (ewf) {
+        part[nparts].text = one ? op1 : op2, part[nparts++].len = one ? sizeof op1 - 1 : sizeof op2 - 1;
+    }
+    if (map) {
+        part[nparts].text = maps[(map - 1) * 2 + (key->v4 ? 1 : 0)].text;
+        part[nparts++].len = maps[(map - 1) * 2 + (key->v4 ? 1 : 0)].len;
+    }
+    size_t len = 0;
+    for (int i = 0; i < nparts; i++)
+        len += part[i].len;
     char *src = wt_alloc(ctx, len + 1);
     if (!src)
         return wt_failst(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory building a kernel");
-    memcpy(src, pre, (size_t)np);
-    memcpy(src + np, tensor_common_wgsl, clen);
-    memcpy(src + np + clen, kfiles[key->file].text, flen);
-    memcpy(src + np + clen + flen, mtext, mlen);
+    for (size_t i = 0, at = 0; i < (size_t)nparts; at += part[i].len, i++)
+        memcpy(src + at, part[i].text, part[i].len);
     src[len] = 0;
     char fname[64];
     snprintf(fname, sizeof fname, "%s.wgsl", kfiles[key->file].name);

@@ -14,7 +14,8 @@ $W bench ops --size small --baseline none >"$t/ops.txt" 2>"$t/ops.err"; rc=$?
 [ $rc -eq 0 ] || { bad "bench ops exit $rc"; cat "$t/ops.err"; }
 for row in "add, f32" "mul, f32" "5 unary ops in a row" "sum over everything" "sum over dim 0" \
            "sum over dim 1" "transpose t x t" "cat of two" "dependent tiny op, one batch, end to end" \
-           "dependent tiny op, CPU record" "5 unary ops in a row, fusion off" "dependent tiny op, GPU time"; do
+           "dependent tiny op, CPU record" "5 unary ops in a row, fusion off" "dependent tiny op, GPU time" \
+           "dependent tiny op unfused, end to end" "dependent tiny op unfused, GPU time"; do
   line=$(grep -F "$row" "$t/ops.txt" | head -n 1)
   [ -n "$line" ] || { bad "ops row missing: $row"; continue; }
   echo "$line" | sed "s/^.\{40\}//" | awk '{ exit !($1 ~ /^[0-9.]+$/) }' || bad "ops row without a figure: $line"
@@ -34,7 +35,8 @@ d = json.load(open(sys.argv[1]))
 rows = {r["key"]: r for r in d["rows"]}
 errs = []
 for k in ["add_GBps", "mul_GBps", "unary5_GBps", "sum_all_GBps", "sum_dim0_GBps", "sum_dim1_GBps",
-          "transpose_GBps", "cat_GBps", "tiny_e2e_us", "tiny_record_us", "unary5_unfused_GBps", "tiny_gpu_us"]:
+          "transpose_GBps", "cat_GBps", "tiny_e2e_us", "tiny_record_us", "unary5_unfused_GBps", "tiny_gpu_us",
+          "tiny_unfused_e2e_us", "tiny_unfused_gpu_us"]:
     if k not in rows: errs.append("missing row " + k); continue
     if not isinstance(rows[k]["wgc"], (int, float)): errs.append("no figure for " + k)
 b = rows["sum_all_GBps"]["baselines"]["torch"]

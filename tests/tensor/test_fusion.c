@@ -1,7 +1,7 @@
-/* test_fusion.c - the batch's fusion of unary float chains and its GPU timing (src/tensor/batch.c):
+/* test_fusion.c - the batch's fusion of elementwise chains and its GPU timing (src/tensor/batch.c):
  * fused chains give the C reference's values and the same values as the unfused ops, fuse only
- * what may be fused (temporaries, f32 intermediates, adjacent unary float ops, no clamp after
- * another op, at most 8 ops per dispatch), and timing adds the GPU time of every finished batch
+ * what may be fused (temporaries, f32 intermediates, adjacent unary float ops and binary float
+ * ops with a scalar right operand, no clamp after another op, at most 8 ops per dispatch), and timing adds the GPU time of every finished batch
  * (also past the query set's WT_TIMING_PAIRS pairs without a wait). */
 #include "tensor_test.h"
 
@@ -136,6 +136,21 @@ static void test_chains(tt_fixture *f) {
     CHECK_EQ_INT((int)(stats(ctx).fused - before), 0);
     wt_release(v);
 
+    /* a prefix of a released intermediate (narrowed view, offset 0): not fused, values right */
+    before = stats(ctx).fused;
+    t1 = wt_neg(ctx, x4);
+    v = wt_narrow(ctx, t1, 0, 0, 1000);
+    wt_release(t1);
+    t2 = wt_abs(ctx, v);
+    wt_release(v);
+    g1 = tt_read(ctx, t2);
+    CHECK_EQ_INT((int)(stats(ctx).fused - before), 0);
+    CHECK_EQ_INT(wt_numel(t2), 1000);
+    for (int i = 0; i < 1000; i++)
+        CHECKF(g1[i] == fabs((double)(float)h[i]), "narrowed intermediate [%d]", i);
+    free(g1);
+    wt_release(t2);
+
     /* clamp reads its bounds from Params: not fused after another op, but it may start a chain */
     before = stats(ctx).fused;
     t1 = wt_neg(ctx, x4);
@@ -152,15 +167,35 @@ static void test_chains(tt_fixture *f) {
     free(g3);
     wt_release(t3);
 
-    /* another op in between (a scalar add) ends the chain */
+    /* a scalar add in between is a link: sigmoid, + 1, sqrt is one dispatch */
     before = stats(ctx).fused;
     t1 = wt_sigmoid(ctx, x4);
     t2 = wt_add_scalar(ctx, t1, 1.0);
     wt_release(t1);
     t3 = wt_sqrt(ctx, t2);
     wt_release(t2);
-    CHECK(wt_sync(ctx) == WT_OK);
+    g3 = tt_read(ctx, t3);
+    CHECK_EQ_INT((int)(stats(ctx).fused - before), 2);
+    for (int i = 0; i < 4096; i++) {
+        double want = sqrt((double)(float)r_sigmoid((float)h[i]) + 1);
+        CHECKF(fabs(g3[i] - want) < 1e-6, "sigmoid + 1 sqrt [%d]: %g vs %g", i, g3[i], want);
+    }
+    free(g3);
+    wt_release(t3);
+
+    /* the intermediate as the right operand of a two-tensor op, or a reduction: no link */
+    before = stats(ctx).fused;
+    t1 = wt_sigmoid(ctx, x4);
+    t2 = wt_sub(ctx, x4, t1);
+    wt_release(t1);
+    t3 = wt_sum(ctx, t2, 0, NULL, false);
+    wt_release(t2);
+    double sum = 0, want_sum = 0;
+    CHECK(wt_item(ctx, t3, &sum) == WT_OK);
     CHECK_EQ_INT((int)(stats(ctx).fused - before), 0);
+    for (int i = 0; i < 4096; i++)
+        want_sum += (float)h[i] - r_sigmoid((float)h[i]);
+    CHECKF(fabs(sum - want_sum) < 1e-3, "x - sigmoid(x) summed: %g vs %g", sum, want_sum);
     wt_release(t3);
 
     /* f16 intermediates round on store: never fused */
@@ -198,6 +233,99 @@ static void test_chains(tt_fixture *f) {
     wt_release(x1);
     wt_release(m);
     wt_release(mt);
+}
+
+/* Chains that start with, or contain, binary float ops: the dependent tiny-op pattern of `wgc
+ * bench ops`, a bias add then relu, every binary op with a scalar, a broadcast scalar tensor. */
+static void test_binary_chains(tt_fixture *f) {
+    wt_context *ctx = f->ctx;
+    int64_t n = 1000;
+    double h[1000], hb[1000];
+    for (int i = 0; i < 1000; i++) {
+        h[i] = (i % 100) * 0.01 + 0.25;
+        hb[i] = ((i * 37) % 200) * 0.01 - 1;
+    }
+    wt_tensor *x = tt_upload(ctx, WT_F32, 1, &n, h), *b = tt_upload(ctx, WT_F32, 1, &n, hb);
+
+    /* 20 dependent scalar ops: 8 + 8 + 4 ops in three dispatches, the float values of the host */
+    uint64_t before = stats(ctx).fused;
+    wt_tensor *t = x;
+    wt_retain(t);
+    for (int i = 0; i < 20; i++) {
+        wt_tensor *u = i % 2 ? wt_add_scalar(ctx, t, 0.5) : wt_mul_scalar(ctx, t, 1.001);
+        wt_release(t);
+        t = u;
+    }
+    double *g = tt_read(ctx, t);
+    CHECK_EQ_INT((int)(stats(ctx).fused - before), 17);
+    for (int j = 0; j < 1000; j++) {
+        float v = (float)h[j];
+        for (int i = 0; i < 20; i++)
+            v = i % 2 ? v + 0.5f : v * (float)1.001;
+        CHECKF(fabs(g[j] - v) <= 1e-6 * fabs(v), "scalar chain [%d]: %.9g vs %.9g", j, g[j], (double)v);
+    }
+    free(g);
+    wt_release(t);
+
+    /* x + b (two tensors), then relu, then * 2: one dispatch reading x and b */
+    before = stats(ctx).fused;
+    wt_tensor *s1 = wt_add(ctx, x, b), *s2 = wt_relu(ctx, s1);
+    wt_release(s1);
+    wt_tensor *s3 = wt_mul_scalar(ctx, s2, 2.0);
+    wt_release(s2);
+    g = tt_read(ctx, s3);
+    CHECK_EQ_INT((int)(stats(ctx).fused - before), 2);
+    for (int j = 0; j < 1000; j++) {
+        double want = 2 * fmax((double)((float)h[j] + (float)hb[j]), 0);
+        CHECKF(fabs(g[j] - want) < 1e-6, "bias relu [%d]: %g vs %g", j, g[j], want);
+    }
+    free(g);
+    wt_release(s3);
+
+    /* every binary float op as a link, with its scalar: sub, div, pow, minimum, maximum, remainder */
+    before = stats(ctx).fused;
+    t = wt_add_scalar(ctx, x, 0.75);
+    wt_tensor *(*const fns[])(wt_context *, wt_tensor *, double) = {
+        wt_sub_scalar, wt_div_scalar, wt_pow_scalar, wt_minimum_scalar, wt_maximum_scalar, wt_remainder_scalar,
+    };
+    const double sc[] = { 0.25, 0.5, 1.5, 2.5, 0.3, 0.7 };
+    for (int i = 0; i < 6; i++) {
+        wt_tensor *u = fns[i](ctx, t, sc[i]);
+        wt_release(t);
+        t = u;
+    }
+    g = tt_read(ctx, t);
+    CHECK_EQ_INT((int)(stats(ctx).fused - before), 6);
+    for (int j = 0; j < 1000; j++) {
+        float v = (float)h[j] + 0.75f;
+        v = v - 0.25f;
+        v = v / 0.5f;
+        v = powf(v, 1.5f);
+        v = fminf(v, 2.5f);
+        v = fmaxf(v, 0.3f);
+        v = v - floorf(v / 0.7f) * 0.7f;
+        CHECKF(fabs(g[j] - v) < 2e-6, "scalar op links [%d]: %.9g vs %.9g", j, g[j], (double)v);
+    }
+    free(g);
+    wt_release(t);
+
+    /* a one-element tensor operand (broadcast, not a scalar in Params) starts a chain too */
+    wt_tensor *one = tt_upload(ctx, WT_F32, 1, (const int64_t[]){ 1 }, (const double[]){ 3.0 });
+    before = stats(ctx).fused;
+    s1 = wt_mul(ctx, x, one);
+    s2 = wt_exp(ctx, s1);
+    wt_release(s1);
+    g = tt_read(ctx, s2);
+    CHECK_EQ_INT((int)(stats(ctx).fused - before), 1);
+    for (int j = 0; j < 1000; j++) {
+        double want = exp((double)(float)(3 * (float)h[j]));
+        CHECKF(fabs(g[j] - want) < 1e-5 * want, "broadcast tensor chain [%d]: %g vs %g", j, g[j], want);
+    }
+    free(g);
+    wt_release(s2);
+    wt_release(one);
+    wt_release(x);
+    wt_release(b);
 }
 
 static void test_timing(void) {
@@ -250,6 +378,7 @@ int main(void) {
     tt_fixture f;
     tt_init(&f, &(wt_context_desc){ .max_batch_ops = 4096 });
     test_chains(&f);
+    test_binary_chains(&f);
     tt_end(&f);
     test_timing();
     return test_end();

@@ -314,7 +314,9 @@ static void test_overhead(test_alloc *ta) {
 
 int main(void) {
     tt_fixture f;
-    ctx = tt_init(&f, &(wt_context_desc){ .label = "one big batch", .max_batch_ops = 4096 });
+    /* fusion off: these tests count dispatches, barriers and bind groups of one op each
+     * (test_fusion covers the fused chains) */
+    ctx = tt_init(&f, &(wt_context_desc){ .label = "one big batch", .max_batch_ops = 4096, .no_fusion = true });
     test_laziness(&f);
     test_batch_size(&f);
     test_pool();

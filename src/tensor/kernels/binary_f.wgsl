@@ -1,5 +1,7 @@
-// binary_f.wgsl - binary float ops computed in f32: `fn op(x: f32, y: f32) -> f32`, entry point
-// from map2.wgsl / map2v4.wgsl.  OP numbers are the codes of WT_BINARY_TABLE in src/tensor/ops.c.
+// binary_f.wgsl - binary float ops computed in f32: `fn binary_code(x: f32, y: f32, code: u32) -> f32`,
+// code = WT_BINARY_TABLE's in src/tensor/ops.c.  kernel.c puts it together with unary_f.wgsl,
+// chain.wgsl, `fn op(x, y) = chain(binary_code(x, y, OP))` and the entry point of map2.wgsl /
+// map2v4.wgsl.
 
 fn fpow(x: f32, y: f32) -> f32 {
     if y == 0.0 { return 1.0; }
@@ -11,8 +13,8 @@ fn fpow(x: f32, y: f32) -> f32 {
     return r;
 }
 
-fn op(x: f32, y: f32) -> f32 {
-    switch OP {
+fn binary_code(x: f32, y: f32, code: u32) -> f32 {
+    switch code {
         case 0u: { return x + y; }
         case 1u: { return x - y; }
         case 2u: { return x * y; }

@@ -1,7 +1,7 @@
 // unary_f.wgsl - unary float ops, computed in f32 (f16 tensors convert on load and store):
-// `fn op(x: f32) -> f32`, the entry point comes from map1.wgsl / map1v4.wgsl.  OP numbers are
-// the codes of WT_UNARY_TABLE in src/tensor/ops.c.  A fused chain (src/tensor/batch.c) applies
-// OP1 .. OP<NCH> after OP, each result in f32 as the separate kernels would have stored it.
+// `fn unary_code(x: f32, code: u32) -> f32`, code = WT_UNARY_TABLE's in src/tensor/ops.c.
+// kernel.c puts it together with binary_f.wgsl, chain.wgsl, `fn op(x) = chain(unary_code(x, OP))`
+// and the entry point of map1.wgsl / map1v4.wgsl.
 
 fn erf_approx(x: f32) -> f32 {
     // Abramowitz & Stegun 7.1.26, |error| <= 1.5e-7
@@ -20,19 +20,7 @@ fn sigmoid(x: f32) -> f32 {
     return 1.0 / (1.0 + exp(-x));
 }
 
-fn op(x: f32) -> f32 {
-    var y = op_code(x, OP);
-    if NCH > 0u { y = op_code(y, OP1); }
-    if NCH > 1u { y = op_code(y, OP2); }
-    if NCH > 2u { y = op_code(y, OP3); }
-    if NCH > 3u { y = op_code(y, OP4); }
-    if NCH > 4u { y = op_code(y, OP5); }
-    if NCH > 5u { y = op_code(y, OP6); }
-    if NCH > 6u { y = op_code(y, OP7); }
-    return y;
-}
-
-fn op_code(x: f32, code: u32) -> f32 {
+fn unary_code(x: f32, code: u32) -> f32 {
     switch code {
         case 0u: { return -x; }
         case 1u: { return abs(x); }
