@@ -35,6 +35,8 @@
 #include "tensor_pad.wgsl.h"
 #include "tensor_reduce.wgsl.h"
 #include "tensor_reduce4.wgsl.h"
+#include "tensor_reduce_index.wgsl.h"
+#include "tensor_rows.wgsl.h"
 #include "tensor_scan.wgsl.h"
 #include "tensor_scatter.wgsl.h"
 #include "tensor_transpose.wgsl.h"
@@ -83,6 +85,17 @@ static const struct {
 } maps[4] = {
     { tensor_map1_wgsl, sizeof tensor_map1_wgsl - 1 }, { tensor_map1v4_wgsl, sizeof tensor_map1v4_wgsl - 1 },
     { tensor_map2_wgsl, sizeof tensor_map2_wgsl - 1 }, { tensor_map2v4_wgsl, sizeof tensor_map2v4_wgsl - 1 },
+};
+
+/* Code shared by kernel files, put after the file (WGSL declarations may come in any order). */
+static const struct {
+    const char *text;
+    size_t len;
+} shared_of[WT_K_COUNT] = {
+#define SHARED(name) { tensor_##name##_wgsl, sizeof tensor_##name##_wgsl - 1 }
+    [WT_K_reduce] = SHARED(reduce_index), [WT_K_reduce4] = SHARED(reduce_index),
+    [WT_K_norm4] = SHARED(rows), [WT_K_softmax4] = SHARED(rows),
+#undef SHARED
 };
 
 bool wt_kernel_vec4_ok(uint32_t file) {
@@ -206,14 +219,14 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
         np += snprintf(pre + np, sizeof pre - (size_t)np, "const OP%d: u32 = %uu;\n", i + 1,
                        i < key->nchain ? key->chain[i] : 0u);
     /* the parts: prelude, common.wgsl, the file (for unary_f / binary_f its `op`, and with a chain
-     * both op tables and chain.wgsl), the map entry point */
+     * both op tables and chain.wgsl), code it shares with other files, the map entry point */
     uint8_t map = map_of[key->file];
     bool ewf = key->file == WT_K_unary_f || key->file == WT_K_binary_f, one = key->file == WT_K_unary_f;
     static const char op1[] = "fn op(x: f32) -> f32 { return unary_code(x, OP); }\n";
     static const char op2[] = "fn op(x: f32, y: f32) -> f32 { return binary_code(x, y, OP); }\n";
     static const char chain1[] = "fn op(x: f32) -> f32 { return chain(unary_code(x, OP)); }\n";
     static const char chain2[] = "fn op(x: f32, y: f32) -> f32 { return chain(binary_code(x, y, OP)); }\n";
-    struct { const char *text; size_t len; } part[7] = {
+    struct { const char *text; size_t len; } part[8] = {
         { pre, (size_t)np }, { tensor_common_wgsl, sizeof tensor_common_wgsl - 1 },
         { kfiles[key->file].text, kfiles[key->file].len },
     };
@@ -225,6 +238,10 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
         part[nparts].text = one ? chain1 : chain2, part[nparts++].len = one ? sizeof chain1 - 1 : sizeof chain2 - 1;
     } else if (ewf) {
         part[nparts].text = one ? op1 : op2, part[nparts++].len = one ? sizeof op1 - 1 : sizeof op2 - 1;
+    }
+    if (shared_of[key->file].text) {
+        part[nparts].text = shared_of[key->file].text;
+        part[nparts++].len = shared_of[key->file].len;
     }
     if (map) {
         part[nparts].text = maps[(map - 1) * 2 + (key->v4 ? 1 : 0)].text;

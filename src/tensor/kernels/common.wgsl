@@ -38,6 +38,26 @@ fn strided_index(i: u32, k: u32) -> u32 {
     return u32(o);
 }
 
+// Element i's offsets in input 0 and in input 1 (a copy's source and destination) in one pass
+// over the dims: (P.off[0] + coordinates . strides 0, P.off[1] + coordinates . strides 1).
+fn strided_pair(i: u32) -> vec2<i32> {
+    var rem = i;
+    var s = i32(P.off[0]);
+    var t = i32(P.off[1]);
+    var d = P.ndim;
+    loop {
+        if d == 0u { break; }
+        d = d - 1u;
+        let sz = P.shape[d >> 2u][d & 3u];
+        let q = rem / sz;
+        let c = i32(rem - q * sz);
+        s = s + c * P.st[d >> 2u][d & 3u];
+        t = t + c * P.st[2u + (d >> 2u)][d & 3u];
+        rem = q;
+    }
+    return vec2<i32>(s, t);
+}
+
 fn src_index(i: u32, k: u32, mode: u32) -> u32 {
     if mode == 1u { return P.off[k] + i; }
     if mode == 2u { return P.off[k]; }

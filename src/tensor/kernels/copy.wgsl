@@ -11,21 +11,11 @@
 fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     let i = elem_id(g);
     if i >= P.n { return; }
-    var rem = i;
-    if MB == 1u { rem = 4u * i; }
-    var s = i32(P.off[0]);
-    var t = i32(P.off[1]);
-    var d = P.ndim;
-    loop {
-        if d == 0u { break; }
-        d = d - 1u;
-        let sz = P.shape[d >> 2u][d & 3u];
-        let q = rem / sz;
-        let c = i32(rem - q * sz);
-        s = s + c * P.st[d >> 2u][d & 3u];
-        t = t + c * P.st[2u + (d >> 2u)][d & 3u];
-        rem = q;
-    }
+    var e = i;
+    if MB == 1u { e = 4u * i; }
+    let st = strided_pair(e);
+    let s = st.x;
+    let t = st.y;
     if MB == 1u {
         let l = P.ndim - 1u;
         let ss = P.st[l >> 2u][l & 3u];

@@ -9,19 +9,6 @@
 fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     let i = elem_id(g);
     if i >= P.n { return; }
-    var rem = i;
-    var s = i32(P.off[0]);
-    var t = i32(P.off[1]);
-    var d = P.ndim;
-    loop {
-        if d == 0u { break; }
-        d = d - 1u;
-        let sz = P.shape[d >> 2u][d & 3u];
-        let q = rem / sz;
-        let c = i32(rem - q * sz);
-        s = s + c * P.st[d >> 2u][d & 3u];
-        t = t + c * P.st[2u + (d >> 2u)][d & 3u];
-        rem = q;
-    }
-    out[u32(t)] = vec4<SO>(a[u32(s)]);
+    let st = strided_pair(i);
+    out[u32(st.y)] = vec4<SO>(a[u32(st.x)]);
 }

@@ -18,21 +18,6 @@ const HAS_B: bool = (OP & 4u) != 0u;
 
 var<workgroup> red: array<f32, 256>;
 
-fn row_base(o: u32) -> i32 {
-    var rem = o;
-    var b = i32(P.off[0]);
-    var d = P.ndim;
-    loop {
-        if d == 0u { break; }
-        d = d - 1u;
-        let sz = P.shape[d >> 2u][d & 3u];
-        let q = rem / sz;
-        b = b + i32(rem - q * sz) * P.st[d >> 2u][d & 3u];
-        rem = q;
-    }
-    return b;
-}
-
 fn tree(lid: u32, v: f32) -> f32 {
     red[lid] = v;
     workgroupBarrier();
@@ -55,7 +40,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var ib = 0;
     var s = 0.0;
     if live {
-        ib = row_base(row);
+        ib = i32(strided_index(row, 0u));
         for (var r = lid; r < K; r = r + 256u) {
             let x = f32(a[u32(ib + i32(r) * sa)]);
             if RMS { s = s + x * x; } else { s = s + x; }

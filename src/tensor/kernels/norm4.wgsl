@@ -19,50 +19,6 @@ const HAS_B: bool = (OP & 4u) != 0u;
 const LPR: u32 = 256u >> (3u * MB);
 const NV: u32 = MC;
 
-var<workgroup> red: array<f32, 256>;
-var<workgroup> red2: array<f32, 128>;
-
-// The sum (or max) over the LPR lanes of each row in two barriers: lanes l < 16 of a row fold
-// LPR / 16 values each, then every lane folds the row's 16 partials.  A following call is safe
-// (its first barrier orders it after this call's reads).
-fn row_reduce(lid: u32, v: f32, is_max: bool) -> f32 {
-    red[lid] = v;
-    workgroupBarrier();
-    let l = lid % LPR;
-    let head = lid - l;
-    let pb = head / LPR * 16u;
-    if l < 16u {
-        var x = red[head + l];
-        for (var i = 1u; i < LPR / 16u; i = i + 1u) {
-            let y = red[head + l + 16u * i];
-            x = select(x + y, max(x, y), is_max);
-        }
-        red2[pb + l] = x;
-    }
-    workgroupBarrier();
-    var x = red2[pb];
-    for (var i = 1u; i < 16u; i = i + 1u) {
-        let y = red2[pb + i];
-        x = select(x + y, max(x, y), is_max);
-    }
-    return x;
-}
-
-fn row_base(o: u32) -> u32 {
-    var rem = o;
-    var b = i32(P.off[0]);
-    var d = P.ndim;
-    loop {
-        if d == 0u { break; }
-        d = d - 1u;
-        let sz = P.shape[d >> 2u][d & 3u];
-        let q = rem / sz;
-        b = b + i32(rem - q * sz) * P.st[d >> 2u][d & 3u];
-        rem = q;
-    }
-    return u32(b);
-}
-
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     let M = P.aux.x;
@@ -74,7 +30,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var v: array<vec4<f32>, NV>;
     var s = 0.0;
     if live {
-        let bi = row_base(row) / 4u;
+        let bi = strided_index(row, 0u) / 4u;
         for (var j = 0u; j < NV; j = j + 1u) {
             let q = l + LPR * j;
             if q < K4 {

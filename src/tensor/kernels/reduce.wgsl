@@ -2,7 +2,8 @@
 // input seen as M outputs x K reduced elements.  The C side permutes the logical dims so that the
 // kept dims come first (P.shape[0 .. P.ndim), strides P.st, input 0) and the reduced dims after
 // them (P.shape[P.ndim .. P.ndim + P.sv.y)), merging dims whose strides allow it, so no input is
-// ever transposed: element (o, r) lives at P.off[0] + base(o) + roff(r).
+// ever transposed: element (o, r) lives at base(o) + roff(r) (reduce_index.wgsl, put after this
+// file by src/tensor/kernel.c, as for reduce4.wgsl).
 //
 // The K elements of an output are split into P.aux.z segments of P.aux.w elements; each segment
 // gives one accumulator (value, index).  When there is more than one segment, the accumulators go
@@ -57,50 +58,6 @@ fn pick_b(va: C, ia: u32, vb: C, ib: u32) -> bool {
     if vb == va { return ib < ia; }
     if OP == 2u || OP == 4u { return vb > va; }
     return vb < va;
-}
-
-fn st(d: u32) -> i32 {
-    return P.st[d >> 2u][d & 3u];
-}
-
-fn dim(d: u32) -> u32 {
-    return P.shape[d >> 2u][d & 3u];
-}
-
-// offset of output o's first element (kept dims 0 .. P.ndim)
-fn base(o: u32) -> i32 {
-    var rem = o;
-    var b = i32(P.off[0]);
-    var d = P.ndim;
-    loop {
-        if d == 0u { break; }
-        d = d - 1u;
-        let sz = dim(d);
-        let q = rem / sz;
-        b = b + i32(rem - q * sz) * st(d);
-        rem = q;
-    }
-    return b;
-}
-
-// offset of reduced element r (reduced dims P.ndim .. P.ndim + P.sv.y)
-fn roff(r: u32) -> i32 {
-    let nk = P.ndim;
-    let nr = P.sv.y;
-    if nr == 0u { return 0; }
-    if nr == 1u { return i32(r) * st(nk); }
-    var rem = r;
-    var o = 0;
-    var d = nk + nr;
-    loop {
-        if d == nk { break; }
-        d = d - 1u;
-        let sz = dim(d);
-        let q = rem / sz;
-        o = o + i32(rem - q * sz) * st(d);
-        rem = q;
-    }
-    return o;
 }
 
 fn load_v(e: i32) -> C {

@@ -12,7 +12,8 @@
 //        256 = M / 256 * ceil(segments / 4) * 256).
 // The identity of the op (0, 1, -inf/+inf, integer extremes) comes as bits of C in P.sv.z, so
 // lanes without elements need no flag; max/min propagate NaN.  MB bit 1: write partials (pairs
-// of value bits and index 0, as reduce.wgsl); bit 2: C is a float type.
+// of value bits and index 0, as reduce.wgsl); bit 2: C is a float type.  Element addressing:
+// base(o) + roff(r) from reduce_index.wgsl.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<SA>>;
@@ -22,48 +23,6 @@ const IS_FLOAT: bool = (MB & 4u) != 0u;
 
 var<workgroup> wv: array<C, 256>;
 var<workgroup> wc: array<vec4<C>, 256>;
-
-fn st(d: u32) -> i32 {
-    return P.st[d >> 2u][d & 3u];
-}
-
-fn dim(d: u32) -> u32 {
-    return P.shape[d >> 2u][d & 3u];
-}
-
-fn base(o: u32) -> i32 {
-    var rem = o;
-    var b = i32(P.off[0]);
-    var d = P.ndim;
-    loop {
-        if d == 0u { break; }
-        d = d - 1u;
-        let sz = dim(d);
-        let q = rem / sz;
-        b = b + i32(rem - q * sz) * st(d);
-        rem = q;
-    }
-    return b;
-}
-
-fn roff(r: u32) -> i32 {
-    let nk = P.ndim;
-    let nr = P.sv.y;
-    if nr == 0u { return 0; }
-    if nr == 1u { return i32(r) * st(nk); }
-    var rem = r;
-    var o = 0;
-    var d = nk + nr;
-    loop {
-        if d == nk { break; }
-        d = d - 1u;
-        let sz = dim(d);
-        let q = rem / sz;
-        o = o + i32(rem - q * sz) * st(d);
-        rem = q;
-    }
-    return o;
-}
 
 fn nan4(x: vec4<C>) -> vec4<bool> {
     return (bitcast<vec4<u32>>(x) & vec4<u32>(0x7fffffffu)) > vec4<u32>(0x7f800000u);
