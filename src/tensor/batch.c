@@ -6,7 +6,8 @@
  * or overwrites what an earlier one wrote), submits once and drops the batch's references, so
  * temporaries go back to the pool, to be reused once that submit has finished.  The batch
  * flushes itself at max_batch_ops dispatches (with the default, already at 16 when the GPU is
- * idle as far as we know, so a long stream of ops starts running at once), once the pool handed
+ * idle as far as we know, so a long stream of ops starts running at once, then at 32, 64, ... up
+ * to max_batch_ops, each chunk recorded while the GPU runs the one before), once the pool handed
  * out WT_BATCH_BYTES for it (a quarter of memory_limit when set: temporaries are reusable only
  * after their batch ran), and after every op in eager mode (with a wait).
  *
@@ -255,6 +256,7 @@ wt_status wt_batch_wait(wt_context *ctx, const char *op) {
     if (s != WG_STATUS_OK)
         return wt_failst(ctx, WT_STATUS_DEVICE_LOST, op, "waiting for the GPU failed (device lost)");
     ctx->completed = ctx->submits;
+    ctx->ramp = 0;                            /* the GPU is idle: the next stream starts early again */
     wt_pool_collect(ctx);
     return ctx->tq_used ? harvest_times(ctx, op) : WT_OK;
 }
@@ -305,8 +307,14 @@ wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p,
     }
     uint64_t cap = ctx->memory_limit ? ctx->memory_limit / 4 : ctx->batch_flush_bytes;
     bool idle = ctx->early && ctx->completed >= ctx->submits;   /* nothing in flight that we know of */
-    if (ctx->batch_count >= ctx->max_batch || ctx->batch_bytes > cap || (idle && ctx->batch_count >= ctx->early_ops))
+    uint32_t limit = ctx->ramp && ctx->ramp < ctx->max_batch ? ctx->ramp : ctx->max_batch;
+    if (ctx->batch_count >= limit || ctx->batch_bytes > cap || (idle && ctx->batch_count >= ctx->early_ops)) {
+        /* after an early start the chunks double (16, 32, 64, ...) up to max_batch: each is
+         * recorded while the GPU runs the one before, which keeps it busy from the start */
+        if (ctx->early && ctx->ramp_on)
+            ctx->ramp = 2 * ctx->batch_count < ctx->max_batch ? 2 * ctx->batch_count : ctx->max_batch;
         return wt_batch_flush(ctx, op);
+    }
     return WT_OK;
 }
 

@@ -180,13 +180,16 @@ wt_context *wt_context_create(wg_device *dev, const wt_context_desc *desc) {
     v = vpt ? strtol(vpt, NULL, 10) : 0;
     ctx->ew_vpt = v == 1 || v == 2 || v == 4 ? (uint32_t)v : 0;
     /* WGC_BATCH_OPS / WGC_EARLY_OPS (1 .. 65536): max_batch_ops when the desc leaves it 0, and the
-     * batch size at which an idle GPU gets its first work (16) */
+     * batch size at which an idle GPU gets its first work (16); WGC_BATCH_RAMP=0: after that first
+     * flush, max_batch_ops chunks at once instead of doubling ones */
     const char *bo = getenv("WGC_BATCH_OPS"), *eo = getenv("WGC_EARLY_OPS");
     v = bo ? strtol(bo, NULL, 10) : 0;
     if (!d.max_batch_ops && v > 0 && v <= 65536)
         ctx->max_batch = (uint32_t)v;
     v = eo ? strtol(eo, NULL, 10) : 0;
     ctx->early_ops = v > 0 && v <= 65536 ? (uint32_t)v : 16;
+    const char *ramp = getenv("WGC_BATCH_RAMP");
+    ctx->ramp_on = !ramp || strcmp(ramp, "0") != 0;
     ctx->f16 = wg_device_has_feature(dev, WG_FEATURE_SHADER_F16);
     const wg_limits *lim = wg_device_get_limits(dev);
     uint32_t al = lim && lim->min_uniform_buffer_offset_alignment ? (uint32_t)lim->min_uniform_buffer_offset_alignment : 256;

@@ -129,6 +129,8 @@ struct wt_context {
     wg_allocator al;
     char label[64];
     uint32_t max_batch, early_ops;
+    uint32_t ramp;                /* after an early flush: the next chunk's size (doubling); 0 at a wait */
+    bool ramp_on;                 /* WGC_BATCH_RAMP=0 turns the doubling off (sweeps) */
     bool eager, f16, early;       /* early: max_batch_ops defaulted, start an idle GPU after early_ops
                                    * (16) ops */
     uint64_t memory_limit;
