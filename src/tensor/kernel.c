@@ -54,6 +54,7 @@
 #include "tensor_conv.wgsl.h"        /* conv.c */
 #include "tensor_conv_direct.wgsl.h"
 #include "tensor_pool.wgsl.h"
+#include "tensor_matmul4.wgsl.h"     /* matmul.c */
 
 static const struct {
     const char *name;
@@ -215,7 +216,9 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
     char fname[64];
     snprintf(fname, sizeof fname, "%s.wgsl", kfiles[key->file].name);
     wgsl_result *r = wgsl_compile(src, len, &(wgsl_options){ .filename = fname, .no_f16 = !ctx->f16,
-                                                           .no_bounds_checks = map != 0 || key->file == WT_K_matmul_coop,
+                                                           .no_bounds_checks = map != 0 || key->file == WT_K_matmul_coop ||
+                                                                               (key->file == WT_K_matmul4 && (key->op & 4u)) ||
+                                                                               (key->file == WT_K_conv && (key->op & 16u)),
                                                            .allocator = { wa_alloc, wa_free, ctx } });
     wt_free(ctx, src);
     if (!r)

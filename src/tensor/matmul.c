@@ -78,7 +78,9 @@ static bool v4_ok(const mm_plan *p) {
 }
 
 static bool is_v4(wt_matmul_kernel k) {
-    return k == WT_MATMUL_TILE128X64V4 || k == WT_MATMUL_TILE128X64V4W || k == WT_MATMUL_TILE128V4W;
+    return k == WT_MATMUL_TILE128X64V4 || k == WT_MATMUL_TILE128X64V4W || k == WT_MATMUL_TILE128V4W ||
+           k == WT_MATMUL_TILE128V4S || k == WT_MATMUL_TILE128K16V4S || k == WT_MATMUL_TILE128X256V4S ||
+           k == WT_MATMUL_TILE64V4W || k == WT_MATMUL_TILE128X64V4S;
 }
 
 static wt_matmul_kernel heuristic(const mm_plan *p) {
@@ -124,21 +126,36 @@ static wt_status record_matvec(wt_context *ctx, const char *op, const mm_plan *p
 
 static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p, wt_matmul_kernel kind,
                               wt_tensor *out, wt_tensor *a, wt_tensor *b, wt_tensor *bias) {
-    /* kernel -> (file, OP: tile shape code 0..3 of matmul.wgsl / matmul2.wgsl, + 4: WARP8) */
-    static const struct { uint8_t file, op; } kt[WT_MATMUL_KERNEL_COUNT] = {
-        [WT_MATMUL_TILE128] = { WT_K_matmul, 0 },     [WT_MATMUL_TILE128X64] = { WT_K_matmul, 2 },
-        [WT_MATMUL_TILE64] = { WT_K_matmul, 1 },      [WT_MATMUL_TILE128K16] = { WT_K_matmul, 3 },
-        [WT_MATMUL_TILE128U] = { WT_K_matmul2, 0 },   [WT_MATMUL_TILE128X64U] = { WT_K_matmul2, 2 },
-        [WT_MATMUL_TILE64U] = { WT_K_matmul2, 1 },    [WT_MATMUL_TILE128K16U] = { WT_K_matmul2, 3 },
-        [WT_MATMUL_TILE128W] = { WT_K_matmul2, 4 },   [WT_MATMUL_TILE128X64W] = { WT_K_matmul2, 6 },
-        [WT_MATMUL_TILE128X64V4] = { WT_K_matmul3, 2 }, [WT_MATMUL_TILE128X64V4W] = { WT_K_matmul3, 6 },
-        [WT_MATMUL_TILE128V4W] = { WT_K_matmul3, 4 },
+    /* kernel -> file, OP (matmul.wgsl / matmul2.wgsl / matmul3.wgsl: tile shape code 0..3, + 4:
+     * WARP8; matmul4.wgsl: 1 K16, 2 WIDE, 8 HALF), tile rows x columns, K step, workgroup memory */
+    static const struct { uint8_t file, op; uint16_t tm, tn, bk; uint32_t smem; } kt[WT_MATMUL_KERNEL_COUNT] = {
+        [WT_MATMUL_TILE128] = { WT_K_matmul, 0, 128, 128, 8, 16896 },
+        [WT_MATMUL_TILE128X64] = { WT_K_matmul, 2, 128, 64, 8, 12800 },
+        [WT_MATMUL_TILE64] = { WT_K_matmul, 1, 64, 64, 16, 17408 },
+        [WT_MATMUL_TILE128K16] = { WT_K_matmul, 3, 128, 128, 16, 33792 },
+        [WT_MATMUL_TILE128U] = { WT_K_matmul2, 0, 128, 128, 8, 16896 },
+        [WT_MATMUL_TILE128X64U] = { WT_K_matmul2, 2, 128, 64, 8, 12800 },
+        [WT_MATMUL_TILE64U] = { WT_K_matmul2, 1, 64, 64, 16, 17408 },
+        [WT_MATMUL_TILE128K16U] = { WT_K_matmul2, 3, 128, 128, 16, 33792 },
+        [WT_MATMUL_TILE128W] = { WT_K_matmul2, 4, 128, 128, 8, 16896 },
+        [WT_MATMUL_TILE128X64W] = { WT_K_matmul2, 6, 128, 64, 8, 12800 },
+        [WT_MATMUL_TILE128X64V4] = { WT_K_matmul3, 2, 128, 64, 8, 12800 },
+        [WT_MATMUL_TILE128X64V4W] = { WT_K_matmul3, 6, 128, 64, 8, 12800 },
+        [WT_MATMUL_TILE128V4W] = { WT_K_matmul3, 4, 128, 128, 8, 16896 },
+        [WT_MATMUL_TILE128V4S] = { WT_K_matmul4, 0, 128, 128, 8, 16384 },
+        [WT_MATMUL_TILE128K16V4S] = { WT_K_matmul4, 1, 128, 128, 16, 32768 },
+        [WT_MATMUL_TILE128X256V4S] = { WT_K_matmul4, 2, 128, 256, 8, 24576 },
+        [WT_MATMUL_TILE64V4W] = { WT_K_matmul3, 5, 64, 64, 16, 17408 },
+        [WT_MATMUL_TILE128X64V4S] = { WT_K_matmul4, 8, 128, 64, 8, 12288 },
     };
-    uint32_t variant = kt[kind].op & 3u;
-    int64_t tm = variant == 1 ? 64 : 128, tn = variant == 0 || variant == 3 ? 128 : 64;
-    if (variant == 3 && wg_device_get_limits(ctx->dev)->max_compute_workgroup_storage_size < 33792)
-        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %s needs 33792 bytes of workgroup memory",
-                         wt_matmul_kernel_name(kind));
+    if (wg_device_get_limits(ctx->dev)->max_compute_workgroup_storage_size < kt[kind].smem)
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %s needs %u bytes of workgroup memory",
+                         wt_matmul_kernel_name(kind), (unsigned)kt[kind].smem);
+    int64_t tm = kt[kind].tm, tn = kt[kind].tn;
+    uint8_t kop = kt[kind].op;
+    /* matmul4.wgsl EXACT: tile-exact shapes compile without range selects and index clamps */
+    if (kt[kind].file == WT_K_matmul4 && p->M % tm == 0 && p->N % tn == 0 && p->K % kt[kind].bk == 0)
+        kop |= 4u;
     int64_t tiles_m = cdiv(p->M, tm), tiles_n = cdiv(p->N, tn);
     int64_t groups = p->batch * tiles_m * tiles_n;
     if (groups > (int64_t)(UINT32_MAX / 256))
@@ -147,7 +164,7 @@ static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p,
     wt_kkey key;
     memset(&key, 0, sizeof key);
     key.file = kt[kind].file;
-    key.op = kt[kind].op;
+    key.op = kop;
     key.out = (uint8_t)out->dtype;
     key.in[0] = (uint8_t)a->dtype;
     key.in[1] = (uint8_t)b->dtype;
