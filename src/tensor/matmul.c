@@ -8,10 +8,13 @@
  * that continue A's rows become rows).  Kernel files: matmul.wgsl, the tiled GEMM (four tile
  * shapes, see its header), matmul2.wgsl, the same tiles with the inner loop unrolled (and a
  * warp-tiled layout), matmul3.wgsl, the unrolled kernel with 16-byte global loads and stores
- * for quad-aligned row-major operands, and matvec.wgsl, the bandwidth-bound decode path for one output row or column (M == 1 or N == 1, no batch) whose
- * matrix has contiguous, 16-byte aligned rows.  The kernel is chosen by shape: matvec when it
- * applies, else the autotuner's choice for the shape class, else a heuristic (128 x 64 tiles
- * when there are enough of them to fill the GPU, else 64 x 64).  The product
+ * for quad-aligned row-major operands, matmul4.wgsl, the same operands with unpadded swizzled
+ * tiles and a specialisation for tile-exact shapes (no range selects, no index clamps; the
+ * fastest on the H200), and matvec.wgsl, the bandwidth-bound decode path for one output row or
+ * column (M == 1 or N == 1, no batch) whose matrix has contiguous, 16-byte aligned rows.  The
+ * kernel is chosen by shape: matvec when it applies, else the autotuner's choice for the shape
+ * class, else a heuristic (16-byte 128 x 128 tiles when the operands allow and there are enough
+ * tiles, else 128 x 64 tiles when there are enough of them to fill the GPU, else 64 x 64).  The product
  * accumulates in f32 (f16 operands are widened on load) and rounds once on store.  Opt-in
  * (wt_matmul_desc.precision = WT_MATMUL_F16_TENSOR): matmul_coop.wgsl, f16 operands on tensor
  * cores through subgroup matrices, where the device and the shape allow (coop_ok). */
@@ -60,12 +63,7 @@ static bool matvec_ok(const mm_plan *p) {
     return false;
 }
 
-/* Without a tuned choice.  Measured on the H200 (wgc bench nn, WGC_NN_KERNELS=all): the
- * unrolled 128 x 64 warp-tiled kernel is the fastest or within 3% of it on 1024^3 (26.3
- * TFLOP/s), 4096^3 (29.3), 4095 x 4097 x 1023 (28.0); 128 x 128 tiles run 10-15% slower (64
- * accumulators per invocation: fewer warps per SM), K steps of 16 half as fast.  Below ~one
- * tile per SM, 64 x 64 tiles keep more of the GPU busy. */
-/* Can matmul3.wgsl (16-byte loads and stores) run this plan?  Row-major A and B whose rows,
+/* Can matmul3.wgsl / matmul4.wgsl (16-byte loads and stores) run this plan?  Row-major A and B whose rows,
  * offsets and batch strides are quad-aligned, K and N multiples of 4. */
 static bool v4_ok(const mm_plan *p) {
     if (p->a_ks != 1 || p->b_ns != 1 || p->K % 4 || p->N % 4 || p->a_ms % 4 || p->b_ks % 4 || p->a_off % 4 ||
@@ -83,9 +81,22 @@ static bool is_v4(wt_matmul_kernel k) {
            k == WT_MATMUL_TILE64V4W || k == WT_MATMUL_TILE128X64V4S;
 }
 
+/* Without a tuned choice.  16-byte kernels where the operands allow (H200, GPU timestamps:
+ * 4096^3 tile128x128v4s 3.39 ms, tile128x128v4w 3.99, tile128x64w 4.82; bmm 32x512x512x64
+ * tile128x128v4s 38 us, tile128x64w 62; 1024^3 (64 tiles of 128 x 128) tile64x64v4w 72 us,
+ * tile64x64u 82), matmul4's 128 x 128 only tile-exact (elsewhere it is not measured and spills
+ * 16 bytes on the H200).  Other operands: the unrolled 128 x 64 warp-tiled kernel is the
+ * fastest or within 3% of it on 4095 x 4097 x 1023 (28.0 TFLOP/s; 128 x 128 tiles 10-15%
+ * slower, K steps of 16 half as fast); below ~one tile per SM, 64 x 64 tiles keep more of the
+ * GPU busy. */
 static wt_matmul_kernel heuristic(const mm_plan *p) {
     if (matvec_ok(p))
         return WT_MATMUL_MATVEC;
+    if (v4_ok(p)) {
+        if (p->batch * cdiv(p->M, 128) * cdiv(p->N, 128) >= 256)
+            return p->M % 128 == 0 && p->N % 128 == 0 && p->K % 8 == 0 ? WT_MATMUL_TILE128V4S : WT_MATMUL_TILE128V4W;
+        return WT_MATMUL_TILE64V4W;
+    }
     if (p->batch * cdiv(p->M, 128) * cdiv(p->N, 64) >= 128)
         return WT_MATMUL_TILE128X64W;
     return WT_MATMUL_TILE64U;

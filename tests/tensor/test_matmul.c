@@ -322,10 +322,21 @@ static void test_v4(void) {
     wt_release(c);
     if (wt_context_has_f16(ctx)) {
         wt_tensor *h = rnd(WT_F16, WT_SHAPE(33, 16)), *g = rnd(WT_F16, WT_SHAPE(16, 20));
-        c = mm_k(h, g, NULL, WT_MATMUL_TILE128V4W);
-        check_mm("v4 f16", c, h, g, false, NULL);
-        CHECK(c && wt_dtype_of(c) == WT_F16);
-        wt_release(c); wt_release(h); wt_release(g);
+        wt_tensor *he = rnd(WT_F16, WT_SHAPE(128, 16)), *ge = rnd(WT_F16, WT_SHAPE(16, 256));   /* tile-exact */
+        for (int k = WT_MATMUL_TILE128; k < WT_MATMUL_KERNEL_COUNT; k++) {
+            if (!is_v4(k))
+                continue;
+            char what[64];
+            snprintf(what, sizeof what, "v4 f16 %s", wt_matmul_kernel_name((wt_matmul_kernel)k));
+            c = mm_k(h, g, NULL, (wt_matmul_kernel)k);
+            check_mm(what, c, h, g, false, NULL);
+            CHECK(c && wt_dtype_of(c) == WT_F16);
+            wt_release(c);
+            c = mm_k(he, ge, NULL, (wt_matmul_kernel)k);
+            check_mm(what, c, he, ge, false, NULL);
+            wt_release(c);
+        }
+        wt_release(h); wt_release(g); wt_release(he); wt_release(ge);
     }
     /* refusals: K % 4, N % 4, a transposed operand, an odd offset */
     wt_tensor *x = rnd(WT_F32, WT_SHAPE(8, 6)), *y = rnd(WT_F32, WT_SHAPE(6, 8)), *z = rnd(WT_F32, WT_SHAPE(8, 8));

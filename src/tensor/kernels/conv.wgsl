@@ -148,8 +148,8 @@ fn ldx(r: u32) -> vec4<f32> {
         KHW = MB * MC;
         KW = MC;
     }
-    let H = i32(P.shape[1].z);
-    let W = i32(P.shape[1].w);
+    let H = P.shape[1].z;
+    let W = P.shape[1].w;
     let rr = min(r, R - 1u);
     let c = rr / KHW;
     let rem = rr - c * KHW;
@@ -161,26 +161,31 @@ fn ldx(r: u32) -> vec4<f32> {
     let delta = i32(c) * st.y + dy * st.z + dx * st.w;
     let ih = ih0 + vec4<i32>(dy);
     let iw = iw0 + vec4<i32>(dx);
-    let ok = (ih >= vec4<i32>(0)) & (ih < vec4<i32>(H)) & (iw >= vec4<i32>(0)) & (iw < vec4<i32>(W)) &
-             vec4<bool>(r < R);
+    // 0 <= ih < H and 0 <= iw < W as one unsigned compare each
+    let ok = (vec4<u32>(ih) < vec4<u32>(H)) & (vec4<u32>(iw) < vec4<u32>(W)) & vec4<bool>(r < R);
     let idx = select(vec4<i32>(0), xb + vec4<i32>(delta), ok);
     return vec4<f32>(select(0.0, f32(xs[u32(idx.x)]), ok.x), select(0.0, f32(xs[u32(idx.y)]), ok.y),
                      select(0.0, f32(xs[u32(idx.z)]), ok.z), select(0.0, f32(xs[u32(idx.w)]), ok.w));
 }
 
-// Stores output channel ch's four pixels tx + 16 h + QN i (pixel indices in pix) of the accumulator v.
-fn st4(ch: u32, pix: vec4<u32>, v: vec4<f32>) {
-    let Ptot = P.shape[0].x;
+// Output index of channel 0 at the four pixels pix: n K OHW + q for p = n OHW + q (one division
+// per pixel, shared by the lane's channels).
+fn obase(pix: vec4<u32>) -> vec4<u32> {
     let OHW = P.shape[0].y;
-    let K = P.aux.z;
+    let n = pix / vec4<u32>(OHW);
+    return n * (P.aux.z * OHW) + (pix - n * OHW);
+}
+
+// Stores output channel ch's four pixels tx + 16 h + QN i (pixel indices in pix, output indices
+// of channel 0 in ob) of the accumulator v.
+fn st4(ch: u32, pix: vec4<u32>, ob: vec4<u32>, v: vec4<f32>) {
+    let Ptot = P.shape[0].x;
+    let oc = ch * P.shape[0].y;
     var bias = 0.0;
     if HAS_BIAS { bias = f32(bs[P.off.z + ch]); }
     for (var i = 0u; i < 4u; i++) {
-        let p = pix[i];
-        if p < Ptot {
-            let n = p / OHW;
-            let q = p - n * OHW;
-            out[(n * K + ch) * OHW + q] = SO(v[i] + bias);
+        if pix[i] < Ptot {
+            out[ob[i] + oc] = SO(v[i] + bias);
         }
     }
 }
@@ -297,48 +302,56 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let pq = p0 + tx + QN * vec4<u32>(0u, 1u, 2u, 3u);
     let ch = grp * Kg + ch0 + 4u * ty;
     let cl = ch0 + 4u * ty;
+    let ob0 = obase(pq);
     if SQ {
         let p32 = pq + vec4<u32>(32u);
-        st4c(ch, cl, pq, c00);
-        st4c(ch + 1u, cl + 1u, pq, c10);
-        st4c(ch + 2u, cl + 2u, pq, c20);
-        st4c(ch + 3u, cl + 3u, pq, c30);
-        st4c(ch, cl, p32, c01);
-        st4c(ch + 1u, cl + 1u, p32, c11);
-        st4c(ch + 2u, cl + 2u, p32, c21);
-        st4c(ch + 3u, cl + 3u, p32, c31);
-        st4c(ch + 32u, cl + 32u, pq, c02);
-        st4c(ch + 33u, cl + 33u, pq, c12);
-        st4c(ch + 34u, cl + 34u, pq, c22);
-        st4c(ch + 35u, cl + 35u, pq, c32);
-        st4c(ch + 32u, cl + 32u, p32, c03);
-        st4c(ch + 33u, cl + 33u, p32, c13);
-        st4c(ch + 34u, cl + 34u, p32, c23);
-        st4c(ch + 35u, cl + 35u, p32, c33);
+        let ob32 = obase(p32);
+        st4c(ch, cl, pq, ob0, c00);
+        st4c(ch + 1u, cl + 1u, pq, ob0, c10);
+        st4c(ch + 2u, cl + 2u, pq, ob0, c20);
+        st4c(ch + 3u, cl + 3u, pq, ob0, c30);
+        st4c(ch, cl, p32, ob32, c01);
+        st4c(ch + 1u, cl + 1u, p32, ob32, c11);
+        st4c(ch + 2u, cl + 2u, p32, ob32, c21);
+        st4c(ch + 3u, cl + 3u, p32, ob32, c31);
+        st4c(ch + 32u, cl + 32u, pq, ob0, c02);
+        st4c(ch + 33u, cl + 33u, pq, ob0, c12);
+        st4c(ch + 34u, cl + 34u, pq, ob0, c22);
+        st4c(ch + 35u, cl + 35u, pq, ob0, c32);
+        st4c(ch + 32u, cl + 32u, p32, ob32, c03);
+        st4c(ch + 33u, cl + 33u, p32, ob32, c13);
+        st4c(ch + 34u, cl + 34u, p32, ob32, c23);
+        st4c(ch + 35u, cl + 35u, p32, ob32, c33);
         return;
     }
-    st4c(ch, cl, pq, c00);
-    st4c(ch, cl, pq + vec4<u32>(16u), c01);
-    st4c(ch + 1u, cl + 1u, pq, c10);
-    st4c(ch + 1u, cl + 1u, pq + vec4<u32>(16u), c11);
-    st4c(ch + 2u, cl + 2u, pq, c20);
-    st4c(ch + 2u, cl + 2u, pq + vec4<u32>(16u), c21);
-    st4c(ch + 3u, cl + 3u, pq, c30);
-    st4c(ch + 3u, cl + 3u, pq + vec4<u32>(16u), c31);
+    let p16 = pq + vec4<u32>(16u);
+    let ob16 = obase(p16);
+    st4c(ch, cl, pq, ob0, c00);
+    st4c(ch, cl, p16, ob16, c01);
+    st4c(ch + 1u, cl + 1u, pq, ob0, c10);
+    st4c(ch + 1u, cl + 1u, p16, ob16, c11);
+    st4c(ch + 2u, cl + 2u, pq, ob0, c20);
+    st4c(ch + 2u, cl + 2u, p16, ob16, c21);
+    st4c(ch + 3u, cl + 3u, pq, ob0, c30);
+    st4c(ch + 3u, cl + 3u, p16, ob16, c31);
     if WIDE {
-        st4c(ch, cl, pq + vec4<u32>(32u), c02);
-        st4c(ch, cl, pq + vec4<u32>(48u), c03);
-        st4c(ch + 1u, cl + 1u, pq + vec4<u32>(32u), c12);
-        st4c(ch + 1u, cl + 1u, pq + vec4<u32>(48u), c13);
-        st4c(ch + 2u, cl + 2u, pq + vec4<u32>(32u), c22);
-        st4c(ch + 2u, cl + 2u, pq + vec4<u32>(48u), c23);
-        st4c(ch + 3u, cl + 3u, pq + vec4<u32>(32u), c32);
-        st4c(ch + 3u, cl + 3u, pq + vec4<u32>(48u), c33);
+        let p32 = pq + vec4<u32>(32u);
+        let p48 = pq + vec4<u32>(48u);
+        let ob32 = obase(p32);
+        let ob48 = obase(p48);
+        st4c(ch, cl, p32, ob32, c02);
+        st4c(ch, cl, p48, ob48, c03);
+        st4c(ch + 1u, cl + 1u, p32, ob32, c12);
+        st4c(ch + 1u, cl + 1u, p48, ob48, c13);
+        st4c(ch + 2u, cl + 2u, p32, ob32, c22);
+        st4c(ch + 2u, cl + 2u, p48, ob48, c23);
+        st4c(ch + 3u, cl + 3u, p32, ob32, c32);
+        st4c(ch + 3u, cl + 3u, p48, ob48, c33);
     }
 }
 
 // st4 for output channel ch (global) that is channel cl of its group.
-fn st4c(ch: u32, cl: u32, pix: vec4<u32>, v: vec4<f32>) {
+fn st4c(ch: u32, cl: u32, pix: vec4<u32>, ob: vec4<u32>, v: vec4<f32>) {
     if cl >= P.aux.x { return; }
-    st4(ch, pix, v);
+    st4(ch, pix, ob, v);
 }
