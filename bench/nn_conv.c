@@ -5,7 +5,10 @@
  * reps, best of `runs` (median in the note).  48 sampled outputs are checked against a
  * double-precision host convolution; a mismatch counts as a wrong result.  With variants
  * (WGC_NN_KERNELS=all, or WGC_CONV_KERNELS=all for these rows only) a row per forced kernel
- * (implicit GEMM with 64x128 and 64x256 tiles, direct) follows.  Baseline: torch.nn.functional.conv2d (cuDNN, TF32 off) in bench/baseline_nn.py
+ * (implicit GEMM with 64x128 and 64x256 tiles, direct, and conv.wgsl's OP-bit variants through
+ * src/tensor/conv.c's WGC_CONV_GEMM_OP knob) follows.  H200 (three runs): AUTO (64x128)
+ * 21.7-22.0 TFLOP/s = 0.59-0.60 of cuDNN 36.9; the variants 19.1-22.2, none consistently
+ * faster.  Baseline: torch.nn.functional.conv2d (cuDNN, TF32 off) in bench/baseline_nn.py
  * (--conv N,C,K,H,W). */
 #include "nn_conv.h"
 

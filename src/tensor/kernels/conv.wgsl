@@ -21,6 +21,12 @@
 // (cl) and p < Ptot; workgroup reads use tx, ty, wq, kr, qd below their array sizes (lane
 // mappings below), and vector components are indexed by loops of 4.
 //
+// H200 (wgc bench nn, N32 C64 K64 128^2 3x3 pad 1 f32, three runs; cuDNN f32 36.9 TFLOP/s in
+// the same runs): the default 64 x 128 tiles 21.7-22.0 TFLOP/s (0.59-0.60 of cuDNN; 109
+// registers, two workgroups per SM), WARP8 21.6-22.2, no clamps 21.6-21.9, K16 21.1-21.8
+// (119-123 registers), WIDE 19.2-19.7 (173), SQ 19.1-19.9 (161-175 registers: one workgroup
+// per SM): none beats the default, which stays OP 0 / 1 (conv.c's CONV_BITS).
+//
 // Params: shape = (P pixels, OH*OW, OW, R, KH*KW, KW, H, W), sv = (stride h, w, dilation h, w),
 // aux = (Kg, Cg, K, channel tiles), st[0] = input strides (n, c, h, w), st[1] = (pad h, pad w,
 // pixel tiles, 0), off = (x, weight, bias) offsets.  MA = 1: bias.  MB, MC: the filter's KH, KW

@@ -9,9 +9,9 @@
 // row, column and k a tile touches lies inside the operands' views (tiles start at multiples of
 // the tile size and the views are valid tensors), so the loads need no range select and the
 // module is compiled without index clamping (kernel.c build()).  Workgroup memory: 16 KiB
-// (128 x 128 x 8), 32 KiB (K16), 24 KiB (WIDE).
+// (128 x 128 x 8), 32 KiB (K16), 24 KiB (WIDE), 12 KiB (HALF).
 //
-// 256 invocations, 8 x 4 per warp (matmul2.wgsl's WARP8): invocation (tx, ty) owns rows
+// 256 invocations (HALF: 128), 8 x 4 per warp (matmul2.wgsl's WARP8): invocation (tx, ty) owns rows
 // 4 ty .. 4 ty + 3 and 64 + 4 ty .. and column quads tx + 16 j.  A's tile is k-major,
 // As[buffer * BK + k][quad of 4 rows], stored transposed from vec4 runs along k (four scalar
 // stores); its quad index is XORed with swz(k) = (k / 4) * (32 / BK) (< 8), which spreads the
@@ -19,7 +19,16 @@
 // warp's reads (4 quads of one aligned group of 8) conflict-free.  B's tile is n-major rows of
 // TN / 4 quads, stored and read as contiguous vec4 runs (no padding needed).  The next K step is
 // loaded into registers while the current one is multiplied (two buffers, one barrier per
-// step); the step is unrolled through calls with constant rows (matmul2.wgsl).
+// step); the step is unrolled through calls with constant rows (matmul2.wgsl).  HALF (OP bit 3):
+// 128 invocations (8 x 4 per warp, 4 warps) on 128 x 64 tiles, the same 8 x 8 per invocation.
+//
+// H200 (driver 580, wgc bench nn with the autotuner's GPU timestamps, cuBLAS f32 = torch with
+// TF32 off in the same run): 128 x 128 x 8 EXACT is the fastest kernel at 4096^3 (3.39 ms,
+// 42.1 TFLOP/s = 0.82 of cuBLAS 51.1; matmul3's tile128x128v4w 3.98 ms), 8192^3 (42.1 = 0.82)
+// and bmm 32 x 512 x 512 x 64 (27.1 = 0.88).  The driver gives it 128 registers (two workgroups
+// per SM); without EXACT it reports 16 bytes of local memory (a spill).  K16 (4.24 ms, 169-187 registers), WIDE (4.23 ms,
+// 220-224) and HALF (3.75 ms, 143-151) run fewer warps per SM and lose: they stay for the
+// autotuner, whose candidates they are, and for other devices.
 
 @group(0) @binding(0) var<storage, read_write> out: array<vec4<SO>>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<SA>>;
