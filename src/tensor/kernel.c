@@ -72,7 +72,9 @@ _Static_assert(sizeof kfiles / sizeof *kfiles == WT_K_COUNT, "one row per kernel
  * (two inputs), each with a vec4 variant (key.v4).  0 = the file has its own entry point.  Map
  * kernels index only inside their tensors by construction, so they compile without the
  * compiler's index clamping (robustBufferAccess2 still guards the bindings); so does
- * matmul_coop.wgsl, whose subgroup-matrix loads matmul.c keeps inside the bindings (coop_ok). */
+ * matmul_coop.wgsl, whose subgroup-matrix loads matmul.c keeps inside the bindings (coop_ok),
+ * and so do matmul4.wgsl's EXACT (op bit 4) and conv.wgsl's op bit 16 specialisations (their
+ * headers give the proof). */
 static const uint8_t map_of[WT_K_COUNT] = {
     [WT_K_unary_f] = 1, [WT_K_unary_i] = 1, [WT_K_cast] = 1,
     [WT_K_binary_f] = 2, [WT_K_binary_i] = 2, [WT_K_compare] = 2,
