@@ -5,7 +5,10 @@
  * reps, best of `runs` (median in the note).  48 sampled outputs are checked against a
  * double-precision host convolution; a mismatch counts as a wrong result.  With variants
  * (WGC_NN_KERNELS=all, or WGC_CONV_KERNELS=all for these rows only) a row per forced kernel
- * (implicit GEMM with 64x128 and 64x256 tiles, direct) follows.  Baseline: torch.nn.functional.conv2d (cuDNN, TF32 off) in bench/baseline_nn.py
+ * (implicit GEMM with 64x128 and 64x256 tiles, direct, and conv.wgsl's OP-bit variants through
+ * src/tensor/conv.c's WGC_CONV_GEMM_OP knob) follows.  H200 (three runs): AUTO (64x128)
+ * 21.7-22.0 TFLOP/s = 0.59-0.60 of cuDNN 36.9; the variants 19.1-22.2, none consistently
+ * faster.  Baseline: torch.nn.functional.conv2d (cuDNN, TF32 off) in bench/baseline_nn.py
  * (--conv N,C,K,H,W). */
 #include "nn_conv.h"
 
@@ -161,6 +164,23 @@ void nn_conv_rows(bench_report *rep, wt_context *ctx, bench_size size, int runs,
         snprintf(vn, sizeof vn, "  conv2d kernel implicit gemm wide");
         conv_row(rep, ctx, "conv2d_gemm_wide_TFLOPs", vn, &s, runs, WT_CONV_GEMM_WIDE, x, w, b, hx, hw, hb, wrong,
                  errors);
+        /* conv.wgsl's OP bits through src/tensor/conv.c's measurement knob: 4 = 8 x 4 lanes
+         * per warp, 8 = K steps of 16 */
+        static const struct { const char *bits, *key, *name; } ob[] = {
+            { "0", "conv2d_gemm_op0_TFLOPs", "  conv2d kernel implicit gemm, op bits 0" },
+            { "4", "conv2d_gemm_op4_TFLOPs", "  conv2d kernel implicit gemm, op bits 4 (warp 8x4)" },
+            { "8", "conv2d_gemm_op8_TFLOPs", "  conv2d kernel implicit gemm, op bits 8 (k16)" },
+            { "12", "conv2d_gemm_op12_TFLOPs", "  conv2d kernel implicit gemm, op bits 12 (warp 8x4, k16)" },
+            { "16", "conv2d_gemm_op16_TFLOPs", "  conv2d kernel implicit gemm, op bits 16 (no clamps)" },
+            { "2", "conv2d_gemm_wide_op2_TFLOPs", "  conv2d kernel implicit gemm wide, op bits 2 (8x8 per lane)" },
+            { "18", "conv2d_gemm_wide_op18_TFLOPs", "  conv2d kernel implicit gemm wide, op bits 18 (8x8, no clamps)" },
+        };
+        for (size_t i = 0; i < sizeof ob / sizeof *ob; i++) {
+            setenv("WGC_CONV_GEMM_OP", ob[i].bits, 1);
+            conv_row(rep, ctx, ob[i].key, ob[i].name, &s, runs, i >= 5 ? WT_CONV_GEMM_WIDE : WT_CONV_GEMM, x, w, b,
+                     hx, hw, hb, wrong, errors);
+        }
+        unsetenv("WGC_CONV_GEMM_OP");
         snprintf(vn, sizeof vn, "  conv2d kernel direct");
         conv_row(rep, ctx, "conv2d_direct_TFLOPs", vn, &s, runs, WT_CONV_DIRECT, x, w, b, hx, hw, hb, wrong, errors);
     }

@@ -413,7 +413,12 @@ wt_tensor *wt_linear(wt_context *ctx, wt_tensor *x, wt_tensor *w, wt_tensor *bia
     X(TILE128X64V4, "tile128x64v4")  /* unrolled, 16-byte loads and stores:   */ \
     X(TILE128X64V4W, "tile128x64v4w") /* row-major operands, K and N % 4 == 0 */ \
     X(TILE128V4W, "tile128x128v4w")                                           \
-    X(MATVEC, "matvec")            /* M or N = 1, no batch, aligned rows */
+    X(MATVEC, "matvec")            /* M or N = 1, no batch, aligned rows */     \
+    X(TILE128V4S, "tile128x128v4s")   /* 16-byte, swizzled unpadded tiles */   \
+    X(TILE128K16V4S, "tile128x128k16v4s") /* the same, K steps of 16 (32 KiB) */ \
+    X(TILE128X256V4S, "tile128x256v4s") /* 8 x 16 outputs per invocation */     \
+    X(TILE64V4W, "tile64x64v4w")      /* 16-byte 64 x 64, K steps of 16 */    \
+    X(TILE128X64V4S, "tile128x64v4s") /* swizzled, 128 invocations of 8 x 8 */
 typedef enum wt_matmul_kernel {
 #define X(name, str) WT_MATMUL_##name,
     WT_MATMUL_KERNELS(X)

@@ -6,7 +6,8 @@
  * whose product is large enough to matter (2 M N K batch >= $WGC_TUNE_MIN_FLOP, default 2^28),
  * wt_autotune_lookup tunes: every tiled kernel the device can run is first checked on a small
  * random ragged problem (67 x 44 . 44 x 72: partial tiles in M, N and K, quad-aligned so that
- * the 16-byte kernels qualify) against TILE64, the reference variant; one that fails
+ * the 16-byte kernels qualify) and on a tile-exact one (128 x 64 . 64 x 256: the exact-shape
+ * specialisations) against TILE64, the reference variant; one that fails
  * to build or differs by more than 1e-4 of the largest output is never chosen.  The survivors
  * are timed on a problem of the class itself (dims capped at 4096, a batch of at most 2^24
  * outputs): with the device's timestamp-query feature, GPU timestamps around one compute pass of
@@ -143,6 +144,11 @@ static void load(const uint8_t *uuid) {
     fclose(f);
 }
 
+/* The tiled kernels: every kernel but AUTO and MATVEC. */
+static bool tiled(int k) {
+    return k > WT_MATMUL_AUTO && k < WT_MATMUL_KERNEL_COUNT && k != WT_MATMUL_MATVEC;
+}
+
 static void save(const uint8_t *uuid, uint32_t cls, wt_matmul_kernel k, const double *us, int n, const char *timer) {
     char path[1024], dir[900];
     if (!cache_path(uuid, path, sizeof path, dir, sizeof dir))
@@ -163,7 +169,8 @@ static void save(const uint8_t *uuid, uint32_t cls, wt_matmul_kernel k, const do
     class_name(cls, cn, sizeof cn);
     fprintf(f, "%s %s timer=%s", cn, wt_matmul_kernel_name(k), timer);
     for (int i = 0; i < n; i++)
-        fprintf(f, " %s=%.1f", wt_matmul_kernel_name((wt_matmul_kernel)(WT_MATMUL_TILE128 + i)), us[i]);
+        if (tiled(i))
+            fprintf(f, " %s=%.1f", wt_matmul_kernel_name((wt_matmul_kernel)i), us[i]);
     fputc('\n', f);
     fclose(f);
 }
@@ -175,8 +182,11 @@ static double now_s(void) {
 }
 
 static bool can_run(wt_context *ctx, wt_matmul_kernel k) {
+    uint32_t smem = wg_device_get_limits(ctx->dev)->max_compute_workgroup_storage_size;
     if (k == WT_MATMUL_TILE128K16 || k == WT_MATMUL_TILE128K16U)
-        return wg_device_get_limits(ctx->dev)->max_compute_workgroup_storage_size >= 33792;
+        return smem >= 33792;
+    if (k == WT_MATMUL_TILE128K16V4S)
+        return smem >= 32768;
     return true;
 }
 
@@ -337,22 +347,28 @@ static double wall_time(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_k
 static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
                              double *us, const char **timer) {
     *timer = "gpu";
-    int nk = WT_MATMUL_MATVEC - WT_MATMUL_TILE128;
+    int nk = WT_MATMUL_KERNEL_COUNT;          /* us[] and ok[] are indexed by kernel */
     bool ok[WT_MATMUL_KERNEL_COUNT];
     for (int i = 0; i < nk; i++)
         us[i] = -1;
-    /* 1. correctness on a small ragged problem, against TILE64 */
+    /* 1. correctness against TILE64 on a small ragged problem and on a tile-exact one (128 x 64 .
+     * 64 x 256: matmul4.wgsl's EXACT specialisation) */
     wt_tensor *sa = wt_uniform(ctx, dt, WT_SHAPE(67, 44), -1, 1), *sb = wt_uniform(ctx, dt, WT_SHAPE(44, 72), -1, 1);
+    wt_tensor *ea = wt_uniform(ctx, dt, WT_SHAPE(128, 64), -1, 1), *eb = wt_uniform(ctx, dt, WT_SHAPE(64, 256), -1, 1);
     wt_tensor *ref = sa && sb ? mm(ctx, sa, sb, WT_MATMUL_TILE64) : NULL;
+    wt_tensor *eref = ea && eb ? mm(ctx, ea, eb, WT_MATMUL_TILE64) : NULL;
     int survivors = 0;
     for (int i = 0; i < nk; i++) {
-        wt_matmul_kernel k = (wt_matmul_kernel)(WT_MATMUL_TILE128 + i);
+        wt_matmul_kernel k = (wt_matmul_kernel)i;
         ok[i] = false;
-        if (!ref || !can_run(ctx, k))
+        if (!ref || !eref || !tiled(i) || !can_run(ctx, k))
             continue;
         wt_tensor *o = mm(ctx, sa, sb, k);
         double diff, mag;
         ok[i] = o && compare(ctx, o, ref, &diff, &mag) && diff <= 1e-4 * mag + (dt == WT_F16 ? 1e-2 : 1e-6);
+        wt_release(o);
+        o = ok[i] ? mm(ctx, ea, eb, k) : NULL;
+        ok[i] = o && compare(ctx, o, eref, &diff, &mag) && diff <= 1e-4 * mag + (dt == WT_F16 ? 1e-2 : 1e-6);
         const char *fault = getenv("WGC_TUNE_FAULT");      /* test hook: this kernel's check fails */
         if (fault && !strcmp(fault, wt_matmul_kernel_name(k)))
             ok[i] = false;
@@ -363,6 +379,9 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
     wt_release(sa);
     wt_release(sb);
     wt_release(ref);
+    wt_release(ea);
+    wt_release(eb);
+    wt_release(eref);
     if (!survivors)
         return WT_MATMUL_AUTO;
     /* 2. time the survivors on a problem of the class */
@@ -376,7 +395,7 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
     for (int i = 0; i < nk && a && b; i++) {
         if (!ok[i])
             continue;
-        wt_matmul_kernel kk = (wt_matmul_kernel)(WT_MATMUL_TILE128 + i);
+        wt_matmul_kernel kk = (wt_matmul_kernel)i;
         double t = gpu_time(ctx, a, b, kk);
         if (t == 0) {
             t = wall_time(ctx, a, b, kk);
@@ -386,7 +405,7 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
         us[i] = t * 1e6;
         if (t > 0 && t < best_t) {
             best_t = t;
-            best = (wt_matmul_kernel)(WT_MATMUL_TILE128 + i);
+            best = kk;
         }
     }
     wt_release(a);
@@ -425,7 +444,7 @@ wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64
     if (find(uuid, cls) == WT_MATMUL_AUTO) {
         add(uuid, cls, k == WT_MATMUL_AUTO ? WT_MATMUL_KERNEL_COUNT : k);   /* never retried in this process */
         if (k != WT_MATMUL_AUTO)
-            save(uuid, cls, k, us, WT_MATMUL_MATVEC - WT_MATMUL_TILE128, timer);
+            save(uuid, cls, k, us, WT_MATMUL_KERNEL_COUNT, timer);
     }
     pthread_mutex_unlock(&tune_lock);
     return k;

@@ -13,6 +13,7 @@
  *
  * The pools (pool.wgsl) run one invocation per output element; max pooling with indices
  * records the kernel twice (values, then i32 indices), since a dispatch has one output. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "tensor/internal.h"
@@ -25,6 +26,21 @@ static int64_t cdiv(int64_t a, int64_t b) {
 
 static bool fits_i32(int64_t v) {
     return v >= -(int64_t)INT32_MAX && v <= INT32_MAX;
+}
+
+/* conv.wgsl's OP bits beside WIDE: 2 = 8 x 8 outputs per lane (with WIDE), 4 = 8 x 4 lanes per
+ * warp, 8 = K steps of 16, 16 = compiled without index clamping (kernel.c; conv.wgsl's header has
+ * the proof that every index is in range).  The default CONV_BITS, or $WGC_CONV_GEMM_OP (a
+ * measurement knob: bench/nn_conv.c's variant rows). */
+#define CONV_BITS 0u
+
+static unsigned gemm_bits(void) {
+    const char *e = getenv("WGC_CONV_GEMM_OP");
+    if (e && *e) {
+        unsigned v = (unsigned)strtoul(e, NULL, 0);
+        return v & 30u;
+    }
+    return CONV_BITS;
 }
 
 /* Checks x is a 4-D float tensor addressable with 32-bit indices. */
@@ -122,7 +138,7 @@ wt_tensor *wt_conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor
         return r;
     }
     wt_conv_impl impl = d.impl;
-    /* H200, N32 C64 K64 128^2 3x3: 64x128 tiles 17.3 TFLOP/s, 64x256 13.1, direct 4.6 */
+    /* H200, N32 C64 K64 128^2 3x3: 64x128 tiles 21.9 TFLOP/s (cuDNN 36.9), 64x256 19.7, direct 4.6 */
     if (impl == WT_CONV_AUTO)
         impl = Kg < 16 || R < 16 ? WT_CONV_DIRECT : WT_CONV_GEMM;
     wt_tensor *w = wt_contiguous(ctx, weight);
@@ -168,7 +184,7 @@ wt_tensor *wt_conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor
             s = wt_failst(ctx, WT_STATUS_SHAPE, op, "input %s, weight %s: %lld tiles are too many for one dispatch",
                           sx, sw, (long long)groups);
         key.file = WT_K_conv;
-        key.op = wide ? 1 : 0;
+        key.op = (uint8_t)((wide ? 1 : 0) | gemm_bits());
         if (KH <= 7 && KW <= 7) {   /* filter size as constants: divisions become multiplies */
             key.mode[1] = (uint8_t)KH;
             key.mode[2] = (uint8_t)KW;

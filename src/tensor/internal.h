@@ -42,7 +42,8 @@
     X(softmax, 1) X(softmax4, 1) X(norm, 3) X(norm4, 3) X(rope, 2) \
     X(attention, 3) X(flash, 3) X(flash2, 3) \
     X(matmul, 3) X(matmul2, 3) X(matmul3, 3) X(matvec, 3) X(matmul_coop, 3) \
-    X(conv, 3) X(conv_direct, 3) X(pool, 1)
+    X(conv, 3) X(conv_direct, 3) X(pool, 1) \
+    X(matmul4, 3)
 
 typedef enum wt_kfile {
 #define X(name, nin) WT_K_##name,

@@ -8,10 +8,13 @@
  * that continue A's rows become rows).  Kernel files: matmul.wgsl, the tiled GEMM (four tile
  * shapes, see its header), matmul2.wgsl, the same tiles with the inner loop unrolled (and a
  * warp-tiled layout), matmul3.wgsl, the unrolled kernel with 16-byte global loads and stores
- * for quad-aligned row-major operands, and matvec.wgsl, the bandwidth-bound decode path for one output row or column (M == 1 or N == 1, no batch) whose
- * matrix has contiguous, 16-byte aligned rows.  The kernel is chosen by shape: matvec when it
- * applies, else the autotuner's choice for the shape class, else a heuristic (128 x 64 tiles
- * when there are enough of them to fill the GPU, else 64 x 64).  The product
+ * for quad-aligned row-major operands, matmul4.wgsl, the same operands with unpadded swizzled
+ * tiles and a specialisation for tile-exact shapes (no range selects, no index clamps; the
+ * fastest on the H200), and matvec.wgsl, the bandwidth-bound decode path for one output row or
+ * column (M == 1 or N == 1, no batch) whose matrix has contiguous, 16-byte aligned rows.  The
+ * kernel is chosen by shape: matvec when it applies, else the autotuner's choice for the shape
+ * class, else a heuristic (16-byte 128 x 128 tiles when the operands allow and there are enough
+ * tiles, else 128 x 64 tiles when there are enough of them to fill the GPU, else 64 x 64).  The product
  * accumulates in f32 (f16 operands are widened on load) and rounds once on store.  Opt-in
  * (wt_matmul_desc.precision = WT_MATMUL_F16_TENSOR): matmul_coop.wgsl, f16 operands on tensor
  * cores through subgroup matrices, where the device and the shape allow (coop_ok). */
@@ -60,12 +63,7 @@ static bool matvec_ok(const mm_plan *p) {
     return false;
 }
 
-/* Without a tuned choice.  Measured on the H200 (wgc bench nn, WGC_NN_KERNELS=all): the
- * unrolled 128 x 64 warp-tiled kernel is the fastest or within 3% of it on 1024^3 (26.3
- * TFLOP/s), 4096^3 (29.3), 4095 x 4097 x 1023 (28.0); 128 x 128 tiles run 10-15% slower (64
- * accumulators per invocation: fewer warps per SM), K steps of 16 half as fast.  Below ~one
- * tile per SM, 64 x 64 tiles keep more of the GPU busy. */
-/* Can matmul3.wgsl (16-byte loads and stores) run this plan?  Row-major A and B whose rows,
+/* Can matmul3.wgsl / matmul4.wgsl (16-byte loads and stores) run this plan?  Row-major A and B whose rows,
  * offsets and batch strides are quad-aligned, K and N multiples of 4. */
 static bool v4_ok(const mm_plan *p) {
     if (p->a_ks != 1 || p->b_ns != 1 || p->K % 4 || p->N % 4 || p->a_ms % 4 || p->b_ks % 4 || p->a_off % 4 ||
@@ -78,12 +76,27 @@ static bool v4_ok(const mm_plan *p) {
 }
 
 static bool is_v4(wt_matmul_kernel k) {
-    return k == WT_MATMUL_TILE128X64V4 || k == WT_MATMUL_TILE128X64V4W || k == WT_MATMUL_TILE128V4W;
+    return k == WT_MATMUL_TILE128X64V4 || k == WT_MATMUL_TILE128X64V4W || k == WT_MATMUL_TILE128V4W ||
+           k == WT_MATMUL_TILE128V4S || k == WT_MATMUL_TILE128K16V4S || k == WT_MATMUL_TILE128X256V4S ||
+           k == WT_MATMUL_TILE64V4W || k == WT_MATMUL_TILE128X64V4S;
 }
 
+/* Without a tuned choice.  16-byte kernels where the operands allow (H200, GPU timestamps:
+ * 4096^3 tile128x128v4s 3.39 ms, tile128x128v4w 3.99, tile128x64w 4.82; bmm 32x512x512x64
+ * tile128x128v4s 38 us, tile128x64w 62; 1024^3 (64 tiles of 128 x 128) tile64x64v4w 72 us,
+ * tile64x64u 82), matmul4's 128 x 128 only tile-exact (elsewhere it is not measured and spills
+ * 16 bytes on the H200).  Other operands: the unrolled 128 x 64 warp-tiled kernel is the
+ * fastest or within 3% of it on 4095 x 4097 x 1023 (28.0 TFLOP/s; 128 x 128 tiles 10-15%
+ * slower, K steps of 16 half as fast); below ~one tile per SM, 64 x 64 tiles keep more of the
+ * GPU busy. */
 static wt_matmul_kernel heuristic(const mm_plan *p) {
     if (matvec_ok(p))
         return WT_MATMUL_MATVEC;
+    if (v4_ok(p)) {
+        if (p->batch * cdiv(p->M, 128) * cdiv(p->N, 128) >= 256)
+            return p->M % 128 == 0 && p->N % 128 == 0 && p->K % 8 == 0 ? WT_MATMUL_TILE128V4S : WT_MATMUL_TILE128V4W;
+        return WT_MATMUL_TILE64V4W;
+    }
     if (p->batch * cdiv(p->M, 128) * cdiv(p->N, 64) >= 128)
         return WT_MATMUL_TILE128X64W;
     return WT_MATMUL_TILE64U;
@@ -124,21 +137,36 @@ static wt_status record_matvec(wt_context *ctx, const char *op, const mm_plan *p
 
 static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p, wt_matmul_kernel kind,
                               wt_tensor *out, wt_tensor *a, wt_tensor *b, wt_tensor *bias) {
-    /* kernel -> (file, OP: tile shape code 0..3 of matmul.wgsl / matmul2.wgsl, + 4: WARP8) */
-    static const struct { uint8_t file, op; } kt[WT_MATMUL_KERNEL_COUNT] = {
-        [WT_MATMUL_TILE128] = { WT_K_matmul, 0 },     [WT_MATMUL_TILE128X64] = { WT_K_matmul, 2 },
-        [WT_MATMUL_TILE64] = { WT_K_matmul, 1 },      [WT_MATMUL_TILE128K16] = { WT_K_matmul, 3 },
-        [WT_MATMUL_TILE128U] = { WT_K_matmul2, 0 },   [WT_MATMUL_TILE128X64U] = { WT_K_matmul2, 2 },
-        [WT_MATMUL_TILE64U] = { WT_K_matmul2, 1 },    [WT_MATMUL_TILE128K16U] = { WT_K_matmul2, 3 },
-        [WT_MATMUL_TILE128W] = { WT_K_matmul2, 4 },   [WT_MATMUL_TILE128X64W] = { WT_K_matmul2, 6 },
-        [WT_MATMUL_TILE128X64V4] = { WT_K_matmul3, 2 }, [WT_MATMUL_TILE128X64V4W] = { WT_K_matmul3, 6 },
-        [WT_MATMUL_TILE128V4W] = { WT_K_matmul3, 4 },
+    /* kernel -> file, OP (matmul.wgsl / matmul2.wgsl / matmul3.wgsl: tile shape code 0..3, + 4:
+     * WARP8; matmul4.wgsl: 1 K16, 2 WIDE, 8 HALF), tile rows x columns, K step, workgroup memory */
+    static const struct { uint8_t file, op; uint16_t tm, tn, bk; uint32_t smem; } kt[WT_MATMUL_KERNEL_COUNT] = {
+        [WT_MATMUL_TILE128] = { WT_K_matmul, 0, 128, 128, 8, 16896 },
+        [WT_MATMUL_TILE128X64] = { WT_K_matmul, 2, 128, 64, 8, 12800 },
+        [WT_MATMUL_TILE64] = { WT_K_matmul, 1, 64, 64, 16, 17408 },
+        [WT_MATMUL_TILE128K16] = { WT_K_matmul, 3, 128, 128, 16, 33792 },
+        [WT_MATMUL_TILE128U] = { WT_K_matmul2, 0, 128, 128, 8, 16896 },
+        [WT_MATMUL_TILE128X64U] = { WT_K_matmul2, 2, 128, 64, 8, 12800 },
+        [WT_MATMUL_TILE64U] = { WT_K_matmul2, 1, 64, 64, 16, 17408 },
+        [WT_MATMUL_TILE128K16U] = { WT_K_matmul2, 3, 128, 128, 16, 33792 },
+        [WT_MATMUL_TILE128W] = { WT_K_matmul2, 4, 128, 128, 8, 16896 },
+        [WT_MATMUL_TILE128X64W] = { WT_K_matmul2, 6, 128, 64, 8, 12800 },
+        [WT_MATMUL_TILE128X64V4] = { WT_K_matmul3, 2, 128, 64, 8, 12800 },
+        [WT_MATMUL_TILE128X64V4W] = { WT_K_matmul3, 6, 128, 64, 8, 12800 },
+        [WT_MATMUL_TILE128V4W] = { WT_K_matmul3, 4, 128, 128, 8, 16896 },
+        [WT_MATMUL_TILE128V4S] = { WT_K_matmul4, 0, 128, 128, 8, 16384 },
+        [WT_MATMUL_TILE128K16V4S] = { WT_K_matmul4, 1, 128, 128, 16, 32768 },
+        [WT_MATMUL_TILE128X256V4S] = { WT_K_matmul4, 2, 128, 256, 8, 24576 },
+        [WT_MATMUL_TILE64V4W] = { WT_K_matmul3, 5, 64, 64, 16, 17408 },
+        [WT_MATMUL_TILE128X64V4S] = { WT_K_matmul4, 8, 128, 64, 8, 12288 },
     };
-    uint32_t variant = kt[kind].op & 3u;
-    int64_t tm = variant == 1 ? 64 : 128, tn = variant == 0 || variant == 3 ? 128 : 64;
-    if (variant == 3 && wg_device_get_limits(ctx->dev)->max_compute_workgroup_storage_size < 33792)
-        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %s needs 33792 bytes of workgroup memory",
-                         wt_matmul_kernel_name(kind));
+    if (wg_device_get_limits(ctx->dev)->max_compute_workgroup_storage_size < kt[kind].smem)
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %s needs %u bytes of workgroup memory",
+                         wt_matmul_kernel_name(kind), (unsigned)kt[kind].smem);
+    int64_t tm = kt[kind].tm, tn = kt[kind].tn;
+    uint8_t kop = kt[kind].op;
+    /* matmul4.wgsl EXACT: tile-exact shapes compile without range selects and index clamps */
+    if (kt[kind].file == WT_K_matmul4 && p->M % tm == 0 && p->N % tn == 0 && p->K % kt[kind].bk == 0)
+        kop |= 4u;
     int64_t tiles_m = cdiv(p->M, tm), tiles_n = cdiv(p->N, tn);
     int64_t groups = p->batch * tiles_m * tiles_n;
     if (groups > (int64_t)(UINT32_MAX / 256))
@@ -147,7 +175,7 @@ static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p,
     wt_kkey key;
     memset(&key, 0, sizeof key);
     key.file = kt[kind].file;
-    key.op = kt[kind].op;
+    key.op = kop;
     key.out = (uint8_t)out->dtype;
     key.in[0] = (uint8_t)a->dtype;
     key.in[1] = (uint8_t)b->dtype;

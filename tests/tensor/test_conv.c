@@ -169,6 +169,36 @@ static void test_conv(void) {
     }
 }
 
+/* conv.wgsl's layout and K-step variants (conv.c's WGC_CONV_GEMM_OP knob: 2 = 8 x 8 outputs per
+ * lane with 64 x 256 tiles, 4 = 8 x 4 lanes per warp, 8 = K steps of 16, 16 = no index
+ * clamping), each on every GEMM case, 64 x 128 and 64 x 256 tiles. */
+static void test_conv_variants(void) {
+    static const conv_case cases[] = {
+        { 2, 5, 11, 13, 70, 3, 3, 1, 1, 1, 1, 1, 1, 1, true, 0 },
+        { 1, 3, 17, 12, 17, 3, 2, 2, 3, 2, 1, 2, 1, 1, true, 0 },
+        { 2, 6, 9, 10, 34, 3, 3, 1, 1, 1, 0, 1, 1, 2, false, 0 },
+        { 2, 7, 9, 11, 19, 3, 3, 1, 1, 1, 1, 1, 1, 1, true, 1 },
+        { 1, 5, 8, 15, 9, 2, 3, 1, 2, 0, 1, 1, 2, 1, true, 2 },
+        { 2, 3, 20, 19, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, true, 0 },
+        { 1, 3, 6, 20, 17, 2, 9, 1, 1, 0, 4, 1, 1, 1, true, 2 },
+        { 1, 40, 9, 33, 70, 3, 3, 1, 1, 1, 1, 1, 1, 1, true, 0 },     /* R 360: many K steps, 2 channel tiles */
+    };
+    static const char *const bits[] = { "0", "4", "8", "12", "2", "30" };
+    for (size_t v = 0; v < sizeof bits / sizeof *bits; v++) {
+        setenv("WGC_CONV_GEMM_OP", bits[v], 1);
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+            char nm[96];
+            snprintf(nm, sizeof nm, "case %zu gemm op bits %s", i, bits[v]);
+            conv_check(nm, &cases[i], WT_F32, WT_CONV_GEMM);
+            snprintf(nm, sizeof nm, "case %zu gemm wide op bits %s", i, bits[v]);
+            conv_check(nm, &cases[i], WT_F32, WT_CONV_GEMM_WIDE);
+        }
+        if (wt_context_has_f16(ctx))
+            conv_check("f16 gemm op bits", &cases[0], WT_F16, WT_CONV_GEMM);
+    }
+    unsetenv("WGC_CONV_GEMM_OP");
+}
+
 typedef struct pool_case {
     int64_t N, C, H, W, kh, kw, sh, sw, ph, pw, dh, dw;
     int layout;
@@ -322,6 +352,8 @@ int main(void) {
     tt_fixture f;
     ctx = tt_init(&f, NULL);
     test_conv();
+    if (!light)
+        test_conv_variants();
     test_pool();
     test_errors();
     tt_end(&f);

@@ -98,7 +98,9 @@ static void check_mm(const char *what, wt_tensor *out, wt_tensor *a, wt_tensor *
 
 /* TILE128K16(U) needs 33 KiB of workgroup memory (lavapipe has 32): elsewhere it must refuse. */
 static bool is_v4(int k) {
-    return k == WT_MATMUL_TILE128X64V4 || k == WT_MATMUL_TILE128X64V4W || k == WT_MATMUL_TILE128V4W;
+    return k == WT_MATMUL_TILE128X64V4 || k == WT_MATMUL_TILE128X64V4W || k == WT_MATMUL_TILE128V4W ||
+           k == WT_MATMUL_TILE128V4S || k == WT_MATMUL_TILE128K16V4S || k == WT_MATMUL_TILE128X256V4S ||
+           k == WT_MATMUL_TILE64V4W || k == WT_MATMUL_TILE128X64V4S;
 }
 
 /* Kernels the general loops run: all but the 16-byte ones (test_v4: they need aligned shapes). */
@@ -294,19 +296,22 @@ static void test_f16(void) {
 }
 
 /* The 16-byte kernels: row-major operands with K and N multiples of 4 (M, tiles, batch and
- * bias free), else a clear refusal. */
+ * bias free), else a clear refusal.  The last three shapes are tile-exact for some kernels
+ * (matmul4.wgsl's EXACT specialisation: 128 x 256 tiles, K a multiple of 16 or only of 8). */
 static void test_v4(void) {
-    static const int64_t sz[][4] = { { 1, 67, 44, 72 }, { 1, 129, 8, 260 }, { 1, 5, 132, 4 }, { 3, 70, 36, 68 } };
-    for (int k = WT_MATMUL_TILE128X64V4; k <= WT_MATMUL_TILE128V4W; k++)
-        for (size_t i = 0; i < sizeof sz / sizeof *sz; i++) {
+    static const int64_t sz[][4] = { { 1, 67, 44, 72 }, { 1, 129, 8, 260 }, { 1, 5, 132, 4 }, { 3, 70, 36, 68 },
+                                     { 1, 128, 64, 256 }, { 2, 256, 40, 256 }, { 1, 128, 16, 384 } };
+    for (int k = WT_MATMUL_TILE128; k < WT_MATMUL_KERNEL_COUNT; k++)
+        for (size_t i = 0; is_v4(k) && i < sizeof sz / sizeof *sz; i++) {
             int64_t B = sz[i][0], M = sz[i][1], K = sz[i][2], N = sz[i][3];
             wt_tensor *a = B > 1 ? rnd(WT_F32, WT_SHAPE(B, M, K)) : rnd(WT_F32, WT_SHAPE(M, K));
             wt_tensor *b = rnd(WT_F32, WT_SHAPE(K, N)), *bias = rnd(WT_F32, WT_SHAPE(N));
             char what[96];
             snprintf(what, sizeof what, "%s %lldx%lldx%lldx%lld", wt_matmul_kernel_name((wt_matmul_kernel)k),
                      (long long)B, (long long)M, (long long)K, (long long)N);
-            wt_tensor *c = mm_k(a, b, i == 3 ? bias : NULL, (wt_matmul_kernel)k);
-            check_mm(what, c, a, b, false, i == 3 ? bias : NULL);
+            bool with_bias = i == 3 || i == 5;
+            wt_tensor *c = mm_k(a, b, with_bias ? bias : NULL, (wt_matmul_kernel)k);
+            check_mm(what, c, a, b, false, with_bias ? bias : NULL);
             wt_release(a); wt_release(b); wt_release(c); wt_release(bias);
         }
     /* aligned offsets and row strides of views; broadcast batch; f16 */
@@ -317,10 +322,21 @@ static void test_v4(void) {
     wt_release(c);
     if (wt_context_has_f16(ctx)) {
         wt_tensor *h = rnd(WT_F16, WT_SHAPE(33, 16)), *g = rnd(WT_F16, WT_SHAPE(16, 20));
-        c = mm_k(h, g, NULL, WT_MATMUL_TILE128V4W);
-        check_mm("v4 f16", c, h, g, false, NULL);
-        CHECK(c && wt_dtype_of(c) == WT_F16);
-        wt_release(c); wt_release(h); wt_release(g);
+        wt_tensor *he = rnd(WT_F16, WT_SHAPE(128, 16)), *ge = rnd(WT_F16, WT_SHAPE(16, 256));   /* tile-exact */
+        for (int k = WT_MATMUL_TILE128; k < WT_MATMUL_KERNEL_COUNT; k++) {
+            if (!is_v4(k))
+                continue;
+            char what[64];
+            snprintf(what, sizeof what, "v4 f16 %s", wt_matmul_kernel_name((wt_matmul_kernel)k));
+            c = mm_k(h, g, NULL, (wt_matmul_kernel)k);
+            check_mm(what, c, h, g, false, NULL);
+            CHECK(c && wt_dtype_of(c) == WT_F16);
+            wt_release(c);
+            c = mm_k(he, ge, NULL, (wt_matmul_kernel)k);
+            check_mm(what, c, he, ge, false, NULL);
+            wt_release(c);
+        }
+        wt_release(h); wt_release(g); wt_release(he); wt_release(ge);
     }
     /* refusals: K % 4, N % 4, a transposed operand, an odd offset */
     wt_tensor *x = rnd(WT_F32, WT_SHAPE(8, 6)), *y = rnd(WT_F32, WT_SHAPE(6, 8)), *z = rnd(WT_F32, WT_SHAPE(8, 8));
@@ -405,7 +421,8 @@ static void test_autotune(void) {
     wt_context_set_eager(ctx, true);        /* eager: timed by the host clock */
     wt_matmul_kernel k = wt_autotune_lookup(ctx, 100, 90, 80, 1, WT_F32);
     wt_context_set_eager(ctx, false);
-    CHECKF(k > WT_MATMUL_AUTO && k < WT_MATMUL_MATVEC && k != WT_MATMUL_TILE128X64, "tuned: %s", wt_matmul_kernel_name(k));
+    CHECKF(k > WT_MATMUL_AUTO && k < WT_MATMUL_KERNEL_COUNT && k != WT_MATMUL_MATVEC && k != WT_MATMUL_TILE128X64,
+           "tuned: %s", wt_matmul_kernel_name(k));
     CHECKF(wt_last_status(ctx) == WT_OK, "tuning left an error: %s", wt_last_error(ctx));
     wt_stats s0, s1;
     wt_get_stats(ctx, &s0);
@@ -435,8 +452,8 @@ static void test_autotune(void) {
     CHECK(tc != NULL);
     if (tc) {
         wt_matmul_kernel kt = wt_autotune_lookup(tc, 200, 200, 200, 1, WT_F32);
-        CHECKF(kt > WT_MATMUL_AUTO && kt < WT_MATMUL_MATVEC && kt != WT_MATMUL_TILE128X64, "tuned: %s",
-               wt_matmul_kernel_name(kt));
+        CHECKF(kt > WT_MATMUL_AUTO && kt < WT_MATMUL_KERNEL_COUNT && kt != WT_MATMUL_MATVEC &&
+               kt != WT_MATMUL_TILE128X64, "tuned: %s", wt_matmul_kernel_name(kt));
         CHECKF(wt_last_status(tc) == WT_OK, "%s", wt_last_error(tc));
         wt_context_destroy(tc);
     }

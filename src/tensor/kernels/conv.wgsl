@@ -11,7 +11,21 @@
 // 4 ty .. 4 ty + 3 and pixels tx + 16 h + QN i (h < TN / 64, i < 4): a pixel vec4 in shared
 // memory holds pixels q, q + QN, q + 2 QN, q + 3 QN, so neighbouring lanes load and store
 // neighbouring pixels (coalesced in NCHW).  The step is unrolled through calls with constant
-// rows (every shared read has a constant first index).
+// rows (every shared read has a constant first index).  More OP bits (conv.c): 2 (SQ, with
+// WIDE): lanes 32 x 8, each 8 channels x 8 pixels (channel quads ty, ty + 8, pixel quads tx,
+// tx + 32); 4 (WARP8): lanes 8 x 4 per warp; 8 (K16, not with WIDE): K steps of 16.
+// Bit 16: compiled without index clamping (kernel.c), since every index is in range by
+// construction: an input index is the select's 0 or, when the pixel lies inside the image and
+// r < R, an element of the input view (a valid tensor); a weight index is 0 or ch * R + r with
+// ch < Kg, r < R inside the contiguous weight; bias and output are indexed only for ch < Kg
+// (cl) and p < Ptot; workgroup reads use tx, ty, wq, kr, qd below their array sizes (lane
+// mappings below), and vector components are indexed by loops of 4.
+//
+// H200 (wgc bench nn, N32 C64 K64 128^2 3x3 pad 1 f32, three runs; cuDNN f32 36.9 TFLOP/s in
+// the same runs): the default 64 x 128 tiles 21.7-22.0 TFLOP/s (0.59-0.60 of cuDNN; 109
+// registers, two workgroups per SM), WARP8 21.6-22.2, no clamps 21.6-21.9, K16 21.1-21.8
+// (119-123 registers), WIDE 19.2-19.7 (173), SQ 19.1-19.9 (161-175 registers: one workgroup
+// per SM): none beats the default, which stays OP 0 / 1 (conv.c's CONV_BITS).
 //
 // Params: shape = (P pixels, OH*OW, OW, R, KH*KW, KW, H, W), sv = (stride h, w, dilation h, w),
 // aux = (Kg, Cg, K, channel tiles), st[0] = input strides (n, c, h, w), st[1] = (pad h, pad w,
@@ -24,14 +38,18 @@
 @group(0) @binding(2) var<storage, read> ws: array<SB>;
 @group(0) @binding(3) var<storage, read> bs: array<SC>;
 
-const BK: u32 = 8u;
-const WIDE: bool = OP == 1u;
+const WIDE: bool = (OP & 1u) != 0u;
+const WARP8: bool = (OP & 4u) != 0u;                      // 8 x 4 lanes (tx, ty) per warp
+const SQ: bool = (OP & 2u) != 0u && WIDE;                 // WIDE with 8 x 8 outputs per lane
+const K16: bool = (OP & 8u) != 0u && !WIDE;               // K steps of 16
+const BK: u32 = select(8u, 16u, K16);
 const TN: u32 = select(128u, 256u, WIDE);                 // pixels per tile
 const QN: u32 = TN / 4u;                                   // pixel quads per tile
+const TWO_B: bool = TN * BK > 1024u;                       // two patch slots per lane
 const HAS_BIAS: bool = MA == 1u;
 
-var<workgroup> As: array<array<vec4<f32>, 17>, 16>;   // [buffer * BK + k][channel quad]
-var<workgroup> Bs: array<array<vec4<f32>, QN + 1u>, 16>;   // [buffer * BK + k][pixel quad]
+var<workgroup> As: array<array<vec4<f32>, 17>, 2u * BK>;       // [buffer * BK + k][channel quad]
+var<workgroup> Bs: array<array<vec4<f32>, QN + 1u>, 2u * BK>;  // [buffer * BK + k][pixel quad]
 
 var<private> tx: u32;
 var<private> ty: u32;
@@ -49,7 +67,37 @@ var<private> xb: vec4<i32>;
 var<private> ih0: vec4<i32>;
 var<private> iw0: vec4<i32>;
 
+// SQ: lane (tx < 32, ty < 8) owns channel quads ty, ty + 8 and pixel quads tx, tx + 32:
+// c<X>0 channel 4 ty + X, quad tx; c<X>1 quad tx + 32; c<X>2 channel 32 + 4 ty + X, quad tx;
+// c<X>3 quad tx + 32.
+fn step_sq(row: u32) {
+    let a0 = As[row][ty];
+    let a1 = As[row][ty + 8u];
+    let b0 = Bs[row][tx];
+    let b1 = Bs[row][tx + 32u];
+    c00 = fma(vec4<f32>(a0.x), b0, c00);
+    c10 = fma(vec4<f32>(a0.y), b0, c10);
+    c20 = fma(vec4<f32>(a0.z), b0, c20);
+    c30 = fma(vec4<f32>(a0.w), b0, c30);
+    c01 = fma(vec4<f32>(a0.x), b1, c01);
+    c11 = fma(vec4<f32>(a0.y), b1, c11);
+    c21 = fma(vec4<f32>(a0.z), b1, c21);
+    c31 = fma(vec4<f32>(a0.w), b1, c31);
+    c02 = fma(vec4<f32>(a1.x), b0, c02);
+    c12 = fma(vec4<f32>(a1.y), b0, c12);
+    c22 = fma(vec4<f32>(a1.z), b0, c22);
+    c32 = fma(vec4<f32>(a1.w), b0, c32);
+    c03 = fma(vec4<f32>(a1.x), b1, c03);
+    c13 = fma(vec4<f32>(a1.y), b1, c13);
+    c23 = fma(vec4<f32>(a1.z), b1, c23);
+    c33 = fma(vec4<f32>(a1.w), b1, c33);
+}
+
 fn step(row: u32) {
+    if SQ {
+        step_sq(row);
+        return;
+    }
     let a = As[row][ty];
     let b0 = Bs[row][tx];
     let b1 = Bs[row][tx + 16u];
@@ -79,6 +127,10 @@ fn tile(buf: u32) {
     let r = buf * BK;
     step(r); step(r + 1u); step(r + 2u); step(r + 3u);
     step(r + 4u); step(r + 5u); step(r + 6u); step(r + 7u);
+    if K16 {
+        step(r + 8u); step(r + 9u); step(r + 10u); step(r + 11u);
+        step(r + 12u); step(r + 13u); step(r + 14u); step(r + 15u);
+    }
 }
 
 // Four weights: channels ch .. ch + 3 of the group at inner index r (0 outside).
@@ -102,8 +154,8 @@ fn ldx(r: u32) -> vec4<f32> {
         KHW = MB * MC;
         KW = MC;
     }
-    let H = i32(P.shape[1].z);
-    let W = i32(P.shape[1].w);
+    let H = P.shape[1].z;
+    let W = P.shape[1].w;
     let rr = min(r, R - 1u);
     let c = rr / KHW;
     let rem = rr - c * KHW;
@@ -115,26 +167,31 @@ fn ldx(r: u32) -> vec4<f32> {
     let delta = i32(c) * st.y + dy * st.z + dx * st.w;
     let ih = ih0 + vec4<i32>(dy);
     let iw = iw0 + vec4<i32>(dx);
-    let ok = (ih >= vec4<i32>(0)) & (ih < vec4<i32>(H)) & (iw >= vec4<i32>(0)) & (iw < vec4<i32>(W)) &
-             vec4<bool>(r < R);
+    // 0 <= ih < H and 0 <= iw < W as one unsigned compare each
+    let ok = (vec4<u32>(ih) < vec4<u32>(H)) & (vec4<u32>(iw) < vec4<u32>(W)) & vec4<bool>(r < R);
     let idx = select(vec4<i32>(0), xb + vec4<i32>(delta), ok);
     return vec4<f32>(select(0.0, f32(xs[u32(idx.x)]), ok.x), select(0.0, f32(xs[u32(idx.y)]), ok.y),
                      select(0.0, f32(xs[u32(idx.z)]), ok.z), select(0.0, f32(xs[u32(idx.w)]), ok.w));
 }
 
-// Stores output channel ch's four pixels tx + 16 h + QN i (pixel indices in pix) of the accumulator v.
-fn st4(ch: u32, pix: vec4<u32>, v: vec4<f32>) {
-    let Ptot = P.shape[0].x;
+// Output index of channel 0 at the four pixels pix: n K OHW + q for p = n OHW + q (one division
+// per pixel, shared by the lane's channels).
+fn obase(pix: vec4<u32>) -> vec4<u32> {
     let OHW = P.shape[0].y;
-    let K = P.aux.z;
+    let n = pix / vec4<u32>(OHW);
+    return n * (P.aux.z * OHW) + (pix - n * OHW);
+}
+
+// Stores output channel ch's four pixels tx + 16 h + QN i (pixel indices in pix, output indices
+// of channel 0 in ob) of the accumulator v.
+fn st4(ch: u32, pix: vec4<u32>, ob: vec4<u32>, v: vec4<f32>) {
+    let Ptot = P.shape[0].x;
+    let oc = ch * P.shape[0].y;
     var bias = 0.0;
     if HAS_BIAS { bias = f32(bs[P.off.z + ch]); }
     for (var i = 0u; i < 4u; i++) {
-        let p = pix[i];
-        if p < Ptot {
-            let n = p / OHW;
-            let q = p - n * OHW;
-            out[(n * K + ch) * OHW + q] = SO(v[i] + bias);
+        if pix[i] < Ptot {
+            out[ob[i] + oc] = SO(v[i] + bias);
         }
     }
 }
@@ -158,12 +215,28 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let ch0 = tc * 64u;
     let p0 = tp * TN;
     let wbase = P.off.y + grp * Kg * R;
-    tx = t % 16u;
-    ty = t / 16u;
+    if SQ {
+        // 32 x 8 lanes, 8 x 4 per warp
+        let w = t / 32u;
+        let l = t % 32u;
+        tx = (w % 4u) * 8u + l % 8u;
+        ty = (w / 4u) * 4u + l / 8u;
+    } else if WARP8 {
+        // a warp covers 8 x 4 (tx, ty): its pixel reads of a k row are 8 vec4 (one 128-byte
+        // wavefront) instead of 16
+        let w = t / 32u;
+        let l = t % 32u;
+        tx = (w % 2u) * 8u + l % 8u;
+        ty = (w / 2u) * 4u + l / 8u;
+    } else {
+        tx = t % 16u;
+        ty = t / 16u;
+    }
 
-    // patch loader: slot t = (k row t / QN, pixel quad t % QN); WIDE: also slot t + 256 (k row
-    // kr + 4, the same pixels)
+    // patch loader: slot t = (k row t / QN, pixel quad t % QN); TWO_B (WIDE or K16): also slot
+    // t + 256 (k row kr + 256 / QN, the same pixels)
     let kr = t / QN;
+    let kr2 = kr + 256u / QN;
     let qd = t % QN;
     let st = P.st[0];
     for (var i = 0u; i < 4u; i++) {
@@ -179,10 +252,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         ih0[i] = select(-0x40000000, y0, p < Ptot);
         iw0[i] = x0;
     }
-    // weight loader: lanes t < 128, slot = (k t % 8, channel quad t / 8)
-    let wl = t < 128u;
-    let wk = t % 8u;
-    let wq = (t / 8u) % 16u;
+    // weight loader: lanes t < 16 BK, slot = (k t % BK, channel quad t / BK)
+    let wl = t < 16u * BK;
+    let wk = t % BK;
+    let wq = (t / BK) % 16u;
     let wch = ch0 + 4u * wq;
 
     let nkt = (R + BK - 1u) / BK;
@@ -190,10 +263,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     if wl { pa = ldw(wbase, wch, wk); }
     var pb = ldx(kr);
     var pb2 = vec4<f32>(0.0);
-    if WIDE { pb2 = ldx(kr + 4u); }
+    if TWO_B { pb2 = ldx(kr2); }
     if wl { As[wk][wq] = pa; }
     Bs[kr][qd] = pb;
-    if WIDE { Bs[kr + 4u][qd] = pb2; }
+    if TWO_B { Bs[kr2][qd] = pb2; }
     workgroupBarrier();
 
     var kt = 0u;
@@ -204,13 +277,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         if more {
             if wl { pa = ldw(wbase, wch, k0 + wk); }
             pb = ldx(k0 + kr);
-            if WIDE { pb2 = ldx(k0 + kr + 4u); }
+            if TWO_B { pb2 = ldx(k0 + kr2); }
         }
         tile(0u);
         if more {
             if wl { As[BK + wk][wq] = pa; }
             Bs[BK + kr][qd] = pb;
-            if WIDE { Bs[BK + kr + 4u][qd] = pb2; }
+            if TWO_B { Bs[BK + kr2][qd] = pb2; }
         }
         workgroupBarrier();
         kt = kt + 1u;
@@ -220,13 +293,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         if more {
             if wl { pa = ldw(wbase, wch, k0 + wk); }
             pb = ldx(k0 + kr);
-            if WIDE { pb2 = ldx(k0 + kr + 4u); }
+            if TWO_B { pb2 = ldx(k0 + kr2); }
         }
         tile(1u);
         if more {
             if wl { As[wk][wq] = pa; }
             Bs[kr][qd] = pb;
-            if WIDE { Bs[kr + 4u][qd] = pb2; }
+            if TWO_B { Bs[kr2][qd] = pb2; }
         }
         workgroupBarrier();
         kt = kt + 1u;
@@ -235,28 +308,56 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let pq = p0 + tx + QN * vec4<u32>(0u, 1u, 2u, 3u);
     let ch = grp * Kg + ch0 + 4u * ty;
     let cl = ch0 + 4u * ty;
-    st4c(ch, cl, pq, c00);
-    st4c(ch, cl, pq + vec4<u32>(16u), c01);
-    st4c(ch + 1u, cl + 1u, pq, c10);
-    st4c(ch + 1u, cl + 1u, pq + vec4<u32>(16u), c11);
-    st4c(ch + 2u, cl + 2u, pq, c20);
-    st4c(ch + 2u, cl + 2u, pq + vec4<u32>(16u), c21);
-    st4c(ch + 3u, cl + 3u, pq, c30);
-    st4c(ch + 3u, cl + 3u, pq + vec4<u32>(16u), c31);
+    let ob0 = obase(pq);
+    if SQ {
+        let p32 = pq + vec4<u32>(32u);
+        let ob32 = obase(p32);
+        st4c(ch, cl, pq, ob0, c00);
+        st4c(ch + 1u, cl + 1u, pq, ob0, c10);
+        st4c(ch + 2u, cl + 2u, pq, ob0, c20);
+        st4c(ch + 3u, cl + 3u, pq, ob0, c30);
+        st4c(ch, cl, p32, ob32, c01);
+        st4c(ch + 1u, cl + 1u, p32, ob32, c11);
+        st4c(ch + 2u, cl + 2u, p32, ob32, c21);
+        st4c(ch + 3u, cl + 3u, p32, ob32, c31);
+        st4c(ch + 32u, cl + 32u, pq, ob0, c02);
+        st4c(ch + 33u, cl + 33u, pq, ob0, c12);
+        st4c(ch + 34u, cl + 34u, pq, ob0, c22);
+        st4c(ch + 35u, cl + 35u, pq, ob0, c32);
+        st4c(ch + 32u, cl + 32u, p32, ob32, c03);
+        st4c(ch + 33u, cl + 33u, p32, ob32, c13);
+        st4c(ch + 34u, cl + 34u, p32, ob32, c23);
+        st4c(ch + 35u, cl + 35u, p32, ob32, c33);
+        return;
+    }
+    let p16 = pq + vec4<u32>(16u);
+    let ob16 = obase(p16);
+    st4c(ch, cl, pq, ob0, c00);
+    st4c(ch, cl, p16, ob16, c01);
+    st4c(ch + 1u, cl + 1u, pq, ob0, c10);
+    st4c(ch + 1u, cl + 1u, p16, ob16, c11);
+    st4c(ch + 2u, cl + 2u, pq, ob0, c20);
+    st4c(ch + 2u, cl + 2u, p16, ob16, c21);
+    st4c(ch + 3u, cl + 3u, pq, ob0, c30);
+    st4c(ch + 3u, cl + 3u, p16, ob16, c31);
     if WIDE {
-        st4c(ch, cl, pq + vec4<u32>(32u), c02);
-        st4c(ch, cl, pq + vec4<u32>(48u), c03);
-        st4c(ch + 1u, cl + 1u, pq + vec4<u32>(32u), c12);
-        st4c(ch + 1u, cl + 1u, pq + vec4<u32>(48u), c13);
-        st4c(ch + 2u, cl + 2u, pq + vec4<u32>(32u), c22);
-        st4c(ch + 2u, cl + 2u, pq + vec4<u32>(48u), c23);
-        st4c(ch + 3u, cl + 3u, pq + vec4<u32>(32u), c32);
-        st4c(ch + 3u, cl + 3u, pq + vec4<u32>(48u), c33);
+        let p32 = pq + vec4<u32>(32u);
+        let p48 = pq + vec4<u32>(48u);
+        let ob32 = obase(p32);
+        let ob48 = obase(p48);
+        st4c(ch, cl, p32, ob32, c02);
+        st4c(ch, cl, p48, ob48, c03);
+        st4c(ch + 1u, cl + 1u, p32, ob32, c12);
+        st4c(ch + 1u, cl + 1u, p48, ob48, c13);
+        st4c(ch + 2u, cl + 2u, p32, ob32, c22);
+        st4c(ch + 2u, cl + 2u, p48, ob48, c23);
+        st4c(ch + 3u, cl + 3u, p32, ob32, c32);
+        st4c(ch + 3u, cl + 3u, p48, ob48, c33);
     }
 }
 
 // st4 for output channel ch (global) that is channel cl of its group.
-fn st4c(ch: u32, cl: u32, pix: vec4<u32>, v: vec4<f32>) {
+fn st4c(ch: u32, cl: u32, pix: vec4<u32>, ob: vec4<u32>, v: vec4<f32>) {
     if cl >= P.aux.x { return; }
-    st4(ch, pix, v);
+    st4(ch, pix, ob, v);
 }

@@ -1,0 +1,309 @@
+// matmul4.wgsl - the 16-byte tiled product of matmul3.wgsl (same bindings, Params and
+// preconditions: row-major A and B with quad-aligned rows, offsets and batch strides, K and N
+// multiples of 4; src/tensor/matmul.c checks) with unpadded, swizzled workgroup tiles, so that
+// 128 x 128 tiles with K steps of 16 fit in 32 KiB, and wider per-invocation tiles.
+//
+// OP bit 0 (K16): K steps of 16 instead of 8.  Bit 1 (WIDE): 128 x 256 tiles, 8 x 16 outputs
+// per invocation (else 128 x 128, 8 x 8).  K16 and WIDE are not combined (48 KiB).  Bit 2
+// (EXACT): set by matmul.c only when M % 128 == 0, N % TN == 0 and K % BK == 0; then every
+// row, column and k a tile touches lies inside the operands' views (tiles start at multiples of
+// the tile size and the views are valid tensors), so the loads need no range select and the
+// module is compiled without index clamping (kernel.c build()).  Workgroup memory: 16 KiB
+// (128 x 128 x 8), 32 KiB (K16), 24 KiB (WIDE), 12 KiB (HALF).
+//
+// 256 invocations (HALF: 128), 8 x 4 per warp (matmul2.wgsl's WARP8): invocation (tx, ty) owns rows
+// 4 ty .. 4 ty + 3 and 64 + 4 ty .. and column quads tx + 16 j.  A's tile is k-major,
+// As[buffer * BK + k][quad of 4 rows], stored transposed from vec4 runs along k (four scalar
+// stores); its quad index is XORed with swz(k) = (k / 4) * (32 / BK) (< 8), which spreads the
+// scalar stores of a warp (BK / 4 k-groups x 32 / BK quads) over all 32 banks and keeps a
+// warp's reads (4 quads of one aligned group of 8) conflict-free.  B's tile is n-major rows of
+// TN / 4 quads, stored and read as contiguous vec4 runs (no padding needed).  The next K step is
+// loaded into registers while the current one is multiplied (two buffers, one barrier per
+// step); the step is unrolled through calls with constant rows (matmul2.wgsl).  HALF (OP bit 3):
+// 128 invocations (8 x 4 per warp, 4 warps) on 128 x 64 tiles, the same 8 x 8 per invocation.
+//
+// H200 (driver 580, wgc bench nn with the autotuner's GPU timestamps, cuBLAS f32 = torch with
+// TF32 off in the same run): 128 x 128 x 8 EXACT is the fastest kernel at 4096^3 (3.39 ms,
+// 42.1 TFLOP/s = 0.82 of cuBLAS 51.1; matmul3's tile128x128v4w 3.98 ms), 8192^3 (42.1 = 0.82)
+// and bmm 32 x 512 x 512 x 64 (27.1 = 0.88).  The driver gives it 128 registers (two workgroups
+// per SM); without EXACT it reports 16 bytes of local memory (a spill).  K16 (4.24 ms, 169-187 registers), WIDE (4.23 ms,
+// 220-224) and HALF (3.75 ms, 143-151) run fewer warps per SM and lose: they stay for the
+// autotuner, whose candidates they are, and for other devices.
+
+@group(0) @binding(0) var<storage, read_write> out: array<vec4<SO>>;
+@group(0) @binding(1) var<storage, read> a: array<vec4<SA>>;
+@group(0) @binding(2) var<storage, read> b: array<vec4<SB>>;
+@group(0) @binding(3) var<storage, read> c: array<SC>;
+
+const K16: bool = (OP & 1u) != 0u;
+const WIDE: bool = (OP & 2u) != 0u;
+const EXACT: bool = (OP & 4u) != 0u;
+const HALF: bool = (OP & 8u) != 0u;            // 128 invocations, 128 x 64 tiles
+const NT: u32 = select(256u, 128u, HALF);      // invocations per workgroup
+const BK: u32 = select(8u, 16u, K16);          // K step
+const TM: u32 = 128u;                          // tile rows
+const TN: u32 = select(select(128u, 256u, WIDE), 64u, HALF);   // tile columns
+const QM: u32 = TM / 4u;                       // quads per A tile row (32)
+const QN: u32 = TN / 4u;                       // quads per B tile row
+const QS: u32 = select(16u, 8u, HALF);         // step between an invocation's column quads
+const SLA: u32 = TM * BK / 4u;                 // vec4 load slots per step: 256 or 512
+const SLB: u32 = TN * BK / 4u;
+
+var<workgroup> As: array<array<vec4<f32>, QM>, 2u * BK>;   // [buffer * BK + k][quad ^ swz(k)]
+var<workgroup> Bs: array<array<vec4<f32>, QN>, 2u * BK>;   // [buffer * BK + k][quad]
+
+var<private> tx: u32;
+var<private> ty: u32;
+// c<r><j>: output row r (0..3: 4 ty + r, 4..7: 64 + 4 ty + r - 4), column quad tx + 16 j
+var<private> c00: vec4<f32>; var<private> c01: vec4<f32>; var<private> c02: vec4<f32>; var<private> c03: vec4<f32>;
+var<private> c10: vec4<f32>; var<private> c11: vec4<f32>; var<private> c12: vec4<f32>; var<private> c13: vec4<f32>;
+var<private> c20: vec4<f32>; var<private> c21: vec4<f32>; var<private> c22: vec4<f32>; var<private> c23: vec4<f32>;
+var<private> c30: vec4<f32>; var<private> c31: vec4<f32>; var<private> c32: vec4<f32>; var<private> c33: vec4<f32>;
+var<private> c40: vec4<f32>; var<private> c41: vec4<f32>; var<private> c42: vec4<f32>; var<private> c43: vec4<f32>;
+var<private> c50: vec4<f32>; var<private> c51: vec4<f32>; var<private> c52: vec4<f32>; var<private> c53: vec4<f32>;
+var<private> c60: vec4<f32>; var<private> c61: vec4<f32>; var<private> c62: vec4<f32>; var<private> c63: vec4<f32>;
+var<private> c70: vec4<f32>; var<private> c71: vec4<f32>; var<private> c72: vec4<f32>; var<private> c73: vec4<f32>;
+
+fn swz(row: u32) -> u32 { return ((row % BK) / 4u) * (32u / BK); }
+
+// One k of the tile in buffer row `row` (a constant at every call).
+fn step(row: u32) {
+    let qa = ty ^ swz(row);
+    let a0 = As[row][qa];
+    let a1 = As[row][qa + 16u];
+    let b0 = Bs[row][tx];
+    let b1 = Bs[row][tx + QS];
+    c00 = fma(vec4<f32>(a0.x), b0, c00);
+    c10 = fma(vec4<f32>(a0.y), b0, c10);
+    c20 = fma(vec4<f32>(a0.z), b0, c20);
+    c30 = fma(vec4<f32>(a0.w), b0, c30);
+    c40 = fma(vec4<f32>(a1.x), b0, c40);
+    c50 = fma(vec4<f32>(a1.y), b0, c50);
+    c60 = fma(vec4<f32>(a1.z), b0, c60);
+    c70 = fma(vec4<f32>(a1.w), b0, c70);
+    c01 = fma(vec4<f32>(a0.x), b1, c01);
+    c11 = fma(vec4<f32>(a0.y), b1, c11);
+    c21 = fma(vec4<f32>(a0.z), b1, c21);
+    c31 = fma(vec4<f32>(a0.w), b1, c31);
+    c41 = fma(vec4<f32>(a1.x), b1, c41);
+    c51 = fma(vec4<f32>(a1.y), b1, c51);
+    c61 = fma(vec4<f32>(a1.z), b1, c61);
+    c71 = fma(vec4<f32>(a1.w), b1, c71);
+    if WIDE {
+        let b2 = Bs[row][tx + 32u];
+        let b3 = Bs[row][tx + 48u];
+        c02 = fma(vec4<f32>(a0.x), b2, c02);
+        c12 = fma(vec4<f32>(a0.y), b2, c12);
+        c22 = fma(vec4<f32>(a0.z), b2, c22);
+        c32 = fma(vec4<f32>(a0.w), b2, c32);
+        c42 = fma(vec4<f32>(a1.x), b2, c42);
+        c52 = fma(vec4<f32>(a1.y), b2, c52);
+        c62 = fma(vec4<f32>(a1.z), b2, c62);
+        c72 = fma(vec4<f32>(a1.w), b2, c72);
+        c03 = fma(vec4<f32>(a0.x), b3, c03);
+        c13 = fma(vec4<f32>(a0.y), b3, c13);
+        c23 = fma(vec4<f32>(a0.z), b3, c23);
+        c33 = fma(vec4<f32>(a0.w), b3, c33);
+        c43 = fma(vec4<f32>(a1.x), b3, c43);
+        c53 = fma(vec4<f32>(a1.y), b3, c53);
+        c63 = fma(vec4<f32>(a1.z), b3, c63);
+        c73 = fma(vec4<f32>(a1.w), b3, c73);
+    }
+}
+
+// The whole K step of buffer `buf` (a constant at every call).
+fn tile(buf: u32) {
+    let r = buf * BK;
+    step(r); step(r + 1u); step(r + 2u); step(r + 3u);
+    step(r + 4u); step(r + 5u); step(r + 6u); step(r + 7u);
+    if K16 {
+        step(r + 8u); step(r + 9u); step(r + 10u); step(r + 11u);
+        step(r + 12u); step(r + 13u); step(r + 14u); step(r + 15u);
+    }
+}
+
+// A quad along k at element index i (a multiple of 4) of row r, k .. k + 3; B quad along n at
+// element index i of row k, columns n .. n + 3.  Zero outside the matrix unless EXACT.
+fn lda4(i: u32, r: u32, k: u32) -> vec4<f32> {
+    let v = vec4<f32>(a[i / 4u]);
+    if EXACT { return v; }
+    return select(vec4<f32>(0.0), v, vec4<bool>(r < P.sv.x && k < P.sv.z));
+}
+
+fn ldb4(i: u32, n: u32, k: u32) -> vec4<f32> {
+    let v = vec4<f32>(b[i / 4u]);
+    if EXACT { return v; }
+    return select(vec4<f32>(0.0), v, vec4<bool>(n < P.sv.y && k < P.sv.z));
+}
+
+// Transposed store of A's quad along k (k0 = buffer * BK + k within the step, row m of the tile).
+fn sta(k0: u32, m: u32, v: vec4<f32>) {
+    let q = (m / 4u) ^ swz(k0);
+    let e = m % 4u;
+    As[k0][q][e] = v.x;
+    As[k0 + 1u][q][e] = v.y;
+    As[k0 + 2u][q][e] = v.z;
+    As[k0 + 3u][q][e] = v.w;
+}
+
+fn ast(d: u32) -> i32 { return P.st[d >> 2u][d & 3u]; }
+fn bst(d: u32) -> i32 { return P.st[2u + (d >> 2u)][d & 3u]; }
+
+// Stores the 4 outputs of row m from column n0 on (one vec4; N is a multiple of 4), bias added.
+fn st4(ob: u32, m: u32, n0: u32, v: vec4<f32>) {
+    let M = P.sv.x;
+    let N = P.sv.y;
+    if !EXACT && (m >= M || n0 >= N) { return; }
+    var x = v;
+    if MC == 1u {
+        let bs = u32(P.st[4].x);
+        let o = P.off.z + n0 * bs;
+        x = x + vec4<f32>(f32(c[o]), f32(c[o + bs]), f32(c[o + 2u * bs]), f32(c[o + 3u * bs]));
+    }
+    out[(ob + m * N + n0) / 4u] = vec4<SO>(x);
+}
+
+// The four rows of column quad j (column n).
+fn st_col(ob: u32, m0: u32, n: u32, r0: vec4<f32>, r1: vec4<f32>, r2: vec4<f32>, r3: vec4<f32>,
+          r4: vec4<f32>, r5: vec4<f32>, r6: vec4<f32>, r7: vec4<f32>) {
+    st4(ob, m0, n, r0);
+    st4(ob, m0 + 1u, n, r1);
+    st4(ob, m0 + 2u, n, r2);
+    st4(ob, m0 + 3u, n, r3);
+    st4(ob, m0 + 64u, n, r4);
+    st4(ob, m0 + 65u, n, r5);
+    st4(ob, m0 + 66u, n, r6);
+    st4(ob, m0 + 67u, n, r7);
+}
+
+@compute @workgroup_size(NT)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
+    let M = P.sv.x;
+    let N = P.sv.y;
+    let K = P.sv.z;
+    let tiles_m = P.sv.w;
+    let tiles_n = P.off.w;
+    let per_batch = tiles_m * tiles_n;
+    let g = wid.y * P.gx + wid.x;
+    if g >= P.n / 256u { return; }
+    let bi = g / per_batch;
+    let pid = g - bi * per_batch;
+    // grouped order: 8 tile rows at a time (L2 reuse of B across a wave)
+    let in_group = 8u * tiles_n;
+    let first_m = (pid / in_group) * 8u;
+    let gsz = min(tiles_m - first_m, 8u);
+    let pg = pid % in_group;
+    let tm = first_m + pg % gsz;
+    let tn = pg / gsz;
+    var oa = P.off.x;
+    var ob = P.off.y;
+    var rem = bi;
+    var d = P.ndim;
+    loop {
+        if d == 0u { break; }
+        d = d - 1u;
+        let sz = P.shape[d >> 2u][d & 3u];
+        let q = rem / sz;
+        let cd = rem - q * sz;
+        oa = u32(i32(oa) + i32(cd) * ast(d));
+        ob = u32(i32(ob) + i32(cd) * bst(d));
+        rem = q;
+    }
+    let oo = bi * M * N;
+    let w = t / 32u;
+    let l = t % 32u;
+    if HALF {
+        tx = l % 8u;
+        ty = w * 4u + l / 8u;
+    } else {
+        tx = (w % 2u) * 8u + l % 8u;
+        ty = (w / 2u) * 4u + l / 8u;
+    }
+
+    let ars = P.aux.x;
+    let bks = P.aux.z;
+    // A slot s (t, and t + NT when SLA > NT): row s / (BK / 4) of the tile, k quad s % (BK / 4)
+    let ka = 4u * (t % (BK / 4u));
+    let ml0 = t / (BK / 4u);
+    let ml1 = ml0 + NT / (BK / 4u);              // the second slot, NT / (BK / 4) rows further
+    let ra0 = tm * TM + ml0;
+    let ra1 = tm * TM + ml1;
+    let ia0 = oa + ra0 * ars + ka;
+    let ia1 = oa + ra1 * ars + ka;
+    // B slot s (t, and t + NT when SLB > NT): row s / QN, quad s % QN
+    let kb0 = t / QN;
+    let kb1 = (t + NT) / QN;
+    let qb0 = t % QN;
+    let qb1 = (t + NT) % QN;
+    let nb0 = tn * TN + 4u * qb0;
+    let nb1 = tn * TN + 4u * qb1;
+    let ib0 = ob + kb0 * bks + nb0;
+    let ib1 = ob + kb1 * bks + nb1;
+    let two_a = SLA > NT;
+    let two_b = SLB > NT;
+    let has_b = SLB >= NT || t < SLB;
+    let nkt = (K + BK - 1u) / BK;
+
+    var pa0 = lda4(ia0, ra0, ka);
+    var pa1 = vec4<f32>(0.0);
+    if two_a { pa1 = lda4(ia1, ra1, ka); }
+    var pb0 = ldb4(ib0, nb0, kb0);
+    var pb1 = vec4<f32>(0.0);
+    if two_b { pb1 = ldb4(ib1, nb1, kb1); }
+    sta(ka, ml0, pa0);
+    if two_a { sta(ka, ml1, pa1); }
+    if has_b { Bs[kb0][qb0] = pb0; }
+    if two_b { Bs[kb1][qb1] = pb1; }
+    workgroupBarrier();
+
+    var kt = 0u;
+    loop {
+        // buffer 0 holds step kt; load kt + 1 into registers, then into buffer 1
+        if kt >= nkt { break; }
+        var k0 = (kt + 1u) * BK;
+        var more = kt + 1u < nkt;
+        if more {
+            pa0 = lda4(ia0 + k0, ra0, k0 + ka);
+            if two_a { pa1 = lda4(ia1 + k0, ra1, k0 + ka); }
+            pb0 = ldb4(ib0 + k0 * bks, nb0, k0 + kb0);
+            if two_b { pb1 = ldb4(ib1 + k0 * bks, nb1, k0 + kb1); }
+        }
+        tile(0u);
+        if more {
+            sta(BK + ka, ml0, pa0);
+            if two_a { sta(BK + ka, ml1, pa1); }
+            if has_b { Bs[BK + kb0][qb0] = pb0; }
+            if two_b { Bs[BK + kb1][qb1] = pb1; }
+        }
+        workgroupBarrier();
+        kt = kt + 1u;
+        // buffer 1 holds step kt
+        if kt >= nkt { break; }
+        k0 = (kt + 1u) * BK;
+        more = kt + 1u < nkt;
+        if more {
+            pa0 = lda4(ia0 + k0, ra0, k0 + ka);
+            if two_a { pa1 = lda4(ia1 + k0, ra1, k0 + ka); }
+            pb0 = ldb4(ib0 + k0 * bks, nb0, k0 + kb0);
+            if two_b { pb1 = ldb4(ib1 + k0 * bks, nb1, k0 + kb1); }
+        }
+        tile(1u);
+        if more {
+            sta(ka, ml0, pa0);
+            if two_a { sta(ka, ml1, pa1); }
+            if has_b { Bs[kb0][qb0] = pb0; }
+            if two_b { Bs[kb1][qb1] = pb1; }
+        }
+        workgroupBarrier();
+        kt = kt + 1u;
+    }
+
+    let m0 = tm * TM + 4u * ty;
+    let n0 = tn * TN + 4u * tx;
+    st_col(oo, m0, n0, c00, c10, c20, c30, c40, c50, c60, c70);
+    st_col(oo, m0, n0 + 4u * QS, c01, c11, c21, c31, c41, c51, c61, c71);
+    if WIDE {
+        st_col(oo, m0, n0 + 128u, c02, c12, c22, c32, c42, c52, c62, c72);
+        st_col(oo, m0, n0 + 192u, c03, c13, c23, c33, c43, c53, c63, c73);
+    }
+}
