@@ -16,7 +16,7 @@
  * one batch between two waits (>= 2 ms, so one submit and wait weighs <= 2.5%, the same for
  * every candidate).  The fastest wins.  Choices live in a process-wide table (a mutex guards
  * it; contexts on other threads may share it) keyed by the device UUID, and are appended to
- * $WGC_CACHE_DIR/wgc/tune-<uuid>.txt (else $XDG_CACHE_HOME/wgc, else $HOME/.cache/wgc), one line
+ * $WGC_CACHE_DIR/wgc/tune-v2-<uuid>.txt (TUNE_VERSION; else $XDG_CACHE_HOME/wgc, else $HOME/.cache/wgc), one line
  * per class: "<class> <kernel> timer=gpu|wall <kernel>=<us>...", read back on the first lookup
  * for that device.  WGC_TUNE=0 turns tuning off (lookups still read the cache);
  * WGC_TUNE_FAULT=<kernel> makes that kernel fail its check (for tests).  Tuning flushes and
@@ -34,6 +34,9 @@
 #include "tensor/internal.h"
 
 #define TUNE_MAX 256
+/* In the cache file's name: bump it when the candidate kernels change (a new kernel, a kernel
+ * whose code changed its speed), so that choices made among the old ones are made again. */
+#define TUNE_VERSION "v2"
 
 typedef struct tune_entry {
     uint8_t uuid[16];
@@ -77,7 +80,7 @@ static bool cache_path(const uint8_t *uuid, char *buf, size_t n, char *dir, size
         snprintf(dir, dn, "%s/.cache/wgc", home);
     else
         return false;
-    int w = snprintf(buf, n, "%s/tune-", dir);
+    int w = snprintf(buf, n, "%s/tune-" TUNE_VERSION "-", dir);
     for (int i = 0; i < 16 && w > 0 && (size_t)w + 3 < n; i++)
         w += snprintf(buf + w, n - (size_t)w, "%02x", uuid[i]);
     return w > 0 && (size_t)w + 5 < n && snprintf(buf + w, n - (size_t)w, ".txt") == 4;
