@@ -49,8 +49,8 @@
 #include "tensor_norm4.wgsl.h"
 #include "tensor_rope.wgsl.h"
 #include "tensor_attention.wgsl.h"   /* attention.c */
-#include "tensor_flash.wgsl.h"
 #include "tensor_flash2.wgsl.h"
+#include "tensor_flash3.wgsl.h"
 #include "tensor_conv.wgsl.h"        /* conv.c */
 #include "tensor_conv_direct.wgsl.h"
 #include "tensor_pool.wgsl.h"

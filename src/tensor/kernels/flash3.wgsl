@@ -1,0 +1,564 @@
+// flash3.wgsl - flash attention for head dims up to 128 (src/tensor/attention.c picks it where
+// one of its configurations fits the device's workgroup memory, else flash2.wgsl): out =
+// softmax(scale q k^T [causal]) v for one block of BR query rows of one (batch, head) per
+// workgroup, the keys streamed in tiles of BC = 64 with an online softmax.  Lanes form NG groups
+// of 16 (NG = 8 or 4); group g owns rows RPG g .. RPG g + RPG - 1 (RPG = 4 or 8 rows per group,
+// BR = NG RPG) and lane c of a group owns key columns 4c .. 4c + 3 of a tile and output column
+// quads c and c + 16: with RPG 8 a lane holds an 8 x 4 block of S and an 8 x 8 block of O in
+// registers (rows unrolled by hand), 128 FMAs per 12 shared loads in both products.
+// Per key tile:
+//   1. S = q k^T: K arrives in chunks of KC head dims, stored d-major as quads of keys, each head
+//      dim row padded by one quad (conflict-free stores, and reads at a lane-constant base plus a
+//      constant); the q tile (scaled by scale log2(e), so that exp2 is the exponential) stays in
+//      shared memory, each group's rows padded by one quad so the two groups of a warp read
+//      different banks;
+//   2. mask only where the tile crosses the causal diagonal or the end of the keys (a uniform
+//      test; tiles wholly above the diagonal are never visited); the lanes' row maxima meet in
+//      their own buffer (one barrier), the running output and each lane's partial row sum
+//      (summed across the group once, at the end) are rescaled by exp2(m - m'), P = exp2(S - m')
+//      goes to shared memory;
+//   3. O += P V: V arrives in chunks of VC keys, row-major.
+// Every K or V chunk is fetched from global memory into registers one chunk ahead, while the
+// current chunk is computed (flash2's pipeline); V chunk 0 is stored right after the maxima's
+// barrier, which already proves that K is no longer read (a tile of two K and two V chunks costs
+// 8 barriers).  Workgroups go heaviest causal block first across all heads (longest first), or
+// head by head with MB bit 2.
+// Specialisation: MA = log2(DP / 16), DP = the head dim rounded up to a power of two, 16..128
+// (zero-padded); MB bit 0: RPG 8 (else 4), bit 1: K/V chunks of 16 KiB (KC = 64 head dims, else
+// 8 KiB, KC = 32), bit 2: head-major order, bit 3: NG 4 (64 lanes, else 128); MC bit 0 causal
+// (aligned to the end, as flash2.wgsl).  Workgroup memory 16 (NG QG + 17 KC + NG PG + 4 NG RPG)
+// bytes (attention.c's flash3_smem): D 128 takes 34.7 KiB (MB 0 or 9) or 43.2 KiB (MB 2), D 64
+// 26.8 KiB (MB 0 or 9, within lavapipe's 32); NG 8 with RPG 8 needs 60.7 KiB for D 128, more than
+// Vulkan gives on NVIDIA (48).  Inputs, strides and parameters as flash2.wgsl, P.shape[1].z =
+// query blocks of BR rows.
+
+@group(0) @binding(0) var<storage, read_write> out: array<SO>;
+@group(0) @binding(1) var<storage, read> qb: array<SA>;
+@group(0) @binding(2) var<storage, read> kb: array<SB>;
+@group(0) @binding(3) var<storage, read> vb: array<SC>;
+
+const CAUSAL: bool = (MC & 1u) != 0u;
+const DP: u32 = 16u << MA;                    // padded head dim, 16 .. 128
+const D4: u32 = DP / 4u;                      // its quads
+const NG: u32 = select(8u, 4u, (MB & 8u) != 0u);  // groups of 16 lanes
+const WGS: u32 = 16u * NG;                    // lanes
+const RPG: u32 = select(4u, 8u, (MB & 1u) != 0u);  // rows per group
+const MQ: u32 = RPG / 4u;                     // row-maximum quads per lane
+const BR: u32 = NG * RPG;                     // query rows per workgroup
+const BC: u32 = 64u;                          // keys per tile
+const NO4: u32 = max(D4 / 16u, 1u);           // output column quads per lane (1 or 2)
+const KC: u32 = min(DP, select(32u, 64u, (MB & 2u) != 0u));  // head dims per K chunk
+const NKC: u32 = DP / KC;                     // K chunks per tile (1, 2 or 4)
+const NS: u32 = KC * 16u;                     // quads of a chunk (K: KC x 16, V: VC x D4)
+const VC: u32 = NS / D4;                      // keys per V chunk
+const NVC: u32 = BC / VC;                     // V chunks per tile (1, 2 or 4)
+const VR: u32 = NO4;                          // kv rows per key of a V chunk
+const KR: u32 = max(KC, VC * VR);             // kv rows
+const NPF: u32 = NS / WGS;                    // quads of a chunk per lane (2 .. 16)
+const KW: u32 = WGS / KC;                     // key quads a K chunk's slot i advances by
+const VW: u32 = WGS / D4;                     // keys a V chunk's slot i advances by
+const QG: u32 = RPG * D4 + 1u;                // quads per row group of the q tile (padded)
+const PG: u32 = RPG * 16u + 1u;               // quads per row group of P (padded)
+const LOG2E: f32 = 1.4426950408889634;
+
+var<workgroup> qs: array<array<vec4<f32>, QG>, NG>;  // [group][row i * D4 + head-dim quad]
+var<workgroup> kv: array<array<vec4<f32>, 17>, KR>;  // K chunk [head dim][key quad], V chunk [key * VR + half][quad]
+var<workgroup> ps: array<array<vec4<f32>, PG>, NG>;  // P [group][row i * 16 + key quad]
+var<workgroup> mxs: array<array<vec4<f32>, 16u * MQ>, NG>;  // lanes' row maxima, then partial sums
+
+// per invocation: group, lane in the group, its output quad, the K / V chunk slot coordinates
+var<private> lg: u32;
+var<private> lc: u32;
+var<private> lcv: u32;
+var<private> kd: u32;                         // K slot i: head dim kd, key quad kq + KW i
+var<private> kq: u32;
+var<private> vj: u32;                         // V slot i: key vj + VW i, quad ve
+var<private> ve: u32;
+var<private> kb0: i32;                        // element index of K[b, hk, 0, 0] and of V's
+var<private> vb0: i32;
+// the next chunk, fetched one chunk ahead (slots 0 .. NPF - 1)
+var<private> f0: vec4<f32>; var<private> f1: vec4<f32>; var<private> f2: vec4<f32>; var<private> f3: vec4<f32>;
+var<private> f4: vec4<f32>; var<private> f5: vec4<f32>; var<private> f6: vec4<f32>; var<private> f7: vec4<f32>;
+var<private> f8: vec4<f32>; var<private> f9: vec4<f32>; var<private> fa: vec4<f32>; var<private> fb: vec4<f32>;
+var<private> fc: vec4<f32>; var<private> fd: vec4<f32>; var<private> fe: vec4<f32>; var<private> ff: vec4<f32>;
+// S (rows 0 .. RPG - 1 of the group, keys 4 lc ..), O (the same rows, quads lcv and lc + 16)
+var<private> s0: vec4<f32>; var<private> s1: vec4<f32>; var<private> s2: vec4<f32>; var<private> s3: vec4<f32>;
+var<private> s4: vec4<f32>; var<private> s5: vec4<f32>; var<private> s6: vec4<f32>; var<private> s7: vec4<f32>;
+var<private> oa0: vec4<f32>; var<private> oa1: vec4<f32>; var<private> oa2: vec4<f32>; var<private> oa3: vec4<f32>;
+var<private> oa4: vec4<f32>; var<private> oa5: vec4<f32>; var<private> oa6: vec4<f32>; var<private> oa7: vec4<f32>;
+var<private> ob0: vec4<f32>; var<private> ob1: vec4<f32>; var<private> ob2: vec4<f32>; var<private> ob3: vec4<f32>;
+var<private> ob4: vec4<f32>; var<private> ob5: vec4<f32>; var<private> ob6: vec4<f32>; var<private> ob7: vec4<f32>;
+
+fn neg_inf() -> f32 {
+    return bitcast<f32>(0xff800000u | P.pad0);
+}
+
+fn hmax(x: vec4<f32>) -> f32 {
+    return max(max(x.x, x.y), max(x.z, x.w));
+}
+
+fn hsum(x: vec4<f32>) -> f32 {
+    return (x.x + x.y) + (x.z + x.w);
+}
+
+// s + a.x x + a.y y + a.z z + a.w w: one row of an S or O block over four head dims or keys
+fn dot4(s: vec4<f32>, a: vec4<f32>, x: vec4<f32>, y: vec4<f32>, z: vec4<f32>, w: vec4<f32>) -> vec4<f32> {
+    return fma(vec4<f32>(a.w), w, fma(vec4<f32>(a.z), z, fma(vec4<f32>(a.y), y, fma(vec4<f32>(a.x), x, s))));
+}
+
+// keys j .. j + 3 at one head dim of K (a: element index of key j); ok: the head dim is < D
+fn ld_k(a: i32, j: u32, ok: bool) -> vec4<f32> {
+    let sz = P.st[2].z;
+    let Lk = P.shape[0].w;
+    var x = vec4<f32>(0.0);
+    if ok {
+        if j < Lk { x.x = f32(kb[u32(a)]); }
+        if j + 1u < Lk { x.y = f32(kb[u32(a + sz)]); }
+        if j + 2u < Lk { x.z = f32(kb[u32(a + 2 * sz)]); }
+        if j + 3u < Lk { x.w = f32(kb[u32(a + 3 * sz)]); }
+    }
+    return x;
+}
+
+// head dims e .. e + 3 of key j of V (a: element index of (j, e))
+fn ld_v(a: i32, j: u32, e: u32) -> vec4<f32> {
+    let sw = P.st[4].w;
+    let D = P.shape[1].x;
+    var x = vec4<f32>(0.0);
+    if j < P.shape[0].w {
+        if e < D { x.x = f32(vb[u32(a)]); }
+        if e + 1u < D { x.y = f32(vb[u32(a + sw)]); }
+        if e + 2u < D { x.z = f32(vb[u32(a + 2 * sw)]); }
+        if e + 3u < D { x.w = f32(vb[u32(a + 3 * sw)]); }
+    }
+    return x;
+}
+
+// fetch K chunk (keys k0 .., head dims dc ..) into f0 ..
+fn fetch_k(k0: u32, dc: u32) {
+    let sk = P.st[2];
+    let d = dc + kd;
+    let ok = d < P.shape[1].x;
+    let j = k0 + 4u * kq;
+    let a = kb0 + i32(d) * sk.w + i32(j) * sk.z;
+    let st = i32(4u * KW) * sk.z;
+    f0 = ld_k(a, j, ok);
+    f1 = ld_k(a + st, j + 4u * KW, ok);
+    if NPF > 2u {
+        f2 = ld_k(a + 2 * st, j + 8u * KW, ok);
+        f3 = ld_k(a + 3 * st, j + 12u * KW, ok);
+    }
+    if NPF > 4u {
+        f4 = ld_k(a + 4 * st, j + 16u * KW, ok);
+        f5 = ld_k(a + 5 * st, j + 20u * KW, ok);
+        f6 = ld_k(a + 6 * st, j + 24u * KW, ok);
+        f7 = ld_k(a + 7 * st, j + 28u * KW, ok);
+    }
+    if NPF > 8u {
+        f8 = ld_k(a + 8 * st, j + 32u * KW, ok);
+        f9 = ld_k(a + 9 * st, j + 36u * KW, ok);
+        fa = ld_k(a + 10 * st, j + 40u * KW, ok);
+        fb = ld_k(a + 11 * st, j + 44u * KW, ok);
+        fc = ld_k(a + 12 * st, j + 48u * KW, ok);
+        fd = ld_k(a + 13 * st, j + 52u * KW, ok);
+        fe = ld_k(a + 14 * st, j + 56u * KW, ok);
+        ff = ld_k(a + 15 * st, j + 60u * KW, ok);
+    }
+}
+
+fn store_k() {
+    kv[kd][kq] = f0;
+    kv[kd][kq + KW] = f1;
+    if NPF > 2u {
+        kv[kd][kq + 2u * KW] = f2;
+        kv[kd][kq + 3u * KW] = f3;
+    }
+    if NPF > 4u {
+        kv[kd][kq + 4u * KW] = f4;
+        kv[kd][kq + 5u * KW] = f5;
+        kv[kd][kq + 6u * KW] = f6;
+        kv[kd][kq + 7u * KW] = f7;
+    }
+    if NPF > 8u {
+        kv[kd][kq + 8u * KW] = f8;
+        kv[kd][kq + 9u * KW] = f9;
+        kv[kd][kq + 10u * KW] = fa;
+        kv[kd][kq + 11u * KW] = fb;
+        kv[kd][kq + 12u * KW] = fc;
+        kv[kd][kq + 13u * KW] = fd;
+        kv[kd][kq + 14u * KW] = fe;
+        kv[kd][kq + 15u * KW] = ff;
+    }
+}
+
+// fetch V chunk (keys j0 ..) into f0 ..
+fn fetch_v(j0: u32) {
+    let sv = P.st[4];
+    let j = j0 + vj;
+    let a = vb0 + i32(j) * sv.z + i32(4u * ve) * sv.w;
+    let st = i32(VW) * sv.z;
+    f0 = ld_v(a, j, 4u * ve);
+    f1 = ld_v(a + st, j + VW, 4u * ve);
+    if NPF > 2u {
+        f2 = ld_v(a + 2 * st, j + 2u * VW, 4u * ve);
+        f3 = ld_v(a + 3 * st, j + 3u * VW, 4u * ve);
+    }
+    if NPF > 4u {
+        f4 = ld_v(a + 4 * st, j + 4u * VW, 4u * ve);
+        f5 = ld_v(a + 5 * st, j + 5u * VW, 4u * ve);
+        f6 = ld_v(a + 6 * st, j + 6u * VW, 4u * ve);
+        f7 = ld_v(a + 7 * st, j + 7u * VW, 4u * ve);
+    }
+    if NPF > 8u {
+        f8 = ld_v(a + 8 * st, j + 8u * VW, 4u * ve);
+        f9 = ld_v(a + 9 * st, j + 9u * VW, 4u * ve);
+        fa = ld_v(a + 10 * st, j + 10u * VW, 4u * ve);
+        fb = ld_v(a + 11 * st, j + 11u * VW, 4u * ve);
+        fc = ld_v(a + 12 * st, j + 12u * VW, 4u * ve);
+        fd = ld_v(a + 13 * st, j + 13u * VW, 4u * ve);
+        fe = ld_v(a + 14 * st, j + 14u * VW, 4u * ve);
+        ff = ld_v(a + 15 * st, j + 15u * VW, 4u * ve);
+    }
+}
+
+// key j of the chunk, quad ve: row j VR + ve / 16, column ve % 16
+fn sv_(i: u32, x: vec4<f32>) {
+    kv[(vj + VW * i) * VR + ve / 16u][ve % 16u] = x;
+}
+
+fn store_v() {
+    sv_(0u, f0);
+    sv_(1u, f1);
+    if NPF > 2u { sv_(2u, f2); sv_(3u, f3); }
+    if NPF > 4u { sv_(4u, f4); sv_(5u, f5); sv_(6u, f6); sv_(7u, f7); }
+    if NPF > 8u {
+        sv_(8u, f8); sv_(9u, f9); sv_(10u, fa); sv_(11u, fb);
+        sv_(12u, fc); sv_(13u, fd); sv_(14u, fe); sv_(15u, ff);
+    }
+}
+
+// S += q k^T over head-dim quad dq of the q tile: K chunk rows 4 (dq % (KC / 4)) .. (a constant
+// at every call, so every shared read is [constant][lane-invariant])
+fn s_step(dq: u32) {
+    let r = 4u * (dq % (KC / 4u));
+    let kx = kv[r][lc];
+    let ky = kv[r + 1u][lc];
+    let kz = kv[r + 2u][lc];
+    let kw = kv[r + 3u][lc];
+    s0 = dot4(s0, qs[lg][dq], kx, ky, kz, kw);
+    s1 = dot4(s1, qs[lg][D4 + dq], kx, ky, kz, kw);
+    s2 = dot4(s2, qs[lg][2u * D4 + dq], kx, ky, kz, kw);
+    s3 = dot4(s3, qs[lg][3u * D4 + dq], kx, ky, kz, kw);
+    if RPG == 8u {
+        s4 = dot4(s4, qs[lg][4u * D4 + dq], kx, ky, kz, kw);
+        s5 = dot4(s5, qs[lg][5u * D4 + dq], kx, ky, kz, kw);
+        s6 = dot4(s6, qs[lg][6u * D4 + dq], kx, ky, kz, kw);
+        s7 = dot4(s7, qs[lg][7u * D4 + dq], kx, ky, kz, kw);
+    }
+}
+
+// the whole K chunk ch (a constant)
+fn s_chunk(ch: u32) {
+    let q = ch * (KC / 4u);
+    s_step(q); s_step(q + 1u); s_step(q + 2u); s_step(q + 3u);
+    if KC >= 32u { s_step(q + 4u); s_step(q + 5u); s_step(q + 6u); s_step(q + 7u); }
+    if KC >= 64u {
+        s_step(q + 8u); s_step(q + 9u); s_step(q + 10u); s_step(q + 11u);
+        s_step(q + 12u); s_step(q + 13u); s_step(q + 14u); s_step(q + 15u);
+    }
+}
+
+// O += P V over key quad pj of P, V chunk rows from vr (constants at every call)
+fn o_step(pj: u32, vr: u32) {
+    let p0 = ps[lg][pj];
+    let p1 = ps[lg][16u + pj];
+    let p2 = ps[lg][32u + pj];
+    let p3 = ps[lg][48u + pj];
+    let vx = kv[vr][lcv];
+    let vy = kv[vr + VR][lcv];
+    let vz = kv[vr + 2u * VR][lcv];
+    let vw = kv[vr + 3u * VR][lcv];
+    oa0 = dot4(oa0, p0, vx, vy, vz, vw);
+    oa1 = dot4(oa1, p1, vx, vy, vz, vw);
+    oa2 = dot4(oa2, p2, vx, vy, vz, vw);
+    oa3 = dot4(oa3, p3, vx, vy, vz, vw);
+    if NO4 == 2u {
+        let ux = kv[vr + 1u][lc];
+        let uy = kv[vr + VR + 1u][lc];
+        let uz = kv[vr + 2u * VR + 1u][lc];
+        let uw = kv[vr + 3u * VR + 1u][lc];
+        ob0 = dot4(ob0, p0, ux, uy, uz, uw);
+        ob1 = dot4(ob1, p1, ux, uy, uz, uw);
+        ob2 = dot4(ob2, p2, ux, uy, uz, uw);
+        ob3 = dot4(ob3, p3, ux, uy, uz, uw);
+        if RPG == 8u {
+            let p4 = ps[lg][64u + pj];
+            let p5 = ps[lg][80u + pj];
+            let p6 = ps[lg][96u + pj];
+            let p7 = ps[lg][112u + pj];
+            oa4 = dot4(oa4, p4, vx, vy, vz, vw);
+            oa5 = dot4(oa5, p5, vx, vy, vz, vw);
+            oa6 = dot4(oa6, p6, vx, vy, vz, vw);
+            oa7 = dot4(oa7, p7, vx, vy, vz, vw);
+            ob4 = dot4(ob4, p4, ux, uy, uz, uw);
+            ob5 = dot4(ob5, p5, ux, uy, uz, uw);
+            ob6 = dot4(ob6, p6, ux, uy, uz, uw);
+            ob7 = dot4(ob7, p7, ux, uy, uz, uw);
+        }
+    } else if RPG == 8u {
+        oa4 = dot4(oa4, ps[lg][64u + pj], vx, vy, vz, vw);
+        oa5 = dot4(oa5, ps[lg][80u + pj], vx, vy, vz, vw);
+        oa6 = dot4(oa6, ps[lg][96u + pj], vx, vy, vz, vw);
+        oa7 = dot4(oa7, ps[lg][112u + pj], vx, vy, vz, vw);
+    }
+}
+
+// the whole V chunk ch (a constant)
+fn o_chunk(ch: u32) {
+    let q = ch * (VC / 4u);
+    o_step(q, 0u); o_step(q + 1u, 4u * VR); o_step(q + 2u, 8u * VR); o_step(q + 3u, 12u * VR);
+    if VC >= 32u {
+        o_step(q + 4u, 16u * VR); o_step(q + 5u, 20u * VR); o_step(q + 6u, 24u * VR); o_step(q + 7u, 28u * VR);
+    }
+    if VC >= 64u {
+        o_step(q + 8u, 32u * VR); o_step(q + 9u, 36u * VR); o_step(q + 10u, 40u * VR); o_step(q + 11u, 44u * VR);
+        o_step(q + 12u, 48u * VR); o_step(q + 13u, 52u * VR); o_step(q + 14u, 56u * VR); o_step(q + 15u, 60u * VR);
+    }
+}
+
+// keys at or below lim (a row's last visible key) keep their scores, the rest become -inf
+fn msk(s: vec4<f32>, jv: vec4<i32>, lim: i32) -> vec4<f32> {
+    return select(vec4<f32>(neg_inf()), s, jv <= vec4<i32>(lim));
+}
+
+fn store_row(i: u32, e4: u32, y: vec4<f32>, Lq: u32, D: u32, bh: u32) {
+    if i >= Lq { return; }
+    let ob = (bh * Lq + i) * D + 4u * e4;
+    for (var e = 0u; e < 4u; e = e + 1u) {
+        if 4u * e4 + e < D { out[ob + e] = SO(y[e]); }
+    }
+}
+
+@compute @workgroup_size(WGS)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let B = P.shape[0].x;
+    let H = P.shape[0].y;
+    let Lq = P.shape[0].z;
+    let Lk = P.shape[0].w;
+    let D = P.shape[1].x;
+    let G = P.shape[1].y;
+    let nqb = P.shape[1].z;
+    let scale = bitcast<f32>(P.sv.x) * LOG2E;
+    let w = wid.y * P.gx + wid.x;
+    let nbh = max(B * H, 1u);
+    let live = w < nbh * nqb;             // uniform: the same for the whole workgroup
+    var bh = w % nbh;                     // heaviest (causal) blocks of all heads first
+    var qblk = nqb - 1u - min(w / nbh, nqb - 1u);
+    if (MB & 4u) != 0u {
+        bh = w / max(nqb, 1u);
+        qblk = nqb - 1u - w % max(nqb, 1u);
+    }
+    let b = bh / max(H, 1u);
+    let h = bh % max(H, 1u);
+    let hk = h / G;
+    let q0 = qblk * BR;
+    lg = lid / 16u;
+    lc = lid % 16u;
+    lcv = min(lc, D4 - 1u);
+    kd = lid % KC;
+    kq = lid / KC;
+    vj = lid / D4;
+    ve = lid % D4;
+    let shift = i32(Lk) - i32(Lq);
+    kb0 = i32(P.off[1]) + i32(b) * P.st[2].x + i32(hk) * P.st[2].y;
+    vb0 = i32(P.off[2]) + i32(b) * P.st[4].x + i32(hk) * P.st[4].y;
+
+    // the q tile, scaled, zero-padded
+    let sq = P.st[0];
+    for (var u = lid; u < BR * D4; u = u + WGS) {
+        let r = u / D4;
+        let e = 4u * (u % D4);
+        var x = vec4<f32>(0.0);
+        if live && q0 + r < Lq {
+            let a = i32(P.off[0]) + i32(b) * sq.x + i32(h) * sq.y + i32(q0 + r) * sq.z + i32(e) * sq.w;
+            if e < D { x.x = f32(qb[u32(a)]); }
+            if e + 1u < D { x.y = f32(qb[u32(a + sq.w)]); }
+            if e + 2u < D { x.z = f32(qb[u32(a + 2 * sq.w)]); }
+            if e + 3u < D { x.w = f32(qb[u32(a + 3 * sq.w)]); }
+        }
+        qs[r / RPG][(r % RPG) * D4 + u % D4] = x * scale;
+    }
+
+    let ni = vec4<f32>(neg_inf());
+    var ma = ni;                          // running max of rows 0..3 (mb: 4..7) of the group
+    var mb = ni;
+    var la = vec4<f32>(0.0);              // this lane's share of the running sums
+    var lb = vec4<f32>(0.0);
+
+    // keys visible to this block: [0, kend)
+    var kend = Lk;
+    if CAUSAL { kend = u32(clamp(i32(q0 + BR) + shift, 0, i32(Lk))); }
+    if !live { kend = 0u; }
+    let ntiles = (kend + BC - 1u) / BC;
+    if ntiles > 0u { fetch_k(0u, 0u); }
+
+    for (var t = 0u; t < ntiles; t = t + 1u) {
+        let k0 = t * BC;
+        // 1. S = q k^T, K chunk by chunk; each chunk's fetch brings the next one (after the
+        //    last, V chunk 0)
+        s0 = vec4<f32>(0.0); s1 = vec4<f32>(0.0); s2 = vec4<f32>(0.0); s3 = vec4<f32>(0.0);
+        s4 = vec4<f32>(0.0); s5 = vec4<f32>(0.0); s6 = vec4<f32>(0.0); s7 = vec4<f32>(0.0);
+        workgroupBarrier();
+        store_k();
+        workgroupBarrier();
+        if NKC > 1u { fetch_k(k0, KC); } else { fetch_v(k0); }
+        s_chunk(0u);
+        if NKC > 1u {
+            workgroupBarrier();
+            store_k();
+            workgroupBarrier();
+            if NKC > 2u { fetch_k(k0, 2u * KC); } else { fetch_v(k0); }
+            s_chunk(1u);
+        }
+        if NKC > 2u {
+            workgroupBarrier();
+            store_k();
+            workgroupBarrier();
+            fetch_k(k0, 3u * KC);
+            s_chunk(2u);
+            workgroupBarrier();
+            store_k();
+            workgroupBarrier();
+            fetch_v(k0);
+            s_chunk(3u);
+        }
+        // 2. mask (only tiles that cross the diagonal or the last key), row maxima, rescale, P
+        if k0 + BC > Lk || (CAUSAL && i32(k0 + BC) - 1 > i32(q0) + shift) {
+            let jv = vec4<i32>(i32(k0 + 4u * lc)) + vec4<i32>(0, 1, 2, 3);
+            var lim = vec4<i32>(i32(Lk) - 1);
+            var lim2 = lim;
+            if CAUSAL {
+                let ib = vec4<i32>(i32(q0 + RPG * lg) + shift) + vec4<i32>(0, 1, 2, 3);
+                lim = min(lim, ib);
+                lim2 = min(lim2, ib + vec4<i32>(4));
+            }
+            s0 = msk(s0, jv, lim.x);
+            s1 = msk(s1, jv, lim.y);
+            s2 = msk(s2, jv, lim.z);
+            s3 = msk(s3, jv, lim.w);
+            if RPG == 8u {
+                s4 = msk(s4, jv, lim2.x);
+                s5 = msk(s5, jv, lim2.y);
+                s6 = msk(s6, jv, lim2.z);
+                s7 = msk(s7, jv, lim2.w);
+            }
+        }
+        var mxa = vec4<f32>(hmax(s0), hmax(s1), hmax(s2), hmax(s3));
+        var mxb = vec4<f32>(hmax(s4), hmax(s5), hmax(s6), hmax(s7));
+        mxs[lg][lc * MQ] = mxa;
+        if RPG == 8u { mxs[lg][lc * MQ + 1u] = mxb; }
+        workgroupBarrier();
+        for (var u = 0u; u < 16u; u = u + 1u) {
+            mxa = max(mxa, mxs[lg][u * MQ]);
+            if RPG == 8u { mxb = max(mxb, mxs[lg][u * MQ + 1u]); }
+        }
+        // every lane is past S: V chunk 0 may replace the last K chunk
+        store_v();
+        let mna = max(ma, mxa);
+        let mua = select(mna, vec4<f32>(0.0), mna == ni);
+        let aa = exp2(ma - mua);
+        ma = mna;
+        la = la * aa;
+        oa0 = oa0 * aa.x; oa1 = oa1 * aa.y; oa2 = oa2 * aa.z; oa3 = oa3 * aa.w;
+        if NO4 == 2u { ob0 = ob0 * aa.x; ob1 = ob1 * aa.y; ob2 = ob2 * aa.z; ob3 = ob3 * aa.w; }
+        let p0 = exp2(s0 - vec4<f32>(mua.x));
+        let p1 = exp2(s1 - vec4<f32>(mua.y));
+        let p2 = exp2(s2 - vec4<f32>(mua.z));
+        let p3 = exp2(s3 - vec4<f32>(mua.w));
+        la = la + vec4<f32>(hsum(p0), hsum(p1), hsum(p2), hsum(p3));
+        ps[lg][lc] = p0;
+        ps[lg][16u + lc] = p1;
+        ps[lg][32u + lc] = p2;
+        ps[lg][48u + lc] = p3;
+        if RPG == 8u {
+            let mnb = max(mb, mxb);
+            let mub = select(mnb, vec4<f32>(0.0), mnb == ni);
+            let ab = exp2(mb - mub);
+            mb = mnb;
+            lb = lb * ab;
+            oa4 = oa4 * ab.x; oa5 = oa5 * ab.y; oa6 = oa6 * ab.z; oa7 = oa7 * ab.w;
+            if NO4 == 2u { ob4 = ob4 * ab.x; ob5 = ob5 * ab.y; ob6 = ob6 * ab.z; ob7 = ob7 * ab.w; }
+            let p4 = exp2(s4 - vec4<f32>(mub.x));
+            let p5 = exp2(s5 - vec4<f32>(mub.y));
+            let p6 = exp2(s6 - vec4<f32>(mub.z));
+            let p7 = exp2(s7 - vec4<f32>(mub.w));
+            lb = lb + vec4<f32>(hsum(p4), hsum(p5), hsum(p6), hsum(p7));
+            ps[lg][64u + lc] = p4;
+            ps[lg][80u + lc] = p5;
+            ps[lg][96u + lc] = p6;
+            ps[lg][112u + lc] = p7;
+        }
+        // 3. O += P V, V chunk by chunk; the last chunk's fetch brings K chunk 0 of the next tile
+        workgroupBarrier();
+        let more = t + 1u < ntiles;
+        if NVC > 1u { fetch_v(k0 + VC); } else if more { fetch_k(k0 + BC, 0u); }
+        o_chunk(0u);
+        if NVC > 1u {
+            workgroupBarrier();
+            store_v();
+            workgroupBarrier();
+            if NVC > 2u { fetch_v(k0 + 2u * VC); } else if more { fetch_k(k0 + BC, 0u); }
+            o_chunk(1u);
+        }
+        if NVC > 2u {
+            workgroupBarrier();
+            store_v();
+            workgroupBarrier();
+            fetch_v(k0 + 3u * VC);
+            o_chunk(2u);
+            workgroupBarrier();
+            store_v();
+            workgroupBarrier();
+            if more { fetch_k(k0 + BC, 0u); }
+            o_chunk(3u);
+        }
+    }
+
+    // the row sums: the 16 lanes' shares (mxs is free: a barrier has passed since its last read)
+    mxs[lg][lc * MQ] = la;
+    if RPG == 8u { mxs[lg][lc * MQ + 1u] = lb; }
+    workgroupBarrier();
+    var ta = vec4<f32>(0.0);
+    var tb = vec4<f32>(0.0);
+    for (var u = 0u; u < 16u; u = u + 1u) {
+        ta = ta + mxs[lg][u * MQ];
+        if RPG == 8u { tb = tb + mxs[lg][u * MQ + 1u]; }
+    }
+    if live && lc < D4 {
+        let ia = select(vec4<f32>(1.0) / ta, vec4<f32>(0.0), ta == vec4<f32>(0.0));
+        let ib = select(vec4<f32>(1.0) / tb, vec4<f32>(0.0), tb == vec4<f32>(0.0));
+        let r0 = q0 + RPG * lg;
+        store_row(r0, lc, oa0 * ia.x, Lq, D, bh);
+        store_row(r0 + 1u, lc, oa1 * ia.y, Lq, D, bh);
+        store_row(r0 + 2u, lc, oa2 * ia.z, Lq, D, bh);
+        store_row(r0 + 3u, lc, oa3 * ia.w, Lq, D, bh);
+        if NO4 == 2u {
+            store_row(r0, lc + 16u, ob0 * ia.x, Lq, D, bh);
+            store_row(r0 + 1u, lc + 16u, ob1 * ia.y, Lq, D, bh);
+            store_row(r0 + 2u, lc + 16u, ob2 * ia.z, Lq, D, bh);
+            store_row(r0 + 3u, lc + 16u, ob3 * ia.w, Lq, D, bh);
+        }
+        if RPG == 8u {
+            store_row(r0 + 4u, lc, oa4 * ib.x, Lq, D, bh);
+            store_row(r0 + 5u, lc, oa5 * ib.y, Lq, D, bh);
+            store_row(r0 + 6u, lc, oa6 * ib.z, Lq, D, bh);
+            store_row(r0 + 7u, lc, oa7 * ib.w, Lq, D, bh);
+            if NO4 == 2u {
+                store_row(r0 + 4u, lc + 16u, ob4 * ib.x, Lq, D, bh);
+                store_row(r0 + 5u, lc + 16u, ob5 * ib.y, Lq, D, bh);
+                store_row(r0 + 6u, lc + 16u, ob6 * ib.z, Lq, D, bh);
+                store_row(r0 + 7u, lc + 16u, ob7 * ib.w, Lq, D, bh);
+            }
+        }
+    }
+}
