@@ -250,13 +250,23 @@ static bool flash_ok(const at_plan *p, const wt_attention_desc *d) {
 /* flash3.wgsl's workgroup memory in bytes for head dims up to 16 << l2 (<= 128) and mode bits
  * mb (its header: bit 0 eight rows per lane group, bit 1 16 KiB K/V chunks, bit 3 four groups) */
 static int64_t flash3_smem(int l2, unsigned mb) {
-    int64_t dp = 16 << l2, d4 = dp / 4, rpg = mb & 1 ? 8 : 4, kc = mb & 2 ? 64 : 32, ng = mb & 8 ? 4 : 8;
-    if (kc > dp)
-        kc = dp;
-    int64_t vr = d4 > 16 ? d4 / 16 : 1, kr = kc * 16 / d4 * vr;
-    if (kr < kc)
-        kr = kc;
-    return 16 * (ng * (rpg * d4 + 1) + kr * 17 + ng * (rpg * 16 + 1) + 4 * ng * rpg);
+    int64_t d4 = (16 << l2) / 4, rpg = mb & 1 ? 8 : 4, ng = mb & 8 ? 4 : 8;
+    return 16 * (ng * (rpg * d4 + 1) + 64 * 17 + ng * (rpg * 16 + 1) + 4 * ng * rpg);
+}
+
+/* flash3's 16-byte path: every row of q, k, v quad-aligned with unit stride along D */
+static bool flash3_v4(const at_plan *p) {
+    const at_op *o[3] = { &p->q, &p->k, &p->v };
+    if (p->D % 4)
+        return false;
+    for (int i = 0; i < 3; i++) {
+        if (o[i]->off % 4 || o[i]->st[3] != 1)
+            return false;
+        for (int d = 0; d < 3; d++)
+            if (o[i]->shape[d] > 1 && o[i]->st[d] % 4)
+                return false;
+    }
+    return true;
 }
 
 /* The flash kernel and its mode bits (key.mode[1]) for head dims up to 16 << l2; *br = query rows
@@ -315,7 +325,7 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     wt_kkey key = at_key(file, 0, out->dtype, q->dtype, k->dtype, v->dtype);
     key.mode[0] = (uint8_t)l2;
     key.mode[1] = mode;
-    key.mode[2] = d->causal ? 1 : 0;
+    key.mode[2] = (uint8_t)((d->causal ? 1 : 0) | (file == WT_K_flash3 && flash3_v4(p) ? 2 : 0));
     wt_kernel *kk = wt_kernel_get(ctx, op, &key);
     wt_storage *in[3] = { q->st, k->st, v->st };
     if (!kk || wt_record(ctx, op, kk, &pr, out->st, 3, in) != WT_OK) {

@@ -33,11 +33,12 @@
 // query blocks of BR rows.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> qb: array<SA>;
-@group(0) @binding(2) var<storage, read> kb: array<SB>;
-@group(0) @binding(3) var<storage, read> vb: array<SC>;
+@group(0) @binding(1) var<storage, read> qb: array<vec4<SA>>;
+@group(0) @binding(2) var<storage, read> kb: array<vec4<SB>>;
+@group(0) @binding(3) var<storage, read> vb: array<vec4<SC>>;
 
 const CAUSAL: bool = (MC & 1u) != 0u;
+const V4: bool = (MC & 2u) != 0u;             // q, k, v rows quad-aligned with unit dim stride
 const DP: u32 = 16u << MA;                    // padded head dim, 16 .. 128
 const D4: u32 = DP / 4u;                      // its quads
 const NG: u32 = select(8u, 4u, (MB & 8u) != 0u);  // groups of 16 lanes
@@ -53,16 +54,16 @@ const NS: u32 = KC * 16u;                     // quads of a chunk (K: KC x 16, V
 const VC: u32 = NS / D4;                      // keys per V chunk
 const NVC: u32 = BC / VC;                     // V chunks per tile (1, 2 or 4)
 const VR: u32 = NO4;                          // kv rows per key of a V chunk
-const KR: u32 = max(KC, VC * VR);             // kv rows
+const KQ: u32 = KC / 4u;                      // head-dim quads per key of a K chunk
 const NPF: u32 = NS / WGS;                    // quads of a chunk per lane (2 .. 16)
-const KW: u32 = WGS / KC;                     // key quads a K chunk's slot i advances by
+const KW: u32 = WGS / KQ;                     // keys a K chunk's slot i advances by
 const VW: u32 = WGS / D4;                     // keys a V chunk's slot i advances by
 const QG: u32 = RPG * D4 + 1u;                // quads per row group of the q tile (padded)
 const PG: u32 = RPG * 16u + 1u;               // quads per row group of P (padded)
 const LOG2E: f32 = 1.4426950408889634;
 
 var<workgroup> qs: array<array<vec4<f32>, QG>, NG>;  // [group][row i * D4 + head-dim quad]
-var<workgroup> kv: array<array<vec4<f32>, 17>, KR>;  // K chunk [head dim][key quad], V chunk [key * VR + half][quad]
+var<workgroup> kv: array<array<vec4<f32>, 17>, 64>;  // K chunk [key][head-dim quad], V chunk [key * VR + half][quad]
 var<workgroup> ps: array<array<vec4<f32>, PG>, NG>;  // P [group][row i * 16 + key quad]
 var<workgroup> mxs: array<array<vec4<f32>, 16u * MQ>, NG>;  // lanes' row maxima, then partial sums
 
@@ -70,8 +71,8 @@ var<workgroup> mxs: array<array<vec4<f32>, 16u * MQ>, NG>;  // lanes' row maxima
 var<private> lg: u32;
 var<private> lc: u32;
 var<private> lcv: u32;
-var<private> kd: u32;                         // K slot i: head dim kd, key quad kq + KW i
-var<private> kq: u32;
+var<private> kj: u32;                         // K slot i: key kj + KW i, head-dim quad kd
+var<private> kd: u32;
 var<private> vj: u32;                         // V slot i: key vj + VW i, quad ve
 var<private> ve: u32;
 var<private> kb0: i32;                        // element index of K[b, hk, 0, 0] and of V's
@@ -106,30 +107,43 @@ fn dot4(s: vec4<f32>, a: vec4<f32>, x: vec4<f32>, y: vec4<f32>, z: vec4<f32>, w:
     return fma(vec4<f32>(a.w), w, fma(vec4<f32>(a.z), z, fma(vec4<f32>(a.y), y, fma(vec4<f32>(a.x), x, s))));
 }
 
-// keys j .. j + 3 at one head dim of K (a: element index of key j); ok: the head dim is < D
-fn ld_k(a: i32, j: u32, ok: bool) -> vec4<f32> {
-    let sz = P.st[2].z;
-    let Lk = P.shape[0].w;
+// element i of q, k, v (the strided path: any layout, one element at a time)
+fn eq(i: i32) -> f32 { return f32(qb[u32(i) >> 2u][u32(i) & 3u]); }
+fn ek(i: i32) -> f32 { return f32(kb[u32(i) >> 2u][u32(i) & 3u]); }
+fn ev(i: i32) -> f32 { return f32(vb[u32(i) >> 2u][u32(i) & 3u]); }
+
+// head dims e .. e + 3 of key j of K (a: element index of (j, e)); zeros past Lk and D
+fn ld_k(a: i32, j: u32, e: u32) -> vec4<f32> {
+    let sw = P.st[2].w;
+    let D = P.shape[1].x;
     var x = vec4<f32>(0.0);
-    if ok {
-        if j < Lk { x.x = f32(kb[u32(a)]); }
-        if j + 1u < Lk { x.y = f32(kb[u32(a + sz)]); }
-        if j + 2u < Lk { x.z = f32(kb[u32(a + 2 * sz)]); }
-        if j + 3u < Lk { x.w = f32(kb[u32(a + 3 * sz)]); }
+    if j < P.shape[0].w && e < D {
+        if V4 {
+            x = vec4<f32>(kb[u32(a) >> 2u]);
+        } else {
+            x.x = ek(a);
+            if e + 1u < D { x.y = ek(a + sw); }
+            if e + 2u < D { x.z = ek(a + 2 * sw); }
+            if e + 3u < D { x.w = ek(a + 3 * sw); }
+        }
     }
     return x;
 }
 
-// head dims e .. e + 3 of key j of V (a: element index of (j, e))
+// the same for V
 fn ld_v(a: i32, j: u32, e: u32) -> vec4<f32> {
     let sw = P.st[4].w;
     let D = P.shape[1].x;
     var x = vec4<f32>(0.0);
-    if j < P.shape[0].w {
-        if e < D { x.x = f32(vb[u32(a)]); }
-        if e + 1u < D { x.y = f32(vb[u32(a + sw)]); }
-        if e + 2u < D { x.z = f32(vb[u32(a + 2 * sw)]); }
-        if e + 3u < D { x.w = f32(vb[u32(a + 3 * sw)]); }
+    if j < P.shape[0].w && e < D {
+        if V4 {
+            x = vec4<f32>(vb[u32(a) >> 2u]);
+        } else {
+            x.x = ev(a);
+            if e + 1u < D { x.y = ev(a + sw); }
+            if e + 2u < D { x.z = ev(a + 2 * sw); }
+            if e + 3u < D { x.w = ev(a + 3 * sw); }
+        }
     }
     return x;
 }
@@ -137,57 +151,56 @@ fn ld_v(a: i32, j: u32, e: u32) -> vec4<f32> {
 // fetch K chunk (keys k0 .., head dims dc ..) into f0 ..
 fn fetch_k(k0: u32, dc: u32) {
     let sk = P.st[2];
-    let d = dc + kd;
-    let ok = d < P.shape[1].x;
-    let j = k0 + 4u * kq;
-    let a = kb0 + i32(d) * sk.w + i32(j) * sk.z;
-    let st = i32(4u * KW) * sk.z;
-    f0 = ld_k(a, j, ok);
-    f1 = ld_k(a + st, j + 4u * KW, ok);
+    let e = dc + 4u * kd;
+    let j = k0 + kj;
+    let a = kb0 + i32(j) * sk.z + i32(e) * sk.w;
+    let st = i32(KW) * sk.z;
+    f0 = ld_k(a, j, e);
+    f1 = ld_k(a + st, j + KW, e);
     if NPF > 2u {
-        f2 = ld_k(a + 2 * st, j + 8u * KW, ok);
-        f3 = ld_k(a + 3 * st, j + 12u * KW, ok);
+        f2 = ld_k(a + 2 * st, j + 2u * KW, e);
+        f3 = ld_k(a + 3 * st, j + 3u * KW, e);
     }
     if NPF > 4u {
-        f4 = ld_k(a + 4 * st, j + 16u * KW, ok);
-        f5 = ld_k(a + 5 * st, j + 20u * KW, ok);
-        f6 = ld_k(a + 6 * st, j + 24u * KW, ok);
-        f7 = ld_k(a + 7 * st, j + 28u * KW, ok);
+        f4 = ld_k(a + 4 * st, j + 4u * KW, e);
+        f5 = ld_k(a + 5 * st, j + 5u * KW, e);
+        f6 = ld_k(a + 6 * st, j + 6u * KW, e);
+        f7 = ld_k(a + 7 * st, j + 7u * KW, e);
     }
     if NPF > 8u {
-        f8 = ld_k(a + 8 * st, j + 32u * KW, ok);
-        f9 = ld_k(a + 9 * st, j + 36u * KW, ok);
-        fa = ld_k(a + 10 * st, j + 40u * KW, ok);
-        fb = ld_k(a + 11 * st, j + 44u * KW, ok);
-        fc = ld_k(a + 12 * st, j + 48u * KW, ok);
-        fd = ld_k(a + 13 * st, j + 52u * KW, ok);
-        fe = ld_k(a + 14 * st, j + 56u * KW, ok);
-        ff = ld_k(a + 15 * st, j + 60u * KW, ok);
+        f8 = ld_k(a + 8 * st, j + 8u * KW, e);
+        f9 = ld_k(a + 9 * st, j + 9u * KW, e);
+        fa = ld_k(a + 10 * st, j + 10u * KW, e);
+        fb = ld_k(a + 11 * st, j + 11u * KW, e);
+        fc = ld_k(a + 12 * st, j + 12u * KW, e);
+        fd = ld_k(a + 13 * st, j + 13u * KW, e);
+        fe = ld_k(a + 14 * st, j + 14u * KW, e);
+        ff = ld_k(a + 15 * st, j + 15u * KW, e);
     }
 }
 
 fn store_k() {
-    kv[kd][kq] = f0;
-    kv[kd][kq + KW] = f1;
+    kv[kj][kd] = f0;
+    kv[kj + KW][kd] = f1;
     if NPF > 2u {
-        kv[kd][kq + 2u * KW] = f2;
-        kv[kd][kq + 3u * KW] = f3;
+        kv[kj + 2u * KW][kd] = f2;
+        kv[kj + 3u * KW][kd] = f3;
     }
     if NPF > 4u {
-        kv[kd][kq + 4u * KW] = f4;
-        kv[kd][kq + 5u * KW] = f5;
-        kv[kd][kq + 6u * KW] = f6;
-        kv[kd][kq + 7u * KW] = f7;
+        kv[kj + 4u * KW][kd] = f4;
+        kv[kj + 5u * KW][kd] = f5;
+        kv[kj + 6u * KW][kd] = f6;
+        kv[kj + 7u * KW][kd] = f7;
     }
     if NPF > 8u {
-        kv[kd][kq + 8u * KW] = f8;
-        kv[kd][kq + 9u * KW] = f9;
-        kv[kd][kq + 10u * KW] = fa;
-        kv[kd][kq + 11u * KW] = fb;
-        kv[kd][kq + 12u * KW] = fc;
-        kv[kd][kq + 13u * KW] = fd;
-        kv[kd][kq + 14u * KW] = fe;
-        kv[kd][kq + 15u * KW] = ff;
+        kv[kj + 8u * KW][kd] = f8;
+        kv[kj + 9u * KW][kd] = f9;
+        kv[kj + 10u * KW][kd] = fa;
+        kv[kj + 11u * KW][kd] = fb;
+        kv[kj + 12u * KW][kd] = fc;
+        kv[kj + 13u * KW][kd] = fd;
+        kv[kj + 14u * KW][kd] = fe;
+        kv[kj + 15u * KW][kd] = ff;
     }
 }
 
@@ -195,29 +208,30 @@ fn store_k() {
 fn fetch_v(j0: u32) {
     let sv = P.st[4];
     let j = j0 + vj;
-    let a = vb0 + i32(j) * sv.z + i32(4u * ve) * sv.w;
+    let e = 4u * ve;
+    let a = vb0 + i32(j) * sv.z + i32(e) * sv.w;
     let st = i32(VW) * sv.z;
-    f0 = ld_v(a, j, 4u * ve);
-    f1 = ld_v(a + st, j + VW, 4u * ve);
+    f0 = ld_v(a, j, e);
+    f1 = ld_v(a + st, j + VW, e);
     if NPF > 2u {
-        f2 = ld_v(a + 2 * st, j + 2u * VW, 4u * ve);
-        f3 = ld_v(a + 3 * st, j + 3u * VW, 4u * ve);
+        f2 = ld_v(a + 2 * st, j + 2u * VW, e);
+        f3 = ld_v(a + 3 * st, j + 3u * VW, e);
     }
     if NPF > 4u {
-        f4 = ld_v(a + 4 * st, j + 4u * VW, 4u * ve);
-        f5 = ld_v(a + 5 * st, j + 5u * VW, 4u * ve);
-        f6 = ld_v(a + 6 * st, j + 6u * VW, 4u * ve);
-        f7 = ld_v(a + 7 * st, j + 7u * VW, 4u * ve);
+        f4 = ld_v(a + 4 * st, j + 4u * VW, e);
+        f5 = ld_v(a + 5 * st, j + 5u * VW, e);
+        f6 = ld_v(a + 6 * st, j + 6u * VW, e);
+        f7 = ld_v(a + 7 * st, j + 7u * VW, e);
     }
     if NPF > 8u {
-        f8 = ld_v(a + 8 * st, j + 8u * VW, 4u * ve);
-        f9 = ld_v(a + 9 * st, j + 9u * VW, 4u * ve);
-        fa = ld_v(a + 10 * st, j + 10u * VW, 4u * ve);
-        fb = ld_v(a + 11 * st, j + 11u * VW, 4u * ve);
-        fc = ld_v(a + 12 * st, j + 12u * VW, 4u * ve);
-        fd = ld_v(a + 13 * st, j + 13u * VW, 4u * ve);
-        fe = ld_v(a + 14 * st, j + 14u * VW, 4u * ve);
-        ff = ld_v(a + 15 * st, j + 15u * VW, 4u * ve);
+        f8 = ld_v(a + 8 * st, j + 8u * VW, e);
+        f9 = ld_v(a + 9 * st, j + 9u * VW, e);
+        fa = ld_v(a + 10 * st, j + 10u * VW, e);
+        fb = ld_v(a + 11 * st, j + 11u * VW, e);
+        fc = ld_v(a + 12 * st, j + 12u * VW, e);
+        fd = ld_v(a + 13 * st, j + 13u * VW, e);
+        fe = ld_v(a + 14 * st, j + 14u * VW, e);
+        ff = ld_v(a + 15 * st, j + 15u * VW, e);
     }
 }
 
@@ -237,14 +251,18 @@ fn store_v() {
     }
 }
 
-// S += q k^T over head-dim quad dq of the q tile: K chunk rows 4 (dq % (KC / 4)) .. (a constant
-// at every call, so every shared read is [constant][lane-invariant])
+// S += q k^T over head-dim quad dq of the q tile (a constant at every call): keys lc + 16 e of
+// the K chunk, column dq % KQ (every shared read is [lane-invariant][constant])
 fn s_step(dq: u32) {
-    let r = 4u * (dq % (KC / 4u));
-    let kx = kv[r][lc];
-    let ky = kv[r + 1u][lc];
-    let kz = kv[r + 2u][lc];
-    let kw = kv[r + 3u][lc];
+    let d = dq % KQ;
+    let k0 = kv[lc][d];
+    let k1 = kv[lc + 16u][d];
+    let k2 = kv[lc + 32u][d];
+    let k3 = kv[lc + 48u][d];
+    let kx = vec4<f32>(k0.x, k1.x, k2.x, k3.x);
+    let ky = vec4<f32>(k0.y, k1.y, k2.y, k3.y);
+    let kz = vec4<f32>(k0.z, k1.z, k2.z, k3.z);
+    let kw = vec4<f32>(k0.w, k1.w, k2.w, k3.w);
     s0 = dot4(s0, qs[lg][dq], kx, ky, kz, kw);
     s1 = dot4(s1, qs[lg][D4 + dq], kx, ky, kz, kw);
     s2 = dot4(s2, qs[lg][2u * D4 + dq], kx, ky, kz, kw);
@@ -259,7 +277,7 @@ fn s_step(dq: u32) {
 
 // the whole K chunk ch (a constant)
 fn s_chunk(ch: u32) {
-    let q = ch * (KC / 4u);
+    let q = ch * KQ;
     s_step(q); s_step(q + 1u); s_step(q + 2u); s_step(q + 3u);
     if KC >= 32u { s_step(q + 4u); s_step(q + 5u); s_step(q + 6u); s_step(q + 7u); }
     if KC >= 64u {
@@ -326,6 +344,16 @@ fn o_chunk(ch: u32) {
     }
 }
 
+// P of row i (keys lc + 16 e) into the row's quads of consecutive keys
+fn put_p(i: u32, p: vec4<f32>) {
+    let x = 16u * i + lc / 4u;
+    let e = lc % 4u;
+    ps[lg][x][e] = p.x;
+    ps[lg][x + 4u][e] = p.y;
+    ps[lg][x + 8u][e] = p.z;
+    ps[lg][x + 12u][e] = p.w;
+}
+
 // keys at or below lim (a row's last visible key) keep their scores, the rest become -inf
 fn msk(s: vec4<f32>, jv: vec4<i32>, lim: i32) -> vec4<f32> {
     return select(vec4<f32>(neg_inf()), s, jv <= vec4<i32>(lim));
@@ -365,8 +393,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     lg = lid / 16u;
     lc = lid % 16u;
     lcv = min(lc, D4 - 1u);
-    kd = lid % KC;
-    kq = lid / KC;
+    kj = lid / KQ;
+    kd = lid % KQ;
     vj = lid / D4;
     ve = lid % D4;
     let shift = i32(Lk) - i32(Lq);
@@ -379,12 +407,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let r = u / D4;
         let e = 4u * (u % D4);
         var x = vec4<f32>(0.0);
-        if live && q0 + r < Lq {
+        if live && q0 + r < Lq && e < D {
             let a = i32(P.off[0]) + i32(b) * sq.x + i32(h) * sq.y + i32(q0 + r) * sq.z + i32(e) * sq.w;
-            if e < D { x.x = f32(qb[u32(a)]); }
-            if e + 1u < D { x.y = f32(qb[u32(a + sq.w)]); }
-            if e + 2u < D { x.z = f32(qb[u32(a + 2 * sq.w)]); }
-            if e + 3u < D { x.w = f32(qb[u32(a + 3 * sq.w)]); }
+            if V4 {
+                x = vec4<f32>(qb[u32(a) >> 2u]);
+            } else {
+                x.x = eq(a);
+                if e + 1u < D { x.y = eq(a + sq.w); }
+                if e + 2u < D { x.z = eq(a + 2 * sq.w); }
+                if e + 3u < D { x.w = eq(a + 3 * sq.w); }
+            }
         }
         qs[r / RPG][(r % RPG) * D4 + u % D4] = x * scale;
     }
@@ -434,7 +466,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         // 2. mask (only tiles that cross the diagonal or the last key), row maxima, rescale, P
         if k0 + BC > Lk || (CAUSAL && i32(k0 + BC) - 1 > i32(q0) + shift) {
-            let jv = vec4<i32>(i32(k0 + 4u * lc)) + vec4<i32>(0, 1, 2, 3);
+            let jv = vec4<i32>(i32(k0 + lc)) + vec4<i32>(0, 16, 32, 48);
             var lim = vec4<i32>(i32(Lk) - 1);
             var lim2 = lim;
             if CAUSAL {
@@ -476,10 +508,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let p2 = exp2(s2 - vec4<f32>(mua.z));
         let p3 = exp2(s3 - vec4<f32>(mua.w));
         la = la + vec4<f32>(hsum(p0), hsum(p1), hsum(p2), hsum(p3));
-        ps[lg][lc] = p0;
-        ps[lg][16u + lc] = p1;
-        ps[lg][32u + lc] = p2;
-        ps[lg][48u + lc] = p3;
+        put_p(0u, p0);
+        put_p(1u, p1);
+        put_p(2u, p2);
+        put_p(3u, p3);
         if RPG == 8u {
             let mnb = max(mb, mxb);
             let mub = select(mnb, vec4<f32>(0.0), mnb == ni);
@@ -493,10 +525,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let p6 = exp2(s6 - vec4<f32>(mub.z));
             let p7 = exp2(s7 - vec4<f32>(mub.w));
             lb = lb + vec4<f32>(hsum(p4), hsum(p5), hsum(p6), hsum(p7));
-            ps[lg][64u + lc] = p4;
-            ps[lg][80u + lc] = p5;
-            ps[lg][96u + lc] = p6;
-            ps[lg][112u + lc] = p7;
+            put_p(4u, p4);
+            put_p(5u, p5);
+            put_p(6u, p6);
+            put_p(7u, p7);
         }
         // 3. O += P V, V chunk by chunk; the last chunk's fetch brings K chunk 0 of the next tile
         workgroupBarrier();
