@@ -270,8 +270,9 @@ static bool flash3_v4(const at_plan *p) {
 }
 
 /* The flash kernel and its mode bits (key.mode[1]) for head dims up to 16 << l2; *br = query rows
- * per workgroup.  flash3 where D <= 128 and one of its configurations fits the device's workgroup
- * memory (the first that fits of a preference list), else flash2.  Benchmarks and tests:
+ * per workgroup.  flash3 in mode 2 (64-dim K chunks) where D <= 128 and it fits the device's
+ * workgroup memory, else flash2 (on the H200, causal B1 H32 S4096 D128 f32: 20.4 TFLOP/s against
+ * 15.0; flash3's other modes are slower there, its header has the figures).  Benchmarks and tests:
  * WGC_FLASH_KERNEL=2 takes flash2, =3 flash2 with its 16 KiB K/V buffer where the device allows;
  * WGC_FLASH3=<mode bits> a given flash3 configuration where it fits. */
 static wt_kfile flash_kernel(wt_context *ctx, int l2, uint8_t *mode, int64_t *br) {
@@ -280,10 +281,10 @@ static wt_kfile flash_kernel(wt_context *ctx, int l2, uint8_t *mode, int64_t *br
     const char *fk = getenv("WGC_FLASH_KERNEL"), *f3 = getenv("WGC_FLASH3");
     int64_t dp = 16 << l2;
     if (l2 <= 3 && !(fk && *fk)) {
-        /* the first configuration that fits, only on devices with more workgroup memory than
-         * lavapipe's 32 KiB (there flash2 stays the default: flash3's unrolled code takes
-         * llvmpipe seconds to compile; the tests run flash3 there through WGC_FLASH3) */
-        static const uint8_t pref[] = { 2, 0 };
+        /* the default only on devices with more workgroup memory than lavapipe's 32 KiB (there
+         * flash2 stays the default: flash3's unrolled code takes llvmpipe seconds to compile;
+         * the tests run flash3 there through WGC_FLASH3) */
+        static const uint8_t pref[] = { 2 };
         for (size_t i = 0; i <= sizeof pref; i++) {
             unsigned mb = i == 0 ? (f3 && *f3 ? (unsigned)atoi(f3) & 15 : 255) : pref[i - 1];
             if (mb == 255 || (i > 0 && smax <= 32768) || (uint64_t)flash3_smem(l2, mb) > smax)

@@ -1,36 +1,42 @@
-// flash3.wgsl - flash attention for head dims up to 128 (src/tensor/attention.c picks it where
-// one of its configurations fits the device's workgroup memory, else flash2.wgsl): out =
-// softmax(scale q k^T [causal]) v for one block of BR query rows of one (batch, head) per
-// workgroup, the keys streamed in tiles of BC = 64 with an online softmax.  Lanes form NG groups
-// of 16 (NG = 8 or 4); group g owns rows RPG g .. RPG g + RPG - 1 (RPG = 4 or 8 rows per group,
-// BR = NG RPG) and lane c of a group owns key columns 4c .. 4c + 3 of a tile and output column
-// quads c and c + 16: with RPG 8 a lane holds an 8 x 4 block of S and an 8 x 8 block of O in
-// registers (rows unrolled by hand), 128 FMAs per 12 shared loads in both products.
-// Per key tile:
-//   1. S = q k^T: K arrives in chunks of KC head dims, stored d-major as quads of keys, each head
-//      dim row padded by one quad (conflict-free stores, and reads at a lane-constant base plus a
-//      constant); the q tile (scaled by scale log2(e), so that exp2 is the exponential) stays in
-//      shared memory, each group's rows padded by one quad so the two groups of a warp read
-//      different banks;
-//   2. mask only where the tile crosses the causal diagonal or the end of the keys (a uniform
-//      test; tiles wholly above the diagonal are never visited); the lanes' row maxima meet in
-//      their own buffer (one barrier), the running output and each lane's partial row sum
-//      (summed across the group once, at the end) are rescaled by exp2(m - m'), P = exp2(S - m')
-//      goes to shared memory;
-//   3. O += P V: V arrives in chunks of VC keys, row-major.
-// Every K or V chunk is fetched from global memory into registers one chunk ahead, while the
-// current chunk is computed (flash2's pipeline); V chunk 0 is stored right after the maxima's
-// barrier, which already proves that K is no longer read (a tile of two K and two V chunks costs
-// 8 barriers).  Workgroups go heaviest causal block first across all heads (longest first), or
-// head by head with MB bit 2.
+// flash3.wgsl - flash attention for head dims up to 128, the default of src/tensor/attention.c on
+// devices with more than 32 KiB of workgroup memory (flash2.wgsl elsewhere): out = softmax(scale
+// q k^T [causal]) v for one block of BR query rows of one (batch, head) per workgroup, the keys
+// streamed in tiles of BC = 64 with an online softmax.  Lanes form NG groups of 16; group g owns
+// rows RPG g .. RPG g + RPG - 1 (BR = NG RPG, 8 x 4 = 32 by default) and lane c of a group owns
+// keys c, c + 16, c + 32, c + 48 of a tile (a 4 x 4 block of S) and output column quads c and
+// c + 16 (a 4 x 8 block of O), all in registers.  Every loop over head dims or keys is unrolled by
+// hand through calls with constant arguments (s_chunk / s_step, o_chunk / o_step) and the shared
+// arrays are two-dimensional, so that each shared read is [lane-invariant][constant]: a load at
+// a hoisted base plus an immediate offset (wgc clamps every dynamic index, and the driver folds
+// a clamp only where its operand becomes constant).  Per key tile:
+//   1. S = q k^T: K arrives in chunks of KC head dims, row-major (a key per 17-quad row: 16-byte
+//      conflict-free stores, and the four keys of a lane 16 rows apart read different banks);
+//      the q tile (scaled by scale log2(e), so that exp2 is the exponential) stays in shared
+//      memory, each group's rows padded by one quad;
+//   2. mask only where the tile crosses the causal diagonal or the last key (a uniform test;
+//      tiles wholly above the diagonal are never visited); the lanes' row maxima meet in their
+//      own buffer (one barrier), the running output and each lane's share of the row sums
+//      (summed across the group once, at the end) are rescaled by exp2(m - m'), and P =
+//      exp2(S - m') goes to shared memory as quads of consecutive keys (four scalar stores);
+//   3. O += P V: V arrives in chunks of VC keys, row-major (a key per one or two 17-quad rows).
+// Every K or V chunk is fetched from global memory into registers (f0 ..) one chunk ahead, while
+// the current chunk is computed; V chunk 0 is stored right after the maxima's barrier, which
+// already proves that K is no longer read: 8 barriers per tile with the default 64-dim K chunks.
+// Where q, k and v rows are quad-aligned with unit stride along D (MC bit 1, attention.c's
+// flash3_v4) every fetch is one 16-byte load, else four element loads.  Workgroups go heaviest
+// causal block first across all heads (longest first).  attention.c compiles this file without
+// index clamps: every shared index is in range by construction, every global access is guarded.
 // Specialisation: MA = log2(DP / 16), DP = the head dim rounded up to a power of two, 16..128
-// (zero-padded); MB bit 0: RPG 8 (else 4), bit 1: K/V chunks of 16 KiB (KC = 64 head dims, else
-// 8 KiB, KC = 32), bit 2: head-major order, bit 3: NG 4 (64 lanes, else 128); MC bit 0 causal
-// (aligned to the end, as flash2.wgsl).  Workgroup memory 16 (NG QG + 17 KC + NG PG + 4 NG RPG)
-// bytes (attention.c's flash3_smem): D 128 takes 34.7 KiB (MB 0 or 9) or 43.2 KiB (MB 2), D 64
-// 26.8 KiB (MB 0 or 9, within lavapipe's 32); NG 8 with RPG 8 needs 60.7 KiB for D 128, more than
-// Vulkan gives on NVIDIA (48).  Inputs, strides and parameters as flash2.wgsl, P.shape[1].z =
-// query blocks of BR rows.
+// (zero-padded); MC bit 0 causal (aligned to the end, as flash2.wgsl), bit 1 16-byte loads; MB =
+// mode bits: bit 1 K chunks of 64 head dims (else 32; the default sets it), and opt-in, slower
+// on the H200: bit 0 RPG 8 (else 4), bit 3 NG 4 (else 8), bit 2 head-major workgroup order.
+// Workgroup memory 16 (NG (RPG DP / 4 + 1) + 64 17 + NG (16 RPG + 1) + 4 NG RPG) bytes
+// (attention.c's flash3_smem): 44416 for D 128 (NVIDIA's Vulkan limit is 48 KiB), 32000 for D 32.
+// Measured on the H200 (causal B1 H32 S4096 D128, wgc bench llm, commit 360fbc5): mode 2
+// (the default) 20.4 TFLOP/s f32 and 16.9 f16, mode 0 19.3, mode 6 (head-major) 15.9, modes 9 and
+// 11 (RPG 8 with NG 4) 4.3; flash2.wgsl 15.0; the driver reports 202 registers per lane for mode
+// 2 (two workgroups per multiprocessor), 255 for modes 9 and 11 and for the element-load path.
+// Inputs, strides and parameters as flash2.wgsl; P.shape[1].z = query blocks of BR rows.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> qb: array<vec4<SA>>;
