@@ -329,14 +329,28 @@ static void extra_rows(lb *b) {
     }
     bench_add_row(b->rep, "x_flash_nc_TFLOPs", "flash f32 not causal", "TFLOP/s", BENCH_HIGHER, NAN);
     flash_row(b, "x_flash_nc_TFLOPs", WT_F32, H, S, D, false, WT_ATTENTION_FLASH, 3);
-    bench_add_row(b->rep, "x_flash_v1_TFLOPs", "flash f32 causal, flash.wgsl (no pipeline)", "TFLOP/s", BENCH_HIGHER, NAN);
-    setenv("WGC_FLASH_KERNEL", "1", 1);
-    flash_row(b, "x_flash_v1_TFLOPs", WT_F32, H, S, D, true, WT_ATTENTION_FLASH, 3);
+    bench_add_row(b->rep, "x_flash_v2_TFLOPs", "flash f32 causal, flash2.wgsl", "TFLOP/s", BENCH_HIGHER, NAN);
+    setenv("WGC_FLASH_KERNEL", "2", 1);
+    flash_row(b, "x_flash_v2_TFLOPs", WT_F32, H, S, D, true, WT_ATTENTION_FLASH, 3);
     bench_add_row(b->rep, "x_flash_large_TFLOPs", "flash f32 causal, flash2.wgsl 16 KiB K/V buffer", "TFLOP/s",
                   BENCH_HIGHER, NAN);
     setenv("WGC_FLASH_KERNEL", "3", 1);
     flash_row(b, "x_flash_large_TFLOPs", WT_F32, H, S, D, true, WT_ATTENTION_FLASH, 3);
     unsetenv("WGC_FLASH_KERNEL");
+    /* WGC_LLM_FLASH3=m,m,...: flash3.wgsl in the given configurations (mode bits, its header) */
+    const char *f3 = getenv("WGC_LLM_FLASH3");
+    for (const char *m = f3; m && *m;) {
+        char key[48], name[80], mb[8];
+        int n = (int)strcspn(m, ",");
+        snprintf(mb, sizeof mb, "%.*s", n < 7 ? n : 7, m);
+        snprintf(key, sizeof key, "x_flash3_m%s_TFLOPs", mb);
+        snprintf(name, sizeof name, "flash f32 causal, flash3.wgsl mode %s", mb);
+        bench_add_row(b->rep, key, name, "TFLOP/s", BENCH_HIGHER, NAN);
+        setenv("WGC_FLASH3", mb, 1);
+        flash_row(b, key, WT_F32, H, S, D, true, WT_ATTENTION_FLASH, 3);
+        m += n + (m[n] == ',');
+    }
+    unsetenv("WGC_FLASH3");
     bench_add_row(b->rep, "x_flash_d64_TFLOPs", "flash f32 causal D64", "TFLOP/s", BENCH_HIGHER, NAN);
     flash_row(b, "x_flash_d64_TFLOPs", WT_F32, H, S, 64, true, WT_ATTENTION_FLASH, 3);
     bench_add_row(b->rep, "x_flash_d256_TFLOPs", "flash f32 causal D256", "TFLOP/s", BENCH_HIGHER, NAN);

@@ -10,11 +10,11 @@
  *          attention.wgsl writes the f32 scores [B, H, Lq, Lk] (scale, causal, boolean or additive
  *          mask broadcast through stride-0 views), softmax.wgsl normalises the rows, wt_matmul
  *          multiplies by v.  Memory O(Lq * Lk).
- *   flash  flash2.wgsl: one workgroup per block of query rows streams the keys in tiles with an
- *          online softmax, fetching each K/V chunk one chunk ahead; memory O(sequence).  No mask
- *          tensor (causal only); D <= 256, Dv == D.  For benchmarks, WGC_FLASH_KERNEL=1 in the
- *          environment takes flash.wgsl (the same tiling without the pipeline), =3 flash2.wgsl
- *          with a 16 KiB K/V buffer where the device allows it.
+ *   flash  one workgroup per block of query rows streams the keys in tiles with an online
+ *          softmax, fetching each K/V chunk one chunk ahead; memory O(sequence).  No mask tensor
+ *          (causal only); D <= 256, Dv == D.  flash3.wgsl (hand-unrolled, 16 KiB K/V chunks) for
+ *          D <= 128 on devices with more than 32 KiB of workgroup memory, else flash2.wgsl
+ *          (flash_kernel() below; its environment knobs for benchmarks and tests).
  * AUTO takes flash whenever it applies. */
 #include <math.h>
 #include <stdio.h>
@@ -247,13 +247,70 @@ static bool flash_ok(const at_plan *p, const wt_attention_desc *d) {
     return !d->mask && p->D >= 1 && p->D <= 256 && p->Dv == p->D;
 }
 
+/* flash3.wgsl's workgroup memory in bytes for head dims up to 16 << l2 (<= 128) and mode bits
+ * mb (its header: bit 0 eight rows per lane group, bit 1 16 KiB K/V chunks, bit 3 four groups) */
+static int64_t flash3_smem(int l2, unsigned mb) {
+    int64_t d4 = (16 << l2) / 4, rpg = mb & 1 ? 8 : 4, ng = mb & 8 ? 4 : 8;
+    return 16 * (ng * (rpg * d4 + 1) + 64 * 17 + ng * (rpg * 16 + 1) + 4 * ng * rpg);
+}
+
+/* flash3's 16-byte path: every row of q, k, v quad-aligned with unit stride along D */
+static bool flash3_v4(const at_plan *p) {
+    const at_op *o[3] = { &p->q, &p->k, &p->v };
+    if (p->D % 4)
+        return false;
+    for (int i = 0; i < 3; i++) {
+        if (o[i]->off % 4 || o[i]->st[3] != 1)
+            return false;
+        for (int d = 0; d < 3; d++)
+            if (o[i]->shape[d] > 1 && o[i]->st[d] % 4)
+                return false;
+    }
+    return true;
+}
+
+/* The flash kernel and its mode bits (key.mode[1]) for head dims up to 16 << l2; *br = query rows
+ * per workgroup.  flash3 in mode 2 (64-dim K chunks) where D <= 128 and it fits the device's
+ * workgroup memory, else flash2 (on the H200, causal B1 H32 S4096 D128 f32: 20.4 TFLOP/s against
+ * 15.0; flash3's other modes are slower there, its header has the figures).  Benchmarks and tests:
+ * WGC_FLASH_KERNEL=2 takes flash2, =3 flash2 with its 16 KiB K/V buffer where the device allows;
+ * WGC_FLASH3=<mode bits> a given flash3 configuration where it fits. */
+static wt_kfile flash_kernel(wt_context *ctx, int l2, uint8_t *mode, int64_t *br) {
+    const wg_limits *lim = wg_device_get_limits(ctx->dev);
+    uint64_t smax = lim ? lim->max_compute_workgroup_storage_size : 16384;
+    const char *fk = getenv("WGC_FLASH_KERNEL"), *f3 = getenv("WGC_FLASH3");
+    int64_t dp = 16 << l2;
+    if (l2 <= 3 && !(fk && *fk)) {
+        /* the default only on devices with more workgroup memory than lavapipe's 32 KiB (there
+         * flash2 stays the default: flash3's unrolled code takes llvmpipe seconds to compile;
+         * the tests run flash3 there through WGC_FLASH3) */
+        static const uint8_t pref[] = { 2 };
+        for (size_t i = 0; i <= sizeof pref; i++) {
+            unsigned mb = i == 0 ? (f3 && *f3 ? (unsigned)atoi(f3) & 15 : 255) : pref[i - 1];
+            if (mb == 255 || (i > 0 && smax <= 32768) || (uint64_t)flash3_smem(l2, mb) > smax)
+                continue;
+            *mode = (uint8_t)mb;
+            *br = (mb & 1 ? 8 : 4) * (mb & 8 ? 4 : 8);
+            return WT_K_flash3;
+        }
+    }
+    /* flash2's 16 KiB K/V chunk buffer (half the barriers) only on request and where it fits: on
+     * the H200 the 8 KiB buffer's higher occupancy wins (causal B1 H32 S4096 D128 f32: 15.0
+     * TFLOP/s against 12.5) */
+    *br = dp > 128 ? 16 : 32;
+    *mode = fk && !strcmp(fk, "3") && (uint64_t)(*br * dp * 4 + 16384 + *br * 64 * 4) <= smax ? 1 : 0;
+    return WT_K_flash2;
+}
+
 static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor *k, wt_tensor *v,
                         const wt_attention_desc *d, const at_plan *p) {
     wt_tensor *out = wt_tensor_new(ctx, op, q->dtype, p->out_nd, p->out_shape);
     if (!out || !out->numel)
         return out;
     int l2 = flash_log2(p->D);
-    int64_t br = (16 << l2) > 128 ? 16 : 32;
+    uint8_t mode = 0;
+    int64_t br = 32;
+    wt_kfile file = flash_kernel(ctx, l2, &mode, &br);
     int64_t nqb = (p->Lq + br - 1) / br, groups = p->B * p->H * nqb;
     if (groups * 256 > UINT32_MAX) {
         wt_release(out);
@@ -266,20 +323,10 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     put_strides(&pr, 0, &p->q);
     put_strides(&pr, 1, &p->k);
     put_strides(&pr, 2, &p->v);
-    /* flash2.wgsl (pipelined) unless WGC_FLASH_KERNEL=1 asks for flash.wgsl (benchmarks) */
-    const char *fk = getenv("WGC_FLASH_KERNEL");
-    wt_kfile file = fk && !strcmp(fk, "1") ? WT_K_flash : WT_K_flash2;
     wt_kkey key = at_key(file, 0, out->dtype, q->dtype, k->dtype, v->dtype);
     key.mode[0] = (uint8_t)l2;
-    /* flash2's 16 KiB K/V chunk buffer (half the barriers) only on request (WGC_FLASH_KERNEL=3)
-     * and where it fits: on the H200 the 8 KiB buffer's higher occupancy wins (causal B1 H32
-     * S4096 D128 f32: 15.0 TFLOP/s against 12.5) */
-    int64_t dp = 16 << l2, smem = br * dp * 4 + 16384 + br * 64 * 4;
-    const wg_limits *lim = wg_device_get_limits(ctx->dev);
-    if (file == WT_K_flash2 && fk && !strcmp(fk, "3") && lim &&
-        (uint64_t)smem <= lim->max_compute_workgroup_storage_size)
-        key.mode[1] = 1;
-    key.mode[2] = d->causal ? 1 : 0;
+    key.mode[1] = mode;
+    key.mode[2] = (uint8_t)((d->causal ? 1 : 0) | (file == WT_K_flash3 && flash3_v4(p) ? 2 : 0));
     wt_kernel *kk = wt_kernel_get(ctx, op, &key);
     wt_storage *in[3] = { q->st, k->st, v->st };
     if (!kk || wt_record(ctx, op, kk, &pr, out->st, 3, in) != WT_OK) {

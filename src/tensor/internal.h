@@ -40,10 +40,11 @@
     X(where, 3) X(cast, 1) X(fill, 0) X(rand, 0) \
     X(reduce, 1) X(reduce4, 1) X(scan, 2) X(copy, 1) X(pad, 1) X(gather, 2) X(scatter, 2) X(transpose, 1) X(copy4, 1) \
     X(softmax, 1) X(softmax4, 1) X(norm, 3) X(norm4, 3) X(rope, 2) \
-    X(attention, 3) X(flash, 3) X(flash2, 3) \
+    X(attention, 3) X(flash2, 3) \
     X(matmul, 3) X(matmul2, 3) X(matmul3, 3) X(matvec, 3) X(matmul_coop, 3) \
     X(conv, 3) X(conv_direct, 3) X(pool, 1) \
-    X(matmul4, 3)
+    X(matmul4, 3) \
+    X(flash3, 3)
 
 typedef enum wt_kfile {
 #define X(name, nin) WT_K_##name,

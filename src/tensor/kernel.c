@@ -52,8 +52,8 @@
 #include "tensor_norm4.wgsl.h"
 #include "tensor_rope.wgsl.h"
 #include "tensor_attention.wgsl.h"   /* attention.c */
-#include "tensor_flash.wgsl.h"
 #include "tensor_flash2.wgsl.h"
+#include "tensor_flash3.wgsl.h"
 #include "tensor_conv.wgsl.h"        /* conv.c */
 #include "tensor_conv_direct.wgsl.h"
 #include "tensor_pool.wgsl.h"
@@ -74,10 +74,11 @@ _Static_assert(sizeof kfiles / sizeof *kfiles == WT_K_COUNT, "one row per kernel
 /* Op-only files get their entry point from a generic "map" file: 1 = map1 (one input), 2 = map2
  * (two inputs), each with a vec4 variant (key.v4).  0 = the file has its own entry point.  Map
  * kernels index only inside their tensors by construction, so they compile without the
- * compiler's index clamping (robustBufferAccess2 still guards the bindings); so does
+ * compiler's index clamping (robustBufferAccess2 still guards the bindings); so do
  * matmul_coop.wgsl, whose subgroup-matrix loads matmul.c keeps inside the bindings (coop_ok),
- * and so do matmul4.wgsl's EXACT (op bit 4) and conv.wgsl's op bit 16 specialisations (their
- * headers give the proof). */
+ * matmul4.wgsl's EXACT (op bit 4) and conv.wgsl's op bit 16 specialisations (their headers give
+ * the proof), and flash3.wgsl, whose shared-memory indices are in range by construction and
+ * whose loads and stores are guarded by the shape (7% faster on the H200 without the clamps). */
 static const uint8_t map_of[WT_K_COUNT] = {
     [WT_K_unary_f] = 1, [WT_K_unary_i] = 1, [WT_K_cast] = 1,
     [WT_K_binary_f] = 2, [WT_K_binary_i] = 2, [WT_K_compare] = 2,
@@ -261,10 +262,10 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
     src[len] = 0;
     char fname[64];
     snprintf(fname, sizeof fname, "%s.wgsl", kfiles[key->file].name);
+    bool unclamped = map != 0 || key->file == WT_K_matmul_coop || key->file == WT_K_flash3 ||
+                     (key->file == WT_K_matmul4 && (key->op & 4u)) || (key->file == WT_K_conv && (key->op & 16u));
     wgsl_result *r = wgsl_compile(src, len, &(wgsl_options){ .filename = fname, .no_f16 = !ctx->f16,
-                                                           .no_bounds_checks = map != 0 || key->file == WT_K_matmul_coop ||
-                                                                               (key->file == WT_K_matmul4 && (key->op & 4u)) ||
-                                                                               (key->file == WT_K_conv && (key->op & 16u)),
+                                                           .no_bounds_checks = unclamped,
                                                            .allocator = { wa_alloc, wa_free, ctx } });
     wt_free(ctx, src);
     if (!r)

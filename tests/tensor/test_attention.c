@@ -3,8 +3,9 @@
  * end; rows that see no key give zeros), head dims 8 to 256 (padded flash variants, both row
  * block sizes), key tiles crossed, grouped-query heads, ranks 2 to 4, transposed (non-contiguous)
  * q/k/v, boolean and additive masks with broadcasting (plain), flash == plain, f16 where the
- * device has it, both flash kernels (flash2.wgsl, and flash.wgsl through WGC_FLASH_KERNEL=1; flash2's
- * 16 KiB K/V buffer through =3 where the head dim lets it fit lavapipe's 32 KiB), and errors. */
+ * device has it, both flash kernels (the default, flash2.wgsl on lavapipe, flash3.wgsl on devices
+ * with more workgroup memory; flash3 forced through WGC_FLASH3 in configurations that fit
+ * lavapipe's 32 KiB, flash2's 16 KiB K/V buffer through WGC_FLASH_KERNEL=3), and errors. */
 #include "tensor/tensor_test.h"
 
 static wt_context *ctx;
@@ -222,11 +223,21 @@ int main(void) {
         tt_end(&f);
         return test_end();
     }
-    /* the unpipelined kernel (flash.wgsl) on a few shapes too */
-    setenv("WGC_FLASH_KERNEL", "1", 1);
-    run_case(WT_F32, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 64, .causal = true });
-    run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 3, .Lq = 3, .Lk = 77, .D = 96, .causal = true });
-    run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 1, .Lq = 20, .Lk = 20, .D = 256, .causal = true });
+    /* flash3.wgsl (the default where the device has more than 32 KiB of workgroup memory) in its
+     * configuration that fits lavapipe for head dims up to 32 (mode 0: 32 rows as 8 groups of 4,
+     * 8 KiB K chunks; the others differ in constants only, and each takes llvmpipe seconds to
+     * compile: they are checked on the GPU, tests/tensor/test_attention with WGC_FLASH3 set);
+     * 16-byte loads where D % 4 == 0 (transposed views too), the strided path for D 10 */
+    setenv("WGC_FLASH3", "0", 1);
+    run_case(WT_F32, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 32, .causal = true });
+    run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 3, .Lq = 3, .Lk = 77, .D = 28, .causal = true });
+    run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 2, .Lq = 40, .Lk = 20, .D = 16, .causal = true });
+    run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 4, .Hkv = 2, .Lq = 9, .Lk = 12, .D = 32, .causal = true });
+    run_case(WT_F32, (acase){ .nd = 4, .B = 2, .H = 3, .Lq = 11, .Lk = 139, .D = 24, .transposed = true, .scale = 0.3 });
+    run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 2, .Lq = 37, .Lk = 70, .D = 10, .causal = true });
+    if (wt_context_has_f16(ctx))
+        run_case(WT_F16, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 32, .causal = true });
+    unsetenv("WGC_FLASH3");
     /* flash2 with the 16 KiB K/V buffer: fits lavapipe's 32 KiB for head dims up to 64 */
     setenv("WGC_FLASH_KERNEL", "3", 1);
     run_case(WT_F32, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 64, .causal = true });

@@ -1,11 +1,34 @@
-// flash2.wgsl - flash attention, the default kernel of src/tensor/attention.c: flash.wgsl's
-// tiling, layouts and online softmax (see there) with the four rows of a lane unrolled by hand
-// (plain registers, no arrays indexed by row) and a software pipeline: every K or V chunk is
-// fetched from global memory into registers one chunk ahead, while the current chunk is
-// computed, so the loads' latency hides behind the arithmetic instead of stalling before each
-// barrier.  Same specialisation and parameters as flash.wgsl, plus MB bit 0: a K/V chunk buffer
-// of 16 KiB instead of 8 (40 KiB in all for D 128: half the chunks and barriers; attention.c
-// takes it only on request: on the H200 the 8 KiB buffer's higher occupancy is faster).
+// flash2.wgsl - flash attention (src/tensor/attention.c): out = softmax(scale q k^T [causal]) v
+// for one block of BR query rows of one (batch, head) per workgroup, streaming the keys in tiles
+// of BC = 64 with an online softmax, so memory is O(sequence): the scores of a tile never leave
+// the workgroup.  The default on devices with at most 32 KiB of workgroup memory (lavapipe) and
+// for head dims above 128; flash3.wgsl elsewhere.  Lanes form groups of 16; group g owns rows
+// 4g .. 4g + 3 (unrolled by hand: plain registers, no arrays indexed by row) and lane c of a
+// group owns key columns 4c .. 4c + 3 of a tile and output column quads c, c + 16, ...  All
+// shared memory traffic is 16-byte vectors, laid out (XOR-swizzled) so that no access conflicts
+// on a bank.  Per key tile:
+//   1. S = q k^T (BR x BC): K arrives in chunks of KC head dims, stored d-major as quads of keys;
+//      the scaled q tile stays in shared memory for the whole loop;
+//   2. causal and out-of-range keys -> -inf; the lanes' row maxima meet in shared memory (in P's
+//      place), the new row max m' rescales the running output and sum by exp(m - m'), and
+//      P = exp(S - m') goes to shared memory;
+//   3. O += P V: V arrives in chunks of VC keys, row-major; the lanes add their rows' P to the
+//      running sums on the way.
+// A software pipeline: every K or V chunk is fetched from global memory into registers one chunk
+// ahead, while the current chunk is computed, so the loads' latency hides behind the arithmetic
+// instead of stalling before each barrier.  32 KiB of workgroup memory in all (lavapipe's
+// limit): q tile 16 KiB, K/V chunk 8 KiB, P 8 KiB; MB bit 0: a K/V chunk buffer of 16 KiB (40
+// KiB in all for D 128: half the chunks and barriers; attention.c takes it only on request: on
+// the H200 the 8 KiB buffer's higher occupancy is faster).  A row that sees no key (causal with
+// more queries than keys) gives zeros.  All arithmetic is f32 (f16 storage is widened on load,
+// rounded once on store).
+// Specialisation: MA = log2(DP / 16), DP = the head dim rounded up to a power of two (16..256;
+// zero-padded; DP 256 takes 16-row blocks and 64 lanes); MC bit 0 causal (query i sees keys
+// j <= i + Lk - Lq: aligned to the end, a KV cache).  Inputs a = q, b = k, c = v, any strides:
+// P.st[0] / st[2] / st[4] = (batch, head, row, dim) strides of q / k / v, P.off = their offsets;
+// P.shape[0] = (B, H, Lq, Lk), P.shape[1] = (D, heads per KV head (GQA), query blocks, 0);
+// P.sv.x = scale.  Output [B, H, Lq, D] contiguous.  P.n = workgroups * 256 (src/tensor/batch.c
+// counts 256-wide groups).
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> qb: array<SA>;

@@ -1,0 +1,602 @@
+// flash3.wgsl - flash attention for head dims up to 128, the default of src/tensor/attention.c on
+// devices with more than 32 KiB of workgroup memory (flash2.wgsl elsewhere): out = softmax(scale
+// q k^T [causal]) v for one block of BR query rows of one (batch, head) per workgroup, the keys
+// streamed in tiles of BC = 64 with an online softmax.  Lanes form NG groups of 16; group g owns
+// rows RPG g .. RPG g + RPG - 1 (BR = NG RPG, 8 x 4 = 32 by default) and lane c of a group owns
+// keys c, c + 16, c + 32, c + 48 of a tile (a 4 x 4 block of S) and output column quads c and
+// c + 16 (a 4 x 8 block of O), all in registers.  Every loop over head dims or keys is unrolled by
+// hand through calls with constant arguments (s_chunk / s_step, o_chunk / o_step) and the shared
+// arrays are two-dimensional, so that each shared read is [lane-invariant][constant]: a load at
+// a hoisted base plus an immediate offset (wgc clamps every dynamic index, and the driver folds
+// a clamp only where its operand becomes constant).  Per key tile:
+//   1. S = q k^T: K arrives in chunks of KC head dims, row-major (a key per 17-quad row: 16-byte
+//      conflict-free stores, and the four keys of a lane 16 rows apart read different banks);
+//      the q tile (scaled by scale log2(e), so that exp2 is the exponential) stays in shared
+//      memory, each group's rows padded by one quad;
+//   2. mask only where the tile crosses the causal diagonal or the last key (a uniform test;
+//      tiles wholly above the diagonal are never visited); the lanes' row maxima meet in their
+//      own buffer (one barrier), the running output and each lane's share of the row sums
+//      (summed across the group once, at the end) are rescaled by exp2(m - m'), and P =
+//      exp2(S - m') goes to shared memory as quads of consecutive keys (four scalar stores);
+//   3. O += P V: V arrives in chunks of VC keys, row-major (a key per one or two 17-quad rows).
+// Every K or V chunk is fetched from global memory into registers (f0 ..) one chunk ahead, while
+// the current chunk is computed; V chunk 0 is stored right after the maxima's barrier, which
+// already proves that K is no longer read: 8 barriers per tile with the default 64-dim K chunks.
+// Where q, k and v rows are quad-aligned with unit stride along D (MC bit 1, attention.c's
+// flash3_v4) every fetch is one 16-byte load, else four element loads.  Workgroups go heaviest
+// causal block first across all heads (longest first).  attention.c compiles this file without
+// index clamps: every shared index is in range by construction, every global access is guarded.
+// Specialisation: MA = log2(DP / 16), DP = the head dim rounded up to a power of two, 16..128
+// (zero-padded); MC bit 0 causal (aligned to the end, as flash2.wgsl), bit 1 16-byte loads; MB =
+// mode bits: bit 1 K chunks of 64 head dims (else 32; the default sets it), and opt-in, slower
+// on the H200: bit 0 RPG 8 (else 4), bit 3 NG 4 (else 8), bit 2 head-major workgroup order.
+// Workgroup memory 16 (NG (RPG DP / 4 + 1) + 64 17 + NG (16 RPG + 1) + 4 NG RPG) bytes
+// (attention.c's flash3_smem): 44416 for D 128 (NVIDIA's Vulkan limit is 48 KiB), 32000 for D 32.
+// Measured on the H200 (causal B1 H32 S4096 D128, wgc bench llm, commit 360fbc5): mode 2
+// (the default) 20.4 TFLOP/s f32 and 16.9 f16, mode 0 19.3, mode 6 (head-major) 15.9, modes 9 and
+// 11 (RPG 8 with NG 4) 4.3; flash2.wgsl 15.0; the driver reports 202 registers per lane for mode
+// 2 (two workgroups per multiprocessor), 255 for modes 9 and 11 and for the element-load path.
+// Inputs, strides and parameters as flash2.wgsl; P.shape[1].z = query blocks of BR rows.
+
+@group(0) @binding(0) var<storage, read_write> out: array<SO>;
+@group(0) @binding(1) var<storage, read> qb: array<vec4<SA>>;
+@group(0) @binding(2) var<storage, read> kb: array<vec4<SB>>;
+@group(0) @binding(3) var<storage, read> vb: array<vec4<SC>>;
+
+const CAUSAL: bool = (MC & 1u) != 0u;
+const V4: bool = (MC & 2u) != 0u;             // q, k, v rows quad-aligned with unit dim stride
+const DP: u32 = 16u << MA;                    // padded head dim, 16 .. 128
+const D4: u32 = DP / 4u;                      // its quads
+const NG: u32 = select(8u, 4u, (MB & 8u) != 0u);  // groups of 16 lanes
+const WGS: u32 = 16u * NG;                    // lanes
+const RPG: u32 = select(4u, 8u, (MB & 1u) != 0u);  // rows per group
+const MQ: u32 = RPG / 4u;                     // row-maximum quads per lane
+const BR: u32 = NG * RPG;                     // query rows per workgroup
+const BC: u32 = 64u;                          // keys per tile
+const NO4: u32 = max(D4 / 16u, 1u);           // output column quads per lane (1 or 2)
+const KC: u32 = min(DP, select(32u, 64u, (MB & 2u) != 0u));  // head dims per K chunk
+const NKC: u32 = DP / KC;                     // K chunks per tile (1, 2 or 4)
+const NS: u32 = KC * 16u;                     // quads of a chunk (K: KC x 16, V: VC x D4)
+const VC: u32 = NS / D4;                      // keys per V chunk
+const NVC: u32 = BC / VC;                     // V chunks per tile (1, 2 or 4)
+const VR: u32 = NO4;                          // kv rows per key of a V chunk
+const KQ: u32 = KC / 4u;                      // head-dim quads per key of a K chunk
+const NPF: u32 = NS / WGS;                    // quads of a chunk per lane (2 .. 16)
+const KW: u32 = WGS / KQ;                     // keys a K chunk's slot i advances by
+const VW: u32 = WGS / D4;                     // keys a V chunk's slot i advances by
+const QG: u32 = RPG * D4 + 1u;                // quads per row group of the q tile (padded)
+const PG: u32 = RPG * 16u + 1u;               // quads per row group of P (padded)
+const LOG2E: f32 = 1.4426950408889634;
+
+var<workgroup> qs: array<array<vec4<f32>, QG>, NG>;  // [group][row i * D4 + head-dim quad]
+var<workgroup> kv: array<array<vec4<f32>, 17>, 64>;  // K chunk [key][head-dim quad], V chunk [key * VR + half][quad]
+var<workgroup> ps: array<array<vec4<f32>, PG>, NG>;  // P [group][row i * 16 + key quad]
+var<workgroup> mxs: array<array<vec4<f32>, 16u * MQ>, NG>;  // lanes' row maxima, then partial sums
+
+// per invocation: group, lane in the group, its output quad, the K / V chunk slot coordinates
+var<private> lg: u32;
+var<private> lc: u32;
+var<private> lcv: u32;
+var<private> kj: u32;                         // K slot i: key kj + KW i, head-dim quad kd
+var<private> kd: u32;
+var<private> vj: u32;                         // V slot i: key vj + VW i, quad ve
+var<private> ve: u32;
+var<private> kb0: i32;                        // element index of K[b, hk, 0, 0] and of V's
+var<private> vb0: i32;
+// the next chunk, fetched one chunk ahead (slots 0 .. NPF - 1)
+var<private> f0: vec4<f32>; var<private> f1: vec4<f32>; var<private> f2: vec4<f32>; var<private> f3: vec4<f32>;
+var<private> f4: vec4<f32>; var<private> f5: vec4<f32>; var<private> f6: vec4<f32>; var<private> f7: vec4<f32>;
+var<private> f8: vec4<f32>; var<private> f9: vec4<f32>; var<private> fa: vec4<f32>; var<private> fb: vec4<f32>;
+var<private> fc: vec4<f32>; var<private> fd: vec4<f32>; var<private> fe: vec4<f32>; var<private> ff: vec4<f32>;
+// S (rows 0 .. RPG - 1 of the group, keys 4 lc ..), O (the same rows, quads lcv and lc + 16)
+var<private> s0: vec4<f32>; var<private> s1: vec4<f32>; var<private> s2: vec4<f32>; var<private> s3: vec4<f32>;
+var<private> s4: vec4<f32>; var<private> s5: vec4<f32>; var<private> s6: vec4<f32>; var<private> s7: vec4<f32>;
+var<private> oa0: vec4<f32>; var<private> oa1: vec4<f32>; var<private> oa2: vec4<f32>; var<private> oa3: vec4<f32>;
+var<private> oa4: vec4<f32>; var<private> oa5: vec4<f32>; var<private> oa6: vec4<f32>; var<private> oa7: vec4<f32>;
+var<private> ob0: vec4<f32>; var<private> ob1: vec4<f32>; var<private> ob2: vec4<f32>; var<private> ob3: vec4<f32>;
+var<private> ob4: vec4<f32>; var<private> ob5: vec4<f32>; var<private> ob6: vec4<f32>; var<private> ob7: vec4<f32>;
+
+fn neg_inf() -> f32 {
+    return bitcast<f32>(0xff800000u | P.pad0);
+}
+
+fn hmax(x: vec4<f32>) -> f32 {
+    return max(max(x.x, x.y), max(x.z, x.w));
+}
+
+fn hsum(x: vec4<f32>) -> f32 {
+    return (x.x + x.y) + (x.z + x.w);
+}
+
+// s + a.x x + a.y y + a.z z + a.w w: one row of an S or O block over four head dims or keys
+fn dot4(s: vec4<f32>, a: vec4<f32>, x: vec4<f32>, y: vec4<f32>, z: vec4<f32>, w: vec4<f32>) -> vec4<f32> {
+    return fma(vec4<f32>(a.w), w, fma(vec4<f32>(a.z), z, fma(vec4<f32>(a.y), y, fma(vec4<f32>(a.x), x, s))));
+}
+
+// element i of q, k, v (the strided path: any layout, one element at a time)
+fn eq(i: i32) -> f32 { return f32(qb[u32(i) >> 2u][u32(i) & 3u]); }
+fn ek(i: i32) -> f32 { return f32(kb[u32(i) >> 2u][u32(i) & 3u]); }
+fn ev(i: i32) -> f32 { return f32(vb[u32(i) >> 2u][u32(i) & 3u]); }
+
+// head dims e .. e + 3 of key j of K (a: element index of (j, e)); zeros past Lk and D
+fn ld_k(a: i32, j: u32, e: u32) -> vec4<f32> {
+    let sw = P.st[2].w;
+    let D = P.shape[1].x;
+    var x = vec4<f32>(0.0);
+    if j < P.shape[0].w && e < D {
+        if V4 {
+            x = vec4<f32>(kb[u32(a) >> 2u]);
+        } else {
+            x.x = ek(a);
+            if e + 1u < D { x.y = ek(a + sw); }
+            if e + 2u < D { x.z = ek(a + 2 * sw); }
+            if e + 3u < D { x.w = ek(a + 3 * sw); }
+        }
+    }
+    return x;
+}
+
+// the same for V
+fn ld_v(a: i32, j: u32, e: u32) -> vec4<f32> {
+    let sw = P.st[4].w;
+    let D = P.shape[1].x;
+    var x = vec4<f32>(0.0);
+    if j < P.shape[0].w && e < D {
+        if V4 {
+            x = vec4<f32>(vb[u32(a) >> 2u]);
+        } else {
+            x.x = ev(a);
+            if e + 1u < D { x.y = ev(a + sw); }
+            if e + 2u < D { x.z = ev(a + 2 * sw); }
+            if e + 3u < D { x.w = ev(a + 3 * sw); }
+        }
+    }
+    return x;
+}
+
+// fetch K chunk (keys k0 .., head dims dc ..) into f0 ..
+fn fetch_k(k0: u32, dc: u32) {
+    let sk = P.st[2];
+    let e = dc + 4u * kd;
+    let j = k0 + kj;
+    let a = kb0 + i32(j) * sk.z + i32(e) * sk.w;
+    let st = i32(KW) * sk.z;
+    f0 = ld_k(a, j, e);
+    f1 = ld_k(a + st, j + KW, e);
+    if NPF > 2u {
+        f2 = ld_k(a + 2 * st, j + 2u * KW, e);
+        f3 = ld_k(a + 3 * st, j + 3u * KW, e);
+    }
+    if NPF > 4u {
+        f4 = ld_k(a + 4 * st, j + 4u * KW, e);
+        f5 = ld_k(a + 5 * st, j + 5u * KW, e);
+        f6 = ld_k(a + 6 * st, j + 6u * KW, e);
+        f7 = ld_k(a + 7 * st, j + 7u * KW, e);
+    }
+    if NPF > 8u {
+        f8 = ld_k(a + 8 * st, j + 8u * KW, e);
+        f9 = ld_k(a + 9 * st, j + 9u * KW, e);
+        fa = ld_k(a + 10 * st, j + 10u * KW, e);
+        fb = ld_k(a + 11 * st, j + 11u * KW, e);
+        fc = ld_k(a + 12 * st, j + 12u * KW, e);
+        fd = ld_k(a + 13 * st, j + 13u * KW, e);
+        fe = ld_k(a + 14 * st, j + 14u * KW, e);
+        ff = ld_k(a + 15 * st, j + 15u * KW, e);
+    }
+}
+
+fn store_k() {
+    kv[kj][kd] = f0;
+    kv[kj + KW][kd] = f1;
+    if NPF > 2u {
+        kv[kj + 2u * KW][kd] = f2;
+        kv[kj + 3u * KW][kd] = f3;
+    }
+    if NPF > 4u {
+        kv[kj + 4u * KW][kd] = f4;
+        kv[kj + 5u * KW][kd] = f5;
+        kv[kj + 6u * KW][kd] = f6;
+        kv[kj + 7u * KW][kd] = f7;
+    }
+    if NPF > 8u {
+        kv[kj + 8u * KW][kd] = f8;
+        kv[kj + 9u * KW][kd] = f9;
+        kv[kj + 10u * KW][kd] = fa;
+        kv[kj + 11u * KW][kd] = fb;
+        kv[kj + 12u * KW][kd] = fc;
+        kv[kj + 13u * KW][kd] = fd;
+        kv[kj + 14u * KW][kd] = fe;
+        kv[kj + 15u * KW][kd] = ff;
+    }
+}
+
+// fetch V chunk (keys j0 ..) into f0 ..
+fn fetch_v(j0: u32) {
+    let sv = P.st[4];
+    let j = j0 + vj;
+    let e = 4u * ve;
+    let a = vb0 + i32(j) * sv.z + i32(e) * sv.w;
+    let st = i32(VW) * sv.z;
+    f0 = ld_v(a, j, e);
+    f1 = ld_v(a + st, j + VW, e);
+    if NPF > 2u {
+        f2 = ld_v(a + 2 * st, j + 2u * VW, e);
+        f3 = ld_v(a + 3 * st, j + 3u * VW, e);
+    }
+    if NPF > 4u {
+        f4 = ld_v(a + 4 * st, j + 4u * VW, e);
+        f5 = ld_v(a + 5 * st, j + 5u * VW, e);
+        f6 = ld_v(a + 6 * st, j + 6u * VW, e);
+        f7 = ld_v(a + 7 * st, j + 7u * VW, e);
+    }
+    if NPF > 8u {
+        f8 = ld_v(a + 8 * st, j + 8u * VW, e);
+        f9 = ld_v(a + 9 * st, j + 9u * VW, e);
+        fa = ld_v(a + 10 * st, j + 10u * VW, e);
+        fb = ld_v(a + 11 * st, j + 11u * VW, e);
+        fc = ld_v(a + 12 * st, j + 12u * VW, e);
+        fd = ld_v(a + 13 * st, j + 13u * VW, e);
+        fe = ld_v(a + 14 * st, j + 14u * VW, e);
+        ff = ld_v(a + 15 * st, j + 15u * VW, e);
+    }
+}
+
+// key j of the chunk, quad ve: row j VR + ve / 16, column ve % 16
+fn sv_(i: u32, x: vec4<f32>) {
+    kv[(vj + VW * i) * VR + ve / 16u][ve % 16u] = x;
+}
+
+fn store_v() {
+    sv_(0u, f0);
+    sv_(1u, f1);
+    if NPF > 2u { sv_(2u, f2); sv_(3u, f3); }
+    if NPF > 4u { sv_(4u, f4); sv_(5u, f5); sv_(6u, f6); sv_(7u, f7); }
+    if NPF > 8u {
+        sv_(8u, f8); sv_(9u, f9); sv_(10u, fa); sv_(11u, fb);
+        sv_(12u, fc); sv_(13u, fd); sv_(14u, fe); sv_(15u, ff);
+    }
+}
+
+// S += q k^T over head-dim quad dq of the q tile (a constant at every call): keys lc + 16 e of
+// the K chunk, column dq % KQ (every shared read is [lane-invariant][constant])
+fn s_step(dq: u32) {
+    let d = dq % KQ;
+    let k0 = kv[lc][d];
+    let k1 = kv[lc + 16u][d];
+    let k2 = kv[lc + 32u][d];
+    let k3 = kv[lc + 48u][d];
+    let kx = vec4<f32>(k0.x, k1.x, k2.x, k3.x);
+    let ky = vec4<f32>(k0.y, k1.y, k2.y, k3.y);
+    let kz = vec4<f32>(k0.z, k1.z, k2.z, k3.z);
+    let kw = vec4<f32>(k0.w, k1.w, k2.w, k3.w);
+    s0 = dot4(s0, qs[lg][dq], kx, ky, kz, kw);
+    s1 = dot4(s1, qs[lg][D4 + dq], kx, ky, kz, kw);
+    s2 = dot4(s2, qs[lg][2u * D4 + dq], kx, ky, kz, kw);
+    s3 = dot4(s3, qs[lg][3u * D4 + dq], kx, ky, kz, kw);
+    if RPG == 8u {
+        s4 = dot4(s4, qs[lg][4u * D4 + dq], kx, ky, kz, kw);
+        s5 = dot4(s5, qs[lg][5u * D4 + dq], kx, ky, kz, kw);
+        s6 = dot4(s6, qs[lg][6u * D4 + dq], kx, ky, kz, kw);
+        s7 = dot4(s7, qs[lg][7u * D4 + dq], kx, ky, kz, kw);
+    }
+}
+
+// the whole K chunk ch (a constant)
+fn s_chunk(ch: u32) {
+    let q = ch * KQ;
+    s_step(q); s_step(q + 1u); s_step(q + 2u); s_step(q + 3u);
+    if KC >= 32u { s_step(q + 4u); s_step(q + 5u); s_step(q + 6u); s_step(q + 7u); }
+    if KC >= 64u {
+        s_step(q + 8u); s_step(q + 9u); s_step(q + 10u); s_step(q + 11u);
+        s_step(q + 12u); s_step(q + 13u); s_step(q + 14u); s_step(q + 15u);
+    }
+}
+
+// O += P V over key quad pj of P, V chunk rows from vr (constants at every call)
+fn o_step(pj: u32, vr: u32) {
+    let p0 = ps[lg][pj];
+    let p1 = ps[lg][16u + pj];
+    let p2 = ps[lg][32u + pj];
+    let p3 = ps[lg][48u + pj];
+    let vx = kv[vr][lcv];
+    let vy = kv[vr + VR][lcv];
+    let vz = kv[vr + 2u * VR][lcv];
+    let vw = kv[vr + 3u * VR][lcv];
+    oa0 = dot4(oa0, p0, vx, vy, vz, vw);
+    oa1 = dot4(oa1, p1, vx, vy, vz, vw);
+    oa2 = dot4(oa2, p2, vx, vy, vz, vw);
+    oa3 = dot4(oa3, p3, vx, vy, vz, vw);
+    if NO4 == 2u {
+        let ux = kv[vr + 1u][lc];
+        let uy = kv[vr + VR + 1u][lc];
+        let uz = kv[vr + 2u * VR + 1u][lc];
+        let uw = kv[vr + 3u * VR + 1u][lc];
+        ob0 = dot4(ob0, p0, ux, uy, uz, uw);
+        ob1 = dot4(ob1, p1, ux, uy, uz, uw);
+        ob2 = dot4(ob2, p2, ux, uy, uz, uw);
+        ob3 = dot4(ob3, p3, ux, uy, uz, uw);
+        if RPG == 8u {
+            let p4 = ps[lg][64u + pj];
+            let p5 = ps[lg][80u + pj];
+            let p6 = ps[lg][96u + pj];
+            let p7 = ps[lg][112u + pj];
+            oa4 = dot4(oa4, p4, vx, vy, vz, vw);
+            oa5 = dot4(oa5, p5, vx, vy, vz, vw);
+            oa6 = dot4(oa6, p6, vx, vy, vz, vw);
+            oa7 = dot4(oa7, p7, vx, vy, vz, vw);
+            ob4 = dot4(ob4, p4, ux, uy, uz, uw);
+            ob5 = dot4(ob5, p5, ux, uy, uz, uw);
+            ob6 = dot4(ob6, p6, ux, uy, uz, uw);
+            ob7 = dot4(ob7, p7, ux, uy, uz, uw);
+        }
+    } else if RPG == 8u {
+        oa4 = dot4(oa4, ps[lg][64u + pj], vx, vy, vz, vw);
+        oa5 = dot4(oa5, ps[lg][80u + pj], vx, vy, vz, vw);
+        oa6 = dot4(oa6, ps[lg][96u + pj], vx, vy, vz, vw);
+        oa7 = dot4(oa7, ps[lg][112u + pj], vx, vy, vz, vw);
+    }
+}
+
+// the whole V chunk ch (a constant)
+fn o_chunk(ch: u32) {
+    let q = ch * (VC / 4u);
+    o_step(q, 0u); o_step(q + 1u, 4u * VR); o_step(q + 2u, 8u * VR); o_step(q + 3u, 12u * VR);
+    if VC >= 32u {
+        o_step(q + 4u, 16u * VR); o_step(q + 5u, 20u * VR); o_step(q + 6u, 24u * VR); o_step(q + 7u, 28u * VR);
+    }
+    if VC >= 64u {
+        o_step(q + 8u, 32u * VR); o_step(q + 9u, 36u * VR); o_step(q + 10u, 40u * VR); o_step(q + 11u, 44u * VR);
+        o_step(q + 12u, 48u * VR); o_step(q + 13u, 52u * VR); o_step(q + 14u, 56u * VR); o_step(q + 15u, 60u * VR);
+    }
+}
+
+// P of row i (keys lc + 16 e) into the row's quads of consecutive keys
+fn put_p(i: u32, p: vec4<f32>) {
+    let x = 16u * i + lc / 4u;
+    let e = lc % 4u;
+    ps[lg][x][e] = p.x;
+    ps[lg][x + 4u][e] = p.y;
+    ps[lg][x + 8u][e] = p.z;
+    ps[lg][x + 12u][e] = p.w;
+}
+
+// keys at or below lim (a row's last visible key) keep their scores, the rest become -inf
+fn msk(s: vec4<f32>, jv: vec4<i32>, lim: i32) -> vec4<f32> {
+    return select(vec4<f32>(neg_inf()), s, jv <= vec4<i32>(lim));
+}
+
+fn store_row(i: u32, e4: u32, y: vec4<f32>, Lq: u32, D: u32, bh: u32) {
+    if i >= Lq { return; }
+    let ob = (bh * Lq + i) * D + 4u * e4;
+    for (var e = 0u; e < 4u; e = e + 1u) {
+        if 4u * e4 + e < D { out[ob + e] = SO(y[e]); }
+    }
+}
+
+@compute @workgroup_size(WGS)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let B = P.shape[0].x;
+    let H = P.shape[0].y;
+    let Lq = P.shape[0].z;
+    let Lk = P.shape[0].w;
+    let D = P.shape[1].x;
+    let G = P.shape[1].y;
+    let nqb = P.shape[1].z;
+    let scale = bitcast<f32>(P.sv.x) * LOG2E;
+    let w = wid.y * P.gx + wid.x;
+    let nbh = max(B * H, 1u);
+    let live = w < nbh * nqb;             // uniform: the same for the whole workgroup
+    var bh = w % nbh;                     // heaviest (causal) blocks of all heads first
+    var qblk = nqb - 1u - min(w / nbh, nqb - 1u);
+    if (MB & 4u) != 0u {
+        bh = w / max(nqb, 1u);
+        qblk = nqb - 1u - w % max(nqb, 1u);
+    }
+    let b = bh / max(H, 1u);
+    let h = bh % max(H, 1u);
+    let hk = h / G;
+    let q0 = qblk * BR;
+    lg = lid / 16u;
+    lc = lid % 16u;
+    lcv = min(lc, D4 - 1u);
+    kj = lid / KQ;
+    kd = lid % KQ;
+    vj = lid / D4;
+    ve = lid % D4;
+    let shift = i32(Lk) - i32(Lq);
+    kb0 = i32(P.off[1]) + i32(b) * P.st[2].x + i32(hk) * P.st[2].y;
+    vb0 = i32(P.off[2]) + i32(b) * P.st[4].x + i32(hk) * P.st[4].y;
+
+    // the q tile, scaled, zero-padded
+    let sq = P.st[0];
+    for (var u = lid; u < BR * D4; u = u + WGS) {
+        let r = u / D4;
+        let e = 4u * (u % D4);
+        var x = vec4<f32>(0.0);
+        if live && q0 + r < Lq && e < D {
+            let a = i32(P.off[0]) + i32(b) * sq.x + i32(h) * sq.y + i32(q0 + r) * sq.z + i32(e) * sq.w;
+            if V4 {
+                x = vec4<f32>(qb[u32(a) >> 2u]);
+            } else {
+                x.x = eq(a);
+                if e + 1u < D { x.y = eq(a + sq.w); }
+                if e + 2u < D { x.z = eq(a + 2 * sq.w); }
+                if e + 3u < D { x.w = eq(a + 3 * sq.w); }
+            }
+        }
+        qs[r / RPG][(r % RPG) * D4 + u % D4] = x * scale;
+    }
+
+    let ni = vec4<f32>(neg_inf());
+    var ma = ni;                          // running max of rows 0..3 (mb: 4..7) of the group
+    var mb = ni;
+    var la = vec4<f32>(0.0);              // this lane's share of the running sums
+    var lb = vec4<f32>(0.0);
+
+    // keys visible to this block: [0, kend)
+    var kend = Lk;
+    if CAUSAL { kend = u32(clamp(i32(q0 + BR) + shift, 0, i32(Lk))); }
+    if !live { kend = 0u; }
+    let ntiles = (kend + BC - 1u) / BC;
+    if ntiles > 0u { fetch_k(0u, 0u); }
+
+    for (var t = 0u; t < ntiles; t = t + 1u) {
+        let k0 = t * BC;
+        // 1. S = q k^T, K chunk by chunk; each chunk's fetch brings the next one (after the
+        //    last, V chunk 0)
+        s0 = vec4<f32>(0.0); s1 = vec4<f32>(0.0); s2 = vec4<f32>(0.0); s3 = vec4<f32>(0.0);
+        s4 = vec4<f32>(0.0); s5 = vec4<f32>(0.0); s6 = vec4<f32>(0.0); s7 = vec4<f32>(0.0);
+        workgroupBarrier();
+        store_k();
+        workgroupBarrier();
+        if NKC > 1u { fetch_k(k0, KC); } else { fetch_v(k0); }
+        s_chunk(0u);
+        if NKC > 1u {
+            workgroupBarrier();
+            store_k();
+            workgroupBarrier();
+            if NKC > 2u { fetch_k(k0, 2u * KC); } else { fetch_v(k0); }
+            s_chunk(1u);
+        }
+        if NKC > 2u {
+            workgroupBarrier();
+            store_k();
+            workgroupBarrier();
+            fetch_k(k0, 3u * KC);
+            s_chunk(2u);
+            workgroupBarrier();
+            store_k();
+            workgroupBarrier();
+            fetch_v(k0);
+            s_chunk(3u);
+        }
+        // 2. mask (only tiles that cross the diagonal or the last key), row maxima, rescale, P
+        if k0 + BC > Lk || (CAUSAL && i32(k0 + BC) - 1 > i32(q0) + shift) {
+            let jv = vec4<i32>(i32(k0 + lc)) + vec4<i32>(0, 16, 32, 48);
+            var lim = vec4<i32>(i32(Lk) - 1);
+            var lim2 = lim;
+            if CAUSAL {
+                let ib = vec4<i32>(i32(q0 + RPG * lg) + shift) + vec4<i32>(0, 1, 2, 3);
+                lim = min(lim, ib);
+                lim2 = min(lim2, ib + vec4<i32>(4));
+            }
+            s0 = msk(s0, jv, lim.x);
+            s1 = msk(s1, jv, lim.y);
+            s2 = msk(s2, jv, lim.z);
+            s3 = msk(s3, jv, lim.w);
+            if RPG == 8u {
+                s4 = msk(s4, jv, lim2.x);
+                s5 = msk(s5, jv, lim2.y);
+                s6 = msk(s6, jv, lim2.z);
+                s7 = msk(s7, jv, lim2.w);
+            }
+        }
+        var mxa = vec4<f32>(hmax(s0), hmax(s1), hmax(s2), hmax(s3));
+        var mxb = vec4<f32>(hmax(s4), hmax(s5), hmax(s6), hmax(s7));
+        mxs[lg][lc * MQ] = mxa;
+        if RPG == 8u { mxs[lg][lc * MQ + 1u] = mxb; }
+        workgroupBarrier();
+        for (var u = 0u; u < 16u; u = u + 1u) {
+            mxa = max(mxa, mxs[lg][u * MQ]);
+            if RPG == 8u { mxb = max(mxb, mxs[lg][u * MQ + 1u]); }
+        }
+        // every lane is past S: V chunk 0 may replace the last K chunk
+        store_v();
+        let mna = max(ma, mxa);
+        let mua = select(mna, vec4<f32>(0.0), mna == ni);
+        let aa = exp2(ma - mua);
+        ma = mna;
+        la = la * aa;
+        oa0 = oa0 * aa.x; oa1 = oa1 * aa.y; oa2 = oa2 * aa.z; oa3 = oa3 * aa.w;
+        if NO4 == 2u { ob0 = ob0 * aa.x; ob1 = ob1 * aa.y; ob2 = ob2 * aa.z; ob3 = ob3 * aa.w; }
+        let p0 = exp2(s0 - vec4<f32>(mua.x));
+        let p1 = exp2(s1 - vec4<f32>(mua.y));
+        let p2 = exp2(s2 - vec4<f32>(mua.z));
+        let p3 = exp2(s3 - vec4<f32>(mua.w));
+        la = la + vec4<f32>(hsum(p0), hsum(p1), hsum(p2), hsum(p3));
+        put_p(0u, p0);
+        put_p(1u, p1);
+        put_p(2u, p2);
+        put_p(3u, p3);
+        if RPG == 8u {
+            let mnb = max(mb, mxb);
+            let mub = select(mnb, vec4<f32>(0.0), mnb == ni);
+            let ab = exp2(mb - mub);
+            mb = mnb;
+            lb = lb * ab;
+            oa4 = oa4 * ab.x; oa5 = oa5 * ab.y; oa6 = oa6 * ab.z; oa7 = oa7 * ab.w;
+            if NO4 == 2u { ob4 = ob4 * ab.x; ob5 = ob5 * ab.y; ob6 = ob6 * ab.z; ob7 = ob7 * ab.w; }
+            let p4 = exp2(s4 - vec4<f32>(mub.x));
+            let p5 = exp2(s5 - vec4<f32>(mub.y));
+            let p6 = exp2(s6 - vec4<f32>(mub.z));
+            let p7 = exp2(s7 - vec4<f32>(mub.w));
+            lb = lb + vec4<f32>(hsum(p4), hsum(p5), hsum(p6), hsum(p7));
+            put_p(4u, p4);
+            put_p(5u, p5);
+            put_p(6u, p6);
+            put_p(7u, p7);
+        }
+        // 3. O += P V, V chunk by chunk; the last chunk's fetch brings K chunk 0 of the next tile
+        workgroupBarrier();
+        let more = t + 1u < ntiles;
+        if NVC > 1u { fetch_v(k0 + VC); } else if more { fetch_k(k0 + BC, 0u); }
+        o_chunk(0u);
+        if NVC > 1u {
+            workgroupBarrier();
+            store_v();
+            workgroupBarrier();
+            if NVC > 2u { fetch_v(k0 + 2u * VC); } else if more { fetch_k(k0 + BC, 0u); }
+            o_chunk(1u);
+        }
+        if NVC > 2u {
+            workgroupBarrier();
+            store_v();
+            workgroupBarrier();
+            fetch_v(k0 + 3u * VC);
+            o_chunk(2u);
+            workgroupBarrier();
+            store_v();
+            workgroupBarrier();
+            if more { fetch_k(k0 + BC, 0u); }
+            o_chunk(3u);
+        }
+    }
+
+    // the row sums: the 16 lanes' shares (mxs is free: a barrier has passed since its last read)
+    mxs[lg][lc * MQ] = la;
+    if RPG == 8u { mxs[lg][lc * MQ + 1u] = lb; }
+    workgroupBarrier();
+    var ta = vec4<f32>(0.0);
+    var tb = vec4<f32>(0.0);
+    for (var u = 0u; u < 16u; u = u + 1u) {
+        ta = ta + mxs[lg][u * MQ];
+        if RPG == 8u { tb = tb + mxs[lg][u * MQ + 1u]; }
+    }
+    if live && lc < D4 {
+        let ia = select(vec4<f32>(1.0) / ta, vec4<f32>(0.0), ta == vec4<f32>(0.0));
+        let ib = select(vec4<f32>(1.0) / tb, vec4<f32>(0.0), tb == vec4<f32>(0.0));
+        let r0 = q0 + RPG * lg;
+        store_row(r0, lc, oa0 * ia.x, Lq, D, bh);
+        store_row(r0 + 1u, lc, oa1 * ia.y, Lq, D, bh);
+        store_row(r0 + 2u, lc, oa2 * ia.z, Lq, D, bh);
+        store_row(r0 + 3u, lc, oa3 * ia.w, Lq, D, bh);
+        if NO4 == 2u {
+            store_row(r0, lc + 16u, ob0 * ia.x, Lq, D, bh);
+            store_row(r0 + 1u, lc + 16u, ob1 * ia.y, Lq, D, bh);
+            store_row(r0 + 2u, lc + 16u, ob2 * ia.z, Lq, D, bh);
+            store_row(r0 + 3u, lc + 16u, ob3 * ia.w, Lq, D, bh);
+        }
+        if RPG == 8u {
+            store_row(r0 + 4u, lc, oa4 * ib.x, Lq, D, bh);
+            store_row(r0 + 5u, lc, oa5 * ib.y, Lq, D, bh);
+            store_row(r0 + 6u, lc, oa6 * ib.z, Lq, D, bh);
+            store_row(r0 + 7u, lc, oa7 * ib.w, Lq, D, bh);
+            if NO4 == 2u {
+                store_row(r0 + 4u, lc + 16u, ob4 * ib.x, Lq, D, bh);
+                store_row(r0 + 5u, lc + 16u, ob5 * ib.y, Lq, D, bh);
+                store_row(r0 + 6u, lc + 16u, ob6 * ib.z, Lq, D, bh);
+                store_row(r0 + 7u, lc + 16u, ob7 * ib.w, Lq, D, bh);
+            }
+        }
+    }
+}
