@@ -466,6 +466,7 @@ typedef enum wt_conv_impl {
     WT_CONV_GEMM,             /* implicit GEMM: 64 channel x 128 pixel tiles, no im2col in memory */
     WT_CONV_DIRECT,           /* one invocation per output element (small, depthwise) */
     WT_CONV_GEMM_WIDE,        /* implicit GEMM, 64 x 256 tiles (a variant; slower on the H200) */
+    WT_CONV_WINOGRAD,         /* Winograd F(2x2, 3x3): 3x3, stride 1, dilation 1, groups 1 only */
     WT_CONV_IMPL_COUNT
 } wt_conv_impl;
 typedef struct wt_conv2d_desc {
