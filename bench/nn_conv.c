@@ -158,30 +158,33 @@ void nn_conv_rows(bench_report *rep, wt_context *ctx, bench_size size, int runs,
     conv_row(rep, ctx, "conv2d_TFLOPs", name, &s, runs, WT_CONV_AUTO, x, w, b, hx, hw, hb, wrong, errors);
     const char *ck = getenv("WGC_CONV_KERNELS");
     if (variants || (ck && (!strcmp(ck, "all") || !strcmp(ck, "wino")))) {
-        /* Winograd F(2x2, 3x3): layouts (WGC_CONV_WINO_TM), the GEMMs' matmul kernel
-         * (WGC_CONV_WINO_MM) and the chunk size (WGC_CONV_WINO_KB), src/tensor/conv.c's knobs */
-        static const struct { const char *tm, *mm, *kb, *key, *name; } wv[] = {
-            { NULL, NULL, NULL, "conv2d_wino_TFLOPs", "  conv2d kernel winograd" },
-            { "0", NULL, NULL, "conv2d_wino_cm_TFLOPs", "  conv2d winograd channel-major, mm auto" },
-            { "0", "tile64x64v4w", NULL, "conv2d_wino_cm64_TFLOPs", "  conv2d winograd channel-major, tile64x64v4w" },
-            { "0", "tile128x128v4w", NULL, "conv2d_wino_cm128_TFLOPs",
-              "  conv2d winograd channel-major, tile128x128v4w" },
-            { "1", NULL, NULL, "conv2d_wino_tm_TFLOPs", "  conv2d winograd tile-major, mm auto" },
-            { "1", "tile128x64v4s", NULL, "conv2d_wino_tm64s_TFLOPs", "  conv2d winograd tile-major, tile128x64v4s" },
-            { "1", "tile128x64v4w", NULL, "conv2d_wino_tm64w_TFLOPs", "  conv2d winograd tile-major, tile128x64v4w" },
-            { NULL, NULL, "32768", "conv2d_wino_32m_TFLOPs", "  conv2d winograd, chunks of 32 MiB" },
-            { NULL, NULL, "65536", "conv2d_wino_64m_TFLOPs", "  conv2d winograd, chunks of 64 MiB" },
-            { NULL, NULL, "1048576", "conv2d_wino_1g_TFLOPs", "  conv2d winograd, one chunk (1 GiB)" },
+        /* Winograd F(2x2, 3x3): layouts (WGC_CONV_WINO_TM), two tiles per transform item
+         * (WGC_CONV_WINO_X2), the GEMMs' matmul kernel (WGC_CONV_WINO_MM) and the chunk size
+         * (WGC_CONV_WINO_KB), src/tensor/conv.c's knobs */
+        static const struct { const char *tm, *x2, *mm, *kb, *key, *name; } wv[] = {
+            { NULL, NULL, NULL, NULL, "conv2d_wino_TFLOPs", "  conv2d kernel winograd" },
+            { NULL, "1", NULL, NULL, "conv2d_wino_x2_TFLOPs", "  conv2d winograd, two tiles per item" },
+            { NULL, NULL, NULL, "16384", "conv2d_wino_16m_TFLOPs", "  conv2d winograd, chunks of 16 MiB" },
+            { NULL, NULL, NULL, "32768", "conv2d_wino_32m_TFLOPs", "  conv2d winograd, chunks of 32 MiB" },
+            { NULL, NULL, NULL, "65536", "conv2d_wino_64m_TFLOPs", "  conv2d winograd, chunks of 64 MiB" },
+            { NULL, NULL, NULL, "1048576", "conv2d_wino_1g_TFLOPs", "  conv2d winograd, one chunk (1 GiB)" },
+            { NULL, "1", NULL, "16384", "conv2d_wino_x2_16m_TFLOPs", "  conv2d winograd, two tiles, 16 MiB" },
+            { NULL, "1", NULL, "32768", "conv2d_wino_x2_32m_TFLOPs", "  conv2d winograd, two tiles, 32 MiB" },
+            { "1", NULL, "tile128x64v4s", NULL, "conv2d_wino_tm64s_TFLOPs",
+              "  conv2d winograd tile-major, tile128x64v4s" },
         };
         for (size_t i = 0; i < sizeof wv / sizeof *wv; i++) {
             if (wv[i].tm)
                 setenv("WGC_CONV_WINO_TM", wv[i].tm, 1);
+            if (wv[i].x2)
+                setenv("WGC_CONV_WINO_X2", wv[i].x2, 1);
             if (wv[i].mm)
                 setenv("WGC_CONV_WINO_MM", wv[i].mm, 1);
             if (wv[i].kb)
                 setenv("WGC_CONV_WINO_KB", wv[i].kb, 1);
             conv_row(rep, ctx, wv[i].key, wv[i].name, &s, runs, WT_CONV_WINOGRAD, x, w, b, hx, hw, hb, wrong, errors);
             unsetenv("WGC_CONV_WINO_TM");
+            unsetenv("WGC_CONV_WINO_X2");
             unsetenv("WGC_CONV_WINO_MM");
             unsetenv("WGC_CONV_WINO_KB");
         }

@@ -84,17 +84,22 @@ static bool wino_applies(int64_t KH, int64_t KW, int64_t sh, int64_t sw, int64_t
     return KH == 3 && KW == 3 && sh == 1 && sw == 1 && dh == 1 && dw == 1 && G == 1;
 }
 
-/* The layouts of U, V, M (winograd.wgsl OP bit 4, "tile-major"): 0 = channel-major, the GEMMs
- * [K x C] . [C x tiles]; 4 = tile-major, [tiles x C] . [C x K], whose K-wide rows let
- * matmul4's 128 x 64 tiles run tile-exact.  WGC_CONV_WINO_TM=0/1 overrides (a measurement knob,
- * bench/nn_conv.c's variant rows). */
-#define WINO_TM 4u
+/* winograd.wgsl's OP bits: 4 = the tile-major layouts of U, V, M (the GEMMs [tiles x C] .
+ * [C x K], whose K-wide rows let matmul4's 128 x 64 tiles run tile-exact; 0: channel-major,
+ * [K x C] . [C x tiles]); 8 = two tiles per transform item (channel-major only).  WINO_BITS, or
+ * $WGC_CONV_WINO_TM=0/1 and $WGC_CONV_WINO_X2=0/1 (measurement knobs, bench/nn_conv.c's variant
+ * rows).  H200 (N32 C64 K64 128^2): channel-major 30.3 TFLOP/s, tile-major 19.8-21.6 (its
+ * transforms read and write across channel planes). */
+#define WINO_BITS 0u
 
-static unsigned wino_layout(void) {
-    const char *e = getenv("WGC_CONV_WINO_TM");
+static unsigned wino_bits(void) {
+    unsigned b = WINO_BITS;
+    const char *e = getenv("WGC_CONV_WINO_TM"), *x2 = getenv("WGC_CONV_WINO_X2");
     if (e && *e)
-        return *e == '0' ? 0u : 4u;
-    return WINO_TM;
+        b = (b & ~4u) | (*e == '0' ? 0u : 4u);
+    if (x2 && *x2)
+        b = (b & ~8u) | (*x2 == '0' ? 0u : 8u);
+    return b & 4u ? b & ~8u : b;
 }
 
 /* The matmul kernel of the 16 GEMMs: AUTO (matmul.c's tuner or heuristic) unless
@@ -135,7 +140,8 @@ static wt_status winograd(wt_context *ctx, const char *op, wt_tensor *x, wt_tens
     int64_t N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
     int64_t K = out->shape[1], OH = out->shape[2], OW = out->shape[3];
     int64_t TH = cdiv(OH, 2), TW = cdiv(OW, 2), TT = TH * TW;
-    unsigned tm = wino_layout();
+    unsigned bits = wino_bits(), tm = bits & 4u;
+    int64_t TW2 = bits & 8u ? cdiv(TW, 2) : TW;   /* items along x per tile row */
     wt_kkey key;
     memset(&key, 0, sizeof key);
     key.file = WT_K_winograd;
@@ -158,7 +164,7 @@ static wt_status winograd(wt_context *ctx, const char *op, wt_tensor *x, wt_tens
     for (int64_t n0 = 0; n0 < N && s == WT_OK; n0 += nc) {
         int64_t m = N - n0 < nc ? N - n0 : nc, T = m * TT;
         /* input transform: V */
-        key.op = (uint8_t)(1u | tm);
+        key.op = (uint8_t)(1u | bits);
         key.in[0] = (uint8_t)x->dtype;
         memset(&p, 0, sizeof p);
         put_strides(&p, x);
@@ -171,7 +177,8 @@ static wt_status winograd(wt_context *ctx, const char *op, wt_tensor *x, wt_tens
         p.shape[3] = (uint32_t)T;
         p.shape[4] = (uint32_t)H;
         p.shape[5] = (uint32_t)W;
-        p.n = (uint32_t)(m * C * TT);
+        p.shape[6] = (uint32_t)TW2;
+        p.n = (uint32_t)(m * C * TH * TW2);
         wt_tensor *V = wt_tensor_new(ctx, op, WT_F32, 3, tm ? (const int64_t[]){ 16, T, C } : (const int64_t[]){ 16, C, T });
         k = V ? wt_kernel_get(ctx, op, &key) : NULL;
         in[0] = x->st;
@@ -184,7 +191,7 @@ static wt_status winograd(wt_context *ctx, const char *op, wt_tensor *x, wt_tens
             break;
         }
         /* output transform: y (+ bias) */
-        key.op = (uint8_t)(2u | tm);
+        key.op = (uint8_t)(2u | bits);
         key.out = (uint8_t)out->dtype;
         key.in[0] = WT_F32;
         key.in[1] = (uint8_t)(b ? b->dtype : x->dtype);
@@ -198,7 +205,8 @@ static wt_status winograd(wt_context *ctx, const char *op, wt_tensor *x, wt_tens
         p.shape[3] = (uint32_t)T;
         p.shape[4] = (uint32_t)OH;
         p.shape[5] = (uint32_t)OW;
-        p.n = (uint32_t)(m * K * TT);
+        p.shape[6] = (uint32_t)TW2;
+        p.n = (uint32_t)(m * K * TH * TW2);
         k = wt_kernel_get(ctx, op, &key);
         in[0] = M->st;
         in[1] = b ? b->st : NULL;

@@ -206,7 +206,8 @@ static void test_conv_variants(void) {
     unsetenv("WGC_CONV_GEMM_OP");
 }
 
-/* Winograd F(2x2, 3x3) (conv.c's WT_CONV_WINOGRAD) in both layouts (WGC_CONV_WINO_TM), in one
+/* Winograd F(2x2, 3x3) (conv.c's WT_CONV_WINOGRAD) in both layouts (WGC_CONV_WINO_TM), with two
+ * tiles per transform item (WGC_CONV_WINO_X2; odd tile counts leave a lone last tile), in one
  * chunk and in chunks of one image (WGC_CONV_WINO_KB=1), on odd sizes (partial 2 x 2 tiles),
  * asymmetric and zero padding, views, deep channel sums; f16; and its refusal of shapes it
  * cannot run. */
@@ -217,22 +218,24 @@ static void test_winograd(void) {
         { 2, 64, 12, 7, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, false, 1 },   /* C 64: the bench's depth */
         { 1, 130, 5, 6, 9, 3, 3, 1, 1, 2, 1, 1, 1, 1, true, 0 },     /* C 130, 1 x 2 image padded */
     };
-    static const char *const tm[] = { "0", "1" }, *const kb[] = { "", "1" };
-    for (size_t l = 0; l < 2; l++)
+    static const char *const tm[] = { "0", "0", "1" }, *const x2[] = { "0", "1", "0" }, *const kb[] = { "", "1" };
+    for (size_t l = 0; l < 3; l++)
         for (size_t c = 0; c < 2; c++) {
             setenv("WGC_CONV_WINO_TM", tm[l], 1);
+            setenv("WGC_CONV_WINO_X2", x2[l], 1);
             setenv("WGC_CONV_WINO_KB", kb[c], 1);
             for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
                 if (light && (l || c || i > 1))
                     continue;
-                char nm[96];
-                snprintf(nm, sizeof nm, "winograd case %zu tile-major %s chunk KiB '%s'", i, tm[l], kb[c]);
+                char nm[112];
+                snprintf(nm, sizeof nm, "winograd case %zu tile-major %s x2 %s chunk KiB '%s'", i, tm[l], x2[l], kb[c]);
                 conv_check(nm, &cases[i], WT_F32, WT_CONV_WINOGRAD);
             }
             if (wt_context_has_f16(ctx) && !light)
                 conv_check("f16 winograd", &cases[1], WT_F16, WT_CONV_WINOGRAD);
         }
     unsetenv("WGC_CONV_WINO_TM");
+    unsetenv("WGC_CONV_WINO_X2");
     unsetenv("WGC_CONV_WINO_KB");
     static const conv_case no[] = {
         { 1, 4, 8, 8, 4, 3, 3, 2, 1, 1, 1, 1, 1, 1, false, 0 },      /* stride 2 */

@@ -25,6 +25,9 @@
 // OP bit 4, tile-major: U [16][C][K], V [16][T][C], M [16][T][K] (the GEMMs [T x C] . [C x K],
 //   whose rows of K let matmul4's 128 x 64 tiles run tile-exact); the items of OP 1 and 2 run
 //   along the channels: i = (n TT + t) C + c, i = (n TT + t) K + k.
+// OP bit 8, X2 (OP 1 and 2, channel-major only): an item transforms tiles (ty, 2 j) and (ty,
+//   2 j + 1) (the second when 2 j + 1 < TW), i = (n C + c) TH TW2 + ty TW2 + j with TW2 =
+//   ceil(TW / 2) in shape[1].z: its input patch is 4 x 6, its output 2 x 4.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> xs: array<SA>;
@@ -32,6 +35,7 @@
 
 const HAS_BIAS: bool = MA == 1u;
 const TM: bool = (OP & 4u) != 0u;   // tile-major layouts
+const X2: bool = (OP & 8u) != 0u && !TM;   // two tiles (along x) per item
 const STAGE: u32 = OP & 3u;
 
 // One row (or column) of B^T d B: (a - c, b + c, c - b, b - e).
@@ -76,46 +80,13 @@ fn tr_filter(i: u32) {
     }
 }
 
-fn tr_input(i: u32) {
-    let C = P.shape[0].x;
-    let TT = P.shape[0].y;
-    let TW = P.shape[0].z;
-    let T = P.shape[0].w;
-    let H = P.shape[1].x;
-    let W = P.shape[1].y;
-    let st = P.st[0];
-    var t = i % TT;
-    let nc = i / TT;
-    var c = nc % C;
-    var n = nc / C;
-    var o = c * T + n * TT + t;
-    if TM {
-        c = i % C;
-        let nt = i / C;
-        n = nt / TT;
-        t = nt - n * TT;
-        o = i;
-    }
-    let ty = t / TW;
-    let tx = t - ty * TW;
-    let y0 = i32(2u * ty) - P.st[1].x;
-    let x0 = i32(2u * tx) - P.st[1].y;
-    let base = i32(P.off.x) + i32(n) * st.x + i32(c) * st.y + y0 * st.z + x0 * st.w;
-    let okx = vec4<u32>(vec4<i32>(x0) + vec4<i32>(0, 1, 2, 3)) < vec4<u32>(W);
-    let dx = vec4<i32>(0, 1, 2, 3) * st.w;
-    var d: array<vec4<f32>, 4>;
-    for (var r = 0u; r < 4u; r++) {
-        let ok = okx & vec4<bool>(u32(y0 + i32(r)) < H);
-        let idx = select(vec4<i32>(0), vec4<i32>(base + i32(r) * st.z) + dx, ok);
-        d[r] = vec4<f32>(select(0.0, f32(xs[u32(idx.x)]), ok.x), select(0.0, f32(xs[u32(idx.y)]), ok.y),
-                         select(0.0, f32(xs[u32(idx.z)]), ok.z), select(0.0, f32(xs[u32(idx.w)]), ok.w));
-    }
-    // B^T d: rows; then each row through B
-    let e0 = bt4(vec4<f32>(d[0].x, d[1].x, d[2].x, d[3].x));
-    let e1 = bt4(vec4<f32>(d[0].y, d[1].y, d[2].y, d[3].y));
-    let e2 = bt4(vec4<f32>(d[0].z, d[1].z, d[2].z, d[3].z));
-    let e3 = bt4(vec4<f32>(d[0].w, d[1].w, d[2].w, d[3].w));
-    let CT = C * T;
+// Stores the 16 values B^T d B of the 4 x 4 patch d (rows d0 .. d3) at V[xi][o] (plane stride CT).
+fn st_v(d0: vec4<f32>, d1: vec4<f32>, d2: vec4<f32>, d3: vec4<f32>, CT: u32, o: u32) {
+    // B^T d: columns; then each row through B
+    let e0 = bt4(vec4<f32>(d0.x, d1.x, d2.x, d3.x));
+    let e1 = bt4(vec4<f32>(d0.y, d1.y, d2.y, d3.y));
+    let e2 = bt4(vec4<f32>(d0.z, d1.z, d2.z, d3.z));
+    let e3 = bt4(vec4<f32>(d0.w, d1.w, d2.w, d3.w));
     for (var r = 0u; r < 4u; r++) {
         let v = bt4(vec4<f32>(e0[r], e1[r], e2[r], e3[r]));
         out[(4u * r) * CT + o] = SO(v.x);
@@ -125,28 +96,66 @@ fn tr_input(i: u32) {
     }
 }
 
-fn tr_output(i: u32) {
-    let K = P.shape[0].x;
+// Four input elements of one row: columns x .. x + 3 from the row's element rb (column 0), zero
+// outside the image or when the row is outside (rok).
+fn ld4(rb: i32, x: i32, rok: bool) -> vec4<f32> {
+    let sw = P.st[0].w;
+    let ok = (vec4<u32>(vec4<i32>(x) + vec4<i32>(0, 1, 2, 3)) < vec4<u32>(P.shape[1].y)) & vec4<bool>(rok);
+    let idx = select(vec4<i32>(0), vec4<i32>(rb + x * sw) + vec4<i32>(0, 1, 2, 3) * sw, ok);
+    return vec4<f32>(select(0.0, f32(xs[u32(idx.x)]), ok.x), select(0.0, f32(xs[u32(idx.y)]), ok.y),
+                     select(0.0, f32(xs[u32(idx.z)]), ok.z), select(0.0, f32(xs[u32(idx.w)]), ok.w));
+}
+
+fn tr_input(i: u32) {
+    let C = P.shape[0].x;
     let TT = P.shape[0].y;
     let TW = P.shape[0].z;
     let T = P.shape[0].w;
-    let OH = P.shape[1].x;
-    let OW = P.shape[1].y;
-    var t = i % TT;
-    var nk = i / TT;
-    var k = nk % K;
-    var o = k * T + (nk / K) * TT + t;
+    let H = P.shape[1].x;
+    let st = P.st[0];
+    var per = TT;                      // items per (image, channel)
+    if X2 { per = P.shape[1].z * (TT / TW); }
+    var t = i % per;
+    let nc = i / per;
+    var c = nc % C;
+    var n = nc / C;
     if TM {
-        k = i % K;
-        let nt = i / K;
-        let n = nt / TT;
+        c = i % C;
+        let nt = i / C;
+        n = nt / TT;
         t = nt - n * TT;
-        nk = n * K + k;
-        o = i;
     }
-    let ty = t / TW;
-    let tx = t - ty * TW;
-    let KT = K * T;
+    var ty: u32;
+    var tx: u32;
+    if X2 {
+        ty = t / P.shape[1].z;
+        tx = 2u * (t - ty * P.shape[1].z);
+    } else {
+        ty = t / TW;
+        tx = t - ty * TW;
+    }
+    var o = c * T + n * TT + ty * TW + tx;
+    if TM { o = i; }
+    let y0 = i32(2u * ty) - P.st[1].x;
+    let x0 = i32(2u * tx) - P.st[1].y;
+    let rb = i32(P.off.x) + i32(n) * st.x + i32(c) * st.y + y0 * st.z;
+    let d0 = ld4(rb, x0, u32(y0) < H);
+    let d1 = ld4(rb + st.z, x0, u32(y0 + 1) < H);
+    let d2 = ld4(rb + 2 * st.z, x0, u32(y0 + 2) < H);
+    let d3 = ld4(rb + 3 * st.z, x0, u32(y0 + 3) < H);
+    let CT = C * T;
+    st_v(d0, d1, d2, d3, CT, o);
+    if X2 && tx + 1u < TW {            // the next tile: columns x0 + 2 .. x0 + 5
+        let h0 = ld4(rb, x0 + 2, u32(y0) < H);
+        let h1 = ld4(rb + st.z, x0 + 2, u32(y0 + 1) < H);
+        let h2 = ld4(rb + 2 * st.z, x0 + 2, u32(y0 + 2) < H);
+        let h3 = ld4(rb + 3 * st.z, x0 + 2, u32(y0 + 3) < H);
+        st_v(h0, h1, h2, h3, CT, o + 1u);
+    }
+}
+
+// A^T m A of the tile at M[xi][o] (plane stride KT): (y00, y01, y10, y11).
+fn ld_y(KT: u32, o: u32) -> vec4<f32> {
     var m: array<vec4<f32>, 4>;
     for (var r = 0u; r < 4u; r++) {
         m[r] = vec4<f32>(f32(xs[(4u * r) * KT + o]), f32(xs[(4u * r + 1u) * KT + o]),
@@ -157,16 +166,63 @@ fn tr_output(i: u32) {
     let a1 = at4(vec4<f32>(m[0].y, m[1].y, m[2].y, m[3].y));
     let a2 = at4(vec4<f32>(m[0].z, m[1].z, m[2].z, m[3].z));
     let a3 = at4(vec4<f32>(m[0].w, m[1].w, m[2].w, m[3].w));
+    let y0 = at4(vec4<f32>(a0.x, a1.x, a2.x, a3.x));
+    let y1 = at4(vec4<f32>(a0.y, a1.y, a2.y, a3.y));
+    return vec4<f32>(y0, y1);
+}
+
+fn tr_output(i: u32) {
+    let K = P.shape[0].x;
+    let TT = P.shape[0].y;
+    let TW = P.shape[0].z;
+    let T = P.shape[0].w;
+    let OH = P.shape[1].x;
+    let OW = P.shape[1].y;
+    var per = TT;
+    if X2 { per = P.shape[1].z * (TT / TW); }
+    var t = i % per;
+    var nk = i / per;
+    var k = nk % K;
+    var n = nk / K;
+    if TM {
+        k = i % K;
+        let nt = i / K;
+        n = nt / TT;
+        t = nt - n * TT;
+        nk = n * K + k;
+    }
+    var ty: u32;
+    var tx: u32;
+    if X2 {
+        ty = t / P.shape[1].z;
+        tx = 2u * (t - ty * P.shape[1].z);
+    } else {
+        ty = t / TW;
+        tx = t - ty * TW;
+    }
+    var o = k * T + n * TT + ty * TW + tx;
+    if TM { o = i; }
+    let KT = K * T;
     var bias = 0.0;
     if HAS_BIAS { bias = f32(bs[P.off.z + k]); }
+    let y = ld_y(KT, o) + vec4<f32>(bias);
     let oy = 2u * ty;
     let ox = 2u * tx;
     let ob = P.aux.x + nk * (OH * OW) + oy * OW + ox;
-    for (var r = 0u; r < 2u; r++) {
-        let y = at4(vec4<f32>(a0[r], a1[r], a2[r], a3[r]));
-        if oy + r < OH {
-            out[ob + r * OW] = SO(y.x + bias);
-            if ox + 1u < OW { out[ob + r * OW + 1u] = SO(y.y + bias); }
+    let two = oy + 1u < OH;
+    out[ob] = SO(y.x);
+    if two { out[ob + OW] = SO(y.z); }
+    if ox + 1u < OW {
+        out[ob + 1u] = SO(y.y);
+        if two { out[ob + OW + 1u] = SO(y.w); }
+    }
+    if X2 && tx + 1u < TW {
+        let z = ld_y(KT, o + 1u) + vec4<f32>(bias);
+        out[ob + 2u] = SO(z.x);
+        if two { out[ob + OW + 2u] = SO(z.z); }
+        if ox + 3u < OW {
+            out[ob + 3u] = SO(z.y);
+            if two { out[ob + OW + 3u] = SO(z.w); }
         }
     }
 }
