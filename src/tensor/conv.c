@@ -1,6 +1,6 @@
 /* conv.c - conv2d, maxpool2d and avgpool2d over NCHW tensors.
  *
- * conv2d has two kernels.  conv.wgsl is an implicit GEMM: per group, the output [Kg channels x
+ * conv2d has three ways.  conv.wgsl is an implicit GEMM: per group, the output [Kg channels x
  * N*OH*OW pixels] is the product of the weight [Kg x R] (R = Cg*KH*KW) and the patch matrix
  * [R x pixels], whose tiles are gathered from the input on the fly (through the input's
  * strides, zero outside the border), so no im2col buffer ever exists and a strided view is
@@ -8,7 +8,11 @@
  * to 7 x 7 are compiled in as constants).
  * conv_direct.wgsl computes one output element per invocation; AUTO takes it
  * when the GEMM's 64 x 128 tiles would be mostly empty (few output channels per group, as in
- * depthwise convolutions, or a tiny inner dimension).  The weight and bias are read as
+ * depthwise convolutions, or a tiny inner dimension).  Winograd's F(2x2, 3x3) (3 x 3, stride
+ * 1, dilation 1, one group) runs winograd.wgsl's filter and input transforms, 16 batched
+ * products through wt_matmul_ex and the output transform, over f32 pool temporaries, a chunk of
+ * images at a time (winograd() below); AUTO takes it for f32 problems deep and wide enough, the
+ * fastest on the H200 at the bench shape (doc/tensor.md).  The weight and bias are read as
  * contiguous arrays (wt_contiguous copies them only when they are views).
  *
  * The pools (pool.wgsl) run one invocation per output element; max pooling with indices
@@ -88,8 +92,9 @@ static bool wino_applies(int64_t KH, int64_t KW, int64_t sh, int64_t sw, int64_t
  * [C x K], whose K-wide rows let matmul4's 128 x 64 tiles run tile-exact; 0: channel-major,
  * [K x C] . [C x tiles]); 8 = two tiles per transform item (channel-major only).  WINO_BITS, or
  * $WGC_CONV_WINO_TM=0/1 and $WGC_CONV_WINO_X2=0/1 (measurement knobs, bench/nn_conv.c's variant
- * rows).  H200 (N32 C64 K64 128^2): channel-major 30.3 TFLOP/s, tile-major 19.8-21.6 (its
- * transforms read and write across channel planes). */
+ * rows).  H200 (N32 C64 K64 128^2, TFLOP/s of the direct sum): channel-major 29.6-30.3,
+ * tile-major 19.8-21.6 (its transforms read and write across channel planes), two tiles per
+ * item 23.0 (an item's V and M accesses are two tiles apart: half-used store wavefronts). */
 #define WINO_BITS 0u
 
 static unsigned wino_bits(void) {
@@ -116,7 +121,9 @@ static wt_matmul_kernel wino_mm_kernel(void) {
 /* Images per chunk: V (16 C tiles f32) and M (16 K tiles) of one chunk stay under
  * $WGC_CONV_WINO_KB KiB each (default 256 MiB; a measurement and test knob; at least one image
  * per chunk), and always under what one binding may hold and under a sixteenth of memory_limit:
- * 0 when one image alone is too big for those. */
+ * 0 when one image alone is too big for those.  H200, N32 C64 K64 128^2 (16 MiB of V per
+ * image): chunks of 16/32/64 MiB 27.0/28.2/28.7 TFLOP/s (more dispatches and barriers; no L2
+ * gain to show), 256 MiB 29.6, one of 512 MiB 29.5-29.7. */
 static int64_t wino_chunk(const wt_context *ctx, int64_t N, int64_t C, int64_t K, int64_t TT) {
     uint64_t soft = 256ull << 20, hard = ctx->max_binding / 5 * 4;
     const char *e = getenv("WGC_CONV_WINO_KB");
@@ -287,8 +294,9 @@ wt_tensor *wt_conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor
                        "input %s, weight %s: winograd needs a 3x3 filter, stride 1, dilation 1, groups 1%s", sx, sw,
                        wino ? " and one image's transforms within a buffer binding" : "");
     }
-    /* H200, N32 C64 K64 128^2 3x3: 64x128 tiles 21.9 TFLOP/s (cuDNN 36.9), 64x256 19.7, direct 4.6;
-     * Winograd (f32, deep enough channel sums and enough pixels for its GEMMs) WINO_H200 */
+    /* H200, N32 C64 K64 128^2 3x3 (cuDNN 36.9 TFLOP/s): Winograd 29.6, 64x128 tiles 21.9, 64x256
+     * 19.7, direct 4.6.  Winograd for f32 with deep enough channel sums and enough tiles for its
+     * GEMMs (thresholds not measured elsewhere: only the bench shape is) */
     if (impl == WT_CONV_AUTO)
         impl = Kg < 16 || R < 16 ? WT_CONV_DIRECT
              : wino && nc > 0 && x->dtype == WT_F32 && C >= 32 && K >= 32 && Ptot >= 16384 ? WT_CONV_WINOGRAD
