@@ -15,8 +15,8 @@
 // the image, output writes only where 2 ty + a < OH and 2 tx + b < OW.
 //
 // H200 (wgc bench nn, N32 C64 K64 128^2 pad 1 f32, two runs; cuDNN f32 36.9 TFLOP/s in the same
-// runs): channel-major, 256 MiB chunks (16 images), the GEMMs on matmul3's tile64x64v4w (the
-// tuner's choice) 29.5-30.3 TFLOP/s of the direct sum's flop (0.80 of cuDNN; the implicit GEMM
+// runs): channel-major, 256 MiB chunks (16 images), the GEMMs on matmul3's tile64x64v4w (conv.c's
+// choice for K <= 64, and the tuner's) 29.5-30.3 TFLOP/s of the direct sum's flop (0.80 of cuDNN; the implicit GEMM
 // conv.wgsl 21.7-21.9); tile-major with matmul4's 128 x 64 tiles 21.5-21.6 (transforms across
 // channel planes); X2 23.0 (stores two tiles apart).
 //
