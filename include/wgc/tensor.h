@@ -462,10 +462,11 @@ wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64
  * OH = (H + 2 pad_h - dil_h (KH - 1) - 1) / stride_h + 1 (likewise OW).  f32 or f16 (all three of
  * one dtype; accumulation in f32).  Errors name the op and the shapes. */
 typedef enum wt_conv_impl {
-    WT_CONV_AUTO = 0,         /* a GEMM when the problem fills its tiles, else DIRECT */
+    WT_CONV_AUTO = 0,         /* WINOGRAD or a GEMM when the problem fills its tiles, else DIRECT */
     WT_CONV_GEMM,             /* implicit GEMM: 64 channel x 128 pixel tiles, no im2col in memory */
     WT_CONV_DIRECT,           /* one invocation per output element (small, depthwise) */
     WT_CONV_GEMM_WIDE,        /* implicit GEMM, 64 x 256 tiles (a variant; slower on the H200) */
+    WT_CONV_WINOGRAD,         /* Winograd F(2x2, 3x3): 3x3, stride 1, dilation 1, groups 1 only */
     WT_CONV_IMPL_COUNT
 } wt_conv_impl;
 typedef struct wt_conv2d_desc {

@@ -1,6 +1,6 @@
 /* conv.c - conv2d, maxpool2d and avgpool2d over NCHW tensors.
  *
- * conv2d has two kernels.  conv.wgsl is an implicit GEMM: per group, the output [Kg channels x
+ * conv2d has three ways.  conv.wgsl is an implicit GEMM: per group, the output [Kg channels x
  * N*OH*OW pixels] is the product of the weight [Kg x R] (R = Cg*KH*KW) and the patch matrix
  * [R x pixels], whose tiles are gathered from the input on the fly (through the input's
  * strides, zero outside the border), so no im2col buffer ever exists and a strided view is
@@ -8,7 +8,11 @@
  * to 7 x 7 are compiled in as constants).
  * conv_direct.wgsl computes one output element per invocation; AUTO takes it
  * when the GEMM's 64 x 128 tiles would be mostly empty (few output channels per group, as in
- * depthwise convolutions, or a tiny inner dimension).  The weight and bias are read as
+ * depthwise convolutions, or a tiny inner dimension).  Winograd's F(2x2, 3x3) (3 x 3, stride
+ * 1, dilation 1, one group) runs winograd.wgsl's filter and input transforms, 16 batched
+ * products through wt_matmul_ex and the output transform, over f32 pool temporaries, a chunk of
+ * images at a time (winograd() below); AUTO takes it for f32 problems deep and wide enough, the
+ * fastest on the H200 at the bench shape (doc/tensor.md).  The weight and bias are read as
  * contiguous arrays (wt_contiguous copies them only when they are views).
  *
  * The pools (pool.wgsl) run one invocation per output element; max pooling with indices
@@ -79,6 +83,155 @@ static void put_strides(wt_params *p, const wt_tensor *x) {
     p->off[0] = (uint32_t)x->offset;
 }
 
+/* Winograd F(2x2, 3x3) (winograd.wgsl): does it apply?  3 x 3, stride 1, dilation 1, one group. */
+static bool wino_applies(int64_t KH, int64_t KW, int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t G) {
+    return KH == 3 && KW == 3 && sh == 1 && sw == 1 && dh == 1 && dw == 1 && G == 1;
+}
+
+/* winograd.wgsl's OP bits: 4 = the tile-major layouts of U, V, M (the GEMMs [tiles x C] .
+ * [C x K], whose K-wide rows let matmul4's 128 x 64 tiles run tile-exact; 0: channel-major,
+ * [K x C] . [C x tiles]); 8 = two tiles per transform item (channel-major only).  WINO_BITS, or
+ * $WGC_CONV_WINO_TM=0/1 and $WGC_CONV_WINO_X2=0/1 (measurement knobs, bench/nn_conv.c's variant
+ * rows).  H200 (N32 C64 K64 128^2, TFLOP/s of the direct sum): channel-major 29.6-30.3,
+ * tile-major 19.8-21.6 (its transforms read and write across channel planes), two tiles per
+ * item 23.0 (an item's V and M accesses are two tiles apart: half-used store wavefronts). */
+#define WINO_BITS 0u
+
+static unsigned wino_bits(void) {
+    unsigned b = WINO_BITS;
+    const char *e = getenv("WGC_CONV_WINO_TM"), *x2 = getenv("WGC_CONV_WINO_X2");
+    if (e && *e)
+        b = (b & ~4u) | (*e == '0' ? 0u : 4u);
+    if (x2 && *x2)
+        b = (b & ~8u) | (*x2 == '0' ? 0u : 8u);
+    return b & 4u ? b & ~8u : b;
+}
+
+/* The matmul kernel of the 16 GEMMs [rows x C] . [C x cols] ($WGC_CONV_WINO_MM names one in
+ * wt_matmul_kernel_name's spelling: a measurement knob).  At most 64 rows with 16-byte
+ * operands (C and cols multiples of 4): matmul3's 16-byte 64 x 64 tiles, else AUTO (matmul.c's
+ * tuner or heuristic, whose 128-row tiles would be half empty).  H200, channel-major at the
+ * bench shape (rows K = 64): tile64x64v4w 30.3 TFLOP/s (also the tuner's pick), tile128x128v4w
+ * (the heuristic's, with tuning off) 24.3. */
+static wt_matmul_kernel wino_mm_kernel(int64_t rows, int64_t C, int64_t cols) {
+    const char *e = getenv("WGC_CONV_WINO_MM");
+    if (e && *e)
+        for (int k = 1; k < WT_MATMUL_KERNEL_COUNT; k++)
+            if (!strcmp(e, wt_matmul_kernel_name((wt_matmul_kernel)k)))
+                return (wt_matmul_kernel)k;
+    return rows <= 64 && C % 4 == 0 && cols % 4 == 0 ? WT_MATMUL_TILE64V4W : WT_MATMUL_AUTO;
+}
+
+/* Images per chunk: V (16 C tiles f32) and M (16 K tiles) of one chunk stay under
+ * $WGC_CONV_WINO_KB KiB each (default 256 MiB; a measurement and test knob; at least one image
+ * per chunk), and always under what one binding may hold and under a sixteenth of memory_limit:
+ * 0 when one image alone is too big for those.  H200, N32 C64 K64 128^2 (16 MiB of V per
+ * image): chunks of 16/32/64 MiB 27.0/28.2/28.7 TFLOP/s (more dispatches and barriers; no L2
+ * gain to show), 256 MiB 29.6, one of 512 MiB 29.5-29.7. */
+static int64_t wino_chunk(const wt_context *ctx, int64_t N, int64_t C, int64_t K, int64_t TT) {
+    uint64_t soft = 256ull << 20, hard = ctx->max_binding / 5 * 4;
+    const char *e = getenv("WGC_CONV_WINO_KB");
+    if (e && *e && strtoull(e, NULL, 10) > 0)
+        soft = strtoull(e, NULL, 10) << 10;
+    if (ctx->memory_limit && hard > ctx->memory_limit / 16)
+        hard = ctx->memory_limit / 16;
+    uint64_t per = 16ull * 4ull * (uint64_t)(C > K ? C : K) * (uint64_t)TT;
+    if (per > hard)
+        return 0;
+    int64_t nc = (int64_t)((soft < hard ? soft : hard) / per);
+    return nc < 1 ? 1 : nc < N ? nc : N;
+}
+
+/* out = conv2d(x, w, b) by F(2x2, 3x3), nc images at a time: the filter transform once, then per
+ * chunk the input transform, 16 batched GEMMs through wt_matmul_ex, the output transform (bias
+ * added).  U, V and M are f32 pool temporaries (released as soon as they are recorded: the
+ * batch holds them until it ran). */
+static wt_status winograd(wt_context *ctx, const char *op, wt_tensor *x, wt_tensor *w, wt_tensor *b, wt_tensor *out,
+                          int64_t nc, int64_t ph, int64_t pw) {
+    int64_t N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
+    int64_t K = out->shape[1], OH = out->shape[2], OW = out->shape[3];
+    int64_t TH = cdiv(OH, 2), TW = cdiv(OW, 2), TT = TH * TW;
+    unsigned bits = wino_bits(), tm = bits & 4u;
+    int64_t TW2 = bits & 8u ? cdiv(TW, 2) : TW;   /* items along x per tile row */
+    wt_kkey key;
+    memset(&key, 0, sizeof key);
+    key.file = WT_K_winograd;
+    key.compute = WT_F32;
+    key.out = WT_F32;
+    key.in[0] = (uint8_t)w->dtype;
+    key.in[1] = (uint8_t)x->dtype;
+    wt_params p;
+    memset(&p, 0, sizeof p);
+    key.op = (uint8_t)(0u | tm);
+    p.n = (uint32_t)(K * C);
+    p.off[0] = (uint32_t)w->offset;
+    p.shape[0] = (uint32_t)K;
+    p.shape[1] = (uint32_t)C;
+    wt_tensor *U = wt_tensor_new(ctx, op, WT_F32, 3, tm ? (const int64_t[]){ 16, C, K } : (const int64_t[]){ 16, K, C });
+    wt_kernel *k = U ? wt_kernel_get(ctx, op, &key) : NULL;
+    wt_storage *in[2] = { w->st, NULL };
+    wt_status s = k ? wt_record(ctx, op, k, &p, U->st, 2, in) : ctx->status;
+    for (int64_t n0 = 0; n0 < N && s == WT_OK; n0 += nc) {
+        int64_t m = N - n0 < nc ? N - n0 : nc, T = m * TT;
+        /* input transform: V */
+        key.op = (uint8_t)(1u | bits);
+        key.in[0] = (uint8_t)x->dtype;
+        memset(&p, 0, sizeof p);
+        put_strides(&p, x);
+        p.off[0] = (uint32_t)(x->offset + n0 * x->strides[0]);
+        p.st[0][4] = (int32_t)ph;
+        p.st[0][5] = (int32_t)pw;
+        p.shape[0] = (uint32_t)C;
+        p.shape[1] = (uint32_t)TT;
+        p.shape[2] = (uint32_t)TW;
+        p.shape[3] = (uint32_t)T;
+        p.shape[4] = (uint32_t)H;
+        p.shape[5] = (uint32_t)W;
+        p.shape[6] = (uint32_t)TW2;
+        p.n = (uint32_t)(m * C * TH * TW2);
+        wt_tensor *V = wt_tensor_new(ctx, op, WT_F32, 3, tm ? (const int64_t[]){ 16, T, C } : (const int64_t[]){ 16, C, T });
+        k = V ? wt_kernel_get(ctx, op, &key) : NULL;
+        in[0] = x->st;
+        s = k ? wt_record(ctx, op, k, &p, V->st, 2, in) : ctx->status;
+        /* the GEMMs: M[xi] = U[xi] V[xi] (tile-major: V[xi] U[xi]) */
+        wt_matmul_desc md = { .label = "conv2d winograd",
+                              .kernel = tm ? wino_mm_kernel(T, C, K) : wino_mm_kernel(K, C, T) };
+        wt_tensor *M = s == WT_OK ? (tm ? wt_matmul_ex(ctx, V, U, NULL, &md) : wt_matmul_ex(ctx, U, V, NULL, &md)) : NULL;
+        wt_release(V);
+        if (!M) {
+            s = s == WT_OK ? ctx->status : s;
+            break;
+        }
+        /* output transform: y (+ bias) */
+        key.op = (uint8_t)(2u | bits);
+        key.out = (uint8_t)out->dtype;
+        key.in[0] = WT_F32;
+        key.in[1] = (uint8_t)(b ? b->dtype : x->dtype);
+        key.mode[0] = b ? 1 : 0;
+        memset(&p, 0, sizeof p);
+        p.off[2] = b ? (uint32_t)b->offset : 0;
+        p.aux[0] = (uint32_t)(n0 * K * OH * OW);
+        p.shape[0] = (uint32_t)K;
+        p.shape[1] = (uint32_t)TT;
+        p.shape[2] = (uint32_t)TW;
+        p.shape[3] = (uint32_t)T;
+        p.shape[4] = (uint32_t)OH;
+        p.shape[5] = (uint32_t)OW;
+        p.shape[6] = (uint32_t)TW2;
+        p.n = (uint32_t)(m * K * TH * TW2);
+        k = wt_kernel_get(ctx, op, &key);
+        in[0] = M->st;
+        in[1] = b ? b->st : NULL;
+        s = k ? wt_record(ctx, op, k, &p, out->st, 2, in) : ctx->status;
+        wt_release(M);
+        key.out = WT_F32;
+        key.mode[0] = 0;
+        in[1] = NULL;
+    }
+    wt_release(U);
+    return s;
+}
+
 wt_tensor *wt_conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor *bias, const wt_conv2d_desc *desc) {
     const char *op = "wt_conv2d";
     if (!ctx || !nchw_input(ctx, op, x) || !wt_check_tensor(ctx, op, weight) ||
@@ -138,15 +291,37 @@ wt_tensor *wt_conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor
         return r;
     }
     wt_conv_impl impl = d.impl;
-    /* H200, N32 C64 K64 128^2 3x3: 64x128 tiles 21.9 TFLOP/s (cuDNN 36.9), 64x256 19.7, direct 4.6 */
+    bool wino = wino_applies(KH, KW, sh, swd, dh, dw, G);
+    int64_t nc = wino ? wino_chunk(ctx, N, C, K, cdiv(OH, 2) * cdiv(OW, 2)) : 0;
+    if (impl == WT_CONV_WINOGRAD && (!wino || nc < 1)) {
+        wt_release(out);
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
+                       "input %s, weight %s: winograd needs a 3x3 filter, stride 1, dilation 1, groups 1%s", sx, sw,
+                       wino ? " and one image's transforms within a buffer binding" : "");
+    }
+    /* H200, N32 C64 K64 128^2 3x3 (cuDNN 36.9 TFLOP/s): Winograd 29.6, 64x128 tiles 21.9, 64x256
+     * 19.7, direct 4.6.  Winograd for f32 with deep enough channel sums and enough tiles for its
+     * GEMMs (thresholds not measured elsewhere: only the bench shape is) */
     if (impl == WT_CONV_AUTO)
-        impl = Kg < 16 || R < 16 ? WT_CONV_DIRECT : WT_CONV_GEMM;
+        impl = Kg < 16 || R < 16 ? WT_CONV_DIRECT
+             : wino && nc > 0 && x->dtype == WT_F32 && C >= 32 && K >= 32 && Ptot >= 16384 ? WT_CONV_WINOGRAD
+                                                                                          : WT_CONV_GEMM;
     wt_tensor *w = wt_contiguous(ctx, weight);
     wt_tensor *b = bias ? wt_contiguous(ctx, bias) : NULL;
     if (!w || (bias && !b)) {
         wt_release(w);
         wt_release(out);
         return NULL;
+    }
+    if (impl == WT_CONV_WINOGRAD) {
+        wt_status ws = winograd(ctx, op, x, w, b, out, nc, ph, pw);
+        wt_release(w);
+        wt_release(b);
+        if (ws != WT_OK) {
+            wt_release(out);
+            return NULL;
+        }
+        return out;
     }
     wt_params p;
     memset(&p, 0, sizeof p);

@@ -43,7 +43,7 @@
     X(attention, 3) X(flash2, 3) \
     X(matmul, 3) X(matmul2, 3) X(matmul3, 3) X(matvec, 3) X(matmul_coop, 3) \
     X(conv, 3) X(conv_direct, 3) X(pool, 1) \
-    X(matmul4, 3) \
+    X(matmul4, 3) X(winograd, 2) \
     X(flash3, 3)
 
 typedef enum wt_kfile {

@@ -58,6 +58,7 @@
 #include "tensor_conv_direct.wgsl.h"
 #include "tensor_pool.wgsl.h"
 #include "tensor_matmul4.wgsl.h"     /* matmul.c */
+#include "tensor_winograd.wgsl.h"    /* conv.c */
 
 static const struct {
     const char *name;

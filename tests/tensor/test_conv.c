@@ -116,6 +116,8 @@ static void conv_check(const char *name, const conv_case *c, wt_dtype dt, wt_con
                 fprintf(stderr, "%s: out[%lld] = %.9g, expected %.9g\n", name, (long long)i, got[i], ref[i]);
         }
         CHECKF(bad == 0, "%s: %d of %lld outputs wrong (worst relative error %.3g)", name, bad, (long long)no, worst);
+        if (getenv("WGC_TEST_WORST"))
+            printf("%s: worst relative error %.3g\n", name, worst);
         free(ref);
         free(mag);
         free(got);
@@ -153,6 +155,11 @@ static void test_conv(void) {
             conv_check(nm, &cases[i].c, WT_F32, WT_CONV_GEMM_WIDE);
         snprintf(nm, sizeof nm, "%s direct", cases[i].name);
         conv_check(nm, &cases[i].c, WT_F32, WT_CONV_DIRECT);
+        if (cases[i].c.KH == 3 && cases[i].c.KW == 3 && cases[i].c.sh == 1 && cases[i].c.sw == 1 &&
+            cases[i].c.dh == 1 && cases[i].c.dw == 1 && cases[i].c.groups == 1) {
+            snprintf(nm, sizeof nm, "%s winograd", cases[i].name);
+            conv_check(nm, &cases[i].c, WT_F32, WT_CONV_WINOGRAD);
+        }
         if (i < 2 && !light) {
             snprintf(nm, sizeof nm, "%s auto", cases[i].name);
             conv_check(nm, &cases[i].c, WT_F32, WT_CONV_AUTO);
@@ -197,6 +204,64 @@ static void test_conv_variants(void) {
             conv_check("f16 gemm op bits", &cases[0], WT_F16, WT_CONV_GEMM);
     }
     unsetenv("WGC_CONV_GEMM_OP");
+}
+
+/* Winograd F(2x2, 3x3) (conv.c's WT_CONV_WINOGRAD) in both layouts (WGC_CONV_WINO_TM), with two
+ * tiles per transform item (WGC_CONV_WINO_X2; odd tile counts leave a lone last tile), in one
+ * chunk and in chunks of one image (WGC_CONV_WINO_KB=1), on odd sizes (partial 2 x 2 tiles),
+ * asymmetric and zero padding, views, deep channel sums; f16; and its refusal of shapes it
+ * cannot run.  The bound is the GEMM's (2e-6 of sum |x w| + 1): the transforms only add, subtract
+ * and halve (B^T d B sums at most 4 inputs per value, G g G^T at most 9 quarter weights, A^T M A
+ * 9 products), so rounding grows by a small constant over the direct sum's; measured worst
+ * 1.7e-7 on lavapipe (WGC_TEST_WORST=1 prints it per case); the bench's H200 check uses 1e-5. */
+static void test_winograd(void) {
+    static const conv_case cases[] = {
+        { 2, 5, 11, 13, 70, 3, 3, 1, 1, 1, 1, 1, 1, 1, true, 0 },
+        { 3, 33, 9, 14, 40, 3, 3, 1, 1, 0, 2, 1, 1, 1, true, 2 },    /* pad (0, 2), sliced input */
+        { 2, 64, 12, 7, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, false, 1 },   /* C 64: the bench's depth */
+        { 1, 130, 5, 6, 9, 3, 3, 1, 1, 2, 1, 1, 1, 1, true, 0 },     /* C 130, 1 x 2 image padded */
+    };
+    static const char *const tm[] = { "0", "0", "1" }, *const x2[] = { "0", "1", "0" }, *const kb[] = { "", "1" };
+    for (size_t l = 0; l < 3; l++)
+        for (size_t c = 0; c < 2; c++) {
+            setenv("WGC_CONV_WINO_TM", tm[l], 1);
+            setenv("WGC_CONV_WINO_X2", x2[l], 1);
+            setenv("WGC_CONV_WINO_KB", kb[c], 1);
+            for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+                if (light && (l || c || i > 1))
+                    continue;
+                char nm[112];
+                snprintf(nm, sizeof nm, "winograd case %zu tile-major %s x2 %s chunk KiB '%s'", i, tm[l], x2[l], kb[c]);
+                conv_check(nm, &cases[i], WT_F32, WT_CONV_WINOGRAD);
+            }
+            if (wt_context_has_f16(ctx) && !light)
+                conv_check("f16 winograd", &cases[1], WT_F16, WT_CONV_WINOGRAD);
+        }
+    unsetenv("WGC_CONV_WINO_TM");
+    unsetenv("WGC_CONV_WINO_X2");
+    unsetenv("WGC_CONV_WINO_KB");
+    static const conv_case no[] = {
+        { 1, 4, 8, 8, 4, 3, 3, 2, 1, 1, 1, 1, 1, 1, false, 0 },      /* stride 2 */
+        { 1, 4, 8, 8, 4, 3, 3, 1, 1, 1, 1, 1, 2, 1, false, 0 },      /* dilation 2 */
+        { 1, 4, 8, 8, 4, 3, 3, 1, 1, 1, 1, 1, 1, 2, false, 0 },      /* groups 2 */
+        { 1, 4, 8, 8, 4, 5, 5, 1, 1, 1, 1, 1, 1, 1, false, 0 },      /* 5 x 5 */
+    };
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
+        const conv_case *c = &no[i];
+        wt_tensor *x = wt_zeros(ctx, WT_F32, 4, (const int64_t[]){ c->N, c->C, c->H, c->W });
+        wt_tensor *w = wt_zeros(ctx, WT_F32, 4, (const int64_t[]){ c->K, c->C / c->groups, c->KH, c->KW });
+        wt_tensor *y = wt_conv2d(ctx, x, w, NULL, &(wt_conv2d_desc){ .stride = { c->sh, c->sw },
+                                                                      .padding = { c->ph, c->pw },
+                                                                      .dilation = { c->dh, c->dw }, .groups = c->groups,
+                                                                      .impl = WT_CONV_WINOGRAD });
+        CHECKF(y == NULL && wt_last_status(ctx) == WT_STATUS_INVALID_ARGUMENT &&
+                   strstr(wt_last_error(ctx), "winograd needs a 3x3 filter") != NULL,
+               "winograd refusal %zu: %s", i, y ? "ran" : wt_last_error(ctx));
+        wt_clear_error(ctx);
+        wt_release(y);
+        wt_release(x);
+        wt_release(w);
+    }
 }
 
 typedef struct pool_case {
@@ -354,6 +419,7 @@ int main(void) {
     test_conv();
     if (!light)
         test_conv_variants();
+    test_winograd();
     test_pool();
     test_errors();
     tt_end(&f);
