@@ -42,6 +42,7 @@
 #include "tensor_matmul2.wgsl.h"
 #include "tensor_matmul3.wgsl.h"
 #include "tensor_matmul_coop.wgsl.h" /* matmul.c, WT_MATMUL_F16_TENSOR */
+#include "tensor_flash_coop.wgsl.h"  /* attention_coop.c, WT_ATTENTION_F16_TENSOR */
 #include "tensor_matvec.wgsl.h"
 #include "tensor_softmax.wgsl.h"      /* nn.c */
 #include "tensor_softmax4.wgsl.h"
@@ -194,7 +195,8 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
                       "const OP: u32 = %uu;\nconst MA: u32 = %uu;\nconst MB: u32 = %uu;\nconst MC: u32 = %uu;\n"
                       "const VPT: u32 = %uu;\n",
                       f16 ? "enable f16;\n" : "",
-                      key->file == WT_K_matmul_coop ? "enable chromium_experimental_subgroup_matrix;\n" : "",
+                      key->file == WT_K_matmul_coop || key->file == WT_K_flash_coop
+                          ? "enable chromium_experimental_subgroup_matrix;\n" : "",
                       storage_type(key->out), storage_type(key->in[0]),
                       storage_type(key->in[1]), storage_type(key->in[2]),
                       key->compute == WT_F16 ? "f32" : storage_type(key->compute), key->op, key->mode[0],
