@@ -6,9 +6,10 @@
 // takes this path only where the subgroup size is 32 and the device has 16 x 16 x 16 f16 -> f32
 // subgroup shapes); subgroup s (@builtin(subgroup_id), uniform within its subgroup as Tint's
 // uniformity rules require of subgroup-matrix arguments) owns the 64 x 64 block at row
-// (s / (TN / 64)) * 64, column (s % (TN / 64)) * 64 as 4 x 4 accumulators of 16 x 16.  The variant
-// is the key's op (OP): 0 = 128 x 128, 4 subgroups, BK 32; 1 = 128 x 256, 8 subgroups, BK 16;
-// 2 = 256 x 128, 8 subgroups, BK 16.  Along K the workgroup stages BK-deep slices of A and B in
+// (s / (TN / WN)) * 64, column (s % (TN / WN)) * WN as 4 x WN / 16 accumulators of 16 x 16.  The
+// variant is the key's op (OP): 0 = 128 x 128, 4 subgroups of 64 x 64, BK 32; 1 = 128 x 256, 8
+// subgroups of 64 x 64, BK 16; 2 = 256 x 128, 8 subgroups of 64 x 64, BK 16; 3 = 128 x 128, 8
+// subgroups of 64 x 32, BK 32.  Along K the workgroup stages BK-deep slices of A and B in
 // workgroup memory, double-buffered: every invocation loads its 16-byte chunks (8 halves, a
 // vec4<u32>) of slice t + 1 into registers before the subgroups multiply slice t, then stores them
 // into the other buffer; one barrier per slice.  Each slice is kept in the operand's own layout
@@ -37,8 +38,9 @@ const ACM: bool = MA == 1u;           // A column-major
 const BCM: bool = MB == 1u;           // B column-major
 const TM: u32 = select(128u, 256u, OP == 2u);
 const TN: u32 = select(128u, 256u, OP == 1u);
-const BK: u32 = select(32u, 16u, OP != 0u);
-const SGN: u32 = TN / 64u;            // subgroups along N
+const BK: u32 = select(32u, 16u, OP == 1u || OP == 2u);
+const WN: u32 = select(64u, 32u, OP == 3u);   // columns of a subgroup's block
+const SGN: u32 = TN / WN;             // subgroups along N
 const NSG: u32 = (TM / 64u) * SGN;    // subgroups per workgroup
 const WGS: u32 = NSG * 32u;           // invocations per workgroup
 const PAD: u32 = 8u;
@@ -120,7 +122,7 @@ fn put(v: Acc, i: u32, j: u32, sid: u32, m0: u32, n0: u32, li: u32) {
         let s = e / 256u;
         let l = e % 256u;
         let m = m0 + (s / SGN) * 64u + i * 16u + l / 16u;
-        let n = n0 + (s % SGN) * 64u + j * 16u + l % 16u;
+        let n = n0 + (s % SGN) * WN + j * 16u + l % 16u;
         if m < M && n < N {
             var x = scratch[e];
             if MC == 1u { x += f32(c[P.off.z + n * u32(P.st[4].x)]); }
@@ -148,7 +150,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let m0 = (band * 8u + r % rows) * TM;
     let n0 = (r / rows) * TN;
     let wm = (sid / SGN) * 64u;
-    let wn = (sid % SGN) * 64u;
+    let wn = (sid % SGN) * WN;
     // slice origins: A (row, col) = (m, k) or (k, m); B = (k, n) or (n, k)
     let a_rows = select(M, K, ACM);
     let a_cols = select(K, M, ACM);
@@ -215,16 +217,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             c11 = subgroupMatrixMultiplyAccumulate(a1, bm, c11);
             c21 = subgroupMatrixMultiplyAccumulate(a2, bm, c21);
             c31 = subgroupMatrixMultiplyAccumulate(a3, bm, c31);
-            bm = ld_b(bbase, kk, wn + 32u);
-            c02 = subgroupMatrixMultiplyAccumulate(a0, bm, c02);
-            c12 = subgroupMatrixMultiplyAccumulate(a1, bm, c12);
-            c22 = subgroupMatrixMultiplyAccumulate(a2, bm, c22);
-            c32 = subgroupMatrixMultiplyAccumulate(a3, bm, c32);
-            bm = ld_b(bbase, kk, wn + 48u);
-            c03 = subgroupMatrixMultiplyAccumulate(a0, bm, c03);
-            c13 = subgroupMatrixMultiplyAccumulate(a1, bm, c13);
-            c23 = subgroupMatrixMultiplyAccumulate(a2, bm, c23);
-            c33 = subgroupMatrixMultiplyAccumulate(a3, bm, c33);
+            if WN > 32u {
+                bm = ld_b(bbase, kk, wn + 32u);
+                c02 = subgroupMatrixMultiplyAccumulate(a0, bm, c02);
+                c12 = subgroupMatrixMultiplyAccumulate(a1, bm, c12);
+                c22 = subgroupMatrixMultiplyAccumulate(a2, bm, c22);
+                c32 = subgroupMatrixMultiplyAccumulate(a3, bm, c32);
+                bm = ld_b(bbase, kk, wn + 48u);
+                c03 = subgroupMatrixMultiplyAccumulate(a0, bm, c03);
+                c13 = subgroupMatrixMultiplyAccumulate(a1, bm, c13);
+                c23 = subgroupMatrixMultiplyAccumulate(a2, bm, c23);
+                c33 = subgroupMatrixMultiplyAccumulate(a3, bm, c33);
+            }
         }
         if more {                               // the other buffer was last read before the previous barrier
             let nxt = 1u - cur;
@@ -235,18 +239,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     put(c00, 0u, 0u, sid, m0, n0, li);
     put(c01, 0u, 1u, sid, m0, n0, li);
-    put(c02, 0u, 2u, sid, m0, n0, li);
-    put(c03, 0u, 3u, sid, m0, n0, li);
     put(c10, 1u, 0u, sid, m0, n0, li);
     put(c11, 1u, 1u, sid, m0, n0, li);
-    put(c12, 1u, 2u, sid, m0, n0, li);
-    put(c13, 1u, 3u, sid, m0, n0, li);
     put(c20, 2u, 0u, sid, m0, n0, li);
     put(c21, 2u, 1u, sid, m0, n0, li);
-    put(c22, 2u, 2u, sid, m0, n0, li);
-    put(c23, 2u, 3u, sid, m0, n0, li);
     put(c30, 3u, 0u, sid, m0, n0, li);
     put(c31, 3u, 1u, sid, m0, n0, li);
-    put(c32, 3u, 2u, sid, m0, n0, li);
-    put(c33, 3u, 3u, sid, m0, n0, li);
+    if WN > 32u {
+        put(c02, 0u, 2u, sid, m0, n0, li);
+        put(c03, 0u, 3u, sid, m0, n0, li);
+        put(c12, 1u, 2u, sid, m0, n0, li);
+        put(c13, 1u, 3u, sid, m0, n0, li);
+        put(c22, 2u, 2u, sid, m0, n0, li);
+        put(c23, 2u, 3u, sid, m0, n0, li);
+        put(c32, 3u, 2u, sid, m0, n0, li);
+        put(c33, 3u, 3u, sid, m0, n0, li);
+    }
 }
