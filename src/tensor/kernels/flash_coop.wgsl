@@ -20,7 +20,8 @@
 // q, k, v are read through strides P.st[0/2/4] (batch, head, row, d) with d contiguous and every
 // stride and offset a multiple of 8 (attention_coop.c checks); rows past Lq / Lk read as zeros.
 // P.shape[0] = (B, H, Lq, Lk), P.shape[1] = (D, H / Hkv, query blocks, -), P.sv.x = scale bits.
-// kernel.c puts the `enable` in the prelude.
+// Every index stays inside its array by construction (kernel.c compiles this file without the
+// compiler's bounds checks, as matmul_coop.wgsl).  kernel.c puts the `enable` in the prelude.
 
 @group(0) @binding(0) var<storage, read_write> out: array<f16>;
 @group(0) @binding(1) var<storage, read> qb: array<vec4<u32>>;
@@ -43,7 +44,10 @@ var<workgroup> kv: array<f16, BR * KS>;        // Q rows (start), then K rows 0.
 var<workgroup> sc: array<f32, 4u * 16u * BC>;  // S per subgroup (16 x 32), or one O accumulator each
 var<workgroup> ps: array<f16, 4u * 16u * PS>;  // P per subgroup (16 x 32)
 var<workgroup> pm: array<f32, WGS>;            // the half-row maxima, then the half-row sums
-var<workgroup> flag: array<atomic<u32>, 2>;    // some row moved its maximum (by block parity)
+var<workgroup> flag: array<atomic<u32>, 4>;    // some row moved its maximum (by block parity; 16
+                                                // bytes: every workgroup array is a multiple of 16
+                                                // bytes, so the matrix rows stay 16-byte aligned
+                                                // wherever the driver places the arrays)
 
 alias Left = subgroup_matrix_left<f16, 16, 16>;
 alias Right = subgroup_matrix_right<f16, 16, 16>;
