@@ -72,7 +72,8 @@ _Static_assert(sizeof kfiles / sizeof *kfiles == WT_K_COUNT, "one row per kernel
  * (two inputs), each with a vec4 variant (key.v4).  0 = the file has its own entry point.  Map
  * kernels index only inside their tensors by construction, so they compile without the
  * compiler's index clamping (robustBufferAccess2 still guards the bindings); so does
- * matmul_coop.wgsl, whose subgroup-matrix loads matmul.c keeps inside the bindings (coop_ok). */
+ * matmul_coop.wgsl, whose subgroup-matrix loads matmul.c keeps inside the bindings (coop_ok), and
+ * flash_coop.wgsl (attention_coop.c checks its operands likewise). */
 static const uint8_t map_of[WT_K_COUNT] = {
     [WT_K_unary_f] = 1, [WT_K_unary_i] = 1, [WT_K_cast] = 1,
     [WT_K_binary_f] = 2, [WT_K_binary_i] = 2, [WT_K_compare] = 2,
@@ -217,7 +218,8 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
     char fname[64];
     snprintf(fname, sizeof fname, "%s.wgsl", kfiles[key->file].name);
     wgsl_result *r = wgsl_compile(src, len, &(wgsl_options){ .filename = fname, .no_f16 = !ctx->f16,
-                                                           .no_bounds_checks = map != 0 || key->file == WT_K_matmul_coop,
+                                                           .no_bounds_checks = map != 0 || key->file == WT_K_matmul_coop ||
+                                                                               key->file == WT_K_flash_coop,
                                                            .allocator = { wa_alloc, wa_free, ctx } });
     wt_free(ctx, src);
     if (!r)
