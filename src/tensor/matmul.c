@@ -204,10 +204,7 @@ bool wt_matmul_tensor_cores(wt_context *ctx) {
 }
 
 /* matmul_coop.wgsl's variants (the key's op): workgroup tile rows x columns. */
-static const struct { int64_t tm, tn; } coop_tiles[] = {
-    { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 },   /* 16-byte staging */
-    { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 },   /* the same, 4-byte staging (NARROW) */
-};
+static const struct { int64_t tm, tn; } coop_tiles[] = { { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 } };
 #define COOP_VARIANTS ((int)(sizeof coop_tiles / sizeof *coop_tiles))
 
 /* Does t's storage (f16) hold element `last`? */
@@ -234,7 +231,7 @@ static bool coop_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const
     return wt_matmul_tensor_cores(ctx);
 }
 
-/* The variant: WGC_COOP_VARIANT (0..7, benchmarks and tests), else 128 x 256 tiles where there
+/* The variant: WGC_COOP_VARIANT (0..3, benchmarks and tests), else 128 x 256 tiles where there
  * are enough of them to fill the GPU twice over, else 128 x 128. */
 static int coop_variant(const mm_plan *p) {
     const char *v = getenv("WGC_COOP_VARIANT");

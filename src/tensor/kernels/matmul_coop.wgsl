@@ -9,13 +9,10 @@
 // (s / (TN / WN)) * 64, column (s % (TN / WN)) * WN as 4 x WN / 16 accumulators of 16 x 16.  The
 // variant is the key's op (OP): 0 = 128 x 128, 4 subgroups of 64 x 64, BK 32; 1 = 128 x 256, 8
 // subgroups of 64 x 64, BK 16; 2 = 256 x 128, 8 subgroups of 64 x 64, BK 16; 3 = 128 x 128, 8
-// subgroups of 64 x 32, BK 32; 4..7 = the same shapes with the NARROW staging (below).  Along K the workgroup stages BK-deep slices of A and B in
+// subgroups of 64 x 32, BK 32.  Along K the workgroup stages BK-deep slices of A and B in
 // workgroup memory, double-buffered: every invocation loads its 16-byte chunks (8 halves, a
 // vec4<u32>) of slice t + 1 into registers before the subgroups multiply slice t, then stores them
-// into the other buffer; one barrier per slice.  NARROW variants load the same slices in 4-byte
-// words, neighbouring invocations taking neighbouring words (so the two f16 stores each word
-// needs hit distinct banks across a subgroup; the wide 16-byte chunks put 8 invocations on each
-// bank).  Each slice is kept in the operand's own layout
+// into the other buffer; one barrier per slice.  Each slice is kept in the operand's own layout
 // (A row-major (MA 0): TM rows of BK, A column-major (MA 1): BK rows of TM; B row-major (MB 0): BK
 // rows of TN, column-major (MB 1): TN rows of BK), rows padded by 8 halves (16 bytes) so that the
 // 8 rows one matrix load touches fall in distinct banks, and read back with subgroupMatrixLoad's
@@ -39,12 +36,10 @@
 
 const ACM: bool = MA == 1u;           // A column-major
 const BCM: bool = MB == 1u;           // B column-major
-const NARROW: bool = OP >= 4u;        // 4-byte loads and 2 halves stored per invocation
-const CFG: u32 = OP % 4u;             // tile shape
-const TM: u32 = select(128u, 256u, CFG == 2u);
-const TN: u32 = select(128u, 256u, CFG == 1u);
-const BK: u32 = select(32u, 16u, CFG == 1u || CFG == 2u);
-const WN: u32 = select(64u, 32u, CFG == 3u);  // columns of a subgroup's block
+const TM: u32 = select(128u, 256u, OP == 2u);
+const TN: u32 = select(128u, 256u, OP == 1u);
+const BK: u32 = select(32u, 16u, OP == 1u || OP == 2u);
+const WN: u32 = select(64u, 32u, OP == 3u);   // columns of a subgroup's block
 const SGN: u32 = TN / WN;             // subgroups along N
 const NSG: u32 = (TM / 64u) * SGN;    // subgroups per workgroup
 const WGS: u32 = NSG * 32u;           // invocations per workgroup
@@ -84,73 +79,6 @@ fn chunk_b(j: u32, r0: u32, c0: u32, rows: u32, ncols: u32) -> vec4<u32> {
     let cc = c0 + (j % (BC / 8u)) * 8u;
     if r >= rows || cc >= ncols { return vec4<u32>(); }
     return b[(P.off.y + r * P.aux.y + cc) / 8u];
-}
-
-// Pair p (2 halves) of a slice, as chunk_a / chunk_b: one 4-byte word of the 16-byte vector.
-fn pair_a(p: u32, r0: u32, c0: u32, rows: u32, ncols: u32) -> u32 {
-    let r = r0 + p / (AC / 2u);
-    let cc = c0 + (p % (AC / 2u)) * 2u;
-    if r >= rows || cc >= ncols { return 0u; }
-    let e = P.off.x + r * P.aux.x + cc;
-    return a[e / 8u][(e / 2u) % 4u];
-}
-
-fn pair_b(p: u32, r0: u32, c0: u32, rows: u32, ncols: u32) -> u32 {
-    let r = r0 + p / (BC / 2u);
-    let cc = c0 + (p % (BC / 2u)) * 2u;
-    if r >= rows || cc >= ncols { return 0u; }
-    let e = P.off.y + r * P.aux.y + cc;
-    return b[e / 8u][(e / 2u) % 4u];
-}
-
-fn put2_a(base: u32, p: u32, w: u32) {
-    let o = base + (p / (AC / 2u)) * AS + (p % (AC / 2u)) * 2u;
-    let h = bitcast<vec2<f16>>(w);
-    sa[o] = h.x; sa[o + 1u] = h.y;
-}
-
-fn put2_b(base: u32, p: u32, w: u32) {
-    let o = base + (p / (BC / 2u)) * BS + (p % (BC / 2u)) * 2u;
-    let h = bitcast<vec2<f16>>(w);
-    sb[o] = h.x; sb[o + 1u] = h.y;
-}
-
-// Register slot q of an invocation: chunk li + q WGS, or (NARROW) pairs li + (4q + e) WGS, so
-// that neighbouring invocations store neighbouring words.
-fn fetch_a(li: u32, q: u32, r0: u32, c0: u32, rows: u32, ncols: u32) -> vec4<u32> {
-    if NARROW {
-        let p = li + 4u * q * WGS;
-        return vec4<u32>(pair_a(p, r0, c0, rows, ncols), pair_a(p + WGS, r0, c0, rows, ncols),
-                         pair_a(p + 2u * WGS, r0, c0, rows, ncols), pair_a(p + 3u * WGS, r0, c0, rows, ncols));
-    }
-    return chunk_a(li + q * WGS, r0, c0, rows, ncols);
-}
-
-fn fetch_b(li: u32, q: u32, r0: u32, c0: u32, rows: u32, ncols: u32) -> vec4<u32> {
-    if NARROW {
-        let p = li + 4u * q * WGS;
-        return vec4<u32>(pair_b(p, r0, c0, rows, ncols), pair_b(p + WGS, r0, c0, rows, ncols),
-                         pair_b(p + 2u * WGS, r0, c0, rows, ncols), pair_b(p + 3u * WGS, r0, c0, rows, ncols));
-    }
-    return chunk_b(li + q * WGS, r0, c0, rows, ncols);
-}
-
-fn store_a(base: u32, li: u32, q: u32, v: vec4<u32>) {
-    if NARROW {
-        let p = li + 4u * q * WGS;
-        put2_a(base, p, v.x); put2_a(base, p + WGS, v.y); put2_a(base, p + 2u * WGS, v.z); put2_a(base, p + 3u * WGS, v.w);
-    } else {
-        put_a(base, li + q * WGS, v);
-    }
-}
-
-fn store_b(base: u32, li: u32, q: u32, v: vec4<u32>) {
-    if NARROW {
-        let p = li + 4u * q * WGS;
-        put2_b(base, p, v.x); put2_b(base, p + WGS, v.y); put2_b(base, p + 2u * WGS, v.z); put2_b(base, p + 3u * WGS, v.w);
-    } else {
-        put_b(base, li + q * WGS, v);
-    }
 }
 
 fn put_a(base: u32, j: u32, v: vec4<u32>) {
@@ -231,13 +159,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var ra: array<vec4<u32>, 4>;
     var rb: array<vec4<u32>, 4>;
     for (var q = 0u; q < NA; q++) {
-        ra[q] = fetch_a(li, q, select(m0, 0u, ACM), select(0u, m0, ACM), a_rows, a_cols);
+        let j = li + q * WGS;
+        ra[q] = chunk_a(j, select(m0, 0u, ACM), select(0u, m0, ACM), a_rows, a_cols);
     }
     for (var q = 0u; q < NB; q++) {
-        rb[q] = fetch_b(li, q, select(0u, n0, BCM), select(n0, 0u, BCM), b_rows, b_cols);
+        let j = li + q * WGS;
+        rb[q] = chunk_b(j, select(0u, n0, BCM), select(n0, 0u, BCM), b_rows, b_cols);
     }
-    for (var q = 0u; q < NA; q++) { store_a(0u, li, q, ra[q]); }
-    for (var q = 0u; q < NB; q++) { store_b(0u, li, q, rb[q]); }
+    for (var q = 0u; q < NA; q++) { put_a(0u, li + q * WGS, ra[q]); }
+    for (var q = 0u; q < NB; q++) { put_b(0u, li + q * WGS, rb[q]); }
     workgroupBarrier();
     var c00 = Acc();
     var c01 = Acc();
@@ -262,10 +192,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         if more {                               // next slice into registers
             let k1 = (kt + 1u) * BK;
             for (var q = 0u; q < NA; q++) {
-                ra[q] = fetch_a(li, q, select(m0, k1, ACM), select(k1, m0, ACM), a_rows, a_cols);
+                let j = li + q * WGS;
+                ra[q] = chunk_a(j, select(m0, k1, ACM), select(k1, m0, ACM), a_rows, a_cols);
             }
             for (var q = 0u; q < NB; q++) {
-                rb[q] = fetch_b(li, q, select(k1, n0, BCM), select(n0, k1, BCM), b_rows, b_cols);
+                let j = li + q * WGS;
+                rb[q] = chunk_b(j, select(k1, n0, BCM), select(n0, k1, BCM), b_rows, b_cols);
             }
         }
         let abase = cur * ALEN;
@@ -300,8 +232,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
         if more {                               // the other buffer was last read before the previous barrier
             let nxt = 1u - cur;
-            for (var q = 0u; q < NA; q++) { store_a(nxt * ALEN, li, q, ra[q]); }
-            for (var q = 0u; q < NB; q++) { store_b(nxt * BLEN, li, q, rb[q]); }
+            for (var q = 0u; q < NA; q++) { put_a(nxt * ALEN, li + q * WGS, ra[q]); }
+            for (var q = 0u; q < NB; q++) { put_b(nxt * BLEN, li + q * WGS, rb[q]); }
         }
         workgroupBarrier();
     }
