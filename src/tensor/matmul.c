@@ -232,7 +232,8 @@ static bool coop_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const
 }
 
 /* The variant: WGC_COOP_VARIANT (0..3, benchmarks and tests), else 128 x 256 tiles where there
- * are enough of them to fill the GPU twice over, else 128 x 128. */
+ * are enough of them to fill the GPU twice over (H200, f16 4096^3: 159.9 TFLOP/s against 134.4
+ * for 128 x 128 with 4 subgroups, 154.3 with 8), else 128 x 128. */
 static int coop_variant(const mm_plan *p) {
     const char *v = getenv("WGC_COOP_VARIANT");
     if (v && *v >= '0' && *v < '0' + COOP_VARIANTS && !v[1])

@@ -5,8 +5,12 @@
  * source".  Nodes stand for control flow at a point (CF), values of expressions and the contents of
  * local variables at a point; the special node MayBeNonUniform is the target of every non-uniform
  * source (invocation-varying builtin values, reads of mutable module-scope memory, atomics, subgroup
- * results).  Every call that requires uniformity adds a "required" node with an edge to the CF at
- * the call (and, for workgroupUniformLoad, to the pointer).  The walk is flow-sensitive: local
+ * results); a second special node, MayBeNonUniformAcrossSubgroups, is the target of
+ * @builtin(subgroup_id), uniform within its subgroup: only requirements of full uniformity
+ * (barriers, workgroupUniformLoad) fail on it, not the subgroup_uniformity ones (subgroup
+ * operations, subgroup-matrix arguments).  Every call that requires uniformity adds a
+ * "required" node with an edge to the CF at the call (and, for workgroupUniformLoad, to the
+ * pointer).  The walk is flow-sensitive: local
  * variables map to their current value node; an `if` whose behaviour is not just {Next} (a branch
  * returns, breaks or continues) makes the control flow after it depend on its condition; loops get
  * placeholder nodes for the CF and each variable at their head, closed with back edges after the

@@ -161,7 +161,8 @@ static void bench(void) {
     wt_tensor *v = wt_normal(ctx, WT_F16, 4, shape, 0, 1);
     CHECK(q && k && v);
     if (q && k && v) {
-        double tc = bench_one(q, k, v, WT_ATTENTION_F16_TENSOR), df = bench_one(q, k, v, WT_ATTENTION_PRECISION_DEFAULT);
+        double tc = bench_one(q, k, v, WT_ATTENTION_F16_TENSOR);
+        double df = bench_one(q, k, v, WT_ATTENTION_PRECISION_DEFAULT);
         printf("BENCH flash attention f16 B1 H32 S4096 D128 causal: tensor cores %.1f TFLOP/s, default %.1f TFLOP/s\n",
                tc, df);
     }
@@ -176,7 +177,8 @@ int main(void) {
     fixture_init(&probe, NULL);
     uint64_t want = 0;
     if (wg_adapter_has_feature(probe.ad, WG_FEATURE_SHADER_F16)) want |= WG_FEATURE_BIT(WG_FEATURE_SHADER_F16);
-    if (wg_adapter_has_feature(probe.ad, WG_FEATURE_COOPERATIVE_MATRIX)) want |= WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX);
+    if (wg_adapter_has_feature(probe.ad, WG_FEATURE_COOPERATIVE_MATRIX))
+        want |= WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX);
     char name[256];
     snprintf(name, sizeof name, "%s", wg_adapter_get_info(probe.ad)->name);
     wg_device_release(probe.dev);
@@ -215,7 +217,8 @@ int main(void) {
     }
     /* a bad precision value is an error */
     wt_tensor *x = wt_zeros(ctx, WT_F16, 3, (int64_t[]){ 1, 4, 16 });
-    CHECK(wt_scaled_dot_product_attention(ctx, x, x, x, &(wt_attention_desc){ .precision = WT_ATTENTION_PRECISION_COUNT }) == NULL);
+    const wt_attention_desc bad = { .precision = WT_ATTENTION_PRECISION_COUNT };
+    CHECK(wt_scaled_dot_product_attention(ctx, x, x, x, &bad) == NULL);
     CHECK(strstr(wt_last_error(ctx), "precision") != NULL);
     wt_release(x);
     const char *bn = getenv("WGC_COOP_BENCH");

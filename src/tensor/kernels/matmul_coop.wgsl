@@ -5,7 +5,7 @@
 // A workgroup computes a TM x TN tile of out = A . B with NSG subgroups of 32 invocations (matmul.c
 // takes this path only where the subgroup size is 32 and the device has 16 x 16 x 16 f16 -> f32
 // subgroup shapes); subgroup s (@builtin(subgroup_id), uniform within its subgroup as Tint's
-// uniformity rules require of subgroup-matrix arguments) owns the 64 x 64 block at row
+// uniformity rules require of subgroup-matrix arguments) owns the 64 x WN block at row
 // (s / (TN / WN)) * 64, column (s % (TN / WN)) * WN as 4 x WN / 16 accumulators of 16 x 16.  The
 // variant is the key's op (OP): 0 = 128 x 128, 4 subgroups of 64 x 64, BK 32; 1 = 128 x 256, 8
 // subgroups of 64 x 64, BK 16; 2 = 256 x 128, 8 subgroups of 64 x 64, BK 16; 3 = 128 x 128, 8
@@ -26,8 +26,13 @@
 // f32 accumulators go through a per-subgroup 16 x 16 workgroup buffer to be rounded to f16 and
 // written with bounds checks, plus the bias when MC is 1 (c[P.off.z + n * P.st[4].x]).  kernel.c
 // puts the `enable` in the prelude.
-// H200 history: the one-subgroup 64 x 64 kernel loading straight from global memory ran f16 4096^3
-// at 76.4 TFLOP/s (default kernels 40.3, cuBLAS through PyTorch 750).
+// H200, f16 4096^3 (test_matmul_coop with WGC_COOP_BENCH=1 WGC_COOP_VARIANT=v, median of 5 x 10
+// products): variant 0 134.4 TFLOP/s, 1 159.9, 2 155.9, 3 154.3 (default kernels 40.6);
+// `wgc bench nn` with variant 1 (matmul.c's choice at that size) 150.5, cuBLAS f16 through PyTorch
+// 766.4 in the same run (0.20; the target, 0.5, is missed).  Staging in 4-byte words instead
+// (neighbouring invocations on neighbouring banks) ran 69.5 / 121.7 / 119.4 / 105.6 for the four
+// shapes and was dropped.  The first kernel (one subgroup per 64 x 64 tile, loads straight from
+// global memory) ran 76.4.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
