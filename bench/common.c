@@ -534,9 +534,10 @@ bool bench_wt_open(bench_wt *w, const char *label, bool f16) {
     w->inst = wg_instance_create(&(wg_instance_desc){ .label = label, .validation = -1 }, &err);
     wg_adapter *ad = w->inst ? wg_instance_request_adapter(w->inst, NULL, &err) : NULL;
     bool has_f16 = f16 && ad && wg_adapter_has_feature(ad, WG_FEATURE_SHADER_F16);
-    w->dev = ad ? wg_adapter_create_device(ad, &(wg_device_desc){
-                      .label = label, .required_features = has_f16 ? WG_FEATURE_BIT(WG_FEATURE_SHADER_F16) : 0 },
-                                           &err)
+    uint64_t feats = has_f16 ? WG_FEATURE_BIT(WG_FEATURE_SHADER_F16) : 0;
+    if (has_f16 && wg_adapter_has_feature(ad, WG_FEATURE_COOPERATIVE_MATRIX))   /* the tensor-core rows */
+        feats |= WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX);
+    w->dev = ad ? wg_adapter_create_device(ad, &(wg_device_desc){ .label = label, .required_features = feats }, &err)
                 : NULL;
     w->ctx = w->dev ? wt_context_create(w->dev, &(wt_context_desc){ .label = label }) : NULL;
     if (!w->ctx) {

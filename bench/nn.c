@@ -4,6 +4,8 @@
  *   sgemm ragged     4095 x 4097 x 1023 (M x N x K): no dim a multiple of a tile
  *   bmm              [32, 512, 64] . [32, 64, 512] (batch x M x K . K x N)
  *   hgemm 4096^3     f16 operands, f32 accumulation (no tensor cores), where the device has f16
+ *   hgemm tc 4096^3  the same on tensor cores (WT_MATMUL_F16_TENSOR: matmul_coop.wgsl, subgroup
+ *                    matrices), where the device has cooperative matrices; target 0.5 of torch f16
  *   matvec 4096^2    y = W . x, W [4096, 4096] f32: GB/s of W read (the decode path)
  * Time per op: `reps` copies recorded back to back into one batch (independent outputs, no
  * barrier between them), wt_sync, wall clock / reps; best of `runs` (median in the note).  The
@@ -12,7 +14,8 @@
  * value makes the command exit 1.  WGC_NN_KERNELS=all adds a row per forced tiled kernel for
  * sgemm 1024^3, 4096^3 and bmm (to compare the variants on one device in one run).
  *
- * Targets (issue 5): SGEMM 4096^3 >= 80% of cuBLAS f32 (torch, TF32 off), matvec >= 90%.
+ * Targets (issue 5): SGEMM 4096^3 >= 80% of cuBLAS f32 (torch, TF32 off), matvec >= 90%, f16 on
+ * tensor cores >= 50% of cuBLAS f16 (torch's hgemm4096 figure, tensor cores on).
  * Baseline: bench/baseline_nn.py (PyTorch on CUDA, CUDA events around the same reps; JSON),
  * skipped on a CPU adapter unless --baseline torch. */
 #include "bench.h"
@@ -35,6 +38,7 @@
     X(sgemm_ragged_TFLOPs, "sgemm f32 4095x4097x1023", "TFLOP/s", HIGHER, NAN, NAN)         \
     X(bmm_TFLOPs, "batched matmul 32x512x512x64 f32", "TFLOP/s", HIGHER, NAN, NAN)          \
     X(hgemm4096_TFLOPs, "matmul f16 4096^3 (f32 accumulate)", "TFLOP/s", HIGHER, NAN, NAN)  \
+    X(hgemm4096_tc_TFLOPs, "matmul f16 4096^3 on tensor cores (cooperative matrix)", "TFLOP/s", HIGHER, NAN, 0.5) \
     X(matvec4096_GBps, "matvec f32 4096^2 (W . x)", "GB/s", HIGHER, NAN, 0.9)
 
 enum {
@@ -43,7 +47,7 @@ enum {
 #undef X
     NN_ROW_COUNT
 };
-_Static_assert(NN_ROW_COUNT == 7, "nn rows: update the count and bench/baseline_nn.py");
+_Static_assert(NN_ROW_COUNT == 8, "nn rows: update the count and bench/baseline_nn.py");
 
 static const double rel_targets[] = {
 #define X(key, name, unit, better, target, rel) rel,
@@ -108,10 +112,11 @@ typedef struct mm_case {
     wt_tensor *a, *b;              /* [batch, M, K] or [M, K]; [batch, K, N] or [K, N] */
     int64_t batch, M, N, K;
     wt_matmul_kernel kernel;
+    wt_matmul_precision precision;
 } mm_case;
 
 static wt_tensor *run_mm(nb *b, const mm_case *c) {
-    return wt_matmul_ex(b->ctx, c->a, c->b, NULL, &(wt_matmul_desc){ .kernel = c->kernel });
+    return wt_matmul_ex(b->ctx, c->a, c->b, NULL, &(wt_matmul_desc){ .kernel = c->kernel, .precision = c->precision });
 }
 
 /* Best and median seconds per op of `reps` back-to-back products in one batch, over runs. */
@@ -195,7 +200,8 @@ static void flops_row(nb *b, const char *key, const char *name, mm_case *c, int 
     wt_matmul_kernel k = c->kernel ? c->kernel
                                    : wt_autotune_lookup(b->ctx, c->M, c->N, c->K, c->batch, wt_dtype_of(c->a));
     snprintf(row->note, sizeof row->note, "%s; best of %d x %d reps, median %.4g TFLOP/s",
-             c->kernel || k ? wt_matmul_kernel_name(k) : "heuristic", b->sz.runs, reps, flop / med * 1e-12);
+             c->precision == WT_MATMUL_F16_TENSOR ? "matmul_coop (subgroup matrices)"
+             : c->kernel || k ? wt_matmul_kernel_name(k) : "heuristic", b->sz.runs, reps, flop / med * 1e-12);
     check_mm(b, key, c);
 }
 
@@ -205,7 +211,7 @@ static void gemm(nb *b, const char *key, wt_dtype dt, int64_t batch, int64_t M, 
     wt_tensor *x = batch > 1 ? wt_uniform(ctx, dt, WT_SHAPE(batch, M, K), -1, 1) : wt_uniform(ctx, dt, WT_SHAPE(M, K), -1, 1);
     wt_tensor *y = batch > 1 ? wt_uniform(ctx, dt, WT_SHAPE(batch, K, N), -1, 1) : wt_uniform(ctx, dt, WT_SHAPE(K, N), -1, 1);
     if (ok(b, "inputs", x) && ok(b, "inputs", y)) {
-        mm_case c = { x, y, batch, M, N, K, WT_MATMUL_AUTO };
+        mm_case c = { x, y, batch, M, N, K, WT_MATMUL_AUTO, WT_MATMUL_PRECISION_DEFAULT };
         const bench_row *main_row = bench_find_row(b->rep, key);
         flops_row(b, key, main_row ? main_row->name : key, &c, reps);
         for (int k = WT_MATMUL_TILE128; variants && b->all_kernels && k < WT_MATMUL_MATVEC; k++) {
@@ -226,6 +232,23 @@ static void gemm(nb *b, const char *key, wt_dtype dt, int64_t batch, int64_t M, 
     wt_release(y);
 }
 
+/* f16 4096^3 on tensor cores (WT_MATMUL_F16_TENSOR), where the device has cooperative matrices. */
+static void hgemm_tc(nb *b) {
+    bench_row *row = bench_find_row(b->rep, "hgemm4096_tc_TFLOPs");
+    if (!wt_matmul_tensor_cores(b->ctx)) {
+        snprintf(row->note, sizeof row->note, "no cooperative matrix (16x16x16 f16 -> f32, subgroup 32) on this adapter");
+        return;
+    }
+    int64_t n = b->sz.s2;
+    wt_tensor *x = wt_uniform(b->ctx, WT_F16, WT_SHAPE(n, n), -1, 1), *y = wt_uniform(b->ctx, WT_F16, WT_SHAPE(n, n), -1, 1);
+    if (ok(b, "inputs", x) && ok(b, "inputs", y)) {
+        mm_case c = { x, y, 1, n, n, n, WT_MATMUL_AUTO, WT_MATMUL_F16_TENSOR };
+        flops_row(b, "hgemm4096_tc_TFLOPs", row->name, &c, 5);
+    }
+    wt_release(x);
+    wt_release(y);
+}
+
 static void matvec(nb *b) {
     wt_context *ctx = b->ctx;
     int64_t n = b->sz.mv;
@@ -234,7 +257,7 @@ static void matvec(nb *b) {
     bench_row *row = bench_find_row(b->rep, "matvec4096_GBps");
     progress(b, "matvec");
     if (ok(b, "inputs", w) && ok(b, "inputs", x) && row) {
-        mm_case c = { w, x, 1, n, 1, n, WT_MATMUL_AUTO };
+        mm_case c = { w, x, 1, n, 1, n, WT_MATMUL_AUTO, WT_MATMUL_PRECISION_DEFAULT };
         double best, med;
         if (time_mm(b, &c, reps, &best, &med)) {
             double bytes = 4.0 * (double)n * (double)n;
@@ -243,7 +266,7 @@ static void matvec(nb *b) {
                      bytes / med * 1e-9, (long long)n);
             /* check: W [n, n] . x [n] as a [n, n] . [n, 1] product */
             wt_tensor *x2 = wt_reshape(ctx, x, WT_SHAPE(n, 1));
-            mm_case c2 = { w, x2, 1, n, 1, n, WT_MATMUL_AUTO };
+            mm_case c2 = { w, x2, 1, n, 1, n, WT_MATMUL_AUTO, WT_MATMUL_PRECISION_DEFAULT };
             if (ok(b, "reshape", x2))
                 check_mm(b, "matvec", &c2);
             wt_release(x2);
@@ -278,6 +301,8 @@ static void baseline_torch(nb *b, int bi, bool cpu_adapter, const char *adapter)
         char *us = strstr(base_key, "_tile");      /* variant rows compare with the main row's figure */
         if (us)
             *us = 0;
+        if (!strcmp(base_key, "hgemm4096_tc_TFLOPs"))   /* torch's f16 product uses the tensor cores */
+            snprintf(base_key, sizeof base_key, "hgemm4096_TFLOPs");
         double v = bench_json_num(js, base_key, NULL);
         if (isnan(v))
             continue;
@@ -335,6 +360,7 @@ int bench_nn(const bench_options *opt) {
         gemm(&b, "hgemm4096_TFLOPs", WT_F16, 1, b.sz.s2, b.sz.s2, b.sz.s2, 5, false);
     else
         snprintf(bench_find_row(rep, "hgemm4096_TFLOPs")->note, sizeof rep->rows[0].note, "no shader-f16 on this adapter");
+    hgemm_tc(&b);
     matvec(&b);
     nn_conv_rows(rep, b.ctx, size, b.sz.runs, b.all_kernels, &b.wrong, &b.errors);
     bench_wt_done(&w, rep);

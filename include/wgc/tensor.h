@@ -376,6 +376,16 @@ typedef enum wt_attention_impl {
     WT_ATTENTION_FLASH,       /* tiled, online softmax, memory O(sequence); an error if it cannot */
     WT_ATTENTION_IMPL_COUNT
 } wt_attention_impl;
+/* Opt-in precision: WT_ATTENTION_F16_TENSOR runs f16 q, k, v on tensor cores (subgroup matrices:
+ * f16 products, f32 softmax and accumulation; P rounded to f16) where the device can
+ * (wt_attention_tensor_cores) and the shape allows (no mask tensor, D = Dv = 64 or 128, the head
+ * dim contiguous, strides and offsets multiples of 8; impl AUTO or FLASH); else the default path. */
+typedef enum wt_attention_precision {
+    WT_ATTENTION_PRECISION_DEFAULT = 0,
+    WT_ATTENTION_F16_TENSOR,
+    WT_ATTENTION_PRECISION_COUNT
+} wt_attention_precision;
+bool wt_attention_tensor_cores(wt_context *ctx);   /* as wt_matmul_tensor_cores */
 typedef struct wt_attention_desc {
     const char *label;
     double scale;             /* 0: 1 / sqrt(D) */
@@ -383,6 +393,7 @@ typedef struct wt_attention_desc {
     wt_tensor *mask;          /* NULL; bool/i32/u32 (nonzero = attend) or float (added to the
                                  scores), broadcastable to [B, H, Lq, Lk]; not with FLASH */
     wt_attention_impl impl;
+    wt_attention_precision precision;   /* 0: DEFAULT */
 } wt_attention_desc;
 wt_tensor *wt_scaled_dot_product_attention(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt_tensor *v,
                                            const wt_attention_desc *desc);   /* desc NULL: defaults */

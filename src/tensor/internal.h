@@ -44,7 +44,8 @@
     X(matmul, 3) X(matmul2, 3) X(matmul3, 3) X(matvec, 3) X(matmul_coop, 3) \
     X(conv, 3) X(conv_direct, 3) X(pool, 1) \
     X(matmul4, 3) X(winograd, 2) \
-    X(flash3, 3)
+    X(flash3, 3) \
+    X(flash_coop, 3)
 
 typedef enum wt_kfile {
 #define X(name, nin) WT_K_##name,
@@ -252,6 +253,11 @@ bool wt_is_float(wt_dtype dt);
 uint32_t wt_scalar_bits(wt_dtype compute, double v);
 wt_dtype wt_compute_dtype(wt_dtype dt);
 
+/* attention_coop.c: WT_ATTENTION_F16_TENSOR (flash_coop.wgsl) for operands that plan() accepted */
+bool wt_attention_coop_ok(wt_context *ctx, const wt_tensor *q, const wt_tensor *k, const wt_tensor *v,
+                          const wt_attention_desc *d);
+wt_tensor *wt_attention_coop(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor *k, wt_tensor *v,
+                             const wt_attention_desc *d);
 /* nn.c: softmax along dim with OP flags (1 log_softmax, 2 rows of -inf give zeros: attention) */
 wt_tensor *wt_softmax_flags(wt_context *ctx, const char *op, wt_tensor *x, int dim, uint32_t flags);
 

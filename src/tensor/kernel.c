@@ -45,6 +45,7 @@
 #include "tensor_matmul2.wgsl.h"
 #include "tensor_matmul3.wgsl.h"
 #include "tensor_matmul_coop.wgsl.h" /* matmul.c, WT_MATMUL_F16_TENSOR */
+#include "tensor_flash_coop.wgsl.h"  /* attention_coop.c, WT_ATTENTION_F16_TENSOR */
 #include "tensor_matvec.wgsl.h"
 #include "tensor_softmax.wgsl.h"      /* nn.c */
 #include "tensor_softmax4.wgsl.h"
@@ -77,9 +78,10 @@ _Static_assert(sizeof kfiles / sizeof *kfiles == WT_K_COUNT, "one row per kernel
  * kernels index only inside their tensors by construction, so they compile without the
  * compiler's index clamping (robustBufferAccess2 still guards the bindings); so do
  * matmul_coop.wgsl, whose subgroup-matrix loads matmul.c keeps inside the bindings (coop_ok),
- * matmul4.wgsl's EXACT (op bit 4) and conv.wgsl's op bit 16 specialisations (their headers give
- * the proof), and flash3.wgsl, whose shared-memory indices are in range by construction and
- * whose loads and stores are guarded by the shape (7% faster on the H200 without the clamps). */
+ * flash_coop.wgsl (attention_coop.c checks its operands likewise), matmul4.wgsl's EXACT (op bit
+ * 4) and conv.wgsl's op bit 16 specialisations (their headers give the proof), and flash3.wgsl,
+ * whose shared-memory indices are in range by construction and whose loads and stores are
+ * guarded by the shape (7% faster on the H200 without the clamps). */
 static const uint8_t map_of[WT_K_COUNT] = {
     [WT_K_unary_f] = 1, [WT_K_unary_i] = 1, [WT_K_cast] = 1,
     [WT_K_binary_f] = 2, [WT_K_binary_i] = 2, [WT_K_compare] = 2,
@@ -213,7 +215,8 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
                       "const OP: u32 = %uu;\nconst MA: u32 = %uu;\nconst MB: u32 = %uu;\nconst MC: u32 = %uu;\n"
                       "const VPT: u32 = %uu;\n",
                       f16 ? "enable f16;\n" : "",
-                      key->file == WT_K_matmul_coop ? "enable chromium_experimental_subgroup_matrix;\n" : "",
+                      key->file == WT_K_matmul_coop || key->file == WT_K_flash_coop
+                          ? "enable chromium_experimental_subgroup_matrix;\n" : "",
                       storage_type(key->out), storage_type(key->in[0]),
                       storage_type(key->in[1]), storage_type(key->in[2]),
                       key->compute == WT_F16 ? "f32" : storage_type(key->compute), key->op, key->mode[0],
@@ -263,8 +266,9 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
     src[len] = 0;
     char fname[64];
     snprintf(fname, sizeof fname, "%s.wgsl", kfiles[key->file].name);
-    bool unclamped = map != 0 || key->file == WT_K_matmul_coop || key->file == WT_K_flash3 ||
-                     (key->file == WT_K_matmul4 && (key->op & 4u)) || (key->file == WT_K_conv && (key->op & 16u));
+    bool unclamped = map != 0 || key->file == WT_K_matmul_coop || key->file == WT_K_flash_coop ||
+                     key->file == WT_K_flash3 || (key->file == WT_K_matmul4 && (key->op & 4u)) ||
+                     (key->file == WT_K_conv && (key->op & 16u));
     wgsl_result *r = wgsl_compile(src, len, &(wgsl_options){ .filename = fname, .no_f16 = !ctx->f16,
                                                            .no_bounds_checks = unclamped,
                                                            .allocator = { wa_alloc, wa_free, ctx } });

@@ -18,6 +18,7 @@
  * accumulates in f32 (f16 operands are widened on load) and rounds once on store.  Opt-in
  * (wt_matmul_desc.precision = WT_MATMUL_F16_TENSOR): matmul_coop.wgsl, f16 operands on tensor
  * cores through subgroup matrices, where the device and the shape allow (coop_ok). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "tensor/internal.h"
@@ -230,9 +231,20 @@ bool wt_matmul_tensor_cores(wt_context *ctx) {
     return false;
 }
 
-/* Can matmul_coop.wgsl (64 x 64 tiles of 16 x 16 subgroup matrices) run this plan?  Rows past M
- * and columns past N of the last tiles are read (never written): inside the binding unless the
- * shape is tile-exact, so ragged shapes need robust buffer access 2 (zeros past the binding). */
+/* matmul_coop.wgsl's variants (the key's op): workgroup tile rows x columns. */
+static const struct { int64_t tm, tn; } coop_tiles[] = { { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 } };
+#define COOP_VARIANTS ((int)(sizeof coop_tiles / sizeof *coop_tiles))
+
+/* Does t's storage (f16) hold element `last`? */
+static bool coop_holds(const wt_tensor *t, int64_t last) {
+    return last < (int64_t)(t->st->bytes / 2);
+}
+
+/* Can matmul_coop.wgsl run this plan?  It reads both operands in 16-byte chunks of 8 halves along
+ * their contiguous dimension (leading dimensions and offsets multiples of 8) and skips the chunks
+ * that start past the matrix; a chunk starting inside may run past M (column-major A) or N
+ * (row-major B) by up to 7 elements, which must still lie inside the storage.  K is a multiple of
+ * 16 (the subgroup-matrix depth). */
 static bool coop_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const wt_tensor *b) {
     if (a->dtype != WT_F16 || b->dtype != WT_F16 || p->batch != 1 || p->K % 16)
         return false;
@@ -240,14 +252,27 @@ static bool coop_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const
     int64_t bs = p->b_ns == 1 ? p->b_ks : p->b_ks == 1 ? p->b_ns : -1;
     if (as <= 0 || bs <= 0 || as % 8 || bs % 8 || p->a_off % 8 || p->b_off % 8)
         return false;
-    if ((p->M % 64 || p->N % 64) && !wg_device_has_feature(ctx->dev, WG_FEATURE_ROBUST_BUFFER_ACCESS2))
+    if (p->a_ks != 1 && !coop_holds(a, p->a_off + (p->K - 1) * as + (p->M + 7) / 8 * 8 - 1))
+        return false;
+    if (p->b_ns == 1 && !coop_holds(b, p->b_off + (p->K - 1) * bs + (p->N + 7) / 8 * 8 - 1))
         return false;
     return wt_matmul_tensor_cores(ctx);
 }
 
+/* The variant: WGC_COOP_VARIANT (0..3, benchmarks and tests), else 128 x 256 tiles where there
+ * are enough of them to fill the GPU twice over (H200, f16 4096^3: 159.9 TFLOP/s against 134.4
+ * for 128 x 128 with 4 subgroups, 154.3 with 8), else 128 x 128. */
+static int coop_variant(const mm_plan *p) {
+    const char *v = getenv("WGC_COOP_VARIANT");
+    if (v && *v >= '0' && *v < '0' + COOP_VARIANTS && !v[1])
+        return *v - '0';
+    return cdiv(p->M, 128) * cdiv(p->N, 256) >= 264 ? 1 : 0;
+}
+
 static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *out, wt_tensor *a,
                              wt_tensor *b, wt_tensor *bias) {
-    int64_t tiles_m = cdiv(p->M, 64), tiles_n = cdiv(p->N, 64);
+    int var = coop_variant(p);
+    int64_t tiles_m = cdiv(p->M, coop_tiles[var].tm), tiles_n = cdiv(p->N, coop_tiles[var].tn);
     int64_t groups = tiles_m * tiles_n;
     if (groups > (int64_t)(UINT32_MAX / 256))
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "%lld output tiles are too many for one dispatch",
@@ -256,6 +281,7 @@ static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, 
     wt_kkey key;
     memset(&key, 0, sizeof key);
     key.file = WT_K_matmul_coop;
+    key.op = (uint8_t)var;
     key.out = (uint8_t)out->dtype;
     key.in[0] = WT_F16;
     key.in[1] = WT_F16;
@@ -266,7 +292,7 @@ static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, 
     key.mode[2] = bias ? 1 : 0;
     wt_params pr;
     memset(&pr, 0, sizeof pr);
-    pr.n = (uint32_t)(groups * 256);       /* one 32-invocation workgroup per 256 "elements" */
+    pr.n = (uint32_t)(groups * 256);       /* one workgroup per 256 "elements" */
     pr.off[0] = (uint32_t)p->a_off;
     pr.off[1] = (uint32_t)p->b_off;
     pr.off[2] = (uint32_t)p->c_off;

@@ -431,6 +431,10 @@ static bool builtin_param(checker *c, uint32_t fn, uint32_t p, ty_t t, wgsl_stag
     bool stage_ok = bv[b].stage == stage || (b == SEMA_BV_position && stage == WGSL_STAGE_FRAGMENT) ||
                     ((b == SEMA_BV_subgroup_invocation_id || b == SEMA_BV_subgroup_size) && stage == WGSL_STAGE_FRAGMENT) ||
                     (b == SEMA_BV_sample_mask && stage == WGSL_STAGE_FRAGMENT);
+    if ((b == SEMA_BV_subgroup_id || b == SEMA_BV_num_subgroups) && stage != WGSL_STAGE_COMPUTE) {
+        ERR(attr_span(a), "'@builtin(%s)' is only valid as a compute shader input", bn);
+        return false;
+    }
     if (!stage_ok || bv[b].io != 'i') {
         static const char *sn[] = { "", "compute", "vertex", "fragment" };
         ERR(attr_span(a), "@builtin(%s) cannot be used for %s shader input", bn, sn[stage < 4 ? stage : 0]);
@@ -513,7 +517,9 @@ static bool param_attrs_ok(checker *c, const sema_fn *fi, const ast_node *pn) {
             if (a->op == AST_ATTR_builtin && a->u.attr.args.count) {
                 const ast_node *arg = N(ast_item(c->m, a->u.attr.args, 0));
                 const char *bn = arg->kind == AST_IDENT ? str(c, arg->u.ident.name) : "";
-                if ((!strcmp(bn, "subgroup_invocation_id") || !strcmp(bn, "subgroup_size")) && !c->sm->enable_subgroups) {
+                bool sg_id = !strcmp(bn, "subgroup_id") || !strcmp(bn, "num_subgroups");   /* also with subgroup matrices */
+                if ((((!strcmp(bn, "subgroup_invocation_id") || !strcmp(bn, "subgroup_size")) && !c->sm->enable_subgroups)) ||
+                    (sg_id && !c->sm->enable_subgroups && !c->sm->enable_subgroup_matrix)) {
                     ERR(attr_span(a), "use of '@builtin(%s)' attribute requires enabling extension 'subgroups'", bn);
                     return false;
                 }

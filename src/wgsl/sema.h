@@ -101,6 +101,8 @@ typedef struct sema_expr {
     X(num_workgroups, "vec3<u32>", WGSL_STAGE_COMPUTE, 'i')                 \
     X(subgroup_invocation_id, "u32", WGSL_STAGE_COMPUTE, 'i')               \
     X(subgroup_size, "u32", WGSL_STAGE_COMPUTE, 'i')                        \
+    X(subgroup_id, "u32", WGSL_STAGE_COMPUTE, 'i')                          \
+    X(num_subgroups, "u32", WGSL_STAGE_COMPUTE, 'i')                        \
     X(vertex_index, "u32", WGSL_STAGE_VERTEX, 'i')                          \
     X(instance_index, "u32", WGSL_STAGE_VERTEX, 'i')                        \
     X(position, "vec4<f32>", WGSL_STAGE_VERTEX, 'o')                        \

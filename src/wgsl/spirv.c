@@ -1813,12 +1813,15 @@ static uint32_t builtin_var(emitter *e, sema_builtin bv) {
         [SEMA_BV_num_workgroups] = SPV_BUILTIN_NumWorkgroups,
         [SEMA_BV_subgroup_invocation_id] = SPV_BUILTIN_SubgroupLocalInvocationId,
         [SEMA_BV_subgroup_size] = SPV_BUILTIN_SubgroupSize,
+        [SEMA_BV_subgroup_id] = SPV_BUILTIN_SubgroupId,
+        [SEMA_BV_num_subgroups] = SPV_BUILTIN_NumSubgroups,
     };
-    ty_t t = (bv == SEMA_BV_local_invocation_index || bv == SEMA_BV_subgroup_invocation_id ||
-              bv == SEMA_BV_subgroup_size) ? TY_U32 : ty_vec(e->tt, 3, TY_U32);
+    bool sg = bv == SEMA_BV_subgroup_invocation_id || bv == SEMA_BV_subgroup_size || bv == SEMA_BV_subgroup_id ||
+              bv == SEMA_BV_num_subgroups;
+    ty_t t = (bv == SEMA_BV_local_invocation_index || sg) ? TY_U32 : ty_vec(e->tt, 3, TY_U32);
     uint32_t v = spv_global_var(&e->b, ptr_to(e, SPV_SC_Input, t), SPV_SC_Input, 0);
     SPV_DECORATE(&e->b, v, SPV_DEC_BuiltIn, spv_bv[bv]);
-    if (bv == SEMA_BV_subgroup_invocation_id || bv == SEMA_BV_subgroup_size)
+    if (sg)
         spv_capability(&e->b, SPV_CAP_GroupNonUniform);
     spv_name(&e->b, v, sema_builtin_name(bv));
     e->bv_var[bv] = v;

@@ -5,8 +5,12 @@
  * source".  Nodes stand for control flow at a point (CF), values of expressions and the contents of
  * local variables at a point; the special node MayBeNonUniform is the target of every non-uniform
  * source (invocation-varying builtin values, reads of mutable module-scope memory, atomics, subgroup
- * results).  Every call that requires uniformity adds a "required" node with an edge to the CF at
- * the call (and, for workgroupUniformLoad, to the pointer).  The walk is flow-sensitive: local
+ * results); a second special node, MayBeNonUniformAcrossSubgroups, is the target of
+ * @builtin(subgroup_id), uniform within its subgroup: only requirements of full uniformity
+ * (barriers, workgroupUniformLoad) fail on it, not the subgroup_uniformity ones (subgroup
+ * operations, subgroup-matrix arguments).  Every call that requires uniformity adds a
+ * "required" node with an edge to the CF at the call (and, for workgroupUniformLoad, to the
+ * pointer).  The walk is flow-sensitive: local
  * variables map to their current value node; an `if` whose behaviour is not just {Next} (a branch
  * returns, breaks or continues) makes the control flow after it depend on its condition; loops get
  * placeholder nodes for the CF and each variable at their head, closed with back edges after the
@@ -31,6 +35,7 @@
 enum {                          /* node kinds, for notes */
     NK_PLAIN = 0,
     NK_MBNU,                    /* the MayBeNonUniform node */
+    NK_MBNU_WG,                 /* MayBeNonUniform across the workgroup, uniform in each subgroup */
     NK_COND,                    /* control flow inside a branch: ast = the branching statement */
     NK_SRC,                     /* a non-uniform source: ast = the expression, aux = what */
     NK_PARAM,                   /* a user function's parameter value: aux = index */
@@ -61,9 +66,10 @@ typedef struct un_tags {
     uint32_t *param_cause;      /* [nparams]: parameter must be uniform (cause call), 0 = no */
     uint8_t *param_sub;
     uint8_t *param_sev;
-    bool ret_nonuniform;        /* return value may be non-uniform */
+    uint8_t ret_nonuniform;     /* return value may be non-uniform: 2, only across subgroups: 1 */
     uint8_t *ret_param;         /* [nparams]: return value depends on parameter i */
-    uint8_t *ptr_nonuniform;    /* [nparams]: contents of pointer param i may be non-uniform after */
+    uint8_t *ptr_nonuniform;    /* [nparams]: contents of pointer param i may be non-uniform after
+                                 * (2), or only across subgroups (1) */
     uint8_t *ptr_param;         /* [nparams * nparams]: contents of pointer i depend on param j */
 } un_tags;
 
@@ -143,6 +149,7 @@ static uint32_t join(un *u, uint32_t a, uint32_t b) {
 }
 
 #define MBNU 1u
+#define MBNU_WG 2u              /* reached from subgroup_id: fails only requirements of full uniformity */
 
 static const ast_node *N_(const un *u, uint32_t h) { return ast_get(u->m, h); }
 #define N(h) N_(u, (h))
@@ -244,15 +251,20 @@ static bool is_ptr_value(un *u, uint32_t h) {
     return e->kind == SEMA_EK_VALUE && ty_is_ptr(&u->sm->tt, e->type);
 }
 
-static uint32_t src(un *u, uint32_t h, uint32_t what) {
+static uint32_t src_to(un *u, uint32_t h, uint32_t what, uint32_t sink) {
     uint32_t n = node(u, NK_SRC, h);
     UN(u, n)->aux = what;
-    edge(u, n, MBNU);
+    edge(u, n, sink);
     return n;
 }
 
+static uint32_t src(un *u, uint32_t h, uint32_t what) {
+    return src_to(u, h, what, MBNU);
+}
+
 static bool builtin_value_uniform(sema_builtin b) {
-    return b == SEMA_BV_workgroup_id || b == SEMA_BV_num_workgroups || b == SEMA_BV_subgroup_size;
+    return b == SEMA_BV_workgroup_id || b == SEMA_BV_num_workgroups || b == SEMA_BV_subgroup_size ||
+           b == SEMA_BV_num_subgroups;
 }
 
 static uint32_t ident(un *u, uint32_t cf, uint32_t h) {
@@ -267,6 +279,7 @@ static uint32_t ident(un *u, uint32_t cf, uint32_t h) {
     case AST_PARAM: {
         if (u->entry) {
             if (dd->builtin && builtin_value_uniform((sema_builtin)dd->builtin)) return cf;
+            if (dd->builtin == SEMA_BV_subgroup_id) return join(u, cf, src_to(u, h, SRC_BUILTIN, MBNU_WG));
             if (!dd->builtin && ty_kind_of(&u->sm->tt, dd->type) == TY_STRUCT) {
                 /* struct of builtins: uniform only if every member is */
                 const ty_info *si = ty_get(&u->sm->tt, dd->type);
@@ -340,8 +353,8 @@ static uint32_t call(un *u, uint32_t *cf, uint32_t h) {
         if (bi->flags & BI_F_SGM) {  /* subgroup matrices: subgroup uniform control flow, offset and stride */
             uint32_t r = require(u, h, h, true, u->sub_sev);
             edge(u, r, *cf);
-            uint32_t idx[2] = { 1, e->bi_fn == BI_subgroupMatrixLoad ? 3u : 4u };
-            for (int k = 0; k < 2 && (e->bi_fn == BI_subgroupMatrixLoad || e->bi_fn == BI_subgroupMatrixStore); k++) {
+            uint32_t idx[3] = { 0, 1, e->bi_fn == BI_subgroupMatrixLoad ? 3u : 4u };   /* pointer, offset, stride */
+            for (int k = 0; k < 3 && (e->bi_fn == BI_subgroupMatrixLoad || e->bi_fn == BI_subgroupMatrixStore); k++) {
                 if (idx[k] >= nargs || idx[k] >= 64) continue;
                 uint32_t ra = require(u, ast_item(u->m, n->u.call.args, idx[k]), h, true, u->sub_sev);
                 if (!ra) continue;
@@ -382,12 +395,7 @@ static uint32_t call(un *u, uint32_t *cf, uint32_t h) {
         }
         if (t->ret_param && t->ret_param[i]) res = join(u, res, argv[i]);
     }
-    if (t->ret_nonuniform) {
-        uint32_t s = node(u, NK_SRC, h);
-        UN(u, s)->aux = SRC_CALL;
-        edge(u, s, MBNU);
-        res = join(u, res, s);
-    }
+    if (t->ret_nonuniform) res = join(u, res, src_to(u, h, SRC_CALL, t->ret_nonuniform == 2 ? MBNU : MBNU_WG));
     /* pointer arguments: the caller's variables may have changed */
     for (uint32_t i = 0; i < nargs && i < np && i < 64; i++) {
         if (!t->ptr_nonuniform) break;
@@ -396,12 +404,7 @@ static uint32_t call(un *u, uint32_t *cf, uint32_t h) {
         if (!root || !ty_is_ptr(&u->sm->tt, sema_value_type(u->sm, ah))) continue;
         uint32_t v = node(u, NK_PLAIN, 0);
         edge(u, v, *cf);
-        if (t->ptr_nonuniform[i]) {
-            uint32_t s = node(u, NK_SRC, h);
-            UN(u, s)->aux = SRC_CALL;
-            edge(u, s, MBNU);
-            edge(u, v, s);
-        }
+        if (t->ptr_nonuniform[i]) edge(u, v, src_to(u, h, SRC_CALL, t->ptr_nonuniform[i] == 2 ? MBNU : MBNU_WG));
         for (uint32_t j = 0; j < nargs && j < np && j < 64; j++)
             if (t->ptr_param[i * np + j]) edge(u, v, argv[j]);
         if (u->slot[root]) edge(u, v, u->cur[u->slot[root] - 1]);
@@ -793,7 +796,7 @@ static const char *ident_name(un *u, uint32_t h) {
     return "";
 }
 
-static void report(un *u, uint32_t r) {
+static void report(un *u, uint32_t r, uint32_t sink) {
     un_node *rn = UN(u, r);
     uint32_t cause = rn->cause ? rn->cause : rn->ast;
     const ast_node *cn = N(cause);
@@ -818,9 +821,9 @@ static void report(un *u, uint32_t r) {
         diag_warning(u->cc, cn->sp, "'%s' must only be called from %s control flow", fname, what);
     else
         diag_info(u->cc, cn->sp, "'%s' must only be called from %s control flow", fname, what);
-    /* notes along the path MBNU <- ... <- r: the last condition, then the source */
+    /* notes along the path sink <- ... <- r: the last condition, then the source */
     uint32_t cond = 0, source = 0, arg = 0;
-    for (uint32_t x = MBNU; x && x != r; x = UN(u, x)->from) {
+    for (uint32_t x = sink; x && x != r; x = UN(u, x)->from) {
         un_node *nx = UN(u, x);
         if (nx->kind == NK_SRC && !source) source = x;
         if (nx->kind == NK_COND && !cond) cond = x;
@@ -896,12 +899,16 @@ static void analyse_fn(un *u, const sema_fn *fi) {
     t->ptr_param = arena_alloc(&u->cc->arena, (size_t)np * np + 1);
     for (uint32_t k = 0; k < u->reqs.n && !u->reported; k++) {
         uint32_t r = u->reqs.v[k];
+        bool sub = UN(u, r)->sub;
         if (reach(u, r, MBNU)) {
-            report(u, r);
+            report(u, r, MBNU);
+            continue;
+        }
+        if (!sub && reach(u, r, MBNU_WG)) {   /* subgroup_id: uniform enough for subgroup operations only */
+            report(u, r, MBNU_WG);
             continue;
         }
         uint32_t cause = UN(u, r)->cause;
-        bool sub = UN(u, r)->sub;
         uint8_t sev = UN(u, r)->sev;
         if (!u->entry) {
             /* the first requirement found, replaced by a later more severe one (error < warning < info) */
@@ -915,10 +922,10 @@ static void analyse_fn(un *u, const sema_fn *fi) {
         }
     }
     if (!u->entry) {
-        t->ret_nonuniform = reach(u, u->ret, MBNU);
+        t->ret_nonuniform = reach(u, u->ret, MBNU) ? 2 : reach(u, u->ret, MBNU_WG) ? 1 : 0;
         for (uint32_t i = 0; i < np; i++) t->ret_param[i] = reach(u, u->ret, u->param[i]);
         for (uint32_t i = 0; i < np; i++) {
-            t->ptr_nonuniform[i] = reach(u, u->ptr_out[i], MBNU);
+            t->ptr_nonuniform[i] = reach(u, u->ptr_out[i], MBNU) ? 2 : reach(u, u->ptr_out[i], MBNU_WG) ? 1 : 0;
             for (uint32_t j = 0; j < np; j++) t->ptr_param[i * np + j] = reach(u, u->ptr_out[i], u->param[j]);
         }
     }
@@ -938,6 +945,7 @@ int sema_uniformity(wgsl_cc *cc, sema_module *sm) {
     u->letv = arena_alloc(&cc->arena, sm->node_count * sizeof *u->letv);
     node(u, NK_PLAIN, 0);       /* node 0: none */
     node(u, NK_MBNU, 0);        /* node 1: MayBeNonUniform */
+    node(u, NK_MBNU_WG, 0);     /* node 2: non-uniform only across subgroups (subgroup_id) */
     u->global_sub_sev = WGSL_SEVERITY_ERROR;
     for (uint32_t i = 0; i < u->m->directives.count; i++) {
         int s = diag_sev(u, N(ast_item(u->m, u->m->directives, i)));

@@ -1,15 +1,21 @@
 /* test_matmul_coop.c - wt_matmul_ex with precision WT_MATMUL_F16_TENSOR (matmul_coop.wgsl: f16
  * operands on tensor cores through WGSL subgroup matrices, f32 accumulation) against a double
  * reference: tile-exact and ragged shapes, transposed (column-major) operands read in place, a
- * bias, with the f16 error bound of test_matmul (2e-3 |ref| + 1e-3 sum |a b| + 1e-3).  On an
+ * bias, K % 32 = 16, with the f16 error bound of test_matmul (2e-3 |ref| + 1e-3 sum |a b| + 1e-3);
+ * with tensor cores, every case runs on each tile variant (WGC_COOP_VARIANT 0..3, matmul.c).  On an
  * adapter without cooperative matrices (lavapipe) the test says "SKIP: no cooperative matrix on
  * <adapter>" and checks that the mode falls back to the default kernels with the same results.
  * WGC_COOP_BENCH=1 adds the f16 4096^3 timing (TFLOP/s, tensor cores against the default
  * kernels, median of 5 batches of 10 products) with 256 outputs checked against double.  Under
- * valgrind, two cases. */
+ * valgrind, two cases.  Everywhere, matmul_coop.wgsl is compiled by our compiler for every variant
+ * (tile shape), operand layout and bias mode with the prelude kernel.c gives it, so that a broken
+ * kernel fails here even on adapters without cooperative matrices. */
 #include <time.h>
 
 #include "tensor_test.h"
+#include "wgc/wgsl.h"
+#include "tensor_common.wgsl.h"
+#include "tensor_matmul_coop.wgsl.h"
 
 static wt_context *ctx;
 static uint64_t seed = 0x5eed;
@@ -20,6 +26,35 @@ static wt_tensor *rnd(int64_t r, int64_t c) {
     wt_tensor *t = tt_upload(ctx, WT_F16, 2, (int64_t[]){ r, c }, v);
     free(v);
     return t;
+}
+
+/* matmul_coop.wgsl + the prelude of kernel.c (build()) for variant op, layouts ma / mb, bias mc. */
+static void compile_variant(unsigned op, unsigned ma, unsigned mb, unsigned mc) {
+    char pre[512];
+    int np = snprintf(pre, sizeof pre,
+                      "enable f16;\nenable chromium_experimental_subgroup_matrix;\nalias SO = f16;\nalias SA = f16;\n"
+                      "alias SB = f16;\nalias SC = %s;\nalias C = f32;\nconst OP: u32 = %uu;\nconst MA: u32 = %uu;\n"
+                      "const MB: u32 = %uu;\nconst MC: u32 = %uu;\nconst VPT: u32 = 1u;\n",
+                      mc ? "f16" : "f32", op, ma, mb, mc);
+    size_t cl = sizeof tensor_common_wgsl - 1, kl = sizeof tensor_matmul_coop_wgsl - 1;
+    char *src = malloc((size_t)np + cl + kl + 1);
+    memcpy(src, pre, (size_t)np);
+    memcpy(src + np, tensor_common_wgsl, cl);
+    memcpy(src + np + cl, tensor_matmul_coop_wgsl, kl);
+    src[(size_t)np + cl + kl] = 0;
+    wgsl_result *r = wgsl_compile(src, (size_t)np + cl + kl,
+                                  &(wgsl_options){ .filename = "matmul_coop.wgsl", .no_bounds_checks = true });
+    CHECKF(r && r->ok && r->spirv_word_count > 0, "matmul_coop.wgsl op %u MA %u MB %u MC %u: %s", op, ma, mb, mc,
+           r ? wgsl_result_text(r) : "out of memory");
+    wgsl_result_free(r);
+    free(src);
+}
+
+static void compile_all(void) {
+    int n = 0;
+    for (unsigned op = 0; op < 4; op++)
+        for (unsigned m = 0; m < 8; m++, n++) compile_variant(op, m & 1, (m >> 1) & 1, (m >> 2) & 1);
+    printf("matmul_coop.wgsl: %d variants compiled\n", n);
 }
 
 static const wt_matmul_desc tensor_mode = { .label = "coop", .precision = WT_MATMUL_F16_TENSOR };
@@ -121,12 +156,15 @@ static void bench_4096(void) {
     }
     double tc = bench(n, &tensor_mode, a, b);
     double df = bench(n, &(wt_matmul_desc){ .label = "default" }, a, b);
-    printf("BENCH f16 matmul 4096^3: tensor cores %.1f TFLOP/s, default kernels %.1f TFLOP/s\n", tc, df);
+    const char *v = getenv("WGC_COOP_VARIANT");
+    printf("BENCH f16 matmul 4096^3: tensor cores (variant %s) %.1f TFLOP/s, default kernels %.1f TFLOP/s\n",
+           v ? v : "auto", tc, df);
     wt_release(a);
     wt_release(b);
 }
 
 int main(void) {
+    compile_all();
     /* a device with shader-f16 and cooperative matrices where the adapter has them */
     gpu_fixture probe;
     fixture_init(&probe, NULL);
@@ -159,14 +197,28 @@ int main(void) {
     bool light = tt_under_valgrind();   /* each lavapipe kernel build takes seconds there */
     if (light)
         printf("under valgrind: two cases\n");
-    check_case(128, 128, 64, false, false, false);
-    check_case(200, 136, 96, false, false, true);
-    if (!light) {
-        check_case(64, 192, 128, true, true, false);
-        check_case(70, 64, 48, false, true, true);
-        /* not eligible (K % 16): the default kernels, still right */
-        check_case(33, 65, 40, false, false, false);
+    /* with tensor cores, every variant (WGC_COOP_VARIANT, matmul.c) on every case */
+    const char *forced = getenv("WGC_COOP_VARIANT");
+    for (int var = 0; var < (tc && !forced ? 4 : 1); var++) {
+        if (tc && !forced) {
+            char vs[2] = { (char)('0' + var), 0 };
+            setenv("WGC_COOP_VARIANT", vs, 1);
+            printf("variant %d\n", var);
+        }
+        check_case(128, 128, 64, false, false, false);
+        check_case(200, 136, 96, false, false, true);
+        if (!light) {
+            check_case(64, 192, 128, true, true, false);
+            check_case(70, 64, 48, false, true, true);
+            check_case(72, 200, 80, true, false, true);     /* K % 32 = 16: a half slice */
+            check_case(300, 264, 1040, false, true, false);
+            check_case(520, 136, 32, true, true, true);
+            /* not eligible (K % 16): the default kernels, still right */
+            check_case(33, 65, 40, false, false, false);
+        }
     }
+    if (tc && !forced)
+        unsetenv("WGC_COOP_VARIANT");
     /* a bad precision value is an error */
     wt_tensor *x = rnd(4, 4);
     CHECK(wt_matmul_ex(ctx, x, x, NULL, &(wt_matmul_desc){ .precision = WT_MATMUL_PRECISION_COUNT }) == NULL);

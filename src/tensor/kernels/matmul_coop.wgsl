@@ -2,65 +2,132 @@
 // wt_matmul_ex with WT_MATMUL_F16_TENSOR (src/tensor/matmul.c), through Dawn's
 // chromium_experimental_subgroup_matrix extension (lowered to VK_KHR_cooperative_matrix).
 //
-// One workgroup is one subgroup of 32 invocations (matmul.c takes this path only where the
-// subgroup size is 32 and the device has 16 x 16 x 16 f16 -> f32 subgroup shapes), so every
-// subgroup-matrix argument is workgroup-uniform as Tint's uniformity rules require; it computes a
-// 64 x 64 tile of out = A . B as 4 x 4 accumulators of 16 x 16, marching along K in steps of 16:
-// per step 4 left and 4 right matrices are loaded straight from the storage buffers and 16
-// multiply-accumulates issued.  A (m, k) is a[P.off.x + m * P.aux.x + k] (MA 0, row-major) or
-// a[P.off.x + m + k * P.aux.x] (MA 1, column-major); B (k, n) is b[P.off.y + k * P.aux.y + n] (MB 0)
-// or b[P.off.y + k + n * P.aux.y] (MB 1).  P.sv = (M, N, K, tiles along N).  K is a multiple of 16,
-// so every k read is in range; rows past M and columns past N read other memory of the
-// binding (never past it: matmul.c checks the extent) that only reaches outputs past M and N,
-// which are not written.  The f32 accumulators go through a 16 x 16 workgroup buffer to be
-// rounded to f16 and written with bounds checks (32 invocations x 8 elements), plus the bias
-// when MC is 1 (c[P.off.z + n * P.st[4].x]).  kernel.c puts the `enable` in the prelude.
-// H200 (test_matmul_coop, WGC_COOP_BENCH=1): f16 4096^3 76.4 TFLOP/s (default kernels 40.3,
-// cuBLAS through PyTorch 750): loads straight from global memory bound it; staging tiles through
-// workgroup memory (several subgroups per workgroup) is the next step.
+// A workgroup computes a TM x TN tile of out = A . B with NSG subgroups of 32 invocations (matmul.c
+// takes this path only where the subgroup size is 32 and the device has 16 x 16 x 16 f16 -> f32
+// subgroup shapes); subgroup s (@builtin(subgroup_id), uniform within its subgroup as Tint's
+// uniformity rules require of subgroup-matrix arguments) owns the 64 x WN block at row
+// (s / (TN / WN)) * 64, column (s % (TN / WN)) * WN as 4 x WN / 16 accumulators of 16 x 16.  The
+// variant is the key's op (OP): 0 = 128 x 128, 4 subgroups of 64 x 64, BK 32; 1 = 128 x 256, 8
+// subgroups of 64 x 64, BK 16; 2 = 256 x 128, 8 subgroups of 64 x 64, BK 16; 3 = 128 x 128, 8
+// subgroups of 64 x 32, BK 32.  Along K the workgroup stages BK-deep slices of A and B in
+// workgroup memory, double-buffered: every invocation loads its 16-byte chunks (8 halves, a
+// vec4<u32>) of slice t + 1 into registers before the subgroups multiply slice t, then stores them
+// into the other buffer; one barrier per slice.  Each slice is kept in the operand's own layout
+// (A row-major (MA 0): TM rows of BK, A column-major (MA 1): BK rows of TM; B row-major (MB 0): BK
+// rows of TN, column-major (MB 1): TN rows of BK), rows padded by 8 halves (16 bytes) so that the
+// 8 rows one matrix load touches fall in distinct banks, and read back with subgroupMatrixLoad's
+// col_major flag.  A (m, k) is a[P.off.x + m * P.aux.x + k] (MA 0) or a[P.off.x + m + k * P.aux.x]
+// (MA 1); B (k, n) is b[P.off.y + k * P.aux.y + n] (MB 0) or b[P.off.y + k + n * P.aux.y] (MB 1);
+// offsets and leading dimensions are multiples of 8 (matmul.c, coop_ok).  P.sv = (M, N, K, tiles
+// along N).  Chunks with a row or k past the matrix are not read (zeros are staged), so ragged M,
+// N and K (a multiple of 16) need no robust access; a chunk starting inside the matrix may run past
+// M or N by up to 7 elements, which matmul.c keeps inside the storage and which reach only outputs
+// that are not written.  Workgroups walk the tiles in bands of 8 tile rows (L2 reuse of B).  The
+// f32 accumulators go through a per-subgroup 16 x 16 workgroup buffer to be rounded to f16 and
+// written with bounds checks, plus the bias when MC is 1 (c[P.off.z + n * P.st[4].x]).  kernel.c
+// puts the `enable` in the prelude.
+// H200, f16 4096^3 (test_matmul_coop with WGC_COOP_BENCH=1 WGC_COOP_VARIANT=v, median of 5 x 10
+// products): variant 0 134.4 TFLOP/s, 1 159.9, 2 155.9, 3 154.3 (default kernels 40.6);
+// `wgc bench nn` with variant 1 (matmul.c's choice at that size) 150.5, cuBLAS f16 through PyTorch
+// 766.4 in the same run (0.20; the target, 0.5, is missed).  Staging in 4-byte words instead
+// (neighbouring invocations on neighbouring banks) ran 69.5 / 121.7 / 119.4 / 105.6 for the four
+// shapes and was dropped.  The first kernel (one subgroup per 64 x 64 tile, loads straight from
+// global memory) ran 76.4.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> a: array<f16>;
-@group(0) @binding(2) var<storage, read> b: array<f16>;
+@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
+@group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read> c: array<SC>;
 
-const TS: u32 = 64u;                  // tile side
 const ACM: bool = MA == 1u;           // A column-major
 const BCM: bool = MB == 1u;           // B column-major
+const TM: u32 = select(128u, 256u, OP == 2u);
+const TN: u32 = select(128u, 256u, OP == 1u);
+const BK: u32 = select(32u, 16u, OP == 1u || OP == 2u);
+const WN: u32 = select(64u, 32u, OP == 3u);   // columns of a subgroup's block
+const SGN: u32 = TN / WN;             // subgroups along N
+const NSG: u32 = (TM / 64u) * SGN;    // subgroups per workgroup
+const WGS: u32 = NSG * 32u;           // invocations per workgroup
+const PAD: u32 = 8u;
+// A slice: AR rows of AC halves (stride AS); B slice: BR rows of BC halves (stride BS)
+const AR: u32 = select(TM, BK, ACM);
+const AC: u32 = select(BK, TM, ACM);
+const AS: u32 = AC + PAD;
+const BR: u32 = select(BK, TN, BCM);
+const BC: u32 = select(TN, BK, BCM);
+const BS: u32 = BC + PAD;
+const ALEN: u32 = AR * AS;
+const BLEN: u32 = BR * BS;
+const NA: u32 = AR * AC / 8u / WGS;   // 16-byte chunks per invocation per slice
+const NB: u32 = BR * BC / 8u / WGS;
 
-var<workgroup> scratch: array<f32, 256>;
+var<workgroup> sa: array<f16, 2 * ALEN>;
+var<workgroup> sb: array<f16, 2 * BLEN>;
+var<workgroup> scratch: array<f32, NSG * 256>;
 
 alias Left = subgroup_matrix_left<f16, 16, 16>;
 alias Right = subgroup_matrix_right<f16, 16, 16>;
 alias Acc = subgroup_matrix_result<f32, 16, 16>;
 
-fn a_at(m: u32, k: u32) -> u32 {
-    return select(P.off.x + m * P.aux.x + k, P.off.x + m + k * P.aux.x, ACM);
+// Chunk j of a slice with `cols` halves per row, whose first row / column lie at (r0, c0) of a
+// matrix of `rows` x `ncols` with leading dimension ld at element off: its 8 halves, or zeros when
+// its row or first column is outside.
+fn chunk_a(j: u32, r0: u32, c0: u32, rows: u32, ncols: u32) -> vec4<u32> {
+    let r = r0 + j / (AC / 8u);
+    let cc = c0 + (j % (AC / 8u)) * 8u;
+    if r >= rows || cc >= ncols { return vec4<u32>(); }
+    return a[(P.off.x + r * P.aux.x + cc) / 8u];
 }
 
-fn b_at(k: u32, n: u32) -> u32 {
-    return select(P.off.y + k * P.aux.y + n, P.off.y + k + n * P.aux.y, BCM);
+fn chunk_b(j: u32, r0: u32, c0: u32, rows: u32, ncols: u32) -> vec4<u32> {
+    let r = r0 + j / (BC / 8u);
+    let cc = c0 + (j % (BC / 8u)) * 8u;
+    if r >= rows || cc >= ncols { return vec4<u32>(); }
+    return b[(P.off.y + r * P.aux.y + cc) / 8u];
 }
 
-fn ld_a(m: u32, k: u32) -> Left {
-    return subgroupMatrixLoad<Left>(&a, a_at(m, k), ACM, P.aux.x);
+fn put_a(base: u32, j: u32, v: vec4<u32>) {
+    let o = base + (j / (AC / 8u)) * AS + (j % (AC / 8u)) * 8u;
+    let h0 = bitcast<vec2<f16>>(v.x);
+    let h1 = bitcast<vec2<f16>>(v.y);
+    let h2 = bitcast<vec2<f16>>(v.z);
+    let h3 = bitcast<vec2<f16>>(v.w);
+    sa[o] = h0.x; sa[o + 1u] = h0.y; sa[o + 2u] = h1.x; sa[o + 3u] = h1.y;
+    sa[o + 4u] = h2.x; sa[o + 5u] = h2.y; sa[o + 6u] = h3.x; sa[o + 7u] = h3.y;
 }
 
-fn ld_b(k: u32, n: u32) -> Right {
-    return subgroupMatrixLoad<Right>(&b, b_at(k, n), BCM, P.aux.y);
+fn put_b(base: u32, j: u32, v: vec4<u32>) {
+    let o = base + (j / (BC / 8u)) * BS + (j % (BC / 8u)) * 8u;
+    let h0 = bitcast<vec2<f16>>(v.x);
+    let h1 = bitcast<vec2<f16>>(v.y);
+    let h2 = bitcast<vec2<f16>>(v.z);
+    let h3 = bitcast<vec2<f16>>(v.w);
+    sb[o] = h0.x; sb[o + 1u] = h0.y; sb[o + 2u] = h1.x; sb[o + 3u] = h1.y;
+    sb[o + 4u] = h2.x; sb[o + 5u] = h2.y; sb[o + 6u] = h3.x; sb[o + 7u] = h3.y;
 }
 
-// One 16 x 16 accumulator at (r0, c0) to out, through the workgroup buffer.
-fn put(v: Acc, r0: u32, c0: u32, li: u32) {
+// Left matrix of rows m.. m+15, k.. k+15 of the slice in buffer `base` (uniform in the subgroup).
+fn ld_a(base: u32, m: u32, k: u32) -> Left {
+    return subgroupMatrixLoad<Left>(&sa, select(base + m * AS + k, base + k * AS + m, ACM), ACM, AS);
+}
+
+fn ld_b(base: u32, k: u32, n: u32) -> Right {
+    return subgroupMatrixLoad<Right>(&sb, select(base + k * BS + n, base + n * BS + k, BCM), BCM, BS);
+}
+
+// Accumulator (i, j) of every subgroup to out, through the workgroup buffer; called by the whole
+// workgroup in uniform control flow.
+fn put(v: Acc, i: u32, j: u32, sid: u32, m0: u32, n0: u32, li: u32) {
     let M = P.sv.x;
     let N = P.sv.y;
-    if r0 >= M || c0 >= N { return; }
     workgroupBarrier();
-    subgroupMatrixStore(&scratch, 0u, v, false, 16u);
+    subgroupMatrixStore(&scratch, sid * 256u, v, false, 16u);
     workgroupBarrier();
-    for (var e = li; e < 256u; e += 32u) {
-        let m = r0 + e / 16u;
-        let n = c0 + e % 16u;
+    for (var e = li; e < NSG * 256u; e += WGS) {
+        let s = e / 256u;
+        let l = e % 256u;
+        let m = m0 + (s / SGN) * 64u + i * 16u + l / 16u;
+        let n = n0 + (s % SGN) * WN + j * 16u + l % 16u;
         if m < M && n < N {
             var x = scratch[e];
             if MC == 1u { x += f32(c[P.off.z + n * u32(P.st[4].x)]); }
@@ -69,15 +136,44 @@ fn put(v: Acc, r0: u32, c0: u32, li: u32) {
     }
 }
 
-// The 16 accumulators are separate variables and every loop body is written out, so that they
-// stay in registers (an indexed array of them would live in local memory).
-@compute @workgroup_size(32)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
-    let t = wid.y * P.gx + wid.x;
-    let tiles_n = P.sv.w;
-    let m0 = (t / tiles_n) * TS;
-    let n0 = (t % tiles_n) * TS;
+// The 16 accumulators are separate variables and every multiply is written out, so that they
+// stay in registers (an indexed array of them could live in local memory).
+@compute @workgroup_size(WGS)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32,
+        @builtin(subgroup_id) sid: u32) {
+    let M = P.sv.x;
+    let N = P.sv.y;
     let K = P.sv.z;
+    let tiles_n = P.sv.w;
+    let tiles_m = (M + TM - 1u) / TM;
+    let t = wid.y * P.gx + wid.x;
+    if t >= tiles_m * tiles_n { return; }
+    // bands of 8 tile rows, walked column by column inside a band
+    let band = t / (8u * tiles_n);
+    let rows = min(tiles_m - band * 8u, 8u);
+    let r = t - band * 8u * tiles_n;
+    let m0 = (band * 8u + r % rows) * TM;
+    let n0 = (r / rows) * TN;
+    let wm = (sid / SGN) * 64u;
+    let wn = (sid % SGN) * WN;
+    // slice origins: A (row, col) = (m, k) or (k, m); B = (k, n) or (n, k)
+    let a_rows = select(M, K, ACM);
+    let a_cols = select(K, M, ACM);
+    let b_rows = select(K, N, BCM);
+    let b_cols = select(N, K, BCM);
+    var ra: array<vec4<u32>, 4>;
+    var rb: array<vec4<u32>, 4>;
+    for (var q = 0u; q < NA; q++) {
+        let j = li + q * WGS;
+        ra[q] = chunk_a(j, select(m0, 0u, ACM), select(0u, m0, ACM), a_rows, a_cols);
+    }
+    for (var q = 0u; q < NB; q++) {
+        let j = li + q * WGS;
+        rb[q] = chunk_b(j, select(0u, n0, BCM), select(n0, 0u, BCM), b_rows, b_cols);
+    }
+    for (var q = 0u; q < NA; q++) { put_a(0u, li + q * WGS, ra[q]); }
+    for (var q = 0u; q < NB; q++) { put_b(0u, li + q * WGS, rb[q]); }
+    workgroupBarrier();
     var c00 = Acc();
     var c01 = Acc();
     var c02 = Acc();
@@ -94,46 +190,74 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var c31 = Acc();
     var c32 = Acc();
     var c33 = Acc();
-    for (var k = 0u; k < K; k += 16u) {
-        let a0 = ld_a(m0, k);
-        let a1 = ld_a(m0 + 16u, k);
-        let a2 = ld_a(m0 + 32u, k);
-        let a3 = ld_a(m0 + 48u, k);
-        var b = ld_b(k, n0);
-        c00 = subgroupMatrixMultiplyAccumulate(a0, b, c00);
-        c10 = subgroupMatrixMultiplyAccumulate(a1, b, c10);
-        c20 = subgroupMatrixMultiplyAccumulate(a2, b, c20);
-        c30 = subgroupMatrixMultiplyAccumulate(a3, b, c30);
-        b = ld_b(k, n0 + 16u);
-        c01 = subgroupMatrixMultiplyAccumulate(a0, b, c01);
-        c11 = subgroupMatrixMultiplyAccumulate(a1, b, c11);
-        c21 = subgroupMatrixMultiplyAccumulate(a2, b, c21);
-        c31 = subgroupMatrixMultiplyAccumulate(a3, b, c31);
-        b = ld_b(k, n0 + 32u);
-        c02 = subgroupMatrixMultiplyAccumulate(a0, b, c02);
-        c12 = subgroupMatrixMultiplyAccumulate(a1, b, c12);
-        c22 = subgroupMatrixMultiplyAccumulate(a2, b, c22);
-        c32 = subgroupMatrixMultiplyAccumulate(a3, b, c32);
-        b = ld_b(k, n0 + 48u);
-        c03 = subgroupMatrixMultiplyAccumulate(a0, b, c03);
-        c13 = subgroupMatrixMultiplyAccumulate(a1, b, c13);
-        c23 = subgroupMatrixMultiplyAccumulate(a2, b, c23);
-        c33 = subgroupMatrixMultiplyAccumulate(a3, b, c33);
+    let nt = (K + BK - 1u) / BK;
+    for (var kt = 0u; kt < nt; kt++) {
+        let cur = kt % 2u;
+        let more = kt + 1u < nt;
+        if more {                               // next slice into registers
+            let k1 = (kt + 1u) * BK;
+            for (var q = 0u; q < NA; q++) {
+                let j = li + q * WGS;
+                ra[q] = chunk_a(j, select(m0, k1, ACM), select(k1, m0, ACM), a_rows, a_cols);
+            }
+            for (var q = 0u; q < NB; q++) {
+                let j = li + q * WGS;
+                rb[q] = chunk_b(j, select(k1, n0, BCM), select(n0, k1, BCM), b_rows, b_cols);
+            }
+        }
+        let abase = cur * ALEN;
+        let bbase = cur * BLEN;
+        for (var kk = 0u; kk < BK; kk += 16u) {
+            let a0 = ld_a(abase, wm, kk);
+            let a1 = ld_a(abase, wm + 16u, kk);
+            let a2 = ld_a(abase, wm + 32u, kk);
+            let a3 = ld_a(abase, wm + 48u, kk);
+            var bm = ld_b(bbase, kk, wn);
+            c00 = subgroupMatrixMultiplyAccumulate(a0, bm, c00);
+            c10 = subgroupMatrixMultiplyAccumulate(a1, bm, c10);
+            c20 = subgroupMatrixMultiplyAccumulate(a2, bm, c20);
+            c30 = subgroupMatrixMultiplyAccumulate(a3, bm, c30);
+            bm = ld_b(bbase, kk, wn + 16u);
+            c01 = subgroupMatrixMultiplyAccumulate(a0, bm, c01);
+            c11 = subgroupMatrixMultiplyAccumulate(a1, bm, c11);
+            c21 = subgroupMatrixMultiplyAccumulate(a2, bm, c21);
+            c31 = subgroupMatrixMultiplyAccumulate(a3, bm, c31);
+            if WN > 32u {
+                bm = ld_b(bbase, kk, wn + 32u);
+                c02 = subgroupMatrixMultiplyAccumulate(a0, bm, c02);
+                c12 = subgroupMatrixMultiplyAccumulate(a1, bm, c12);
+                c22 = subgroupMatrixMultiplyAccumulate(a2, bm, c22);
+                c32 = subgroupMatrixMultiplyAccumulate(a3, bm, c32);
+                bm = ld_b(bbase, kk, wn + 48u);
+                c03 = subgroupMatrixMultiplyAccumulate(a0, bm, c03);
+                c13 = subgroupMatrixMultiplyAccumulate(a1, bm, c13);
+                c23 = subgroupMatrixMultiplyAccumulate(a2, bm, c23);
+                c33 = subgroupMatrixMultiplyAccumulate(a3, bm, c33);
+            }
+        }
+        if more {                               // the other buffer was last read before the previous barrier
+            let nxt = 1u - cur;
+            for (var q = 0u; q < NA; q++) { put_a(nxt * ALEN, li + q * WGS, ra[q]); }
+            for (var q = 0u; q < NB; q++) { put_b(nxt * BLEN, li + q * WGS, rb[q]); }
+        }
+        workgroupBarrier();
     }
-    put(c00, m0 + 0u, n0 + 0u, li);
-    put(c01, m0 + 0u, n0 + 16u, li);
-    put(c02, m0 + 0u, n0 + 32u, li);
-    put(c03, m0 + 0u, n0 + 48u, li);
-    put(c10, m0 + 16u, n0 + 0u, li);
-    put(c11, m0 + 16u, n0 + 16u, li);
-    put(c12, m0 + 16u, n0 + 32u, li);
-    put(c13, m0 + 16u, n0 + 48u, li);
-    put(c20, m0 + 32u, n0 + 0u, li);
-    put(c21, m0 + 32u, n0 + 16u, li);
-    put(c22, m0 + 32u, n0 + 32u, li);
-    put(c23, m0 + 32u, n0 + 48u, li);
-    put(c30, m0 + 48u, n0 + 0u, li);
-    put(c31, m0 + 48u, n0 + 16u, li);
-    put(c32, m0 + 48u, n0 + 32u, li);
-    put(c33, m0 + 48u, n0 + 48u, li);
+    put(c00, 0u, 0u, sid, m0, n0, li);
+    put(c01, 0u, 1u, sid, m0, n0, li);
+    put(c10, 1u, 0u, sid, m0, n0, li);
+    put(c11, 1u, 1u, sid, m0, n0, li);
+    put(c20, 2u, 0u, sid, m0, n0, li);
+    put(c21, 2u, 1u, sid, m0, n0, li);
+    put(c30, 3u, 0u, sid, m0, n0, li);
+    put(c31, 3u, 1u, sid, m0, n0, li);
+    if WN > 32u {
+        put(c02, 0u, 2u, sid, m0, n0, li);
+        put(c03, 0u, 3u, sid, m0, n0, li);
+        put(c12, 1u, 2u, sid, m0, n0, li);
+        put(c13, 1u, 3u, sid, m0, n0, li);
+        put(c22, 2u, 2u, sid, m0, n0, li);
+        put(c23, 2u, 3u, sid, m0, n0, li);
+        put(c32, 3u, 2u, sid, m0, n0, li);
+        put(c33, 3u, 3u, sid, m0, n0, li);
+    }
 }

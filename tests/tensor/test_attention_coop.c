@@ -1,0 +1,231 @@
+/* test_attention_coop.c - wt_scaled_dot_product_attention with precision WT_ATTENTION_F16_TENSOR
+ * (attention_coop.c, flash_coop.wgsl: f16 q, k, v on tensor cores through WGSL subgroup matrices)
+ * against a double-precision C reference: D 64 and 128, causal and not, query and key lengths
+ * that differ (causal aligned to the end, rows that see no key give zeros), lengths that are not
+ * multiples of the 64-row and 32-key blocks, grouped-query heads, transposed [B, S, H, D] views,
+ * a scale (also a large one, so that the running row maxima move and O is rescaled), and a shape
+ * the kernel cannot take (D 48: the default path).  The bound per output is
+ * 4e-3 (1 + |ref|) (P is rounded to f16).  On an adapter without cooperative matrices (lavapipe)
+ * the test says "SKIP: no cooperative matrix on <adapter>" and checks that the mode falls back to
+ * the default kernels with the same bound; everywhere, flash_coop.wgsl is compiled by our compiler
+ * for each specialisation.  WGC_COOP_BENCH=1 adds B1 H32 S4096 D128 causal timings (tensor cores
+ * against the default flash kernel, median of 5 batches of 3). */
+#include <time.h>
+
+#include "tensor_test.h"
+#include "wgc/wgsl.h"
+#include "tensor_common.wgsl.h"
+#include "tensor_flash_coop.wgsl.h"
+
+static wt_context *ctx;
+static uint64_t seed = 0xa77e;
+
+static void compile_all(void) {
+    int n = 0;
+    for (unsigned ma = 0; ma < 2; ma++)
+        for (unsigned mc = 0; mc < 2; mc++, n++) {
+            char pre[400];
+            int np = snprintf(pre, sizeof pre,
+                              "enable f16;\nenable chromium_experimental_subgroup_matrix;\nalias SO = f16;\n"
+                              "alias SA = f16;\nalias SB = f16;\nalias SC = f16;\nalias C = f32;\nconst OP: u32 = 0u;\n"
+                              "const MA: u32 = %uu;\nconst MB: u32 = 0u;\nconst MC: u32 = %uu;\nconst VPT: u32 = 1u;\n",
+                              ma, mc);
+            size_t cl = sizeof tensor_common_wgsl - 1, kl = sizeof tensor_flash_coop_wgsl - 1;
+            char *src = malloc((size_t)np + cl + kl + 1);
+            memcpy(src, pre, (size_t)np);
+            memcpy(src + np, tensor_common_wgsl, cl);
+            memcpy(src + np + cl, tensor_flash_coop_wgsl, kl);
+            src[(size_t)np + cl + kl] = 0;
+            wgsl_result *r = wgsl_compile(src, (size_t)np + cl + kl,
+                                          &(wgsl_options){ .filename = "flash_coop.wgsl", .no_bounds_checks = true });
+            CHECKF(r && r->ok && r->spirv_word_count > 0, "flash_coop.wgsl MA %u MC %u: %s", ma, mc,
+                   r ? wgsl_result_text(r) : "out of memory");
+            wgsl_result_free(r);
+            free(src);
+        }
+    printf("flash_coop.wgsl: %d variants compiled\n", n);
+}
+
+static double *rnd_vals(int64_t n) {
+    double *v = malloc((size_t)n * sizeof *v);
+    for (int64_t i = 0; i < n; i++) v[i] = wt_f16_to_f32(wt_f32_to_f16((float)tt_rand(&seed, -1, 1)));
+    return v;
+}
+
+/* [B, H, L, D] values v as a tensor, contiguous or a transposed [B, L, H, D] view */
+static wt_tensor *make(int64_t B, int64_t H, int64_t L, int64_t D, const double *v, bool transposed) {
+    if (!transposed)
+        return tt_upload(ctx, WT_F16, 4, (int64_t[]){ B, H, L, D }, v);
+    double *t = malloc((size_t)(B * H * L * D) * sizeof *t);
+    for (int64_t b = 0; b < B; b++)
+        for (int64_t h = 0; h < H; h++)
+            for (int64_t l = 0; l < L; l++)
+                for (int64_t d = 0; d < D; d++) t[((b * L + l) * H + h) * D + d] = v[((b * H + h) * L + l) * D + d];
+    wt_tensor *base = tt_upload(ctx, WT_F16, 4, (int64_t[]){ B, L, H, D }, t);
+    free(t);
+    wt_tensor *view = wt_transpose(ctx, base, 1, 2);
+    wt_release(base);
+    return view;
+}
+
+static void check_case(int64_t B, int64_t H, int64_t Hkv, int64_t Lq, int64_t Lk, int64_t D, bool causal,
+                       bool transposed, double scale) {
+    double *q = rnd_vals(B * H * Lq * D), *k = rnd_vals(B * Hkv * Lk * D), *v = rnd_vals(B * Hkv * Lk * D);
+    wt_tensor *tq = make(B, H, Lq, D, q, transposed), *tk = make(B, Hkv, Lk, D, k, transposed);
+    wt_tensor *tv = make(B, Hkv, Lk, D, v, transposed);
+    wt_tensor *o = wt_scaled_dot_product_attention(ctx, tq, tk, tv, &(wt_attention_desc){
+        .causal = causal, .scale = scale, .precision = WT_ATTENTION_F16_TENSOR });
+    char name[128];
+    snprintf(name, sizeof name, "B%lld H%lld/%lld Lq %lld Lk %lld D %lld%s%s", (long long)B, (long long)H,
+             (long long)Hkv, (long long)Lq, (long long)Lk, (long long)D, causal ? " causal" : "",
+             transposed ? " transposed" : "");
+    CHECKF(o != NULL, "%s: %s", name, wt_last_error(ctx));
+    if (o) {
+        double *got = tt_read(ctx, o), sc = scale != 0 ? scale : 1.0 / sqrt((double)D), worst = 0;
+        double *s = malloc((size_t)Lk * sizeof *s);
+        int bad = 0;
+        int64_t G = H / Hkv;
+        for (int64_t b = 0; b < B; b++)
+            for (int64_t h = 0; h < H; h++)
+                for (int64_t i = 0; i < Lq; i++) {
+                    const double *qr = q + ((b * H + h) * Lq + i) * D;
+                    double m = -INFINITY, sum = 0;
+                    for (int64_t j = 0; j < Lk; j++) {
+                        const double *kr = k + ((b * Hkv + h / G) * Lk + j) * D;
+                        double acc = 0;
+                        for (int64_t d = 0; d < D; d++) acc += qr[d] * kr[d];
+                        s[j] = causal && j > i + Lk - Lq ? -INFINITY : acc * sc;
+                        if (s[j] > m) m = s[j];
+                    }
+                    for (int64_t j = 0; j < Lk; j++) {
+                        s[j] = m == -INFINITY ? 0 : exp(s[j] - m);
+                        sum += s[j];
+                    }
+                    for (int64_t d = 0; d < D; d++) {
+                        double ref = 0;
+                        for (int64_t j = 0; j < Lk && sum > 0; j++)
+                            ref += s[j] * v[((b * Hkv + h / G) * Lk + j) * D + d];
+                        if (sum > 0) ref /= sum;
+                        double err = fabs(got[((b * H + h) * Lq + i) * D + d] - ref), tol = 4e-3 * (1 + fabs(ref));
+                        if (!(err <= tol)) bad++;
+                        if (err / tol > worst) worst = err / tol;
+                    }
+                }
+        CHECKF(bad == 0, "%s: %d wrong (worst %.2f of the bound)", name, bad, worst);
+        printf("%s: worst error %.3f of the bound\n", name, worst);
+        free(got);
+        free(s);
+    }
+    wt_release(o);
+    wt_release(tq);
+    wt_release(tk);
+    wt_release(tv);
+    free(q);
+    free(k);
+    free(v);
+}
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_d(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* B1 H32 S4096 D128 causal: median TFLOP/s of 5 batches of 3 */
+static double bench_one(wt_tensor *q, wt_tensor *k, wt_tensor *v, wt_attention_precision prec) {
+    const wt_attention_desc d = { .causal = true, .impl = WT_ATTENTION_FLASH, .precision = prec };
+    wt_release(wt_scaled_dot_product_attention(ctx, q, k, v, &d));
+    wt_sync(ctx);
+    double r[5];
+    for (int rep = 0; rep < 5; rep++) {
+        wt_tensor *o[3];
+        double t0 = now_s();
+        for (int i = 0; i < 3; i++) o[i] = wt_scaled_dot_product_attention(ctx, q, k, v, &d);
+        wt_sync(ctx);
+        double dt = now_s() - t0;
+        for (int i = 0; i < 3; i++) wt_release(o[i]);
+        r[rep] = 3.0 * 4.0 * 32.0 * 4096.0 * 4096.0 * 128.0 / 2.0 / dt / 1e12;
+    }
+    qsort(r, 5, sizeof *r, cmp_d);
+    return r[2];
+}
+
+static void bench(void) {
+    int64_t shape[4] = { 1, 32, 4096, 128 };
+    wt_tensor *q = wt_normal(ctx, WT_F16, 4, shape, 0, 1), *k = wt_normal(ctx, WT_F16, 4, shape, 0, 1);
+    wt_tensor *v = wt_normal(ctx, WT_F16, 4, shape, 0, 1);
+    CHECK(q && k && v);
+    if (q && k && v) {
+        double tc = bench_one(q, k, v, WT_ATTENTION_F16_TENSOR);
+        double df = bench_one(q, k, v, WT_ATTENTION_PRECISION_DEFAULT);
+        printf("BENCH flash attention f16 B1 H32 S4096 D128 causal: tensor cores %.1f TFLOP/s, default %.1f TFLOP/s\n",
+               tc, df);
+    }
+    wt_release(q);
+    wt_release(k);
+    wt_release(v);
+}
+
+int main(void) {
+    compile_all();
+    gpu_fixture probe;
+    fixture_init(&probe, NULL);
+    uint64_t want = 0;
+    if (wg_adapter_has_feature(probe.ad, WG_FEATURE_SHADER_F16)) want |= WG_FEATURE_BIT(WG_FEATURE_SHADER_F16);
+    if (wg_adapter_has_feature(probe.ad, WG_FEATURE_COOPERATIVE_MATRIX))
+        want |= WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX);
+    char name[256];
+    snprintf(name, sizeof name, "%s", wg_adapter_get_info(probe.ad)->name);
+    wg_device_release(probe.dev);
+    wg_instance_release(probe.inst);
+    tt_fixture f;
+    memset(&f, 0, sizeof f);
+    fixture_init(&f.g, &(wg_device_desc){ .required_features = want });
+    f.ctx = ctx = wt_context_create(f.g.dev, &(wt_context_desc){ .allocator = test_allocator(&f.ta) });
+    if (!ctx) {
+        fprintf(stderr, "FAIL: no wt context\n");
+        return 1;
+    }
+    if (!(want & WG_FEATURE_BIT(WG_FEATURE_SHADER_F16))) {
+        printf("SKIP: no shader-f16 on %s\n", name);
+        CHECK(!wt_attention_tensor_cores(ctx));
+        tt_end(&f);
+        return test_end();
+    }
+    bool tc = wt_attention_tensor_cores(ctx);
+    if (!tc)
+        printf("SKIP: no cooperative matrix on %s: WT_ATTENTION_F16_TENSOR falls back to the default kernels "
+               "(checked)\n", name);
+    else
+        printf("tensor cores on %s\n", name);
+    bool light = tt_under_valgrind();
+    if (light)
+        printf("under valgrind: two cases\n");
+    check_case(1, 2, 2, 100, 100, 64, true, false, 0);
+    check_case(1, 2, 1, 37, 130, 128, true, false, 0);       /* KV cache, grouped heads */
+    if (!light) {
+        check_case(2, 2, 2, 64, 64, 128, false, false, 0.05);
+        check_case(1, 4, 2, 70, 33, 64, true, true, 0);      /* Lq > Lk: early rows see no key */
+        check_case(1, 1, 1, 129, 200, 128, false, true, 0);
+        check_case(1, 2, 2, 100, 200, 64, true, false, 4.0); /* large scores: row maxima move, O rescaled */
+        check_case(1, 2, 2, 40, 40, 48, true, false, 0);     /* D 48: the default path */
+    }
+    /* a bad precision value is an error */
+    wt_tensor *x = wt_zeros(ctx, WT_F16, 3, (int64_t[]){ 1, 4, 16 });
+    const wt_attention_desc bad = { .precision = WT_ATTENTION_PRECISION_COUNT };
+    CHECK(wt_scaled_dot_product_attention(ctx, x, x, x, &bad) == NULL);
+    CHECK(strstr(wt_last_error(ctx), "precision") != NULL);
+    wt_release(x);
+    const char *bn = getenv("WGC_COOP_BENCH");
+    if (bn && *bn == '1') {
+        if (tc) bench();
+        else printf("SKIP: WGC_COOP_BENCH needs cooperative matrices\n");
+    }
+    tt_end(&f);
+    return test_end();
+}
