@@ -148,17 +148,29 @@ char *bench_torch_baseline(bench_report *rep, int b, const bench_options *opt, b
                            const char **js);
 
 /* ---- the wt suites (ops, nn, llm) ---- */
+#define BENCH_MAX_RUNS 64
+
 typedef struct bench_wt {
     struct wg_instance *inst;
     struct wg_device *dev;
     struct wt_context *ctx;
     const struct wg_adapter_info *info;  /* the adapter's (lives as long as inst) */
     bool cpu;                            /* a CPU adapter: AUTO sizes mean MEDIUM */
+    bool timed;                          /* wt's batch timing is on (timestamp queries) */
 } bench_wt;
 
 /* The default adapter, a device (with shader-f16 when f16 and the adapter has it) and a wt
  * context, all labelled label; false with a message on stderr, nothing held, when one fails. */
 bool bench_wt_open(bench_wt *w, const char *label, bool f16);
+/* The start of a wt suite: a report named `name` (*rep, calloc'ed: the caller frees it),
+ * bench_wt_open, its "adapter" and "timing" lines, and the size (AUTO: MEDIUM on a CPU adapter,
+ * else FULL).  False, nothing held, when one fails. */
+bool bench_wt_start(const bench_options *opt, const char *name, bool f16, bench_report **rep, bench_wt *w,
+                    bench_size *size);
+/* A suite's runs: --runs when given (at most BENCH_MAX_RUNS), else the size's default. */
+int bench_runs(const bench_options *opt, int dflt);
+/* The report's "adapter" line and its "timing" line (GPU time from wt's batch timing, or wall clock). */
+void bench_wt_info(const bench_wt *w, bench_report *r);
 /* After the measurements: adds the context's "wt" line (dispatches, submits, kernels, peak) to r,
  * destroys the context and releases the device; inst and info stay for the baselines. */
 void bench_wt_done(bench_wt *w, bench_report *r);
@@ -166,5 +178,24 @@ void bench_wt_done(bench_wt *w, bench_report *r);
  * that cannot be written counts as an error), releases the instance; returns the exit status
  * (1 a wrong result, 2 an error, else 0). */
 int bench_wt_end(bench_wt *w, bench_report *r, const bench_options *opt, int wrong, int errors);
+
+/* What the wt suites (ops, nn, llm) share while measuring. */
+/* "wgc bench: <message>" on stderr with --verbose. */
+void bench_say(const bench_options *opt, const char *fmt, ...);
+/* t (a tensor or any result pointer) non-NULL: true; else "wgc bench: <what>: <wt's last
+ * error>" on stderr, the error cleared, *errors counted, false. */
+bool bench_got(struct wt_context *ctx, int *errors, const char *what, const void *t);
+/* One op to time: returns a new tensor (NULL on error). */
+typedef struct wt_tensor *(*bench_op)(void *arg);
+typedef struct bench_times {
+    double best, median;       /* seconds per op: GPU time when timed, else wall clock */
+    double wall;               /* median wall clock per op (record + submit + wait) */
+} bench_times;
+/* Seconds per op of `reps` op(arg) recorded back to back into the pending batch (independent
+ * outputs), then wt_sync, over `runs` runs after one warm-up (kernels, autotuner, pool): with
+ * `timed` the GPU time of the run's batches (wt_stats.gpu_ns) / reps, what CUDA events measure
+ * for the baselines; else the wall clock / reps.  runs <= BENCH_MAX_RUNS.  False on an error. */
+bool bench_time_op(struct wt_context *ctx, bool timed, int *errors, bench_op op, void *arg, int reps, int runs,
+                   bench_times *out);
 
 #endif

@@ -551,6 +551,100 @@ bool bench_wt_open(bench_wt *w, const char *label, bool f16) {
     }
     w->info = wg_adapter_get_info(ad);
     w->cpu = w->info->type == WG_ADAPTER_TYPE_CPU;
+    w->timed = wt_context_set_timing(w->ctx, true) == WT_OK;
+    wt_clear_error(w->ctx);
+    return true;
+}
+
+bool bench_wt_start(const bench_options *opt, const char *name, bool f16, bench_report **rep, bench_wt *w,
+                    bench_size *size) {
+    char label[64];
+    snprintf(label, sizeof label, "bench %s", name);
+    *rep = calloc(1, sizeof **rep);
+    if (!*rep)
+        return false;
+    bench_report_init(*rep, name);
+    if (!bench_wt_open(w, label, f16)) {
+        free(*rep);
+        *rep = NULL;
+        return false;
+    }
+    bench_wt_info(w, *rep);
+    *size = opt->size != BENCH_SIZE_AUTO ? opt->size : w->cpu ? BENCH_SIZE_MEDIUM : BENCH_SIZE_FULL;
+    return true;
+}
+
+int bench_runs(const bench_options *opt, int dflt) {
+    if (!opt->runs)
+        return dflt;
+    return opt->runs < BENCH_MAX_RUNS ? opt->runs : BENCH_MAX_RUNS;
+}
+
+void bench_wt_info(const bench_wt *w, bench_report *r) {
+    const wg_adapter_info *info = w->info;
+    bench_info(r, "adapter", "%s (%s, %s %s)", info->name, wg_adapter_type_name(info->type), info->driver_name,
+               info->driver_info);
+    bench_info(r, "timing", "%s", w->timed ? "GPU time per op: wt batch timestamps around the reps' batches (as CUDA events)"
+                                           : "wall clock per op: record + submit + wait (no timestamp queries)");
+}
+
+void bench_say(const bench_options *opt, const char *fmt, ...) {
+    if (!opt->verbose)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("wgc bench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+bool bench_got(wt_context *ctx, int *errors, const char *what, const void *t) {
+    if (t)
+        return true;
+    fprintf(stderr, "wgc bench: %s: %s\n", what, wt_last_error(ctx));
+    wt_clear_error(ctx);
+    (*errors)++;
+    return false;
+}
+
+static uint64_t gpu_ns(wt_context *ctx) {
+    wt_stats st;
+    wt_get_stats(ctx, &st);
+    return st.gpu_ns;
+}
+
+bool bench_time_op(wt_context *ctx, bool timed, int *errors, bench_op op, void *arg, int reps, int runs,
+                   bench_times *out) {
+    double secs[BENCH_MAX_RUNS], walls[BENCH_MAX_RUNS];
+    runs = runs < 1 ? 1 : runs > BENCH_MAX_RUNS ? BENCH_MAX_RUNS : runs;
+    wt_tensor **outs = calloc((size_t)reps, sizeof *outs);
+    if (!outs)
+        return false;
+    bool good = true;
+    for (int r = -1; r < runs && good; r++) {   /* r = -1: warm-up (kernels, autotuner, pool) */
+        wt_sync(ctx);
+        uint64_t g0 = gpu_ns(ctx);
+        double t0 = bench_now_s();
+        for (int i = 0; i < reps && good; i++)
+            good = bench_got(ctx, errors, "op", outs[i] = op(arg));
+        good = good && wt_sync(ctx) == WT_OK;
+        double t = (bench_now_s() - t0) / reps;
+        for (int i = 0; i < reps; i++) {
+            wt_release(outs[i]);
+            outs[i] = NULL;
+        }
+        if (r >= 0) {
+            walls[r] = t;
+            secs[r] = timed ? (double)(gpu_ns(ctx) - g0) * 1e-9 / reps : t;
+        }
+    }
+    free(outs);
+    if (!good)
+        return false;
+    out->best = bench_min(secs, runs);
+    out->median = bench_median(secs, runs);
+    out->wall = bench_median(walls, runs);
     return true;
 }
 

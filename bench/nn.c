@@ -21,14 +21,12 @@
 #include "bench.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nn_conv.h"       /* the conv2d row (bench/nn_conv.c) */
 #include "wgc/tensor.h"
 
-#define MAX_RUNS 64
 
 /* X(key, name, unit, better, absolute target, target as a fraction of the torch figure) */
 #define NN_ROWS(X)                                                                          \
@@ -70,27 +68,12 @@ typedef struct nb {
     wt_context *ctx;
     nn_sizes sz;
     bool all_kernels;
+    bool timed;               /* wt batch timing on: GPU time per op */
     int wrong, errors;
 } nb;
 
-static void progress(const nb *b, const char *fmt, ...) {
-    if (!b->opt->verbose)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("wgc bench: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
-static bool ok(nb *b, const char *what, wt_tensor *t) {
-    if (t)
-        return true;
-    fprintf(stderr, "wgc bench: %s: %s\n", what, wt_last_error(b->ctx));
-    wt_clear_error(b->ctx);
-    b->errors++;
-    return false;
+static bool ok(nb *b, const char *what, const void *t) {
+    return bench_got(b->ctx, &b->errors, what, t);
 }
 
 static float *read_f32(nb *b, wt_tensor *t) {
@@ -119,37 +102,16 @@ static wt_tensor *run_mm(nb *b, const mm_case *c) {
     return wt_matmul_ex(b->ctx, c->a, c->b, NULL, &(wt_matmul_desc){ .kernel = c->kernel, .precision = c->precision });
 }
 
-/* Best and median seconds per op of `reps` back-to-back products in one batch, over runs. */
-static bool time_mm(nb *b, const mm_case *c, int reps, double *best, double *median) {
-    double secs[MAX_RUNS];
-    int runs = b->sz.runs;
-    wt_tensor **outs = calloc((size_t)reps, sizeof *outs);
-    if (!outs)
-        return false;
-    bool good = true;
-    for (int r = -1; r < runs && good; r++) {   /* r = -1: warm-up (kernels, autotuner, pool) */
-        wt_sync(b->ctx);
-        double t0 = bench_now_s();
-        for (int i = 0; i < reps && good; i++)
-            good = ok(b, "matmul", outs[i] = run_mm(b, c));
-        good = good && wt_sync(b->ctx) == WT_OK;
-        double t = (bench_now_s() - t0) / reps;
-        for (int i = 0; i < reps; i++) {
-            wt_release(outs[i]);
-            outs[i] = NULL;
-        }
-        if (r >= 0)
-            secs[r] = t;
-    }
-    free(outs);
-    if (!good)
-        return false;
-    *best = bench_min(secs, runs);
-    *median = bench_median(secs, runs);
-    return true;
+typedef struct mm_call {
+    nb *b;
+    const mm_case *c;
+} mm_call;
+
+static wt_tensor *call_mm(void *arg) {
+    mm_call *m = arg;
+    return run_mm(m->b, m->c);
 }
 
-/* 48 sampled outputs against a double-precision host product. */
 static void check_mm(nb *b, const char *what, const mm_case *c) {
     wt_tensor *out = run_mm(b, c);
     if (!ok(b, what, out))
@@ -191,17 +153,18 @@ static void flops_row(nb *b, const char *key, const char *name, mm_case *c, int 
         snprintf(nm, sizeof nm, "%.79s", name);
         row = bench_add_row(b->rep, key, nm, "TFLOP/s", BENCH_HIGHER, NAN);
     }
-    double best, med;
-    progress(b, "%s", key);
-    if (!row || !time_mm(b, c, reps, &best, &med))
+    bench_times t;
+    bench_say(b->opt, "%s", key);
+    if (!row || !bench_time_op(b->ctx, b->timed, &b->errors, call_mm, &(mm_call){ b, c }, reps, b->sz.runs, &t))
         return;
     double flop = 2.0 * (double)c->batch * (double)c->M * (double)c->N * (double)c->K;
-    row->ours = flop / best * 1e-12;
+    row->ours = flop / t.best * 1e-12;
     wt_matmul_kernel k = c->kernel ? c->kernel
                                    : wt_autotune_lookup(b->ctx, c->M, c->N, c->K, c->batch, wt_dtype_of(c->a));
-    snprintf(row->note, sizeof row->note, "%s; best of %d x %d reps, median %.4g TFLOP/s",
+    snprintf(row->note, sizeof row->note, "%s; %s, best of %d x %d reps, median %.4g TFLOP/s",
              c->precision == WT_MATMUL_F16_TENSOR ? "matmul_coop (subgroup matrices)"
-             : c->kernel || k ? wt_matmul_kernel_name(k) : "heuristic", b->sz.runs, reps, flop / med * 1e-12);
+             : c->kernel || k ? wt_matmul_kernel_name(k) : "heuristic", b->timed ? "GPU time" : "wall clock",
+             b->sz.runs, reps, flop / t.median * 1e-12);
     check_mm(b, key, c);
 }
 
@@ -214,11 +177,13 @@ static void gemm(nb *b, const char *key, wt_dtype dt, int64_t batch, int64_t M, 
         mm_case c = { x, y, batch, M, N, K, WT_MATMUL_AUTO, WT_MATMUL_PRECISION_DEFAULT };
         const bench_row *main_row = bench_find_row(b->rep, key);
         flops_row(b, key, main_row ? main_row->name : key, &c, reps);
-        for (int k = WT_MATMUL_TILE128; variants && b->all_kernels && k < WT_MATMUL_MATVEC; k++) {
+        for (int k = WT_MATMUL_TILE128; variants && b->all_kernels && k < WT_MATMUL_KERNEL_COUNT; k++) {
+            if (k == WT_MATMUL_MATVEC)
+                continue;
             char vk[48], vn[160];
             snprintf(vk, sizeof vk, "%s_%s", key, wt_matmul_kernel_name((wt_matmul_kernel)k));
             snprintf(vn, sizeof vn, "%s, %s", main_row ? main_row->name : key, wt_matmul_kernel_name((wt_matmul_kernel)k));
-            bool v4 = k == WT_MATMUL_TILE128X64V4 || k == WT_MATMUL_TILE128X64V4W || k == WT_MATMUL_TILE128V4W;
+            bool v4 = strstr(wt_matmul_kernel_name((wt_matmul_kernel)k), "v4") != NULL;
             if (v4 && (K % 4 || N % 4))
                 continue;   /* the 16-byte kernels need K and N multiples of 4 */
             if ((k == WT_MATMUL_TILE128K16 || k == WT_MATMUL_TILE128K16U) &&
@@ -255,15 +220,15 @@ static void matvec(nb *b) {
     int reps = 100;
     wt_tensor *w = wt_uniform(ctx, WT_F32, WT_SHAPE(n, n), -1, 1), *x = wt_uniform(ctx, WT_F32, WT_SHAPE(n), -1, 1);
     bench_row *row = bench_find_row(b->rep, "matvec4096_GBps");
-    progress(b, "matvec");
+    bench_say(b->opt, "matvec");
     if (ok(b, "inputs", w) && ok(b, "inputs", x) && row) {
         mm_case c = { w, x, 1, n, 1, n, WT_MATMUL_AUTO, WT_MATMUL_PRECISION_DEFAULT };
-        double best, med;
-        if (time_mm(b, &c, reps, &best, &med)) {
+        bench_times t;
+        if (bench_time_op(b->ctx, b->timed, &b->errors, call_mm, &(mm_call){ b, &c }, reps, b->sz.runs, &t)) {
             double bytes = 4.0 * (double)n * (double)n;
-            row->ours = bytes / best * 1e-9;
-            snprintf(row->note, sizeof row->note, "best of %d x %d reps, median %.4g GB/s; %lld^2", b->sz.runs, reps,
-                     bytes / med * 1e-9, (long long)n);
+            row->ours = bytes / t.best * 1e-9;
+            snprintf(row->note, sizeof row->note, "%s, best of %d x %d reps, median %.4g GB/s; %lld^2",
+                     b->timed ? "GPU time" : "wall clock", b->sz.runs, reps, bytes / t.median * 1e-9, (long long)n);
             /* check: W [n, n] . x [n] as a [n, n] . [n, 1] product */
             wt_tensor *x2 = wt_reshape(ctx, x, WT_SHAPE(n, 1));
             mm_case c2 = { w, x2, 1, n, 1, n, WT_MATMUL_AUTO, WT_MATMUL_PRECISION_DEFAULT };
@@ -313,34 +278,23 @@ static void baseline_torch(nb *b, int bi, bool cpu_adapter, const char *adapter)
 }
 
 int bench_nn(const bench_options *opt) {
-    bench_report *rep = calloc(1, sizeof *rep);
-    if (!rep)
+    bench_report *rep;
+    bench_wt w;
+    bench_size size;
+    if (!bench_wt_start(opt, "nn", true, &rep, &w, &size))
         return 2;
-    nb b = { .opt = opt, .rep = rep };
+    nb b = { .opt = opt, .rep = rep, .ctx = w.ctx, .timed = w.timed };
     const char *ak = getenv("WGC_NN_KERNELS");
     b.all_kernels = ak && !strcmp(ak, "all");
-    bench_report_init(rep, "nn");
-    bench_wt w;
-    if (!bench_wt_open(&w, "bench nn", true)) {
-        free(rep);
-        return 2;
-    }
-    b.ctx = w.ctx;
     const wg_adapter_info *info = w.info;
     bool cpu = w.cpu;
-    bench_size size = opt->size;
-    if (size == BENCH_SIZE_AUTO)
-        size = cpu ? BENCH_SIZE_MEDIUM : BENCH_SIZE_FULL;
     static const nn_sizes sizes[BENCH_SIZE_COUNT] = {
         [BENCH_SIZE_SMALL] = { "small", 64, 128, 192, 63, 65, 31, 2, 64, 64, 16, 256, 2 },
         [BENCH_SIZE_MEDIUM] = { "medium", 256, 512, 768, 255, 257, 127, 4, 128, 128, 64, 1024, 3 },
         [BENCH_SIZE_FULL] = { "full", 1024, 4096, 8192, 4095, 4097, 1023, 32, 512, 512, 64, 4096, 5 },
     };
     b.sz = sizes[size];
-    if (opt->runs)
-        b.sz.runs = opt->runs < MAX_RUNS ? opt->runs : MAX_RUNS;
-    bench_info(rep, "adapter", "%s (%s, %s %s)", info->name, wg_adapter_type_name(info->type), info->driver_name,
-               info->driver_info);
+    b.sz.runs = bench_runs(opt, b.sz.runs);
     bench_info(rep, "size", "%s: sgemm %lld^3 %lld^3 %lld^3, ragged %lldx%lldx%lld, bmm %lldx%lldx%lldx%lld, matvec "
                "%lld^2; %d runs", b.sz.name, (long long)b.sz.s1, (long long)b.sz.s2, (long long)b.sz.s3,
                (long long)b.sz.rm, (long long)b.sz.rn, (long long)b.sz.rk, (long long)b.sz.bb, (long long)b.sz.bm,
@@ -362,7 +316,7 @@ int bench_nn(const bench_options *opt) {
         snprintf(bench_find_row(rep, "hgemm4096_TFLOPs")->note, sizeof rep->rows[0].note, "no shader-f16 on this adapter");
     hgemm_tc(&b);
     matvec(&b);
-    nn_conv_rows(rep, b.ctx, size, b.sz.runs, b.all_kernels, &b.wrong, &b.errors);
+    nn_conv_rows(rep, b.ctx, b.timed, size, b.sz.runs, b.all_kernels, &b.wrong, &b.errors);
     bench_wt_done(&w, rep);
 
     int bt = bench_add_baseline(rep, "torch");

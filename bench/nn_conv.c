@@ -1,9 +1,10 @@
 /* nn_conv.c - the conv2d rows of `wgc bench nn`: wt_conv2d f32, 3x3, stride 1, padding 1, bias,
  * on x [N, C, H, W] with K output channels (full size N32 C64 K64 128^2, as issue 5 asks; CPU
  * adapters get smaller problems), in TFLOP/s of 2 N K OH OW C 9 flop.  Timed as bench/nn.c times
- * its products: `reps` convolutions recorded back to back into one batch, wt_sync, wall clock /
- * reps, best of `runs` (median in the note).  48 sampled outputs are checked against a
- * double-precision host convolution; a mismatch counts as a wrong result.  With variants
+ * its products (bench_time_op: `reps` convolutions recorded back to back into the batch, wt_sync,
+ * GPU time / reps where wt's batch timing is on, else wall clock), best of `runs` (median in the
+ * note).  48 sampled outputs of one more convolution are checked against a double-precision host
+ * convolution; a mismatch counts as a wrong result.  With variants
  * (WGC_NN_KERNELS=all, or WGC_CONV_KERNELS=all for these rows only) a row per forced kernel
  * (implicit GEMM with 64x128 and 64x256 tiles, direct, and conv.wgsl's OP-bit variants through
  * src/tensor/conv.c's WGC_CONV_GEMM_OP knob) follows; WGC_CONV_KERNELS=wino: rows for
@@ -19,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CONV_MAX_RUNS 64
+#define CONV_MAX_RUNS BENCH_MAX_RUNS
 
 typedef struct conv_size {
     int64_t N, C, K, H, W;
@@ -50,82 +51,81 @@ static float urand(void) {
     return (float)((double)(rng >> 11) / 4503599627370496.0 - 1.0);
 }
 
-/* One measured row: returns false when the kernel failed (counted in *errors). */
-static void conv_row(bench_report *rep, wt_context *ctx, const char *key, const char *name, const conv_size *s,
-                     int runs, wt_conv_impl impl, wt_tensor *x, wt_tensor *w, wt_tensor *b, const float *hx,
-                     const float *hw, const float *hb, int *wrong, int *errors) {
+typedef struct conv_call {
+    wt_context *ctx;
+    wt_tensor *x, *w, *b;
+    const wt_conv2d_desc *d;
+} conv_call;
+
+static wt_tensor *call_conv(void *arg) {
+    conv_call *c = arg;
+    return wt_conv2d(c->ctx, c->x, c->w, c->b, c->d);
+}
+
+/* 48 sampled outputs of one more convolution against the double-precision host sum. */
+static void check_conv(wt_context *ctx, const char *name, const conv_size *s, const conv_call *cc, const float *hx,
+                       const float *hw, const float *hb, int *wrong, int *errors) {
+    int64_t OHW = s->H * s->W, no = s->N * s->K * OHW;
+    wt_tensor *out = call_conv((void *)cc);
+    float *ho = malloc((size_t)no * sizeof *ho);
+    if (!out || !ho || wt_to_host(ctx, out, ho, (size_t)no * sizeof *ho) != WT_OK) {
+        bench_got(ctx, errors, name, NULL);
+        free(ho);
+        wt_release(out);
+        return;
+    }
+    uint64_t q = 88172645463325252ull;
+    int bad = 0;
+    for (int i = 0; i < 48; i++) {
+        q ^= q << 13; q ^= q >> 7; q ^= q << 17;
+        int64_t o = i == 0 ? no - 1 : i == 1 ? 0 : (int64_t)(q % (uint64_t)no);
+        int64_t n = o / (s->K * OHW), k = o / OHW % s->K, oh = o % OHW / s->W, ow = o % s->W;
+        double ref = hb[k], mag = fabs(hb[k]);
+        for (int64_t c = 0; c < s->C; c++)
+            for (int64_t kh = 0; kh < 3; kh++)
+                for (int64_t kw = 0; kw < 3; kw++) {
+                    int64_t ih = oh - 1 + kh, iw = ow - 1 + kw;
+                    if (ih < 0 || ih >= s->H || iw < 0 || iw >= s->W)
+                        continue;
+                    double t2 = (double)hx[((n * s->C + c) * s->H + ih) * s->W + iw] *
+                                (double)hw[((k * s->C + c) * 3 + kh) * 3 + kw];
+                    ref += t2;
+                    mag += fabs(t2);
+                }
+        if (!(fabs(ho[o] - ref) <= 1e-5 * (mag + 1)) && bad++ < 3)
+            fprintf(stderr, "wgc bench: %s: out[%lld] = %.9g, expected %.9g\n", name, (long long)o, ho[o], ref);
+    }
+    if (bad)
+        (*wrong)++;
+    free(ho);
+    wt_release(out);
+}
+
+/* One measured row (bench_time_op: GPU time with `timed`), then the check. */
+static void conv_row(bench_report *rep, wt_context *ctx, bool timed, const char *key, const char *name,
+                     const conv_size *s, int runs, wt_conv_impl impl, wt_tensor *x, wt_tensor *w, wt_tensor *b,
+                     const float *hx, const float *hw, const float *hb, int *wrong, int *errors) {
     bench_row *row = bench_find_row(rep, key);
     if (!row)
         row = bench_add_row(rep, key, name, "TFLOP/s", BENCH_HIGHER, NAN);
     if (!row)
         return;
     wt_conv2d_desc d = { .padding = { 1, 1 }, .impl = impl };
-    double secs[CONV_MAX_RUNS];
-    wt_tensor **outs = calloc((size_t)s->reps, sizeof *outs);
-    bool good = outs != NULL;
-    for (int r = -1; r < runs && good; r++) {   /* r = -1: warm-up (kernel build, pool) */
-        wt_sync(ctx);
-        double t0 = bench_now_s();
-        for (int i = 0; i < s->reps && good; i++)
-            good = (outs[i] = wt_conv2d(ctx, x, w, b, &d)) != NULL;
-        good = good && wt_sync(ctx) == WT_OK;
-        double t = (bench_now_s() - t0) / s->reps;
-        if (r >= 0)
-            secs[r] = t;
-        if (r == runs - 1 && good) {   /* check the last result on sampled outputs */
-            int64_t OHW = s->H * s->W, no = s->N * s->K * OHW;
-            float *ho = malloc((size_t)no * sizeof *ho);
-            if (!ho || wt_to_host(ctx, outs[0], ho, (size_t)no * sizeof *ho) != WT_OK) {
-                good = false;
-            } else {
-                uint64_t q = 88172645463325252ull;
-                int bad = 0;
-                for (int i = 0; i < 48; i++) {
-                    q ^= q << 13; q ^= q >> 7; q ^= q << 17;
-                    int64_t o = i == 0 ? no - 1 : i == 1 ? 0 : (int64_t)(q % (uint64_t)no);
-                    int64_t n = o / (s->K * OHW), k = o / OHW % s->K, oh = o % OHW / s->W, ow = o % s->W;
-                    double ref = hb[k], mag = fabs(hb[k]);
-                    for (int64_t c = 0; c < s->C; c++)
-                        for (int64_t kh = 0; kh < 3; kh++)
-                            for (int64_t kw = 0; kw < 3; kw++) {
-                                int64_t ih = oh - 1 + kh, iw = ow - 1 + kw;
-                                if (ih < 0 || ih >= s->H || iw < 0 || iw >= s->W)
-                                    continue;
-                                double t2 = (double)hx[((n * s->C + c) * s->H + ih) * s->W + iw] *
-                                            (double)hw[((k * s->C + c) * 3 + kh) * 3 + kw];
-                                ref += t2;
-                                mag += fabs(t2);
-                            }
-                    if (!(fabs(ho[o] - ref) <= 1e-5 * (mag + 1)) && bad++ < 3)
-                        fprintf(stderr, "wgc bench: %s: out[%lld] = %.9g, expected %.9g\n", name, (long long)o, ho[o],
-                                ref);
-                }
-                if (bad)
-                    (*wrong)++;
-            }
-            free(ho);
-        }
-        for (int i = 0; i < s->reps; i++) {
-            wt_release(outs[i]);
-            outs[i] = NULL;
-        }
-    }
-    free(outs);
-    if (!good) {
-        fprintf(stderr, "wgc bench: %s: %s\n", name, wt_last_error(ctx));
-        wt_clear_error(ctx);
-        (*errors)++;
+    conv_call cc = { ctx, x, w, b, &d };
+    bench_times t;
+    if (!bench_time_op(ctx, timed, errors, call_conv, &cc, s->reps, runs, &t)) {
         snprintf(row->note, sizeof row->note, "failed: see stderr");
         return;
     }
+    check_conv(ctx, name, s, &cc, hx, hw, hb, wrong, errors);
     double flop = 2.0 * (double)(s->N * s->K * s->H * s->W) * (double)(s->C * 9);
-    row->ours = flop / bench_min(secs, runs) / 1e12;
-    snprintf(row->note, sizeof row->note, "median %.3g TFLOP/s; %d reps per batch", flop / bench_median(secs, runs) / 1e12,
-             s->reps);
+    row->ours = flop / t.best / 1e12;
+    snprintf(row->note, sizeof row->note, "%s, median %.3g TFLOP/s; %d reps per batch", timed ? "GPU time" : "wall clock",
+             flop / t.median / 1e12, s->reps);
 }
 
-void nn_conv_rows(bench_report *rep, wt_context *ctx, bench_size size, int runs, bool variants, int *wrong,
-                  int *errors) {
+void nn_conv_rows(bench_report *rep, wt_context *ctx, bool timed, bench_size size, int runs, bool variants,
+                  int *wrong, int *errors) {
     conv_size s = size_of(size);
     if (runs > CONV_MAX_RUNS)
         runs = CONV_MAX_RUNS;
@@ -157,7 +157,7 @@ void nn_conv_rows(bench_report *rep, wt_context *ctx, bench_size size, int runs,
         (*errors)++;
         goto done;
     }
-    conv_row(rep, ctx, "conv2d_TFLOPs", name, &s, runs, WT_CONV_AUTO, x, w, b, hx, hw, hb, wrong, errors);
+    conv_row(rep, ctx, timed, "conv2d_TFLOPs", name, &s, runs, WT_CONV_AUTO, x, w, b, hx, hw, hb, wrong, errors);
     const char *ck = getenv("WGC_CONV_KERNELS");
     if (variants || (ck && (!strcmp(ck, "all") || !strcmp(ck, "wino")))) {
         /* Winograd F(2x2, 3x3): layouts (WGC_CONV_WINO_TM), two tiles per transform item
@@ -184,22 +184,22 @@ void nn_conv_rows(bench_report *rep, wt_context *ctx, bench_size size, int runs,
                 setenv("WGC_CONV_WINO_MM", wv[i].mm, 1);
             if (wv[i].kb)
                 setenv("WGC_CONV_WINO_KB", wv[i].kb, 1);
-            conv_row(rep, ctx, wv[i].key, wv[i].name, &s, runs, WT_CONV_WINOGRAD, x, w, b, hx, hw, hb, wrong, errors);
+            conv_row(rep, ctx, timed, wv[i].key, wv[i].name, &s, runs, WT_CONV_WINOGRAD, x, w, b, hx, hw, hb, wrong, errors);
             unsetenv("WGC_CONV_WINO_TM");
             unsetenv("WGC_CONV_WINO_X2");
             unsetenv("WGC_CONV_WINO_MM");
             unsetenv("WGC_CONV_WINO_KB");
         }
         if (!variants && strcmp(ck, "all"))   /* "wino": the implicit GEMM too, for comparison */
-            conv_row(rep, ctx, "conv2d_gemm_TFLOPs", "  conv2d kernel implicit gemm", &s, runs, WT_CONV_GEMM, x, w, b,
+            conv_row(rep, ctx, timed, "conv2d_gemm_TFLOPs", "  conv2d kernel implicit gemm", &s, runs, WT_CONV_GEMM, x, w, b,
                      hx, hw, hb, wrong, errors);
     }
     if (variants || (ck && !strcmp(ck, "all"))) {
         char vn[80];
         snprintf(vn, sizeof vn, "  conv2d kernel implicit gemm");
-        conv_row(rep, ctx, "conv2d_gemm_TFLOPs", vn, &s, runs, WT_CONV_GEMM, x, w, b, hx, hw, hb, wrong, errors);
+        conv_row(rep, ctx, timed, "conv2d_gemm_TFLOPs", vn, &s, runs, WT_CONV_GEMM, x, w, b, hx, hw, hb, wrong, errors);
         snprintf(vn, sizeof vn, "  conv2d kernel implicit gemm wide");
-        conv_row(rep, ctx, "conv2d_gemm_wide_TFLOPs", vn, &s, runs, WT_CONV_GEMM_WIDE, x, w, b, hx, hw, hb, wrong,
+        conv_row(rep, ctx, timed, "conv2d_gemm_wide_TFLOPs", vn, &s, runs, WT_CONV_GEMM_WIDE, x, w, b, hx, hw, hb, wrong,
                  errors);
         /* conv.wgsl's OP bits through src/tensor/conv.c's measurement knob: 4 = 8 x 4 lanes
          * per warp, 8 = K steps of 16 */
@@ -214,12 +214,12 @@ void nn_conv_rows(bench_report *rep, wt_context *ctx, bench_size size, int runs,
         };
         for (size_t i = 0; i < sizeof ob / sizeof *ob; i++) {
             setenv("WGC_CONV_GEMM_OP", ob[i].bits, 1);
-            conv_row(rep, ctx, ob[i].key, ob[i].name, &s, runs, i >= 5 ? WT_CONV_GEMM_WIDE : WT_CONV_GEMM, x, w, b,
+            conv_row(rep, ctx, timed, ob[i].key, ob[i].name, &s, runs, i >= 5 ? WT_CONV_GEMM_WIDE : WT_CONV_GEMM, x, w, b,
                      hx, hw, hb, wrong, errors);
         }
         unsetenv("WGC_CONV_GEMM_OP");
         snprintf(vn, sizeof vn, "  conv2d kernel direct");
-        conv_row(rep, ctx, "conv2d_direct_TFLOPs", vn, &s, runs, WT_CONV_DIRECT, x, w, b, hx, hw, hb, wrong, errors);
+        conv_row(rep, ctx, timed, "conv2d_direct_TFLOPs", vn, &s, runs, WT_CONV_DIRECT, x, w, b, hx, hw, hb, wrong, errors);
     }
 done:
     wt_release(x);

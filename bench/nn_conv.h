@@ -6,8 +6,8 @@
 
 /* Adds and measures the conv2d row (and with `variants` a row per forced kernel); counts wrong
  * results and wt errors into *wrong and *errors. */
-void nn_conv_rows(bench_report *rep, wt_context *ctx, bench_size size, int runs, bool variants, int *wrong,
-                  int *errors);
+void nn_conv_rows(bench_report *rep, wt_context *ctx, bool timed, bench_size size, int runs, bool variants,
+                  int *wrong, int *errors);
 /* The baseline script's argument for the same problem: "N,C,K,H,W" (static storage). */
 const char *nn_conv_shape(bench_size size);
 /* After the baselines: the row's target, 60% of baseline bi's figure (issue 5). */

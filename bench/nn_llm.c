@@ -14,13 +14,11 @@
 #include "bench.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "wgc/tensor.h"
 
-#define LLM_MAX_RUNS 64
 
 /* X(key, name, unit, target as a fraction of the torch figure) */
 #define LLM_ROWS(X)                                                                  \
@@ -57,27 +55,12 @@ typedef struct lb {
     bench_report *rep;
     wt_context *ctx;
     llm_sizes sz;
+    bool timed;               /* wt batch timing on: GPU time per op */
     int wrong, errors;
 } lb;
 
-static void say(const lb *b, const char *fmt, ...) {
-    if (!b->opt->verbose)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("wgc bench: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
 static bool good(lb *b, const char *what, const void *t) {
-    if (t)
-        return true;
-    fprintf(stderr, "wgc bench: %s: %s\n", what, wt_last_error(b->ctx));
-    wt_clear_error(b->ctx);
-    b->errors++;
-    return false;
+    return bench_got(b->ctx, &b->errors, what, t);
 }
 
 typedef enum { K_SOFTMAX, K_LAYERNORM, K_RMSNORM, K_FLASH } llm_kind;
@@ -104,36 +87,26 @@ static wt_tensor *run_case(lb *b, const llm_case *c) {
     }
 }
 
+typedef struct case_call {
+    lb *b;
+    const llm_case *c;
+} case_call;
+
+static wt_tensor *call_case(void *arg) {
+    case_call *k = arg;
+    return run_case(k->b, k->c);
+}
+
+/* Best and median seconds per op (GPU time where wt's batch timing is on, bench_time_op). */
 static bool time_case(lb *b, const llm_case *c, int reps, double *best, double *median) {
-    double secs[LLM_MAX_RUNS];
-    int runs = b->sz.runs;
-    wt_tensor **outs = calloc((size_t)reps, sizeof *outs);
-    if (!outs)
+    bench_times t;
+    if (!bench_time_op(b->ctx, b->timed, &b->errors, call_case, &(case_call){ b, c }, reps, b->sz.runs, &t))
         return false;
-    bool ok = true;
-    for (int r = -1; r < runs && ok; r++) {   /* r = -1: warm-up (kernels, pool) */
-        wt_sync(b->ctx);
-        double t0 = bench_now_s();
-        for (int i = 0; i < reps && ok; i++)
-            ok = good(b, "op", outs[i] = run_case(b, c));
-        ok = ok && wt_sync(b->ctx) == WT_OK;
-        double t = (bench_now_s() - t0) / reps;
-        for (int i = 0; i < reps; i++) {
-            wt_release(outs[i]);
-            outs[i] = NULL;
-        }
-        if (r >= 0)
-            secs[r] = t;
-    }
-    free(outs);
-    if (!ok)
-        return false;
-    *best = bench_min(secs, runs);
-    *median = bench_median(secs, runs);
+    *best = t.best;
+    *median = t.median;
     return true;
 }
 
-/* Row r of a 2-d (or the [r] of a flattened leading) tensor as floats. */
 static float *read_rows(lb *b, wt_tensor *t, int dim, int64_t start, int64_t len) {
     wt_tensor *v = wt_narrow(b->ctx, t, dim, start, len);
     wt_tensor *f = v ? wt_cast(b->ctx, v, WT_F32) : NULL;
@@ -256,7 +229,7 @@ static void bw_row(lb *b, const char *key, llm_kind kind, wt_dtype dt, int dim, 
         c.w = wt_uniform(b->ctx, dt, WT_SHAPE(n), 0.5, 1.5);
     if (kind == K_LAYERNORM)
         c.bias = wt_uniform(b->ctx, dt, WT_SHAPE(n), -1, 1);
-    say(b, "%s", key);
+    bench_say(b->opt, "%s", key);
     double best, med;
     if (row && good(b, "inputs", c.x) && time_case(b, &c, reps, &best, &med)) {
         double bytes = 2.0 * (double)wt_dtype_size(dt) * (double)n * (double)n;
@@ -278,7 +251,7 @@ static void flash_row(lb *b, const char *key, wt_dtype dt, int64_t H, int64_t S,
     c.q = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
     c.k = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
     c.v = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
-    say(b, "%s", key);
+    bench_say(b->opt, "%s", key);
     double best, med;
     if (row && good(b, "inputs", c.q) && good(b, "inputs", c.k) && good(b, "inputs", c.v) &&
         time_case(b, &c, reps, &best, &med)) {
@@ -305,7 +278,7 @@ static void flash_tc_row(lb *b, int64_t H, int64_t S, int64_t D, int reps) {
     c.q = wt_normal(b->ctx, WT_F16, WT_SHAPE(1, H, S, D), 0, 1);
     c.k = wt_normal(b->ctx, WT_F16, WT_SHAPE(1, H, S, D), 0, 1);
     c.v = wt_normal(b->ctx, WT_F16, WT_SHAPE(1, H, S, D), 0, 1);
-    say(b, "flash_f16_tc_TFLOPs");
+    bench_say(b->opt, "flash_f16_tc_TFLOPs");
     double best, med;
     if (good(b, "inputs", c.q) && good(b, "inputs", c.k) && good(b, "inputs", c.v) &&
         time_case(b, &c, reps, &best, &med)) {
@@ -392,32 +365,21 @@ static void extra_rows(lb *b) {
 }
 
 int bench_llm(const bench_options *opt) {
-    bench_report *rep = calloc(1, sizeof *rep);
-    if (!rep)
-        return 2;
-    lb b = { .opt = opt, .rep = rep };
-    bench_report_init(rep, "llm");
+    bench_report *rep;
     bench_wt w;
-    if (!bench_wt_open(&w, "bench llm", true)) {
-        free(rep);
+    bench_size size;
+    if (!bench_wt_start(opt, "llm", true, &rep, &w, &size))
         return 2;
-    }
-    b.ctx = w.ctx;
+    lb b = { .opt = opt, .rep = rep, .ctx = w.ctx, .timed = w.timed };
     const wg_adapter_info *info = w.info;
     bool cpu = w.cpu;
-    bench_size size = opt->size;
-    if (size == BENCH_SIZE_AUTO)
-        size = cpu ? BENCH_SIZE_MEDIUM : BENCH_SIZE_FULL;
     static const llm_sizes sizes[BENCH_SIZE_COUNT] = {
         [BENCH_SIZE_SMALL] = { "small", 256, 2, 128, 64, 2 },
         [BENCH_SIZE_MEDIUM] = { "medium", 1024, 4, 512, 128, 3 },
         [BENCH_SIZE_FULL] = { "full", 8192, 32, 4096, 128, 5 },
     };
     b.sz = sizes[size];
-    if (opt->runs)
-        b.sz.runs = opt->runs < LLM_MAX_RUNS ? opt->runs : LLM_MAX_RUNS;
-    bench_info(rep, "adapter", "%s (%s, %s %s)", info->name, wg_adapter_type_name(info->type), info->driver_name,
-               info->driver_info);
+    b.sz.runs = bench_runs(opt, b.sz.runs);
     bench_info(rep, "size", "%s: softmax/norms %lld^2, attention B1 H%lld S%lld D%lld causal; %d runs", b.sz.name,
                (long long)b.sz.n, (long long)b.sz.h, (long long)b.sz.s, (long long)b.sz.d, b.sz.runs);
 #define X(key, name, unit, rel) bench_add_row(rep, #key, name, unit, BENCH_HIGHER, NAN);

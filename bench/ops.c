@@ -32,13 +32,11 @@
 #include "bench.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "wgc/tensor.h"
 
-#define MAX_RUNS 64
 
 /* X(key, name, unit, better, absolute target, target as a fraction of the torch figure) */
 #define OPS_ROWS(X)                                                                     \
@@ -91,24 +89,8 @@ typedef struct ob {
     bool timed;               /* wt batch timing on: GPU time per op */
 } ob;
 
-static void progress(const ob *b, const char *fmt, ...) {
-    if (!b->opt->verbose)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("wgc bench: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
 static bool ok(ob *b, const char *what, wt_tensor *t) {
-    if (t)
-        return true;
-    fprintf(stderr, "wgc bench: %s: %s\n", what, wt_last_error(b->ctx));
-    wt_clear_error(b->ctx);
-    b->errors++;
-    return false;
+    return bench_got(b->ctx, &b->errors, what, t);
 }
 
 static float *read_all(ob *b, wt_tensor *t) {
@@ -139,51 +121,28 @@ static uint64_t gpu_ns(ob *b) {
     return st.gpu_ns;
 }
 
-/* Seconds per op of `reps` back-to-back fn(in) in the pending batch, over `runs`: best and median
- * of the GPU time (wall clock when untimed) and the median wall clock. */
-static bool time_op(ob *b, op_fn fn, wt_tensor *const *in, double *best, double *median, double *wall) {
-    double secs[MAX_RUNS], walls[MAX_RUNS];
-    int runs = b->sz.runs;
-    wt_tensor **outs = calloc((size_t)b->sz.reps, sizeof *outs);
-    if (!outs)
-        return false;
-    bool good = true;
-    for (int r = -1; r < runs && good; r++) {   /* r = -1: warm-up (kernels compiled, pool filled) */
-        wt_sync(b->ctx);
-        uint64_t g0 = gpu_ns(b);
-        double t0 = bench_now_s();
-        for (int i = 0; i < b->sz.reps && good; i++)
-            good = ok(b, "op", outs[i] = fn(b, in));
-        good = good && wt_sync(b->ctx) == WT_OK;
-        double t = (bench_now_s() - t0) / b->sz.reps;
-        for (int i = 0; i < b->sz.reps; i++) {
-            wt_release(outs[i]);
-            outs[i] = NULL;
-        }
-        if (r >= 0) {
-            walls[r] = t;
-            secs[r] = b->timed ? (double)(gpu_ns(b) - g0) * 1e-9 / b->sz.reps : t;
-        }
-    }
-    free(outs);
-    if (!good)
-        return false;
-    *best = bench_min(secs, runs);
-    *median = bench_median(secs, runs);
-    *wall = bench_median(walls, runs);
-    return true;
+typedef struct op_call {
+    ob *b;
+    op_fn fn;
+    wt_tensor *const *in;
+} op_call;
+
+static wt_tensor *call_op(void *arg) {
+    op_call *c = arg;
+    return c->fn(c->b, c->in);
 }
 
 static void rate_row(ob *b, const char *key, double bytes, op_fn fn, wt_tensor *const *in) {
     bench_row *row = bench_find_row(b->rep, key);
-    double best, med, wall;
-    progress(b, "%s", key);
-    if (!row || !time_op(b, fn, in, &best, &med, &wall))
+    bench_times t;
+    bench_say(b->opt, "%s", key);
+    if (!row || !bench_time_op(b->ctx, b->timed, &b->errors, call_op, &(op_call){ b, fn, in }, b->sz.reps,
+                               b->sz.runs, &t))
         return;
-    row->ours = bytes / best * 1e-9;
+    row->ours = bytes / t.best * 1e-9;
     snprintf(row->note, sizeof row->note, "%s, best of %d x %d reps, median %.4g GB/s (wall %.4g), %.0f MiB",
-             b->timed ? "GPU time" : "wall clock", b->sz.runs, b->sz.reps, bytes / med * 1e-9, bytes / wall * 1e-9,
-             bytes / 1048576.0);
+             b->timed ? "GPU time" : "wall clock", b->sz.runs, b->sz.reps, bytes / t.median * 1e-9,
+             bytes / t.wall * 1e-9, bytes / 1048576.0);
 }
 
 /* ---- the ops ---- */
@@ -348,10 +307,10 @@ static void bench_tiny(ob *b, bool fused) {
     wt_tensor *x0 = wt_from_host(c, WT_F32, 1, (const int64_t[]){ 1024 }, h);
     if (!ok(b, "input", x0))
         return;
-    double e2e[MAX_RUNS], rec[MAX_RUNS], gpu[MAX_RUNS];
+    double e2e[BENCH_MAX_RUNS], rec[BENCH_MAX_RUNS], gpu[BENCH_MAX_RUNS];
     float got[1024];
     bool good = true;
-    progress(b, "tiny ops x %d%s", K, fused ? "" : ", fusion off");
+    bench_say(b->opt, "tiny ops x %d%s", K, fused ? "" : ", fusion off");
     wt_context_set_fusion(c, fused);
     for (int r = -1; r < b->sz.runs && good; r++) {
         wt_sync(c);
@@ -446,32 +405,21 @@ static void baseline_torch(ob *b, int bi, bool cpu_adapter, const char *adapter)
 }
 
 int bench_ops(const bench_options *opt) {
-    bench_report *rep = calloc(1, sizeof *rep);
-    if (!rep)
-        return 2;
-    ob b = { .opt = opt, .rep = rep };
-    bench_report_init(rep, "ops");
+    bench_report *rep;
     bench_wt w;
-    if (!bench_wt_open(&w, "bench ops", false)) {
-        free(rep);
+    bench_size size;
+    if (!bench_wt_start(opt, "ops", false, &rep, &w, &size))
         return 2;
-    }
-    b.ctx = w.ctx;
-    b.timed = wt_context_set_timing(b.ctx, true) == WT_OK;
-    wt_clear_error(b.ctx);
+    ob b = { .opt = opt, .rep = rep, .ctx = w.ctx, .timed = w.timed };
     const wg_adapter_info *info = w.info;
     bool cpu = w.cpu;
-    bench_size size = opt->size;
-    if (size == BENCH_SIZE_AUTO)
-        size = cpu ? BENCH_SIZE_MEDIUM : BENCH_SIZE_FULL;
     static const ops_sizes sizes[BENCH_SIZE_COUNT] = {
         [BENCH_SIZE_SMALL] = { "small", 1 << 16, 200, 300, 256, 100, 130, 100, 2, 2 },
         [BENCH_SIZE_MEDIUM] = { "medium", 1 << 22, 2048, 2048, 1024, 1024, 2048, 1000, 3, 3 },
         [BENCH_SIZE_FULL] = { "full", 1 << 26, 8192, 8192, 4096, 4096, 8192, 1000, 10, 10 },
     };
     b.sz = sizes[size];
-    if (opt->runs)
-        b.sz.runs = opt->runs < MAX_RUNS ? opt->runs : MAX_RUNS;
+    b.sz.runs = bench_runs(opt, b.sz.runs);
     /* full size on a big GPU: 40 reps instead of 10, so the one submit + wait per run (tens of
      * µs, which CUDA events do not see) weighs 4x less: on the H200 add 3891 -> 4247 GB/s, sum
      * 3552 -> 3668.  The outputs of a run stay alive (as in the baseline): reps x 4n bytes; with 4x
@@ -483,8 +431,6 @@ int bench_ops(const bench_options *opt) {
     const char *reps = getenv("WGC_OPS_REPS");   /* sweep knob: reps per run (the baseline gets the same) */
     if (reps && atoi(reps) > 0 && atoi(reps) <= 1000)
         b.sz.reps = atoi(reps);
-    bench_info(rep, "adapter", "%s (%s, %s %s)", info->name, wg_adapter_type_name(info->type), info->driver_name,
-               info->driver_info);
     bench_info(rep, "size", "%s: n %lld, sums [%lld, %lld], transpose %lld^2, cat 2 x [%lld, %lld], %d tiny ops; "
                "%d runs x %d reps", b.sz.name, (long long)b.sz.n, (long long)b.sz.rows, (long long)b.sz.cols,
                (long long)b.sz.t, (long long)b.sz.cr, (long long)b.sz.cc, b.sz.ops, b.sz.runs, b.sz.reps);
