@@ -29,8 +29,8 @@
 #define WT_KERNEL_CACHE 4096u     /* kernel cache slots (a power of two) */
 #define WT_MAX_IN 3               /* inputs of a dispatch */
 #define WT_BATCH_BYTES (1ull << 30)   /* flush once the pool handed out this much for a batch */
-#define WT_CHAIN 7                /* unary ops fused after a kernel's own (wt_kkey.chain; unary_f.wgsl
-                                   * applies OP1 .. OP7) */
+#define WT_CHAIN 7                /* ops fused after a kernel's own (wt_kkey.chain; chain.wgsl applies
+                                   * LINK1 .. LINK7) */
 #define WT_UNARY_F_CLAMP 18u      /* unary_f.wgsl's clamp: bounds in Params, never fused after another op */
 #define WT_TIMING_PAIRS 2048u     /* timed batches between two harvests of their timestamps */
 
@@ -211,6 +211,10 @@ void wt_pool_destroy(wt_context *ctx);
 wt_status wt_kernels_init(wt_context *ctx);
 void wt_kernels_destroy(wt_context *ctx);
 wt_kernel *wt_kernel_get(wt_context *ctx, const char *op, const wt_kkey *key);
+/* The kernel's full WGSL (prelude + common.wgsl + file + shared code + entry point) through wgc's
+ * compiler, as wt_kernel_get builds it (per: work items per invocation); NULL with the error set
+ * (status, "<file>.wgsl (op N): <diagnostic>").  Tests compile every kernel file through it. */
+struct wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *key, uint32_t per);
 wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, uint32_t n, wg_buffer *const *bufs);
 /* The file's kernels have a vec4 variant (wt_kkey.v4): the elementwise "map" families. */
 bool wt_kernel_vec4_ok(uint32_t file);

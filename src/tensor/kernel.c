@@ -204,8 +204,7 @@ static uint32_t hash_bytes(const void *p, size_t n) {
     return h;
 }
 
-static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
-    const wt_kkey *key = &k->key;
+wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *key, uint32_t per) {
     bool f16 = key->out == WT_F16;
     for (int i = 0; i < WT_MAX_IN; i++)
         f16 |= key->in[i] == WT_F16;
@@ -220,16 +219,17 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
                       storage_type(key->out), storage_type(key->in[0]),
                       storage_type(key->in[1]), storage_type(key->in[2]),
                       key->compute == WT_F16 ? "f32" : storage_type(key->compute), key->op, key->mode[0],
-                      key->mode[1], key->mode[2], (unsigned)k->per);
-    /* the fused chain (batch.c, chain.wgsl): NCH links OP1.. after OP, unused by other files */
-    np += snprintf(pre + np, sizeof pre - (size_t)np, "const NCH: u32 = %uu;\n", key->nchain);
-    for (int i = 0; i < WT_CHAIN; i++)
-        np += snprintf(pre + np, sizeof pre - (size_t)np, "const OP%d: u32 = %uu;\n", i + 1,
-                       i < key->nchain ? key->chain[i] : 0u);
+                      key->mode[1], key->mode[2], (unsigned)per);
     /* the parts: prelude, common.wgsl, the file (for unary_f / binary_f its `op`, and with a chain
      * both op tables and chain.wgsl), code it shares with other files, the map entry point */
     uint8_t map = map_of[key->file];
     bool ewf = key->file == WT_K_unary_f || key->file == WT_K_binary_f, one = key->file == WT_K_unary_f;
+    if (ewf && key->nchain) {   /* the fused chain (batch.c, chain.wgsl): NCHAIN links LINK1.. after OP */
+        np += snprintf(pre + np, sizeof pre - (size_t)np, "const NCHAIN: u32 = %uu;\n", key->nchain);
+        for (int i = 0; i < WT_CHAIN; i++)
+            np += snprintf(pre + np, sizeof pre - (size_t)np, "const LINK%d: u32 = %uu;\n", i + 1,
+                           i < key->nchain ? key->chain[i] : 0u);
+    }
     static const char op1[] = "fn op(x: f32) -> f32 { return unary_code(x, OP); }\n";
     static const char op2[] = "fn op(x: f32, y: f32) -> f32 { return binary_code(x, y, OP); }\n";
     static const char chain1[] = "fn op(x: f32) -> f32 { return chain(unary_code(x, OP)); }\n";
@@ -260,7 +260,7 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
         len += part[i].len;
     char *src = wt_alloc(ctx, len + 1);
     if (!src)
-        return wt_failst(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory building a kernel");
+        return wt_fail(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory building a kernel");
     for (size_t i = 0, at = 0; i < (size_t)nparts; at += part[i].len, i++)
         memcpy(src + at, part[i].text, part[i].len);
     src[len] = 0;
@@ -274,13 +274,23 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
                                                            .allocator = { wa_alloc, wa_free, ctx } });
     wt_free(ctx, src);
     if (!r)
-        return wt_failst(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory compiling %s", fname);
+        return wt_fail(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory compiling %s", fname);
     if (!r->ok) {
         const char *t = wgsl_result_text(r);
-        wt_failst(ctx, WT_STATUS_KERNEL, op, "%s (op %u): %.380s", fname, key->op, t ? t : "out of memory");
+        wt_fail(ctx, WT_STATUS_KERNEL, op, "%s (op %u): %.380s", fname, key->op, t ? t : "out of memory");
         wgsl_result_free(r);
-        return WT_STATUS_KERNEL;
+        return NULL;
     }
+    return r;
+}
+
+static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
+    const wt_kkey *key = &k->key;
+    wgsl_result *r = wt_kernel_compile(ctx, op, key, k->per);
+    if (!r)
+        return ctx->status;
+    char fname[64];
+    snprintf(fname, sizeof fname, "%s.wgsl", kfiles[key->file].name);
     wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_VALIDATION);
     wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_OUT_OF_MEMORY);
     wg_shader_module *m = wg_device_create_shader_module(
