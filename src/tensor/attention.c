@@ -247,11 +247,17 @@ static bool flash_ok(const at_plan *p, const wt_attention_desc *d) {
     return !d->mask && p->D >= 1 && p->D <= 256 && p->Dv == p->D;
 }
 
+/* flash3.wgsl's query rows per lane group for mode bits mb (its header: bit 0 eight, unless bit
+ * 6 splits each group's S block over two lanes) */
+static int64_t flash3_rpg(unsigned mb) {
+    return mb & 1 && !(mb & 64) ? 8 : 4;
+}
+
 /* flash3.wgsl's workgroup memory in bytes for head dims up to 16 << l2 (<= 128) and mode bits
- * mb (its header: bit 0 eight rows per lane group, bit 1 16 KiB K/V chunks, bit 3 four groups) */
+ * mb (its header: bit 1 16 KiB K/V chunks, bit 3 four groups, bit 6 two lanes per column) */
 static int64_t flash3_smem(int l2, unsigned mb) {
-    int64_t d4 = (16 << l2) / 4, rpg = mb & 1 ? 8 : 4, ng = mb & 8 ? 4 : 8;
-    return 16 * (ng * (rpg * d4 + 1) + 64 * 17 + ng * (rpg * 16 + 1) + 4 * ng * rpg);
+    int64_t d4 = (16 << l2) / 4, rpg = flash3_rpg(mb), ng = mb & 8 ? 4 : 8, nh = mb & 64 ? 2 : 1;
+    return 16 * (ng * (rpg * d4 + 1) + 64 * 17 + ng * (rpg * 16 + 1) + 4 * ng * rpg * nh);
 }
 
 /* flash3's 16-byte path: every row of q, k, v quad-aligned with unit stride along D */
@@ -286,11 +292,11 @@ static wt_kfile flash_kernel(wt_context *ctx, int l2, uint8_t *mode, int64_t *br
          * the tests run flash3 there through WGC_FLASH3) */
         static const uint8_t pref[] = { 2 };
         for (size_t i = 0; i <= sizeof pref; i++) {
-            unsigned mb = i == 0 ? (f3 && *f3 ? (unsigned)atoi(f3) & 15 : 255) : pref[i - 1];
+            unsigned mb = i == 0 ? (f3 && *f3 ? (unsigned)atoi(f3) & 127 : 255) : pref[i - 1];
             if (mb == 255 || (i > 0 && smax <= 32768) || (uint64_t)flash3_smem(l2, mb) > smax)
                 continue;
             *mode = (uint8_t)mb;
-            *br = (mb & 1 ? 8 : 4) * (mb & 8 ? 4 : 8);
+            *br = flash3_rpg(mb) * (mb & 8 ? 4 : 8);
             return WT_K_flash3;
         }
     }
