@@ -281,7 +281,7 @@ static bool flash3_v4(const at_plan *p) {
  * 15.0; flash3's other modes are slower there, its header has the figures).  Benchmarks and tests:
  * WGC_FLASH_KERNEL=2 takes flash2, =3 flash2 with its 16 KiB K/V buffer where the device allows;
  * WGC_FLASH3=<mode bits> a given flash3 configuration where it fits. */
-static wt_kfile flash_kernel(wt_context *ctx, int l2, uint8_t *mode, int64_t *br) {
+static wt_kfile flash_kernel(wt_context *ctx, int l2, unsigned *mode, int64_t *br) {
     const wg_limits *lim = wg_device_get_limits(ctx->dev);
     uint64_t smax = lim ? lim->max_compute_workgroup_storage_size : 16384;
     const char *fk = getenv("WGC_FLASH_KERNEL"), *f3 = getenv("WGC_FLASH3");
@@ -290,12 +290,12 @@ static wt_kfile flash_kernel(wt_context *ctx, int l2, uint8_t *mode, int64_t *br
         /* the default only on devices with more workgroup memory than lavapipe's 32 KiB (there
          * flash2 stays the default: flash3's unrolled code takes llvmpipe seconds to compile;
          * the tests run flash3 there through WGC_FLASH3) */
-        static const uint8_t pref[] = { 2 };
+        const uint8_t pref[] = { l2 == 3 ? 114 : 2, 2 };
         for (size_t i = 0; i <= sizeof pref; i++) {
-            unsigned mb = i == 0 ? (f3 && *f3 ? (unsigned)atoi(f3) & 127 : 255) : pref[i - 1];
-            if (mb == 255 || (i > 0 && smax <= 32768) || (uint64_t)flash3_smem(l2, mb) > smax)
+            unsigned mb = i == 0 ? (f3 && *f3 ? (unsigned)atoi(f3) & 511 : 512) : pref[i - 1];
+            if (mb == 512 || (i > 0 && smax <= 32768) || (uint64_t)flash3_smem(l2, mb) > smax)
                 continue;
-            *mode = (uint8_t)mb;
+            *mode = mb;
             *br = flash3_rpg(mb) * (mb & 8 ? 4 : 8);
             return WT_K_flash3;
         }
@@ -314,7 +314,7 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     if (!out || !out->numel)
         return out;
     int l2 = flash_log2(p->D);
-    uint8_t mode = 0;
+    unsigned mode = 0;
     int64_t br = 32;
     wt_kfile file = flash_kernel(ctx, l2, &mode, &br);
     int64_t nqb = (p->Lq + br - 1) / br, groups = p->B * p->H * nqb;
@@ -331,8 +331,8 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     put_strides(&pr, 2, &p->v);
     wt_kkey key = at_key(file, 0, out->dtype, q->dtype, k->dtype, v->dtype);
     key.mode[0] = (uint8_t)l2;
-    key.mode[1] = mode;
-    key.mode[2] = (uint8_t)((d->causal ? 1 : 0) | (file == WT_K_flash3 && flash3_v4(p) ? 2 : 0));
+    key.mode[1] = (uint8_t)mode;
+    key.mode[2] = (uint8_t)((d->causal ? 1 : 0) | (file == WT_K_flash3 && flash3_v4(p) ? 2 : 0) | (mode >> 8) << 2);
     wt_kernel *kk = wt_kernel_get(ctx, op, &key);
     wt_storage *in[3] = { q->st, k->st, v->st };
     if (!kk || wt_record(ctx, op, kk, &pr, out->st, 3, in) != WT_OK) {

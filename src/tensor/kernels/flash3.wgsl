@@ -72,6 +72,8 @@ const PG: u32 = RPG * 16u + 1u;               // quads per row group of P (padde
 const LOG2E: f32 = 1.4426950408889634;
 const DS: bool = (MB & 16u) != 0u;            // K chunks and V chunk 0 (the S phase) fetched at their store
 const DO: bool = (MB & 32u) != 0u;            // V chunks past 0 and the next K chunk 0 (the O phase) too
+const LOOPS: bool = (MB & 128u) != 0u;        // s_chunk / o_chunk as loops the driver cannot unroll
+const LOOP2: bool = (MC & 4u) != 0u;          // with LOOPS: two steps per iteration
 
 var<workgroup> qs: array<array<vec4<f32>, QG>, NG>;  // [group][row i * D4 + head-dim quad]
 var<workgroup> kv: array<array<vec4<f32>, 17>, 64>;  // K chunk [key][head-dim quad], V chunk [key * VR + half][quad]
@@ -316,6 +318,14 @@ fn s_step(dq: u32) {
 // the whole K chunk ch (a constant)
 fn s_chunk(ch: u32) {
     let q = ch * KQ;
+    if LOOPS {
+        if LOOP2 {
+            for (var i = 0u; i < KQ + P.pad0; i = i + 2u) { s_step(q + i); s_step(q + i + 1u); }
+        } else {
+            for (var i = 0u; i < KQ + P.pad0; i = i + 1u) { s_step(q + i); }
+        }
+        return;
+    }
     s_step(q); s_step(q + 1u); s_step(q + 2u); s_step(q + 3u);
     if KC >= 32u { s_step(q + 4u); s_step(q + 5u); s_step(q + 6u); s_step(q + 7u); }
     if KC >= 64u {
@@ -383,6 +393,17 @@ fn o_step(pj: u32, vr: u32) {
 // the whole V chunk ch (a constant)
 fn o_chunk(ch: u32) {
     let q = ch * (VC / 4u);
+    if LOOPS {
+        if LOOP2 {
+            for (var i = 0u; i < VC / 4u + P.pad0; i = i + 2u) {
+                o_step(q + i, 4u * VR * i);
+                o_step(q + i + 1u, 4u * VR * (i + 1u));
+            }
+        } else {
+            for (var i = 0u; i < VC / 4u + P.pad0; i = i + 1u) { o_step(q + i, 4u * VR * i); }
+        }
+        return;
+    }
     o_step(q, 0u); o_step(q + 1u, 4u * VR); o_step(q + 2u, 8u * VR); o_step(q + 3u, 12u * VR);
     if VC >= 32u {
         o_step(q + 4u, 16u * VR); o_step(q + 5u, 20u * VR); o_step(q + 6u, 24u * VR); o_step(q + 7u, 28u * VR);
