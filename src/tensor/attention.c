@@ -11,10 +11,11 @@
  *          mask broadcast through stride-0 views), softmax.wgsl normalises the rows, wt_matmul
  *          multiplies by v.  Memory O(Lq * Lk).
  *   flash  one workgroup per block of query rows streams the keys in tiles with an online
- *          softmax, fetching each K/V chunk one chunk ahead; memory O(sequence).  No mask tensor
- *          (causal only); D <= 256, Dv == D.  flash3.wgsl (hand-unrolled, 16 KiB K/V chunks) for
- *          D <= 128 on devices with more than 32 KiB of workgroup memory, else flash2.wgsl
- *          (flash_kernel() below; its environment knobs for benchmarks and tests).
+ *          softmax, K/V in chunks through workgroup memory; memory O(sequence).  No mask tensor
+ *          (causal only); D <= 256, Dv == D.  flash3.wgsl (hand-unrolled, 16 KiB K/V chunks;
+ *          256 lanes for 64 < D <= 128) for D <= 128 on devices with more than 32 KiB of
+ *          workgroup memory, else flash2.wgsl (flash_kernel() below; its environment knobs for
+ *          benchmarks and tests).
  * AUTO takes flash whenever it applies. */
 #include <math.h>
 #include <stdio.h>
@@ -276,12 +277,16 @@ static bool flash3_v4(const at_plan *p) {
 }
 
 /* The flash kernel and its mode bits (key.mode[1]) for head dims up to 16 << l2; *br = query rows
- * per workgroup.  flash3 in mode 2 (64-dim K chunks) where D <= 128 and it fits the device's
- * workgroup memory, else flash2 (on the H200, causal B1 H32 S4096 D128 f32: 20.4 TFLOP/s against
- * 15.0; flash3's other modes are slower there, its header has the figures).  Benchmarks and tests:
+ * per workgroup.  flash3 where D <= 128 and it fits the device's workgroup memory: for 64 < D
+ * <= 128 in mode 114 (256 lanes, two per S block; 64-dim K chunks, each K/V chunk fetched at its
+ * store), else (or where 114 does not fit) in mode 2 (128 lanes, 64-dim K chunks, fetched one
+ * chunk ahead); else flash2.  On the H200, causal B1 H32 S4096 D128 f32: mode 114 24.0 TFLOP/s,
+ * mode 2 19.7, flash2 15.0 (one run; flash3's other modes are slower there, its header has the
+ * figures; D <= 64 keeps mode 2: there mode 114's second half of the lanes would repeat the
+ * first half's O work, and it was not measured).  Benchmarks and tests:
  * WGC_FLASH_KERNEL=2 takes flash2, =3 flash2 with its 16 KiB K/V buffer where the device allows;
  * WGC_FLASH3=<mode bits> a given flash3 configuration where it fits. */
-static wt_kfile flash_kernel(wt_context *ctx, int l2, unsigned *mode, int64_t *br) {
+static wt_kfile flash_kernel(wt_context *ctx, int l2, uint8_t *mode, int64_t *br) {
     const wg_limits *lim = wg_device_get_limits(ctx->dev);
     uint64_t smax = lim ? lim->max_compute_workgroup_storage_size : 16384;
     const char *fk = getenv("WGC_FLASH_KERNEL"), *f3 = getenv("WGC_FLASH3");
@@ -292,10 +297,10 @@ static wt_kfile flash_kernel(wt_context *ctx, int l2, unsigned *mode, int64_t *b
          * the tests run flash3 there through WGC_FLASH3) */
         const uint8_t pref[] = { l2 == 3 ? 114 : 2, 2 };
         for (size_t i = 0; i <= sizeof pref; i++) {
-            unsigned mb = i == 0 ? (f3 && *f3 ? (unsigned)atoi(f3) & 511 : 512) : pref[i - 1];
-            if (mb == 512 || (i > 0 && smax <= 32768) || (uint64_t)flash3_smem(l2, mb) > smax)
+            unsigned mb = i == 0 ? (f3 && *f3 ? (unsigned)atoi(f3) & 127 : 255) : pref[i - 1];
+            if (mb == 255 || (i > 0 && smax <= 32768) || (uint64_t)flash3_smem(l2, mb) > smax)
                 continue;
-            *mode = mb;
+            *mode = (uint8_t)mb;
             *br = flash3_rpg(mb) * (mb & 8 ? 4 : 8);
             return WT_K_flash3;
         }
@@ -314,7 +319,7 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     if (!out || !out->numel)
         return out;
     int l2 = flash_log2(p->D);
-    unsigned mode = 0;
+    uint8_t mode = 0;
     int64_t br = 32;
     wt_kfile file = flash_kernel(ctx, l2, &mode, &br);
     int64_t nqb = (p->Lq + br - 1) / br, groups = p->B * p->H * nqb;
@@ -331,8 +336,8 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     put_strides(&pr, 2, &p->v);
     wt_kkey key = at_key(file, 0, out->dtype, q->dtype, k->dtype, v->dtype);
     key.mode[0] = (uint8_t)l2;
-    key.mode[1] = (uint8_t)mode;
-    key.mode[2] = (uint8_t)((d->causal ? 1 : 0) | (file == WT_K_flash3 && flash3_v4(p) ? 2 : 0) | (mode >> 8) << 2);
+    key.mode[1] = mode;
+    key.mode[2] = (uint8_t)((d->causal ? 1 : 0) | (file == WT_K_flash3 && flash3_v4(p) ? 2 : 0));
     wt_kernel *kk = wt_kernel_get(ctx, op, &key);
     wt_storage *in[3] = { q->st, k->st, v->st };
     if (!kk || wt_record(ctx, op, kk, &pr, out->st, 3, in) != WT_OK) {

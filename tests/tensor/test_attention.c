@@ -227,13 +227,13 @@ int main(void) {
      * configurations that fit lavapipe's 32 KiB (else attention.c falls back to flash2): mode 0
      * (32 rows as 8 groups of 4, 8 KiB K chunks, register prefetch) up to D 32; mode 114 (the
      * H200 default: 256 lanes, two per S block, every chunk fetched at its store) up to D 16;
-     * mode 250 (the same code with 4 groups, 16 rows, and rolled loops) up to D 32.  The other
+     * mode 122 (the same code with 4 groups: 128 lanes, 16 rows) up to D 32.  The other
      * modes differ in constants only, and each takes llvmpipe seconds to compile: they are
      * checked on the GPU, tests/tensor/test_attention with WGC_FLASH3 set (every case up to
      * D 128), which then replaces these three.  16-byte loads where D % 4 == 0 (transposed views
      * too), the strided path for D 10, a single K slot per lane (mode 114, D 16) */
     const char *given = getenv("WGC_FLASH3");
-    struct { char mode[8]; int64_t dmax; } modes[3] = { { "0", 32 }, { "114", 16 }, { "250", 32 } };
+    struct { char mode[8]; int64_t dmax; } modes[3] = { { "0", 32 }, { "114", 16 }, { "122", 32 } };
     int nmodes = 3;
     if (given && *given) {
         snprintf(modes[0].mode, sizeof modes[0].mode, "%.7s", given);

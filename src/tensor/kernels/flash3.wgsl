@@ -1,41 +1,52 @@
 // flash3.wgsl - flash attention for head dims up to 128, the default of src/tensor/attention.c on
 // devices with more than 32 KiB of workgroup memory (flash2.wgsl elsewhere): out = softmax(scale
 // q k^T [causal]) v for one block of BR query rows of one (batch, head) per workgroup, the keys
-// streamed in tiles of BC = 64 with an online softmax.  Lanes form NG groups of 16; group g owns
-// rows RPG g .. RPG g + RPG - 1 (BR = NG RPG, 8 x 4 = 32 by default) and lane c of a group owns
-// keys c, c + 16, c + 32, c + 48 of a tile (a 4 x 4 block of S) and output column quads c and
-// c + 16 (a 4 x 8 block of O), all in registers.  Every loop over head dims or keys is unrolled by
-// hand through calls with constant arguments (s_chunk / s_step, o_chunk / o_step) and the shared
-// arrays are two-dimensional, so that each shared read is [lane-invariant][constant]: a load at
-// a hoisted base plus an immediate offset (wgc clamps every dynamic index, and the driver folds
-// a clamp only where its operand becomes constant).  Per key tile:
+// streamed in tiles of BC = 64 with an online softmax.  Lanes form NG groups of 16 (16 NH with
+// SPL); group g owns rows RPG g .. RPG g + RPG - 1 (BR = NG RPG, 8 x 4 = 32 by default).
+// Without SPL lane c of a group owns keys c, c + 16, c + 32, c + 48 of a tile (a 4 x 4 block of
+// S) and output column quads c and c + 16 (a 4 x 8 block of O), all in registers; with SPL (the
+// default at D > 64) a workgroup has 256 lanes and lane (c, half h) owns keys 32 h + c and
+// 32 h + c + 16 (a 4 x 2 block of S) and output quad 16 h + c (4 x 4 of O).  Every loop over head
+// dims or keys is unrolled by hand through calls with constant arguments (s_chunk / s_step,
+// o_chunk / o_step) and the shared arrays are two-dimensional, so that each shared read is
+// [lane-invariant][constant]: a load at a hoisted base plus an immediate offset (wgc clamps every
+// dynamic index, and the driver folds a clamp only where its operand becomes constant).  Per tile:
 //   1. S = q k^T: K arrives in chunks of KC head dims, row-major (a key per 17-quad row: 16-byte
-//      conflict-free stores, and the four keys of a lane 16 rows apart read different banks);
-//      the q tile (scaled by scale log2(e), so that exp2 is the exponential) stays in shared
-//      memory, each group's rows padded by one quad;
+//      conflict-free stores, and the keys a lane reads at once, 16 rows apart, hit different
+//      banks); the q tile (scaled by scale log2(e), so that exp2 is the exponential) stays in
+//      shared memory, each group's rows padded by one quad;
 //   2. mask only where the tile crosses the causal diagonal or the last key (a uniform test;
 //      tiles wholly above the diagonal are never visited); the lanes' row maxima meet in their
 //      own buffer (one barrier), the running output and each lane's share of the row sums
 //      (summed across the group once, at the end) are rescaled by exp2(m - m'), and P =
-//      exp2(S - m') goes to shared memory as quads of consecutive keys (four scalar stores);
+//      exp2(S - m') goes to shared memory as quads of consecutive keys (scalar stores);
 //   3. O += P V: V arrives in chunks of VC keys, row-major (a key per one or two 17-quad rows).
-// Every K or V chunk is fetched from global memory into registers (f0 ..) one chunk ahead, while
-// the current chunk is computed; V chunk 0 is stored right after the maxima's barrier, which
-// already proves that K is no longer read: 8 barriers per tile with the default 64-dim K chunks.
-// Where q, k and v rows are quad-aligned with unit stride along D (MC bit 1, attention.c's
-// flash3_v4) every fetch is one 16-byte load, else four element loads.  Workgroups go heaviest
-// causal block first across all heads (longest first).  attention.c compiles this file without
-// index clamps: every shared index is in range by construction, every global access is guarded.
+// A K or V chunk is either fetched from global memory into registers (f0 ..) one chunk ahead,
+// while the current chunk is computed, or (DS: the chunks of S, DO: those of O) fetched right
+// before its store, between the same two barriers: fewer live registers, the latency hidden by
+// the other warps.  V chunk 0 is stored right after the maxima's barrier, which already proves
+// that K is no longer read: 8 barriers per tile with the default 64-dim K chunks.  Where q, k and
+// v rows are quad-aligned with unit stride along D (MC bit 1, attention.c's flash3_v4) every fetch
+// is one 16-byte load, else four element loads.  Workgroups go heaviest causal block first
+// across all heads (longest first).  attention.c compiles this file without index clamps: every
+// shared index is in range by construction, every global access is guarded.
 // Specialisation: MA = log2(DP / 16), DP = the head dim rounded up to a power of two, 16..128
 // (zero-padded); MC bit 0 causal (aligned to the end, as flash2.wgsl), bit 1 16-byte loads; MB =
-// mode bits: bit 1 K chunks of 64 head dims (else 32; the default sets it), and opt-in, slower
-// on the H200: bit 0 RPG 8 (else 4), bit 3 NG 4 (else 8), bit 2 head-major workgroup order.
-// Workgroup memory 16 (NG (RPG DP / 4 + 1) + 64 17 + NG (16 RPG + 1) + 4 NG RPG) bytes
-// (attention.c's flash3_smem): 44416 for D 128 (NVIDIA's Vulkan limit is 48 KiB), 32000 for D 32.
-// Measured on the H200 (causal B1 H32 S4096 D128, wgc bench llm, commit 360fbc5): mode 2
-// (the default) 20.4 TFLOP/s f32 and 16.9 f16, mode 0 19.3, mode 6 (head-major) 15.9, modes 9 and
-// 11 (RPG 8 with NG 4) 4.3; flash2.wgsl 15.0; the driver reports 202 registers per lane for mode
-// 2 (two workgroups per multiprocessor), 255 for modes 9 and 11 and for the element-load path.
+// mode bits: bit 1 K chunks of 64 head dims (else 32), bit 4 DS, bit 5 DO, bit 6 SPL (attention.c's
+// default: 114 = 2 + 16 + 32 + 64 for DP 128, 2 below), and opt-in, slower on the H200: bit 0
+// RPG 8 (else 4; not with SPL), bit 3 NG 4 (else 8), bit 2 head-major workgroup order.
+// Workgroup memory 16 (NG (RPG DP / 4 + 1) + 64 17 + NG (16 RPG + 1) + 4 NG RPG NH) bytes
+// (attention.c's flash3_smem): 46464 for D 128 in mode 114, 44416 in mode 2 (NVIDIA's Vulkan
+// limit is 48 KiB), 32000 for D 32 in mode 0.
+// Measured on the H200 (causal B1 H32 S4096 D128, wgc bench llm, commits c3dae2f and 88c2ad1;
+// registers per lane from the driver's pipeline statistics): mode 114 (the default) 24.0 TFLOP/s
+// f32 (140 registers: one 256-lane workgroup per multiprocessor) and 21.1 f16 (136), not causal
+// 24.1; SPL with register prefetch 23.4 (66), 23.5 (82), 23.7 (98); SPL with 32-dim K chunks 22.1
+// (64, 112); mode 2 (the default before) 19.7 (202 registers, two 128-lane workgroups), 18 19.5
+// (184), 34 19.3, 50 19.4 (182); NG 4: 122 15.3 (172), 74 15.5 (174), 58 8.7 and 10 8.9 (244 and
+// 255); earlier: mode 0 19.3, mode 6 (head-major) 15.9, modes 9 and 11 (RPG 8, NG 4) 4.3 (255
+// registers); rolled s_chunk / o_chunk loops (deleted) 18.1 in mode 114 (185 registers);
+// flash2.wgsl 15.0.
 // Inputs, strides and parameters as flash2.wgsl; P.shape[1].z = query blocks of BR rows.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
@@ -72,8 +83,6 @@ const PG: u32 = RPG * 16u + 1u;               // quads per row group of P (padde
 const LOG2E: f32 = 1.4426950408889634;
 const DS: bool = (MB & 16u) != 0u;            // K chunks and V chunk 0 (the S phase) fetched at their store
 const DO: bool = (MB & 32u) != 0u;            // V chunks past 0 and the next K chunk 0 (the O phase) too
-const LOOPS: bool = (MB & 128u) != 0u;        // s_chunk / o_chunk as loops the driver cannot unroll
-const LOOP2: bool = (MC & 4u) != 0u;          // with LOOPS: two steps per iteration
 
 var<workgroup> qs: array<array<vec4<f32>, QG>, NG>;  // [group][row i * D4 + head-dim quad]
 var<workgroup> kv: array<array<vec4<f32>, 17>, 64>;  // K chunk [key][head-dim quad], V chunk [key * VR + half][quad]
@@ -318,14 +327,6 @@ fn s_step(dq: u32) {
 // the whole K chunk ch (a constant)
 fn s_chunk(ch: u32) {
     let q = ch * KQ;
-    if LOOPS {
-        if LOOP2 {
-            for (var i = 0u; i < KQ + P.pad0; i = i + 2u) { s_step(q + i); s_step(q + i + 1u); }
-        } else {
-            for (var i = 0u; i < KQ + P.pad0; i = i + 1u) { s_step(q + i); }
-        }
-        return;
-    }
     s_step(q); s_step(q + 1u); s_step(q + 2u); s_step(q + 3u);
     if KC >= 32u { s_step(q + 4u); s_step(q + 5u); s_step(q + 6u); s_step(q + 7u); }
     if KC >= 64u {
@@ -393,17 +394,6 @@ fn o_step(pj: u32, vr: u32) {
 // the whole V chunk ch (a constant)
 fn o_chunk(ch: u32) {
     let q = ch * (VC / 4u);
-    if LOOPS {
-        if LOOP2 {
-            for (var i = 0u; i < VC / 4u + P.pad0; i = i + 2u) {
-                o_step(q + i, 4u * VR * i);
-                o_step(q + i + 1u, 4u * VR * (i + 1u));
-            }
-        } else {
-            for (var i = 0u; i < VC / 4u + P.pad0; i = i + 1u) { o_step(q + i, 4u * VR * i); }
-        }
-        return;
-    }
     o_step(q, 0u); o_step(q + 1u, 4u * VR); o_step(q + 2u, 8u * VR); o_step(q + 3u, 12u * VR);
     if VC >= 32u {
         o_step(q + 4u, 16u * VR); o_step(q + 5u, 20u * VR); o_step(q + 6u, 24u * VR); o_step(q + 7u, 28u * VR);
