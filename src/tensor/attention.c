@@ -11,10 +11,11 @@
  *          mask broadcast through stride-0 views), softmax.wgsl normalises the rows, wt_matmul
  *          multiplies by v.  Memory O(Lq * Lk).
  *   flash  one workgroup per block of query rows streams the keys in tiles with an online
- *          softmax, fetching each K/V chunk one chunk ahead; memory O(sequence).  No mask tensor
- *          (causal only); D <= 256, Dv == D.  flash3.wgsl (hand-unrolled, 16 KiB K/V chunks) for
- *          D <= 128 on devices with more than 32 KiB of workgroup memory, else flash2.wgsl
- *          (flash_kernel() below; its environment knobs for benchmarks and tests).
+ *          softmax, K/V in chunks through workgroup memory; memory O(sequence).  No mask tensor
+ *          (causal only); D <= 256, Dv == D.  flash3.wgsl (hand-unrolled, 16 KiB K/V chunks;
+ *          256 lanes for 64 < D <= 128) for D <= 128 on devices with more than 32 KiB of
+ *          workgroup memory, else flash2.wgsl (flash_kernel() below; its environment knobs for
+ *          benchmarks and tests).
  * AUTO takes flash whenever it applies. */
 #include <math.h>
 #include <stdio.h>
@@ -247,11 +248,17 @@ static bool flash_ok(const at_plan *p, const wt_attention_desc *d) {
     return !d->mask && p->D >= 1 && p->D <= 256 && p->Dv == p->D;
 }
 
+/* flash3.wgsl's query rows per lane group for mode bits mb (its header: bit 0 eight, unless bit
+ * 6 splits each group's S block over two lanes) */
+static int64_t flash3_rpg(unsigned mb) {
+    return mb & 1 && !(mb & 64) ? 8 : 4;
+}
+
 /* flash3.wgsl's workgroup memory in bytes for head dims up to 16 << l2 (<= 128) and mode bits
- * mb (its header: bit 0 eight rows per lane group, bit 1 16 KiB K/V chunks, bit 3 four groups) */
+ * mb (its header: bit 1 16 KiB K/V chunks, bit 3 four groups, bit 6 two lanes per column) */
 static int64_t flash3_smem(int l2, unsigned mb) {
-    int64_t d4 = (16 << l2) / 4, rpg = mb & 1 ? 8 : 4, ng = mb & 8 ? 4 : 8;
-    return 16 * (ng * (rpg * d4 + 1) + 64 * 17 + ng * (rpg * 16 + 1) + 4 * ng * rpg);
+    int64_t d4 = (16 << l2) / 4, rpg = flash3_rpg(mb), ng = mb & 8 ? 4 : 8, nh = mb & 64 ? 2 : 1;
+    return 16 * (ng * (rpg * d4 + 1) + 64 * 17 + ng * (rpg * 16 + 1) + 4 * ng * rpg * nh);
 }
 
 /* flash3's 16-byte path: every row of q, k, v quad-aligned with unit stride along D */
@@ -270,9 +277,13 @@ static bool flash3_v4(const at_plan *p) {
 }
 
 /* The flash kernel and its mode bits (key.mode[1]) for head dims up to 16 << l2; *br = query rows
- * per workgroup.  flash3 in mode 2 (64-dim K chunks) where D <= 128 and it fits the device's
- * workgroup memory, else flash2 (on the H200, causal B1 H32 S4096 D128 f32: 20.4 TFLOP/s against
- * 15.0; flash3's other modes are slower there, its header has the figures).  Benchmarks and tests:
+ * per workgroup.  flash3 where D <= 128 and it fits the device's workgroup memory: for 64 < D
+ * <= 128 in mode 114 (256 lanes, two per S block; 64-dim K chunks, each K/V chunk fetched at its
+ * store), else (or where 114 does not fit) in mode 2 (128 lanes, 64-dim K chunks, fetched one
+ * chunk ahead); else flash2.  On the H200, causal B1 H32 S4096 D128 f32: mode 114 24.0 TFLOP/s,
+ * mode 2 19.7, flash2 15.0 (one run; flash3's other modes are slower there, its header has the
+ * figures; D <= 64 keeps mode 2: there mode 114's second half of the lanes would repeat the
+ * first half's O work, and it was not measured).  Benchmarks and tests:
  * WGC_FLASH_KERNEL=2 takes flash2, =3 flash2 with its 16 KiB K/V buffer where the device allows;
  * WGC_FLASH3=<mode bits> a given flash3 configuration where it fits. */
 static wt_kfile flash_kernel(wt_context *ctx, int l2, uint8_t *mode, int64_t *br) {
@@ -284,13 +295,13 @@ static wt_kfile flash_kernel(wt_context *ctx, int l2, uint8_t *mode, int64_t *br
         /* the default only on devices with more workgroup memory than lavapipe's 32 KiB (there
          * flash2 stays the default: flash3's unrolled code takes llvmpipe seconds to compile;
          * the tests run flash3 there through WGC_FLASH3) */
-        static const uint8_t pref[] = { 2 };
+        const uint8_t pref[] = { l2 == 3 ? 114 : 2, 2 };
         for (size_t i = 0; i <= sizeof pref; i++) {
-            unsigned mb = i == 0 ? (f3 && *f3 ? (unsigned)atoi(f3) & 15 : 255) : pref[i - 1];
+            unsigned mb = i == 0 ? (f3 && *f3 ? (unsigned)atoi(f3) & 127 : 255) : pref[i - 1];
             if (mb == 255 || (i > 0 && smax <= 32768) || (uint64_t)flash3_smem(l2, mb) > smax)
                 continue;
             *mode = (uint8_t)mb;
-            *br = (mb & 1 ? 8 : 4) * (mb & 8 ? 4 : 8);
+            *br = flash3_rpg(mb) * (mb & 8 ? 4 : 8);
             return WT_K_flash3;
         }
     }

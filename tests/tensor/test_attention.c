@@ -223,20 +223,44 @@ int main(void) {
         tt_end(&f);
         return test_end();
     }
-    /* flash3.wgsl (the default where the device has more than 32 KiB of workgroup memory) in its
-     * configuration that fits lavapipe for head dims up to 32 (mode 0: 32 rows as 8 groups of 4,
-     * 8 KiB K chunks; the others differ in constants only, and each takes llvmpipe seconds to
-     * compile: they are checked on the GPU, tests/tensor/test_attention with WGC_FLASH3 set);
-     * 16-byte loads where D % 4 == 0 (transposed views too), the strided path for D 10 */
-    setenv("WGC_FLASH3", "0", 1);
-    run_case(WT_F32, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 32, .causal = true });
-    run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 3, .Lq = 3, .Lk = 77, .D = 28, .causal = true });
-    run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 2, .Lq = 40, .Lk = 20, .D = 16, .causal = true });
-    run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 4, .Hkv = 2, .Lq = 9, .Lk = 12, .D = 32, .causal = true });
-    run_case(WT_F32, (acase){ .nd = 4, .B = 2, .H = 3, .Lq = 11, .Lk = 139, .D = 24, .transposed = true, .scale = 0.3 });
-    run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 2, .Lq = 37, .Lk = 70, .D = 10, .causal = true });
-    if (wt_context_has_f16(ctx))
-        run_case(WT_F16, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 32, .causal = true });
+    /* flash3.wgsl (the default where the device has more than 32 KiB of workgroup memory) in
+     * configurations that fit lavapipe's 32 KiB (else attention.c falls back to flash2): mode 0
+     * (32 rows as 8 groups of 4, 8 KiB K chunks, register prefetch) up to D 32; mode 114 (the
+     * H200 default: 256 lanes, two per S block, every chunk fetched at its store) up to D 16;
+     * mode 122 (the same code with 4 groups: 128 lanes, 16 rows) up to D 32.  The other
+     * modes differ in constants only, and each takes llvmpipe seconds to compile: they are
+     * checked on the GPU, tests/tensor/test_attention with WGC_FLASH3 set (every case up to
+     * D 128), which then replaces these three.  16-byte loads where D % 4 == 0 (transposed views
+     * too), the strided path for D 10, a single K slot per lane (mode 114, D 16) */
+    const char *given = getenv("WGC_FLASH3");
+    struct { char mode[8]; int64_t dmax; } modes[3] = { { "0", 32 }, { "114", 16 }, { "122", 32 } };
+    int nmodes = 3;
+    if (given && *given) {
+        snprintf(modes[0].mode, sizeof modes[0].mode, "%.7s", given);
+        nmodes = 1;
+    }
+    for (int m = 0; m < nmodes; m++) {
+        setenv("WGC_FLASH3", modes[m].mode, 1);
+        int64_t dm = modes[m].dmax;
+        if (dm >= 32) {
+            run_case(WT_F32, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 32, .causal = true });
+            run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 3, .Lq = 3, .Lk = 77, .D = 28, .causal = true });
+            run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 4, .Hkv = 2, .Lq = 9, .Lk = 12, .D = 32, .causal = true });
+            run_case(WT_F32, (acase){ .nd = 4, .B = 2, .H = 3, .Lq = 11, .Lk = 139, .D = 24, .transposed = true,
+                                      .scale = 0.3 });
+            if (wt_context_has_f16(ctx))
+                run_case(WT_F16, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 32, .causal = true });
+        }
+        run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 2, .Lq = 40, .Lk = 20, .D = 16, .causal = true });
+        run_case(WT_F32, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 16, .causal = true });
+        run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 3, .Lq = 3, .Lk = 77, .D = 12, .causal = true });
+        run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 4, .Hkv = 2, .Lq = 9, .Lk = 12, .D = 16, .causal = true });
+        run_case(WT_F32,
+                 (acase){ .nd = 4, .B = 2, .H = 3, .Lq = 11, .Lk = 139, .D = 12, .transposed = true, .scale = 0.3 });
+        run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 2, .Lq = 37, .Lk = 70, .D = 10, .causal = true });
+        if (wt_context_has_f16(ctx))
+            run_case(WT_F16, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 16, .causal = true });
+    }
     unsetenv("WGC_FLASH3");
     /* flash2 with the 16 KiB K/V buffer: fits lavapipe's 32 KiB for head dims up to 64 */
     setenv("WGC_FLASH_KERNEL", "3", 1);

@@ -1,41 +1,52 @@
 // flash3.wgsl - flash attention for head dims up to 128, the default of src/tensor/attention.c on
 // devices with more than 32 KiB of workgroup memory (flash2.wgsl elsewhere): out = softmax(scale
 // q k^T [causal]) v for one block of BR query rows of one (batch, head) per workgroup, the keys
-// streamed in tiles of BC = 64 with an online softmax.  Lanes form NG groups of 16; group g owns
-// rows RPG g .. RPG g + RPG - 1 (BR = NG RPG, 8 x 4 = 32 by default) and lane c of a group owns
-// keys c, c + 16, c + 32, c + 48 of a tile (a 4 x 4 block of S) and output column quads c and
-// c + 16 (a 4 x 8 block of O), all in registers.  Every loop over head dims or keys is unrolled by
-// hand through calls with constant arguments (s_chunk / s_step, o_chunk / o_step) and the shared
-// arrays are two-dimensional, so that each shared read is [lane-invariant][constant]: a load at
-// a hoisted base plus an immediate offset (wgc clamps every dynamic index, and the driver folds
-// a clamp only where its operand becomes constant).  Per key tile:
+// streamed in tiles of BC = 64 with an online softmax.  Lanes form NG groups of 16 (16 NH with
+// SPL); group g owns rows RPG g .. RPG g + RPG - 1 (BR = NG RPG, 8 x 4 = 32 by default).
+// Without SPL lane c of a group owns keys c, c + 16, c + 32, c + 48 of a tile (a 4 x 4 block of
+// S) and output column quads c and c + 16 (a 4 x 8 block of O), all in registers; with SPL (the
+// default at D > 64) a workgroup has 256 lanes and lane (c, half h) owns keys 32 h + c and
+// 32 h + c + 16 (a 4 x 2 block of S) and output quad 16 h + c (4 x 4 of O).  Every loop over head
+// dims or keys is unrolled by hand through calls with constant arguments (s_chunk / s_step,
+// o_chunk / o_step) and the shared arrays are two-dimensional, so that each shared read is
+// [lane-invariant][constant]: a load at a hoisted base plus an immediate offset (wgc clamps every
+// dynamic index, and the driver folds a clamp only where its operand becomes constant).  Per tile:
 //   1. S = q k^T: K arrives in chunks of KC head dims, row-major (a key per 17-quad row: 16-byte
-//      conflict-free stores, and the four keys of a lane 16 rows apart read different banks);
-//      the q tile (scaled by scale log2(e), so that exp2 is the exponential) stays in shared
-//      memory, each group's rows padded by one quad;
+//      conflict-free stores, and the keys a lane reads at once, 16 rows apart, hit different
+//      banks); the q tile (scaled by scale log2(e), so that exp2 is the exponential) stays in
+//      shared memory, each group's rows padded by one quad;
 //   2. mask only where the tile crosses the causal diagonal or the last key (a uniform test;
 //      tiles wholly above the diagonal are never visited); the lanes' row maxima meet in their
 //      own buffer (one barrier), the running output and each lane's share of the row sums
 //      (summed across the group once, at the end) are rescaled by exp2(m - m'), and P =
-//      exp2(S - m') goes to shared memory as quads of consecutive keys (four scalar stores);
+//      exp2(S - m') goes to shared memory as quads of consecutive keys (scalar stores);
 //   3. O += P V: V arrives in chunks of VC keys, row-major (a key per one or two 17-quad rows).
-// Every K or V chunk is fetched from global memory into registers (f0 ..) one chunk ahead, while
-// the current chunk is computed; V chunk 0 is stored right after the maxima's barrier, which
-// already proves that K is no longer read: 8 barriers per tile with the default 64-dim K chunks.
-// Where q, k and v rows are quad-aligned with unit stride along D (MC bit 1, attention.c's
-// flash3_v4) every fetch is one 16-byte load, else four element loads.  Workgroups go heaviest
-// causal block first across all heads (longest first).  attention.c compiles this file without
-// index clamps: every shared index is in range by construction, every global access is guarded.
+// A K or V chunk is either fetched from global memory into registers (f0 ..) one chunk ahead,
+// while the current chunk is computed, or (DS: the chunks of S, DO: those of O) fetched right
+// before its store, between the same two barriers: fewer live registers, the latency hidden by
+// the other warps.  V chunk 0 is stored right after the maxima's barrier, which already proves
+// that K is no longer read: 8 barriers per tile with the default 64-dim K chunks.  Where q, k and
+// v rows are quad-aligned with unit stride along D (MC bit 1, attention.c's flash3_v4) every fetch
+// is one 16-byte load, else four element loads.  Workgroups go heaviest causal block first
+// across all heads (longest first).  attention.c compiles this file without index clamps: every
+// shared index is in range by construction, every global access is guarded.
 // Specialisation: MA = log2(DP / 16), DP = the head dim rounded up to a power of two, 16..128
 // (zero-padded); MC bit 0 causal (aligned to the end, as flash2.wgsl), bit 1 16-byte loads; MB =
-// mode bits: bit 1 K chunks of 64 head dims (else 32; the default sets it), and opt-in, slower
-// on the H200: bit 0 RPG 8 (else 4), bit 3 NG 4 (else 8), bit 2 head-major workgroup order.
-// Workgroup memory 16 (NG (RPG DP / 4 + 1) + 64 17 + NG (16 RPG + 1) + 4 NG RPG) bytes
-// (attention.c's flash3_smem): 44416 for D 128 (NVIDIA's Vulkan limit is 48 KiB), 32000 for D 32.
-// Measured on the H200 (causal B1 H32 S4096 D128, wgc bench llm, commit 360fbc5): mode 2
-// (the default) 20.4 TFLOP/s f32 and 16.9 f16, mode 0 19.3, mode 6 (head-major) 15.9, modes 9 and
-// 11 (RPG 8 with NG 4) 4.3; flash2.wgsl 15.0; the driver reports 202 registers per lane for mode
-// 2 (two workgroups per multiprocessor), 255 for modes 9 and 11 and for the element-load path.
+// mode bits: bit 1 K chunks of 64 head dims (else 32), bit 4 DS, bit 5 DO, bit 6 SPL (attention.c's
+// default: 114 = 2 + 16 + 32 + 64 for DP 128, 2 below), and opt-in, slower on the H200: bit 0
+// RPG 8 (else 4; not with SPL), bit 3 NG 4 (else 8), bit 2 head-major workgroup order.
+// Workgroup memory 16 (NG (RPG DP / 4 + 1) + 64 17 + NG (16 RPG + 1) + 4 NG RPG NH) bytes
+// (attention.c's flash3_smem): 46464 for D 128 in mode 114, 44416 in mode 2 (NVIDIA's Vulkan
+// limit is 48 KiB), 32000 for D 32 in mode 0.
+// Measured on the H200 (causal B1 H32 S4096 D128, wgc bench llm, commits c3dae2f and 88c2ad1;
+// registers per lane from the driver's pipeline statistics): mode 114 (the default) 24.0 TFLOP/s
+// f32 (140 registers: one 256-lane workgroup per multiprocessor) and 21.1 f16 (136), not causal
+// 24.1; SPL with register prefetch 23.4 (66), 23.5 (82), 23.7 (98); SPL with 32-dim K chunks 22.1
+// (64, 112); mode 2 (the default before) 19.7 (202 registers, two 128-lane workgroups), 18 19.5
+// (184), 34 19.3, 50 19.4 (182); NG 4: 122 15.3 (172), 74 15.5 (174), 58 8.7 and 10 8.9 (244 and
+// 255); earlier: mode 0 19.3, mode 6 (head-major) 15.9, modes 9 and 11 (RPG 8, NG 4) 4.3 (255
+// registers); rolled s_chunk / o_chunk loops (deleted) 18.1 in mode 114 (185 registers);
+// flash2.wgsl 15.0.
 // Inputs, strides and parameters as flash2.wgsl; P.shape[1].z = query blocks of BR rows.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
@@ -47,13 +58,16 @@ const CAUSAL: bool = (MC & 1u) != 0u;
 const V4: bool = (MC & 2u) != 0u;             // q, k, v rows quad-aligned with unit dim stride
 const DP: u32 = 16u << MA;                    // padded head dim, 16 .. 128
 const D4: u32 = DP / 4u;                      // its quads
-const NG: u32 = select(8u, 4u, (MB & 8u) != 0u);  // groups of 16 lanes
-const WGS: u32 = 16u * NG;                    // lanes
-const RPG: u32 = select(4u, 8u, (MB & 1u) != 0u);  // rows per group
+const SPL: bool = (MB & 64u) != 0u;           // two lanes per (group, column): 2 keys and 1 O quad each
+const NH: u32 = select(1u, 2u, SPL);          // lanes per (group, column)
+const NG: u32 = select(8u, 4u, (MB & 8u) != 0u);  // groups of 16 (16 NH) lanes
+const WGS: u32 = 16u * NG * NH;               // lanes
+const RPG: u32 = select(4u, 8u, (MB & 1u) != 0u && !SPL);  // rows per group
 const MQ: u32 = RPG / 4u;                     // row-maximum quads per lane
 const BR: u32 = NG * RPG;                     // query rows per workgroup
 const BC: u32 = 64u;                          // keys per tile
-const NO4: u32 = max(D4 / 16u, 1u);           // output column quads per lane (1 or 2)
+const NO4: u32 = max(D4 / 16u, 1u);           // output column quads per 16 lanes (1 or 2)
+const NOB: bool = NO4 == 2u && !SPL;          // a lane's second output quad (ob0 ..)
 const KC: u32 = min(DP, select(32u, 64u, (MB & 2u) != 0u));  // head dims per K chunk
 const NKC: u32 = DP / KC;                     // K chunks per tile (1, 2 or 4)
 const NS: u32 = KC * 16u;                     // quads of a chunk (K: KC x 16, V: VC x D4)
@@ -67,16 +81,22 @@ const VW: u32 = WGS / D4;                     // keys a V chunk's slot i advance
 const QG: u32 = RPG * D4 + 1u;                // quads per row group of the q tile (padded)
 const PG: u32 = RPG * 16u + 1u;               // quads per row group of P (padded)
 const LOG2E: f32 = 1.4426950408889634;
+const DS: bool = (MB & 16u) != 0u;            // K chunks and V chunk 0 (the S phase) fetched at their store
+const DO: bool = (MB & 32u) != 0u;            // V chunks past 0 and the next K chunk 0 (the O phase) too
 
 var<workgroup> qs: array<array<vec4<f32>, QG>, NG>;  // [group][row i * D4 + head-dim quad]
 var<workgroup> kv: array<array<vec4<f32>, 17>, 64>;  // K chunk [key][head-dim quad], V chunk [key * VR + half][quad]
 var<workgroup> ps: array<array<vec4<f32>, PG>, NG>;  // P [group][row i * 16 + key quad]
-var<workgroup> mxs: array<array<vec4<f32>, 16u * MQ>, NG>;  // lanes' row maxima, then partial sums
+var<workgroup> mxs: array<array<vec4<f32>, 16u * MQ * NH>, NG>;  // lanes' row maxima, then partial sums
 
 // per invocation: group, lane in the group, its output quad, the K / V chunk slot coordinates
 var<private> lg: u32;
 var<private> lc: u32;
 var<private> lcv: u32;
+var<private> lh: u32;                         // SPL: the lane's half (keys lk, lk + 16; quad lcv)
+var<private> lk: u32;
+var<private> lq: u32;                         // SPL: lcv's kv row offset and column in a V chunk
+var<private> lm: u32;
 var<private> kj: u32;                         // K slot i: key kj + KW i, head-dim quad kd
 var<private> kd: u32;
 var<private> vj: u32;                         // V slot i: key vj + VW i, quad ve
@@ -91,6 +111,8 @@ var<private> fc: vec4<f32>; var<private> fd: vec4<f32>; var<private> fe: vec4<f3
 // S (rows 0 .. RPG - 1 of the group, keys 4 lc ..), O (the same rows, quads lcv and lc + 16)
 var<private> s0: vec4<f32>; var<private> s1: vec4<f32>; var<private> s2: vec4<f32>; var<private> s3: vec4<f32>;
 var<private> s4: vec4<f32>; var<private> s5: vec4<f32>; var<private> s6: vec4<f32>; var<private> s7: vec4<f32>;
+// SPL: S rows 0 .. 3, keys lk and lk + 16
+var<private> t0: vec2<f32>; var<private> t1: vec2<f32>; var<private> t2: vec2<f32>; var<private> t3: vec2<f32>;
 var<private> oa0: vec4<f32>; var<private> oa1: vec4<f32>; var<private> oa2: vec4<f32>; var<private> oa3: vec4<f32>;
 var<private> oa4: vec4<f32>; var<private> oa5: vec4<f32>; var<private> oa6: vec4<f32>; var<private> oa7: vec4<f32>;
 var<private> ob0: vec4<f32>; var<private> ob1: vec4<f32>; var<private> ob2: vec4<f32>; var<private> ob3: vec4<f32>;
@@ -108,9 +130,17 @@ fn hsum(x: vec4<f32>) -> f32 {
     return (x.x + x.y) + (x.z + x.w);
 }
 
+fn hmax2(x: vec2<f32>) -> f32 { return max(x.x, x.y); }
+fn hsum2(x: vec2<f32>) -> f32 { return x.x + x.y; }
+
 // s + a.x x + a.y y + a.z z + a.w w: one row of an S or O block over four head dims or keys
 fn dot4(s: vec4<f32>, a: vec4<f32>, x: vec4<f32>, y: vec4<f32>, z: vec4<f32>, w: vec4<f32>) -> vec4<f32> {
     return fma(vec4<f32>(a.w), w, fma(vec4<f32>(a.z), z, fma(vec4<f32>(a.y), y, fma(vec4<f32>(a.x), x, s))));
+}
+
+// the same for two keys
+fn dot2(s: vec2<f32>, a: vec4<f32>, x: vec2<f32>, y: vec2<f32>, z: vec2<f32>, w: vec2<f32>) -> vec2<f32> {
+    return fma(vec2<f32>(a.w), w, fma(vec2<f32>(a.z), z, fma(vec2<f32>(a.y), y, fma(vec2<f32>(a.x), x, s))));
 }
 
 // element i of q, k, v (the strided path: any layout, one element at a time)
@@ -162,7 +192,7 @@ fn fetch_k(k0: u32, dc: u32) {
     let a = kb0 + i32(j) * sk.z + i32(e) * sk.w;
     let st = i32(KW) * sk.z;
     f0 = ld_k(a, j, e);
-    f1 = ld_k(a + st, j + KW, e);
+    if NPF > 1u { f1 = ld_k(a + st, j + KW, e); }
     if NPF > 2u {
         f2 = ld_k(a + 2 * st, j + 2u * KW, e);
         f3 = ld_k(a + 3 * st, j + 3u * KW, e);
@@ -187,7 +217,7 @@ fn fetch_k(k0: u32, dc: u32) {
 
 fn store_k() {
     kv[kj][kd] = f0;
-    kv[kj + KW][kd] = f1;
+    if NPF > 1u { kv[kj + KW][kd] = f1; }
     if NPF > 2u {
         kv[kj + 2u * KW][kd] = f2;
         kv[kj + 3u * KW][kd] = f3;
@@ -218,7 +248,7 @@ fn fetch_v(j0: u32) {
     let a = vb0 + i32(j) * sv.z + i32(e) * sv.w;
     let st = i32(VW) * sv.z;
     f0 = ld_v(a, j, e);
-    f1 = ld_v(a + st, j + VW, e);
+    if NPF > 1u { f1 = ld_v(a + st, j + VW, e); }
     if NPF > 2u {
         f2 = ld_v(a + 2 * st, j + 2u * VW, e);
         f3 = ld_v(a + 3 * st, j + 3u * VW, e);
@@ -248,7 +278,7 @@ fn sv_(i: u32, x: vec4<f32>) {
 
 fn store_v() {
     sv_(0u, f0);
-    sv_(1u, f1);
+    if NPF > 1u { sv_(1u, f1); }
     if NPF > 2u { sv_(2u, f2); sv_(3u, f3); }
     if NPF > 4u { sv_(4u, f4); sv_(5u, f5); sv_(6u, f6); sv_(7u, f7); }
     if NPF > 8u {
@@ -261,6 +291,19 @@ fn store_v() {
 // the K chunk, column dq % KQ (every shared read is [lane-invariant][constant])
 fn s_step(dq: u32) {
     let d = dq % KQ;
+    if SPL {
+        let k0 = kv[lk][d];
+        let k1 = kv[lk + 16u][d];
+        let kx = vec2<f32>(k0.x, k1.x);
+        let ky = vec2<f32>(k0.y, k1.y);
+        let kz = vec2<f32>(k0.z, k1.z);
+        let kw = vec2<f32>(k0.w, k1.w);
+        t0 = dot2(t0, qs[lg][dq], kx, ky, kz, kw);
+        t1 = dot2(t1, qs[lg][D4 + dq], kx, ky, kz, kw);
+        t2 = dot2(t2, qs[lg][2u * D4 + dq], kx, ky, kz, kw);
+        t3 = dot2(t3, qs[lg][3u * D4 + dq], kx, ky, kz, kw);
+        return;
+    }
     let k0 = kv[lc][d];
     let k1 = kv[lc + 16u][d];
     let k2 = kv[lc + 32u][d];
@@ -298,6 +341,17 @@ fn o_step(pj: u32, vr: u32) {
     let p1 = ps[lg][16u + pj];
     let p2 = ps[lg][32u + pj];
     let p3 = ps[lg][48u + pj];
+    if SPL {
+        let sx = kv[vr + lq][lm];
+        let sy = kv[vr + VR + lq][lm];
+        let sz = kv[vr + 2u * VR + lq][lm];
+        let sw = kv[vr + 3u * VR + lq][lm];
+        oa0 = dot4(oa0, p0, sx, sy, sz, sw);
+        oa1 = dot4(oa1, p1, sx, sy, sz, sw);
+        oa2 = dot4(oa2, p2, sx, sy, sz, sw);
+        oa3 = dot4(oa3, p3, sx, sy, sz, sw);
+        return;
+    }
     let vx = kv[vr][lcv];
     let vy = kv[vr + VR][lcv];
     let vz = kv[vr + 2u * VR][lcv];
@@ -306,7 +360,7 @@ fn o_step(pj: u32, vr: u32) {
     oa1 = dot4(oa1, p1, vx, vy, vz, vw);
     oa2 = dot4(oa2, p2, vx, vy, vz, vw);
     oa3 = dot4(oa3, p3, vx, vy, vz, vw);
-    if NO4 == 2u {
+    if NOB {
         let ux = kv[vr + 1u][lc];
         let uy = kv[vr + VR + 1u][lc];
         let uz = kv[vr + 2u * VR + 1u][lc];
@@ -365,6 +419,18 @@ fn msk(s: vec4<f32>, jv: vec4<i32>, lim: i32) -> vec4<f32> {
     return select(vec4<f32>(neg_inf()), s, jv <= vec4<i32>(lim));
 }
 
+fn msk2(s: vec2<f32>, jv: vec2<i32>, lim: i32) -> vec2<f32> {
+    return select(vec2<f32>(neg_inf()), s, jv <= vec2<i32>(lim));
+}
+
+// SPL: P of row i (keys lk, lk + 16)
+fn put_p2(i: u32, p: vec2<f32>) {
+    let x = 16u * i + lc / 4u + 8u * lh;
+    let e = lc % 4u;
+    ps[lg][x][e] = p.x;
+    ps[lg][x + 4u][e] = p.y;
+}
+
 fn store_row(i: u32, e4: u32, y: vec4<f32>, Lq: u32, D: u32, bh: u32) {
     if i >= Lq { return; }
     let ob = (bh * Lq + i) * D + 4u * e4;
@@ -396,9 +462,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let h = bh % max(H, 1u);
     let hk = h / G;
     let q0 = qblk * BR;
-    lg = lid / 16u;
+    lg = (lid / 16u) % NG;
     lc = lid % 16u;
-    lcv = min(lc, D4 - 1u);
+    lh = lid / (16u * NG);
+    lk = lc + 32u * lh;
+    lcv = min(select(lc, lc + 16u * lh, SPL), D4 - 1u);
+    lq = lcv / 16u;
+    lm = lcv % 16u;
     kj = lid / KQ;
     kd = lid % KQ;
     vj = lid / D4;
@@ -438,7 +508,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     if CAUSAL { kend = u32(clamp(i32(q0 + BR) + shift, 0, i32(Lk))); }
     if !live { kend = 0u; }
     let ntiles = (kend + BC - 1u) / BC;
-    if ntiles > 0u { fetch_k(0u, 0u); }
+    if ntiles > 0u && !DO { fetch_k(0u, 0u); }
 
     for (var t = 0u; t < ntiles; t = t + 1u) {
         let k0 = t * BC;
@@ -446,28 +516,33 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         //    last, V chunk 0)
         s0 = vec4<f32>(0.0); s1 = vec4<f32>(0.0); s2 = vec4<f32>(0.0); s3 = vec4<f32>(0.0);
         s4 = vec4<f32>(0.0); s5 = vec4<f32>(0.0); s6 = vec4<f32>(0.0); s7 = vec4<f32>(0.0);
+        t0 = vec2<f32>(0.0); t1 = vec2<f32>(0.0); t2 = vec2<f32>(0.0); t3 = vec2<f32>(0.0);
         workgroupBarrier();
+        if DO { fetch_k(k0, 0u); }
         store_k();
         workgroupBarrier();
-        if NKC > 1u { fetch_k(k0, KC); } else { fetch_v(k0); }
+        if !DS { if NKC > 1u { fetch_k(k0, KC); } else { fetch_v(k0); } }
         s_chunk(0u);
         if NKC > 1u {
             workgroupBarrier();
+            if DS { fetch_k(k0, KC); }
             store_k();
             workgroupBarrier();
-            if NKC > 2u { fetch_k(k0, 2u * KC); } else { fetch_v(k0); }
+            if !DS { if NKC > 2u { fetch_k(k0, 2u * KC); } else { fetch_v(k0); } }
             s_chunk(1u);
         }
         if NKC > 2u {
             workgroupBarrier();
+            if DS { fetch_k(k0, 2u * KC); }
             store_k();
             workgroupBarrier();
-            fetch_k(k0, 3u * KC);
+            if !DS { fetch_k(k0, 3u * KC); }
             s_chunk(2u);
             workgroupBarrier();
+            if DS { fetch_k(k0, 3u * KC); }
             store_k();
             workgroupBarrier();
-            fetch_v(k0);
+            if !DS { fetch_v(k0); }
             s_chunk(3u);
         }
         // 2. mask (only tiles that cross the diagonal or the last key), row maxima, rescale, P
@@ -480,6 +555,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 lim = min(lim, ib);
                 lim2 = min(lim2, ib + vec4<i32>(4));
             }
+            let jw = vec2<i32>(i32(k0 + lk)) + vec2<i32>(0, 16);
+            t0 = msk2(t0, jw, lim.x);
+            t1 = msk2(t1, jw, lim.y);
+            t2 = msk2(t2, jw, lim.z);
+            t3 = msk2(t3, jw, lim.w);
             s0 = msk(s0, jv, lim.x);
             s1 = msk(s1, jv, lim.y);
             s2 = msk(s2, jv, lim.z);
@@ -492,15 +572,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         var mxa = vec4<f32>(hmax(s0), hmax(s1), hmax(s2), hmax(s3));
+        if SPL { mxa = vec4<f32>(hmax2(t0), hmax2(t1), hmax2(t2), hmax2(t3)); }
         var mxb = vec4<f32>(hmax(s4), hmax(s5), hmax(s6), hmax(s7));
-        mxs[lg][lc * MQ] = mxa;
-        if RPG == 8u { mxs[lg][lc * MQ + 1u] = mxb; }
+        let me = (lh * 16u + lc) * MQ;
+        mxs[lg][me] = mxa;
+        if RPG == 8u { mxs[lg][me + 1u] = mxb; }
         workgroupBarrier();
-        for (var u = 0u; u < 16u; u = u + 1u) {
+        for (var u = 0u; u < 16u * NH; u = u + 1u) {
             mxa = max(mxa, mxs[lg][u * MQ]);
             if RPG == 8u { mxb = max(mxb, mxs[lg][u * MQ + 1u]); }
         }
         // every lane is past S: V chunk 0 may replace the last K chunk
+        if DS { fetch_v(k0); }
         store_v();
         let mna = max(ma, mxa);
         let mua = select(mna, vec4<f32>(0.0), mna == ni);
@@ -508,16 +591,28 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         ma = mna;
         la = la * aa;
         oa0 = oa0 * aa.x; oa1 = oa1 * aa.y; oa2 = oa2 * aa.z; oa3 = oa3 * aa.w;
-        if NO4 == 2u { ob0 = ob0 * aa.x; ob1 = ob1 * aa.y; ob2 = ob2 * aa.z; ob3 = ob3 * aa.w; }
-        let p0 = exp2(s0 - vec4<f32>(mua.x));
-        let p1 = exp2(s1 - vec4<f32>(mua.y));
-        let p2 = exp2(s2 - vec4<f32>(mua.z));
-        let p3 = exp2(s3 - vec4<f32>(mua.w));
-        la = la + vec4<f32>(hsum(p0), hsum(p1), hsum(p2), hsum(p3));
-        put_p(0u, p0);
-        put_p(1u, p1);
-        put_p(2u, p2);
-        put_p(3u, p3);
+        if NOB { ob0 = ob0 * aa.x; ob1 = ob1 * aa.y; ob2 = ob2 * aa.z; ob3 = ob3 * aa.w; }
+        if SPL {
+            let p0 = exp2(t0 - vec2<f32>(mua.x));
+            let p1 = exp2(t1 - vec2<f32>(mua.y));
+            let p2 = exp2(t2 - vec2<f32>(mua.z));
+            let p3 = exp2(t3 - vec2<f32>(mua.w));
+            la = la + vec4<f32>(hsum2(p0), hsum2(p1), hsum2(p2), hsum2(p3));
+            put_p2(0u, p0);
+            put_p2(1u, p1);
+            put_p2(2u, p2);
+            put_p2(3u, p3);
+        } else {
+            let p0 = exp2(s0 - vec4<f32>(mua.x));
+            let p1 = exp2(s1 - vec4<f32>(mua.y));
+            let p2 = exp2(s2 - vec4<f32>(mua.z));
+            let p3 = exp2(s3 - vec4<f32>(mua.w));
+            la = la + vec4<f32>(hsum(p0), hsum(p1), hsum(p2), hsum(p3));
+            put_p(0u, p0);
+            put_p(1u, p1);
+            put_p(2u, p2);
+            put_p(3u, p3);
+        }
         if RPG == 8u {
             let mnb = max(mb, mxb);
             let mub = select(mnb, vec4<f32>(0.0), mnb == ni);
@@ -525,7 +620,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             mb = mnb;
             lb = lb * ab;
             oa4 = oa4 * ab.x; oa5 = oa5 * ab.y; oa6 = oa6 * ab.z; oa7 = oa7 * ab.w;
-            if NO4 == 2u { ob4 = ob4 * ab.x; ob5 = ob5 * ab.y; ob6 = ob6 * ab.z; ob7 = ob7 * ab.w; }
+            if NOB { ob4 = ob4 * ab.x; ob5 = ob5 * ab.y; ob6 = ob6 * ab.z; ob7 = ob7 * ab.w; }
             let p4 = exp2(s4 - vec4<f32>(mub.x));
             let p5 = exp2(s5 - vec4<f32>(mub.y));
             let p6 = exp2(s6 - vec4<f32>(mub.z));
@@ -539,48 +634,52 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         // 3. O += P V, V chunk by chunk; the last chunk's fetch brings K chunk 0 of the next tile
         workgroupBarrier();
         let more = t + 1u < ntiles;
-        if NVC > 1u { fetch_v(k0 + VC); } else if more { fetch_k(k0 + BC, 0u); }
+        if !DO { if NVC > 1u { fetch_v(k0 + VC); } else if more { fetch_k(k0 + BC, 0u); } }
         o_chunk(0u);
         if NVC > 1u {
             workgroupBarrier();
+            if DO { fetch_v(k0 + VC); }
             store_v();
             workgroupBarrier();
-            if NVC > 2u { fetch_v(k0 + 2u * VC); } else if more { fetch_k(k0 + BC, 0u); }
+            if !DO { if NVC > 2u { fetch_v(k0 + 2u * VC); } else if more { fetch_k(k0 + BC, 0u); } }
             o_chunk(1u);
         }
         if NVC > 2u {
             workgroupBarrier();
+            if DO { fetch_v(k0 + 2u * VC); }
             store_v();
             workgroupBarrier();
-            fetch_v(k0 + 3u * VC);
+            if !DO { fetch_v(k0 + 3u * VC); }
             o_chunk(2u);
             workgroupBarrier();
+            if DO { fetch_v(k0 + 3u * VC); }
             store_v();
             workgroupBarrier();
-            if more { fetch_k(k0 + BC, 0u); }
+            if more && !DO { fetch_k(k0 + BC, 0u); }
             o_chunk(3u);
         }
     }
 
     // the row sums: the 16 lanes' shares (mxs is free: a barrier has passed since its last read)
-    mxs[lg][lc * MQ] = la;
-    if RPG == 8u { mxs[lg][lc * MQ + 1u] = lb; }
+    let me = (lh * 16u + lc) * MQ;
+    mxs[lg][me] = la;
+    if RPG == 8u { mxs[lg][me + 1u] = lb; }
     workgroupBarrier();
     var ta = vec4<f32>(0.0);
     var tb = vec4<f32>(0.0);
-    for (var u = 0u; u < 16u; u = u + 1u) {
+    for (var u = 0u; u < 16u * NH; u = u + 1u) {
         ta = ta + mxs[lg][u * MQ];
         if RPG == 8u { tb = tb + mxs[lg][u * MQ + 1u]; }
     }
-    if live && lc < D4 {
+    if live && select(lc, lc + 16u * lh, SPL) < D4 {
         let ia = select(vec4<f32>(1.0) / ta, vec4<f32>(0.0), ta == vec4<f32>(0.0));
         let ib = select(vec4<f32>(1.0) / tb, vec4<f32>(0.0), tb == vec4<f32>(0.0));
         let r0 = q0 + RPG * lg;
-        store_row(r0, lc, oa0 * ia.x, Lq, D, bh);
-        store_row(r0 + 1u, lc, oa1 * ia.y, Lq, D, bh);
-        store_row(r0 + 2u, lc, oa2 * ia.z, Lq, D, bh);
-        store_row(r0 + 3u, lc, oa3 * ia.w, Lq, D, bh);
-        if NO4 == 2u {
+        store_row(r0, lcv, oa0 * ia.x, Lq, D, bh);
+        store_row(r0 + 1u, lcv, oa1 * ia.y, Lq, D, bh);
+        store_row(r0 + 2u, lcv, oa2 * ia.z, Lq, D, bh);
+        store_row(r0 + 3u, lcv, oa3 * ia.w, Lq, D, bh);
+        if NOB {
             store_row(r0, lc + 16u, ob0 * ia.x, Lq, D, bh);
             store_row(r0 + 1u, lc + 16u, ob1 * ia.y, Lq, D, bh);
             store_row(r0 + 2u, lc + 16u, ob2 * ia.z, Lq, D, bh);
@@ -591,7 +690,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             store_row(r0 + 5u, lc, oa5 * ib.y, Lq, D, bh);
             store_row(r0 + 6u, lc, oa6 * ib.z, Lq, D, bh);
             store_row(r0 + 7u, lc, oa7 * ib.w, Lq, D, bh);
-            if NO4 == 2u {
+            if NOB {
                 store_row(r0 + 4u, lc + 16u, ob4 * ib.x, Lq, D, bh);
                 store_row(r0 + 5u, lc + 16u, ob5 * ib.y, Lq, D, bh);
                 store_row(r0 + 6u, lc + 16u, ob6 * ib.z, Lq, D, bh);
