@@ -7,32 +7,39 @@
 // subgroup shapes); subgroup s (@builtin(subgroup_id), uniform within its subgroup as Tint's
 // uniformity rules require of subgroup-matrix arguments) owns the 64 x WN block at row
 // (s / (TN / WN)) * 64, column (s % (TN / WN)) * WN as 4 x WN / 16 accumulators of 16 x 16.  The
-// variant is the key's op (OP): 0 = 128 x 128, 4 subgroups of 64 x 64, BK 32; 1 = 128 x 256, 8
-// subgroups of 64 x 64, BK 16; 2 = 256 x 128, 8 subgroups of 64 x 64, BK 16; 3 = 128 x 128, 8
-// subgroups of 64 x 32, BK 32.  Along K the workgroup stages BK-deep slices of A and B in
-// workgroup memory, double-buffered: every invocation loads its 16-byte chunks (8 halves, a
-// vec4<u32>) of slice t + 1 into registers before the subgroups multiply slice t, then stores them
-// into the other buffer; one barrier per slice.  Each slice is kept in the operand's own layout
-// (A row-major (MA 0): TM rows of BK, A column-major (MA 1): BK rows of TM; B row-major (MB 0): BK
-// rows of TN, column-major (MB 1): TN rows of BK), rows padded by 8 halves (16 bytes) so that the
-// 8 rows one matrix load touches fall in distinct banks, and read back with subgroupMatrixLoad's
-// col_major flag.  A (m, k) is a[P.off.x + m * P.aux.x + k] (MA 0) or a[P.off.x + m + k * P.aux.x]
-// (MA 1); B (k, n) is b[P.off.y + k * P.aux.y + n] (MB 0) or b[P.off.y + k + n * P.aux.y] (MB 1);
-// offsets and leading dimensions are multiples of 8 (matmul.c, coop_ok).  P.sv = (M, N, K, tiles
-// along N).  Chunks with a row or k past the matrix are not read (zeros are staged), so ragged M,
-// N and K (a multiple of 16) need no robust access; a chunk starting inside the matrix may run past
-// M or N by up to 7 elements, which matmul.c keeps inside the storage and which reach only outputs
-// that are not written.  Workgroups walk the tiles in bands of 8 tile rows (L2 reuse of B).  The
-// f32 accumulators go through a per-subgroup 16 x 16 workgroup buffer to be rounded to f16 and
-// written with bounds checks, plus the bias when MC is 1 (c[P.off.z + n * P.st[4].x]).  kernel.c
-// puts the `enable` in the prelude.
+// variant is the key's op (OP): its low two bits the tile shape, 0 = 128 x 128, 4 subgroups of
+// 64 x 64, BK 32; 1 = 128 x 256, 8 subgroups of 64 x 64, BK 16; 2 = 256 x 128, 8 subgroups of
+// 64 x 64, BK 16; 3 = 128 x 128, 8 subgroups of 64 x 32, BK 32; OP & 4 (COLS) the staging order
+// (slot).  Along K the workgroup stages BK-deep slices of A and B in workgroup memory,
+// double-buffered: every invocation loads its 16-byte chunks (8 halves, a vec4<u32>) of slice
+// t + 1 into registers before the subgroups multiply slice t, then stores them into the other
+// buffer; one barrier per slice.  Each slice is kept in the operand's own layout (A row-major
+// (MA 0): TM rows of BK, A column-major (MA 1): BK rows of TM; B row-major (MB 0): BK rows of TN,
+// column-major (MB 1): TN rows of BK), rows padded by 8 halves (16 bytes) so that the 8 rows one
+// matrix load touches fall in distinct banks, and read back with subgroupMatrixLoad's col_major
+// flag.  The staging stores of a chunk are 8 f16 stores (subgroupMatrixLoad takes array<f16>)
+// that the driver merges into one 16-byte store: a quarter subgroup's 8 stores are conflict free
+// when they cover 8 distinct 16-byte groups of the 128 bytes the banks span, which row-major order
+// misses for slices of 2 or 4 chunks per row (A row-major, B column-major) and COLS gets (slot).
+// A (m, k) is a[P.off.x + m * P.aux.x + k] (MA 0) or a[P.off.x + m + k * P.aux.x] (MA 1); B (k, n)
+// is b[P.off.y + k * P.aux.y + n] (MB 0) or b[P.off.y + k + n * P.aux.y] (MB 1); offsets and
+// leading dimensions are multiples of 8 (matmul.c, coop_ok).  P.sv = (M, N, K, tiles along N).
+// Chunks with a row or k past the matrix are not read (zeros are staged), so ragged M, N and K (a
+// multiple of 16) need no robust access; a chunk starting inside the matrix may run past M or N by
+// up to 7 elements, which matmul.c keeps inside the storage and which reach only outputs that are
+// not written.  Workgroups walk the tiles in bands of 8 tile rows (L2 reuse of B).  The f32
+// accumulators go through a per-subgroup 16 x 16 workgroup buffer to be rounded to f16 and written
+// with bounds checks, plus the bias when MC is 1 (c[P.off.z + n * P.st[4].x]).  kernel.c puts the
+// `enable` in the prelude.
 // H200, f16 4096^3 (test_matmul_coop with WGC_COOP_BENCH=1 WGC_COOP_VARIANT=v, median of 5 x 10
-// products): variant 0 134.4 TFLOP/s, 1 159.9, 2 155.9, 3 154.3 (default kernels 40.6);
-// `wgc bench nn` with variant 1 (matmul.c's choice at that size) 150.5, cuBLAS f16 through PyTorch
-// 766.4 in the same run (0.20; the target, 0.5, is missed).  Staging in 4-byte words instead
-// (neighbouring invocations on neighbouring banks) ran 69.5 / 121.7 / 119.4 / 105.6 for the four
-// shapes and was dropped.  The first kernel (one subgroup per 64 x 64 tile, loads straight from
-// global memory) ran 76.4.
+// products; A, B row-major / A column-major): before COLS, variant 0 136.7 / 158.9 TFLOP/s, 1 156.5
+// / 171.8, 2 157.7 / 176.5, 3 157.9 / 172.2 (default kernels 41.7); `wgc bench nn` with variant 1
+// 150.5, cuBLAS f16 through PyTorch 766.4 in the same run (0.20).  Tried and dropped: rotating
+// each invocation's 8 stores by a lane-dependent word (so that 2-byte stores would not conflict)
+// ran 54.0 / 96.4 / 92.9 / 83.5 (the dynamic order stops the driver's merge into 16-byte stores);
+// staging in 4-byte words (neighbouring invocations on neighbouring banks) ran 69.5 / 121.7 /
+// 119.4 / 105.6; the first kernel (one subgroup per 64 x 64 tile, loads straight from global
+// memory) ran 76.4.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
@@ -41,10 +48,12 @@
 
 const ACM: bool = MA == 1u;           // A column-major
 const BCM: bool = MB == 1u;           // B column-major
-const TM: u32 = select(128u, 256u, OP == 2u);
-const TN: u32 = select(128u, 256u, OP == 1u);
-const BK: u32 = select(32u, 16u, OP == 1u || OP == 2u);
-const WN: u32 = select(64u, 32u, OP == 3u);   // columns of a subgroup's block
+const SHAPE: u32 = OP & 3u;            // tile shape (matmul.c's coop_tiles)
+const COLS: bool = (OP & 4u) != 0u;    // staging order of narrow slices (see slot)
+const TM: u32 = select(128u, 256u, SHAPE == 2u);
+const TN: u32 = select(128u, 256u, SHAPE == 1u);
+const BK: u32 = select(32u, 16u, SHAPE == 1u || SHAPE == 2u);
+const WN: u32 = select(64u, 32u, SHAPE == 3u);   // columns of a subgroup's block
 const SGN: u32 = TN / WN;             // subgroups along N
 const NSG: u32 = (TM / 64u) * SGN;    // subgroups per workgroup
 const WGS: u32 = NSG * 32u;           // invocations per workgroup
@@ -73,21 +82,34 @@ alias Acc = subgroup_matrix_result<f32, 16, 16>;
 // matrix of `rows` x `ncols` with leading dimension ld at element off: its 8 halves, or zeros when
 // its row or first column is outside.
 fn chunk_a(j: u32, r0: u32, c0: u32, rows: u32, ncols: u32) -> vec4<u32> {
-    let r = r0 + j / (AC / 8u);
-    let cc = c0 + (j % (AC / 8u)) * 8u;
+    let rc = slot(j, AC / 8u);
+    let r = r0 + rc.x;
+    let cc = c0 + rc.y * 8u;
     if r >= rows || cc >= ncols { return vec4<u32>(); }
     return a[(P.off.x + r * P.aux.x + cc) / 8u];
 }
 
 fn chunk_b(j: u32, r0: u32, c0: u32, rows: u32, ncols: u32) -> vec4<u32> {
-    let r = r0 + j / (BC / 8u);
-    let cc = c0 + (j % (BC / 8u)) * 8u;
+    let rc = slot(j, BC / 8u);
+    let r = r0 + rc.x;
+    let cc = c0 + rc.y * 8u;
     if r >= rows || cc >= ncols { return vec4<u32>(); }
     return b[(P.off.y + r * P.aux.y + cc) / 8u];
 }
 
+// Row and chunk column in the slice of chunk j, for a slice of `cpr` chunks per row: row-major
+// order (j / cpr, j % cpr), or with COLS where cpr < 8, eight consecutive rows of one chunk column
+// per 8 consecutive j.  Rows are cpr + 1 chunks apart (the padding), so with COLS the eight
+// 16-byte stores of a quarter subgroup fall in eight distinct 16-byte bank groups (cpr + 1 is odd)
+// where row-major order puts two of them in one group (cpr 2: groups 3 r + c; cpr 4: 5 r + c).
+fn slot(j: u32, cpr: u32) -> vec2<u32> {
+    if !COLS || cpr >= 8u { return vec2<u32>(j / cpr, j % cpr); }
+    return vec2<u32>((j / (8u * cpr)) * 8u + j % 8u, (j / 8u) % cpr);
+}
+
 fn put_a(base: u32, j: u32, v: vec4<u32>) {
-    let o = base + (j / (AC / 8u)) * AS + (j % (AC / 8u)) * 8u;
+    let rc = slot(j, AC / 8u);
+    let o = base + rc.x * AS + rc.y * 8u;
     let h0 = bitcast<vec2<f16>>(v.x);
     let h1 = bitcast<vec2<f16>>(v.y);
     let h2 = bitcast<vec2<f16>>(v.z);
@@ -97,7 +119,8 @@ fn put_a(base: u32, j: u32, v: vec4<u32>) {
 }
 
 fn put_b(base: u32, j: u32, v: vec4<u32>) {
-    let o = base + (j / (BC / 8u)) * BS + (j % (BC / 8u)) * 8u;
+    let rc = slot(j, BC / 8u);
+    let o = base + rc.x * BS + rc.y * 8u;
     let h0 = bitcast<vec2<f16>>(v.x);
     let h1 = bitcast<vec2<f16>>(v.y);
     let h2 = bitcast<vec2<f16>>(v.z);
