@@ -232,9 +232,10 @@ bool wt_matmul_tensor_cores(wt_context *ctx) {
 }
 
 /* matmul_coop.wgsl's tile shapes (the key's op & 3): workgroup tile rows x columns; op & 4 stages
- * the narrow slices column by column (COLS, bank-conflict free stores), so there are 8 variants. */
+ * the narrow slices column by column (COLS, bank-conflict free stores), op & 8 loads two slices
+ * ahead (PF2), so there are 16 variants. */
 static const struct { int64_t tm, tn; } coop_tiles[] = { { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 } };
-#define COOP_VARIANTS (2 * (int)(sizeof coop_tiles / sizeof *coop_tiles))
+#define COOP_VARIANTS (4 * (int)(sizeof coop_tiles / sizeof *coop_tiles))
 
 /* Does t's storage (f16) hold element `last`? */
 static bool coop_holds(const wt_tensor *t, int64_t last) {
@@ -260,13 +261,16 @@ static bool coop_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const
     return wt_matmul_tensor_cores(ctx);
 }
 
-/* The variant: WGC_COOP_VARIANT (0..7, benchmarks and tests), else 128 x 256 tiles where there
+/* The variant: WGC_COOP_VARIANT (0..15, benchmarks and tests), else 128 x 256 tiles where there
  * are enough of them to fill the GPU twice over, else 128 x 128, both with COLS staging (H200 and
  * its figures: matmul_coop.wgsl's header). */
 static int coop_variant(const mm_plan *p) {
     const char *v = getenv("WGC_COOP_VARIANT");
-    if (v && *v >= '0' && *v < '0' + COOP_VARIANTS && !v[1])
-        return *v - '0';
+    if (v && *v >= '0' && *v <= '9' && (!v[1] || (v[1] >= '0' && v[1] <= '9' && !v[2]))) {
+        int n = v[1] ? (v[0] - '0') * 10 + (v[1] - '0') : v[0] - '0';
+        if (n < COOP_VARIANTS)
+            return n;
+    }
     return cdiv(p->M, 128) * cdiv(p->N, 256) >= 264 ? 5 : 4;
 }
 

@@ -126,8 +126,9 @@ def run(wgc, work, name, src, groups, binds, outn):
 
 
 def matmul_case(wgc, work, M, N, K, ta, tb, bias, rnd, op=0):
-    """matmul_coop.wgsl variant op, 0 (128 x 128, 4 subgroups) or 4 (the same staging its narrow
-    slices column by column: matmul_coop.wgsl's slot), K slices of 16, A (M, K), B (K, N)."""
+    """matmul_coop.wgsl variant op: 0 (128 x 128, 4 subgroups), + 4 staging its narrow slices
+    column by column (matmul_coop.wgsl's slot), + 8 loading two slices ahead; K slices of 16,
+    A (M, K), B (K, N)."""
     text = open(os.path.join(KDIR, "matmul_coop.wgsl")).read()
     text, k = re.subn(r"const BK: u32 = [^;]*;", "const BK: u32 = 16u;", text)
     assert k == 1
@@ -218,7 +219,7 @@ def main():
     good &= flash_case(wgc, work, 37, 130, True, 4.0, rnd)     # KV cache, grouped heads, rescaled O
     good &= matmul_case(wgc, work, 136, 72, 48, False, False, True, rnd)
     good &= matmul_case(wgc, work, 64, 136, 32, True, True, False, rnd)
-    good &= matmul_case(wgc, work, 136, 72, 48, False, False, True, rnd, op=4)
+    good &= matmul_case(wgc, work, 136, 72, 80, False, False, True, rnd, op=12)
     good &= matmul_case(wgc, work, 64, 136, 32, True, True, False, rnd, op=4)
     return 0 if good else 1
 

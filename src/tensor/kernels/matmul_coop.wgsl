@@ -50,6 +50,7 @@ const ACM: bool = MA == 1u;           // A column-major
 const BCM: bool = MB == 1u;           // B column-major
 const SHAPE: u32 = OP & 3u;            // tile shape (matmul.c's coop_tiles)
 const COLS: bool = (OP & 4u) != 0u;    // staging order of narrow slices (see slot)
+const PF2: bool = (OP & 8u) != 0u;     // global loads two slices ahead
 const TM: u32 = select(128u, 256u, SHAPE == 2u);
 const TN: u32 = select(128u, 256u, SHAPE == 1u);
 const BK: u32 = select(32u, 16u, SHAPE == 1u || SHAPE == 2u);
@@ -95,6 +96,23 @@ fn chunk_b(j: u32, r0: u32, c0: u32, rows: u32, ncols: u32) -> vec4<u32> {
     let cc = c0 + rc.y * 8u;
     if r >= rows || cc >= ncols { return vec4<u32>(); }
     return b[(P.off.y + r * P.aux.y + cc) / 8u];
+}
+
+// The chunks of invocation li of the slice at depth k (A: rows m0.., B: columns n0..).
+fn fetch_a(k: u32, m0: u32, li: u32, a_rows: u32, a_cols: u32) -> array<vec4<u32>, 4> {
+    var r: array<vec4<u32>, 4>;
+    for (var q = 0u; q < NA; q++) {
+        r[q] = chunk_a(li + q * WGS, select(m0, k, ACM), select(k, m0, ACM), a_rows, a_cols);
+    }
+    return r;
+}
+
+fn fetch_b(k: u32, n0: u32, li: u32, b_rows: u32, b_cols: u32) -> array<vec4<u32>, 4> {
+    var r: array<vec4<u32>, 4>;
+    for (var q = 0u; q < NB; q++) {
+        r[q] = chunk_b(li + q * WGS, select(k, n0, BCM), select(n0, k, BCM), b_rows, b_cols);
+    }
+    return r;
 }
 
 // Row and chunk column in the slice of chunk j, for a slice of `cpr` chunks per row: row-major
@@ -184,18 +202,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let a_cols = select(K, M, ACM);
     let b_rows = select(K, N, BCM);
     let b_cols = select(N, K, BCM);
-    var ra: array<vec4<u32>, 4>;
-    var rb: array<vec4<u32>, 4>;
-    for (var q = 0u; q < NA; q++) {
-        let j = li + q * WGS;
-        ra[q] = chunk_a(j, select(m0, 0u, ACM), select(0u, m0, ACM), a_rows, a_cols);
-    }
-    for (var q = 0u; q < NB; q++) {
-        let j = li + q * WGS;
-        rb[q] = chunk_b(j, select(0u, n0, BCM), select(n0, 0u, BCM), b_rows, b_cols);
-    }
+    var ra = fetch_a(0u, m0, li, a_rows, a_cols);
+    var rb = fetch_b(0u, n0, li, b_rows, b_cols);
     for (var q = 0u; q < NA; q++) { put_a(0u, li + q * WGS, ra[q]); }
     for (var q = 0u; q < NB; q++) { put_b(0u, li + q * WGS, rb[q]); }
+    let nt = (K + BK - 1u) / BK;
+    if PF2 && nt > 1u {                         // slice 1 into registers
+        ra = fetch_a(BK, m0, li, a_rows, a_cols);
+        rb = fetch_b(BK, n0, li, b_rows, b_cols);
+    }
+    var ra2: array<vec4<u32>, 4>;
+    var rb2: array<vec4<u32>, 4>;
     workgroupBarrier();
     var c00 = Acc();
     var c01 = Acc();
@@ -213,20 +230,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var c31 = Acc();
     var c32 = Acc();
     var c33 = Acc();
-    let nt = (K + BK - 1u) / BK;
     for (var kt = 0u; kt < nt; kt++) {
         let cur = kt % 2u;
         let more = kt + 1u < nt;
-        if more {                               // next slice into registers
-            let k1 = (kt + 1u) * BK;
-            for (var q = 0u; q < NA; q++) {
-                let j = li + q * WGS;
-                ra[q] = chunk_a(j, select(m0, k1, ACM), select(k1, m0, ACM), a_rows, a_cols);
-            }
-            for (var q = 0u; q < NB; q++) {
-                let j = li + q * WGS;
-                rb[q] = chunk_b(j, select(k1, n0, BCM), select(n0, k1, BCM), b_rows, b_cols);
-            }
+        if !PF2 && more {                       // next slice into registers
+            ra = fetch_a((kt + 1u) * BK, m0, li, a_rows, a_cols);
+            rb = fetch_b((kt + 1u) * BK, n0, li, b_rows, b_cols);
+        }
+        if PF2 && kt + 2u < nt {                // the one after (the next is in ra, rb)
+            ra2 = fetch_a((kt + 2u) * BK, m0, li, a_rows, a_cols);
+            rb2 = fetch_b((kt + 2u) * BK, n0, li, b_rows, b_cols);
         }
         let abase = cur * ALEN;
         let bbase = cur * BLEN;
@@ -262,6 +275,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let nxt = 1u - cur;
             for (var q = 0u; q < NA; q++) { put_a(nxt * ALEN, li + q * WGS, ra[q]); }
             for (var q = 0u; q < NB; q++) { put_b(nxt * BLEN, li + q * WGS, rb[q]); }
+        }
+        if PF2 {
+            ra = ra2;
+            rb = rb2;
         }
         workgroupBarrier();
     }
