@@ -231,11 +231,9 @@ bool wt_matmul_tensor_cores(wt_context *ctx) {
     return false;
 }
 
-/* matmul_coop.wgsl's tile shapes (the key's op & 3): workgroup tile rows x columns; op & 4 stages
- * the narrow slices column by column (COLS, bank-conflict free stores), op & 8 loads two slices
- * ahead (PF2), so there are 16 variants. */
+/* matmul_coop.wgsl's variants (the key's op): workgroup tile rows x columns. */
 static const struct { int64_t tm, tn; } coop_tiles[] = { { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 } };
-#define COOP_VARIANTS (4 * (int)(sizeof coop_tiles / sizeof *coop_tiles))
+#define COOP_VARIANTS ((int)(sizeof coop_tiles / sizeof *coop_tiles))
 
 /* Does t's storage (f16) hold element `last`? */
 static bool coop_holds(const wt_tensor *t, int64_t last) {
@@ -261,23 +259,20 @@ static bool coop_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const
     return wt_matmul_tensor_cores(ctx);
 }
 
-/* The variant: WGC_COOP_VARIANT (0..15, benchmarks and tests), else 128 x 256 tiles where there
- * are enough of them to fill the GPU twice over, else 128 x 128, both with COLS staging (H200 and
- * its figures: matmul_coop.wgsl's header). */
+/* The variant: WGC_COOP_VARIANT (0..3, benchmarks and tests), else 128 x 256 tiles where there
+ * are enough of them to fill the GPU twice over (H200, f16 4096^3: 159.9 TFLOP/s against 134.4
+ * for 128 x 128 with 4 subgroups, 154.3 with 8), else 128 x 128. */
 static int coop_variant(const mm_plan *p) {
     const char *v = getenv("WGC_COOP_VARIANT");
-    if (v && *v >= '0' && *v <= '9' && (!v[1] || (v[1] >= '0' && v[1] <= '9' && !v[2]))) {
-        int n = v[1] ? (v[0] - '0') * 10 + (v[1] - '0') : v[0] - '0';
-        if (n < COOP_VARIANTS)
-            return n;
-    }
-    return cdiv(p->M, 128) * cdiv(p->N, 256) >= 264 ? 5 : 4;
+    if (v && *v >= '0' && *v < '0' + COOP_VARIANTS && !v[1])
+        return *v - '0';
+    return cdiv(p->M, 128) * cdiv(p->N, 256) >= 264 ? 1 : 0;
 }
 
 static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *out, wt_tensor *a,
                              wt_tensor *b, wt_tensor *bias) {
     int var = coop_variant(p);
-    int64_t tiles_m = cdiv(p->M, coop_tiles[var & 3].tm), tiles_n = cdiv(p->N, coop_tiles[var & 3].tn);
+    int64_t tiles_m = cdiv(p->M, coop_tiles[var].tm), tiles_n = cdiv(p->N, coop_tiles[var].tn);
     int64_t groups = tiles_m * tiles_n;
     if (groups > (int64_t)(UINT32_MAX / 256))
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "%lld output tiles are too many for one dispatch",

@@ -7,39 +7,44 @@
 // subgroup shapes); subgroup s (@builtin(subgroup_id), uniform within its subgroup as Tint's
 // uniformity rules require of subgroup-matrix arguments) owns the 64 x WN block at row
 // (s / (TN / WN)) * 64, column (s % (TN / WN)) * WN as 4 x WN / 16 accumulators of 16 x 16.  The
-// variant is the key's op (OP): its low two bits the tile shape, 0 = 128 x 128, 4 subgroups of
-// 64 x 64, BK 32; 1 = 128 x 256, 8 subgroups of 64 x 64, BK 16; 2 = 256 x 128, 8 subgroups of
-// 64 x 64, BK 16; 3 = 128 x 128, 8 subgroups of 64 x 32, BK 32; OP & 4 (COLS) the staging order
-// (slot).  Along K the workgroup stages BK-deep slices of A and B in workgroup memory,
-// double-buffered: every invocation loads its 16-byte chunks (8 halves, a vec4<u32>) of slice
-// t + 1 into registers before the subgroups multiply slice t, then stores them into the other
-// buffer; one barrier per slice.  Each slice is kept in the operand's own layout (A row-major
-// (MA 0): TM rows of BK, A column-major (MA 1): BK rows of TM; B row-major (MB 0): BK rows of TN,
-// column-major (MB 1): TN rows of BK), rows padded by 8 halves (16 bytes) so that the 8 rows one
-// matrix load touches fall in distinct banks, and read back with subgroupMatrixLoad's col_major
-// flag.  The staging stores of a chunk are 8 f16 stores (subgroupMatrixLoad takes array<f16>)
-// that the driver merges into one 16-byte store: a quarter subgroup's 8 stores are conflict free
-// when they cover 8 distinct 16-byte groups of the 128 bytes the banks span, which row-major order
-// misses for slices of 2 or 4 chunks per row (A row-major, B column-major) and COLS gets (slot).
-// A (m, k) is a[P.off.x + m * P.aux.x + k] (MA 0) or a[P.off.x + m + k * P.aux.x] (MA 1); B (k, n)
-// is b[P.off.y + k * P.aux.y + n] (MB 0) or b[P.off.y + k + n * P.aux.y] (MB 1); offsets and
-// leading dimensions are multiples of 8 (matmul.c, coop_ok).  P.sv = (M, N, K, tiles along N).
-// Chunks with a row or k past the matrix are not read (zeros are staged), so ragged M, N and K (a
-// multiple of 16) need no robust access; a chunk starting inside the matrix may run past M or N by
-// up to 7 elements, which matmul.c keeps inside the storage and which reach only outputs that are
-// not written.  Workgroups walk the tiles in bands of 8 tile rows (L2 reuse of B).  The f32
-// accumulators go through a per-subgroup 16 x 16 workgroup buffer to be rounded to f16 and written
-// with bounds checks, plus the bias when MC is 1 (c[P.off.z + n * P.st[4].x]).  kernel.c puts the
-// `enable` in the prelude.
+// variant is the key's op (OP): 0 = 128 x 128, 4 subgroups of 64 x 64, BK 32; 1 = 128 x 256, 8
+// subgroups of 64 x 64, BK 16; 2 = 256 x 128, 8 subgroups of 64 x 64, BK 16; 3 = 128 x 128, 8
+// subgroups of 64 x 32, BK 32.  Along K the workgroup stages BK-deep slices of A and B in
+// workgroup memory, double-buffered: every invocation loads its 16-byte chunks (8 halves, a
+// vec4<u32>) of slice t + 1 into registers before the subgroups multiply slice t, then stores them
+// into the other buffer; one barrier per slice.  Each slice is kept in the operand's own layout
+// (A row-major (MA 0): TM rows of BK, A column-major (MA 1): BK rows of TM; B row-major (MB 0): BK
+// rows of TN, column-major (MB 1): TN rows of BK), rows padded by 8 halves (16 bytes) so that the
+// 8 rows one matrix load touches fall in distinct banks, and read back with subgroupMatrixLoad's
+// col_major flag.  A (m, k) is a[P.off.x + m * P.aux.x + k] (MA 0) or a[P.off.x + m + k * P.aux.x]
+// (MA 1); B (k, n) is b[P.off.y + k * P.aux.y + n] (MB 0) or b[P.off.y + k + n * P.aux.y] (MB 1);
+// offsets and leading dimensions are multiples of 8 (matmul.c, coop_ok).  P.sv = (M, N, K, tiles
+// along N).  Chunks with a row or k past the matrix are not read (zeros are staged), so ragged M,
+// N and K (a multiple of 16) need no robust access; a chunk starting inside the matrix may run past
+// M or N by up to 7 elements, which matmul.c keeps inside the storage and which reach only outputs
+// that are not written.  Workgroups walk the tiles in bands of 8 tile rows (L2 reuse of B).  The
+// f32 accumulators go through a per-subgroup 16 x 16 workgroup buffer to be rounded to f16 and
+// written with bounds checks, plus the bias when MC is 1 (c[P.off.z + n * P.st[4].x]).  kernel.c
+// puts the `enable` in the prelude.
 // H200, f16 4096^3 (test_matmul_coop with WGC_COOP_BENCH=1 WGC_COOP_VARIANT=v, median of 5 x 10
-// products; A, B row-major / A column-major): before COLS, variant 0 136.7 / 158.9 TFLOP/s, 1 156.5
-// / 171.8, 2 157.7 / 176.5, 3 157.9 / 172.2 (default kernels 41.7); `wgc bench nn` with variant 1
-// 150.5, cuBLAS f16 through PyTorch 766.4 in the same run (0.20).  Tried and dropped: rotating
-// each invocation's 8 stores by a lane-dependent word (so that 2-byte stores would not conflict)
-// ran 54.0 / 96.4 / 92.9 / 83.5 (the dynamic order stops the driver's merge into 16-byte stores);
-// staging in 4-byte words (neighbouring invocations on neighbouring banks) ran 69.5 / 121.7 /
-// 119.4 / 105.6; the first kernel (one subgroup per 64 x 64 tile, loads straight from global
-// memory) ran 76.4.
+// products): variant 0 134.4 TFLOP/s, 1 159.9, 2 155.9, 3 154.3 (default kernels 40.6);
+// `wgc bench nn` with variant 1 (matmul.c's choice at that size) 150.5, cuBLAS f16 through PyTorch
+// 766.4 in the same run (0.20; the target, 0.5, is missed).  Staging in 4-byte words instead
+// (neighbouring invocations on neighbouring banks) ran 69.5 / 121.7 / 119.4 / 105.6 for the four
+// shapes and was dropped.  The first kernel (one subgroup per 64 x 64 tile, loads straight from
+// global memory) ran 76.4.  Second round (same measure; A^T: A column-major, a transposed view):
+// variants 0..3 ran 136.7 / 156.5 / 157.7 / 157.9 with A row-major but 158.9 / 171.8 / 176.5 /
+// 172.2 with A^T (B^T: 127.7 / 160.0 / 160.1 / 143.6), so the row-major A slice (BK / 8 chunks of
+// 16 bytes per row, 8 or 16 rows per subgroup load) costs about 10%.  Tried and dropped: each
+// invocation storing its chunk's words from a lane-dependent start (no 2-byte store bank
+// conflicts) 54.0 / 96.4 / 92.9 / 83.5, so the 8 f16 stores of a chunk are evidently merged into
+// one 16-byte store, which the dynamic order prevents; in another run (default kernels 41.5 in
+// both), staging narrow slices eight rows of one chunk column per quarter subgroup (16-byte stores
+// in 8 distinct bank groups, where row-major order puts 2 in one) and fetching the chunks two
+// slices ahead, both written with helper functions returning the chunk arrays: 97 to 136 against
+// 102.0 / 130.8 / 136.0 / 153.1 for the helpers alone (no gain on any shape, up to 26% lost on
+// shape 3), the helpers alone 3 to 25% under this file; `wgc bench nn` there 148.8 with variant
+// 3, cuBLAS f16 754.1 in the same run.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
@@ -48,13 +53,10 @@
 
 const ACM: bool = MA == 1u;           // A column-major
 const BCM: bool = MB == 1u;           // B column-major
-const SHAPE: u32 = OP & 3u;            // tile shape (matmul.c's coop_tiles)
-const COLS: bool = (OP & 4u) != 0u;    // staging order of narrow slices (see slot)
-const PF2: bool = (OP & 8u) != 0u;     // global loads two slices ahead
-const TM: u32 = select(128u, 256u, SHAPE == 2u);
-const TN: u32 = select(128u, 256u, SHAPE == 1u);
-const BK: u32 = select(32u, 16u, SHAPE == 1u || SHAPE == 2u);
-const WN: u32 = select(64u, 32u, SHAPE == 3u);   // columns of a subgroup's block
+const TM: u32 = select(128u, 256u, OP == 2u);
+const TN: u32 = select(128u, 256u, OP == 1u);
+const BK: u32 = select(32u, 16u, OP == 1u || OP == 2u);
+const WN: u32 = select(64u, 32u, OP == 3u);   // columns of a subgroup's block
 const SGN: u32 = TN / WN;             // subgroups along N
 const NSG: u32 = (TM / 64u) * SGN;    // subgroups per workgroup
 const WGS: u32 = NSG * 32u;           // invocations per workgroup
@@ -83,51 +85,21 @@ alias Acc = subgroup_matrix_result<f32, 16, 16>;
 // matrix of `rows` x `ncols` with leading dimension ld at element off: its 8 halves, or zeros when
 // its row or first column is outside.
 fn chunk_a(j: u32, r0: u32, c0: u32, rows: u32, ncols: u32) -> vec4<u32> {
-    let rc = slot(j, AC / 8u);
-    let r = r0 + rc.x;
-    let cc = c0 + rc.y * 8u;
+    let r = r0 + j / (AC / 8u);
+    let cc = c0 + (j % (AC / 8u)) * 8u;
     if r >= rows || cc >= ncols { return vec4<u32>(); }
     return a[(P.off.x + r * P.aux.x + cc) / 8u];
 }
 
 fn chunk_b(j: u32, r0: u32, c0: u32, rows: u32, ncols: u32) -> vec4<u32> {
-    let rc = slot(j, BC / 8u);
-    let r = r0 + rc.x;
-    let cc = c0 + rc.y * 8u;
+    let r = r0 + j / (BC / 8u);
+    let cc = c0 + (j % (BC / 8u)) * 8u;
     if r >= rows || cc >= ncols { return vec4<u32>(); }
     return b[(P.off.y + r * P.aux.y + cc) / 8u];
 }
 
-// The chunks of invocation li of the slice at depth k (A: rows m0.., B: columns n0..).
-fn fetch_a(k: u32, m0: u32, li: u32, a_rows: u32, a_cols: u32) -> array<vec4<u32>, 4> {
-    var r: array<vec4<u32>, 4>;
-    for (var q = 0u; q < NA; q++) {
-        r[q] = chunk_a(li + q * WGS, select(m0, k, ACM), select(k, m0, ACM), a_rows, a_cols);
-    }
-    return r;
-}
-
-fn fetch_b(k: u32, n0: u32, li: u32, b_rows: u32, b_cols: u32) -> array<vec4<u32>, 4> {
-    var r: array<vec4<u32>, 4>;
-    for (var q = 0u; q < NB; q++) {
-        r[q] = chunk_b(li + q * WGS, select(k, n0, BCM), select(n0, k, BCM), b_rows, b_cols);
-    }
-    return r;
-}
-
-// Row and chunk column in the slice of chunk j, for a slice of `cpr` chunks per row: row-major
-// order (j / cpr, j % cpr), or with COLS where cpr < 8, eight consecutive rows of one chunk column
-// per 8 consecutive j.  Rows are cpr + 1 chunks apart (the padding), so with COLS the eight
-// 16-byte stores of a quarter subgroup fall in eight distinct 16-byte bank groups (cpr + 1 is odd)
-// where row-major order puts two of them in one group (cpr 2: groups 3 r + c; cpr 4: 5 r + c).
-fn slot(j: u32, cpr: u32) -> vec2<u32> {
-    if !COLS || cpr >= 8u { return vec2<u32>(j / cpr, j % cpr); }
-    return vec2<u32>((j / (8u * cpr)) * 8u + j % 8u, (j / 8u) % cpr);
-}
-
 fn put_a(base: u32, j: u32, v: vec4<u32>) {
-    let rc = slot(j, AC / 8u);
-    let o = base + rc.x * AS + rc.y * 8u;
+    let o = base + (j / (AC / 8u)) * AS + (j % (AC / 8u)) * 8u;
     let h0 = bitcast<vec2<f16>>(v.x);
     let h1 = bitcast<vec2<f16>>(v.y);
     let h2 = bitcast<vec2<f16>>(v.z);
@@ -137,8 +109,7 @@ fn put_a(base: u32, j: u32, v: vec4<u32>) {
 }
 
 fn put_b(base: u32, j: u32, v: vec4<u32>) {
-    let rc = slot(j, BC / 8u);
-    let o = base + rc.x * BS + rc.y * 8u;
+    let o = base + (j / (BC / 8u)) * BS + (j % (BC / 8u)) * 8u;
     let h0 = bitcast<vec2<f16>>(v.x);
     let h1 = bitcast<vec2<f16>>(v.y);
     let h2 = bitcast<vec2<f16>>(v.z);
@@ -202,17 +173,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let a_cols = select(K, M, ACM);
     let b_rows = select(K, N, BCM);
     let b_cols = select(N, K, BCM);
-    var ra = fetch_a(0u, m0, li, a_rows, a_cols);
-    var rb = fetch_b(0u, n0, li, b_rows, b_cols);
+    var ra: array<vec4<u32>, 4>;
+    var rb: array<vec4<u32>, 4>;
+    for (var q = 0u; q < NA; q++) {
+        let j = li + q * WGS;
+        ra[q] = chunk_a(j, select(m0, 0u, ACM), select(0u, m0, ACM), a_rows, a_cols);
+    }
+    for (var q = 0u; q < NB; q++) {
+        let j = li + q * WGS;
+        rb[q] = chunk_b(j, select(0u, n0, BCM), select(n0, 0u, BCM), b_rows, b_cols);
+    }
     for (var q = 0u; q < NA; q++) { put_a(0u, li + q * WGS, ra[q]); }
     for (var q = 0u; q < NB; q++) { put_b(0u, li + q * WGS, rb[q]); }
-    let nt = (K + BK - 1u) / BK;
-    if PF2 && nt > 1u {                         // slice 1 into registers
-        ra = fetch_a(BK, m0, li, a_rows, a_cols);
-        rb = fetch_b(BK, n0, li, b_rows, b_cols);
-    }
-    var ra2: array<vec4<u32>, 4>;
-    var rb2: array<vec4<u32>, 4>;
     workgroupBarrier();
     var c00 = Acc();
     var c01 = Acc();
@@ -230,16 +202,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var c31 = Acc();
     var c32 = Acc();
     var c33 = Acc();
+    let nt = (K + BK - 1u) / BK;
     for (var kt = 0u; kt < nt; kt++) {
         let cur = kt % 2u;
         let more = kt + 1u < nt;
-        if !PF2 && more {                       // next slice into registers
-            ra = fetch_a((kt + 1u) * BK, m0, li, a_rows, a_cols);
-            rb = fetch_b((kt + 1u) * BK, n0, li, b_rows, b_cols);
-        }
-        if PF2 && kt + 2u < nt {                // the one after (the next is in ra, rb)
-            ra2 = fetch_a((kt + 2u) * BK, m0, li, a_rows, a_cols);
-            rb2 = fetch_b((kt + 2u) * BK, n0, li, b_rows, b_cols);
+        if more {                               // next slice into registers
+            let k1 = (kt + 1u) * BK;
+            for (var q = 0u; q < NA; q++) {
+                let j = li + q * WGS;
+                ra[q] = chunk_a(j, select(m0, k1, ACM), select(k1, m0, ACM), a_rows, a_cols);
+            }
+            for (var q = 0u; q < NB; q++) {
+                let j = li + q * WGS;
+                rb[q] = chunk_b(j, select(k1, n0, BCM), select(n0, k1, BCM), b_rows, b_cols);
+            }
         }
         let abase = cur * ALEN;
         let bbase = cur * BLEN;
@@ -275,10 +251,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let nxt = 1u - cur;
             for (var q = 0u; q < NA; q++) { put_a(nxt * ALEN, li + q * WGS, ra[q]); }
             for (var q = 0u; q < NB; q++) { put_b(nxt * BLEN, li + q * WGS, rb[q]); }
-        }
-        if PF2 {
-            ra = ra2;
-            rb = rb2;
         }
         workgroupBarrier();
     }
