@@ -6,7 +6,8 @@
  * adapter without cooperative matrices (lavapipe) the test says "SKIP: no cooperative matrix on
  * <adapter>" and checks that the mode falls back to the default kernels with the same results.
  * WGC_COOP_BENCH=1 adds the f16 4096^3 timing (TFLOP/s, tensor cores against the default
- * kernels, median of 5 batches of 10 products) with 256 outputs checked against double.  Under
+ * kernels, median of 5 batches of 10 products) with 256 outputs checked against double, and the
+ * tensor-core timings with A, B or both column-major (transposed views).  Under
  * valgrind, two cases.  Everywhere, matmul_coop.wgsl is compiled by our compiler for every variant
  * (tile shape), operand layout and bias mode with the prelude kernel.c gives it, so that a broken
  * kernel fails here even on adapters without cooperative matrices. */
@@ -159,6 +160,15 @@ static void bench_4096(void) {
     const char *v = getenv("WGC_COOP_VARIANT");
     printf("BENCH f16 matmul 4096^3: tensor cores (variant %s) %.1f TFLOP/s, default kernels %.1f TFLOP/s\n",
            v ? v : "auto", tc, df);
+    /* the staging layouts: A and B column-major (transposed views, read in place) */
+    wt_tensor *at = wt_transpose(ctx, a, 0, 1), *bt = wt_transpose(ctx, b, 0, 1);
+    CHECK(at && bt);
+    if (at && bt)
+        printf("BENCH f16 matmul 4096^3 layouts (variant %s): A^T %.1f TFLOP/s, B^T %.1f, A^T B^T %.1f\n",
+               v ? v : "auto", bench(n, &tensor_mode, at, b), bench(n, &tensor_mode, a, bt),
+               bench(n, &tensor_mode, at, bt));
+    wt_release(at);
+    wt_release(bt);
     wt_release(a);
     wt_release(b);
 }

@@ -32,7 +32,19 @@
 // 766.4 in the same run (0.20; the target, 0.5, is missed).  Staging in 4-byte words instead
 // (neighbouring invocations on neighbouring banks) ran 69.5 / 121.7 / 119.4 / 105.6 for the four
 // shapes and was dropped.  The first kernel (one subgroup per 64 x 64 tile, loads straight from
-// global memory) ran 76.4.
+// global memory) ran 76.4.  Second round (same measure; A^T: A column-major, a transposed view):
+// variants 0..3 ran 136.7 / 156.5 / 157.7 / 157.9 with A row-major but 158.9 / 171.8 / 176.5 /
+// 172.2 with A^T (B^T: 127.7 / 160.0 / 160.1 / 143.6), so the row-major A slice (BK / 8 chunks of
+// 16 bytes per row, 8 or 16 rows per subgroup load) costs about 10%.  Tried and dropped: each
+// invocation storing its chunk's words from a lane-dependent start (no 2-byte store bank
+// conflicts) 54.0 / 96.4 / 92.9 / 83.5, so the 8 f16 stores of a chunk are evidently merged into
+// one 16-byte store, which the dynamic order prevents; in another run (default kernels 41.5 in
+// both), staging narrow slices eight rows of one chunk column per quarter subgroup (16-byte stores
+// in 8 distinct bank groups, where row-major order puts 2 in one) and fetching the chunks two
+// slices ahead, both written with helper functions returning the chunk arrays: 97 to 136 against
+// 102.0 / 130.8 / 136.0 / 153.1 for the helpers alone (no gain on any shape, up to 26% lost on
+// shape 3), the helpers alone 3 to 25% under this file; `wgc bench nn` there 148.8 with variant
+// 3, cuBLAS f16 754.1 in the same run.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
