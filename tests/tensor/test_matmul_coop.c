@@ -15,8 +15,7 @@
 
 #include "tensor_test.h"
 #include "wgc/wgsl.h"
-#include "tensor_common.wgsl.h"
-#include "tensor_matmul_coop.wgsl.h"
+#include "tensor/internal.h"
 
 static wt_context *ctx;
 static uint64_t seed = 0x5eed;
@@ -30,25 +29,21 @@ static wt_tensor *rnd(int64_t r, int64_t c) {
 }
 
 /* matmul_coop.wgsl + the prelude of kernel.c (build()) for variant op, layouts ma / mb, bias mc. */
+/* matmul_coop.wgsl through wt_kernel_compile: the source wt_kernel_get builds pipelines from. */
 static void compile_variant(unsigned op, unsigned ma, unsigned mb, unsigned mc) {
-    char pre[512];
-    int np = snprintf(pre, sizeof pre,
-                      "enable f16;\nenable chromium_experimental_subgroup_matrix;\nalias SO = f16;\nalias SA = f16;\n"
-                      "alias SB = f16;\nalias SC = %s;\nalias C = f32;\nconst OP: u32 = %uu;\nconst MA: u32 = %uu;\n"
-                      "const MB: u32 = %uu;\nconst MC: u32 = %uu;\nconst VPT: u32 = 1u;\n",
-                      mc ? "f16" : "f32", op, ma, mb, mc);
-    size_t cl = sizeof tensor_common_wgsl - 1, kl = sizeof tensor_matmul_coop_wgsl - 1;
-    char *src = malloc((size_t)np + cl + kl + 1);
-    memcpy(src, pre, (size_t)np);
-    memcpy(src + np, tensor_common_wgsl, cl);
-    memcpy(src + np + cl, tensor_matmul_coop_wgsl, kl);
-    src[(size_t)np + cl + kl] = 0;
-    wgsl_result *r = wgsl_compile(src, (size_t)np + cl + kl,
-                                  &(wgsl_options){ .filename = "matmul_coop.wgsl", .no_bounds_checks = true });
-    CHECKF(r && r->ok && r->spirv_word_count > 0, "matmul_coop.wgsl op %u MA %u MB %u MC %u: %s", op, ma, mb, mc,
-           r ? wgsl_result_text(r) : "out of memory");
+    wt_kkey key;
+    memset(&key, 0, sizeof key);
+    key.file = WT_K_matmul_coop;
+    key.op = (uint8_t)op;
+    key.out = key.in[0] = key.in[1] = WT_F16;
+    key.in[2] = mc ? WT_F16 : WT_F32;
+    key.compute = WT_F32;
+    key.mode[0] = (uint8_t)ma, key.mode[1] = (uint8_t)mb, key.mode[2] = (uint8_t)mc;
+    wgsl_result *r = wt_kernel_compile(ctx, "test_matmul_coop", &key, 1);
+    CHECKF(r && r->ok && r->spirv_word_count > 0, "matmul_coop.wgsl OP %u MA %u MB %u MC %u: %s", op, ma, mb, mc,
+           r ? "no SPIR-V" : wt_last_error(ctx));
     wgsl_result_free(r);
-    free(src);
+    wt_clear_error(ctx);
 }
 
 static void compile_all(void) {
@@ -174,7 +169,6 @@ static void bench_4096(void) {
 }
 
 int main(void) {
-    compile_all();
     /* a device with shader-f16 and cooperative matrices where the adapter has them */
     gpu_fixture probe;
     fixture_init(&probe, NULL);
@@ -199,6 +193,7 @@ int main(void) {
         tt_end(&f);
         return test_end();
     }
+    compile_all();
     bool tc = wt_matmul_tensor_cores(ctx);
     if (!tc)
         printf("SKIP: no cooperative matrix on %s: WT_MATMUL_F16_TENSOR falls back to the default kernels (checked)\n", name);
