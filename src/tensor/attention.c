@@ -276,17 +276,30 @@ static bool flash3_v4(const at_plan *p) {
     return true;
 }
 
+/* flash3's unguarded path (MC bit 2): 16-byte rows, D a power of two (no padding), whole key
+ * tiles and query blocks; WGC_FLASH3's bit 8 turns it off (for measurements) */
+static bool flash3_exact(const at_plan *p, int l2, int64_t br) {
+    const char *f3 = getenv("WGC_FLASH3");
+    if (f3 && *f3 && (atoi(f3) & 256))
+        return false;
+    return flash3_v4(p) && p->D == (16 << l2) && p->Lk % 64 == 0 && p->Lq % br == 0;
+}
+
 /* The flash kernel and its mode bits (key.mode[1]) for head dims up to 16 << l2; *br = query rows
  * per workgroup.  flash3 where D <= 128 and it fits the device's workgroup memory: for 64 < D
- * <= 128 in mode 114 (256 lanes, two per S block; 64-dim K chunks, each K/V chunk fetched at its
- * store), else (or where 114 does not fit) in mode 2 (128 lanes, 64-dim K chunks, fetched one
- * chunk ahead); else flash2.  On the H200, causal B1 H32 S4096 D128 f32: mode 114 24.0 TFLOP/s,
- * mode 2 19.7, flash2 15.0 (one run; flash3's other modes are slower there, its header has the
- * figures; D <= 64 keeps mode 2: there mode 114's second half of the lanes would repeat the
- * first half's O work, and it was not measured).  Benchmarks and tests:
+ * <= 128 in mode 195 with f32 inputs (256 lanes, two per S block, a warp 4 row groups x 8
+ * columns; 64-dim K chunks fetched one chunk ahead into registers; P key-major) and in mode 114
+ * with f16 inputs (the same lanes as 2 groups x 16 columns, each K/V chunk fetched at its
+ * store, P row-major: 195 was not timed with f16), else (or where these do not fit) in mode 2
+ * (128 lanes, 64-dim K chunks, fetched one chunk ahead); else flash2.  On the H200, causal B1
+ * H32 S4096 D128 f32, one run (torch SDPA 42.3): mode 195 26.0 TFLOP/s, 114 24.5 (f16 24.7);
+ * earlier runs: 114 24.0, mode 2 19.7, flash2 15.0 (flash3's other modes are slower there, its
+ * header has the figures; D <= 64 keeps mode 2: there mode 114's second half of the lanes
+ * would repeat the first half's O work, and it was not measured).  Benchmarks and tests:
  * WGC_FLASH_KERNEL=2 takes flash2, =3 flash2 with its 16 KiB K/V buffer where the device allows;
- * WGC_FLASH3=<mode bits> a given flash3 configuration where it fits. */
-static wt_kfile flash_kernel(wt_context *ctx, int l2, uint8_t *mode, int64_t *br) {
+ * WGC_FLASH3=<mode bits> a given flash3 configuration where it fits (plus 256: without the
+ * unguarded path, flash3_exact). */
+static wt_kfile flash_kernel(wt_context *ctx, int l2, bool f16, uint8_t *mode, int64_t *br) {
     const wg_limits *lim = wg_device_get_limits(ctx->dev);
     uint64_t smax = lim ? lim->max_compute_workgroup_storage_size : 16384;
     const char *fk = getenv("WGC_FLASH_KERNEL"), *f3 = getenv("WGC_FLASH3");
@@ -295,9 +308,9 @@ static wt_kfile flash_kernel(wt_context *ctx, int l2, uint8_t *mode, int64_t *br
         /* the default only on devices with more workgroup memory than lavapipe's 32 KiB (there
          * flash2 stays the default: flash3's unrolled code takes llvmpipe seconds to compile;
          * the tests run flash3 there through WGC_FLASH3) */
-        const uint8_t pref[] = { l2 == 3 ? 114 : 2, 2 };
+        const uint8_t pref[] = { l2 == 3 ? (f16 ? 114 : 195) : 2, 2 };
         for (size_t i = 0; i <= sizeof pref; i++) {
-            unsigned mb = i == 0 ? (f3 && *f3 ? (unsigned)atoi(f3) & 127 : 255) : pref[i - 1];
+            unsigned mb = i == 0 ? (f3 && *f3 ? (unsigned)atoi(f3) & 255 : 255) : pref[i - 1];
             if (mb == 255 || (i > 0 && smax <= 32768) || (uint64_t)flash3_smem(l2, mb) > smax)
                 continue;
             *mode = (uint8_t)mb;
@@ -321,7 +334,7 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     int l2 = flash_log2(p->D);
     uint8_t mode = 0;
     int64_t br = 32;
-    wt_kfile file = flash_kernel(ctx, l2, &mode, &br);
+    wt_kfile file = flash_kernel(ctx, l2, q->dtype == WT_F16, &mode, &br);
     int64_t nqb = (p->Lq + br - 1) / br, groups = p->B * p->H * nqb;
     if (groups * 256 > UINT32_MAX) {
         wt_release(out);
@@ -337,7 +350,8 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     wt_kkey key = at_key(file, 0, out->dtype, q->dtype, k->dtype, v->dtype);
     key.mode[0] = (uint8_t)l2;
     key.mode[1] = mode;
-    key.mode[2] = (uint8_t)((d->causal ? 1 : 0) | (file == WT_K_flash3 && flash3_v4(p) ? 2 : 0));
+    key.mode[2] = (uint8_t)((d->causal ? 1 : 0) | (file == WT_K_flash3 && flash3_v4(p) ? 2 : 0) |
+                            (file == WT_K_flash3 && flash3_exact(p, l2, br) ? 4 : 0));
     wt_kernel *kk = wt_kernel_get(ctx, op, &key);
     wt_storage *in[3] = { q->st, k->st, v->st };
     if (!kk || wt_record(ctx, op, kk, &pr, out->st, 3, in) != WT_OK) {

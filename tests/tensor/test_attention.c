@@ -177,6 +177,7 @@ static void test_cases(wt_dtype dt) {
     run_case(dt, (acase){ .nd = 4, .B = 2, .H = 3, .Lq = 11, .Lk = 11, .D = 24, .transposed = true, .scale = 0.3 });
     run_case(dt, (acase){ .nd = 3, .B = 1, .H = 3, .Lq = 7, .Lk = 9, .D = 12, .Dv = 5 });           /* Dv != D: plain */
     run_case(dt, (acase){ .nd = 2, .B = 1, .H = 1, .Lq = 6, .Lk = 65, .D = 64, .causal = true });
+    run_case(dt, (acase){ .nd = 4, .B = 1, .H = 2, .Lq = 64, .Lk = 128, .D = 128, .causal = true }); /* flash3 EX */
     run_case(dt, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 6, .Lk = 10, .D = 8, .mask = 1 });
     run_case(dt, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 6, .Lk = 10, .D = 8, .mask = 2, .causal = true });
 }
@@ -226,15 +227,17 @@ int main(void) {
     /* flash3.wgsl (the default where the device has more than 32 KiB of workgroup memory) in
      * configurations that fit lavapipe's 32 KiB (else attention.c falls back to flash2): mode 0
      * (32 rows as 8 groups of 4, 8 KiB K chunks, register prefetch) up to D 32; mode 114 (the
-     * H200 default: 256 lanes, two per S block, every chunk fetched at its store) up to D 16;
-     * mode 122 (the same code with 4 groups: 128 lanes, 16 rows) up to D 32.  The other
+     * H200's f16 default: 256 lanes, two per S block, every chunk fetched at its store) up to D 16;
+     * mode 122 (the same code with 4 groups: 128 lanes, 16 rows) up to D 32; mode 195 (the H200's
+     * f32 default: 256 lanes as warps of 4 groups x 8 columns, register prefetch, P key-major) up
+     * to D 16, with the unguarded path (EX: D 16, Lq % 32 == 0, Lk % 64 == 0) too.  The other
      * modes differ in constants only, and each takes llvmpipe seconds to compile: they are
      * checked on the GPU, tests/tensor/test_attention with WGC_FLASH3 set (every case up to
-     * D 128), which then replaces these three.  16-byte loads where D % 4 == 0 (transposed views
+     * D 128), which then replaces these four.  16-byte loads where D % 4 == 0 (transposed views
      * too), the strided path for D 10, a single K slot per lane (mode 114, D 16) */
     const char *given = getenv("WGC_FLASH3");
-    struct { char mode[8]; int64_t dmax; } modes[3] = { { "0", 32 }, { "114", 16 }, { "122", 32 } };
-    int nmodes = 3;
+    struct { char mode[8]; int64_t dmax; } modes[4] = { { "0", 32 }, { "114", 16 }, { "122", 32 }, { "195", 16 } };
+    int nmodes = 4;
     if (given && *given) {
         snprintf(modes[0].mode, sizeof modes[0].mode, "%.7s", given);
         nmodes = 1;
@@ -252,6 +255,8 @@ int main(void) {
                 run_case(WT_F16, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 32, .causal = true });
         }
         run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 2, .Lq = 40, .Lk = 20, .D = 16, .causal = true });
+        run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 2, .Lq = 64, .Lk = 128, .D = 16, .causal = true }); /* EX */
+        run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 1, .Lq = 32, .Lk = 64, .D = 16 });                  /* EX */
         run_case(WT_F32, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 16, .causal = true });
         run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 3, .Lq = 3, .Lk = 77, .D = 12, .causal = true });
         run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 4, .Hkv = 2, .Lq = 9, .Lk = 12, .D = 16, .causal = true });

@@ -6,7 +6,10 @@
 // Without SPL lane c of a group owns keys c, c + 16, c + 32, c + 48 of a tile (a 4 x 4 block of
 // S) and output column quads c and c + 16 (a 4 x 8 block of O), all in registers; with SPL (the
 // default at D > 64) a workgroup has 256 lanes and lane (c, half h) owns keys 32 h + c and
-// 32 h + c + 16 (a 4 x 2 block of S) and output quad 16 h + c (4 x 4 of O).  Every loop over head
+// 32 h + c + 16 (a 4 x 2 block of S) and output quad 16 h + c (4 x 4 of O).  A warp holds 2
+// groups x 16 columns, or with WQ (the f32 default at D > 64) 4 groups x 8 columns: per 4 head
+// dims its S step then reads 8 distinct K quads and 4 q quads (6 shared wavefronts per 32 FMAs
+// against 8; the O step 8 per 64 against 12).  Every loop over head
 // dims or keys is unrolled by hand through calls with constant arguments (s_chunk / s_step,
 // o_chunk / o_step) and the shared arrays are two-dimensional, so that each shared read is
 // [lane-invariant][constant]: a load at a hoisted base plus an immediate offset (wgc clamps every
@@ -19,30 +22,43 @@
 //      tiles wholly above the diagonal are never visited); the lanes' row maxima meet in their
 //      own buffer (one barrier), the running output and each lane's share of the row sums
 //      (summed across the group once, at the end) are rescaled by exp2(m - m'), and P =
-//      exp2(S - m') goes to shared memory as quads of consecutive keys (scalar stores);
-//   3. O += P V: V arrives in chunks of VC keys, row-major (a key per one or two 17-quad rows).
+//      exp2(S - m') goes to shared memory as quads of consecutive keys (scalar stores), or with
+//      PT key-major, a quad of the group's 4 rows per key (two 16-byte stores per lane);
+//   3. O += P V: V arrives in chunks of VC keys, row-major (a key per one or two 17-quad rows);
+//      with PT one key per step (a P quad and a V quad: 16 FMAs).
 // A K or V chunk is either fetched from global memory into registers (f0 ..) one chunk ahead,
 // while the current chunk is computed, or (DS: the chunks of S, DO: those of O) fetched right
 // before its store, between the same two barriers: fewer live registers, the latency hidden by
 // the other warps.  V chunk 0 is stored right after the maxima's barrier, which already proves
 // that K is no longer read: 8 barriers per tile with the default 64-dim K chunks.  Where q, k and
 // v rows are quad-aligned with unit stride along D (MC bit 1, attention.c's flash3_v4) every fetch
-// is one 16-byte load, else four element loads.  Workgroups go heaviest causal block first
-// across all heads (longest first).  attention.c compiles this file without index clamps: every
-// shared index is in range by construction, every global access is guarded.
+// is one 16-byte load, else four element loads; with EX (MC bit 2: also D = DP, Lk % 64 = 0 and
+// Lq % BR = 0, attention.c's flash3_exact) no load or store needs a guard.  Workgroups go
+// heaviest causal block first across all heads (longest first).  attention.c compiles this file
+// without index clamps: every shared index is in range by construction, every global access is
+// guarded (or in range by EX).
 // Specialisation: MA = log2(DP / 16), DP = the head dim rounded up to a power of two, 16..128
-// (zero-padded); MC bit 0 causal (aligned to the end, as flash2.wgsl), bit 1 16-byte loads; MB =
-// mode bits: bit 1 K chunks of 64 head dims (else 32), bit 4 DS, bit 5 DO, bit 6 SPL (attention.c's
-// default: 114 = 2 + 16 + 32 + 64 for DP 128, 2 below), and opt-in, slower on the H200: bit 0
-// RPG 8 (else 4; not with SPL), bit 3 NG 4 (else 8), bit 2 head-major workgroup order.
+// (zero-padded); MC bit 0 causal (aligned to the end, as flash2.wgsl), bit 1 16-byte loads, bit 2
+// EX; MB = mode bits: bit 1 K chunks of 64 head dims (else 32), bit 4 DS, bit 5 DO, bit 6 SPL,
+// bit 0 WQ with SPL, else RPG 8 (else 4), bit 7 PT (with SPL) (attention.c's defaults for DP 128:
+// 195 = 1 + 2 + 64 + 128 with f32 inputs, 114 = 2 + 16 + 32 + 64 with f16; 2 below), and opt-in,
+// slower on the H200: bit 3 NG 4 (else 8), bit 2 head-major workgroup order.
 // Workgroup memory 16 (NG (RPG DP / 4 + 1) + 64 17 + NG (16 RPG + 1) + 4 NG RPG NH) bytes
 // (attention.c's flash3_smem): 46464 for D 128 in mode 114, 44416 in mode 2 (NVIDIA's Vulkan
 // limit is 48 KiB), 32000 for D 32 in mode 0.
-// Measured on the H200 (causal B1 H32 S4096 D128, wgc bench llm, commits c3dae2f and 88c2ad1;
-// registers per lane from the driver's pipeline statistics): mode 114 (the default) 24.0 TFLOP/s
+// Measured on the H200 (causal B1 H32 S4096 D128 f32, wgc bench llm, one run at the commit that
+// added WQ, PT and EX, torch SDPA 42.3; registers per lane from the driver's pipeline statistics,
+// f16 in parentheses): 195 (the f32 default) 26.0 TFLOP/s (165 registers, f16 153), 67 (WQ,
+// register prefetch, P row-major) 25.8 (146, 148), 83 (WQ, only the O phase prefetched) 25.8,
+// 243 (WQ + PT, fetched at the stores) 24.7 (159, 145), 242 (PT) 24.7 (159, 147), 114 24.5
+// (139, 141; f16 24.7), 115 (WQ) 24.4 (139, 141), 99 (WQ, only the S phase prefetched) 24.4;
+// without EX 114 24.3-24.4, 115 24.4 (EX alone: noise); q, P and row maxima of a group in one
+// shared row (deleted) 24.5-24.7, no gain.  None reaches 128 registers (two workgroups per
+// multiprocessor): one 256-lane workgroup per SM throughout.  Earlier (commits c3dae2f and
+// 88c2ad1): mode 114 (then the default) 24.0 TFLOP/s
 // f32 (140 registers: one 256-lane workgroup per multiprocessor) and 21.1 f16 (136), not causal
 // 24.1; SPL with register prefetch 23.4 (66), 23.5 (82), 23.7 (98); SPL with 32-dim K chunks 22.1
-// (64, 112); mode 2 (the default before) 19.7 (202 registers, two 128-lane workgroups), 18 19.5
+// (64, 112); mode 2 (the default before 114) 19.7 (202 registers, two 128-lane workgroups), 18 19.5
 // (184), 34 19.3, 50 19.4 (182); NG 4: 122 15.3 (172), 74 15.5 (174), 58 8.7 and 10 8.9 (244 and
 // 255); earlier: mode 0 19.3, mode 6 (head-major) 15.9, modes 9 and 11 (RPG 8, NG 4) 4.3 (255
 // registers); rolled s_chunk / o_chunk loops (deleted) 18.1 in mode 114 (185 registers);
@@ -56,6 +72,7 @@
 
 const CAUSAL: bool = (MC & 1u) != 0u;
 const V4: bool = (MC & 2u) != 0u;             // q, k, v rows quad-aligned with unit dim stride
+const EX: bool = (MC & 4u) != 0u;             // and D = DP, Lk % 64 = 0, Lq % BR = 0: no guards
 const DP: u32 = 16u << MA;                    // padded head dim, 16 .. 128
 const D4: u32 = DP / 4u;                      // its quads
 const SPL: bool = (MB & 64u) != 0u;           // two lanes per (group, column): 2 keys and 1 O quad each
@@ -83,10 +100,12 @@ const PG: u32 = RPG * 16u + 1u;               // quads per row group of P (padde
 const LOG2E: f32 = 1.4426950408889634;
 const DS: bool = (MB & 16u) != 0u;            // K chunks and V chunk 0 (the S phase) fetched at their store
 const DO: bool = (MB & 32u) != 0u;            // V chunks past 0 and the next K chunk 0 (the O phase) too
+const PT: bool = (MB & 128u) != 0u && SPL;    // P key-major (a quad of 4 rows per key), O steps of one key
+const WQ: bool = (MB & 1u) != 0u && SPL;      // a warp: 4 groups x 8 columns (else 2 groups x 16 columns)
 
 var<workgroup> qs: array<array<vec4<f32>, QG>, NG>;  // [group][row i * D4 + head-dim quad]
 var<workgroup> kv: array<array<vec4<f32>, 17>, 64>;  // K chunk [key][head-dim quad], V chunk [key * VR + half][quad]
-var<workgroup> ps: array<array<vec4<f32>, PG>, NG>;  // P [group][row i * 16 + key quad]
+var<workgroup> ps: array<array<vec4<f32>, PG>, NG>;  // P [group][row i * 16 + key quad] (PT: [group][key])
 var<workgroup> mxs: array<array<vec4<f32>, 16u * MQ * NH>, NG>;  // lanes' row maxima, then partial sums
 
 // per invocation: group, lane in the group, its output quad, the K / V chunk slot coordinates
@@ -153,7 +172,9 @@ fn ld_k(a: i32, j: u32, e: u32) -> vec4<f32> {
     let sw = P.st[2].w;
     let D = P.shape[1].x;
     var x = vec4<f32>(0.0);
-    if j < P.shape[0].w && e < D {
+    if EX {
+        x = vec4<f32>(kb[u32(a) >> 2u]);
+    } else if j < P.shape[0].w && e < D {
         if V4 {
             x = vec4<f32>(kb[u32(a) >> 2u]);
         } else {
@@ -171,7 +192,9 @@ fn ld_v(a: i32, j: u32, e: u32) -> vec4<f32> {
     let sw = P.st[4].w;
     let D = P.shape[1].x;
     var x = vec4<f32>(0.0);
-    if j < P.shape[0].w && e < D {
+    if EX {
+        x = vec4<f32>(vb[u32(a) >> 2u]);
+    } else if j < P.shape[0].w && e < D {
         if V4 {
             x = vec4<f32>(vb[u32(a) >> 2u]);
         } else {
@@ -335,8 +358,25 @@ fn s_chunk(ch: u32) {
     }
 }
 
+// PT: O += P V over key j of the tile (P's quad j: rows 0 .. 3), V chunk row r (constants)
+fn o_key(j: u32, r: u32) {
+    let p = ps[lg][j];
+    let x = kv[r + lq][lm];
+    oa0 = fma(vec4<f32>(p.x), x, oa0);
+    oa1 = fma(vec4<f32>(p.y), x, oa1);
+    oa2 = fma(vec4<f32>(p.z), x, oa2);
+    oa3 = fma(vec4<f32>(p.w), x, oa3);
+}
+
 // O += P V over key quad pj of P, V chunk rows from vr (constants at every call)
 fn o_step(pj: u32, vr: u32) {
+    if PT {
+        o_key(4u * pj, vr);
+        o_key(4u * pj + 1u, vr + VR);
+        o_key(4u * pj + 2u, vr + 2u * VR);
+        o_key(4u * pj + 3u, vr + 3u * VR);
+        return;
+    }
     let p0 = ps[lg][pj];
     let p1 = ps[lg][16u + pj];
     let p2 = ps[lg][32u + pj];
@@ -432,10 +472,10 @@ fn put_p2(i: u32, p: vec2<f32>) {
 }
 
 fn store_row(i: u32, e4: u32, y: vec4<f32>, Lq: u32, D: u32, bh: u32) {
-    if i >= Lq { return; }
+    if !EX && i >= Lq { return; }
     let ob = (bh * Lq + i) * D + 4u * e4;
     for (var e = 0u; e < 4u; e = e + 1u) {
-        if 4u * e4 + e < D { out[ob + e] = SO(y[e]); }
+        if EX || 4u * e4 + e < D { out[ob + e] = SO(y[e]); }
     }
 }
 
@@ -464,6 +504,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let q0 = qblk * BR;
     lg = (lid / 16u) % NG;
     lc = lid % 16u;
+    if WQ {
+        lg = (lid / 8u) % 4u + 4u * ((lid / 64u) % (NG / 4u));
+        lc = lid % 8u + 8u * ((lid / 32u) % 2u);
+    }
     lh = lid / (16u * NG);
     lk = lc + 32u * lh;
     lcv = min(select(lc, lc + 16u * lh, SPL), D4 - 1u);
@@ -483,7 +527,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let r = u / D4;
         let e = 4u * (u % D4);
         var x = vec4<f32>(0.0);
-        if live && q0 + r < Lq && e < D {
+        if live && (EX || (q0 + r < Lq && e < D)) {
             let a = i32(P.off[0]) + i32(b) * sq.x + i32(h) * sq.y + i32(q0 + r) * sq.z + i32(e) * sq.w;
             if V4 {
                 x = vec4<f32>(qb[u32(a) >> 2u]);
@@ -598,10 +642,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let p2 = exp2(t2 - vec2<f32>(mua.z));
             let p3 = exp2(t3 - vec2<f32>(mua.w));
             la = la + vec4<f32>(hsum2(p0), hsum2(p1), hsum2(p2), hsum2(p3));
-            put_p2(0u, p0);
-            put_p2(1u, p1);
-            put_p2(2u, p2);
-            put_p2(3u, p3);
+            if PT {
+                ps[lg][lk] = vec4<f32>(p0.x, p1.x, p2.x, p3.x);
+                ps[lg][lk + 16u] = vec4<f32>(p0.y, p1.y, p2.y, p3.y);
+            } else {
+                put_p2(0u, p0);
+                put_p2(1u, p1);
+                put_p2(2u, p2);
+                put_p2(3u, p3);
+            }
         } else {
             let p0 = exp2(s0 - vec4<f32>(mua.x));
             let p1 = exp2(s1 - vec4<f32>(mua.y));
