@@ -285,6 +285,19 @@ static bool flash3_exact(const at_plan *p, int l2, int64_t br) {
     return flash3_v4(p) && p->D == (16 << l2) && p->Lk % 64 == 0 && p->Lq % br == 0;
 }
 
+/* flash3's subgroup exchange (MC bit 3, flash_sg.wgsl): in mode bits mb with WQ (bits 0 and 6:
+ * a warp holds 8 columns of 4 row groups) each row maximum meets across a warp's 8 columns by
+ * three shuffles, and 4 shared quads per lane replace 32; where the device has subgroups of 8
+ * lanes or more (aligned runs of local_invocation_index: NVIDIA's 32, lavapipe's 8).
+ * WGC_FLASH3's bit 9 (512) turns it off (for measurements). */
+static bool flash3_sg(wt_context *ctx, unsigned mb) {
+    const char *f3 = getenv("WGC_FLASH3");
+    if ((f3 && *f3 && (atoi(f3) & 512)) || (mb & 65) != 65 || !wg_device_has_feature(ctx->dev, WG_FEATURE_SUBGROUPS))
+        return false;
+    const wg_adapter_info *in = wg_adapter_get_info(wg_device_get_adapter(ctx->dev));
+    return in && in->subgroup_min_size >= 8 && in->subgroup_max_size <= 128;
+}
+
 /* The flash kernel and its mode bits (key.mode[1]) for head dims up to 16 << l2; *br = query rows
  * per workgroup.  flash3 where D <= 128 and it fits the device's workgroup memory: for 64 < D
  * <= 128 in mode 195 with f32 inputs (256 lanes, two per S block, a warp 4 row groups x 8
@@ -351,7 +364,8 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     key.mode[0] = (uint8_t)l2;
     key.mode[1] = mode;
     key.mode[2] = (uint8_t)((d->causal ? 1 : 0) | (file == WT_K_flash3 && flash3_v4(p) ? 2 : 0) |
-                            (file == WT_K_flash3 && flash3_exact(p, l2, br) ? 4 : 0));
+                            (file == WT_K_flash3 && flash3_exact(p, l2, br) ? 4 : 0) |
+                            (file == WT_K_flash3 && flash3_sg(ctx, mode) ? 8 : 0));
     wt_kernel *kk = wt_kernel_get(ctx, op, &key);
     wt_storage *in[3] = { q->st, k->st, v->st };
     if (!kk || wt_record(ctx, op, kk, &pr, out->st, 3, in) != WT_OK) {

@@ -102,6 +102,9 @@ const DS: bool = (MB & 16u) != 0u;            // K chunks and V chunk 0 (the S p
 const DO: bool = (MB & 32u) != 0u;            // V chunks past 0 and the next K chunk 0 (the O phase) too
 const PT: bool = (MB & 128u) != 0u && SPL;    // P key-major (a quad of 4 rows per key), O steps of one key
 const WQ: bool = (MB & 1u) != 0u && SPL;      // a warp: 4 groups x 8 columns (else 2 groups x 16 columns)
+const SG: bool = (MC & 8u) != 0u && WQ;       // row maxima / sums of a warp's 8 columns met by subgroup shuffles
+const SG2: u32 = select(0u, 16u, SG);         // SG: the mxs slots of lanes (0, half 1), (8, half 1)
+const SG3: u32 = select(0u, 24u, SG);
 
 var<workgroup> qs: array<array<vec4<f32>, QG>, NG>;  // [group][row i * D4 + head-dim quad]
 var<workgroup> kv: array<array<vec4<f32>, 17>, 64>;  // K chunk [key][head-dim quad], V chunk [key * VR + half][quad]
@@ -619,12 +622,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         if SPL { mxa = vec4<f32>(hmax2(t0), hmax2(t1), hmax2(t2), hmax2(t3)); }
         var mxb = vec4<f32>(hmax(s4), hmax(s5), hmax(s6), hmax(s7));
         let me = (lh * 16u + lc) * MQ;
+        if SG { mxa = sg_max(mxa); }
         mxs[lg][me] = mxa;
         if RPG == 8u { mxs[lg][me + 1u] = mxb; }
         workgroupBarrier();
-        for (var u = 0u; u < 16u * NH; u = u + 1u) {
-            mxa = max(mxa, mxs[lg][u * MQ]);
-            if RPG == 8u { mxb = max(mxb, mxs[lg][u * MQ + 1u]); }
+        if SG {
+            mxa = max(max(mxs[lg][0], mxs[lg][8]), max(mxs[lg][SG2], mxs[lg][SG3]));
+        } else {
+            for (var u = 0u; u < 16u * NH; u = u + 1u) {
+                mxa = max(mxa, mxs[lg][u * MQ]);
+                if RPG == 8u { mxb = max(mxb, mxs[lg][u * MQ + 1u]); }
+            }
         }
         // every lane is past S: V chunk 0 may replace the last K chunk
         if DS { fetch_v(k0); }
@@ -711,14 +719,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
     // the row sums: the 16 lanes' shares (mxs is free: a barrier has passed since its last read)
     let me = (lh * 16u + lc) * MQ;
+    if SG { la = sg_sum(la); }
     mxs[lg][me] = la;
     if RPG == 8u { mxs[lg][me + 1u] = lb; }
     workgroupBarrier();
     var ta = vec4<f32>(0.0);
     var tb = vec4<f32>(0.0);
-    for (var u = 0u; u < 16u * NH; u = u + 1u) {
-        ta = ta + mxs[lg][u * MQ];
-        if RPG == 8u { tb = tb + mxs[lg][u * MQ + 1u]; }
+    if SG {
+        ta = (mxs[lg][0] + mxs[lg][8]) + (mxs[lg][SG2] + mxs[lg][SG3]);
+    } else {
+        for (var u = 0u; u < 16u * NH; u = u + 1u) {
+            ta = ta + mxs[lg][u * MQ];
+            if RPG == 8u { tb = tb + mxs[lg][u * MQ + 1u]; }
+        }
     }
     if live && select(lc, lc + 16u * lh, SPL) < D4 {
         let ia = select(vec4<f32>(1.0) / ta, vec4<f32>(0.0), ta == vec4<f32>(0.0));
