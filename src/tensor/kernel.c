@@ -236,7 +236,8 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
                       key->compute == WT_F16 ? "f32" : storage_type(key->compute), key->op, key->mode[0],
                       key->mode[1], key->mode[2], (unsigned)per);
     /* the parts: prelude, common.wgsl, the file (for unary_f / binary_f its `op`, and with a chain
-     * both op tables and chain.wgsl), code it shares with other files, the map entry point */
+     * both op tables and chain.wgsl), its subgroup code or stand-ins (subgroups_of), code it
+     * shares with other files, the map entry point */
     uint8_t map = map_of[key->file];
     bool ewf = key->file == WT_K_unary_f || key->file == WT_K_binary_f, one = key->file == WT_K_unary_f;
     if (ewf && key->nchain) {   /* the fused chain (batch.c, chain.wgsl): NCHAIN links LINK1.. after OP */
