@@ -537,6 +537,8 @@ bool bench_wt_open(bench_wt *w, const char *label, bool f16) {
     uint64_t feats = has_f16 ? WG_FEATURE_BIT(WG_FEATURE_SHADER_F16) : 0;
     if (has_f16 && wg_adapter_has_feature(ad, WG_FEATURE_COOPERATIVE_MATRIX))   /* the tensor-core rows */
         feats |= WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX);
+    if (ad && wg_adapter_has_feature(ad, WG_FEATURE_SUBGROUPS))   /* flash3.wgsl's shuffles (attention.c) */
+        feats |= WG_FEATURE_BIT(WG_FEATURE_SUBGROUPS);
     w->dev = ad ? wg_adapter_create_device(ad, &(wg_device_desc){ .label = label, .required_features = feats }, &err)
                 : NULL;
     w->ctx = w->dev ? wt_context_create(w->dev, &(wt_context_desc){ .label = label }) : NULL;

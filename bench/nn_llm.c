@@ -320,6 +320,32 @@ static void baseline(lb *b, int bi, bool cpu_adapter, const char *adapter) {
     free(out);
 }
 
+/* WGC_LLM_FLASH3=m,m,...: rows of flash3.wgsl in the given configurations (mode bits, its
+ * header, as WGC_FLASH3 takes them; a trailing h: with f16 inputs), with or without
+ * WGC_LLM_EXTRA */
+static void flash3_rows(lb *b) {
+    int64_t H = b->sz.h, S = b->sz.s, D = b->sz.d;
+    bool f16 = wt_context_has_f16(b->ctx);
+    const char *f3 = getenv("WGC_LLM_FLASH3");
+    for (const char *m = f3; m && *m;) {
+        char key[48], name[80], mb[8];
+        int n = (int)strcspn(m, ",");
+        snprintf(mb, sizeof mb, "%.*s", n < 7 ? n : 7, m);
+        bool h = mb[0] && mb[strlen(mb) - 1] == 'h';
+        if (h && !f16) {
+            m += n + (m[n] == ',');
+            continue;
+        }
+        snprintf(key, sizeof key, "x_flash3_m%s_TFLOPs", mb);
+        snprintf(name, sizeof name, "flash %s causal, flash3.wgsl mode %s", h ? "f16" : "f32", mb);
+        bench_add_row(b->rep, key, name, "TFLOP/s", BENCH_HIGHER, NAN);
+        setenv("WGC_FLASH3", mb, 1);
+        flash_row(b, key, h ? WT_F16 : WT_F32, H, S, D, true, WT_ATTENTION_FLASH, 3);
+        m += n + (m[n] == ',');
+    }
+    unsetenv("WGC_FLASH3");
+}
+
 /* WGC_LLM_EXTRA=1: more rows without a baseline, to see the other kernel paths on one device. */
 static void extra_rows(lb *b) {
     int64_t H = b->sz.h, S = b->sz.s, D = b->sz.d;
@@ -342,20 +368,6 @@ static void extra_rows(lb *b) {
     setenv("WGC_FLASH_KERNEL", "3", 1);
     flash_row(b, "x_flash_large_TFLOPs", WT_F32, H, S, D, true, WT_ATTENTION_FLASH, 3);
     unsetenv("WGC_FLASH_KERNEL");
-    /* WGC_LLM_FLASH3=m,m,...: flash3.wgsl in the given configurations (mode bits, its header) */
-    const char *f3 = getenv("WGC_LLM_FLASH3");
-    for (const char *m = f3; m && *m;) {
-        char key[48], name[80], mb[8];
-        int n = (int)strcspn(m, ",");
-        snprintf(mb, sizeof mb, "%.*s", n < 7 ? n : 7, m);
-        snprintf(key, sizeof key, "x_flash3_m%s_TFLOPs", mb);
-        snprintf(name, sizeof name, "flash f32 causal, flash3.wgsl mode %s", mb);
-        bench_add_row(b->rep, key, name, "TFLOP/s", BENCH_HIGHER, NAN);
-        setenv("WGC_FLASH3", mb, 1);
-        flash_row(b, key, WT_F32, H, S, D, true, WT_ATTENTION_FLASH, 3);
-        m += n + (m[n] == ',');
-    }
-    unsetenv("WGC_FLASH3");
     bench_add_row(b->rep, "x_flash_d64_TFLOPs", "flash f32 causal D64", "TFLOP/s", BENCH_HIGHER, NAN);
     flash_row(b, "x_flash_d64_TFLOPs", WT_F32, H, S, 64, true, WT_ATTENTION_FLASH, 3);
     bench_add_row(b->rep, "x_flash_d256_TFLOPs", "flash f32 causal D256", "TFLOP/s", BENCH_HIGHER, NAN);
@@ -399,6 +411,7 @@ int bench_llm(const bench_options *opt) {
     const char *ex = getenv("WGC_LLM_EXTRA");
     if (ex && *ex && strcmp(ex, "0"))
         extra_rows(&b);
+    flash3_rows(&b);
     bench_wt_done(&w, rep);
 
     int bt = bench_add_baseline(rep, "torch");

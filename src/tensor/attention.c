@@ -285,20 +285,36 @@ static bool flash3_exact(const at_plan *p, int l2, int64_t br) {
     return flash3_v4(p) && p->D == (16 << l2) && p->Lk % 64 == 0 && p->Lq % br == 0;
 }
 
+/* flash3's subgroup exchange (MC bit 3, flash_sg.wgsl): in mode bits mb with WQ (bits 0 and 6:
+ * a warp holds 8 columns of 4 row groups) each row maximum meets across a warp's 8 columns by
+ * three shuffles, and 4 shared quads per lane replace 32; where the device has subgroups of 8
+ * lanes or more (aligned runs of local_invocation_index: NVIDIA's 32, lavapipe's 8).
+ * WGC_FLASH3's bit 9 (512) turns it off (for measurements). */
+static bool flash3_sg(wt_context *ctx, unsigned mb) {
+    const char *f3 = getenv("WGC_FLASH3");
+    if ((f3 && *f3 && (atoi(f3) & 512)) || (mb & 65) != 65 || !wg_device_has_feature(ctx->dev, WG_FEATURE_SUBGROUPS))
+        return false;
+    const wg_adapter_info *in = wg_adapter_get_info(wg_device_get_adapter(ctx->dev));
+    return in && in->subgroup_min_size >= 8 && in->subgroup_max_size <= 128;
+}
+
 /* The flash kernel and its mode bits (key.mode[1]) for head dims up to 16 << l2; *br = query rows
  * per workgroup.  flash3 where D <= 128 and it fits the device's workgroup memory: for 64 < D
- * <= 128 in mode 195 with f32 inputs (256 lanes, two per S block, a warp 4 row groups x 8
- * columns; 64-dim K chunks fetched one chunk ahead into registers; P key-major) and in mode 114
- * with f16 inputs (the same lanes as 2 groups x 16 columns, each K/V chunk fetched at its
- * store, P row-major: 195 was not timed with f16), else (or where these do not fit) in mode 2
- * (128 lanes, 64-dim K chunks, fetched one chunk ahead); else flash2.  On the H200, causal B1
- * H32 S4096 D128 f32, one run (torch SDPA 42.3): mode 195 26.0 TFLOP/s, 114 24.5 (f16 24.7);
- * earlier runs: 114 24.0, mode 2 19.7, flash2 15.0 (flash3's other modes are slower there, its
- * header has the figures; D <= 64 keeps mode 2: there mode 114's second half of the lanes
- * would repeat the first half's O work, and it was not measured).  Benchmarks and tests:
- * WGC_FLASH_KERNEL=2 takes flash2, =3 flash2 with its 16 KiB K/V buffer where the device allows;
- * WGC_FLASH3=<mode bits> a given flash3 configuration where it fits (plus 256: without the
- * unguarded path, flash3_exact). */
+ * <= 128 (256 lanes, two per S block) where the device has subgroups for WQ's exchange
+ * (flash3_sg) in mode 67 with f32 inputs (a warp 4 row groups x 8 columns; 64-dim K chunks
+ * fetched one chunk ahead into registers; P row-major: 138 registers) and in mode 243 with f16
+ * inputs (the same lanes, every chunk fetched at its store, P key-major: 124 registers, two
+ * workgroups per multiprocessor), else in mode 195 with f32 (67 with P key-major) and 114 with
+ * f16 (2 groups x 16 columns, fetched at the stores); else (or where these do not fit) in mode
+ * 2 (128 lanes, 64-dim K chunks, fetched one chunk ahead); else flash2.  On the H200, causal
+ * B1 H32 S4096 D128, two runs at the commit that added the subgroup exchange (torch SDPA f32
+ * 42.3): f32 67 27.07 TFLOP/s, 195 26.88 (without the exchange 25.85, 25.97), f16 243 26.42,
+ * 195 25.73, 114 24.67 (flash3's header has the other modes); earlier: mode 2 19.7, flash2
+ * 15.0 (D <= 64 keeps mode 2: there mode 114's second half of the lanes would repeat the first
+ * half's O work, and it was not measured).  Benchmarks and tests: WGC_FLASH_KERNEL=2 takes
+ * flash2, =3 flash2 with its 16 KiB K/V buffer where the device allows; WGC_FLASH3=<mode bits>
+ * a given flash3 configuration where it fits (plus 256: without the unguarded path,
+ * flash3_exact; plus 512: without the subgroup exchange, flash3_sg). */
 static wt_kfile flash_kernel(wt_context *ctx, int l2, bool f16, uint8_t *mode, int64_t *br) {
     const wg_limits *lim = wg_device_get_limits(ctx->dev);
     uint64_t smax = lim ? lim->max_compute_workgroup_storage_size : 16384;
@@ -308,7 +324,8 @@ static wt_kfile flash_kernel(wt_context *ctx, int l2, bool f16, uint8_t *mode, i
         /* the default only on devices with more workgroup memory than lavapipe's 32 KiB (there
          * flash2 stays the default: flash3's unrolled code takes llvmpipe seconds to compile;
          * the tests run flash3 there through WGC_FLASH3) */
-        const uint8_t pref[] = { l2 == 3 ? (f16 ? 114 : 195) : 2, 2 };
+        bool sg = flash3_sg(ctx, 67);
+        const uint8_t pref[] = { l2 == 3 ? (sg ? (f16 ? 243 : 67) : (f16 ? 114 : 195)) : 2, 2 };
         for (size_t i = 0; i <= sizeof pref; i++) {
             unsigned mb = i == 0 ? (f3 && *f3 ? (unsigned)atoi(f3) & 255 : 255) : pref[i - 1];
             if (mb == 255 || (i > 0 && smax <= 32768) || (uint64_t)flash3_smem(l2, mb) > smax)
@@ -351,7 +368,8 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     key.mode[0] = (uint8_t)l2;
     key.mode[1] = mode;
     key.mode[2] = (uint8_t)((d->causal ? 1 : 0) | (file == WT_K_flash3 && flash3_v4(p) ? 2 : 0) |
-                            (file == WT_K_flash3 && flash3_exact(p, l2, br) ? 4 : 0));
+                            (file == WT_K_flash3 && flash3_exact(p, l2, br) ? 4 : 0) |
+                            (file == WT_K_flash3 && flash3_sg(ctx, mode) ? 8 : 0));
     wt_kernel *kk = wt_kernel_get(ctx, op, &key);
     wt_storage *in[3] = { q->st, k->st, v->st };
     if (!kk || wt_record(ctx, op, kk, &pr, out->st, 3, in) != WT_OK) {

@@ -55,6 +55,8 @@
 #include "tensor_attention.wgsl.h"   /* attention.c */
 #include "tensor_flash2.wgsl.h"
 #include "tensor_flash3.wgsl.h"
+#include "tensor_flash_sg.wgsl.h"
+#include "tensor_flash_nosg.wgsl.h"
 #include "tensor_conv.wgsl.h"        /* conv.c */
 #include "tensor_conv_direct.wgsl.h"
 #include "tensor_pool.wgsl.h"
@@ -103,6 +105,18 @@ static const struct {
     [WT_K_reduce] = SHARED(reduce_index), [WT_K_reduce4] = SHARED(reduce_index),
     [WT_K_norm4] = SHARED(rows), [WT_K_softmax4] = SHARED(rows),
 #undef SHARED
+};
+
+/* Files that may use subgroup operations: where bit `bit` of the key's mode[2] is set, the
+ * prelude enables subgroups and `with` follows the file, else `without` (stand-ins of the same
+ * functions, never called there).  The caller sets the bit only where the device has subgroups. */
+static const struct {
+    uint8_t bit;
+    const char *with, *without;
+    size_t with_len, without_len;
+} subgroups_of[WT_K_COUNT] = {
+    [WT_K_flash3] = { 8, tensor_flash_sg_wgsl, tensor_flash_nosg_wgsl, sizeof tensor_flash_sg_wgsl - 1,
+                      sizeof tensor_flash_nosg_wgsl - 1 },
 };
 
 bool wt_kernel_vec4_ok(uint32_t file) {
@@ -209,11 +223,12 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
     for (int i = 0; i < WT_MAX_IN; i++)
         f16 |= key->in[i] == WT_F16;
     char pre[768];
+    bool sg = subgroups_of[key->file].bit && (key->mode[2] & subgroups_of[key->file].bit);
     int np = snprintf(pre, sizeof pre,
-                      "%s%salias SO = %s;\nalias SA = %s;\nalias SB = %s;\nalias SC = %s;\nalias C = %s;\n"
+                      "%s%s%salias SO = %s;\nalias SA = %s;\nalias SB = %s;\nalias SC = %s;\nalias C = %s;\n"
                       "const OP: u32 = %uu;\nconst MA: u32 = %uu;\nconst MB: u32 = %uu;\nconst MC: u32 = %uu;\n"
                       "const VPT: u32 = %uu;\n",
-                      f16 ? "enable f16;\n" : "",
+                      f16 ? "enable f16;\n" : "", sg ? "enable subgroups;\n" : "",
                       key->file == WT_K_matmul_coop || key->file == WT_K_flash_coop
                           ? "enable chromium_experimental_subgroup_matrix;\n" : "",
                       storage_type(key->out), storage_type(key->in[0]),
@@ -221,7 +236,8 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
                       key->compute == WT_F16 ? "f32" : storage_type(key->compute), key->op, key->mode[0],
                       key->mode[1], key->mode[2], (unsigned)per);
     /* the parts: prelude, common.wgsl, the file (for unary_f / binary_f its `op`, and with a chain
-     * both op tables and chain.wgsl), code it shares with other files, the map entry point */
+     * both op tables and chain.wgsl), its subgroup code or stand-ins (subgroups_of), code it
+     * shares with other files, the map entry point */
     uint8_t map = map_of[key->file];
     bool ewf = key->file == WT_K_unary_f || key->file == WT_K_binary_f, one = key->file == WT_K_unary_f;
     if (ewf && key->nchain) {   /* the fused chain (batch.c, chain.wgsl): NCHAIN links LINK1.. after OP */
@@ -246,6 +262,10 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
         part[nparts].text = one ? chain1 : chain2, part[nparts++].len = one ? sizeof chain1 - 1 : sizeof chain2 - 1;
     } else if (ewf) {
         part[nparts].text = one ? op1 : op2, part[nparts++].len = one ? sizeof op1 - 1 : sizeof op2 - 1;
+    }
+    if (subgroups_of[key->file].bit) {
+        part[nparts].text = sg ? subgroups_of[key->file].with : subgroups_of[key->file].without;
+        part[nparts++].len = sg ? subgroups_of[key->file].with_len : subgroups_of[key->file].without_len;
     }
     if (shared_of[key->file].text) {
         part[nparts].text = shared_of[key->file].text;

@@ -227,17 +227,21 @@ int main(void) {
     /* flash3.wgsl (the default where the device has more than 32 KiB of workgroup memory) in
      * configurations that fit lavapipe's 32 KiB (else attention.c falls back to flash2): mode 0
      * (32 rows as 8 groups of 4, 8 KiB K chunks, register prefetch) up to D 32; mode 114 (the
-     * H200's f16 default: 256 lanes, two per S block, every chunk fetched at its store) up to D 16;
-     * mode 122 (the same code with 4 groups: 128 lanes, 16 rows) up to D 32; mode 195 (the H200's
-     * f32 default: 256 lanes as warps of 4 groups x 8 columns, register prefetch, P key-major) up
-     * to D 16, with the unguarded path (EX: D 16, Lq % 32 == 0, Lk % 64 == 0) too.  The other
-     * modes differ in constants only, and each takes llvmpipe seconds to compile: they are
-     * checked on the GPU, tests/tensor/test_attention with WGC_FLASH3 set (every case up to
-     * D 128), which then replaces these four.  16-byte loads where D % 4 == 0 (transposed views
+     * f16 default without subgroups: 256 lanes, two per S block, every chunk fetched at its
+     * store) up to D 16; mode 122 (the same code with 4 groups: 128 lanes, 16 rows) up to D 32;
+     * modes 67 and 243 (the H200's f32 and f16 defaults: 256 lanes as warps of 4 groups x 8
+     * columns; 67 register prefetch, 243 fetched at the stores with P key-major) up to D 16, with
+     * the unguarded path (EX: D 16, Lq % 32 == 0, Lk % 64 == 0) too, their row maxima and sums met
+     * by subgroup shuffles where the device has subgroups of 8 lanes or more (flash_sg.wgsl;
+     * lavapipe's are 8 wide); 707 (195 + 512: the f32 default without subgroups, no shuffles).
+     * The other modes differ in constants only, and each takes llvmpipe seconds to compile: they
+     * are checked on the GPU, tests/tensor/test_attention with WGC_FLASH3 set (every case up to
+     * D 128), which then replaces these six.  16-byte loads where D % 4 == 0 (transposed views
      * too), the strided path for D 10, a single K slot per lane (mode 114, D 16) */
     const char *given = getenv("WGC_FLASH3");
-    struct { char mode[8]; int64_t dmax; } modes[4] = { { "0", 32 }, { "114", 16 }, { "122", 32 }, { "195", 16 } };
-    int nmodes = 4;
+    struct { char mode[8]; int64_t dmax; } modes[6] = { { "0", 32 },  { "114", 16 }, { "122", 32 },
+                                                        { "67", 16 }, { "243", 16 }, { "707", 16 } };
+    int nmodes = 6;
     if (given && *given) {
         snprintf(modes[0].mode, sizeof modes[0].mode, "%.7s", given);
         nmodes = 1;

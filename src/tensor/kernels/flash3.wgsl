@@ -20,10 +20,12 @@
 //      shared memory, each group's rows padded by one quad;
 //   2. mask only where the tile crosses the causal diagonal or the last key (a uniform test;
 //      tiles wholly above the diagonal are never visited); the lanes' row maxima meet in their
-//      own buffer (one barrier), the running output and each lane's share of the row sums
-//      (summed across the group once, at the end) are rescaled by exp2(m - m'), and P =
-//      exp2(S - m') goes to shared memory as quads of consecutive keys (scalar stores), or with
-//      PT key-major, a quad of the group's 4 rows per key (two 16-byte stores per lane);
+//      own buffer (one barrier; with SG a warp's 8 columns first meet by three subgroup
+//      shuffles, and each lane reads 4 quads of it instead of 32), the running output and each
+//      lane's share of the row sums (summed across the group once, at the end) are rescaled by
+//      exp2(m - m'), and P = exp2(S - m') goes to shared memory as quads of consecutive keys
+//      (scalar stores), or with PT key-major, a quad of the group's 4 rows per key (two 16-byte
+//      stores per lane);
 //   3. O += P V: V arrives in chunks of VC keys, row-major (a key per one or two 17-quad rows);
 //      with PT one key per step (a P quad and a V quad: 16 FMAs).
 // A K or V chunk is either fetched from global memory into registers (f0 ..) one chunk ahead,
@@ -39,17 +41,31 @@
 // guarded (or in range by EX).
 // Specialisation: MA = log2(DP / 16), DP = the head dim rounded up to a power of two, 16..128
 // (zero-padded); MC bit 0 causal (aligned to the end, as flash2.wgsl), bit 1 16-byte loads, bit 2
-// EX; MB = mode bits: bit 1 K chunks of 64 head dims (else 32), bit 4 DS, bit 5 DO, bit 6 SPL,
-// bit 0 WQ with SPL, else RPG 8 (else 4), bit 7 PT (with SPL) (attention.c's defaults for DP 128:
-// 195 = 1 + 2 + 64 + 128 with f32 inputs, 114 = 2 + 16 + 32 + 64 with f16; 2 below), and opt-in,
-// slower on the H200: bit 3 NG 4 (else 8), bit 2 head-major workgroup order.
+// EX, bit 3 SG (with WQ: the row maxima and sums of a warp's 8 columns met by subgroup shuffles,
+// flash_sg.wgsl, which src/tensor/kernel.c appends with `enable subgroups;`, else the stand-ins
+// of flash_nosg.wgsl; attention.c's flash3_sg: subgroups of 8+ lanes); MB = mode bits: bit 1 K
+// chunks of 64 head dims (else 32), bit 4 DS, bit 5 DO, bit 6 SPL, bit 0 WQ with SPL, else RPG 8
+// (else 4), bit 7 PT (with SPL) (attention.c's defaults for DP 128 with SG: 67 = 1 + 2 + 64 with
+// f32 inputs, 243 = 1 + 2 + 16 + 32 + 64 + 128 with f16; without: 195 = 67 + 128 with f32, 114 =
+// 2 + 16 + 32 + 64 with f16; 2 below), and opt-in, slower on the H200: bit 3 NG 4 (else 8), bit 2
+// head-major workgroup order.
 // Workgroup memory 16 (NG (RPG DP / 4 + 1) + 64 17 + NG (16 RPG + 1) + 4 NG RPG NH) bytes
 // (attention.c's flash3_smem): 46464 for D 128 in mode 114, 44416 in mode 2 (NVIDIA's Vulkan
 // limit is 48 KiB), 32000 for D 32 in mode 0.
-// Measured on the H200 (causal B1 H32 S4096 D128 f32, wgc bench llm, one run at the commit that
-// added WQ, PT and EX, torch SDPA 42.3; registers per lane from the driver's pipeline statistics,
-// f16 in parentheses): 195 (the f32 default) 26.0 TFLOP/s (165 registers, f16 153), 67 (WQ,
-// register prefetch, P row-major) 25.8 (146, 148), 83 (WQ, only the O phase prefetched) 25.8,
+// Measured on the H200 (causal B1 H32 S4096 D128, wgc bench llm, three runs at the commit that
+// added SG, torch SDPA f32 42.3-42.4, TFLOP/s, registers per lane in parentheses, f16 inputs
+// marked h): with SG f32 67 (the default) 27.08, 27.07, 27.05 (138), 83 27.08 (138), 195 26.89,
+// 26.88, 26.86 (136), 211 26.85 (136), 243 25.87, 25.83 (132), 227 25.87 (132), 99 25.63 (134),
+// 115 25.66 (134); without SG (WGC_FLASH3 + 512) 707 = 195 25.97, 25.97 (165), 579 = 67 25.85
+// (146), 755 = 243 24.67; f16 with SG 243h (the default) 26.42, 26.44 (124 registers: two
+// workgroups per multiprocessor), 227h 26.46 (124), 211h 25.81 (126), 195h 25.73 (126), 67h 25.08
+// (128), without SG 707h 24.83, 114h 24.67, 24.67 (the f16 default before).  V chunk 0 fetched
+// and stored after P in the DS modes (tried, deleted) kept the registers and lost: 243 25.61, 83
+// 26.92, 115 25.37, 243h 26.34.
+// Before SG (one run at the commit that added WQ, PT and EX, torch SDPA 42.3; registers per
+// lane from the driver's pipeline statistics, f16 in parentheses): 195 (then the f32 default)
+// 26.0 TFLOP/s (165 registers, f16 153), 67 (WQ, register prefetch, P row-major) 25.8 (146,
+// 148), 83 (WQ, only the O phase prefetched) 25.8,
 // 243 (WQ + PT, fetched at the stores) 24.7 (159, 145), 242 (PT) 24.7 (159, 147), 114 24.5
 // (139, 141; f16 24.7), 115 (WQ) 24.4 (139, 141), 99 (WQ, only the S phase prefetched) 24.4;
 // without EX 114 24.3-24.4, 115 24.4 (EX alone: noise); q, P and row maxima of a group in one
@@ -102,6 +118,9 @@ const DS: bool = (MB & 16u) != 0u;            // K chunks and V chunk 0 (the S p
 const DO: bool = (MB & 32u) != 0u;            // V chunks past 0 and the next K chunk 0 (the O phase) too
 const PT: bool = (MB & 128u) != 0u && SPL;    // P key-major (a quad of 4 rows per key), O steps of one key
 const WQ: bool = (MB & 1u) != 0u && SPL;      // a warp: 4 groups x 8 columns (else 2 groups x 16 columns)
+const SG: bool = (MC & 8u) != 0u && WQ;       // row maxima / sums of a warp's 8 columns met by subgroup shuffles
+const SG2: u32 = select(0u, 16u, SG);         // SG: the mxs slots of lanes (0, half 1), (8, half 1)
+const SG3: u32 = select(0u, 24u, SG);
 
 var<workgroup> qs: array<array<vec4<f32>, QG>, NG>;  // [group][row i * D4 + head-dim quad]
 var<workgroup> kv: array<array<vec4<f32>, 17>, 64>;  // K chunk [key][head-dim quad], V chunk [key * VR + half][quad]
@@ -619,12 +638,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         if SPL { mxa = vec4<f32>(hmax2(t0), hmax2(t1), hmax2(t2), hmax2(t3)); }
         var mxb = vec4<f32>(hmax(s4), hmax(s5), hmax(s6), hmax(s7));
         let me = (lh * 16u + lc) * MQ;
+        if SG { mxa = sg_max(mxa); }
         mxs[lg][me] = mxa;
         if RPG == 8u { mxs[lg][me + 1u] = mxb; }
         workgroupBarrier();
-        for (var u = 0u; u < 16u * NH; u = u + 1u) {
-            mxa = max(mxa, mxs[lg][u * MQ]);
-            if RPG == 8u { mxb = max(mxb, mxs[lg][u * MQ + 1u]); }
+        if SG {
+            mxa = max(max(mxs[lg][0], mxs[lg][8]), max(mxs[lg][SG2], mxs[lg][SG3]));
+        } else {
+            for (var u = 0u; u < 16u * NH; u = u + 1u) {
+                mxa = max(mxa, mxs[lg][u * MQ]);
+                if RPG == 8u { mxb = max(mxb, mxs[lg][u * MQ + 1u]); }
+            }
         }
         // every lane is past S: V chunk 0 may replace the last K chunk
         if DS { fetch_v(k0); }
@@ -711,14 +735,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
     // the row sums: the 16 lanes' shares (mxs is free: a barrier has passed since its last read)
     let me = (lh * 16u + lc) * MQ;
+    if SG { la = sg_sum(la); }
     mxs[lg][me] = la;
     if RPG == 8u { mxs[lg][me + 1u] = lb; }
     workgroupBarrier();
     var ta = vec4<f32>(0.0);
     var tb = vec4<f32>(0.0);
-    for (var u = 0u; u < 16u * NH; u = u + 1u) {
-        ta = ta + mxs[lg][u * MQ];
-        if RPG == 8u { tb = tb + mxs[lg][u * MQ + 1u]; }
+    if SG {
+        ta = (mxs[lg][0] + mxs[lg][8]) + (mxs[lg][SG2] + mxs[lg][SG3]);
+    } else {
+        for (var u = 0u; u < 16u * NH; u = u + 1u) {
+            ta = ta + mxs[lg][u * MQ];
+            if RPG == 8u { tb = tb + mxs[lg][u * MQ + 1u]; }
+        }
     }
     if live && select(lc, lc + 16u * lh, SPL) < D4 {
         let ia = select(vec4<f32>(1.0) / ta, vec4<f32>(0.0), ta == vec4<f32>(0.0));

@@ -1,0 +1,19 @@
+// flash_sg.wgsl - flash3.wgsl's warp reductions with subgroup shuffles, appended after it by
+// src/tensor/kernel.c (with `enable subgroups;` in the prelude) where the key asks for them
+// (MC bit 3: attention.c's flash3_sg, the device has subgroups of 8 or more lanes).  sg_max /
+// sg_sum: the maximum / sum over the lanes lid ^ 1, ^ 2, ^ 4 (with WQ the 8 columns of one row
+// group in a warp: lc % 8 = lid % 8, and every subgroup is aligned lanes, a multiple of 8);
+// flash_nosg.wgsl has the stand-ins for keys without the bit, where SG is false and they are
+// never called.
+
+fn sg_max(x: vec4<f32>) -> vec4<f32> {
+    var y = max(x, subgroupShuffleXor(x, 1u));
+    y = max(y, subgroupShuffleXor(y, 2u));
+    return max(y, subgroupShuffleXor(y, 4u));
+}
+
+fn sg_sum(x: vec4<f32>) -> vec4<f32> {
+    var y = x + subgroupShuffleXor(x, 1u);
+    y = y + subgroupShuffleXor(y, 2u);
+    return y + subgroupShuffleXor(y, 4u);
+}
