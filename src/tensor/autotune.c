@@ -419,7 +419,8 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
         for (int i = 0; i < nk && a && b; i++) {
             if (!ok[i] || us[i] <= 0 || us[i] > 1.5 * best_t * 1e6)
                 continue;
-            double t = (*timer)[0] == 'g' ? gpu_time(ctx, a, b, (wt_matmul_kernel)i) : wall_time(ctx, a, b, (wt_matmul_kernel)i);
+            wt_matmul_kernel kk = (wt_matmul_kernel)i;
+            double t = (*timer)[0] == 'g' ? gpu_time(ctx, a, b, kk) : wall_time(ctx, a, b, kk);
             wt_clear_error(ctx);
             if (t > 0 && t * 1e6 < us[i])
                 us[i] = t * 1e6;
