@@ -61,7 +61,11 @@
 // workgroups per multiprocessor), 227h 26.46 (124), 211h 25.81 (126), 195h 25.73 (126), 67h 25.08
 // (128), without SG 707h 24.83, 114h 24.67, 24.67 (the f16 default before).  V chunk 0 fetched
 // and stored after P in the DS modes (tried, deleted) kept the registers and lost: 243 25.61, 83
-// 26.92, 115 25.37, 243h 26.34.
+// 26.92, 115 25.37, 243h 26.34.  The DS / DO fetches in 2 or 4 pieces, each piece's addresses
+// made to depend (through P.pad0) on the last load of the one before, so that fewer fetched
+// quads are live at a store (tried, deleted; one run at 28faa9d, torch SDPA 42.30, 67 26.99):
+// 243 25.73 -> 22.95 in 2 pieces, 21.20 in 4; 115 25.54 -> 23.95, 20.97; 83 in 4 23.39; 243h
+// 26.28 -> 21.36 in 4: the serialized round trips cost more than the registers could return.
 // Before SG (one run at the commit that added WQ, PT and EX, torch SDPA 42.3; registers per
 // lane from the driver's pipeline statistics, f16 in parentheses): 195 (then the f32 default)
 // 26.0 TFLOP/s (165 registers, f16 153), 67 (WQ, register prefetch, P row-major) 25.8 (146,
