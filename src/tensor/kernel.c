@@ -44,6 +44,7 @@
 #include "tensor_matmul.wgsl.h"     /* matmul.c */
 #include "tensor_matmul2.wgsl.h"
 #include "tensor_matmul3.wgsl.h"
+#include "tensor_matmul_tile.wgsl.h"
 #include "tensor_matmul_coop.wgsl.h" /* matmul.c, WT_MATMUL_F16_TENSOR */
 #include "tensor_flash_coop.wgsl.h"  /* attention_coop.c, WT_ATTENTION_F16_TENSOR */
 #include "tensor_matvec.wgsl.h"
@@ -104,6 +105,8 @@ static const struct {
 #define SHARED(name) { tensor_##name##_wgsl, sizeof tensor_##name##_wgsl - 1 }
     [WT_K_reduce] = SHARED(reduce_index), [WT_K_reduce4] = SHARED(reduce_index),
     [WT_K_norm4] = SHARED(rows), [WT_K_softmax4] = SHARED(rows),
+    [WT_K_matmul] = SHARED(matmul_tile), [WT_K_matmul2] = SHARED(matmul_tile), [WT_K_matmul3] = SHARED(matmul_tile),
+    [WT_K_matmul4] = SHARED(matmul_tile),
 #undef SHARED
 };
 

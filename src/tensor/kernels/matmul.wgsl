@@ -77,8 +77,6 @@ fn ldb(l: Ld, k0: u32, ks: u32, nk: u32) -> vec4<f32> {
     return select(vec4<f32>(0.0), v, ok);
 }
 
-fn bst(d: u32) -> i32 { return P.st[2u + (d >> 2u)][d & 3u]; }
-fn ast(d: u32) -> i32 { return P.st[d >> 2u][d & 3u]; }
 
 // Stores 4 outputs of row m from column n0 on (bounds-checked, bias added).
 fn st4(ob: u32, m: u32, n0: u32, v: vec4<f32>) {
@@ -101,37 +99,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let M = P.sv.x;
     let N = P.sv.y;
     let K = P.sv.z;
-    let tiles_m = P.sv.w;
-    let tiles_n = P.off.w;
-    let per_batch = tiles_m * tiles_n;
-    let g = wid.y * P.gx + wid.x;
-    if g >= P.n / 256u { return; }
-    let bi = g / per_batch;
-    let pid = g - bi * per_batch;
-    // grouped order: 8 tile rows at a time
-    let in_group = 8u * tiles_n;
-    let first_m = (pid / in_group) * 8u;
-    let gsz = min(tiles_m - first_m, 8u);
-    let pg = pid % in_group;
-    let tm = first_m + pg % gsz;
-    let tn = pg / gsz;
-
-    // batch offsets
-    var oa = P.off.x;
-    var ob = P.off.y;
-    var rem = bi;
-    var d = P.ndim;
-    loop {
-        if d == 0u { break; }
-        d = d - 1u;
-        let sz = P.shape[d >> 2u][d & 3u];
-        let q = rem / sz;
-        let cd = rem - q * sz;
-        oa = u32(i32(oa) + i32(cd) * ast(d));
-        ob = u32(i32(ob) + i32(cd) * bst(d));
-        rem = q;
-    }
-    let oo = bi * M * N;
+    let mt = mm_tile(wid.y * P.gx + wid.x);
+    if !mt.live { return; }
+    let tm = mt.tm;
+    let tn = mt.tn;
+    let oa = mt.oa;
+    let ob = mt.ob;
+    let oo = mt.bi * M * N;
 
     let ars = P.aux.x;
     let aks = P.aux.y;
