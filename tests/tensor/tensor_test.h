@@ -1,7 +1,7 @@
 /* tensor_test.h - fixture of the wt tests: an instance (validation layers on unless
- * $WGC_TEST_VALIDATION=0), the default adapter, a device with shader-f16 and subgroups where the
- * adapter has them, a wt context with a counting allocator, and helpers to upload (also as
- * transposed or strided views), read back and compare. */
+ * $WGC_TEST_VALIDATION=0), the default adapter, a device with shader-f16, subgroups and
+ * cooperative matrices where the adapter has them, a wt context with a counting allocator, and
+ * helpers to upload (also as transposed or strided views), read back and compare. */
 #ifndef WGC_TENSOR_TEST_H
 #define WGC_TENSOR_TEST_H
 #include <math.h>
@@ -24,11 +24,13 @@ static inline wt_context *tt_init(tt_fixture *f, const wt_context_desc *cd) {
     fixture_init(&probe, NULL);
     bool f16 = wg_adapter_has_feature(probe.ad, WG_FEATURE_SHADER_F16);
     bool sg = wg_adapter_has_feature(probe.ad, WG_FEATURE_SUBGROUPS);
+    bool coop = wg_adapter_has_feature(probe.ad, WG_FEATURE_COOPERATIVE_MATRIX);
     wg_device_release(probe.dev);
     wg_instance_release(probe.inst);
     (void)err;
     fixture_init(&f->g, &(wg_device_desc){ .required_features = (f16 ? WG_FEATURE_BIT(WG_FEATURE_SHADER_F16) : 0) |
-                                                                (sg ? WG_FEATURE_BIT(WG_FEATURE_SUBGROUPS) : 0) });
+                                                                (sg ? WG_FEATURE_BIT(WG_FEATURE_SUBGROUPS) : 0) |
+                                                                (coop ? WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX) : 0) });
     wt_context_desc d = cd ? *cd : (wt_context_desc){ 0 };
     if (!d.allocator.alloc)
         d.allocator = test_allocator(&f->ta);

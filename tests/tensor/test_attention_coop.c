@@ -181,25 +181,11 @@ static void bench(void) {
 }
 
 int main(void) {
-    gpu_fixture probe;
-    fixture_init(&probe, NULL);
-    uint64_t want = 0;
-    if (wg_adapter_has_feature(probe.ad, WG_FEATURE_SHADER_F16)) want |= WG_FEATURE_BIT(WG_FEATURE_SHADER_F16);
-    if (wg_adapter_has_feature(probe.ad, WG_FEATURE_COOPERATIVE_MATRIX))
-        want |= WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX);
-    char name[256];
-    snprintf(name, sizeof name, "%s", wg_adapter_get_info(probe.ad)->name);
-    wg_device_release(probe.dev);
-    wg_instance_release(probe.inst);
     tt_fixture f;
-    memset(&f, 0, sizeof f);
-    fixture_init(&f.g, &(wg_device_desc){ .required_features = want });
-    f.ctx = ctx = wt_context_create(f.g.dev, &(wt_context_desc){ .allocator = test_allocator(&f.ta) });
-    if (!ctx) {
-        fprintf(stderr, "FAIL: no wt context\n");
-        return 1;
-    }
-    if (!(want & WG_FEATURE_BIT(WG_FEATURE_SHADER_F16))) {
+    ctx = tt_init(&f, NULL);   /* shader-f16, subgroups and cooperative matrices where the adapter has them */
+    char name[256];
+    snprintf(name, sizeof name, "%s", wg_adapter_get_info(f.g.ad)->name);
+    if (!wt_context_has_f16(ctx)) {
         printf("SKIP: no shader-f16 on %s\n", name);
         CHECK(!wt_attention_tensor_cores(ctx));
         tt_end(&f);
