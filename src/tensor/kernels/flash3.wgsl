@@ -66,6 +66,13 @@
 // quads are live at a store (tried, deleted; one run at 28faa9d, torch SDPA 42.30, 67 26.99):
 // 243 25.73 -> 22.95 in 2 pieces, 21.20 in 4; 115 25.54 -> 23.95, 20.97; 83 in 4 23.39; 243h
 // 26.28 -> 21.36 in 4: the serialized round trips cost more than the registers could return.
+// The running row maxima and each lane's sum shares kept in mxs instead of registers (LM, MC
+// bit 4: the maxima in two per-group slots alternating by tile parity, the sum shares in the
+// slots of the lanes whose maxima no longer land there with SG plus 4 more quads per group; 8
+// registers fewer in the loop; tried, deleted; one run at 7b3783a, torch SDPA 42.4, default row
+// 26.96; correct on lavapipe and the H200): 67 26.95 -> 26.69, 243 25.74 -> 25.41, 195 26.92,
+// 243h 25.79 (its default row 26.23): the extra shared traffic and dependent loads cost, and no
+// sign of a second workgroup per multiprocessor.
 // Before SG (one run at the commit that added WQ, PT and EX, torch SDPA 42.3; registers per
 // lane from the driver's pipeline statistics, f16 in parentheses): 195 (then the f32 default)
 // 26.0 TFLOP/s (165 registers, f16 153), 67 (WQ, register prefetch, P row-major) 25.8 (146,
