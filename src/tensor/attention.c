@@ -302,7 +302,8 @@ static bool flash3_sg(wt_context *ctx, unsigned mb) {
  * per workgroup.  flash3 where D <= 128 and it fits the device's workgroup memory: for 64 < D
  * <= 128 (256 lanes, two per S block) where the device has subgroups for WQ's exchange
  * (flash3_sg) in mode 67 with f32 inputs (a warp 4 row groups x 8 columns; 64-dim K chunks
- * fetched one chunk ahead into registers; P row-major: 138 registers) and in mode 243 with f16
+ * fetched one chunk ahead into registers; P row-major: 138 registers; S split over head dims,
+ * flash3_sd: 28.17 TFLOP/s against 27.07, torch 42.39, one run at 7b3783a) and in mode 243 with f16
  * inputs (the same lanes, every chunk fetched at its store, P key-major: 124 registers, two
  * workgroups per multiprocessor), else in mode 195 with f32 (67 with P key-major) and 114 with
  * f16 (2 groups x 16 columns, fetched at the stores); else (or where these do not fit) in mode
@@ -314,7 +315,8 @@ static bool flash3_sg(wt_context *ctx, unsigned mb) {
  * half's O work, and it was not measured).  Benchmarks and tests: WGC_FLASH_KERNEL=2 takes
  * flash2, =3 flash2 with its 16 KiB K/V buffer where the device allows; WGC_FLASH3=<mode bits>
  * a given flash3 configuration where it fits (plus 256: without the unguarded path,
- * flash3_exact; plus 512: without the subgroup exchange, flash3_sg). */
+ * flash3_exact; plus 512: without the subgroup exchange, flash3_sg; plus 1024: S split over
+ * head dims, flash3_sd, which WGC_FLASH3 leaves off otherwise). */
 static wt_kfile flash_kernel(wt_context *ctx, int l2, bool f16, uint8_t *mode, int64_t *br) {
     const wg_limits *lim = wg_device_get_limits(ctx->dev);
     uint64_t smax = lim ? lim->max_compute_workgroup_storage_size : 16384;
@@ -343,6 +345,16 @@ static wt_kfile flash_kernel(wt_context *ctx, int l2, bool f16, uint8_t *mode, i
     return WT_K_flash2;
 }
 
+/* flash3's S split over head dims (MC bit 4, SD; in modes with bit 6 and without bit 7): the
+ * default with f32 inputs in mode 67 (on the H200 28.17 TFLOP/s against 27.07, f16 26.58 against
+ * 26.45 in mode 243: that stays); with WGC_FLASH3 set, its bit 10 (1024) */
+static bool flash3_sd(unsigned mb, bool f16) {
+    const char *f3 = getenv("WGC_FLASH3");
+    if (f3 && *f3)
+        return (atoi(f3) & 1024) && (mb & 192) == 64;
+    return !f16 && mb == 67;
+}
+
 static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor *k, wt_tensor *v,
                         const wt_attention_desc *d, const at_plan *p) {
     wt_tensor *out = wt_tensor_new(ctx, op, q->dtype, p->out_nd, p->out_shape);
@@ -369,7 +381,8 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     key.mode[1] = mode;
     key.mode[2] = (uint8_t)((d->causal ? 1 : 0) | (file == WT_K_flash3 && flash3_v4(p) ? 2 : 0) |
                             (file == WT_K_flash3 && flash3_exact(p, l2, br) ? 4 : 0) |
-                            (file == WT_K_flash3 && flash3_sg(ctx, mode) ? 8 : 0));
+                            (file == WT_K_flash3 && flash3_sg(ctx, mode) ? 8 : 0) |
+                            (file == WT_K_flash3 && flash3_sd(mode, q->dtype == WT_F16) ? 16 : 0));
     wt_kernel *kk = wt_kernel_get(ctx, op, &key);
     wt_storage *in[3] = { q->st, k->st, v->st };
     if (!kk || wt_record(ctx, op, kk, &pr, out->st, 3, in) != WT_OK) {

@@ -233,15 +233,17 @@ int main(void) {
      * columns; 67 register prefetch, 243 fetched at the stores with P key-major) up to D 16, with
      * the unguarded path (EX: D 16, Lq % 32 == 0, Lk % 64 == 0) too, their row maxima and sums met
      * by subgroup shuffles where the device has subgroups of 8 lanes or more (flash_sg.wgsl;
-     * lavapipe's are 8 wide); 707 (195 + 512: the f32 default without subgroups, no shuffles).
-     * The other modes differ in constants only, and each takes llvmpipe seconds to compile: they
-     * are checked on the GPU, tests/tensor/test_attention with WGC_FLASH3 set (every case up to
-     * D 128), which then replaces these six.  16-byte loads where D % 4 == 0 (transposed views
+     * lavapipe's are 8 wide); 707 (195 + 512: the f32 default without subgroups, no shuffles);
+     * 1091 (67 + 1024: S split over head dims, SD, the f32 default with subgroups: half 1's
+     * partial S meets half 0's through P's shared places).  The other modes differ in constants
+     * only, and each takes llvmpipe seconds to compile: they are checked on the GPU,
+     * tests/tensor/test_attention with WGC_FLASH3 set (every case up to D 128), which then
+     * replaces these seven.  16-byte loads where D % 4 == 0 (transposed views
      * too), the strided path for D 10, a single K slot per lane (mode 114, D 16) */
     const char *given = getenv("WGC_FLASH3");
-    struct { char mode[8]; int64_t dmax; } modes[6] = { { "0", 32 },  { "114", 16 }, { "122", 32 },
-                                                        { "67", 16 }, { "243", 16 }, { "707", 16 } };
-    int nmodes = 6;
+    struct { char mode[8]; int64_t dmax; } modes[7] = { { "0", 32 },   { "114", 16 }, { "122", 32 }, { "67", 16 },
+                                                        { "243", 16 }, { "707", 16 }, { "1091", 16 } };
+    int nmodes = 7;
     if (given && *given) {
         snprintf(modes[0].mode, sizeof modes[0].mode, "%.7s", given);
         nmodes = 1;

@@ -9,7 +9,12 @@
 // 32 h + c + 16 (a 4 x 2 block of S) and output quad 16 h + c (4 x 4 of O).  A warp holds 2
 // groups x 16 columns, or with WQ (the f32 default at D > 64) 4 groups x 8 columns: per 4 head
 // dims its S step then reads 8 distinct K quads and 4 q quads (6 shared wavefronts per 32 FMAs
-// against 8; the O step 8 per 64 against 12).  Every loop over head
+// against 8; the O step 8 per 64 against 12).  With SD (MC bit 4, SPL without PT: attention.c's
+// flash3_sd, the f32 default) the two halves split each K chunk's head dims instead of the keys:
+// lane (c, half h) computes a 4 x 4 block of S (keys c + 16 e) over half h of every chunk (8
+// shared wavefronts per 64 FMAs against 6 per 32); half 1 then stores its partial block in P's
+// places, and after one more barrier (9 per tile) half 0 adds it, masks, and alone writes P and
+// its sum shares (half 1's maxima enter as -inf, its shares stay 0).  Every loop over head
 // dims or keys is unrolled by hand through calls with constant arguments (s_chunk / s_step,
 // o_chunk / o_step) and the shared arrays are two-dimensional, so that each shared read is
 // [lane-invariant][constant]: a load at a hoisted base plus an immediate offset (wgc clamps every
@@ -32,7 +37,7 @@
 // while the current chunk is computed, or (DS: the chunks of S, DO: those of O) fetched right
 // before its store, between the same two barriers: fewer live registers, the latency hidden by
 // the other warps.  V chunk 0 is stored right after the maxima's barrier, which already proves
-// that K is no longer read: 8 barriers per tile with the default 64-dim K chunks.  Where q, k and
+// that K is no longer read: 8 barriers per tile with the default 64-dim K chunks (SD 9).  Where q, k and
 // v rows are quad-aligned with unit stride along D (MC bit 1, attention.c's flash3_v4) every fetch
 // is one 16-byte load, else four element loads; with EX (MC bit 2: also D = DP, Lk % 64 = 0 and
 // Lq % BR = 0, attention.c's flash3_exact) no load or store needs a guard.  Workgroups go
@@ -43,7 +48,7 @@
 // (zero-padded); MC bit 0 causal (aligned to the end, as flash2.wgsl), bit 1 16-byte loads, bit 2
 // EX, bit 3 SG (with WQ: the row maxima and sums of a warp's 8 columns met by subgroup shuffles,
 // flash_sg.wgsl, which src/tensor/kernel.c appends with `enable subgroups;`, else the stand-ins
-// of flash_nosg.wgsl; attention.c's flash3_sg: subgroups of 8+ lanes); MB = mode bits: bit 1 K
+// of flash_nosg.wgsl; attention.c's flash3_sg: subgroups of 8+ lanes), bit 4 SD (above); MB = mode bits: bit 1 K
 // chunks of 64 head dims (else 32), bit 4 DS, bit 5 DO, bit 6 SPL, bit 0 WQ with SPL, else RPG 8
 // (else 4), bit 7 PT (with SPL) (attention.c's defaults for DP 128 with SG: 67 = 1 + 2 + 64 with
 // f32 inputs, 243 = 1 + 2 + 16 + 32 + 64 + 128 with f16; without: 195 = 67 + 128 with f32, 114 =
@@ -52,6 +57,10 @@
 // Workgroup memory 16 (NG (RPG DP / 4 + 1) + 64 17 + NG (16 RPG + 1) + 4 NG RPG NH) bytes
 // (attention.c's flash3_smem): 46464 for D 128 in mode 114, 44416 in mode 2 (NVIDIA's Vulkan
 // limit is 48 KiB), 32000 for D 32 in mode 0.
+// SD on the H200 (one run at 7b3783a, causal B1 H32 S4096 D128, torch SDPA f32 42.39, TFLOP/s,
+// WGC_FLASH3 = mode + 1024): 67 27.07 -> 1091 28.17 (the f32 default since), 83 -> 1107 28.17,
+// 115 25.66 -> 1139 26.24, 114 24.67 -> 1138 25.36, 66 -> 1090 26.89, 67h -> 1091h 26.58
+// (243h, the f16 default, 26.45 in that run: within noise, kept).
 // Measured on the H200 (causal B1 H32 S4096 D128, wgc bench llm, three runs at the commit that
 // added SG, torch SDPA f32 42.3-42.4, TFLOP/s, registers per lane in parentheses, f16 inputs
 // marked h): with SG f32 67 (the default) 27.08, 27.07, 27.05 (138), 83 27.08 (138), 195 26.89,
@@ -66,6 +75,13 @@
 // quads are live at a store (tried, deleted; one run at 28faa9d, torch SDPA 42.30, 67 26.99):
 // 243 25.73 -> 22.95 in 2 pieces, 21.20 in 4; 115 25.54 -> 23.95, 20.97; 83 in 4 23.39; 243h
 // 26.28 -> 21.36 in 4: the serialized round trips cost more than the registers could return.
+// The running row maxima and each lane's sum shares kept in mxs instead of registers (LM, MC
+// bit 4: the maxima in two per-group slots alternating by tile parity, the sum shares in the
+// slots of the lanes whose maxima no longer land there with SG plus 4 more quads per group; 8
+// registers fewer in the loop; tried, deleted; one run at 7b3783a, torch SDPA 42.4, default row
+// 26.96; correct on lavapipe and the H200): 67 26.95 -> 26.69, 243 25.74 -> 25.41, 195 26.92,
+// 243h 25.79 (its default row 26.23): the extra shared traffic and dependent loads cost, and no
+// sign of a second workgroup per multiprocessor.
 // Before SG (one run at the commit that added WQ, PT and EX, torch SDPA 42.3; registers per
 // lane from the driver's pipeline statistics, f16 in parentheses): 195 (then the f32 default)
 // 26.0 TFLOP/s (165 registers, f16 153), 67 (WQ, register prefetch, P row-major) 25.8 (146,
@@ -125,6 +141,7 @@ const WQ: bool = (MB & 1u) != 0u && SPL;      // a warp: 4 groups x 8 columns (e
 const SG: bool = (MC & 8u) != 0u && WQ;       // row maxima / sums of a warp's 8 columns met by subgroup shuffles
 const SG2: u32 = select(0u, 16u, SG);         // SG: the mxs slots of lanes (0, half 1), (8, half 1)
 const SG3: u32 = select(0u, 24u, SG);
+const SD: bool = (MC & 16u) != 0u && SPL && !PT;  // S split over head dims: half h a 4 x 4 block over half of each chunk
 
 var<workgroup> qs: array<array<vec4<f32>, QG>, NG>;  // [group][row i * D4 + head-dim quad]
 var<workgroup> kv: array<array<vec4<f32>, 17>, 64>;  // K chunk [key][head-dim quad], V chunk [key * VR + half][quad]
@@ -139,6 +156,7 @@ var<private> lh: u32;                         // SPL: the lane's half (keys lk, 
 var<private> lk: u32;
 var<private> lq: u32;                         // SPL: lcv's kv row offset and column in a V chunk
 var<private> lm: u32;
+var<private> lhd: u32;                        // SD: the lane's first head-dim quad of a K chunk (lh KQ / 2)
 var<private> kj: u32;                         // K slot i: key kj + KW i, head-dim quad kd
 var<private> kd: u32;
 var<private> vj: u32;                         // V slot i: key vj + VW i, quad ve
@@ -370,8 +388,34 @@ fn s_step(dq: u32) {
     }
 }
 
-// the whole K chunk ch (a constant)
+// SD: S += q k^T over head-dim quad dq of the q tile, column d of the K chunk (dq = a constant +
+// lhd, d = dq % KQ): keys lc + 16 e, a 4 x 4 block, 8 shared reads per 64 FMAs
+fn s_sd(dq: u32, d: u32) {
+    let k0 = kv[lc][d];
+    let k1 = kv[lc + 16u][d];
+    let k2 = kv[lc + 32u][d];
+    let k3 = kv[lc + 48u][d];
+    let kx = vec4<f32>(k0.x, k1.x, k2.x, k3.x);
+    let ky = vec4<f32>(k0.y, k1.y, k2.y, k3.y);
+    let kz = vec4<f32>(k0.z, k1.z, k2.z, k3.z);
+    let kw = vec4<f32>(k0.w, k1.w, k2.w, k3.w);
+    s0 = dot4(s0, qs[lg][dq], kx, ky, kz, kw);
+    s1 = dot4(s1, qs[lg][D4 + dq], kx, ky, kz, kw);
+    s2 = dot4(s2, qs[lg][2u * D4 + dq], kx, ky, kz, kw);
+    s3 = dot4(s3, qs[lg][3u * D4 + dq], kx, ky, kz, kw);
+}
+
+// the whole K chunk ch (a constant); SD: the lane's half of its head dims
 fn s_chunk(ch: u32) {
+    if SD {
+        let p = ch * KQ + lhd;
+        s_sd(p, lhd); s_sd(p + 1u, lhd + 1u);
+        if KQ >= 8u { s_sd(p + 2u, lhd + 2u); s_sd(p + 3u, lhd + 3u); }
+        if KQ >= 16u {
+            s_sd(p + 4u, lhd + 4u); s_sd(p + 5u, lhd + 5u); s_sd(p + 6u, lhd + 6u); s_sd(p + 7u, lhd + 7u);
+        }
+        return;
+    }
     let q = ch * KQ;
     s_step(q); s_step(q + 1u); s_step(q + 2u); s_step(q + 3u);
     if KC >= 32u { s_step(q + 4u); s_step(q + 5u); s_step(q + 6u); s_step(q + 7u); }
@@ -477,6 +521,13 @@ fn put_p(i: u32, p: vec4<f32>) {
     ps[lg][x + 12u][e] = p.w;
 }
 
+// SD: row i's partial S (keys lc + 16 e) back from P's places (put_p)
+fn get_p(i: u32) -> vec4<f32> {
+    let x = 16u * i + lc / 4u;
+    let e = lc % 4u;
+    return vec4<f32>(ps[lg][x][e], ps[lg][x + 4u][e], ps[lg][x + 8u][e], ps[lg][x + 12u][e]);
+}
+
 // keys at or below lim (a row's last visible key) keep their scores, the rest become -inf
 fn msk(s: vec4<f32>, jv: vec4<i32>, lim: i32) -> vec4<f32> {
     return select(vec4<f32>(neg_inf()), s, jv <= vec4<i32>(lim));
@@ -535,6 +586,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     lk = lc + 32u * lh;
     lcv = min(select(lc, lc + 16u * lh, SPL), D4 - 1u);
     lq = lcv / 16u;
+    lhd = lh * (KQ / 2u);
     lm = lcv % 16u;
     kj = lid / KQ;
     kd = lid % KQ;
@@ -612,6 +664,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             if !DS { fetch_v(k0); }
             s_chunk(3u);
         }
+        // SD: half 1's partial S meets half 0's in P's places (P of the last tile is read: a
+        //     barrier has passed since)
+        if SD {
+            if lh == 1u { put_p(0u, s0); put_p(1u, s1); put_p(2u, s2); put_p(3u, s3); }
+            workgroupBarrier();
+            if lh == 0u { s0 += get_p(0u); s1 += get_p(1u); s2 += get_p(2u); s3 += get_p(3u); }
+        }
         // 2. mask (only tiles that cross the diagonal or the last key), row maxima, rescale, P
         if k0 + BC > Lk || (CAUSAL && i32(k0 + BC) - 1 > i32(q0) + shift) {
             let jv = vec4<i32>(i32(k0 + lc)) + vec4<i32>(0, 16, 32, 48);
@@ -639,7 +698,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             }
         }
         var mxa = vec4<f32>(hmax(s0), hmax(s1), hmax(s2), hmax(s3));
-        if SPL { mxa = vec4<f32>(hmax2(t0), hmax2(t1), hmax2(t2), hmax2(t3)); }
+        if SPL && !SD { mxa = vec4<f32>(hmax2(t0), hmax2(t1), hmax2(t2), hmax2(t3)); }
+        if SD && lh == 1u { mxa = ni; }
         var mxb = vec4<f32>(hmax(s4), hmax(s5), hmax(s6), hmax(s7));
         let me = (lh * 16u + lc) * MQ;
         if SG { mxa = sg_max(mxa); }
@@ -664,7 +724,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         la = la * aa;
         oa0 = oa0 * aa.x; oa1 = oa1 * aa.y; oa2 = oa2 * aa.z; oa3 = oa3 * aa.w;
         if NOB { ob0 = ob0 * aa.x; ob1 = ob1 * aa.y; ob2 = ob2 * aa.z; ob3 = ob3 * aa.w; }
-        if SPL {
+        if SPL && !SD {
             let p0 = exp2(t0 - vec2<f32>(mua.x));
             let p1 = exp2(t1 - vec2<f32>(mua.y));
             let p2 = exp2(t2 - vec2<f32>(mua.z));
@@ -679,7 +739,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 put_p2(2u, p2);
                 put_p2(3u, p3);
             }
-        } else {
+        } else if !SD || lh == 0u {
             let p0 = exp2(s0 - vec4<f32>(mua.x));
             let p1 = exp2(s1 - vec4<f32>(mua.y));
             let p2 = exp2(s2 - vec4<f32>(mua.z));
