@@ -45,6 +45,7 @@
 #include "tensor_matmul2.wgsl.h"
 #include "tensor_matmul3.wgsl.h"
 #include "tensor_matmul_tile.wgsl.h"
+#include "tensor_matmul_step.wgsl.h"
 #include "tensor_matmul_coop.wgsl.h" /* matmul.c, WT_MATMUL_F16_TENSOR */
 #include "tensor_flash_coop.wgsl.h"  /* attention_coop.c, WT_ATTENTION_F16_TENSOR */
 #include "tensor_matvec.wgsl.h"
@@ -97,17 +98,21 @@ static const struct {
     { tensor_map2_wgsl, sizeof tensor_map2_wgsl - 1 }, { tensor_map2v4_wgsl, sizeof tensor_map2v4_wgsl - 1 },
 };
 
-/* Code shared by kernel files, put after the file (WGSL declarations may come in any order). */
-static const struct {
+/* Code shared by kernel files, put after the file (WGSL declarations may come in any order):
+ * up to two snippets per file. */
+typedef struct snippet {
     const char *text;
     size_t len;
-} shared_of[WT_K_COUNT] = {
-#define SHARED(name) { tensor_##name##_wgsl, sizeof tensor_##name##_wgsl - 1 }
-    [WT_K_reduce] = SHARED(reduce_index), [WT_K_reduce4] = SHARED(reduce_index),
-    [WT_K_norm4] = SHARED(rows), [WT_K_softmax4] = SHARED(rows),
-    [WT_K_matmul] = SHARED(matmul_tile), [WT_K_matmul2] = SHARED(matmul_tile), [WT_K_matmul3] = SHARED(matmul_tile),
-    [WT_K_matmul4] = SHARED(matmul_tile),
-#undef SHARED
+} snippet;
+#define SNIPPET(name) { tensor_##name##_wgsl, sizeof tensor_##name##_wgsl - 1 }
+static const snippet reduce_index = SNIPPET(reduce_index), rows = SNIPPET(rows), matmul_tile = SNIPPET(matmul_tile),
+                     matmul_step = SNIPPET(matmul_step);
+#undef SNIPPET
+static const snippet *const shared_of[WT_K_COUNT][2] = {
+    [WT_K_reduce] = { &reduce_index }, [WT_K_reduce4] = { &reduce_index },
+    [WT_K_norm4] = { &rows }, [WT_K_softmax4] = { &rows },
+    [WT_K_matmul] = { &matmul_tile }, [WT_K_matmul2] = { &matmul_tile, &matmul_step },
+    [WT_K_matmul3] = { &matmul_tile, &matmul_step }, [WT_K_matmul4] = { &matmul_tile },
 };
 
 /* Files that may use subgroup operations: where bit `bit` of the key's mode[2] is set, the
@@ -253,7 +258,7 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
     static const char op2[] = "fn op(x: f32, y: f32) -> f32 { return binary_code(x, y, OP); }\n";
     static const char chain1[] = "fn op(x: f32) -> f32 { return chain(unary_code(x, OP)); }\n";
     static const char chain2[] = "fn op(x: f32, y: f32) -> f32 { return chain(binary_code(x, y, OP)); }\n";
-    struct { const char *text; size_t len; } part[8] = {
+    snippet part[8] = {
         { pre, (size_t)np }, { tensor_common_wgsl, sizeof tensor_common_wgsl - 1 },
         { kfiles[key->file].text, kfiles[key->file].len },
     };
@@ -270,9 +275,9 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
         part[nparts].text = sg ? subgroups_of[key->file].with : subgroups_of[key->file].without;
         part[nparts++].len = sg ? subgroups_of[key->file].with_len : subgroups_of[key->file].without_len;
     }
-    if (shared_of[key->file].text) {
-        part[nparts].text = shared_of[key->file].text;
-        part[nparts++].len = shared_of[key->file].len;
+    for (int i = 0; i < 2 && shared_of[key->file][i]; i++) {
+        part[nparts].text = shared_of[key->file][i]->text;
+        part[nparts++].len = shared_of[key->file][i]->len;
     }
     if (map) {
         part[nparts].text = maps[(map - 1) * 2 + (key->v4 ? 1 : 0)].text;
