@@ -136,9 +136,10 @@ static void fuse_chains(wt_context *ctx, const char *op) {
             key.out = d->k->key.out;
             uint8_t link = key.nchain;
             key.chain[key.nchain++] = (uint8_t)code;
-            wt_status saved = ctx->status;
+            wt_status saved = ctx->status;   /* a failure below must not replace an earlier error */
             char msg[sizeof ctx->message];
-            memcpy(msg, ctx->message, sizeof msg);
+            if (saved != WT_OK)
+                memcpy(msg, ctx->message, sizeof msg);
             wt_kernel *k = wt_kernel_get(ctx, op, &key);
             wg_buffer *bufs[WT_MAX_IN + 1];
             bufs[0] = d->res[0]->buf;
@@ -164,8 +165,12 @@ static void fuse_chains(wt_context *ctx, const char *op) {
                 ctx->stats.fused++;
                 continue;
             }
-            ctx->status = saved;                /* no kernel or bind group: run the two unfused */
-            memcpy(ctx->message, msg, sizeof msg);
+            if (saved != WT_OK) {               /* no kernel or bind group: run the two unfused */
+                ctx->status = saved;
+                memcpy(ctx->message, msg, sizeof msg);
+            } else {
+                wt_clear_error(ctx);
+            }
         }
         if (w != i)
             ctx->batch[w] = *d;
