@@ -610,7 +610,7 @@ bool bench_got(wt_context *ctx, int *errors, const char *what, const void *t) {
     return false;
 }
 
-static uint64_t gpu_ns(wt_context *ctx) {
+uint64_t bench_gpu_ns(wt_context *ctx) {
     wt_stats st;
     wt_get_stats(ctx, &st);
     return st.gpu_ns;
@@ -626,7 +626,7 @@ bool bench_time_op(wt_context *ctx, bool timed, int *errors, bench_op op, void *
     bool good = true;
     for (int r = -1; r < runs && good; r++) {   /* r = -1: warm-up (kernels, autotuner, pool) */
         wt_sync(ctx);
-        uint64_t g0 = gpu_ns(ctx);
+        uint64_t g0 = bench_gpu_ns(ctx);
         double t0 = bench_now_s();
         for (int i = 0; i < reps && good; i++)
             good = bench_got(ctx, errors, "op", outs[i] = op(arg));
@@ -638,7 +638,7 @@ bool bench_time_op(wt_context *ctx, bool timed, int *errors, bench_op op, void *
         }
         if (r >= 0) {
             walls[r] = t;
-            secs[r] = timed ? (double)(gpu_ns(ctx) - g0) * 1e-9 / reps : t;
+            secs[r] = timed ? (double)(bench_gpu_ns(ctx) - g0) * 1e-9 / reps : t;
         }
     }
     free(outs);

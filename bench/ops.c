@@ -115,12 +115,6 @@ static void mismatch(ob *b, const char *what, int64_t bad, int64_t n, int64_t at
 
 typedef wt_tensor *(*op_fn)(ob *b, wt_tensor *const *in);
 
-static uint64_t gpu_ns(ob *b) {
-    wt_stats st;
-    wt_get_stats(b->ctx, &st);
-    return st.gpu_ns;
-}
-
 typedef struct op_call {
     ob *b;
     op_fn fn;
@@ -316,7 +310,7 @@ static void bench_tiny(ob *b, bool fused) {
         wt_sync(c);
         wt_tensor *x = x0;
         wt_retain(x);
-        uint64_t g0 = gpu_ns(b);
+        uint64_t g0 = bench_gpu_ns(b->ctx);
         double t0 = bench_now_s();
         for (int i = 0; i < K && good; i++) {
             wt_tensor *y = i % 2 ? wt_add_scalar(c, x, 0.5) : wt_mul_scalar(c, x, 1.001);
@@ -329,7 +323,7 @@ static void bench_tiny(ob *b, bool fused) {
         if (r >= 0) {
             rec[r] = (t1 - t0) / K * 1e6;
             e2e[r] = (t2 - t0) / K * 1e6;
-            gpu[r] = (double)(gpu_ns(b) - g0) * 1e-3 / K;
+            gpu[r] = (double)(bench_gpu_ns(b->ctx) - g0) * 1e-3 / K;
         }
         if (good && r == b->sz.runs - 1 && wt_to_host(c, x, got, sizeof got) == WT_OK) {
             int64_t bad = 0, at = 0;
