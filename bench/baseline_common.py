@@ -52,3 +52,21 @@ def per_call(torch, fn, reps, runs):
         del keep
         best = min(best, s.elapsed_time(e) / 1e3 / reps)
     return best
+
+
+def start(runs, seed):
+    """The start every suite's script shares: torch with TF32 off for cuBLAS and cuDNN (f32 figures
+    are true f32), the CUDA device, the result dict with its header keys, a generator seeded with
+    seed on that device, and timed(fn, reps): seconds per call, best of max(1, runs)."""
+    torch = load_torch()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    dev = torch.device("cuda")
+    g = torch.Generator(device=dev)
+    g.manual_seed(seed)
+    runs = max(1, runs)
+
+    def timed(fn, reps):
+        return per_call(torch, fn, reps, runs)
+
+    return torch, dev, header(torch), g, timed

@@ -23,7 +23,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from baseline_common import emit, fail, header, load_torch, per_call  # noqa: E402
+from baseline_common import emit, fail, start  # noqa: E402
 
 
 def main():
@@ -32,18 +32,8 @@ def main():
     ap.add_argument("--attn", default="32,4096,128")
     ap.add_argument("--runs", type=int, default=5)
     a = ap.parse_args()
-    torch = load_torch()
+    torch, dev, out, g, timed = start(a.runs, 4321)
     import torch.nn.functional as F
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
-    dev = torch.device("cuda")
-    runs = max(1, a.runs)
-    out = header(torch)
-    g = torch.Generator(device=dev)
-    g.manual_seed(4321)
-
-    def timed(fn, reps):  # seconds per call, CUDA events, best of runs
-        return per_call(torch, fn, reps, runs)
 
     n = a.n
     x = torch.randn(n, n, device=dev, generator=g) * 2

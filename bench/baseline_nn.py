@@ -25,7 +25,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from baseline_common import emit, fail, header, load_torch, per_call  # noqa: E402
+from baseline_common import emit, fail, start  # noqa: E402
 
 
 def ints(s):
@@ -41,17 +41,7 @@ def main():
     ap.add_argument("--conv", default="32,64,64,128,128")
     ap.add_argument("--runs", type=int, default=5)
     a = ap.parse_args()
-    torch = load_torch()
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
-    dev = torch.device("cuda")
-    runs = max(1, a.runs)
-    out = header(torch)
-    g = torch.Generator(device=dev)
-    g.manual_seed(1234)
-
-    def timed(fn, reps):  # seconds per call, CUDA events, best of runs
-        return per_call(torch, fn, reps, runs)
+    torch, dev, out, g, timed = start(a.runs, 1234)
 
     def rnd(*shape, dtype=torch.float32):
         return (torch.rand(*shape, device=dev, generator=g) * 2 - 1).to(dtype)

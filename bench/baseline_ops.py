@@ -28,7 +28,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from baseline_common import emit, fail, header, load_torch, per_call  # noqa: E402
+from baseline_common import emit, fail, start  # noqa: E402
 
 
 def main():
@@ -42,20 +42,16 @@ def main():
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--reps", type=int, default=10)
     a = ap.parse_args()
-    torch = load_torch()
-    dev = torch.device("cuda")
+    torch, dev, out, g, timed_reps = start(a.runs, 1234)
     runs, reps = max(1, a.runs), max(1, a.reps)
-    out = header(torch)
 
     def timed(fn):  # seconds per call, CUDA events, best of runs
-        return per_call(torch, fn, reps, runs)
+        return timed_reps(fn, reps)
 
     def close(x, y, tol):
         return bool(torch.allclose(x.double(), y.double(), rtol=tol, atol=tol))
 
     n = a.n
-    g = torch.Generator(device=dev)
-    g.manual_seed(1234)
     x = torch.rand(n, device=dev, generator=g) + 0.5
     y = torch.rand(n, device=dev, generator=g) - 2.0
     out["add_GBps"] = 12 * n / timed(lambda: torch.add(x, y)) / 1e9
