@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "wgc/gpu.h"
 #include "wgc/tensor.h"
 
@@ -154,20 +155,6 @@ void bench_print_table(const bench_report *r, FILE *f) {
         }
 }
 
-static void json_str(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static void json_num(FILE *f, double v) {
     if (isnan(v) || isinf(v))
         fputs("null", f);
@@ -177,33 +164,33 @@ static void json_num(FILE *f, double v) {
 
 void bench_print_json(const bench_report *r, FILE *f) {
     fputs("{\"bench\":", f);
-    json_str(f, r->title);
+    cli_json_str(f, r->title);
     fputs(",\"info\":{", f);
     for (int i = 0; i < r->info_count; i++) {
         if (i)
             fputc(',', f);
-        json_str(f, r->info_key[i]);
+        cli_json_str(f, r->info_key[i]);
         fputc(':', f);
-        json_str(f, r->info_val[i]);
+        cli_json_str(f, r->info_val[i]);
     }
     fputs("},\"baselines\":[", f);
     for (int b = 0; b < r->baseline_count; b++) {
         fprintf(f, "%s{\"name\":", b ? "," : "");
-        json_str(f, r->baselines[b].name);
+        cli_json_str(f, r->baselines[b].name);
         fprintf(f, ",\"ran\":%s,\"%s\":", r->baselines[b].ran ? "true" : "false",
                 r->baselines[b].ran ? "info" : "reason");
-        json_str(f, r->baselines[b].info);
+        cli_json_str(f, r->baselines[b].info);
         fputc('}', f);
     }
     fputs("],\"rows\":[", f);
     for (int i = 0; i < r->row_count; i++) {
         const bench_row *row = &r->rows[i];
         fprintf(f, "%s{\"key\":", i ? "," : "");
-        json_str(f, row->key);
+        cli_json_str(f, row->key);
         fputs(",\"name\":", f);
-        json_str(f, row->name);
+        cli_json_str(f, row->name);
         fputs(",\"unit\":", f);
-        json_str(f, row->unit);
+        cli_json_str(f, row->unit);
         fprintf(f, ",\"better\":\"%s\",\"wgc\":", row->better == BENCH_HIGHER ? "higher" : "lower");
         json_num(f, row->ours);
         fputs(",\"target\":", f);
@@ -211,17 +198,17 @@ void bench_print_json(const bench_report *r, FILE *f) {
         if (!isnan(row->target) && !isnan(row->ours))
             fprintf(f, ",\"target_met\":%s", target_met(row) ? "true" : "false");
         fputs(",\"note\":", f);
-        json_str(f, row->note);
+        cli_json_str(f, row->note);
         fputs(",\"baselines\":{", f);
         for (int b = 0; b < r->baseline_count; b++) {
             fprintf(f, "%s", b ? "," : "");
-            json_str(f, r->baselines[b].name);
+            cli_json_str(f, r->baselines[b].name);
             fputs(":{\"value\":", f);
             json_num(f, row->base[b]);
             fputs(",\"ratio\":", f);
             json_num(f, bench_ratio(row, b));
             fputs(",\"what\":", f);
-            json_str(f, row->base_note[b]);
+            cli_json_str(f, row->base_note[b]);
             fputc('}', f);
         }
         fputs("}}", f);

@@ -4,6 +4,8 @@
 #ifndef WGC_CLI_H
 #define WGC_CLI_H
 
+#include <stdio.h>
+
 #define CLI_COMMANDS(X) \
     X(version, "print wgc's version") \
     X(compile, "compile WGSL to a SPIR-V module (wgc compile k.wgsl -o k.spv)") \
@@ -20,5 +22,8 @@ CLI_COMMANDS(X)
 
 /* Prints "wgc: <message>" to stderr; returns 2 so commands can `return cli_fail(...)`. */
 int cli_fail(const char *fmt, ...);
+
+/* Writes s to f as a JSON string: quoted, with '"', '\\' and control characters escaped (NULL as ""). */
+void cli_json_str(FILE *f, const char *s);
 
 #endif

@@ -73,17 +73,6 @@ static char *read_file(const char *path, size_t *len) {
     return buf;
 }
 
-static void json_str(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static const char *binding_kind_name(wgsl_binding_kind k) {
     switch (k) {
     case WGSL_BINDING_STORAGE_READ: return "read-only-storage";
@@ -113,7 +102,7 @@ static void print_reflection(FILE *f, const wgsl_result *r, const char *entry) {
         if (entry && strcmp(entry, e->name)) continue;
         sel = i;
         fprintf(f, "%s{\"name\":", first ? "" : ",");
-        json_str(f, e->name);
+        cli_json_str(f, e->name);
         fprintf(f, ",\"stage\":\"compute\",\"workgroup_size\":[%u,%u,%u],\"workgroup_size_override\":[%d,%d,%d],"
                 "\"workgroup_memory_bytes\":%u}",
                 e->workgroup_size[0], e->workgroup_size[1], e->workgroup_size[2],
@@ -127,7 +116,7 @@ static void print_reflection(FILE *f, const wgsl_result *r, const char *entry) {
         const wgsl_binding *b = &r->bindings[i];
         if (entry && (sel < 0 || sel >= 64 || !(b->entry_point_mask >> sel & 1))) continue;
         fprintf(f, "%s{\"name\":", first ? "" : ",");
-        json_str(f, b->name);
+        cli_json_str(f, b->name);
         fprintf(f, ",\"group\":%u,\"binding\":%u,\"type\":\"%s\",\"min_size\":%llu,\"array_stride\":%u}",
                 b->group, b->binding, binding_kind_name(b->kind), (unsigned long long)b->min_size,
                 b->array_stride);
@@ -137,7 +126,7 @@ static void print_reflection(FILE *f, const wgsl_result *r, const char *entry) {
     for (uint32_t i = 0; i < r->override_count; i++) {
         const wgsl_override *o = &r->overrides[i];
         fprintf(f, "%s{\"name\":", i ? "," : "");
-        json_str(f, o->name);
+        cli_json_str(f, o->name);
         fprintf(f, ",\"id\":%u,\"explicit_id\":%s,\"type\":\"%s\"", o->id,
                 o->has_explicit_id ? "true" : "false", scalar_name(o->type));
         if (o->has_default) fprintf(f, ",\"default\":%.17g", o->default_value);

@@ -8,20 +8,6 @@
 #include "cli/cli.h"
 #include "wgc/gpu.h"
 
-static void json_str(const char *s) {
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
-
 static void uuid_str(const uint8_t *u, char out[37]) {
     char *p = out;
     for (int i = 0; i < 16; i++) {
@@ -98,7 +84,7 @@ int cli_info(int argc, char **argv) {
     if (!inst) {
         if (json) {
             printf("{\"error\":");
-            json_str(err.message);
+            cli_json_str(stdout, err.message);
             printf(",\"install\":\"apt-get install libvulkan1 mesa-vulkan-drivers\"}\n");
         }
         fprintf(stderr, "wgc: %s\nwgc: no usable Vulkan; install a loader and driver: "

@@ -27,6 +27,20 @@ int cli_fail(const char *fmt, ...) {
     return 2;
 }
 
+void cli_json_str(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
 static void usage(FILE *f) {
     fputs("usage: wgc <command> [options]   (wgc <command> --help for each)\n\ncommands:\n", f);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -414,20 +414,6 @@ static int save_output(bind_spec *b, wt_context **ctx, wg_device *dev) {
 }
 
 /* ---- output ------------------------------------------------------------------------------- */
-static void json_str(const char *s) {
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
-
 static void json_num(double v) {
     if (isfinite(v))
         printf("%.9g", v);
@@ -453,7 +439,7 @@ static void summarise(const bind_spec *b, bool json) {
     if (json) {
         printf("{\"group\":%u,\"binding\":%u,\"file\":", b->group, b->binding);
         if (b->out[0])
-            json_str(b->out);
+            cli_json_str(stdout, b->out);
         else
             printf("null");
         printf(",\"dtype\":\"%s\",\"shape\":[", wt_dtype_name(b->dt));
@@ -607,11 +593,11 @@ static int run_main(int argc, char **argv, bool profile) {
             fputs(res->diagnostics, stderr);
         if (a->json) {
             printf("{\"ok\":false,\"error\":");
-            json_str(wg_error_id_name(res->error.id));
+            cli_json_str(stdout, wg_error_id_name(res->error.id));
             printf(",\"message\":");
-            json_str(res->error.message);
+            cli_json_str(stdout, res->error.message);
             printf(",\"diagnostics\":");
-            json_str(res->diagnostics);
+            cli_json_str(stdout, res->diagnostics);
             printf("}\n");
         }
         if (!invalid)
@@ -633,11 +619,11 @@ static int run_main(int argc, char **argv, bool profile) {
     const wg_adapter_info *info = wg_adapter_get_info(wg_device_get_adapter(dev));
     if (a->json) {
         printf("{\"ok\":true,\"file\":");
-        json_str(fname);
+        cli_json_str(stdout, fname);
         printf(",\"adapter\":");
-        json_str(info->name);
+        cli_json_str(stdout, info->name);
         printf(",\"entry\":");
-        json_str(res->entry_point);
+        cli_json_str(stdout, res->entry_point);
         printf(",\"workgroupSize\":[%u,%u,%u],\"dispatch\":[%u,%u,%u],\"invocations\":%llu", res->workgroup_size[0],
                res->workgroup_size[1], res->workgroup_size[2], a->dispatch[0], a->dispatch[1], a->dispatch[2],
                (unsigned long long)inv);
