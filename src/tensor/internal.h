@@ -209,6 +209,8 @@ void wt_pool_destroy(wt_context *ctx);
 
 /* kernel.c */
 wt_status wt_kernels_init(wt_context *ctx);
+/* A kernel key: file, op code, output, first two input and compute dtypes; everything else zero. */
+wt_kkey wt_key(wt_kfile file, uint32_t op, wt_dtype out, wt_dtype in0, wt_dtype in1, wt_dtype compute);
 void wt_kernels_destroy(wt_context *ctx);
 wt_kernel *wt_kernel_get(wt_context *ctx, const char *op, const wt_kkey *key);
 /* The kernel's full WGSL (prelude + common.wgsl + file + shared code + entry point) through wgc's

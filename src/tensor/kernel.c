@@ -343,6 +343,18 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
     return WT_OK;
 }
 
+wt_kkey wt_key(wt_kfile file, uint32_t op, wt_dtype out, wt_dtype in0, wt_dtype in1, wt_dtype compute) {
+    wt_kkey key;
+    memset(&key, 0, sizeof key);
+    key.file = (uint8_t)file;
+    key.op = (uint8_t)op;
+    key.out = (uint8_t)out;
+    key.in[0] = (uint8_t)in0;
+    key.in[1] = (uint8_t)in1;
+    key.compute = (uint8_t)compute;
+    return key;
+}
+
 wt_kernel *wt_kernel_get(wt_context *ctx, const char *op, const wt_kkey *key) {
     uint32_t h = hash_bytes(key, sizeof *key) & (WT_KERNEL_CACHE - 1);
     for (uint32_t probe = 0; probe < WT_KERNEL_CACHE; probe++) {

@@ -51,18 +51,6 @@ static bool check_index(wt_context *ctx, const char *op, const wt_tensor *index)
     return true;
 }
 
-static wt_kkey make_key(wt_kfile file, uint32_t code, wt_dtype out, wt_dtype in0, wt_dtype in1, wt_dtype compute) {
-    wt_kkey key;
-    memset(&key, 0, sizeof key);
-    key.file = (uint8_t)file;
-    key.op = (uint8_t)code;
-    key.out = (uint8_t)out;
-    key.in[0] = (uint8_t)in0;
-    key.in[1] = (uint8_t)in1;
-    key.compute = (uint8_t)compute;
-    return key;
-}
-
 static wt_status record(wt_context *ctx, const char *op, const wt_kkey *key, wt_params *p, wt_storage *out,
                         uint32_t nin, wt_storage *const *in) {
     wt_kernel *k = wt_kernel_get(ctx, op, key);
@@ -117,7 +105,7 @@ static wt_status copy_into(wt_context *ctx, const char *op, const wt_tensor *src
     }
     p.off[0] = (uint32_t)(src->offset / q);
     p.off[1] = (uint32_t)(doff / q);
-    wt_kkey key = make_key(v4 ? WT_K_copy4 : WT_K_copy, 0, dst->dtype, src->dtype, 0, wt_compute_dtype(dst->dtype));
+    wt_kkey key = wt_key(v4 ? WT_K_copy4 : WT_K_copy, 0, dst->dtype, src->dtype, 0, wt_compute_dtype(dst->dtype));
     key.mode[1] = four && !v4;
     wt_storage *in = src->st;
     return record(ctx, op, &key, &p, dst->st, 1, &in);
@@ -237,7 +225,7 @@ wt_status wt_transpose_copy(wt_context *ctx, const char *op, wt_tensor *t, wt_te
     p.aux[1] = (uint32_t)C;
     p.aux[2] = (uint32_t)t->strides[nd - 1];
     p.aux[3] = (uint32_t)tiles;
-    wt_kkey key = make_key(WT_K_transpose, 0, t->dtype, t->dtype, 0, wt_compute_dtype(t->dtype));
+    wt_kkey key = wt_key(WT_K_transpose, 0, t->dtype, t->dtype, 0, wt_compute_dtype(t->dtype));
     wt_storage *in = t->st;
     wt_status s = record(ctx, op, &key, &p, o->st, 1, &in);
     if (s != WT_OK) {
@@ -274,7 +262,7 @@ static wt_tensor *gather_run(wt_context *ctx, const char *op, wt_tensor *a, int6
     p.aux[0] = (uint32_t)n;
     int32_t s = (int32_t)sdim;
     memcpy(&p.aux[1], &s, 4);
-    wt_kkey key = make_key(WT_K_gather, 0, a->dtype, a->dtype, index->dtype, wt_compute_dtype(a->dtype));
+    wt_kkey key = wt_key(WT_K_gather, 0, a->dtype, a->dtype, index->dtype, wt_compute_dtype(a->dtype));
     key.mode[1] = index->dtype == WT_U32;
     /* n == 0 (nothing to read): every index is out of range and a's buffer may be NULL */
     wt_storage *in[2] = { a->numel ? a->st : NULL, index->st };
@@ -408,7 +396,7 @@ wt_tensor *wt_scatter_add(wt_context *ctx, wt_tensor *t, int dim, wt_tensor *ind
         p.aux[0] = (uint32_t)(nd ? t->shape[dim] : 1);
         int32_t sd = nd ? (int32_t)out->strides[dim] : 0;
         memcpy(&p.aux[1], &sd, 4);
-        wt_kkey key = make_key(WT_K_scatter, work == WT_F32 ? 1 : 0, work, work, index->dtype, wt_compute_dtype(work));
+        wt_kkey key = wt_key(WT_K_scatter, work == WT_F32 ? 1 : 0, work, work, index->dtype, wt_compute_dtype(work));
         key.mode[1] = index->dtype == WT_U32;
         wt_storage *in[2] = { s->st, index->st };
         st = record(ctx, op, &key, &p, out->st, 2, in);
@@ -471,7 +459,7 @@ wt_tensor *wt_pad(wt_context *ctx, wt_tensor *t, const int64_t *pads, wt_pad_mod
     }
     p.off[0] = (uint32_t)t->offset;
     p.sv[0] = wt_scalar_bits(cdt, t->dtype == WT_BOOL ? (value != 0) : value);
-    wt_kkey key = make_key(WT_K_pad, (uint32_t)mode, t->dtype, t->dtype, 0, cdt);
+    wt_kkey key = wt_key(WT_K_pad, (uint32_t)mode, t->dtype, t->dtype, 0, cdt);
     wt_storage *in = t->numel ? t->st : NULL;
     if (record(ctx, op, &key, &p, out->st, 1, &in) != WT_OK) {
         wt_release(out);

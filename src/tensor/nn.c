@@ -99,13 +99,8 @@ static int64_t cdiv(int64_t a, int64_t b) {
 }
 
 static wt_kkey nn_key(wt_kfile file, uint32_t op, wt_dtype out, wt_dtype in) {
-    wt_kkey key;
-    memset(&key, 0, sizeof key);
-    key.file = (uint8_t)file;
-    key.op = (uint8_t)op;
-    key.out = (uint8_t)out;
-    key.in[0] = key.in[1] = key.in[2] = (uint8_t)in;
-    key.compute = WT_F32;
+    wt_kkey key = wt_key(file, op, out, in, in, WT_F32);
+    key.in[2] = (uint8_t)in;
     return key;
 }
 

@@ -189,12 +189,7 @@ wt_status wt_elementwise(wt_context *ctx, const char *op, wt_kfile file, uint32_
         ctx->stats.ops++;
         return WT_OK;
     }
-    wt_kkey key;
-    memset(&key, 0, sizeof key);
-    key.file = (uint8_t)file;
-    key.op = (uint8_t)code;
-    key.out = (uint8_t)out->dtype;
-    key.compute = (uint8_t)compute;
+    wt_kkey key = wt_key(file, code, out->dtype, WT_DTYPE_DEFAULT, WT_DTYPE_DEFAULT, compute);
     wt_params p;
     memset(&p, 0, sizeof p);
     p.n = (uint32_t)out->numel;

@@ -114,18 +114,6 @@ static int64_t min64(int64_t a, int64_t b) {
     return a < b ? a : b;
 }
 
-static wt_kkey make_key(wt_kfile file, uint32_t code, wt_dtype out, wt_dtype in0, wt_dtype in1, wt_dtype compute) {
-    wt_kkey key;
-    memset(&key, 0, sizeof key);
-    key.file = (uint8_t)file;
-    key.op = (uint8_t)code;
-    key.out = (uint8_t)out;
-    key.in[0] = (uint8_t)in0;
-    key.in[1] = (uint8_t)in1;
-    key.compute = (uint8_t)compute;
-    return key;
-}
-
 /* The op's identity as bits of the compute type (reduce4.wgsl starts every lane from it). */
 static uint32_t identity_bits(uint32_t code, wt_dtype cdt) {
     bool f = wt_is_float(cdt);
@@ -214,7 +202,7 @@ static wt_status reduce_plan(wt_context *ctx, const char *op, uint32_t code, wt_
             return ctx->status;
         dst = part->st;
     }
-    wt_kkey key = make_key(v4 ? WT_K_reduce4 : WT_K_reduce, code, last ? out->dtype : WT_U32, sdt, 0, cdt);
+    wt_kkey key = wt_key(v4 ? WT_K_reduce4 : WT_K_reduce, code, last ? out->dtype : WT_U32, sdt, 0, cdt);
     key.mode[1] = (uint8_t)((partial ? MB_IN_PARTIAL : 0) | (last ? 0 : MB_OUT_PARTIAL) | (wt_is_float(cdt) ? MB_FLOAT : 0));
     key.mode[2] = (uint8_t)(grouped ? 2 : layout);
     wt_params pr;
@@ -424,7 +412,7 @@ static wt_status scan_dispatch(wt_context *ctx, const char *op, uint32_t code, c
                                wt_storage *in, wt_dtype idt, wt_storage *pre, wt_dtype pdt, wt_storage *out,
                                wt_dtype odt) {
     int64_t B = cdiv(p->L, 256);
-    wt_kkey key = make_key(WT_K_scan, code, odt, idt, pre ? pdt : WT_F32, cdt);
+    wt_kkey key = wt_key(WT_K_scan, code, odt, idt, pre ? pdt : WT_F32, cdt);
     key.mode[1] = pre ? 1 : 0;
     wt_params pr;
     memset(&pr, 0, sizeof pr);
