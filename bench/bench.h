@@ -132,7 +132,6 @@ double bench_json_num(const char *text, const char *key, const char *key2);
 /* Copies the string value of "key" (unescaped minimally) into buf; false when absent. */
 bool bench_json_str(const char *text, const char *key, char *buf, size_t cap);
 bool bench_file_exists(const char *path);
-char *bench_read_file(const char *path, size_t *len);    /* malloc'ed, NUL-terminated; NULL on error */
 /* The last line of out that starts with '{' (lines are cut in place); NULL when none. */
 const char *bench_last_json_line(char *out);
 

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "wgc/wgsl.h"
 
 typedef struct kfile {
@@ -53,7 +54,7 @@ static int kset_add(kset *s, const char *path) {
     kfile *k = &s->v[s->n];
     memset(k, 0, sizeof *k);
     k->path = strdup(path);
-    k->src = k->path ? bench_read_file(path, &k->len) : NULL;
+    k->src = k->path ? cli_read_file(path, &k->len) : NULL;
     if (!k->src) {
         free(k->path);
         return -1;
@@ -254,7 +255,7 @@ static bool run_tint(const bench_options *opt, kset *s, int runs, const char *tm
     char *stdout_text = NULL;
     int rc = bench_spawn(argv, NULL, 1800, !opt->verbose, &stdout_text);
     free(stdout_text);
-    char *res = bench_read_file(out, NULL);
+    char *res = cli_read_file(out, NULL);
     int got = 0;
     char err[160] = "";
     for (char *line = res; line && *line;) {

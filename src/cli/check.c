@@ -24,30 +24,6 @@ static void check_usage(FILE *f) {
           f);
 }
 
-/* Reads a whole file (or stdin for "-"); NULL on failure. */
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) { free(buf); buf = NULL; break; }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) break;
-    }
-    int err = ferror(f);
-    if (f != stdin) fclose(f);
-    if (err) { free(buf); return NULL; }
-    *len = n;
-    return buf;
-}
-
 int cli_check(int argc, char **argv) {
     int json = 0, parse_only = 0, nfiles = 0;
     for (int i = 1; i < argc; i++) {
@@ -71,7 +47,7 @@ int cli_check(int argc, char **argv) {
         const char *a = argv[i];
         if (a[0] == '-' && a[1]) continue;
         size_t len = 0;
-        char *src = read_file(a, &len);
+        char *src = cli_read_file(a, &len);
         if (!src) {
             cli_fail("check: cannot read '%s'", a);
             status = 2;

@@ -26,4 +26,8 @@ int cli_fail(const char *fmt, ...);
 /* Writes s to f as a JSON string: quoted, with '"', '\\' and control characters escaped (NULL as ""). */
 void cli_json_str(FILE *f, const char *s);
 
+/* The whole of a file (standard input for "-"), malloc'ed and NUL-terminated, its length in *len
+ * (len may be NULL); NULL when it cannot be opened or read, or memory runs out. */
+char *cli_read_file(const char *path, size_t *len);
+
 #endif

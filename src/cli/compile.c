@@ -52,27 +52,6 @@ static void compile_usage(FILE *f) {
           "  --no-bounds-checks   do not clamp indices (unsafe)\n", f);
 }
 
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap) break;
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) { free(buf); buf = NULL; break; }
-        buf = nb;
-        cap *= 2;
-    }
-    int err = ferror(f);
-    fclose(f);
-    if (err) { free(buf); return NULL; }
-    *len = n;
-    return buf;
-}
-
 static const char *binding_kind_name(wgsl_binding_kind k) {
     switch (k) {
     case WGSL_BINDING_STORAGE_READ: return "read-only-storage";
@@ -195,7 +174,7 @@ int cli_compile(int argc, char **argv) {
         return 2;
     }
     size_t len = 0;
-    char *src = read_file(in, &len);
+    char *src = cli_read_file(in, &len);
     if (!src) return cli_fail("compile: cannot read %s: %s", in, strerror(errno));
     opt.filename = in;
     opt.overrides = ovs;

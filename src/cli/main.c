@@ -1,6 +1,7 @@
 /* main.c - wgc's entry: dispatches argv[1] through the command table in cli.h. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -39,6 +40,42 @@ void cli_json_str(FILE *f, const char *s) {
             fputc(c, f);
     }
     fputc('"', f);
+}
+
+char *cli_read_file(const char *path, size_t *len) {
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n + 1 >= cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        free(buf);
+        buf = NULL;
+    }
+    if (f != stdin)
+        fclose(f);
+    if (buf) {
+        buf[n] = 0;
+        if (len)
+            *len = n;
+    }
+    return buf;
 }
 
 static void usage(FILE *f) {

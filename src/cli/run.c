@@ -485,39 +485,6 @@ static void fmt_time(char *buf, size_t n, double ns) {
         snprintf(buf, n, "%.0f ns", ns);
 }
 
-static char *read_text(const char *path, size_t *len) {
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    int err = ferror(f);
-    if (f != stdin)
-        fclose(f);
-    if (err) {
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
 /* Which bindings are outputs: those with out:, else every read_write storage binding. */
 static void pick_outputs(run_args *a, const char *src, size_t len, bool *is_out) {
     bool any = false;
@@ -546,7 +513,7 @@ static int run_main(int argc, char **argv, bool profile) {
     }
     const char *cmd = argv[0];
     size_t len = 0;
-    char *src = read_text(a->file, &len);
+    char *src = cli_read_file(a->file, &len);
     wg_instance *inst = NULL;
     wg_device *dev = NULL;
     wt_context *ctx = NULL;
