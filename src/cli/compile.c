@@ -43,7 +43,7 @@ static size_t keep_entry(const uint32_t *w, size_t n, const char *entry, uint32_
 }
 
 static void compile_usage(FILE *f) {
-    fputs("usage: wgc compile FILE.wgsl [-o OUT.spv] [options]\n"
+    fputs("usage: wgc compile FILE.wgsl [-o OUT.spv] [options]   (FILE - = standard input)\n"
           "  -o FILE              write the SPIR-V module to FILE ('-' = stdout)\n"
           "  --entry NAME         keep only entry point NAME (in the module and the reflection)\n"
           "  --target ENV         vulkan1.1 (SPIR-V 1.3, default) or vulkan1.3 (SPIR-V 1.6)\n"
