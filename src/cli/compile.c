@@ -43,7 +43,7 @@ static size_t keep_entry(const uint32_t *w, size_t n, const char *entry, uint32_
 }
 
 static void compile_usage(FILE *f) {
-    fputs("usage: wgc compile FILE.wgsl [-o OUT.spv] [options]   (FILE - = standard input)\n"
+    fputs("usage: wgc compile FILE.wgsl [-o OUT.spv] [options]   (FILE -: standard input, module to standard output)\n"
           "  -o FILE              write the SPIR-V module to FILE ('-' = stdout)\n"
           "  --entry NAME         keep only entry point NAME (in the module and the reflection)\n"
           "  --target ENV         vulkan1.1 (SPIR-V 1.3, default) or vulkan1.3 (SPIR-V 1.6)\n"
@@ -206,7 +206,9 @@ int cli_compile(int argc, char **argv) {
         words = filtered;
     }
     char defout[4096];
-    if (!out && !reflect) {
+    if (!out && !reflect && !strcmp(in, "-")) {
+        out = "-";                        /* standard input: the module goes to standard output */
+    } else if (!out && !reflect) {
         size_t n = strlen(in);
         if (n > 5 && !strcmp(in + n - 5, ".wgsl")) n -= 5;
         if (n + 5 > sizeof defout) { wgsl_result_free(r); return cli_fail("compile: name too long"); }
