@@ -1332,6 +1332,21 @@ static uint32_t statement_no_attrs(parser *p, token *t, uint32_t start) {
 /* struct_decl : 'struct' ident struct_body_decl
  * struct_body_decl : '{' struct_member ( ',' struct_member )* ','? '}'
  * struct_member : attribute* member_ident ':' type_specifier */
+/* attribute* ident ':' type_specifier, the attributes already read: a struct member or a function
+ * parameter (kind), its span from the first attribute or the name. */
+static uint32_t typed_name(parser *p, ast_list attrs, ast_kind kind, const char *what) {
+    uint32_t start = attrs.count ? N(ast_item(p->m, attrs, 0))->sp.off : peek(p)->sp.off;
+    token *id = expect_ident(p, what);
+    expect(p, TOK_COLON, what);
+    uint32_t ty = type_specifier(p, what);
+    uint32_t n = node(p, kind, from(p, start));
+    N(n)->attrs = attrs;
+    N(n)->u.param.name = id->ident;
+    N(n)->u.param.name_off = id->sp.off;
+    N(n)->u.param.type = ty;
+    return n;
+}
+
 static uint32_t struct_decl(parser *p, uint32_t start) {
     expect(p, TOK_KW_struct, NULL);
     token *id = expect_ident(p, "struct declaration");
@@ -1339,17 +1354,7 @@ static uint32_t struct_decl(parser *p, uint32_t start) {
     uint32_t mark = list_begin(p);
     while (is(p, TOK_IDENT) || is(p, TOK_ATTR)) {
         ast_list attrs = attributes(p);
-        token *mt = peek(p);
-        uint32_t mstart = attrs.count ? N(ast_item(p->m, attrs, 0))->sp.off : mt->sp.off;
-        token *mid = expect_ident(p, "struct member");
-        expect(p, TOK_COLON, "struct member");
-        uint32_t ty = type_specifier(p, "struct member");
-        uint32_t m = node(p, AST_MEMBER_DECL, from(p, mstart));
-        N(m)->attrs = attrs;
-        N(m)->u.param.name = mid->ident;
-        N(m)->u.param.name_off = mid->sp.off;
-        N(m)->u.param.type = ty;
-        list_push(p, m);
+        list_push(p, typed_name(p, attrs, AST_MEMBER_DECL, "struct member"));
         if (!match(p, TOK_COMMA)) break;
     }
     ast_list members = list_end(p, mark);
@@ -1378,16 +1383,7 @@ static uint32_t function_decl(parser *p, ast_list attrs, uint32_t start) {
             if (pattrs.count) fail_expected(p, "identifier", "parameter");
             break;
         }
-        uint32_t pstart = pattrs.count ? N(ast_item(p->m, pattrs, 0))->sp.off : pt->sp.off;
-        token *pid = expect_ident(p, "parameter");
-        expect(p, TOK_COLON, "parameter");
-        uint32_t ty = type_specifier(p, "parameter");
-        uint32_t prm = node(p, AST_PARAM, from(p, pstart));
-        N(prm)->attrs = pattrs;
-        N(prm)->u.param.name = pid->ident;
-        N(prm)->u.param.name_off = pid->sp.off;
-        N(prm)->u.param.type = ty;
-        list_push(p, prm);
+        list_push(p, typed_name(p, pattrs, AST_PARAM, "parameter"));
         if (!match(p, TOK_COMMA)) break;
     }
     ast_list params = list_end(p, mark);
