@@ -234,7 +234,8 @@ const char *wg_adapter_type_name(wg_adapter_type t);    /* "discrete", "cpu", ..
     X(COOPERATIVE_MATRIX, "cooperative-matrix")          \
     X(SUBGROUP_SIZE_CONTROL, "subgroup-size-control")    \
     X(SHADER_INT64, "shader-int64")                      \
-    X(PUSH_DESCRIPTORS, "push-descriptors")
+    X(PUSH_DESCRIPTORS, "push-descriptors")             \
+    X(PIPELINE_STATISTICS, "pipeline-statistics")
 
 typedef enum wg_feature {
     WG_FEATURE_NONE = 0,
@@ -561,6 +562,21 @@ void wg_compute_pipeline_release(wg_compute_pipeline *p);
 wg_bind_group_layout *wg_compute_pipeline_get_bind_group_layout(wg_compute_pipeline *p, uint32_t index);
 bool wg_compute_pipeline_is_valid(const wg_compute_pipeline *p);
 
+/* The driver's own figures for a compiled pipeline (VK_KHR_pipeline_executable_properties):
+ * registers per invocation, spilled or local memory, workgroup memory, ... named as the driver
+ * names them (NVIDIA: "Register Count", "Local Memory Size", ...).  Needs the device feature
+ * WG_FEATURE_PIPELINE_STATISTICS (its pipelines are then compiled with the figures captured).
+ * Fills up to cap entries of out (out may be NULL when cap is 0) and returns how many the driver
+ * has; 0 with an error in the device's scopes (WG_ERR_FEATURE_NOT_ENABLED, an invalid pipeline,
+ * WG_ERR_VK_CALL) when there are none. */
+typedef struct wg_pipeline_statistic {
+    char name[64];
+    char description[256];
+    bool integer;                   /* value is a count (else a real number); booleans are 0 / 1 */
+    double value;
+} wg_pipeline_statistic;
+uint32_t wg_compute_pipeline_get_statistics(wg_compute_pipeline *p, wg_pipeline_statistic *out, uint32_t cap);
+
 /* ---- bind groups -------------------------------------------------------------------------- */
 typedef struct wg_bind_group_entry {
     uint32_t binding;
@@ -689,6 +705,10 @@ typedef struct wg_kernel_run_result {
     uint32_t runs;                 /* timed runs measured */
     double min_ns, median_ns, max_ns, mean_ns, stddev_ns;  /* per timed run */
     double wall_ms;                /* host time of all timed runs, submit to finished */
+    /* the driver's figures for the pipeline (registers, spills, ...: wg_compute_pipeline_get_statistics)
+     * where the device has WG_FEATURE_PIPELINE_STATISTICS, else none */
+    uint32_t statistic_count;
+    wg_pipeline_statistic statistics[16];
 } wg_kernel_run_result;
 
 /* Compiles desc->wgsl (overrides applied), creates the pipeline, uploads the bindings, runs the

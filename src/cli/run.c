@@ -58,7 +58,8 @@ typedef struct run_args {
 static void run_usage(FILE *f, bool profile) {
     fprintf(f, "usage: wgc %s FILE.wgsl --dispatch X[,Y,Z] --bind G:B=SPEC... [options]\n", profile ? "profile" : "run");
     fputs(profile ? "  Runs a compute entry point warmup + repeat times and reports GPU time per run (timestamp\n"
-                    "  queries), compile and pipeline-creation time apart, and GB/s / GFLOP/s on request.\n"
+                    "  queries), compile and pipeline-creation time apart, GB/s / GFLOP/s on request, and the\n"
+                    "  driver's figures for the pipeline (registers, spills, ...) where it reports them.\n"
                   : "  Runs a compute entry point once and prints a summary of each output binding.\n",
           f);
     fputs("  --entry NAME          entry point (default: the only compute one)\n"
@@ -605,6 +606,13 @@ static int run_main(int argc, char **argv, bool profile) {
                 printf(",\"bytes\":%.0f,\"gbPerS\":%.7g", a->bytes, a->bytes / res->median_ns);
             if (a->flops > 0)
                 printf(",\"flops\":%.0f,\"gflopPerS\":%.7g", a->flops, a->flops / res->median_ns);
+            printf(",\"driverStatistics\":{");
+            for (uint32_t i = 0; i < res->statistic_count; i++) {
+                printf("%s", i ? "," : "");
+                cli_json_str(stdout, res->statistics[i].name);
+                printf(":%.17g", res->statistics[i].value);
+            }
+            printf("}");
             printf(",\"samplesNs\":[");
             for (uint32_t i = 0; i < a->repeat; i++)
                 printf("%s%llu", i ? "," : "", (unsigned long long)ns[i]);
@@ -643,6 +651,11 @@ static int run_main(int argc, char **argv, bool profile) {
                 printf("bandwidth  %.3f GB/s  (%.0f bytes at the median)\n", a->bytes / res->median_ns, a->bytes);
             if (a->flops > 0)
                 printf("compute    %.3f GFLOP/s  (%.0f ops at the median)\n", a->flops / res->median_ns, a->flops);
+            for (uint32_t i = 0; i < res->statistic_count; i++) {
+                const wg_pipeline_statistic *s = &res->statistics[i];
+                printf("%s %s %.*f  (%s)\n", i ? "          " : "driver    ", s->name, s->integer ? 0 : 3, s->value,
+                       s->description);
+            }
         } else {
             fmt_time(t1, sizeof t1, res->median_ns);
             printf("%s: entry %s, workgroup %ux%ux%u, dispatch %ux%ux%u, %s on %s\n", fname, res->entry_point,

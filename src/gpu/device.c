@@ -182,6 +182,9 @@ wg_device *wg_adapter_create_device(wg_adapter *ad, const wg_device_desc *desc, 
     VkPhysicalDeviceVulkan13Features f13 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES };
     VkPhysicalDeviceRobustness2FeaturesEXT fr2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT };
     struct { VkStructureType sType; void *pNext; VkBool32 coop, robust; } fcoop = { WG_STYPE_COOP_FEATURES, NULL, 1, 0 };
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR fexe = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
+        .pipelineExecutableInfo = VK_TRUE };
     f2.pNext = &f11;
     f11.pNext = &f12;
     void **tail = &f12.pNext;
@@ -217,6 +220,11 @@ wg_device *wg_adapter_create_device(wg_adapter *ad, const wg_device_desc *desc, 
         exts[nexts++] = "VK_KHR_cooperative_matrix";
         *tail = &fcoop;
         tail = &fcoop.pNext;
+    }
+    if (want & WG_FEATURE_BIT(WG_FEATURE_PIPELINE_STATISTICS)) {
+        exts[nexts++] = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+        *tail = &fexe;
+        tail = &fexe.pNext;
     }
     if (ad->info.features & WG_FEATURE_BIT(WG_FEATURE_TIMESTAMP_QUERY))
         feat |= WG_FEATURE_BIT(WG_FEATURE_TIMESTAMP_QUERY);

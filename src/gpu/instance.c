@@ -101,6 +101,7 @@ static bool adapter_fill(wg_instance *inst, wg_adapter *ad, VkPhysicalDevice pd)
     ad->ext_push_descriptor = has_ext(exts, next, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     ad->ext_coop = has_ext(exts, next, "VK_KHR_cooperative_matrix");
     ad->ext_subgroup_size_control = has_ext(exts, next, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+    ad->ext_exec_props = has_ext(exts, next, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     bool maint4 = has_ext(exts, next, VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
     ad->creation_feedback = base.apiVersion >= VK_API_VERSION_1_3 ||
                             has_ext(exts, next, VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME);
@@ -178,6 +179,8 @@ static bool adapter_fill(wg_instance *inst, wg_adapter *ad, VkPhysicalDevice pd)
     VkPhysicalDeviceVulkan13Features f13 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES };
     VkPhysicalDeviceRobustness2FeaturesEXT fr2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT };
     struct { VkStructureType sType; void *pNext; VkBool32 coop, robust; } fcoop = { WG_STYPE_COOP_FEATURES, NULL, 0, 0 };
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR fexe = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR };
     VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2 };
     bool robust2 = false, coop = false;
     if (v12) {
@@ -192,8 +195,12 @@ static bool adapter_fill(wg_instance *inst, wg_adapter *ad, VkPhysicalDevice pd)
             *tail = &fr2;
             tail = &fr2.pNext;
         }
-        if (ad->ext_coop)
+        if (ad->ext_coop) {
             *tail = &fcoop;
+            tail = &fcoop.pNext;
+        }
+        if (ad->ext_exec_props)
+            *tail = &fexe;
         vk->vkGetPhysicalDeviceFeatures2(pd, &f2);
         ad->timeline = f12.timelineSemaphore;
         ad->host_query_reset = f12.hostQueryReset;
@@ -204,6 +211,7 @@ static bool adapter_fill(wg_instance *inst, wg_adapter *ad, VkPhysicalDevice pd)
         ad->full_subgroups = f13.computeFullSubgroups;
         robust2 = fr2.robustBufferAccess2;
         coop = fcoop.coop;
+        ad->ext_exec_props = ad->ext_exec_props && fexe.pipelineExecutableInfo;
     }
     ad->int64 = f2.features.shaderInt64;
 
@@ -229,6 +237,8 @@ static bool adapter_fill(wg_instance *inst, wg_adapter *ad, VkPhysicalDevice pd)
         feat |= WG_FEATURE_BIT(WG_FEATURE_SHADER_INT64);
     if (ad->ext_push_descriptor)
         feat |= WG_FEATURE_BIT(WG_FEATURE_PUSH_DESCRIPTORS);
+    if (v12 && ad->ext_exec_props)
+        feat |= WG_FEATURE_BIT(WG_FEATURE_PIPELINE_STATISTICS);
     info->features = feat;
 
     if (coop && vk->vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR) {

@@ -123,6 +123,8 @@ typedef struct wg_vk_dfns {
     WG_VK_DEVICE_FNS(X)
 #undef X
     PFN_vkCmdPushDescriptorSetKHR vkCmdPushDescriptorSetKHR;  /* optional */
+    PFN_vkGetPipelineExecutablePropertiesKHR vkGetPipelineExecutablePropertiesKHR;  /* optional */
+    PFN_vkGetPipelineExecutableStatisticsKHR vkGetPipelineExecutableStatisticsKHR;  /* optional */
 } wg_vk_dfns;
 
 /* loader.c */
@@ -194,7 +196,7 @@ struct wg_adapter {
     uint32_t queue_family;
     uint32_t vk_api;
     VkPhysicalDeviceMemoryProperties mem;
-    bool ext_robustness2, ext_push_descriptor, ext_coop, ext_subgroup_size_control;
+    bool ext_robustness2, ext_push_descriptor, ext_coop, ext_subgroup_size_control, ext_exec_props;
     bool host_query_reset, timeline, f16_arith, storage16, uniform16, int64, sg_size_control, full_subgroups;
     bool creation_feedback;
     uint32_t timestamp_valid_bits;

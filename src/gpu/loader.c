@@ -58,5 +58,9 @@ wg_error_id wg__load_device(const wg_vk_fns *f, VkDevice dev, wg_vk_dfns *d, con
     WG_VK_DEVICE_FNS(X)
 #undef X
     d->vkCmdPushDescriptorSetKHR = (PFN_vkCmdPushDescriptorSetKHR)f->vkGetDeviceProcAddr(dev, "vkCmdPushDescriptorSetKHR");
+    d->vkGetPipelineExecutablePropertiesKHR = (PFN_vkGetPipelineExecutablePropertiesKHR)f->vkGetDeviceProcAddr(
+        dev, "vkGetPipelineExecutablePropertiesKHR");
+    d->vkGetPipelineExecutableStatisticsKHR = (PFN_vkGetPipelineExecutableStatisticsKHR)f->vkGetDeviceProcAddr(
+        dev, "vkGetPipelineExecutableStatisticsKHR");
     return WG_ERR_NONE;
 }

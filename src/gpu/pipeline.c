@@ -528,6 +528,8 @@ wg_compute_pipeline *wg_device_create_compute_pipeline(wg_device *dev, const wg_
                                                  .pPipelineCreationFeedback = &fb };
     VkComputePipelineCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, .pNext = dev->creation_feedback ? &fci : NULL,
+        .flags = (dev->features & WG_FEATURE_BIT(WG_FEATURE_PIPELINE_STATISTICS))
+                     ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR : 0,
         .stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                    .module = m->vk, .pName = ep->name },
         .layout = pl->vk };
@@ -575,6 +577,65 @@ wg_bind_group_layout *wg_compute_pipeline_get_bind_group_layout(wg_compute_pipel
 
 bool wg_compute_pipeline_is_valid(const wg_compute_pipeline *p) {
     return p && !p->o.invalid;
+}
+
+uint32_t wg_compute_pipeline_get_statistics(wg_compute_pipeline *p, wg_pipeline_statistic *out, uint32_t cap) {
+    if (!p)
+        return 0;
+    wg_device *dev = p->o.dev;
+    if (!wg__check_obj(dev, p, "compute pipeline"))
+        return 0;
+    if (!(dev->features & WG_FEATURE_BIT(WG_FEATURE_PIPELINE_STATISTICS)) ||
+        !dev->vk.vkGetPipelineExecutablePropertiesKHR || !dev->vk.vkGetPipelineExecutableStatisticsKHR) {
+        wg__err(dev, WG_ERR_FEATURE_NOT_ENABLED, "pipeline '%s': statistics need the device feature '%s'",
+                wg__label(p), wg_feature_name(WG_FEATURE_PIPELINE_STATISTICS));
+        return 0;
+    }
+    /* a compute pipeline has one executable, the compute stage's */
+    VkPipelineInfoKHR pi = { .sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, .pipeline = p->vk };
+    uint32_t nexe = 0;
+    VkResult r = dev->vk.vkGetPipelineExecutablePropertiesKHR(dev->device, &pi, &nexe, NULL);
+    VkPipelineExecutableInfoKHR ei = { .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, .pipeline = p->vk,
+                                       .executableIndex = 0 };
+    uint32_t n = 0;
+    if (r == VK_SUCCESS && nexe)
+        r = dev->vk.vkGetPipelineExecutableStatisticsKHR(dev->device, &ei, &n, NULL);
+    if (r != VK_SUCCESS || !nexe) {
+        wg__err(dev, WG_ERR_VK_CALL, "pipeline '%s': vkGetPipelineExecutable*KHR: VkResult %d, %u executables",
+                wg__label(p), (int)r, nexe);
+        return 0;
+    }
+    if (!cap || !out || !n)
+        return n;
+    VkPipelineExecutableStatisticKHR *st = wg__alloc(&dev->alloc, n * sizeof *st);
+    if (!st) {
+        wg__err(dev, WG_ERR_HOST_OOM, "pipeline '%s': %u statistics", wg__label(p), n);
+        return 0;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        st[i] = (VkPipelineExecutableStatisticKHR){ .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR };
+    uint32_t got = n;
+    r = dev->vk.vkGetPipelineExecutableStatisticsKHR(dev->device, &ei, &got, st);
+    if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
+        wg__free(&dev->alloc, st);
+        wg__err(dev, WG_ERR_VK_CALL, "pipeline '%s': vkGetPipelineExecutableStatisticsKHR: VkResult %d", wg__label(p),
+                (int)r);
+        return 0;
+    }
+    for (uint32_t i = 0; i < got && i < cap; i++) {
+        wg_pipeline_statistic *o = &out[i];
+        snprintf(o->name, sizeof o->name, "%.63s", st[i].name);
+        snprintf(o->description, sizeof o->description, "%s", st[i].description);
+        o->integer = st[i].format != VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR;
+        switch (st[i].format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: o->value = st[i].value.b32 ? 1 : 0; break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: o->value = (double)st[i].value.i64; break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: o->value = (double)st[i].value.u64; break;
+        default: o->value = st[i].value.f64; break;
+        }
+    }
+    wg__free(&dev->alloc, st);
+    return got;
 }
 
 /* ---- the runtime's own kernels ----------------------------------------------------------- */

@@ -375,6 +375,11 @@ wg_status wg_device_run_kernel(wg_device *dev, const wg_kernel_run_desc *desc, w
     wg_device_get_stats(dev, &s1);
     out->pipeline_cache_hit = s1.pipeline_memory_hits > s0.pipeline_memory_hits ||
                               s1.pipeline_disk_cache_hits > s0.pipeline_disk_cache_hits;
+    if (wg_device_has_feature(dev, WG_FEATURE_PIPELINE_STATISTICS) && wg_compute_pipeline_is_valid(st.pipe)) {
+        uint32_t cap = sizeof out->statistics / sizeof out->statistics[0];
+        uint32_t n = wg_compute_pipeline_get_statistics(st.pipe, out->statistics, cap);
+        out->statistic_count = n < cap ? n : cap;
+    }
     if (!pop_scopes(&st, out))
         goto done_err;
 

@@ -145,7 +145,13 @@ assert 0 < d['minNs'] <= d['medianNs'] <= d['maxNs'], d
 assert d['compileMs'] > 0 and d['pipelineMs'] > 0 and d['timer'] in ('timestamp', 'wall'), d
 assert abs(d['gbPerS'] - 8192 / d['medianNs']) < 1e-3 * d['gbPerS'], d
 assert sorted(d['samplesNs'])[3] == d['medianNs'], d
+# the driver's figures where the adapter reports them (NVIDIA: registers ...); none on lavapipe
+stats = d['driverStatistics']
+assert isinstance(stats, dict) and all(isinstance(v, (int, float)) for v in stats.values()), d
 P
+if "$W" info | grep -q pipeline-statistics; then
+  "$W" profile k.wgsl --dispatch 16 --bind 0:0=rand:f32:1024:1 --bind 0:1=zeros:f32:1024 --repeat 2 >out.txt 2>&1 && grep -q '^driver ' out.txt || bad "profile text lacks the driver's statistics: $(cat out.txt)"
+fi
 expect_rc 0 "$W" profile k.wgsl --dispatch 1 --bind 0:0=zeros:f32:64 --bind 0:1=zeros:f32:64 --repeat 3 --wall-clock --json
 grep -q '"timer":"wall"' out.txt || bad "--wall-clock"
 exit $fail

@@ -373,6 +373,12 @@ static wg_error_id c_get_bgl(ctx *c, uint32_t p) {
     wg_compute_pipeline_get_bind_group_layout(c->inc, p);
     return 0;
 }
+/* driver statistics on a device without the feature (the fixture enables none) */
+static wg_error_id c_pipe_stats(ctx *c, uint32_t p) {
+    wg_pipeline_statistic st[4];
+    CHECK(wg_compute_pipeline_get_statistics(c->inc, p ? st : NULL, p ? 4 : 0) == 0);
+    return 0;
+}
 
 /* ---- bind groups ---- */
 static wg_error_id c_bg_entries(ctx *c, uint32_t p) {
@@ -828,6 +834,7 @@ static wg_error_id c_create(ctx *c, uint32_t p) {
     switch (p) {
     case 3: feat = WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX); break;
     case 4: feat = 1ull << 40; break;
+    case 10: feat = WG_FEATURE_BIT(WG_FEATURE_PIPELINE_STATISTICS); break;
     case 5: lim.max_buffer_size = al->max_buffer_size + 1; break;
     case 6: lim.max_compute_invocations_per_workgroup = al->max_compute_invocations_per_workgroup * 2; break;
     case 7: lim.min_storage_buffer_offset_alignment = al->min_storage_buffer_offset_alignment / 2; break;
@@ -841,7 +848,7 @@ static wg_error_id c_create(ctx *c, uint32_t p) {
     return err.id;
 }
 
-static void build_cases(const wg_limits *L, bool coop) {
+static void build_cases(const wg_limits *L, bool coop, bool stats) {
     ROWS("buffer usage bits", WG_ERR_BUFFER_USAGE_INVALID, c_buf_usage, 0x10, 0x20, 0x400, 0x800, 0x1000, 0x8000,
          0x10000, 0x80000000u, 0x90, 0xffffffffu);
     ROWS("map usage mix", WG_ERR_BUFFER_MAP_USAGE_MIX, c_buf_usage, 0x3, 0x5, 0x41, 0x81, 0x101, 0x201, 0xa, 0x42,
@@ -894,6 +901,7 @@ static void build_cases(const wg_limits *L, bool coop) {
     ROWS("layout mismatch", WG_ERR_LAYOUT_MISMATCH, c_pipe_layout, 0, 1, 2, 3, 4);
     add_case("pipeline invalid layout", 0, WG_ERR_INVALID_OBJECT, c_pipe_invalid_layout);
     ROWS("get group layout", WG_ERR_BIND_GROUP_INDEX, c_get_bgl, 1, 8, 100);
+    ROWS("statistics without the feature", WG_ERR_FEATURE_NOT_ENABLED, c_pipe_stats, 0, 1);
     ROWS("group extra entry", WG_ERR_BIND_ENTRY_EXTRA, c_bg_entries, 0, 1, 9);
     add_case("group duplicate entry", 2, WG_ERR_BIND_ENTRY_DUPLICATE, c_bg_entries);
     ROWS("group missing entry", WG_ERR_BIND_ENTRY_MISSING, c_bg_entries, 3, 4, 5, 6);
@@ -974,6 +982,8 @@ static void build_cases(const wg_limits *L, bool coop) {
     ROWS("no adapter", WG_ERR_NO_ADAPTER, c_create, 1, 2);
     if (!coop)
         add_case("feature unsupported", 3, WG_ERR_FEATURE_UNSUPPORTED, c_create);
+    if (!stats)
+        add_case("statistics unsupported", 10, WG_ERR_FEATURE_UNSUPPORTED, c_create);
     add_case("unknown feature", 4, WG_ERR_FEATURE_UNSUPPORTED, c_create);
     ROWS("limit exceeds adapter", WG_ERR_LIMIT_EXCEEDS_ADAPTER, c_create, 5, 6, 7, 8, 9);
     (void)L;
@@ -1019,7 +1029,8 @@ int main(void) {
             .entries = &(wg_bind_group_entry){ .binding = 0, .buffer = c.storage, .size = 256 } });
         c.qs = wg_device_create_query_set(dev, &(wg_query_set_desc){ .label = "qs", .count = 4 });
     });
-    build_cases(wg_device_get_limits(dev), wg_adapter_has_feature(f.ad, WG_FEATURE_COOPERATIVE_MATRIX));
+    build_cases(wg_device_get_limits(dev), wg_adapter_has_feature(f.ad, WG_FEATURE_COOPERATIVE_MATRIX),
+                wg_adapter_has_feature(f.ad, WG_FEATURE_PIPELINE_STATISTICS));
     printf("%d misuse cases\n", ncases);
     CHECKF(ncases >= 200, "only %d cases", ncases);
     int failed = 0;
