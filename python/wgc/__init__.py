@@ -229,7 +229,9 @@ def profile_kernel(code, entry, dispatch, buffers, repeat=100, warmup=10, overri
       ok, entry_point, workgroup_size, compile_ms, pipeline_ms, pipeline_cache_hit,
       timer ("timestamp": GPU timestamp queries, or "wall": host submit+wait), runs,
       min_ns, median_ns, max_ns, mean_ns, stddev_ns, spread_percent ((max-min)/median),
-      samples_ns (every timed run), wall_ms, outputs ({key: contents after all runs}).
+      samples_ns (every timed run), wall_ms, outputs ({key: contents after all runs}),
+      driver_statistics ({name: value}: the driver's figures for the pipeline, registers, spills,
+      ..., where the adapter reports them (the pipeline-statistics feature), else {}).
 
     A kernel that fails to compile or a GPU error gives ok False with error (an id such as
     "WG_ERR_WGSL_COMPILE"), message and diagnostics.  overrides: {name or @id: number}."""
@@ -284,6 +286,8 @@ def profile_kernel(code, entry, dispatch, buffers, repeat=100, warmup=10, overri
                min_ns=res.min_ns, median_ns=med, max_ns=res.max_ns, mean_ns=res.mean_ns, stddev_ns=res.stddev_ns,
                spread_percent=(res.max_ns - res.min_ns) / med * 100 if med > 0 else 0.0,
                samples_ns=list(ns), wall_ms=res.wall_ms,
+               driver_statistics={s.name.decode(errors="replace"): s.value
+                                  for s in res.statistics[:min(res.statistic_count, 16)]},
                outputs={k: _rebuild(kind, back) for k, kind, back in zip(keys, kinds, backs)})
     return out
 

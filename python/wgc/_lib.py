@@ -40,13 +40,19 @@ class KernelRunDesc(ctypes.Structure):    # wg_kernel_run_desc
                 ("gpu_ns", ctypes.POINTER(ctypes.c_uint64)), ("wall_clock", ctypes.c_bool)]
 
 
+class PipelineStatistic(ctypes.Structure):  # wg_pipeline_statistic
+    _fields_ = [("name", ctypes.c_char * 64), ("description", ctypes.c_char * 256), ("integer", ctypes.c_bool),
+                ("value", ctypes.c_double)]
+
+
 class KernelRunResult(ctypes.Structure):  # wg_kernel_run_result
     _fields_ = [("error", Error), ("diagnostics", ctypes.c_char * 8192),
                 ("workgroup_size", ctypes.c_uint32 * 3), ("entry_point", ctypes.c_char * 64),
                 ("compile_ms", ctypes.c_double), ("pipeline_ms", ctypes.c_double),
                 ("pipeline_cache_hit", ctypes.c_bool), ("timestamps", ctypes.c_bool), ("runs", ctypes.c_uint32),
                 ("min_ns", ctypes.c_double), ("median_ns", ctypes.c_double), ("max_ns", ctypes.c_double),
-                ("mean_ns", ctypes.c_double), ("stddev_ns", ctypes.c_double), ("wall_ms", ctypes.c_double)]
+                ("mean_ns", ctypes.c_double), ("stddev_ns", ctypes.c_double), ("wall_ms", ctypes.c_double),
+                ("statistic_count", ctypes.c_uint32), ("statistics", PipelineStatistic * 16)]
 
 
 class WgslOptions(ctypes.Structure):     # wgsl_options (include/wgc/wgsl.h)
@@ -79,6 +85,7 @@ STRUCTS = {"Error": (Error, "wg_error"), "AdapterOptions": (AdapterOptions, "wg_
            "KernelBinding": (KernelBinding, "wg_kernel_binding"), "KernelOverride": (KernelOverride, "wg_kernel_override"),
            "KernelRunDesc": (KernelRunDesc, "wg_kernel_run_desc"),
            "KernelRunResult": (KernelRunResult, "wg_kernel_run_result"), "WgslOptions": (WgslOptions, "wgsl_options"),
+           "PipelineStatistic": (PipelineStatistic, "wg_pipeline_statistic"),
            "WgslEntryPoint": (WgslEntryPoint, "wgsl_entry_point"), "WgslResult": (WgslResult, "wgsl_result")}
 
 
