@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""coop_emu.py - runs the tensor-core kernels (matmul_coop.wgsl, flash_coop.wgsl) on an adapter
+"""coop_emu.py - runs the tensor-core kernels (matmul_coop.wgsl, flash_coop.wgsl, and the ceiling
+kernel tests/tensor/coop_peak.wgsl) on an adapter
 without cooperative matrices (lavapipe) with the subgroup matrices emulated in WGSL, and checks the
 results against a double-precision reference, so that CI checks the kernels' indexing, staging,
 ragged edges and online softmax, not only that they compile (test_matmul_coop / test_attention_coop
@@ -125,13 +126,18 @@ def run(wgc, work, name, src, groups, binds, outn):
     return rdnpy(os.path.join(work, name + "_out.npy"))
 
 
-def matmul_case(wgc, work, M, N, K, ta, tb, bias, rnd):
-    """matmul_coop.wgsl variant 0 (128 x 128, 4 subgroups), K slices of 16, A (M, K), B (K, N)."""
+def matmul_case(wgc, work, M, N, K, ta, tb, bias, rnd, op=0):
+    """matmul_coop.wgsl variant op (0: 128 x 128, 4 subgroups; 4: the same with slices fetched two
+    ahead), K slices of 16, A (M, K), B (K, N)."""
     text = open(os.path.join(KDIR, "matmul_coop.wgsl")).read()
     text, k = re.subn(r"const BK: u32 = [^;]*;", "const BK: u32 = 16u;", text)
     assert k == 1
+    if op == 8:   # three slice buffers: 128 x 64 tiles (4 subgroups of 64 x 32) to fit lavapipe's 32 KiB
+        text, k1 = re.subn(r"const TN: u32 = [^;]*;", "const TN: u32 = 64u;", text)
+        text, k2 = re.subn(r"const WN: u32 = [^;]*;", "const WN: u32 = 32u;", text)
+        assert k1 == 1 and k2 == 1
     em, loads, stores = emulate(text)
-    src = prelude(0, int(ta), int(tb), int(bias)) + open(os.path.join(KDIR, "common.wgsl")).read() + em + shim(loads, stores, 4)
+    src = prelude(op, int(ta), int(tb), int(bias)) + open(os.path.join(KDIR, "common.wgsl")).read() + em + shim(loads, stores, 4)
     A = [f16(rnd.uniform(-1, 1)) for _ in range(M * K)]
     B = [f16(rnd.uniform(-1, 1)) for _ in range(K * N)]
     Cb = [f16(rnd.uniform(-1, 1)) for _ in range(N)]
@@ -141,12 +147,12 @@ def matmul_case(wgc, work, M, N, K, ta, tb, bias, rnd):
     pad = lambda v: v + [0.0] * ((-len(v)) % 8)
     for nm, v in (("a", As), ("b", Bs), ("c", Cb)):
         npy(os.path.join(work, "mm_%s.npy" % nm), "e", "<f2", pad(v))
-    tn, tm = (N + 127) // 128, (M + 127) // 128
+    tn, tm = (N + (63 if op == 8 else 127)) // (64 if op == 8 else 128), (M + 127) // 128
     p = params(tm * tn * 256, tm * tn, sv=(M, N, K, tn), aux=(lda, ldb), st=[0] * 16 + [1])
     npy(os.path.join(work, "mm_p.npy"), "I", "<u4", p)
     binds = ["0:%d=%s" % (i + 1, os.path.join(work, "mm_%s.npy" % nm)) for i, nm in enumerate("abc")]
     binds.append("1:0=" + os.path.join(work, "mm_p.npy"))
-    name = "mm_%dx%dx%d%s%s%s" % (M, N, K, "_at" if ta else "", "_bt" if tb else "", "_bias" if bias else "")
+    name = "mm%d_%dx%dx%d%s%s%s" % (op, M, N, K, "_at" if ta else "", "_bt" if tb else "", "_bias" if bias else "")
     out = run(wgc, work, name, src, tm * tn, binds, M * N)
     if out is None:
         return False
@@ -160,6 +166,42 @@ def matmul_case(wgc, work, M, N, K, ta, tb, bias, rnd):
             bad += err > 1
             worst = max(worst, err)
     print("%s %s: worst error %.3f of the bound" % ("ok  " if not bad else "FAIL", name, worst))
+    return bad == 0
+
+
+def peak_case(wgc, work, mode, rnd, steps=5, nsg=4):
+    """tests/tensor/coop_peak.wgsl (test_coop_peak.c's ceiling kernel), 4 x 4 accumulators, one
+    workgroup: every subgroup's 16 accumulators after `steps` steps against the exact sums."""
+    text = open(os.path.join(ROOT, "tests", "tensor", "coop_peak.wgsl")).read()
+    em, loads, stores = emulate(text)
+    src = ("enable f16;\nconst MODE: u32 = %du;\nconst RA: u32 = 4u;\nconst RB: u32 = 4u;\nconst NSG: u32 = %du;\n"
+           "var<private> LI: u32;\n" % (mode, nsg)) + em + shim(loads, stores, nsg)
+    qa = [rnd.randint(-4, 4) for _ in range(64 * 32)]
+    qb = [rnd.randint(-4, 4) for _ in range(32 * 64)]
+    npy(os.path.join(work, "pk_in.npy"), "e", "<f2", [q / 4 for q in qa + qb])
+    npy(os.path.join(work, "pk_p.npy"), "I", "<u4", [steps, 0, 0, 0])
+    name = "peak_mode%d" % mode
+    path = os.path.join(work, name + ".wgsl")
+    open(path, "w").write(src)
+    outp = os.path.join(work, name + "_out.npy")
+    r = subprocess.run([wgc, "run", path, "--dispatch", "1", "--bind", "0:0=zeros:f32:%d,out:%s" % (nsg * 16 * 256, outp),
+                        "--bind", "0:1=" + os.path.join(work, "pk_in.npy"), "--bind", "0:2=" + os.path.join(work, "pk_p.npy")],
+                       capture_output=True, text=True)
+    if r.returncode:
+        print("FAIL %s: wgc run exit %d\n%s%s" % (name, r.returncode, r.stdout[-1500:], r.stderr[-1500:]))
+        return False
+    out = rdnpy(outp)
+    bad = 0
+    for i in range(4):
+        for j in range(4):
+            for e in range(256):
+                rr, cc = e // 16, e % 16
+                lo = sum(qa[(i * 16 + rr) * 32 + k] * qb[k * 64 + j * 16 + cc] for k in range(16)) / 16
+                hi = sum(qa[(i * 16 + rr) * 32 + 16 + k] * qb[(16 + k) * 64 + j * 16 + cc] for k in range(16)) / 16
+                x = steps * lo if mode == 0 else (steps + 1) // 2 * lo + steps // 2 * hi
+                for g in range(nsg):
+                    bad += out[(g * 16 + i * 4 + j) * 256 + e] != x
+    print("%s %s: %d wrong of %d" % ("ok  " if not bad else "FAIL", name, bad, nsg * 16 * 256))
     return bad == 0
 
 
@@ -215,8 +257,15 @@ def main():
     good = True
     good &= flash_case(wgc, work, 100, 100, True, 0.125, rnd)
     good &= flash_case(wgc, work, 37, 130, True, 4.0, rnd)     # KV cache, grouped heads, rescaled O
+    for mode in range(4):
+        good &= peak_case(wgc, work, mode, rnd)
     good &= matmul_case(wgc, work, 136, 72, 48, False, False, True, rnd)
     good &= matmul_case(wgc, work, 64, 136, 32, True, True, False, rnd)
+    good &= matmul_case(wgc, work, 136, 72, 80, False, False, True, rnd, op=4)   # 5 slices: odd, two ahead
+    good &= matmul_case(wgc, work, 64, 136, 48, True, True, False, rnd, op=4)
+    good &= matmul_case(wgc, work, 136, 72, 80, False, False, True, rnd, op=8)   # 5 slices
+    good &= matmul_case(wgc, work, 64, 136, 32, True, True, False, rnd, op=8)    # 2 slices
+    good &= matmul_case(wgc, work, 72, 64, 16, False, True, False, rnd, op=8)    # 1 slice
     return 0 if good else 1
 
 
