@@ -231,11 +231,8 @@ bool wt_matmul_tensor_cores(wt_context *ctx) {
     return false;
 }
 
-/* matmul_coop.wgsl's variants (the key's op): workgroup tile rows x columns (4..7: the shapes of
- * 0..3 with slices fetched two ahead; 8, 9, 11: with three slice buffers too; 10 = 6). */
-static const struct { int64_t tm, tn; } coop_tiles[] = { { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 },
-                                                          { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 },
-                                                          { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 } };
+/* matmul_coop.wgsl's variants (the key's op): workgroup tile rows x columns. */
+static const struct { int64_t tm, tn; } coop_tiles[] = { { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 } };
 #define COOP_VARIANTS ((int)(sizeof coop_tiles / sizeof *coop_tiles))
 
 /* Does t's storage (f16) hold element `last`? */
@@ -262,17 +259,13 @@ static bool coop_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const
     return wt_matmul_tensor_cores(ctx);
 }
 
-/* The variant: WGC_COOP_VARIANT (0..11, benchmarks and tests), else 128 x 256 tiles where there
+/* The variant: WGC_COOP_VARIANT (0..3, benchmarks and tests), else 128 x 256 tiles where there
  * are enough of them to fill the GPU twice over (H200, f16 4096^3: 159.9 TFLOP/s against 134.4
  * for 128 x 128 with 4 subgroups, 154.3 with 8), else 128 x 128. */
 static int coop_variant(const mm_plan *p) {
     const char *v = getenv("WGC_COOP_VARIANT");
-    if (v && *v >= '0' && *v <= '9') {
-        char *end;
-        long x = strtol(v, &end, 10);
-        if (!*end && x < COOP_VARIANTS)
-            return (int)x;
-    }
+    if (v && *v >= '0' && *v < '0' + COOP_VARIANTS && !v[1])
+        return *v - '0';
     return cdiv(p->M, 128) * cdiv(p->N, 256) >= 264 ? 1 : 0;
 }
 

@@ -17,6 +17,11 @@
 // 16 (t % 2) ..+15 (in MODE 0: left fragment i = A rows 16 i.., K 0..15; right j = B K 0..15,
 // columns 16 j..).  Output: subgroup g (workgroup id x NSG + subgroup id) stores accumulator
 // (i, j) as a row-major 16 x 16 block at out[(g * 16 + i * 4 + j) * 256].
+// H200 (driver 580.159.04), TFLOP/s, best of 3 x 3 dispatches of about 4e12 flops: MODE 0 636-646
+// for every accumulator shape 2 x 2, 2 x 4, 4 x 4 and 4 to 32 subgroups per SM; MODE 1..3 617-631
+// with 8 or more subgroups per SM, 543-596 with 4 (one workgroup of 4 per SM); 4 x 4 with 16
+// subgroups per workgroup 9-15 (255 registers asked for by 512 invocations: the driver spills).
+// cuBLAS f16 4096^3 through PyTorch 767.1 in the same run.
 
 @group(0) @binding(0) var<storage, read_write> out: array<f32>;
 @group(0) @binding(1) var<storage, read> ab: array<f16>;

@@ -9,18 +9,10 @@
 // (s / (TN / WN)) * 64, column (s % (TN / WN)) * WN as 4 x WN / 16 accumulators of 16 x 16.  The
 // variant is the key's op (OP): 0 = 128 x 128, 4 subgroups of 64 x 64, BK 32; 1 = 128 x 256, 8
 // subgroups of 64 x 64, BK 16; 2 = 256 x 128, 8 subgroups of 64 x 64, BK 16; 3 = 128 x 128, 8
-// subgroups of 64 x 32, BK 32; OP 4..7 are shapes 0..3 with slices fetched two ahead (PIPE); OP 8,
-// 9 and 11 are shapes 0, 1 and 3 with BK 16, fetched two ahead and three slice buffers (TRIPLE;
-// OP 10 = OP 6, shape 2 does not fit 48 KiB three times).  Along K the workgroup stages BK-deep
-// slices of A and B in workgroup memory, double-buffered: every invocation loads its 16-byte
-// chunks (8 halves, a vec4<u32>) of slice t + 1 into registers before the subgroups multiply slice
-// t, then stores them into the other buffer; one barrier per slice.  PIPE loads slice t + 2 during
-// slice t into a second register set (the two sets swap roles each slice), so the global loads
-// have two slices of work to arrive in.  TRIPLE keeps slice t in buffer t % 3 and stores slice
-// t + 2 during slice t into the buffer read during t - 1, so that slice t + 1 is complete before
-// the barrier of slice t and each subgroup loads its first fragments of slice t + 1 (4 left, 1
-// right) before that barrier: after it the multiplies start at once (the epilogue's buffer is
-// halved to fit: two passes of NSG / 2 subgroups).  Each slice is kept in the operand's own layout
+// subgroups of 64 x 32, BK 32.  Along K the workgroup stages BK-deep slices of A and B in
+// workgroup memory, double-buffered: every invocation loads its 16-byte chunks (8 halves, a
+// vec4<u32>) of slice t + 1 into registers before the subgroups multiply slice t, then stores them
+// into the other buffer; one barrier per slice.  Each slice is kept in the operand's own layout
 // (A row-major (MA 0): TM rows of BK, A column-major (MA 1): BK rows of TM; B row-major (MB 0): BK
 // rows of TN, column-major (MB 1): TN rows of BK), rows padded by 8 halves (16 bytes) so that the
 // 8 rows one matrix load touches fall in distinct banks, and read back with subgroupMatrixLoad's
@@ -53,22 +45,37 @@
 // 102.0 / 130.8 / 136.0 / 153.1 for the helpers alone (no gain on any shape, up to 26% lost on
 // shape 3), the helpers alone 3 to 25% under this file; `wgc bench nn` there 148.8 with variant
 // 3, cuBLAS f16 754.1 in the same run.
+// Third round.  The ceiling (test_coop_peak, WGC_COOP_BENCH=1): subgroup-matrix multiplies with the
+// fragments in registers run 636-646 TFLOP/s on the H200 whatever the accumulators per subgroup (2
+// x 2 to 4 x 4) and subgroups per SM (4 to 32), 617-631 with every step's fragments loaded from
+// workgroup memory in this file's slice layouts (8 or more subgroups per SM; 543-596 with 4),
+// cuBLAS f16 767.1 in the same run: this kernel is at a quarter of what the extension allows.  The
+// driver's statistics (tests/tensor/coop_pipestats.c): variant 0 241 registers (two workgroups per
+// SM), 1 and 2 186, 3 152 (one per SM: 8 subgroups), no stack.  Where the time goes (same measure,
+// variants 1 / 3, results wrong on purpose, then removed): 160 / 157 as is; without the global
+// loads (stale chunks staged) 252 / 246; without any staging 284 / 270; without the barrier too 433
+// / 424: of variant 1's time the global loads take 37%, the staging stores 7%, the per-slice
+// barrier (16 multiplies per subgroup between two barriers in both) 19%, and the rest still runs at
+// 0.69 of the ceiling with workgroup-memory loads.  Tried and dropped (same measure, one run,
+// variant 1 157.6 there): fetching slices two ahead into a second register set (the two swapping
+// roles each slice, 198 registers) 149.7 on shape 1, 129.4 on 0 (131.0), 155.4 on 3 (152.8); three
+// slice buffers with BK 16 so that each subgroup loads the next slice's first fragments before the
+// barrier 74.8 on shape 0 (4 subgroups, 214 registers) and 99.0 on shape 3 (8 multiplies per
+// barrier), unmeasured on shape 1, where it needs 47872 bytes of workgroup memory with B row-major
+// and more than NVIDIA's 49152 with B column-major (the device was lost). `wgc bench nn` in that
+// run, variant 1: 163.5, cuBLAS f16 758.5 (0.22).
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read> c: array<SC>;
 
-const VAR: u32 = OP % 4u;             // tile shape
-const PIPE: bool = OP >= 4u;    // slices fetched two ahead (OP 4..7: shapes 0..3)
-const TRIPLE: bool = OP >= 8u && VAR != 2u;   // + three slice buffers (BK 16), the next
-                                                    // slice's first fragments loaded before the barrier
 const ACM: bool = MA == 1u;           // A column-major
 const BCM: bool = MB == 1u;           // B column-major
-const TM: u32 = select(128u, 256u, VAR == 2u);
-const TN: u32 = select(128u, 256u, VAR == 1u);
-const BK: u32 = select(32u, 16u, VAR == 1u || VAR == 2u || TRIPLE);
-const WN: u32 = select(64u, 32u, VAR == 3u);   // columns of a subgroup's block
+const TM: u32 = select(128u, 256u, OP == 2u);
+const TN: u32 = select(128u, 256u, OP == 1u);
+const BK: u32 = select(32u, 16u, OP == 1u || OP == 2u);
+const WN: u32 = select(64u, 32u, OP == 3u);   // columns of a subgroup's block
 const SGN: u32 = TN / WN;             // subgroups along N
 const NSG: u32 = (TM / 64u) * SGN;    // subgroups per workgroup
 const WGS: u32 = NSG * 32u;           // invocations per workgroup
@@ -85,11 +92,9 @@ const BLEN: u32 = BR * BS;
 const NA: u32 = AR * AC / 8u / WGS;   // 16-byte chunks per invocation per slice
 const NB: u32 = BR * BC / 8u / WGS;
 
-const NBUF: u32 = select(2u, 3u, TRIPLE);
-const SCN: u32 = select(NSG, NSG / 2u, TRIPLE);   // subgroups per epilogue pass
-var<workgroup> sa: array<f16, NBUF * ALEN>;
-var<workgroup> sb: array<f16, NBUF * BLEN>;
-var<workgroup> scratch: array<f32, SCN * 256>;
+var<workgroup> sa: array<f16, 2 * ALEN>;
+var<workgroup> sb: array<f16, 2 * BLEN>;
+var<workgroup> scratch: array<f32, NSG * 256>;
 
 alias Left = subgroup_matrix_left<f16, 16, 16>;
 alias Right = subgroup_matrix_right<f16, 16, 16>;
@@ -146,20 +151,18 @@ fn ld_b(base: u32, k: u32, n: u32) -> Right {
 fn put(v: Acc, i: u32, j: u32, sid: u32, m0: u32, n0: u32, li: u32) {
     let M = P.sv.x;
     let N = P.sv.y;
-    for (var ps = 0u; ps < NSG / SCN; ps++) {
-        workgroupBarrier();
-        if sid / SCN == ps { subgroupMatrixStore(&scratch, (sid % SCN) * 256u, v, false, 16u); }
-        workgroupBarrier();
-        for (var e = li; e < SCN * 256u; e += WGS) {
-            let s = ps * SCN + e / 256u;
-            let l = e % 256u;
-            let m = m0 + (s / SGN) * 64u + i * 16u + l / 16u;
-            let n = n0 + (s % SGN) * WN + j * 16u + l % 16u;
-            if m < M && n < N {
-                var x = scratch[e];
-                if MC == 1u { x += f32(c[P.off.z + n * u32(P.st[4].x)]); }
-                out[m * N + n] = SO(x);
-            }
+    workgroupBarrier();
+    subgroupMatrixStore(&scratch, sid * 256u, v, false, 16u);
+    workgroupBarrier();
+    for (var e = li; e < NSG * 256u; e += WGS) {
+        let s = e / 256u;
+        let l = e % 256u;
+        let m = m0 + (s / SGN) * 64u + i * 16u + l / 16u;
+        let n = n0 + (s % SGN) * WN + j * 16u + l % 16u;
+        if m < M && n < N {
+            var x = scratch[e];
+            if MC == 1u { x += f32(c[P.off.z + n * u32(P.st[4].x)]); }
+            out[m * N + n] = SO(x);
         }
     }
 }
@@ -219,166 +222,56 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var c32 = Acc();
     var c33 = Acc();
     let nt = (K + BK - 1u) / BK;
-    // PIPE: register set X (ra, rb) holds slice kt + 1 when slice kt is multiplied, set Y (ya, yb)
-    // receives slice kt + 2 (X and Y swap roles every slice: the h loop, unrolled by the driver,
-    // names them statically); else X is loaded with slice kt + 1 during slice kt.
-    var ya: array<vec4<u32>, 4>;
-    var yb: array<vec4<u32>, 4>;
-    if PIPE && nt > 1u {
-        for (var q = 0u; q < NA; q++) {
-            ra[q] = chunk_a(li + q * WGS, select(m0, BK, ACM), select(BK, m0, ACM), a_rows, a_cols);
-        }
-        for (var q = 0u; q < NB; q++) {
-            rb[q] = chunk_b(li + q * WGS, select(BK, n0, BCM), select(n0, BK, BCM), b_rows, b_cols);
-        }
-    }
-    if !TRIPLE {
-        for (var t0 = 0u; t0 < nt; t0 += 2u) {
-            for (var h = 0u; h < 2u; h++) {
-                let kt = t0 + h;
-                if kt >= nt { break; }
-                let ahead = select(1u, 2u, PIPE);
-                if kt + ahead < nt {   // a later slice into registers
-                    let k1 = (kt + ahead) * BK;
-                    let ar = select(m0, k1, ACM);
-                    let ac = select(k1, m0, ACM);
-                    let br = select(k1, n0, BCM);
-                    let bc = select(n0, k1, BCM);
-                    if PIPE && h == 0u {
-                        for (var q = 0u; q < NA; q++) { ya[q] = chunk_a(li + q * WGS, ar, ac, a_rows, a_cols); }
-                        for (var q = 0u; q < NB; q++) { yb[q] = chunk_b(li + q * WGS, br, bc, b_rows, b_cols); }
-                    } else {
-                        for (var q = 0u; q < NA; q++) { ra[q] = chunk_a(li + q * WGS, ar, ac, a_rows, a_cols); }
-                        for (var q = 0u; q < NB; q++) { rb[q] = chunk_b(li + q * WGS, br, bc, b_rows, b_cols); }
-                    }
-                }
-                let abase = h * ALEN;
-                let bbase = h * BLEN;
-                for (var kk = 0u; kk < BK; kk += 16u) {
-                    let a0 = ld_a(abase, wm, kk);
-                    let a1 = ld_a(abase, wm + 16u, kk);
-                    let a2 = ld_a(abase, wm + 32u, kk);
-                    let a3 = ld_a(abase, wm + 48u, kk);
-                    var bm = ld_b(bbase, kk, wn);
-                    c00 = subgroupMatrixMultiplyAccumulate(a0, bm, c00);
-                    c10 = subgroupMatrixMultiplyAccumulate(a1, bm, c10);
-                    c20 = subgroupMatrixMultiplyAccumulate(a2, bm, c20);
-                    c30 = subgroupMatrixMultiplyAccumulate(a3, bm, c30);
-                    bm = ld_b(bbase, kk, wn + 16u);
-                    c01 = subgroupMatrixMultiplyAccumulate(a0, bm, c01);
-                    c11 = subgroupMatrixMultiplyAccumulate(a1, bm, c11);
-                    c21 = subgroupMatrixMultiplyAccumulate(a2, bm, c21);
-                    c31 = subgroupMatrixMultiplyAccumulate(a3, bm, c31);
-                    if WN > 32u {
-                        bm = ld_b(bbase, kk, wn + 32u);
-                        c02 = subgroupMatrixMultiplyAccumulate(a0, bm, c02);
-                        c12 = subgroupMatrixMultiplyAccumulate(a1, bm, c12);
-                        c22 = subgroupMatrixMultiplyAccumulate(a2, bm, c22);
-                        c32 = subgroupMatrixMultiplyAccumulate(a3, bm, c32);
-                        bm = ld_b(bbase, kk, wn + 48u);
-                        c03 = subgroupMatrixMultiplyAccumulate(a0, bm, c03);
-                        c13 = subgroupMatrixMultiplyAccumulate(a1, bm, c13);
-                        c23 = subgroupMatrixMultiplyAccumulate(a2, bm, c23);
-                        c33 = subgroupMatrixMultiplyAccumulate(a3, bm, c33);
-                    }
-                }
-                // slice kt + 1 into the other buffer, last read before the previous barrier
-                if kt + 1u < nt {
-                    let nxt = 1u - h;
-                    if PIPE && h == 1u {
-                        for (var q = 0u; q < NA; q++) { put_a(nxt * ALEN, li + q * WGS, ya[q]); }
-                        for (var q = 0u; q < NB; q++) { put_b(nxt * BLEN, li + q * WGS, yb[q]); }
-                    } else {
-                        for (var q = 0u; q < NA; q++) { put_a(nxt * ALEN, li + q * WGS, ra[q]); }
-                        for (var q = 0u; q < NB; q++) { put_b(nxt * BLEN, li + q * WGS, rb[q]); }
-                    }
-                }
-                workgroupBarrier();
-            }
-        }
-    } else {
-        // slice kt in buffer kt % 3, slice kt + 1 stored and visible (the barrier of kt - 1), the
-        // first fragments of slice kt already in registers; X or Y holds slice kt + 2, the other
-        // receives slice kt + 3.  BK 16: one step of 16 per slice.
-        if nt > 1u {
-            for (var q = 0u; q < NA; q++) { put_a(ALEN, li + q * WGS, ra[q]); }
-            for (var q = 0u; q < NB; q++) { put_b(BLEN, li + q * WGS, rb[q]); }
-        }
-        if nt > 2u {
+    for (var kt = 0u; kt < nt; kt++) {
+        let cur = kt % 2u;
+        let more = kt + 1u < nt;
+        if more {                               // next slice into registers
+            let k1 = (kt + 1u) * BK;
             for (var q = 0u; q < NA; q++) {
-                ra[q] = chunk_a(li + q * WGS, select(m0, 2u * BK, ACM), select(2u * BK, m0, ACM), a_rows, a_cols);
+                let j = li + q * WGS;
+                ra[q] = chunk_a(j, select(m0, k1, ACM), select(k1, m0, ACM), a_rows, a_cols);
             }
             for (var q = 0u; q < NB; q++) {
-                rb[q] = chunk_b(li + q * WGS, select(2u * BK, n0, BCM), select(n0, 2u * BK, BCM), b_rows, b_cols);
+                let j = li + q * WGS;
+                rb[q] = chunk_b(j, select(k1, n0, BCM), select(n0, k1, BCM), b_rows, b_cols);
             }
+        }
+        let abase = cur * ALEN;
+        let bbase = cur * BLEN;
+        for (var kk = 0u; kk < BK; kk += 16u) {
+            let a0 = ld_a(abase, wm, kk);
+            let a1 = ld_a(abase, wm + 16u, kk);
+            let a2 = ld_a(abase, wm + 32u, kk);
+            let a3 = ld_a(abase, wm + 48u, kk);
+            var bm = ld_b(bbase, kk, wn);
+            c00 = subgroupMatrixMultiplyAccumulate(a0, bm, c00);
+            c10 = subgroupMatrixMultiplyAccumulate(a1, bm, c10);
+            c20 = subgroupMatrixMultiplyAccumulate(a2, bm, c20);
+            c30 = subgroupMatrixMultiplyAccumulate(a3, bm, c30);
+            bm = ld_b(bbase, kk, wn + 16u);
+            c01 = subgroupMatrixMultiplyAccumulate(a0, bm, c01);
+            c11 = subgroupMatrixMultiplyAccumulate(a1, bm, c11);
+            c21 = subgroupMatrixMultiplyAccumulate(a2, bm, c21);
+            c31 = subgroupMatrixMultiplyAccumulate(a3, bm, c31);
+            if WN > 32u {
+                bm = ld_b(bbase, kk, wn + 32u);
+                c02 = subgroupMatrixMultiplyAccumulate(a0, bm, c02);
+                c12 = subgroupMatrixMultiplyAccumulate(a1, bm, c12);
+                c22 = subgroupMatrixMultiplyAccumulate(a2, bm, c22);
+                c32 = subgroupMatrixMultiplyAccumulate(a3, bm, c32);
+                bm = ld_b(bbase, kk, wn + 48u);
+                c03 = subgroupMatrixMultiplyAccumulate(a0, bm, c03);
+                c13 = subgroupMatrixMultiplyAccumulate(a1, bm, c13);
+                c23 = subgroupMatrixMultiplyAccumulate(a2, bm, c23);
+                c33 = subgroupMatrixMultiplyAccumulate(a3, bm, c33);
+            }
+        }
+        if more {                               // the other buffer was last read before the previous barrier
+            let nxt = 1u - cur;
+            for (var q = 0u; q < NA; q++) { put_a(nxt * ALEN, li + q * WGS, ra[q]); }
+            for (var q = 0u; q < NB; q++) { put_b(nxt * BLEN, li + q * WGS, rb[q]); }
         }
         workgroupBarrier();
-        var pa0 = ld_a(0u, wm, 0u);
-        var pa1 = ld_a(0u, wm + 16u, 0u);
-        var pa2 = ld_a(0u, wm + 32u, 0u);
-        var pa3 = ld_a(0u, wm + 48u, 0u);
-        var pb = ld_b(0u, 0u, wn);
-        for (var t0 = 0u; t0 < nt; t0 += 2u) {
-            for (var h = 0u; h < 2u; h++) {
-                let kt = t0 + h;
-                if kt >= nt { break; }
-                if kt + 3u < nt {
-                    let k1 = (kt + 3u) * BK;
-                    let ar = select(m0, k1, ACM);
-                    let ac = select(k1, m0, ACM);
-                    let br = select(k1, n0, BCM);
-                    let bc = select(n0, k1, BCM);
-                    if h == 0u {
-                        for (var q = 0u; q < NA; q++) { ya[q] = chunk_a(li + q * WGS, ar, ac, a_rows, a_cols); }
-                        for (var q = 0u; q < NB; q++) { yb[q] = chunk_b(li + q * WGS, br, bc, b_rows, b_cols); }
-                    } else {
-                        for (var q = 0u; q < NA; q++) { ra[q] = chunk_a(li + q * WGS, ar, ac, a_rows, a_cols); }
-                        for (var q = 0u; q < NB; q++) { rb[q] = chunk_b(li + q * WGS, br, bc, b_rows, b_cols); }
-                    }
-                }
-                let bbase = (kt % 3u) * BLEN;
-                c00 = subgroupMatrixMultiplyAccumulate(pa0, pb, c00);
-                c10 = subgroupMatrixMultiplyAccumulate(pa1, pb, c10);
-                c20 = subgroupMatrixMultiplyAccumulate(pa2, pb, c20);
-                c30 = subgroupMatrixMultiplyAccumulate(pa3, pb, c30);
-                var bm = ld_b(bbase, 0u, wn + 16u);
-                c01 = subgroupMatrixMultiplyAccumulate(pa0, bm, c01);
-                c11 = subgroupMatrixMultiplyAccumulate(pa1, bm, c11);
-                c21 = subgroupMatrixMultiplyAccumulate(pa2, bm, c21);
-                c31 = subgroupMatrixMultiplyAccumulate(pa3, bm, c31);
-                if WN > 32u {
-                    bm = ld_b(bbase, 0u, wn + 32u);
-                    c02 = subgroupMatrixMultiplyAccumulate(pa0, bm, c02);
-                    c12 = subgroupMatrixMultiplyAccumulate(pa1, bm, c12);
-                    c22 = subgroupMatrixMultiplyAccumulate(pa2, bm, c22);
-                    c32 = subgroupMatrixMultiplyAccumulate(pa3, bm, c32);
-                    bm = ld_b(bbase, 0u, wn + 48u);
-                    c03 = subgroupMatrixMultiplyAccumulate(pa0, bm, c03);
-                    c13 = subgroupMatrixMultiplyAccumulate(pa1, bm, c13);
-                    c23 = subgroupMatrixMultiplyAccumulate(pa2, bm, c23);
-                    c33 = subgroupMatrixMultiplyAccumulate(pa3, bm, c33);
-                }
-                if kt + 1u < nt {                       // next slice's first fragments
-                    let nb = (kt + 1u) % 3u;
-                    pa0 = ld_a(nb * ALEN, wm, 0u);
-                    pa1 = ld_a(nb * ALEN, wm + 16u, 0u);
-                    pa2 = ld_a(nb * ALEN, wm + 32u, 0u);
-                    pa3 = ld_a(nb * ALEN, wm + 48u, 0u);
-                    pb = ld_b(nb * BLEN, 0u, wn);
-                }
-                if kt + 2u < nt {                       // slice kt + 2 into the buffer read in kt - 1
-                    let nb = (kt + 2u) % 3u;
-                    if h == 1u {
-                        for (var q = 0u; q < NA; q++) { put_a(nb * ALEN, li + q * WGS, ya[q]); }
-                        for (var q = 0u; q < NB; q++) { put_b(nb * BLEN, li + q * WGS, yb[q]); }
-                    } else {
-                        for (var q = 0u; q < NA; q++) { put_a(nb * ALEN, li + q * WGS, ra[q]); }
-                        for (var q = 0u; q < NB; q++) { put_b(nb * BLEN, li + q * WGS, rb[q]); }
-                    }
-                }
-                workgroupBarrier();
-            }
-        }
     }
     put(c00, 0u, 0u, sid, m0, n0, li);
     put(c01, 0u, 1u, sid, m0, n0, li);
