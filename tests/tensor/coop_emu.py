@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""coop_emu.py - runs the tensor-core kernels (matmul_coop.wgsl, flash_coop.wgsl) on an adapter
+"""coop_emu.py - runs the tensor-core kernels (matmul_coop.wgsl, flash_coop.wgsl, and the ceiling
+kernel tests/tensor/coop_peak.wgsl) on an adapter
 without cooperative matrices (lavapipe) with the subgroup matrices emulated in WGSL, and checks the
 results against a double-precision reference, so that CI checks the kernels' indexing, staging,
 ragged edges and online softmax, not only that they compile (test_matmul_coop / test_attention_coop
@@ -163,6 +164,42 @@ def matmul_case(wgc, work, M, N, K, ta, tb, bias, rnd):
     return bad == 0
 
 
+def peak_case(wgc, work, mode, rnd, steps=5, nsg=4):
+    """tests/tensor/coop_peak.wgsl (test_coop_peak.c's ceiling kernel), 4 x 4 accumulators, one
+    workgroup: every subgroup's 16 accumulators after `steps` steps against the exact sums."""
+    text = open(os.path.join(ROOT, "tests", "tensor", "coop_peak.wgsl")).read()
+    em, loads, stores = emulate(text)
+    src = ("enable f16;\nconst MODE: u32 = %du;\nconst RA: u32 = 4u;\nconst RB: u32 = 4u;\nconst NSG: u32 = %du;\n"
+           "var<private> LI: u32;\n" % (mode, nsg)) + em + shim(loads, stores, nsg)
+    qa = [rnd.randint(-4, 4) for _ in range(64 * 32)]
+    qb = [rnd.randint(-4, 4) for _ in range(32 * 64)]
+    npy(os.path.join(work, "pk_in.npy"), "e", "<f2", [q / 4 for q in qa + qb])
+    npy(os.path.join(work, "pk_p.npy"), "I", "<u4", [steps, 0, 0, 0])
+    name = "peak_mode%d" % mode
+    path = os.path.join(work, name + ".wgsl")
+    open(path, "w").write(src)
+    outp = os.path.join(work, name + "_out.npy")
+    r = subprocess.run([wgc, "run", path, "--dispatch", "1", "--bind", "0:0=zeros:f32:%d,out:%s" % (nsg * 16 * 256, outp),
+                        "--bind", "0:1=" + os.path.join(work, "pk_in.npy"), "--bind", "0:2=" + os.path.join(work, "pk_p.npy")],
+                       capture_output=True, text=True)
+    if r.returncode:
+        print("FAIL %s: wgc run exit %d\n%s%s" % (name, r.returncode, r.stdout[-1500:], r.stderr[-1500:]))
+        return False
+    out = rdnpy(outp)
+    bad = 0
+    for i in range(4):
+        for j in range(4):
+            for e in range(256):
+                rr, cc = e // 16, e % 16
+                lo = sum(qa[(i * 16 + rr) * 32 + k] * qb[k * 64 + j * 16 + cc] for k in range(16)) / 16
+                hi = sum(qa[(i * 16 + rr) * 32 + 16 + k] * qb[(16 + k) * 64 + j * 16 + cc] for k in range(16)) / 16
+                x = steps * lo if mode == 0 else (steps + 1) // 2 * lo + steps // 2 * hi
+                for g in range(nsg):
+                    bad += out[(g * 16 + i * 4 + j) * 256 + e] != x
+    print("%s %s: %d wrong of %d" % ("ok  " if not bad else "FAIL", name, bad, nsg * 16 * 256))
+    return bad == 0
+
+
 def flash_case(wgc, work, Lq, Lk, causal, scale, rnd, H=2, Hkv=1, D=64):
     em, loads, stores = emulate(open(os.path.join(KDIR, "flash_coop.wgsl")).read())
     src = prelude(0, 0, 0, int(causal)) + open(os.path.join(KDIR, "common.wgsl")).read() + em + shim(loads, stores, 4)
@@ -215,6 +252,8 @@ def main():
     good = True
     good &= flash_case(wgc, work, 100, 100, True, 0.125, rnd)
     good &= flash_case(wgc, work, 37, 130, True, 4.0, rnd)     # KV cache, grouped heads, rescaled O
+    for mode in range(4):
+        good &= peak_case(wgc, work, mode, rnd)
     good &= matmul_case(wgc, work, 136, 72, 48, False, False, True, rnd)
     good &= matmul_case(wgc, work, 64, 136, 32, True, True, False, rnd)
     return 0 if good else 1

@@ -10,7 +10,9 @@
  * tensor-core timings with A, B or both column-major (transposed views).  Under
  * valgrind, two cases.  Everywhere, matmul_coop.wgsl is compiled by our compiler for every variant
  * (tile shape), operand layout and bias mode with the prelude kernel.c gives it, so that a broken
- * kernel fails here even on adapters without cooperative matrices. */
+ * kernel fails here even on adapters without cooperative matrices; WGC_COOP_SPV_DIR=dir also
+ * writes the SPIR-V of each variant (either A layout, B row-major, no bias) there, for the
+ * driver's pipeline statistics (tests/tensor/coop_pipestats.c). */
 #include <time.h>
 
 #include "tensor_test.h"
@@ -42,6 +44,16 @@ static void compile_variant(unsigned op, unsigned ma, unsigned mb, unsigned mc) 
     wgsl_result *r = wt_kernel_compile(ctx, "test_matmul_coop", &key, 1);
     CHECKF(r && r->ok && r->spirv_word_count > 0, "matmul_coop.wgsl OP %u MA %u MB %u MC %u: %s", op, ma, mb, mc,
            r ? "no SPIR-V" : wt_last_error(ctx));
+    const char *dir = getenv("WGC_COOP_SPV_DIR");   /* the SPIR-V, for coop_pipestats */
+    if (dir && r && r->ok && !mb && !mc) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/matmul_coop_op%u_ma%u.spv", dir, op, ma);
+        FILE *f = fopen(path, "wb");
+        if (f) {
+            fwrite(r->spirv, 4, r->spirv_word_count, f);
+            fclose(f);
+        }
+    }
     wgsl_result_free(r);
     wt_clear_error(ctx);
 }

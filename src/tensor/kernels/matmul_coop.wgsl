@@ -45,6 +45,25 @@
 // 102.0 / 130.8 / 136.0 / 153.1 for the helpers alone (no gain on any shape, up to 26% lost on
 // shape 3), the helpers alone 3 to 25% under this file; `wgc bench nn` there 148.8 with variant
 // 3, cuBLAS f16 754.1 in the same run.
+// Third round.  The ceiling (test_coop_peak, WGC_COOP_BENCH=1): subgroup-matrix multiplies with the
+// fragments in registers run 636-646 TFLOP/s on the H200 whatever the accumulators per subgroup (2
+// x 2 to 4 x 4) and subgroups per SM (4 to 32), 617-631 with every step's fragments loaded from
+// workgroup memory in this file's slice layouts (8 or more subgroups per SM; 543-596 with 4),
+// cuBLAS f16 767.1 in the same run: this kernel is at a quarter of what the extension allows.  The
+// driver's statistics (tests/tensor/coop_pipestats.c): variant 0 241 registers (two workgroups per
+// SM), 1 and 2 186, 3 152 (one per SM: 8 subgroups), no stack.  Where the time goes (same measure,
+// variants 1 / 3, results wrong on purpose, then removed): 160 / 157 as is; without the global
+// loads (stale chunks staged) 252 / 246; without any staging 284 / 270; without the barrier too 433
+// / 424: of variant 1's time the global loads take 37%, the staging stores 7%, the per-slice
+// barrier (16 multiplies per subgroup between two barriers in both) 19%, and the rest still runs at
+// 0.69 of the ceiling with workgroup-memory loads.  Tried and dropped (same measure, one run,
+// variant 1 157.6 there): fetching slices two ahead into a second register set (the two swapping
+// roles each slice, 198 registers) 149.7 on shape 1, 129.4 on 0 (131.0), 155.4 on 3 (152.8); three
+// slice buffers with BK 16 so that each subgroup loads the next slice's first fragments before the
+// barrier 74.8 on shape 0 (4 subgroups, 214 registers) and 99.0 on shape 3 (8 multiplies per
+// barrier), unmeasured on shape 1, where it needs 47872 bytes of workgroup memory with B row-major
+// and more than NVIDIA's 49152 with B column-major (the device was lost). `wgc bench nn` in that
+// run, variant 1: 163.5, cuBLAS f16 758.5 (0.22).
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
