@@ -120,7 +120,8 @@ const MQ: u32 = RPG / 4u;                     // row-maximum quads per lane
 const BR: u32 = NG * RPG;                     // query rows per workgroup
 const BC: u32 = 64u;                          // keys per tile
 const NO4: u32 = max(D4 / 16u, 1u);           // output column quads per 16 lanes (1 or 2)
-const NOB: bool = NO4 == 2u && !SPL;          // a lane's second output quad (ob0 ..)
+const OK: bool = (MC & 64u) != 0u && SPL && NO4 == 2u;  // O split over keys: quads c, c + 16 over half the keys
+const NOB: bool = NO4 == 2u && (!SPL || OK);  // a lane's second output quad (ob0 ..)
 const KC: u32 = min(DP, select(32u, 64u, (MB & 2u) != 0u));  // head dims per K chunk
 const NKC: u32 = DP / KC;                     // K chunks per tile (1, 2 or 4)
 const NS: u32 = KC * 16u;                     // quads of a chunk (K: KC x 16, V: VC x D4)
@@ -141,7 +142,7 @@ const WQ: bool = (MB & 1u) != 0u && SPL;      // a warp: 4 groups x 8 columns (e
 const SG: bool = (MC & 8u) != 0u && WQ;       // row maxima / sums of a warp's 8 columns met by subgroup shuffles
 const SG2: u32 = select(0u, 16u, SG);         // SG: the mxs slots of lanes (0, half 1), (8, half 1)
 const SG3: u32 = select(0u, 24u, SG);
-const SD: bool = (MC & 16u) != 0u && SPL && !PT;  // S split over head dims: half h a 4 x 4 block over half of each chunk
+const SD: bool = (MC & 16u) != 0u && SPL;    // S split over head dims: half h a 4 x 4 block over half of each chunk
 
 var<workgroup> qs: array<array<vec4<f32>, QG>, NG>;  // [group][row i * D4 + head-dim quad]
 var<workgroup> kv: array<array<vec4<f32>, 17>, 64>;  // K chunk [key][head-dim quad], V chunk [key * VR + half][quad]
@@ -433,6 +434,13 @@ fn o_key(j: u32, r: u32) {
     oa1 = fma(vec4<f32>(p.y), x, oa1);
     oa2 = fma(vec4<f32>(p.z), x, oa2);
     oa3 = fma(vec4<f32>(p.w), x, oa3);
+    if OK {
+        let y = kv[r + 1u][lc];
+        ob0 = fma(vec4<f32>(p.x), y, ob0);
+        ob1 = fma(vec4<f32>(p.y), y, ob1);
+        ob2 = fma(vec4<f32>(p.z), y, ob2);
+        ob3 = fma(vec4<f32>(p.w), y, ob3);
+    }
 }
 
 // O += P V over key quad pj of P, V chunk rows from vr (constants at every call)
@@ -448,7 +456,7 @@ fn o_step(pj: u32, vr: u32) {
     let p1 = ps[lg][16u + pj];
     let p2 = ps[lg][32u + pj];
     let p3 = ps[lg][48u + pj];
-    if SPL {
+    if SPL && !OK {
         let sx = kv[vr + lq][lm];
         let sy = kv[vr + VR + lq][lm];
         let sz = kv[vr + 2u * VR + lq][lm];
@@ -498,9 +506,21 @@ fn o_step(pj: u32, vr: u32) {
     }
 }
 
-// the whole V chunk ch (a constant)
+// the whole V chunk ch (a constant); OK: the lane's half of its keys
 fn o_chunk(ch: u32) {
     let q = ch * (VC / 4u);
+    if OK {
+        let n = VC / 8u;                  // key quads per half: 4 (VC 32) or 2 (16)
+        let b = q + n * lh;
+        let r = 4u * VR * n * lh;
+        o_step(b, r); o_step(b + 1u, r + 4u * VR);
+        if n >= 4u { o_step(b + 2u, r + 8u * VR); o_step(b + 3u, r + 12u * VR); }
+        if n >= 8u {
+            o_step(b + 4u, r + 16u * VR); o_step(b + 5u, r + 20u * VR);
+            o_step(b + 6u, r + 24u * VR); o_step(b + 7u, r + 28u * VR);
+        }
+        return;
+    }
     o_step(q, 0u); o_step(q + 1u, 4u * VR); o_step(q + 2u, 8u * VR); o_step(q + 3u, 12u * VR);
     if VC >= 32u {
         o_step(q + 4u, 16u * VR); o_step(q + 5u, 20u * VR); o_step(q + 6u, 24u * VR); o_step(q + 7u, 28u * VR);
@@ -584,7 +604,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     lh = lid / (16u * NG);
     lk = lc + 32u * lh;
-    lcv = min(select(lc, lc + 16u * lh, SPL), D4 - 1u);
+    lcv = min(select(lc, lc + 16u * lh, SPL && !OK), D4 - 1u);
     lq = lcv / 16u;
     lhd = lh * (KQ / 2u);
     lm = lcv % 16u;
@@ -665,8 +685,26 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             s_chunk(3u);
         }
         // SD: half 1's partial S meets half 0's in P's places (P of the last tile is read: a
-        //     barrier has passed since)
-        if SD {
+        //     barrier has passed since; with PT key-major: 4 quads per lane)
+        if SD && PT {
+            if lh == 1u {
+                ps[lg][lc] = vec4<f32>(s0.x, s1.x, s2.x, s3.x);
+                ps[lg][lc + 16u] = vec4<f32>(s0.y, s1.y, s2.y, s3.y);
+                ps[lg][lc + 32u] = vec4<f32>(s0.z, s1.z, s2.z, s3.z);
+                ps[lg][lc + 48u] = vec4<f32>(s0.w, s1.w, s2.w, s3.w);
+            }
+            workgroupBarrier();
+            if lh == 0u {
+                let a = ps[lg][lc];
+                let b = ps[lg][lc + 16u];
+                let c = ps[lg][lc + 32u];
+                let d = ps[lg][lc + 48u];
+                s0 += vec4<f32>(a.x, b.x, c.x, d.x);
+                s1 += vec4<f32>(a.y, b.y, c.y, d.y);
+                s2 += vec4<f32>(a.z, b.z, c.z, d.z);
+                s3 += vec4<f32>(a.w, b.w, c.w, d.w);
+            }
+        } else if SD {
             if lh == 1u { put_p(0u, s0); put_p(1u, s1); put_p(2u, s2); put_p(3u, s3); }
             workgroupBarrier();
             if lh == 0u { s0 += get_p(0u); s1 += get_p(1u); s2 += get_p(2u); s3 += get_p(3u); }
@@ -745,10 +783,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let p2 = exp2(s2 - vec4<f32>(mua.z));
             let p3 = exp2(s3 - vec4<f32>(mua.w));
             la = la + vec4<f32>(hsum(p0), hsum(p1), hsum(p2), hsum(p3));
-            put_p(0u, p0);
-            put_p(1u, p1);
-            put_p(2u, p2);
-            put_p(3u, p3);
+            if PT {
+                ps[lg][lc] = vec4<f32>(p0.x, p1.x, p2.x, p3.x);
+                ps[lg][lc + 16u] = vec4<f32>(p0.y, p1.y, p2.y, p3.y);
+                ps[lg][lc + 32u] = vec4<f32>(p0.z, p1.z, p2.z, p3.z);
+                ps[lg][lc + 48u] = vec4<f32>(p0.w, p1.w, p2.w, p3.w);
+            } else {
+                put_p(0u, p0);
+                put_p(1u, p1);
+                put_p(2u, p2);
+                put_p(3u, p3);
+            }
         }
         if RPG == 8u {
             let mnb = max(mb, mxb);
@@ -797,12 +842,33 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
     }
 
+    // OK: each half's partial O of the quad the other half stores goes to kv (half h's region:
+    // rows 32 h ..), after a barrier (every lane is past its last V read)
+    let xs = lg * 16u + lc;
+    let xc = (xs % 4u) * 4u;
+    if OK {
+        workgroupBarrier();
+        let xr = 32u * lh + xs / 4u;
+        let h1 = lh == 1u;
+        kv[xr][xc] = select(ob0, oa0, h1);
+        kv[xr][xc + 1u] = select(ob1, oa1, h1);
+        kv[xr][xc + 2u] = select(ob2, oa2, h1);
+        kv[xr][xc + 3u] = select(ob3, oa3, h1);
+    }
     // the row sums: the 16 lanes' shares (mxs is free: a barrier has passed since its last read)
     let me = (lh * 16u + lc) * MQ;
     if SG { la = sg_sum(la); }
     mxs[lg][me] = la;
     if RPG == 8u { mxs[lg][me + 1u] = lb; }
     workgroupBarrier();
+    if OK {
+        let xr = 32u * (1u - lh) + xs / 4u;
+        if lh == 0u {
+            oa0 += kv[xr][xc]; oa1 += kv[xr][xc + 1u]; oa2 += kv[xr][xc + 2u]; oa3 += kv[xr][xc + 3u];
+        } else {
+            ob0 += kv[xr][xc]; ob1 += kv[xr][xc + 1u]; ob2 += kv[xr][xc + 2u]; ob3 += kv[xr][xc + 3u];
+        }
+    }
     var ta = vec4<f32>(0.0);
     var tb = vec4<f32>(0.0);
     if SG {
@@ -817,11 +883,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let ia = select(vec4<f32>(1.0) / ta, vec4<f32>(0.0), ta == vec4<f32>(0.0));
         let ib = select(vec4<f32>(1.0) / tb, vec4<f32>(0.0), tb == vec4<f32>(0.0));
         let r0 = q0 + RPG * lg;
-        store_row(r0, lcv, oa0 * ia.x, Lq, D, bh);
-        store_row(r0 + 1u, lcv, oa1 * ia.y, Lq, D, bh);
-        store_row(r0 + 2u, lcv, oa2 * ia.z, Lq, D, bh);
-        store_row(r0 + 3u, lcv, oa3 * ia.w, Lq, D, bh);
-        if NOB {
+        if !OK || lh == 0u {
+            store_row(r0, lcv, oa0 * ia.x, Lq, D, bh);
+            store_row(r0 + 1u, lcv, oa1 * ia.y, Lq, D, bh);
+            store_row(r0 + 2u, lcv, oa2 * ia.z, Lq, D, bh);
+            store_row(r0 + 3u, lcv, oa3 * ia.w, Lq, D, bh);
+        }
+        if NOB && (!OK || lh == 1u) {
             store_row(r0, lc + 16u, ob0 * ia.x, Lq, D, bh);
             store_row(r0 + 1u, lc + 16u, ob1 * ia.y, Lq, D, bh);
             store_row(r0 + 2u, lc + 16u, ob2 * ia.z, Lq, D, bh);
