@@ -299,23 +299,23 @@ static bool flash3_sg(wt_context *ctx, unsigned mb) {
 }
 
 /* The flash kernel and its mode bits (key.mode[1]) for head dims up to 16 << l2; *br = query rows
- * per workgroup.  flash3 where D <= 128 and it fits the device's workgroup memory: for 64 < D
- * <= 128 (256 lanes, two per column of a row group) in mode 195 (a warp 4 row groups x 8
- * columns; 64-dim K chunks fetched one chunk ahead into registers; P key-major), where the
- * device has subgroups for WQ's exchange (flash3_sg) with f32 and f16 inputs and with the S
- * phase split over head dims (flash3_sd) and the O phase over keys (flash3_ok): on the H200,
- * causal B1 H32 S4096 D128, one run at this change (torch SDPA f32 42.28), f32 29.84 TFLOP/s
- * against 28.19 (mode 67 + SD, the default before), f16 28.60 against 26.45 (mode 243); without
- * subgroups mode 195 with f32 (25.97, two runs at the commit that added the exchange) and 114
- * with f16 (2 groups x 16 columns, fetched at the stores: 24.67); else (or where these do not
- * fit) mode 2 (128 lanes, 64-dim K chunks, fetched one chunk ahead); else flash2.  Earlier:
- * mode 2 19.7, flash2 15.0 (D <= 64 keeps mode 2: there mode 114's second half of the lanes
- * would repeat the first half's O work, and it was not measured; flash3's header has the other
- * modes).  Benchmarks and tests: WGC_FLASH_KERNEL=2 takes flash2, =3 flash2 with its 16 KiB K/V
- * buffer where the device allows; WGC_FLASH3=<mode bits> a given flash3 configuration where it
- * fits (plus 256: without the unguarded path, flash3_exact; plus 512: without the subgroup
- * exchange, flash3_sg; plus 1024: S split over head dims, flash3_sd; plus 4096: O split over
- * keys, flash3_ok; WGC_FLASH3 leaves both off otherwise). */
+ * per workgroup.  flash3 where D <= 128 and it fits the device's workgroup memory: for 64 < D <=
+ * 128 (256 lanes, two per column of a row group) in mode 195 (a warp 4 row groups x 8 columns;
+ * 64-dim K chunks fetched one chunk ahead into registers; P key-major), where the device has
+ * subgroups for WQ's exchange (flash3_sg) with f32 and f16 inputs and with the S phase split over
+ * head dims (flash3_sd) and the O phase over keys (flash3_ok): on the H200, causal B1 H32 S4096
+ * D128, the run at 756bd7a (torch SDPA f32 42.39), f32 29.83 TFLOP/s (0.704 of SDPA) against 28.17
+ * (mode 67 + SD, the default before), f16 28.58 against 26.44 (mode 243, the f16 default before);
+ * without subgroups mode 195 with f32 (25.97, two runs at the commit that added the exchange) and
+ * 114 with f16 (2 groups x 16 columns, fetched at the stores: 24.67); else (or where these do not
+ * fit) mode 2 (128 lanes, 64-dim K chunks, fetched one chunk ahead); else flash2.  Earlier: mode 2
+ * 19.7, flash2 15.0 (D <= 64 keeps mode 2: there mode 114's second half of the lanes would repeat
+ * the first half's O work, and it was not measured; flash3's header has the other modes).
+ * Benchmarks and tests: WGC_FLASH_KERNEL=2 takes flash2, =3 flash2 with its 16 KiB K/V buffer
+ * where the device allows; WGC_FLASH3=<mode bits> a given flash3 configuration where it fits (plus
+ * 256: without the unguarded path, flash3_exact; plus 512: without the subgroup exchange,
+ * flash3_sg; plus 1024: S split over head dims, flash3_sd; plus 4096: O split over keys,
+ * flash3_ok; WGC_FLASH3 leaves both off otherwise). */
 static wt_kfile flash_kernel(wt_context *ctx, int l2, bool f16, uint8_t *mode, int64_t *br) {
     const wg_limits *lim = wg_device_get_limits(ctx->dev);
     uint64_t smax = lim ? lim->max_compute_workgroup_storage_size : 16384;

@@ -7,14 +7,20 @@
 // S) and output column quads c and c + 16 (a 4 x 8 block of O), all in registers; with SPL (the
 // default at D > 64) a workgroup has 256 lanes and lane (c, half h) owns keys 32 h + c and
 // 32 h + c + 16 (a 4 x 2 block of S) and output quad 16 h + c (4 x 4 of O).  A warp holds 2
-// groups x 16 columns, or with WQ (the f32 default at D > 64) 4 groups x 8 columns: per 4 head
-// dims its S step then reads 8 distinct K quads and 4 q quads (6 shared wavefronts per 32 FMAs
-// against 8; the O step 8 per 64 against 12).  With SD (MC bit 4, SPL without PT: attention.c's
-// flash3_sd, the f32 default) the two halves split each K chunk's head dims instead of the keys:
-// lane (c, half h) computes a 4 x 4 block of S (keys c + 16 e) over half h of every chunk (8
-// shared wavefronts per 64 FMAs against 6 per 32); half 1 then stores its partial block in P's
-// places, and after one more barrier (9 per tile) half 0 adds it, masks, and alone writes P and
-// its sum shares (half 1's maxima enter as -inf, its shares stay 0).  Every loop over head
+// groups x 16 columns, or with WQ (the default at D > 64 with SG) 4 groups x 8 columns: per 4
+// head dims its S step then reads 8 distinct K quads and 4 q quads (6 shared wavefronts per 32
+// FMAs against 8; the O step 8 per 64 against 12).  With SD (MC bit 4, SPL: attention.c's
+// flash3_sd, the default with SG) the two halves split each K chunk's head dims instead of the
+// keys: lane (c, half h) computes a 4 x 4 block of S (keys c + 16 e) over half h of every chunk
+// (8 shared wavefronts per 64 FMAs against 6 per 32); half 1 then stores its partial block in P's
+// places (with PT key-major: 4 quad stores; else 16 scalar ones), and after one more barrier (9
+// per tile) half 0 adds it, masks, and alone writes P and its sum shares (half 1's maxima enter
+// as -inf, its shares stay 0).  With OK (MC bit 6, SPL at DP 128: attention.c's flash3_ok, the
+// default with SG) the halves split the O phase over keys instead of the output quads: lane (c,
+// half h) owns output quads c and c + 16 of its 4 rows (a 4 x 8 block) over keys 16 h .. 16 h +
+// 15 of every 32-key V chunk (one O step: 4 P quads + 8 V quads per 128 FMAs, or with PT per key
+// 1 + 2 per 32, against 8 per 64), and at the end each half hands the other its partial block of
+// the quad the other stores (through kv, one more barrier per workgroup).  Every loop over head
 // dims or keys is unrolled by hand through calls with constant arguments (s_chunk / s_step,
 // o_chunk / o_step) and the shared arrays are two-dimensional, so that each shared read is
 // [lane-invariant][constant]: a load at a hoisted base plus an immediate offset (wgc clamps every
@@ -32,7 +38,8 @@
 //      (scalar stores), or with PT key-major, a quad of the group's 4 rows per key (two 16-byte
 //      stores per lane);
 //   3. O += P V: V arrives in chunks of VC keys, row-major (a key per one or two 17-quad rows);
-//      with PT one key per step (a P quad and a V quad: 16 FMAs).
+//      with PT one key per step (a P quad and a V quad: 16 FMAs; with OK a P quad and two V
+//      quads: 32 FMAs).
 // A K or V chunk is either fetched from global memory into registers (f0 ..) one chunk ahead,
 // while the current chunk is computed, or (DS: the chunks of S, DO: those of O) fetched right
 // before its store, between the same two barriers: fewer live registers, the latency hidden by
@@ -48,19 +55,34 @@
 // (zero-padded); MC bit 0 causal (aligned to the end, as flash2.wgsl), bit 1 16-byte loads, bit 2
 // EX, bit 3 SG (with WQ: the row maxima and sums of a warp's 8 columns met by subgroup shuffles,
 // flash_sg.wgsl, which src/tensor/kernel.c appends with `enable subgroups;`, else the stand-ins
-// of flash_nosg.wgsl; attention.c's flash3_sg: subgroups of 8+ lanes), bit 4 SD (above); MB = mode bits: bit 1 K
-// chunks of 64 head dims (else 32), bit 4 DS, bit 5 DO, bit 6 SPL, bit 0 WQ with SPL, else RPG 8
-// (else 4), bit 7 PT (with SPL) (attention.c's defaults for DP 128 with SG: 67 = 1 + 2 + 64 with
-// f32 inputs, 243 = 1 + 2 + 16 + 32 + 64 + 128 with f16; without: 195 = 67 + 128 with f32, 114 =
-// 2 + 16 + 32 + 64 with f16; 2 below), and opt-in, slower on the H200: bit 3 NG 4 (else 8), bit 2
-// head-major workgroup order.
+// of flash_nosg.wgsl; attention.c's flash3_sg: subgroups of 8+ lanes), bit 4 SD, bit 6 OK
+// (above); MB = mode bits: bit 1 K chunks of 64 head dims (else 32), bit 4 DS, bit 5 DO, bit 6
+// SPL, bit 0 WQ with SPL, else RPG 8 (else 4), bit 7 PT (with SPL) (attention.c's defaults for DP
+// 128: with SG 195 = 1 + 2 + 64 + 128 with SD and OK, f32 and f16 inputs; without: 195 with f32,
+// 114 = 2 + 16 + 32 + 64 with f16; 2 below), and opt-in, slower on the H200: bit 3 NG 4 (else 8),
+// bit 2 head-major workgroup order.
 // Workgroup memory 16 (NG (RPG DP / 4 + 1) + 64 17 + NG (16 RPG + 1) + 4 NG RPG NH) bytes
 // (attention.c's flash3_smem): 46464 for D 128 in mode 114, 44416 in mode 2 (NVIDIA's Vulkan
 // limit is 48 KiB), 32000 for D 32 in mode 0.
+// SD + OK on the H200 (causal B1 H32 S4096 D128, wgc bench llm, TFLOP/s, WGC_FLASH3 = mode + 1024
+// (SD) + 4096 (OK), f16 inputs marked h; three runs while adding OK, the last at 756bd7a, torch
+// SDPA f32 42.45, 42.28, 42.39): 5315 = 195 + SD + OK (the default since) 29.84 in the second,
+// 29.84 and 29.85 in the last, its default row 29.83 (0.704 of SDPA); 5187 (67 + SD + OK, P
+// row-major) 29.14, 5203 (83, K fetched at its store) 29.14, 5331 (211) 29.83, 5219 (99, V fetched
+// at its store) 27.49, 4163 (67 + OK alone) 27.97, 4291 (195 + OK) 27.77, 5323 (203: NG 4, 128
+// lanes, BR 16) 18.74; the old default 1091 28.15, 28.17, 28.16, 28.17, its default row 28.21,
+// 28.19; 1219 (195 + SD: the quad exchange without OK) 27.56, 1235 27.63; f16 5315h 28.60, 28.59,
+// default row 28.58, 5331h 28.54, 5363h (243 + SD + OK) 28.25, 5187h 27.64, 1219h 27.35, 27.40,
+// 27.36, 1267h 26.96, 5323h 17.52, the old default 243h 26.43, 26.45, 26.44.  Tried and deleted
+// (first run): SK, SD over K chunk 0 and each lane's own 2 keys over the last chunk, the partial
+// blocks (as quads, key-major) meeting at the barriers that chunk needs anyway (8 barriers per
+// tile): 2115 (67) 27.25, 2131 27.20, 2243 26.68, 2259 26.75, 2291h 26.88: the barrier saved was
+// worth less than SD's reads per FMA in the last chunk.  Registers were not read this round (OK
+// holds 16 more accumulators per lane: one 256-lane workgroup per multiprocessor either way).
 // SD on the H200 (one run at 7b3783a, causal B1 H32 S4096 D128, torch SDPA f32 42.39, TFLOP/s,
-// WGC_FLASH3 = mode + 1024): 67 27.07 -> 1091 28.17 (the f32 default since), 83 -> 1107 28.17,
+// WGC_FLASH3 = mode + 1024): 67 27.07 -> 1091 28.17 (the f32 default until 756bd7a), 83 -> 1107 28.17,
 // 115 25.66 -> 1139 26.24, 114 24.67 -> 1138 25.36, 66 -> 1090 26.89, 67h -> 1091h 26.58
-// (243h, the f16 default, 26.45 in that run: within noise, kept).
+// (243h, then the f16 default, 26.45 in that run: within noise, kept).
 // Measured on the H200 (causal B1 H32 S4096 D128, wgc bench llm, three runs at the commit that
 // added SG, torch SDPA f32 42.3-42.4, TFLOP/s, registers per lane in parentheses, f16 inputs
 // marked h): with SG f32 67 (the default) 27.08, 27.07, 27.05 (138), 83 27.08 (138), 195 26.89,
