@@ -299,24 +299,23 @@ static bool flash3_sg(wt_context *ctx, unsigned mb) {
 }
 
 /* The flash kernel and its mode bits (key.mode[1]) for head dims up to 16 << l2; *br = query rows
- * per workgroup.  flash3 where D <= 128 and it fits the device's workgroup memory: for 64 < D
- * <= 128 (256 lanes, two per S block) where the device has subgroups for WQ's exchange
- * (flash3_sg) in mode 67 with f32 inputs (a warp 4 row groups x 8 columns; 64-dim K chunks
- * fetched one chunk ahead into registers; P row-major: 138 registers; S split over head dims,
- * flash3_sd: 28.17 TFLOP/s against 27.07, torch 42.39, one run at 7b3783a) and in mode 243 with f16
- * inputs (the same lanes, every chunk fetched at its store, P key-major: 124 registers, two
- * workgroups per multiprocessor), else in mode 195 with f32 (67 with P key-major) and 114 with
- * f16 (2 groups x 16 columns, fetched at the stores); else (or where these do not fit) in mode
- * 2 (128 lanes, 64-dim K chunks, fetched one chunk ahead); else flash2.  On the H200, causal
- * B1 H32 S4096 D128, two runs at the commit that added the subgroup exchange (torch SDPA f32
- * 42.3): f32 67 27.07 TFLOP/s, 195 26.88 (without the exchange 25.85, 25.97), f16 243 26.42,
- * 195 25.73, 114 24.67 (flash3's header has the other modes); earlier: mode 2 19.7, flash2
- * 15.0 (D <= 64 keeps mode 2: there mode 114's second half of the lanes would repeat the first
- * half's O work, and it was not measured).  Benchmarks and tests: WGC_FLASH_KERNEL=2 takes
- * flash2, =3 flash2 with its 16 KiB K/V buffer where the device allows; WGC_FLASH3=<mode bits>
- * a given flash3 configuration where it fits (plus 256: without the unguarded path,
- * flash3_exact; plus 512: without the subgroup exchange, flash3_sg; plus 1024: S split over
- * head dims, flash3_sd, which WGC_FLASH3 leaves off otherwise). */
+ * per workgroup.  flash3 where D <= 128 and it fits the device's workgroup memory: for 64 < D <=
+ * 128 (256 lanes, two per column of a row group) in mode 195 (a warp 4 row groups x 8 columns;
+ * 64-dim K chunks fetched one chunk ahead into registers; P key-major), where the device has
+ * subgroups for WQ's exchange (flash3_sg) with f32 and f16 inputs and with the S phase split over
+ * head dims (flash3_sd) and the O phase over keys (flash3_ok): on the H200, causal B1 H32 S4096
+ * D128, the run at 756bd7a (torch SDPA f32 42.39), f32 29.83 TFLOP/s (0.704 of SDPA) against 28.17
+ * (mode 67 + SD, the default before), f16 28.58 against 26.44 (mode 243, the f16 default before);
+ * without subgroups mode 195 with f32 (25.97, two runs at the commit that added the exchange) and
+ * 114 with f16 (2 groups x 16 columns, fetched at the stores: 24.67); else (or where these do not
+ * fit) mode 2 (128 lanes, 64-dim K chunks, fetched one chunk ahead); else flash2.  Earlier: mode 2
+ * 19.7, flash2 15.0 (D <= 64 keeps mode 2: there mode 114's second half of the lanes would repeat
+ * the first half's O work, and it was not measured; flash3's header has the other modes).
+ * Benchmarks and tests: WGC_FLASH_KERNEL=2 takes flash2, =3 flash2 with its 16 KiB K/V buffer
+ * where the device allows; WGC_FLASH3=<mode bits> a given flash3 configuration where it fits (plus
+ * 256: without the unguarded path, flash3_exact; plus 512: without the subgroup exchange,
+ * flash3_sg; plus 1024: S split over head dims, flash3_sd; plus 4096: O split over keys,
+ * flash3_ok; WGC_FLASH3 leaves both off otherwise). */
 static wt_kfile flash_kernel(wt_context *ctx, int l2, bool f16, uint8_t *mode, int64_t *br) {
     const wg_limits *lim = wg_device_get_limits(ctx->dev);
     uint64_t smax = lim ? lim->max_compute_workgroup_storage_size : 16384;
@@ -327,7 +326,7 @@ static wt_kfile flash_kernel(wt_context *ctx, int l2, bool f16, uint8_t *mode, i
          * flash2 stays the default: flash3's unrolled code takes llvmpipe seconds to compile;
          * the tests run flash3 there through WGC_FLASH3) */
         bool sg = flash3_sg(ctx, 67);
-        const uint8_t pref[] = { l2 == 3 ? (sg ? (f16 ? 243 : 67) : (f16 ? 114 : 195)) : 2, 2 };
+        const uint8_t pref[] = { l2 == 3 ? (sg || !f16 ? 195 : 114) : 2, 2 };
         for (size_t i = 0; i <= sizeof pref; i++) {
             unsigned mb = i == 0 ? (f3 && *f3 ? (unsigned)atoi(f3) & 255 : 255) : pref[i - 1];
             if (mb == 255 || (i > 0 && smax <= 32768) || (uint64_t)flash3_smem(l2, mb) > smax)
@@ -345,14 +344,21 @@ static wt_kfile flash_kernel(wt_context *ctx, int l2, bool f16, uint8_t *mode, i
     return WT_K_flash2;
 }
 
-/* flash3's S split over head dims (MC bit 4, SD; in modes with bit 6 and without bit 7): the
- * default with f32 inputs in mode 67 (on the H200 28.17 TFLOP/s against 27.07, f16 26.58 against
- * 26.45 in mode 243: that stays); with WGC_FLASH3 set, its bit 10 (1024) */
-static bool flash3_sd(unsigned mb, bool f16) {
+/* flash3's S split over head dims (MC bit 4, SD) and O split over keys (MC bit 6, OK), in modes
+ * with bit 6 (two lanes per column): both the default in mode 195 (where flash3_sg holds: the
+ * default mode for f32 and f16 then); with WGC_FLASH3 set, its bits 10 (1024) and 12 (4096) */
+static bool flash3_sd(wt_context *ctx, unsigned mb) {
     const char *f3 = getenv("WGC_FLASH3");
     if (f3 && *f3)
-        return (atoi(f3) & 1024) && (mb & 192) == 64;
-    return !f16 && mb == 67;
+        return (atoi(f3) & 1024) && (mb & 64);
+    return mb == 195 && flash3_sg(ctx, mb);
+}
+
+static bool flash3_ok(wt_context *ctx, unsigned mb) {
+    const char *f3 = getenv("WGC_FLASH3");
+    if (f3 && *f3)
+        return (atoi(f3) & 4096) && (mb & 64);
+    return mb == 195 && flash3_sg(ctx, mb);
 }
 
 static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor *k, wt_tensor *v,
@@ -382,7 +388,8 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     key.mode[2] = (uint8_t)((d->causal ? 1 : 0) | (file == WT_K_flash3 && flash3_v4(p) ? 2 : 0) |
                             (file == WT_K_flash3 && flash3_exact(p, l2, br) ? 4 : 0) |
                             (file == WT_K_flash3 && flash3_sg(ctx, mode) ? 8 : 0) |
-                            (file == WT_K_flash3 && flash3_sd(mode, q->dtype == WT_F16) ? 16 : 0));
+                            (file == WT_K_flash3 && flash3_sd(ctx, mode) ? 16 : 0) |
+                            (file == WT_K_flash3 && flash3_ok(ctx, mode) ? 64 : 0));
     wt_kernel *kk = wt_kernel_get(ctx, op, &key);
     wt_storage *in[3] = { q->st, k->st, v->st };
     if (!kk || wt_record(ctx, op, kk, &pr, out->st, 3, in) != WT_OK) {

@@ -234,16 +234,20 @@ int main(void) {
      * the unguarded path (EX: D 16, Lq % 32 == 0, Lk % 64 == 0) too, their row maxima and sums met
      * by subgroup shuffles where the device has subgroups of 8 lanes or more (flash_sg.wgsl;
      * lavapipe's are 8 wide); 707 (195 + 512: the f32 default without subgroups, no shuffles);
-     * 1091 (67 + 1024: S split over head dims, SD, the f32 default with subgroups: half 1's
-     * partial S meets half 0's through P's shared places).  The other modes differ in constants
-     * only, and each takes llvmpipe seconds to compile: they are checked on the GPU,
-     * tests/tensor/test_attention with WGC_FLASH3 set (every case up to D 128), which then
-     * replaces these seven.  16-byte loads where D % 4 == 0 (transposed views
-     * too), the strided path for D 10, a single K slot per lane (mode 114, D 16) */
+     * 1091 (67 + 1024: S split over head dims, SD: half 1's partial S meets half 0's through P's
+     * shared places, scalar stores); 5323 and 5195 up to D 128 (4 groups, 128 lanes: 31 KiB at D
+     * 128): 203 + 1024 + 4096 the H200's default's code (195 + SD + OK: P key-major, the SD
+     * exchange as quads, the O phase split over keys, quads c and c + 16 per lane) and 75 + 1024 +
+     * 4096 (OK with P row-major).  The other modes differ in constants only, and each takes
+     * llvmpipe seconds to compile: they are checked on the GPU, tests/tensor/test_attention with
+     * WGC_FLASH3 set (every case up to D 128), which then replaces these nine.  16-byte loads
+     * where D % 4 == 0 (transposed views too), the strided path for D 10, a single K slot per
+     * lane (mode 114, D 16) */
     const char *given = getenv("WGC_FLASH3");
-    struct { char mode[8]; int64_t dmax; } modes[7] = { { "0", 32 },   { "114", 16 }, { "122", 32 }, { "67", 16 },
-                                                        { "243", 16 }, { "707", 16 }, { "1091", 16 } };
-    int nmodes = 7;
+    struct { char mode[8]; int64_t dmax; } modes[9] = { { "0", 32 },    { "114", 16 },  { "122", 32 },
+                                                        { "67", 16 },   { "243", 16 },  { "707", 16 },
+                                                        { "1091", 16 }, { "5323", 128 }, { "5195", 128 } };
+    int nmodes = 9;
     if (given && *given) {
         snprintf(modes[0].mode, sizeof modes[0].mode, "%.7s", given);
         nmodes = 1;
@@ -251,6 +255,14 @@ int main(void) {
     for (int m = 0; m < nmodes; m++) {
         setenv("WGC_FLASH3", modes[m].mode, 1);
         int64_t dm = modes[m].dmax;
+        if (dm >= 128) {
+            run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 2, .Lq = 64, .Lk = 128, .D = 128, .causal = true }); /* EX */
+            run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 3, .Lq = 19, .Lk = 77, .D = 96, .causal = true });
+            run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 4, .Hkv = 2, .Lq = 9, .Lk = 140, .D = 128 });
+            if (wt_context_has_f16(ctx))
+                run_case(WT_F16, (acase){ .nd = 4, .B = 1, .H = 2, .Lq = 40, .Lk = 70, .D = 128, .causal = true });
+            continue;
+        }
         if (dm >= 32) {
             run_case(WT_F32, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 32, .causal = true });
             run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 3, .Lq = 3, .Lk = 77, .D = 28, .causal = true });

@@ -7,14 +7,20 @@
 // S) and output column quads c and c + 16 (a 4 x 8 block of O), all in registers; with SPL (the
 // default at D > 64) a workgroup has 256 lanes and lane (c, half h) owns keys 32 h + c and
 // 32 h + c + 16 (a 4 x 2 block of S) and output quad 16 h + c (4 x 4 of O).  A warp holds 2
-// groups x 16 columns, or with WQ (the f32 default at D > 64) 4 groups x 8 columns: per 4 head
-// dims its S step then reads 8 distinct K quads and 4 q quads (6 shared wavefronts per 32 FMAs
-// against 8; the O step 8 per 64 against 12).  With SD (MC bit 4, SPL without PT: attention.c's
-// flash3_sd, the f32 default) the two halves split each K chunk's head dims instead of the keys:
-// lane (c, half h) computes a 4 x 4 block of S (keys c + 16 e) over half h of every chunk (8
-// shared wavefronts per 64 FMAs against 6 per 32); half 1 then stores its partial block in P's
-// places, and after one more barrier (9 per tile) half 0 adds it, masks, and alone writes P and
-// its sum shares (half 1's maxima enter as -inf, its shares stay 0).  Every loop over head
+// groups x 16 columns, or with WQ (the default at D > 64 with SG) 4 groups x 8 columns: per 4
+// head dims its S step then reads 8 distinct K quads and 4 q quads (6 shared wavefronts per 32
+// FMAs against 8; the O step 8 per 64 against 12).  With SD (MC bit 4, SPL: attention.c's
+// flash3_sd, the default with SG) the two halves split each K chunk's head dims instead of the
+// keys: lane (c, half h) computes a 4 x 4 block of S (keys c + 16 e) over half h of every chunk
+// (8 shared wavefronts per 64 FMAs against 6 per 32); half 1 then stores its partial block in P's
+// places (with PT key-major: 4 quad stores; else 16 scalar ones), and after one more barrier (9
+// per tile) half 0 adds it, masks, and alone writes P and its sum shares (half 1's maxima enter
+// as -inf, its shares stay 0).  With OK (MC bit 6, SPL at DP 128: attention.c's flash3_ok, the
+// default with SG) the halves split the O phase over keys instead of the output quads: lane (c,
+// half h) owns output quads c and c + 16 of its 4 rows (a 4 x 8 block) over keys 16 h .. 16 h +
+// 15 of every 32-key V chunk (one O step: 4 P quads + 8 V quads per 128 FMAs, or with PT per key
+// 1 + 2 per 32, against 8 per 64), and at the end each half hands the other its partial block of
+// the quad the other stores (through kv, one more barrier per workgroup).  Every loop over head
 // dims or keys is unrolled by hand through calls with constant arguments (s_chunk / s_step,
 // o_chunk / o_step) and the shared arrays are two-dimensional, so that each shared read is
 // [lane-invariant][constant]: a load at a hoisted base plus an immediate offset (wgc clamps every
@@ -32,7 +38,8 @@
 //      (scalar stores), or with PT key-major, a quad of the group's 4 rows per key (two 16-byte
 //      stores per lane);
 //   3. O += P V: V arrives in chunks of VC keys, row-major (a key per one or two 17-quad rows);
-//      with PT one key per step (a P quad and a V quad: 16 FMAs).
+//      with PT one key per step (a P quad and a V quad: 16 FMAs; with OK a P quad and two V
+//      quads: 32 FMAs).
 // A K or V chunk is either fetched from global memory into registers (f0 ..) one chunk ahead,
 // while the current chunk is computed, or (DS: the chunks of S, DO: those of O) fetched right
 // before its store, between the same two barriers: fewer live registers, the latency hidden by
@@ -48,19 +55,34 @@
 // (zero-padded); MC bit 0 causal (aligned to the end, as flash2.wgsl), bit 1 16-byte loads, bit 2
 // EX, bit 3 SG (with WQ: the row maxima and sums of a warp's 8 columns met by subgroup shuffles,
 // flash_sg.wgsl, which src/tensor/kernel.c appends with `enable subgroups;`, else the stand-ins
-// of flash_nosg.wgsl; attention.c's flash3_sg: subgroups of 8+ lanes), bit 4 SD (above); MB = mode bits: bit 1 K
-// chunks of 64 head dims (else 32), bit 4 DS, bit 5 DO, bit 6 SPL, bit 0 WQ with SPL, else RPG 8
-// (else 4), bit 7 PT (with SPL) (attention.c's defaults for DP 128 with SG: 67 = 1 + 2 + 64 with
-// f32 inputs, 243 = 1 + 2 + 16 + 32 + 64 + 128 with f16; without: 195 = 67 + 128 with f32, 114 =
-// 2 + 16 + 32 + 64 with f16; 2 below), and opt-in, slower on the H200: bit 3 NG 4 (else 8), bit 2
-// head-major workgroup order.
+// of flash_nosg.wgsl; attention.c's flash3_sg: subgroups of 8+ lanes), bit 4 SD, bit 6 OK
+// (above); MB = mode bits: bit 1 K chunks of 64 head dims (else 32), bit 4 DS, bit 5 DO, bit 6
+// SPL, bit 0 WQ with SPL, else RPG 8 (else 4), bit 7 PT (with SPL) (attention.c's defaults for DP
+// 128: with SG 195 = 1 + 2 + 64 + 128 with SD and OK, f32 and f16 inputs; without: 195 with f32,
+// 114 = 2 + 16 + 32 + 64 with f16; 2 below), and opt-in, slower on the H200: bit 3 NG 4 (else 8),
+// bit 2 head-major workgroup order.
 // Workgroup memory 16 (NG (RPG DP / 4 + 1) + 64 17 + NG (16 RPG + 1) + 4 NG RPG NH) bytes
 // (attention.c's flash3_smem): 46464 for D 128 in mode 114, 44416 in mode 2 (NVIDIA's Vulkan
 // limit is 48 KiB), 32000 for D 32 in mode 0.
+// SD + OK on the H200 (causal B1 H32 S4096 D128, wgc bench llm, TFLOP/s, WGC_FLASH3 = mode + 1024
+// (SD) + 4096 (OK), f16 inputs marked h; three runs while adding OK, the last at 756bd7a, torch
+// SDPA f32 42.45, 42.28, 42.39): 5315 = 195 + SD + OK (the default since) 29.84 in the second,
+// 29.84 and 29.85 in the last, its default row 29.83 (0.704 of SDPA); 5187 (67 + SD + OK, P
+// row-major) 29.14, 5203 (83, K fetched at its store) 29.14, 5331 (211) 29.83, 5219 (99, V fetched
+// at its store) 27.49, 4163 (67 + OK alone) 27.97, 4291 (195 + OK) 27.77, 5323 (203: NG 4, 128
+// lanes, BR 16) 18.74; the old default 1091 28.15, 28.17, 28.16, 28.17, its default row 28.21,
+// 28.19; 1219 (195 + SD: the quad exchange without OK) 27.56, 1235 27.63; f16 5315h 28.60, 28.59,
+// default row 28.58, 5331h 28.54, 5363h (243 + SD + OK) 28.25, 5187h 27.64, 1219h 27.35, 27.40,
+// 27.36, 1267h 26.96, 5323h 17.52, the old default 243h 26.43, 26.45, 26.44.  Tried and deleted
+// (first run): SK, SD over K chunk 0 and each lane's own 2 keys over the last chunk, the partial
+// blocks (as quads, key-major) meeting at the barriers that chunk needs anyway (8 barriers per
+// tile): 2115 (67) 27.25, 2131 27.20, 2243 26.68, 2259 26.75, 2291h 26.88: the barrier saved was
+// worth less than SD's reads per FMA in the last chunk.  Registers were not read this round (OK
+// holds 16 more accumulators per lane: one 256-lane workgroup per multiprocessor either way).
 // SD on the H200 (one run at 7b3783a, causal B1 H32 S4096 D128, torch SDPA f32 42.39, TFLOP/s,
-// WGC_FLASH3 = mode + 1024): 67 27.07 -> 1091 28.17 (the f32 default since), 83 -> 1107 28.17,
+// WGC_FLASH3 = mode + 1024): 67 27.07 -> 1091 28.17 (the f32 default until 756bd7a), 83 -> 1107 28.17,
 // 115 25.66 -> 1139 26.24, 114 24.67 -> 1138 25.36, 66 -> 1090 26.89, 67h -> 1091h 26.58
-// (243h, the f16 default, 26.45 in that run: within noise, kept).
+// (243h, then the f16 default, 26.45 in that run: within noise, kept).
 // Measured on the H200 (causal B1 H32 S4096 D128, wgc bench llm, three runs at the commit that
 // added SG, torch SDPA f32 42.3-42.4, TFLOP/s, registers per lane in parentheses, f16 inputs
 // marked h): with SG f32 67 (the default) 27.08, 27.07, 27.05 (138), 83 27.08 (138), 195 26.89,
@@ -120,7 +142,8 @@ const MQ: u32 = RPG / 4u;                     // row-maximum quads per lane
 const BR: u32 = NG * RPG;                     // query rows per workgroup
 const BC: u32 = 64u;                          // keys per tile
 const NO4: u32 = max(D4 / 16u, 1u);           // output column quads per 16 lanes (1 or 2)
-const NOB: bool = NO4 == 2u && !SPL;          // a lane's second output quad (ob0 ..)
+const OK: bool = (MC & 64u) != 0u && SPL && NO4 == 2u;  // O split over keys: quads c, c + 16 over half the keys
+const NOB: bool = NO4 == 2u && (!SPL || OK);  // a lane's second output quad (ob0 ..)
 const KC: u32 = min(DP, select(32u, 64u, (MB & 2u) != 0u));  // head dims per K chunk
 const NKC: u32 = DP / KC;                     // K chunks per tile (1, 2 or 4)
 const NS: u32 = KC * 16u;                     // quads of a chunk (K: KC x 16, V: VC x D4)
@@ -141,7 +164,7 @@ const WQ: bool = (MB & 1u) != 0u && SPL;      // a warp: 4 groups x 8 columns (e
 const SG: bool = (MC & 8u) != 0u && WQ;       // row maxima / sums of a warp's 8 columns met by subgroup shuffles
 const SG2: u32 = select(0u, 16u, SG);         // SG: the mxs slots of lanes (0, half 1), (8, half 1)
 const SG3: u32 = select(0u, 24u, SG);
-const SD: bool = (MC & 16u) != 0u && SPL && !PT;  // S split over head dims: half h a 4 x 4 block over half of each chunk
+const SD: bool = (MC & 16u) != 0u && SPL;    // S split over head dims: half h a 4 x 4 block over half of each chunk
 
 var<workgroup> qs: array<array<vec4<f32>, QG>, NG>;  // [group][row i * D4 + head-dim quad]
 var<workgroup> kv: array<array<vec4<f32>, 17>, 64>;  // K chunk [key][head-dim quad], V chunk [key * VR + half][quad]
@@ -433,6 +456,13 @@ fn o_key(j: u32, r: u32) {
     oa1 = fma(vec4<f32>(p.y), x, oa1);
     oa2 = fma(vec4<f32>(p.z), x, oa2);
     oa3 = fma(vec4<f32>(p.w), x, oa3);
+    if OK {
+        let y = kv[r + 1u][lc];
+        ob0 = fma(vec4<f32>(p.x), y, ob0);
+        ob1 = fma(vec4<f32>(p.y), y, ob1);
+        ob2 = fma(vec4<f32>(p.z), y, ob2);
+        ob3 = fma(vec4<f32>(p.w), y, ob3);
+    }
 }
 
 // O += P V over key quad pj of P, V chunk rows from vr (constants at every call)
@@ -448,7 +478,7 @@ fn o_step(pj: u32, vr: u32) {
     let p1 = ps[lg][16u + pj];
     let p2 = ps[lg][32u + pj];
     let p3 = ps[lg][48u + pj];
-    if SPL {
+    if SPL && !OK {
         let sx = kv[vr + lq][lm];
         let sy = kv[vr + VR + lq][lm];
         let sz = kv[vr + 2u * VR + lq][lm];
@@ -498,9 +528,21 @@ fn o_step(pj: u32, vr: u32) {
     }
 }
 
-// the whole V chunk ch (a constant)
+// the whole V chunk ch (a constant); OK: the lane's half of its keys
 fn o_chunk(ch: u32) {
     let q = ch * (VC / 4u);
+    if OK {
+        let n = VC / 8u;                  // key quads per half: 4 (VC 32) or 2 (16)
+        let b = q + n * lh;
+        let r = 4u * VR * n * lh;
+        o_step(b, r); o_step(b + 1u, r + 4u * VR);
+        if n >= 4u { o_step(b + 2u, r + 8u * VR); o_step(b + 3u, r + 12u * VR); }
+        if n >= 8u {
+            o_step(b + 4u, r + 16u * VR); o_step(b + 5u, r + 20u * VR);
+            o_step(b + 6u, r + 24u * VR); o_step(b + 7u, r + 28u * VR);
+        }
+        return;
+    }
     o_step(q, 0u); o_step(q + 1u, 4u * VR); o_step(q + 2u, 8u * VR); o_step(q + 3u, 12u * VR);
     if VC >= 32u {
         o_step(q + 4u, 16u * VR); o_step(q + 5u, 20u * VR); o_step(q + 6u, 24u * VR); o_step(q + 7u, 28u * VR);
@@ -584,7 +626,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     lh = lid / (16u * NG);
     lk = lc + 32u * lh;
-    lcv = min(select(lc, lc + 16u * lh, SPL), D4 - 1u);
+    lcv = min(select(lc, lc + 16u * lh, SPL && !OK), D4 - 1u);
     lq = lcv / 16u;
     lhd = lh * (KQ / 2u);
     lm = lcv % 16u;
@@ -665,8 +707,26 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             s_chunk(3u);
         }
         // SD: half 1's partial S meets half 0's in P's places (P of the last tile is read: a
-        //     barrier has passed since)
-        if SD {
+        //     barrier has passed since; with PT key-major: 4 quads per lane)
+        if SD && PT {
+            if lh == 1u {
+                ps[lg][lc] = vec4<f32>(s0.x, s1.x, s2.x, s3.x);
+                ps[lg][lc + 16u] = vec4<f32>(s0.y, s1.y, s2.y, s3.y);
+                ps[lg][lc + 32u] = vec4<f32>(s0.z, s1.z, s2.z, s3.z);
+                ps[lg][lc + 48u] = vec4<f32>(s0.w, s1.w, s2.w, s3.w);
+            }
+            workgroupBarrier();
+            if lh == 0u {
+                let a = ps[lg][lc];
+                let b = ps[lg][lc + 16u];
+                let c = ps[lg][lc + 32u];
+                let d = ps[lg][lc + 48u];
+                s0 += vec4<f32>(a.x, b.x, c.x, d.x);
+                s1 += vec4<f32>(a.y, b.y, c.y, d.y);
+                s2 += vec4<f32>(a.z, b.z, c.z, d.z);
+                s3 += vec4<f32>(a.w, b.w, c.w, d.w);
+            }
+        } else if SD {
             if lh == 1u { put_p(0u, s0); put_p(1u, s1); put_p(2u, s2); put_p(3u, s3); }
             workgroupBarrier();
             if lh == 0u { s0 += get_p(0u); s1 += get_p(1u); s2 += get_p(2u); s3 += get_p(3u); }
@@ -745,10 +805,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             let p2 = exp2(s2 - vec4<f32>(mua.z));
             let p3 = exp2(s3 - vec4<f32>(mua.w));
             la = la + vec4<f32>(hsum(p0), hsum(p1), hsum(p2), hsum(p3));
-            put_p(0u, p0);
-            put_p(1u, p1);
-            put_p(2u, p2);
-            put_p(3u, p3);
+            if PT {
+                ps[lg][lc] = vec4<f32>(p0.x, p1.x, p2.x, p3.x);
+                ps[lg][lc + 16u] = vec4<f32>(p0.y, p1.y, p2.y, p3.y);
+                ps[lg][lc + 32u] = vec4<f32>(p0.z, p1.z, p2.z, p3.z);
+                ps[lg][lc + 48u] = vec4<f32>(p0.w, p1.w, p2.w, p3.w);
+            } else {
+                put_p(0u, p0);
+                put_p(1u, p1);
+                put_p(2u, p2);
+                put_p(3u, p3);
+            }
         }
         if RPG == 8u {
             let mnb = max(mb, mxb);
@@ -797,12 +864,33 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
     }
 
+    // OK: each half's partial O of the quad the other half stores goes to kv (half h's region:
+    // rows 32 h ..), after a barrier (every lane is past its last V read)
+    let xs = lg * 16u + lc;
+    let xc = (xs % 4u) * 4u;
+    if OK {
+        workgroupBarrier();
+        let xr = 32u * lh + xs / 4u;
+        let h1 = lh == 1u;
+        kv[xr][xc] = select(ob0, oa0, h1);
+        kv[xr][xc + 1u] = select(ob1, oa1, h1);
+        kv[xr][xc + 2u] = select(ob2, oa2, h1);
+        kv[xr][xc + 3u] = select(ob3, oa3, h1);
+    }
     // the row sums: the 16 lanes' shares (mxs is free: a barrier has passed since its last read)
     let me = (lh * 16u + lc) * MQ;
     if SG { la = sg_sum(la); }
     mxs[lg][me] = la;
     if RPG == 8u { mxs[lg][me + 1u] = lb; }
     workgroupBarrier();
+    if OK {
+        let xr = 32u * (1u - lh) + xs / 4u;
+        if lh == 0u {
+            oa0 += kv[xr][xc]; oa1 += kv[xr][xc + 1u]; oa2 += kv[xr][xc + 2u]; oa3 += kv[xr][xc + 3u];
+        } else {
+            ob0 += kv[xr][xc]; ob1 += kv[xr][xc + 1u]; ob2 += kv[xr][xc + 2u]; ob3 += kv[xr][xc + 3u];
+        }
+    }
     var ta = vec4<f32>(0.0);
     var tb = vec4<f32>(0.0);
     if SG {
@@ -817,11 +905,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let ia = select(vec4<f32>(1.0) / ta, vec4<f32>(0.0), ta == vec4<f32>(0.0));
         let ib = select(vec4<f32>(1.0) / tb, vec4<f32>(0.0), tb == vec4<f32>(0.0));
         let r0 = q0 + RPG * lg;
-        store_row(r0, lcv, oa0 * ia.x, Lq, D, bh);
-        store_row(r0 + 1u, lcv, oa1 * ia.y, Lq, D, bh);
-        store_row(r0 + 2u, lcv, oa2 * ia.z, Lq, D, bh);
-        store_row(r0 + 3u, lcv, oa3 * ia.w, Lq, D, bh);
-        if NOB {
+        if !OK || lh == 0u {
+            store_row(r0, lcv, oa0 * ia.x, Lq, D, bh);
+            store_row(r0 + 1u, lcv, oa1 * ia.y, Lq, D, bh);
+            store_row(r0 + 2u, lcv, oa2 * ia.z, Lq, D, bh);
+            store_row(r0 + 3u, lcv, oa3 * ia.w, Lq, D, bh);
+        }
+        if NOB && (!OK || lh == 1u) {
             store_row(r0, lc + 16u, ob0 * ia.x, Lq, D, bh);
             store_row(r0 + 1u, lc + 16u, ob1 * ia.y, Lq, D, bh);
             store_row(r0 + 2u, lc + 16u, ob2 * ia.z, Lq, D, bh);
