@@ -1,9 +1,12 @@
-/* batch.c - lazy execution.  wt_record appends one dispatch (kernel, bind group from the cache,
+/* batch.c - lazy execution.  wt_record appends one dispatch (kernel, the buffers of its bindings,
  * workgroup counts, a 192-byte Params block, references to its write set and read set) to the
- * pending batch; nothing touches the GPU.  wt_batch_flush copies all Params blocks into one
- * uniform buffer (each dispatch reads its own through a dynamic offset), encodes the whole batch
- * into one compute pass of one command buffer (wg inserts a barrier only where a dispatch reads
- * or overwrites what an earlier one wrote), submits once and drops the batch's references, so
+ * pending batch; nothing touches the GPU.  wt_batch_flush fuses chains (below), copies all Params
+ * blocks into one uniform buffer (each dispatch reads its own through a dynamic offset), encodes
+ * the whole batch into one compute pass of one command buffer, fetching each remaining dispatch's
+ * bind group from the cache as it goes (so a fused-away dispatch never makes one; the pass holds
+ * a reference to every group set on it, so the cache may clear meanwhile), where wg inserts a
+ * barrier only where a dispatch reads or overwrites what an earlier one wrote, submits once and
+ * drops the batch's references, so
  * temporaries go back to the pool, to be reused once that submit has finished.  The batch
  * flushes itself at max_batch_ops dispatches (with the default, already at 16 when the GPU is
  * idle as far as we know, so a long stream of ops starts running at once, then at 32, 64, ... up
@@ -141,19 +144,9 @@ static void fuse_chains(wt_context *ctx, const char *op) {
             if (saved != WT_OK)
                 memcpy(msg, ctx->message, sizeof msg);
             wt_kernel *k = wt_kernel_get(ctx, op, &key);
-            wg_buffer *bufs[WT_MAX_IN + 1];
-            bufs[0] = d->res[0]->buf;
-            for (uint32_t j = 1; j < a->nres; j++)
-                bufs[j] = a->res[j]->buf;
-            if (a->k->key.file == WT_K_binary_f && a->nres == 2)
-                bufs[2] = ctx->dummy;          /* a's scalar operand: the dummy binding, as recorded */
-            wg_bind_group *bg = k ? wt_bind_group_get(ctx, op, k->nin + 1u, bufs) : NULL;
-            if (bg) {
-                wg_bind_group_retain(bg);
-                wg_bind_group_release(a->bg);
-                wg_bind_group_release(d->bg);
+            if (k) {
                 a->k = k;
-                a->bg = bg;
+                a->buf[0] = d->buf[0];         /* a's inputs (and dummy bindings), d's output */
                 if (code >= 64) {              /* the link's scalar: word `link` of a's P.st[4..5] */
                     uint32_t sv;
                     memcpy(&sv, ctx->params + d->param_off + offsetof(wt_params, sv) + 4, 4);
@@ -165,7 +158,7 @@ static void fuse_chains(wt_context *ctx, const char *op) {
                 ctx->stats.fused++;
                 continue;
             }
-            if (saved != WT_OK) {               /* no kernel or bind group: run the two unfused */
+            if (saved != WT_OK) {               /* no kernel: run the two unfused */
                 ctx->status = saved;
                 memcpy(ctx->message, msg, sizeof msg);
             } else {
@@ -182,7 +175,6 @@ static void fuse_chains(wt_context *ctx, const char *op) {
 static void drop_batch(wt_context *ctx) {
     for (uint32_t i = 0; i < ctx->batch_count; i++) {
         wt_dispatch *d = &ctx->batch[i];
-        wg_bind_group_release(d->bg);
         for (uint32_t j = 0; j < d->nres; j++)
             wt_storage_unref(d->res[j]);
     }
@@ -215,21 +207,27 @@ wt_status wt_batch_flush(wt_context *ctx, const char *op) {
         .label = "wt batch", .timestamp_query_set = ctx->tq, .beginning_index = 2 * ctx->tq_used,
         .end_index = 2 * ctx->tq_used + 1, .write_beginning = true, .write_end = true } : NULL) : NULL;
     uint64_t serial = 0;
+    wt_status bgst = WT_OK;                   /* a bind group failed: nothing is submitted */
     if (pass) {
         wg_compute_pipeline *cur = NULL;
         for (uint32_t i = 0; i < count; i++) {
             wt_dispatch *d = &ctx->batch[i];
+            wg_bind_group *bg = wt_bind_group_get(ctx, op, d->nbuf, d->buf);
+            if (!bg) {
+                bgst = ctx->status;
+                break;
+            }
             if (d->k->pipe != cur) {
                 cur = d->k->pipe;
                 wg_compute_pass_set_pipeline(pass, cur);
             }
-            wg_compute_pass_set_bind_group(pass, 0, d->bg, 0, NULL);
+            wg_compute_pass_set_bind_group(pass, 0, bg, 0, NULL);
             wg_compute_pass_set_bind_group(pass, 1, pb->bg, 1, &d->param_off);
             wg_compute_pass_dispatch_workgroups(pass, d->gx, d->gy, 1);
         }
         wg_compute_pass_end(pass);
         wg_compute_pass_release(pass);
-        wg_command_buffer *cb = wg_command_encoder_finish(enc, NULL);
+        wg_command_buffer *cb = bgst == WT_OK ? wg_command_encoder_finish(enc, NULL) : NULL;
         if (cb)
             serial = wg_queue_submit(ctx->q, 1, &cb);
         if (serial && timed)
@@ -247,6 +245,8 @@ wt_status wt_batch_flush(wt_context *ctx, const char *op) {
     drop_batch(ctx);
     if (wg_device_is_lost(ctx->dev))
         return wt_failst(ctx, WT_STATUS_DEVICE_LOST, op, "device lost; %u dispatches not run", count);
+    if (bgst != WT_OK)                        /* its message, set by wt_bind_group_get */
+        return bgst;
     if (o != WG_ERR_NONE)
         return wt_failst(ctx, WT_STATUS_OUT_OF_MEMORY, op, "submit: %s", e1.message);
     if (v != WG_ERR_NONE)
@@ -278,13 +278,6 @@ wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p,
     uint32_t gy = (groups + 65534) / 65535;
     uint32_t gx = (groups + gy - 1) / gy;
     p->gx = gx;
-    wg_buffer *bufs[WT_MAX_IN + 1];
-    bufs[0] = out->buf;
-    for (uint32_t i = 0; i < nin; i++)
-        bufs[i + 1] = in[i] ? in[i]->buf : ctx->dummy;
-    wg_bind_group *bg = wt_bind_group_get(ctx, op, nin + 1, bufs);
-    if (!bg)
-        return ctx->status;
     if (!wt_grow(ctx, (void **)&ctx->batch, &ctx->batch_cap, ctx->batch_count + 1, sizeof *ctx->batch) ||
         ((uint64_t)(ctx->batch_count + 1) * ctx->params_stride > ctx->params_cap &&
          !wt_grow(ctx, (void **)&ctx->params, &ctx->params_cap, (ctx->batch_count + 1) * ctx->params_stride, 1)))
@@ -293,8 +286,10 @@ wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p,
     memcpy(ctx->params + off, p, sizeof *p);
     wt_dispatch *d = &ctx->batch[ctx->batch_count++];
     d->k = k;
-    d->bg = bg;
-    wg_bind_group_retain(bg);
+    d->nbuf = (uint8_t)(nin + 1);
+    d->buf[0] = out->buf;
+    for (uint32_t i = 0; i < nin; i++)
+        d->buf[i + 1] = in[i] ? in[i]->buf : ctx->dummy;
     d->param_off = off;
     d->gx = gx;
     d->gy = gy;

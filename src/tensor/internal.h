@@ -100,11 +100,13 @@ struct wt_tensor {
 
 typedef struct wt_dispatch {
     wt_kernel *k;
-    wg_bind_group *bg;            /* one reference */
     uint32_t param_off;
     uint32_t gx, gy;
-    uint8_t nres;
+    uint8_t nres, nbuf;
     wt_storage *res[WT_MAX_IN + 1];   /* write set [0], read set [1..]: one reference each */
+    wg_buffer *buf[WT_MAX_IN + 1];    /* group 0's bindings [0, nbuf): output, inputs (ctx->dummy for one
+                                       * read from Params); no references: res[] or the context hold
+                                       * them.  The bind group is fetched at flush, after fusion */
 } wt_dispatch;
 
 typedef struct wt_bgslot {
@@ -215,6 +217,9 @@ wt_kernel *wt_kernel_get(wt_context *ctx, const char *op, const wt_kkey *key);
  * compiler, as wt_kernel_get builds it (per: work items per invocation); NULL with the error set
  * (status, "<file>.wgsl (op N): <diagnostic>").  Tests compile every kernel file through it. */
 struct wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *key, uint32_t per);
+/* The cached bind group of group 0 for bufs[0 .. n) (borrowed: valid until the cache is cleared, so
+ * a caller that keeps it retains it or sets it on a pass first, which holds it); NULL with the
+ * error set (WT_STATUS_GPU, or WT_STATUS_HOST_OUT_OF_MEMORY). */
 wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, uint32_t n, wg_buffer *const *bufs);
 /* The file's kernels have a vec4 variant (wt_kkey.v4): the elementwise "map" families. */
 bool wt_kernel_vec4_ok(uint32_t file);

@@ -395,13 +395,19 @@ wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, uint32_t n, wg
     for (uint32_t i = 0; i < n; i++)
         e[i] = (wg_bind_group_entry){ .binding = i, .buffer = bufs[i] };
     wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_VALIDATION);
+    wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_OUT_OF_MEMORY);
     wg_bind_group *bg = wg_device_create_bind_group(
         ctx->dev, &(wg_bind_group_desc){ .label = "wt", .layout = ctx->bgl[n - 1], .entry_count = n, .entries = e });
-    wg_error err;
-    if (wg_device_pop_error_scope(ctx->dev, &err) != WG_ERR_NONE || !bg) {
+    wg_error oom, val;
+    wg_error_id o = wg_device_pop_error_scope(ctx->dev, &oom);
+    wg_error_id v = wg_device_pop_error_scope(ctx->dev, &val);
+    if (o != WG_ERR_NONE || v != WG_ERR_NONE || !bg) {
         if (bg)
             wg_bind_group_release(bg);
-        return wt_fail(ctx, WT_STATUS_GPU, op, "bind group: %s", bg ? err.message : "out of host memory");
+        if (v != WG_ERR_NONE)
+            return wt_fail(ctx, WT_STATUS_GPU, op, "bind group: %s", val.message);
+        return wt_fail(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "bind group: %s",
+                       o != WG_ERR_NONE ? oom.message : "out of host memory");
     }
     memcpy(slot->buf, bufs, n * sizeof *bufs);
     slot->nbuf = (uint8_t)n;
