@@ -2,17 +2,16 @@
  * workgroup counts, a 192-byte Params block, references to its write set and read set) to the
  * pending batch; nothing touches the GPU.  wt_batch_flush fuses chains (below), copies all Params
  * blocks into one uniform buffer (each dispatch reads its own through a dynamic offset), encodes
- * the whole batch into one compute pass of one command buffer, fetching each remaining dispatch's
- * bind group from the cache as it goes (so a fused-away dispatch never makes one; the pass holds
- * a reference to every group set on it, so the cache may clear meanwhile), where wg inserts a
- * barrier only where a dispatch reads or overwrites what an earlier one wrote, submits once and
- * drops the batch's references, so
- * temporaries go back to the pool, to be reused once that submit has finished.  The batch
- * flushes itself at max_batch_ops dispatches (with the default, already at 16 when the GPU is
- * idle as far as we know, so a long stream of ops starts running at once, then at 32, 64, ... up
- * to max_batch_ops, each chunk recorded while the GPU runs the one before), once the pool handed
- * out WT_BATCH_BYTES for it (a quarter of memory_limit when set: temporaries are reusable only
- * after their batch ran), and after every op in eager mode (with a wait).
+ * the whole batch into one compute pass of one command buffer (wg inserts a barrier only where a
+ * dispatch reads or overwrites what an earlier one wrote), taking each remaining dispatch's bind
+ * group from the cache as it goes (so a fused-away dispatch never makes one; the pass holds a
+ * reference to every group set on it, so the cache may clear meanwhile), submits once and drops
+ * the batch's references, so temporaries go back to the pool, to be reused once that submit has
+ * finished.  The batch flushes itself at max_batch_ops dispatches (with the default, already at
+ * 16 when the GPU is idle as far as we know, so a long stream of ops starts running at once, then
+ * at 32, 64, ... up to max_batch_ops, each chunk recorded while the GPU runs the one before), once
+ * the pool handed out WT_BATCH_BYTES for it (a quarter of memory_limit when set: temporaries are
+ * reusable only after their batch ran), and after every op in eager mode (with a wait).
  *
  * Fusion (fuse_chains, at flush): a unary float dispatch (not clamp) or a binary float dispatch
  * with a scalar right operand, whose tensor input is the f32 output of the unary or binary float
@@ -20,8 +19,10 @@
  * released), becomes one dispatch: the first one's addressing, inputs and Params, the second
  * one's output, the second op appended to the kernel key's chain (chain.wgsl; a scalar operand
  * goes into the first one's Params, P.st[4..5]).  The intermediate storage goes back to the pool
- * unwritten.  Only adjacent dispatches merge, so no write between them can change what the fused
- * one reads.
+ * unwritten, with the batch and in op order (wt_dispatch.mid): so a repeated workload gets the
+ * same buffers in the same order, hence the same bind groups (a fused dispatch's input and output
+ * would otherwise change at every repetition: every bind group a cache miss).  Only adjacent
+ * dispatches merge, so no write between them can change what the fused one reads.
  *
  * Timing (ctx->timing): the batch's compute pass writes a pair of timestamps (pair tq_used of
  * the context's query set); wt_batch_wait reads the finished pairs into stats.gpu_ns.  When all
@@ -152,8 +153,8 @@ static void fuse_chains(wt_context *ctx, const char *op) {
                     memcpy(&sv, ctx->params + d->param_off + offsetof(wt_params, sv) + 4, 4);
                     memcpy(ctx->params + a->param_off + offsetof(wt_params, st) + (16u + link) * 4u, &sv, 4);
                 }
-                wt_storage_unref(a->res[0]);   /* the intermediate: a's write and d's read */
-                wt_storage_unref(d->res[1]);
+                a->mid[a->nmid++] = a->res[0]; /* the intermediate: a's write reference stays */
+                wt_storage_unref(d->res[1]);   /* d's read */
                 a->res[0] = d->res[0];         /* d's reference moves to a */
                 ctx->stats.fused++;
                 continue;
@@ -177,6 +178,8 @@ static void drop_batch(wt_context *ctx) {
         wt_dispatch *d = &ctx->batch[i];
         for (uint32_t j = 0; j < d->nres; j++)
             wt_storage_unref(d->res[j]);
+        for (uint32_t j = 0; j < d->nmid; j++)   /* after the input that came before them */
+            wt_storage_unref(d->mid[j]);
     }
     ctx->batch_count = 0;
 }
@@ -287,6 +290,7 @@ wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p,
     wt_dispatch *d = &ctx->batch[ctx->batch_count++];
     d->k = k;
     d->nbuf = (uint8_t)(nin + 1);
+    d->nmid = 0;
     d->buf[0] = out->buf;
     for (uint32_t i = 0; i < nin; i++)
         d->buf[i + 1] = in[i] ? in[i]->buf : ctx->dummy;

@@ -102,8 +102,11 @@ typedef struct wt_dispatch {
     wt_kernel *k;
     uint32_t param_off;
     uint32_t gx, gy;
-    uint8_t nres, nbuf;
+    uint8_t nres, nbuf, nmid;
     wt_storage *res[WT_MAX_IN + 1];   /* write set [0], read set [1..]: one reference each */
+    wt_storage *mid[WT_CHAIN];        /* fused: the intermediates [0, nmid), one reference each, dropped
+                                       * with the dispatch in op order (so the pool hands the same
+                                       * buffers out in the same order next time: same bind groups) */
     wg_buffer *buf[WT_MAX_IN + 1];    /* group 0's bindings [0, nbuf): output, inputs (ctx->dummy for one
                                        * read from Params); no references: res[] or the context hold
                                        * them.  The bind group is fetched at flush, after fusion */
