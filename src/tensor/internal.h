@@ -25,7 +25,8 @@
 #define WT_WG_SIZE 256u           /* workgroup size of every elementwise kernel */
 #define WT_PARAMS_SIZE 192u       /* sizeof(Params) in kernels/common.wgsl */
 #define WT_POOL_CLASSES 160       /* size classes: 4 per power of two from 256 B */
-#define WT_BG_CACHE 4096u         /* bind group cache slots (a power of two) */
+#define WT_BG_CACHE 4096u         /* bind group cache slots at first (a power of two), */
+#define WT_BG_CACHE_MAX 32768u    /* doubling up to this many when 3/4 full (kernel.c) */
 #define WT_KERNEL_CACHE 4096u     /* kernel cache slots (a power of two) */
 #define WT_MAX_IN 3               /* inputs of a dispatch */
 #define WT_BATCH_BYTES (1ull << 30)   /* flush once the pool handed out this much for a batch */
@@ -166,8 +167,8 @@ struct wt_context {
     wg_pipeline_layout *pl[WT_MAX_IN + 1];
     wt_kernel *kernels;           /* WT_KERNEL_CACHE slots */
     uint32_t kernel_count;
-    wt_bgslot *bgs;               /* WT_BG_CACHE slots */
-    uint32_t bg_count;
+    wt_bgslot *bgs;               /* bg_cap slots: WT_BG_CACHE .. WT_BG_CACHE_MAX */
+    uint32_t bg_count, bg_cap;
 
     /* batch */
     wt_dispatch *batch;
