@@ -223,8 +223,9 @@ static wt_tensor *mm(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_kern
 
 /* GPU time of one product, from timestamp queries around a compute pass of `reps` copies of
  * the dispatch wt_matmul_ex just recorded (its pipeline and Params block, taken from the pending
- * batch before it is flushed, and the bind group of its buffers, held across the flush).  Seconds, 0 when this path is unavailable
- * (no timestamp-query feature, eager mode), negative on failure. */
+ * batch before it is flushed, and the bind group of its buffers, held across the flush).
+ * Seconds, 0 when this path is unavailable (no timestamp-query feature, eager mode), negative on
+ * failure. */
 static double gpu_time(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_kernel k) {
     if (!wg_device_has_feature(ctx->dev, WG_FEATURE_TIMESTAMP_QUERY) || ctx->eager)
         return 0;

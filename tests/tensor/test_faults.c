@@ -56,7 +56,8 @@ static void flush_faults(void) {
     gpu_fixture g;
     fixture_init(&g, NULL);
     test_alloc ta = { 0 };
-    wt_context *c = wt_context_create(g.dev, &(wt_context_desc){ .label = "flush faults", .allocator = test_allocator(&ta) });
+    wt_context *c = wt_context_create(g.dev, &(wt_context_desc){ .label = "flush faults",
+                                                                  .allocator = test_allocator(&ta) });
     CHECK(c != NULL);
     enum { RUNS = 48 };
     wt_tensor *keep[RUNS + 1][3] = { { NULL } };
