@@ -222,9 +222,10 @@ static wt_tensor *mm(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_kern
 }
 
 /* GPU time of one product, from timestamp queries around a compute pass of `reps` copies of
- * the dispatch wt_matmul_ex just recorded (its pipeline, bind group and Params block, taken
- * from the pending batch before it is flushed).  Seconds, 0 when this path is unavailable
- * (no timestamp-query feature, eager mode), negative on failure. */
+ * the dispatch wt_matmul_ex just recorded (its pipeline and Params block, taken from the pending
+ * batch before it is flushed, and the bind group of its buffers, held across the flush).
+ * Seconds, 0 when this path is unavailable (no timestamp-query feature, eager mode), negative on
+ * failure. */
 static double gpu_time(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_kernel k) {
     if (!wg_device_has_feature(ctx->dev, WG_FEATURE_TIMESTAMP_QUERY) || ctx->eager)
         return 0;
@@ -239,10 +240,15 @@ static double gpu_time(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_ke
     wt_dispatch d = ctx->batch[ctx->batch_count - 1];
     wt_params pr;
     memcpy(&pr, ctx->params + d.param_off, sizeof pr);
-    wg_bind_group_retain(d.bg);
+    wg_bind_group *bg = wt_bind_group_get(ctx, "autotune", d.nbuf, d.buf);
+    if (!bg) {
+        wt_release(o);
+        return -1;
+    }
+    wg_bind_group_retain(bg);                 /* the flush may clear the cache */
     double best = -1;
     if (wt_sync(ctx) != WT_OK) {
-        wg_bind_group_release(d.bg);
+        wg_bind_group_release(bg);
         wt_release(o);
         return -1;
     }
@@ -268,7 +274,7 @@ static double gpu_time(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_ke
             if (pass) {
                 uint32_t zero = 0;
                 wg_compute_pass_set_pipeline(pass, d.k->pipe);
-                wg_compute_pass_set_bind_group(pass, 0, d.bg, 0, NULL);
+                wg_compute_pass_set_bind_group(pass, 0, bg, 0, NULL);
                 wg_compute_pass_set_bind_group(pass, 1, pbg, 1, &zero);
                 for (uint32_t i = 0; i < reps; i++)
                     wg_compute_pass_dispatch_workgroups(pass, d.gx, d.gy, 1);
@@ -303,7 +309,7 @@ static double gpu_time(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_ke
     wg_error e1, e2;
     wg_error_id oom = wg_device_pop_error_scope(ctx->dev, &e1);
     wg_error_id val = wg_device_pop_error_scope(ctx->dev, &e2);
-    wg_bind_group_release(d.bg);
+    wg_bind_group_release(bg);
     wt_release(o);
     if (oom != WG_ERR_NONE || val != WG_ERR_NONE)
         return -1;

@@ -1,15 +1,17 @@
-/* batch.c - lazy execution.  wt_record appends one dispatch (kernel, bind group from the cache,
+/* batch.c - lazy execution.  wt_record appends one dispatch (kernel, the buffers of its bindings,
  * workgroup counts, a 192-byte Params block, references to its write set and read set) to the
- * pending batch; nothing touches the GPU.  wt_batch_flush copies all Params blocks into one
- * uniform buffer (each dispatch reads its own through a dynamic offset), encodes the whole batch
- * into one compute pass of one command buffer (wg inserts a barrier only where a dispatch reads
- * or overwrites what an earlier one wrote), submits once and drops the batch's references, so
- * temporaries go back to the pool, to be reused once that submit has finished.  The batch
- * flushes itself at max_batch_ops dispatches (with the default, already at 16 when the GPU is
- * idle as far as we know, so a long stream of ops starts running at once, then at 32, 64, ... up
- * to max_batch_ops, each chunk recorded while the GPU runs the one before), once the pool handed
- * out WT_BATCH_BYTES for it (a quarter of memory_limit when set: temporaries are reusable only
- * after their batch ran), and after every op in eager mode (with a wait).
+ * pending batch; nothing touches the GPU.  wt_batch_flush fuses chains (below), copies all Params
+ * blocks into one uniform buffer (each dispatch reads its own through a dynamic offset), encodes
+ * the whole batch into one compute pass of one command buffer (wg inserts a barrier only where a
+ * dispatch reads or overwrites what an earlier one wrote), taking each remaining dispatch's bind
+ * group from the cache as it goes (so a fused-away dispatch never makes one; the pass holds a
+ * reference to every group set on it, so the cache may clear meanwhile), submits once and drops
+ * the batch's references, so temporaries go back to the pool, to be reused once that submit has
+ * finished.  The batch flushes itself at max_batch_ops dispatches (with the default, already at
+ * 16 when the GPU is idle as far as we know, so a long stream of ops starts running at once, then
+ * at 32, 64, ... up to max_batch_ops, each chunk recorded while the GPU runs the one before), once
+ * the pool handed out WT_BATCH_BYTES for it (a quarter of memory_limit when set: temporaries are
+ * reusable only after their batch ran), and after every op in eager mode (with a wait).
  *
  * Fusion (fuse_chains, at flush): a unary float dispatch (not clamp) or a binary float dispatch
  * with a scalar right operand, whose tensor input is the f32 output of the unary or binary float
@@ -17,8 +19,10 @@
  * released), becomes one dispatch: the first one's addressing, inputs and Params, the second
  * one's output, the second op appended to the kernel key's chain (chain.wgsl; a scalar operand
  * goes into the first one's Params, P.st[4..5]).  The intermediate storage goes back to the pool
- * unwritten.  Only adjacent dispatches merge, so no write between them can change what the fused
- * one reads.
+ * unwritten, with the batch and in op order (wt_dispatch.mid): so a repeated workload gets the
+ * same buffers in the same order, hence the same bind groups (a fused dispatch's input and output
+ * would otherwise change at every repetition: every bind group a cache miss).  Only adjacent
+ * dispatches merge, so no write between them can change what the fused one reads.
  *
  * Timing (ctx->timing): the batch's compute pass writes a pair of timestamps (pair tq_used of
  * the context's query set); wt_batch_wait reads the finished pairs into stats.gpu_ns.  When all
@@ -141,31 +145,21 @@ static void fuse_chains(wt_context *ctx, const char *op) {
             if (saved != WT_OK)
                 memcpy(msg, ctx->message, sizeof msg);
             wt_kernel *k = wt_kernel_get(ctx, op, &key);
-            wg_buffer *bufs[WT_MAX_IN + 1];
-            bufs[0] = d->res[0]->buf;
-            for (uint32_t j = 1; j < a->nres; j++)
-                bufs[j] = a->res[j]->buf;
-            if (a->k->key.file == WT_K_binary_f && a->nres == 2)
-                bufs[2] = ctx->dummy;          /* a's scalar operand: the dummy binding, as recorded */
-            wg_bind_group *bg = k ? wt_bind_group_get(ctx, op, k->nin + 1u, bufs) : NULL;
-            if (bg) {
-                wg_bind_group_retain(bg);
-                wg_bind_group_release(a->bg);
-                wg_bind_group_release(d->bg);
+            if (k) {
                 a->k = k;
-                a->bg = bg;
+                a->buf[0] = d->buf[0];         /* a's inputs (and dummy bindings), d's output */
                 if (code >= 64) {              /* the link's scalar: word `link` of a's P.st[4..5] */
                     uint32_t sv;
                     memcpy(&sv, ctx->params + d->param_off + offsetof(wt_params, sv) + 4, 4);
                     memcpy(ctx->params + a->param_off + offsetof(wt_params, st) + (16u + link) * 4u, &sv, 4);
                 }
-                wt_storage_unref(a->res[0]);   /* the intermediate: a's write and d's read */
-                wt_storage_unref(d->res[1]);
+                a->mid[a->nmid++] = a->res[0]; /* the intermediate: a's write reference stays */
+                wt_storage_unref(d->res[1]);   /* d's read */
                 a->res[0] = d->res[0];         /* d's reference moves to a */
                 ctx->stats.fused++;
                 continue;
             }
-            if (saved != WT_OK) {               /* no kernel or bind group: run the two unfused */
+            if (saved != WT_OK) {               /* no kernel: run the two unfused */
                 ctx->status = saved;
                 memcpy(ctx->message, msg, sizeof msg);
             } else {
@@ -182,9 +176,10 @@ static void fuse_chains(wt_context *ctx, const char *op) {
 static void drop_batch(wt_context *ctx) {
     for (uint32_t i = 0; i < ctx->batch_count; i++) {
         wt_dispatch *d = &ctx->batch[i];
-        wg_bind_group_release(d->bg);
         for (uint32_t j = 0; j < d->nres; j++)
             wt_storage_unref(d->res[j]);
+        for (uint32_t j = 0; j < d->nmid; j++)   /* after the input that came before them */
+            wt_storage_unref(d->mid[j]);
     }
     ctx->batch_count = 0;
 }
@@ -215,21 +210,27 @@ wt_status wt_batch_flush(wt_context *ctx, const char *op) {
         .label = "wt batch", .timestamp_query_set = ctx->tq, .beginning_index = 2 * ctx->tq_used,
         .end_index = 2 * ctx->tq_used + 1, .write_beginning = true, .write_end = true } : NULL) : NULL;
     uint64_t serial = 0;
+    wt_status bgst = WT_OK;                   /* a bind group failed: nothing is submitted */
     if (pass) {
         wg_compute_pipeline *cur = NULL;
         for (uint32_t i = 0; i < count; i++) {
             wt_dispatch *d = &ctx->batch[i];
+            wg_bind_group *bg = wt_bind_group_get(ctx, op, d->nbuf, d->buf);
+            if (!bg) {
+                bgst = ctx->status;
+                break;
+            }
             if (d->k->pipe != cur) {
                 cur = d->k->pipe;
                 wg_compute_pass_set_pipeline(pass, cur);
             }
-            wg_compute_pass_set_bind_group(pass, 0, d->bg, 0, NULL);
+            wg_compute_pass_set_bind_group(pass, 0, bg, 0, NULL);
             wg_compute_pass_set_bind_group(pass, 1, pb->bg, 1, &d->param_off);
             wg_compute_pass_dispatch_workgroups(pass, d->gx, d->gy, 1);
         }
         wg_compute_pass_end(pass);
         wg_compute_pass_release(pass);
-        wg_command_buffer *cb = wg_command_encoder_finish(enc, NULL);
+        wg_command_buffer *cb = bgst == WT_OK ? wg_command_encoder_finish(enc, NULL) : NULL;
         if (cb)
             serial = wg_queue_submit(ctx->q, 1, &cb);
         if (serial && timed)
@@ -247,6 +248,8 @@ wt_status wt_batch_flush(wt_context *ctx, const char *op) {
     drop_batch(ctx);
     if (wg_device_is_lost(ctx->dev))
         return wt_failst(ctx, WT_STATUS_DEVICE_LOST, op, "device lost; %u dispatches not run", count);
+    if (bgst != WT_OK)                        /* its message, set by wt_bind_group_get */
+        return bgst;
     if (o != WG_ERR_NONE)
         return wt_failst(ctx, WT_STATUS_OUT_OF_MEMORY, op, "submit: %s", e1.message);
     if (v != WG_ERR_NONE)
@@ -278,13 +281,6 @@ wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p,
     uint32_t gy = (groups + 65534) / 65535;
     uint32_t gx = (groups + gy - 1) / gy;
     p->gx = gx;
-    wg_buffer *bufs[WT_MAX_IN + 1];
-    bufs[0] = out->buf;
-    for (uint32_t i = 0; i < nin; i++)
-        bufs[i + 1] = in[i] ? in[i]->buf : ctx->dummy;
-    wg_bind_group *bg = wt_bind_group_get(ctx, op, nin + 1, bufs);
-    if (!bg)
-        return ctx->status;
     if (!wt_grow(ctx, (void **)&ctx->batch, &ctx->batch_cap, ctx->batch_count + 1, sizeof *ctx->batch) ||
         ((uint64_t)(ctx->batch_count + 1) * ctx->params_stride > ctx->params_cap &&
          !wt_grow(ctx, (void **)&ctx->params, &ctx->params_cap, (ctx->batch_count + 1) * ctx->params_stride, 1)))
@@ -293,8 +289,11 @@ wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p,
     memcpy(ctx->params + off, p, sizeof *p);
     wt_dispatch *d = &ctx->batch[ctx->batch_count++];
     d->k = k;
-    d->bg = bg;
-    wg_bind_group_retain(bg);
+    d->nbuf = (uint8_t)(nin + 1);
+    d->nmid = 0;
+    d->buf[0] = out->buf;
+    for (uint32_t i = 0; i < nin; i++)
+        d->buf[i + 1] = in[i] ? in[i]->buf : ctx->dummy;
     d->param_off = off;
     d->gx = gx;
     d->gy = gy;

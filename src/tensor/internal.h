@@ -25,7 +25,8 @@
 #define WT_WG_SIZE 256u           /* workgroup size of every elementwise kernel */
 #define WT_PARAMS_SIZE 192u       /* sizeof(Params) in kernels/common.wgsl */
 #define WT_POOL_CLASSES 160       /* size classes: 4 per power of two from 256 B */
-#define WT_BG_CACHE 4096u         /* bind group cache slots (a power of two) */
+#define WT_BG_CACHE 4096u         /* bind group cache slots at first (a power of two), */
+#define WT_BG_CACHE_MAX 32768u    /* doubling up to this many when 3/4 full (kernel.c) */
 #define WT_KERNEL_CACHE 4096u     /* kernel cache slots (a power of two) */
 #define WT_MAX_IN 3               /* inputs of a dispatch */
 #define WT_BATCH_BYTES (1ull << 30)   /* flush once the pool handed out this much for a batch */
@@ -100,11 +101,16 @@ struct wt_tensor {
 
 typedef struct wt_dispatch {
     wt_kernel *k;
-    wg_bind_group *bg;            /* one reference */
     uint32_t param_off;
     uint32_t gx, gy;
-    uint8_t nres;
+    uint8_t nres, nbuf, nmid;
     wt_storage *res[WT_MAX_IN + 1];   /* write set [0], read set [1..]: one reference each */
+    wt_storage *mid[WT_CHAIN];        /* fused: the intermediates [0, nmid), one reference each, dropped
+                                       * with the dispatch in op order (so the pool hands the same
+                                       * buffers out in the same order next time: same bind groups) */
+    wg_buffer *buf[WT_MAX_IN + 1];    /* group 0's bindings [0, nbuf): output, inputs (ctx->dummy for one
+                                       * read from Params); no references: res[] or the context hold
+                                       * them.  The bind group is fetched at flush, after fusion */
 } wt_dispatch;
 
 typedef struct wt_bgslot {
@@ -161,8 +167,8 @@ struct wt_context {
     wg_pipeline_layout *pl[WT_MAX_IN + 1];
     wt_kernel *kernels;           /* WT_KERNEL_CACHE slots */
     uint32_t kernel_count;
-    wt_bgslot *bgs;               /* WT_BG_CACHE slots */
-    uint32_t bg_count;
+    wt_bgslot *bgs;               /* bg_cap slots: WT_BG_CACHE .. WT_BG_CACHE_MAX */
+    uint32_t bg_count, bg_cap;
 
     /* batch */
     wt_dispatch *batch;
@@ -217,6 +223,9 @@ wt_kernel *wt_kernel_get(wt_context *ctx, const char *op, const wt_kkey *key);
  * compiler, as wt_kernel_get builds it (per: work items per invocation); NULL with the error set
  * (status, "<file>.wgsl (op N): <diagnostic>").  Tests compile every kernel file through it. */
 struct wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *key, uint32_t per);
+/* The cached bind group of group 0 for bufs[0 .. n) (borrowed: valid until the cache is cleared, so
+ * a caller that keeps it retains it or sets it on a pass first, which holds it); NULL with the
+ * error set (WT_STATUS_GPU, or WT_STATUS_HOST_OUT_OF_MEMORY). */
 wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, uint32_t n, wg_buffer *const *bufs);
 /* The file's kernels have a vec4 variant (wt_kkey.v4): the elementwise "map" families. */
 bool wt_kernel_vec4_ok(uint32_t file);

@@ -7,8 +7,11 @@
  * pipeline is kept in an open-addressing table keyed by the key's bytes.  All kernels with the
  * same number of inputs share one pipeline layout: group 0 = output (binding 0, read_write) and
  * inputs (bindings 1.., read), group 1 = the Params uniform with a dynamic offset.  So a bind
- * group depends only on the buffers: a second table maps (buffers) -> bind group, cleared when it
- * fills or when the pool releases buffers. */
+ * group depends only on the buffers: a second table maps (buffers) -> bind group (batch.c asks it
+ * at flush, once per dispatch left after fusion).  That table doubles when 3/4 full, from
+ * WT_BG_CACHE up to WT_BG_CACHE_MAX slots, so a repeated workload that binds more buffer sets
+ * than it holds finds them all again instead of missing on every one (a cyclic working set past
+ * a clear-all table); past the maximum, or when the pool releases buffers, it is cleared. */
 #include <stdio.h>
 #include <string.h>
 
@@ -180,19 +183,20 @@ wt_status wt_kernels_init(wt_context *ctx) {
     ctx->bgs = wt_alloc(ctx, WT_BG_CACHE * sizeof *ctx->bgs);
     if (ctx->bgs)
         memset(ctx->bgs, 0, WT_BG_CACHE * sizeof *ctx->bgs);
+    ctx->bg_cap = WT_BG_CACHE;
     return ctx->kernels && ctx->bgs ? WT_OK : WT_STATUS_HOST_OUT_OF_MEMORY;
 }
 
 void wt_bind_groups_clear(wt_context *ctx) {
     if (!ctx->bgs)
         return;
-    for (uint32_t i = 0; i < WT_BG_CACHE && ctx->bg_count; i++)
+    for (uint32_t i = 0; i < ctx->bg_cap && ctx->bg_count; i++)
         if (ctx->bgs[i].bg) {
             wg_bind_group_release(ctx->bgs[i].bg);
             ctx->bgs[i].bg = NULL;
             ctx->bg_count--;
         }
-    memset(ctx->bgs, 0, WT_BG_CACHE * sizeof *ctx->bgs);
+    memset(ctx->bgs, 0, (size_t)ctx->bg_cap * sizeof *ctx->bgs);
     ctx->bg_count = 0;
 }
 
@@ -384,11 +388,36 @@ wt_kernel *wt_kernel_get(wt_context *ctx, const char *op, const wt_kkey *key) {
     return wt_fail(ctx, WT_STATUS_KERNEL, op, "kernel cache full");
 }
 
+/* The bind group table at twice the size, its entries kept; false at WT_BG_CACHE_MAX or out of
+ * host memory (the caller clears it instead: no error). */
+static bool bind_groups_grow(wt_context *ctx) {
+    if (ctx->bg_cap >= WT_BG_CACHE_MAX)
+        return false;
+    uint32_t cap = 2 * ctx->bg_cap;
+    wt_bgslot *t = wt_alloc(ctx, (size_t)cap * sizeof *t);
+    if (!t)
+        return false;
+    memset(t, 0, (size_t)cap * sizeof *t);
+    for (uint32_t i = 0; i < ctx->bg_cap; i++) {
+        const wt_bgslot *s = &ctx->bgs[i];
+        if (!s->bg)
+            continue;
+        uint32_t h = hash_bytes(s->buf, s->nbuf * sizeof *s->buf) & (cap - 1);
+        while (t[h].bg)
+            h = (h + 1) & (cap - 1);
+        t[h] = *s;
+    }
+    wt_free(ctx, ctx->bgs);
+    ctx->bgs = t;
+    ctx->bg_cap = cap;
+    return true;
+}
+
 wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, uint32_t n, wg_buffer *const *bufs) {
-    uint32_t h = hash_bytes(bufs, n * sizeof *bufs) & (WT_BG_CACHE - 1);
+    uint32_t hash = hash_bytes(bufs, n * sizeof *bufs), mask = ctx->bg_cap - 1, h = hash & mask;
     wt_bgslot *slot = NULL;
-    for (uint32_t probe = 0; probe < WT_BG_CACHE; probe++) {
-        wt_bgslot *s = &ctx->bgs[(h + probe) & (WT_BG_CACHE - 1)];
+    for (uint32_t probe = 0; probe < ctx->bg_cap; probe++) {
+        wt_bgslot *s = &ctx->bgs[(h + probe) & mask];
         if (s->bg && s->nbuf == n && !memcmp(s->buf, bufs, n * sizeof *bufs)) {
             ctx->stats.bind_group_hits++;
             return s->bg;
@@ -399,21 +428,31 @@ wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, uint32_t n, wg
         }
     }
     ctx->stats.bind_group_misses++;
-    if (!slot || ctx->bg_count >= WT_BG_CACHE * 3 / 4) {
-        wt_bind_groups_clear(ctx);
+    if (!slot || ctx->bg_count >= ctx->bg_cap / 4 * 3) {
+        if (!bind_groups_grow(ctx))
+            wt_bind_groups_clear(ctx);
+        mask = ctx->bg_cap - 1;
+        for (h = hash & mask; ctx->bgs[h].bg;)   /* at most 3/8 full now */
+            h = (h + 1) & mask;
         slot = &ctx->bgs[h];
     }
     wg_bind_group_entry e[WT_MAX_IN + 1];
     for (uint32_t i = 0; i < n; i++)
         e[i] = (wg_bind_group_entry){ .binding = i, .buffer = bufs[i] };
     wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_VALIDATION);
+    wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_OUT_OF_MEMORY);
     wg_bind_group *bg = wg_device_create_bind_group(
         ctx->dev, &(wg_bind_group_desc){ .label = "wt", .layout = ctx->bgl[n - 1], .entry_count = n, .entries = e });
-    wg_error err;
-    if (wg_device_pop_error_scope(ctx->dev, &err) != WG_ERR_NONE || !bg) {
+    wg_error oom, val;
+    wg_error_id o = wg_device_pop_error_scope(ctx->dev, &oom);
+    wg_error_id v = wg_device_pop_error_scope(ctx->dev, &val);
+    if (o != WG_ERR_NONE || v != WG_ERR_NONE || !bg) {
         if (bg)
             wg_bind_group_release(bg);
-        return wt_fail(ctx, WT_STATUS_GPU, op, "bind group: %s", bg ? err.message : "out of host memory");
+        if (v != WG_ERR_NONE)
+            return wt_fail(ctx, WT_STATUS_GPU, op, "bind group: %s", val.message);
+        return wt_fail(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "bind group: %s",
+                       o != WG_ERR_NONE ? oom.message : "out of host memory");
     }
     memcpy(slot->buf, bufs, n * sizeof *bufs);
     slot->nbuf = (uint8_t)n;

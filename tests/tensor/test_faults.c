@@ -1,7 +1,10 @@
 /* test_faults.c - every host allocation of wt fails once in turn (through the context's
  * allocator hook) during a small workload: creation, ops with broadcasting and views, a read,
  * an .npy round trip.  Each run must end cleanly: no crash, an error status where something
- * failed, and no leaked allocation once the context is destroyed. */
+ * failed, and no leaked allocation once the context is destroyed.  Then every host allocation
+ * of wg fails once in turn during a flush (its bind groups are made there, after fusion): the
+ * read reports the error (a bind group's among them) or gives the right values, the context
+ * computes correctly after wt_clear_error, and nothing leaks. */
 #include <unistd.h>
 
 #include "tensor/tensor_test.h"
@@ -37,6 +40,73 @@ static int workload(wt_context *ctx, const char *path) {
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         wt_release(all[i]);
     return ok;
+}
+
+/* Fails wg's k-th host allocation from now on (the device's instance allocator). */
+static void fail_wg_at(test_alloc *wa, long k) {
+    wa->failed = 0;
+    wa->fail_at = wa->total + k;
+}
+
+/* Run k: y = exp(x) * 0.5 + x on a fresh x of 64 elements.  Its flush's bind groups are new (the
+ * runs keep their tensors alive, so the buffers are new; the check after each run uses another
+ * size class) on a device whose bind group objects are not recycled yet, so each bind group is a
+ * host allocation of wg; run k fails the flush's k-th one (its kernels were built before). */
+static void flush_faults(void) {
+    gpu_fixture g;
+    fixture_init(&g, NULL);
+    test_alloc ta = { 0 };
+    wt_context *c = wt_context_create(g.dev, &(wt_context_desc){ .label = "flush faults",
+                                                                  .allocator = test_allocator(&ta) });
+    CHECK(c != NULL);
+    enum { RUNS = 48 };
+    wt_tensor *keep[RUNS + 1][3] = { { NULL } };
+    int errors = 0, bind_group_errors = 0, clean = 0;
+    for (long k = 0; k <= RUNS && c && !clean; k++) {   /* run 0 fails nothing: it builds the kernels */
+        wt_tensor **t = keep[k];
+        t[0] = wt_full(c, WT_F32, WT_SHAPE(64), (double)k);
+        wt_tensor *e = wt_exp(c, t[0]);
+        t[1] = wt_mul_scalar(c, e, 0.5);        /* fused with exp at the flush */
+        wt_release(e);
+        t[2] = wt_add(c, t[1], t[0]);
+        float host[64];
+        if (k)
+            fail_wg_at(&g.ta, k);
+        wt_status st = wt_to_host(c, t[2], host, sizeof host);
+        bool failed = g.ta.failed;
+        g.ta.fail_at = 0;
+        if (st != WT_OK) {
+            CHECKF(failed && wt_last_status(c) == st, "run %ld: %s without a failed allocation", k, wt_last_error(c));
+            errors++;
+            if (strstr(wt_last_error(c), "bind group")) {   /* reported by the read that flushed */
+                bind_group_errors++;
+                CHECKF(st == WT_STATUS_HOST_OUT_OF_MEMORY && strstr(wt_last_error(c), "wt_to_host: bind group"), "%s",
+                       wt_last_error(c));
+            }
+        } else {
+            double want = exp((float)k) * 0.5 + k;
+            CHECKF(fabs(host[63] - want) < 1e-5 * want, "run %ld: %g, want %g", k, host[63], want);
+            clean = k && !failed;               /* every allocation of the flush passed */
+        }
+        /* usable again: a new computation gives the right values */
+        wt_clear_error(c);
+        wt_tensor *x = wt_full(c, WT_F32, WT_SHAPE(1024), 2.0), *y = wt_exp(c, x);
+        double v = 0;
+        wt_tensor *y0 = wt_select(c, y, 0, 1023);
+        CHECKF(wt_item(c, y0, &v) == WT_OK && fabs(v - exp(2.0)) < 1e-5 * exp(2.0), "run %ld: after the error %s", k,
+               wt_last_error(c));
+        wt_release(x), wt_release(y), wt_release(y0);
+    }
+    printf("flush faults: %d runs failed (%d in a bind group), then a clean one: %s\n", errors, bind_group_errors,
+           clean ? "yes" : "no");
+    CHECK(clean);
+    CHECK(errors > 0 && bind_group_errors > 0);
+    for (int r = 0; r <= RUNS; r++)
+        for (int i = 0; i < 3; i++)
+            wt_release(keep[r][i]);
+    wt_context_destroy(c);
+    CHECK_EQ_INT(ta.live, 0);
+    fixture_end(&g);                            /* no validation message, no wg allocation leaked */
 }
 
 int main(void) {
@@ -77,6 +147,7 @@ int main(void) {
     CHECK_EQ_INT(bad, 0);
     CHECKF(failed_runs > runs / 2, "only %d of %ld runs reported the failure", failed_runs, runs);
     unlink(path);
+    flush_faults();
     tt_end(&f);
     return test_end();
 }

@@ -1,8 +1,10 @@
 /* test_fusion.c - the batch's fusion of elementwise chains and its GPU timing (src/tensor/batch.c):
  * fused chains give the C reference's values and the same values as the unfused ops, fuse only
  * what may be fused (temporaries, f32 intermediates, adjacent unary float ops and binary float
- * ops with a scalar right operand, no clamp after another op, at most 8 ops per dispatch), and timing adds the GPU time of every finished batch
- * (also past the query set's WT_TIMING_PAIRS pairs without a wait). */
+ * ops with a scalar right operand, no clamp after another op, at most 8 ops per dispatch), make
+ * bind groups only for the dispatches that remain and find them again when the chain repeats, and
+ * timing adds the GPU time of every finished batch (also past the query set's WT_TIMING_PAIRS
+ * pairs without a wait). */
 #include "tensor_test.h"
 
 typedef wt_tensor *(*unary_fn)(wt_context *, wt_tensor *);
@@ -328,6 +330,39 @@ static void test_binary_chains(tt_fixture *f) {
     wt_release(b);
 }
 
+/* Bind groups are made at the flush for the dispatches that remain: a 400-op chain of scalar ops
+ * (8 per dispatch) makes 50 bind groups, not 400 + 350, and the same chain again (the pool hands
+ * out the same buffers in the same order, intermediates included) finds all 50 in the cache. */
+static void test_bind_groups(tt_fixture *f) {
+    wt_context *ctx = f->ctx;
+    wt_trim(ctx);                                /* an empty bind group cache */
+    wt_tensor *x = wt_full(ctx, WT_F32, WT_SHAPE(1000), 1.0);
+    CHECK(wt_sync(ctx) == WT_OK);
+    for (int rep = 0; rep < 3; rep++) {
+        wt_stats s0 = stats(ctx);
+        wt_tensor *t = x;
+        wt_retain(t);
+        for (int i = 0; i < 400; i++) {
+            wt_tensor *u = i % 2 ? wt_add_scalar(ctx, t, 0.25) : wt_mul_scalar(ctx, t, 0.5);
+            wt_release(t);
+            t = u;
+        }
+        double v = 0;
+        wt_tensor *e = wt_select(ctx, t, 0, 999);
+        CHECK(wt_item(ctx, e, &v) == WT_OK && fabs(v - 0.5) < 1e-6);   /* x -> x / 2 + 1/4 -> 1/2 */
+        wt_release(e);
+        wt_release(t);
+        CHECK(wt_sync(ctx) == WT_OK);
+        wt_stats s1 = stats(ctx);
+        uint64_t hits = s1.bind_group_hits - s0.bind_group_hits, misses = s1.bind_group_misses - s0.bind_group_misses;
+        CHECKF(s1.fused - s0.fused == 350, "rep %d: fused %llu", rep, (unsigned long long)(s1.fused - s0.fused));
+        /* 50 dispatches (the select is a view, read without a dispatch) */
+        CHECKF(hits + misses == 50, "rep %d: %llu bind groups fetched", rep, (unsigned long long)(hits + misses));
+        CHECKF(rep == 0 || misses == 0, "rep %d: %llu bind group misses", rep, (unsigned long long)misses);
+    }
+    wt_release(x);
+}
+
 static void test_timing(void) {
     tt_fixture f;
     memset(&f, 0, sizeof f);
@@ -379,6 +414,7 @@ int main(void) {
     tt_init(&f, &(wt_context_desc){ .max_batch_ops = 4096 });
     test_chains(&f);
     test_binary_chains(&f);
+    test_bind_groups(&f);
     tt_end(&f);
     test_timing();
     return test_end();

@@ -1,9 +1,10 @@
 /* test_lazy.c - lazy execution, the buffer pool and errors: a thousand dependent ops then one
  * read equal eager mode and a host reference and go out in one submit; max_batch_ops flushes;
  * temporaries return to the pool only after the GPU is done, then are reused (hits, no misses);
- * trim; out-of-memory (memory_limit and the binding limit) leaves existing tensors intact; f16
- * refused without shader-f16; every kind of bad call gives a clear error naming the op; and the
- * CPU cost per recorded op (printed). */
+ * a repeated workload past the bind group table's first size still hits every bind group; trim;
+ * out-of-memory (memory_limit and the binding limit) leaves existing tensors intact; f16 refused
+ * without shader-f16; every kind of bad call gives a clear error naming the op; and the CPU cost
+ * per recorded op (printed). */
 #include <time.h>
 
 #include "tensor/tensor_test.h"
@@ -182,6 +183,32 @@ static void test_pool(void) {
     CHECK_EQ_INT(a.allocated_bytes, 0);
 }
 
+/* A repeated workload that binds more buffer sets than the bind group table holds at first
+ * (3/4 of 4096 slots): the table grows, so the repetition finds every bind group again (a table
+ * cleared when full missed on every one: the working set is cyclic). */
+static void test_bind_group_cache(void) {
+    const int n = 3500;   /* 3500 dispatches in one batch (fusion off), each its own buffers */
+    wt_tensor *x = wt_ones(ctx, WT_F32, WT_SHAPE(16));
+    CHECK(wt_sync(ctx) == WT_OK);
+    for (int rep = 0; rep < 2; rep++) {
+        wt_stats a, b;
+        wt_get_stats(ctx, &a);
+        wt_tensor *y = chain(ctx, x, n);
+        float h[16];
+        CHECK(wt_to_host(ctx, y, h, sizeof h) == WT_OK && fabs(h[15] - chain_ref(1, n)) < 1e-3);
+        wt_release(y);
+        CHECK(wt_sync(ctx) == WT_OK);
+        wt_get_stats(ctx, &b);
+        CHECKF(b.bind_group_hits + b.bind_group_misses - a.bind_group_hits - a.bind_group_misses == (uint64_t)n,
+               "rep %d: %llu bind groups", rep,
+               (unsigned long long)(b.bind_group_hits + b.bind_group_misses - a.bind_group_hits - a.bind_group_misses));
+        CHECKF(rep == 0 || b.bind_group_misses == a.bind_group_misses, "rep %d: %llu misses", rep,
+               (unsigned long long)(b.bind_group_misses - a.bind_group_misses));
+    }
+    wt_release(x);
+    wt_trim(ctx);   /* releases the pooled buffers and the bind groups holding them */
+}
+
 static void test_oom(tt_fixture *f) {
     wt_context *c = wt_context_create(f->g.dev, &(wt_context_desc){ .memory_limit = 2 << 20,
                                                                      .allocator = test_allocator(&f->ta) });
@@ -320,6 +347,7 @@ int main(void) {
     test_laziness(&f);
     test_batch_size(&f);
     test_pool();
+    test_bind_group_cache();
     test_oom(&f);
     test_errors(&f);
     test_overhead(&f.ta);
