@@ -62,15 +62,8 @@ static void put_strides(wt_params *p, int k, const at_op *o) {
 }
 
 static wt_kkey at_key(wt_kfile file, uint32_t op, wt_dtype out, wt_dtype a, wt_dtype b, wt_dtype c) {
-    wt_kkey key;
-    memset(&key, 0, sizeof key);
-    key.file = (uint8_t)file;
-    key.op = (uint8_t)op;
-    key.out = (uint8_t)out;
-    key.in[0] = (uint8_t)a;
-    key.in[1] = (uint8_t)b;
+    wt_kkey key = wt_key(file, op, out, a, b, WT_F32);
     key.in[2] = (uint8_t)c;
-    key.compute = WT_F32;
     return key;
 }
 

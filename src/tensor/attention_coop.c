@@ -83,12 +83,8 @@ wt_tensor *wt_attention_coop(wt_context *ctx, const char *op, wt_tensor *q, wt_t
             pr.st[i][j] = (int32_t)st[i][j];
         pr.off[i] = (uint32_t)t[i]->offset;
     }
-    wt_kkey key;
-    memset(&key, 0, sizeof key);
-    key.file = WT_K_flash_coop;
-    key.out = WT_F16;
-    key.in[0] = key.in[1] = key.in[2] = WT_F16;
-    key.compute = WT_F32;
+    wt_kkey key = wt_key(WT_K_flash_coop, 0, WT_F16, WT_F16, WT_F16, WT_F32);
+    key.in[2] = WT_F16;
     key.mode[0] = D == 128 ? 1 : 0;
     key.mode[2] = d->causal ? 1 : 0;
     wt_kernel *kk = wt_kernel_get(ctx, op, &key);

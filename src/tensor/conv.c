@@ -153,13 +153,7 @@ static wt_status winograd(wt_context *ctx, const char *op, wt_tensor *x, wt_tens
     int64_t TH = cdiv(OH, 2), TW = cdiv(OW, 2), TT = TH * TW;
     unsigned bits = wino_bits(), tm = bits & 4u;
     int64_t TW2 = bits & 8u ? cdiv(TW, 2) : TW;   /* items along x per tile row */
-    wt_kkey key;
-    memset(&key, 0, sizeof key);
-    key.file = WT_K_winograd;
-    key.compute = WT_F32;
-    key.out = WT_F32;
-    key.in[0] = (uint8_t)w->dtype;
-    key.in[1] = (uint8_t)x->dtype;
+    wt_kkey key = wt_key(WT_K_winograd, 0, WT_F32, w->dtype, x->dtype, WT_F32);
     wt_params p;
     memset(&p, 0, sizeof p);
     key.op = (uint8_t)(0u | tm);
@@ -345,11 +339,8 @@ wt_tensor *wt_conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor
     p.aux[2] = (uint32_t)K;
     p.st[0][4] = (int32_t)ph;      /* WGSL st[1] */
     p.st[0][5] = (int32_t)pw;
-    wt_kkey key;
-    memset(&key, 0, sizeof key);
-    key.out = (uint8_t)out->dtype;
-    key.in[0] = key.in[1] = key.in[2] = (uint8_t)x->dtype;
-    key.compute = WT_F32;
+    wt_kkey key = wt_key(0, 0, out->dtype, x->dtype, x->dtype, WT_F32);   /* file and op per kernel below */
+    key.in[2] = (uint8_t)x->dtype;
     key.mode[0] = b ? 1 : 0;
     wt_status s = WT_OK;
     if (impl == WT_CONV_GEMM || impl == WT_CONV_GEMM_WIDE) {
@@ -440,13 +431,7 @@ static wt_tensor *pool_run(wt_context *ctx, const char *op, wt_tensor *x, wt_par
     wt_tensor *out = wt_tensor_new(ctx, op, odt, 4, oshape);
     if (!out || !out->numel)
         return out;
-    wt_kkey key;
-    memset(&key, 0, sizeof key);
-    key.file = WT_K_pool;
-    key.op = (uint8_t)mode;
-    key.out = (uint8_t)odt;
-    key.in[0] = (uint8_t)x->dtype;
-    key.compute = WT_F32;
+    wt_kkey key = wt_key(WT_K_pool, (uint32_t)mode, odt, x->dtype, WT_DTYPE_DEFAULT, WT_F32);
     p->n = (uint32_t)out->numel;
     wt_kernel *k = wt_kernel_get(ctx, op, &key);
     wt_storage *in = x->st;
