@@ -16,8 +16,11 @@
 @group(0) @binding(2) var<storage, read> b: array<vec4<SB>>;
 @group(0) @binding(3) var<storage, read> c: array<SC>;
 
+const BT: bool = MB == 1u;       // B k-contiguous (x . W^T): B's tile loaded as A's
+
 // A: slot s -> (quad along k, row) = (s % (BK / 4), s / (BK / 4)); element index i (a multiple
-// of 4) of row r at k.  B: slot s -> (k, quad along n) = (s / QN, s % QN).
+// of 4) of row r at k.  B: slot s -> (k, quad along n) = (s / QN, s % QN); BT: as A's, (quad
+// along k, column) = (s % (BK / 4), s / (BK / 4)).
 fn lda4(i: u32, r: u32, k: u32) -> vec4<f32> {
     let v = vec4<f32>(a[i / 4u]);
     return select(vec4<f32>(0.0), v, vec4<bool>(r < P.sv.x && k < P.sv.z));
@@ -36,6 +39,20 @@ fn sta(row0: u32, m: u32, v: vec4<f32>) {
     As[row0 + 1u][q][c] = v.y;
     As[row0 + 2u][q][c] = v.z;
     As[row0 + 3u][q][c] = v.w;
+}
+
+// B's slot into buffer row row0 (BT: a quad along k of column n, stored transposed).
+fn stb(row0: u32, q: u32, n: u32, v: vec4<f32>) {
+    if BT {
+        let qn = n / 4u;
+        let c = n % 4u;
+        Bs[row0][qn][c] = v.x;
+        Bs[row0 + 1u][qn][c] = v.y;
+        Bs[row0 + 2u][qn][c] = v.z;
+        Bs[row0 + 3u][qn][c] = v.w;
+    } else {
+        Bs[row0][q] = v;
+    }
 }
 
 
@@ -83,10 +100,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let ka = 4u * (t % (BK / 4u));
     let ra = tm * TM + t / (BK / 4u);
     let ia = oa + ra * ars + ka;
-    let kb = t / QN;
+    let bns = P.aux.w;
     let qb = t % QN;
-    let nb = tn * TN + 4u * qb;
-    let ib = ob + kb * bks + nb;
+    let nl = t / (BK / 4u);          // BT: column within the tile
+    let kb = select(t / QN, ka, BT);
+    let nb = tn * TN + select(4u * qb, nl, BT);
+    let ib = ob + select(kb * bks + nb, nb * bns + ka, BT);
+    let bstep = select(bks, 1u, BT);
     let has_b = SLB >= 256u || t < SLB;
     let ml = t / (BK / 4u);          // row within the tile
     let nkt = (K + BK - 1u) / BK;
@@ -94,7 +114,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var pa = lda4(ia, ra, ka);
     var pb = ldb4(ib, nb, kb);
     sta(ka, ml, pa);
-    if has_b { Bs[kb][qb] = pb; }
+    if has_b { stb(kb, qb, nl, pb); }
     workgroupBarrier();
 
     var kt = 0u;
@@ -104,12 +124,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         var more = kt + 1u < nkt;
         if more {
             pa = lda4(ia + k0, ra, k0 + ka);
-            pb = ldb4(ib + k0 * bks, nb, k0 + kb);
+            pb = ldb4(ib + k0 * bstep, nb, k0 + kb);
         }
         tile(0u);
         if more {
             sta(BK + ka, ml, pa);
-            if has_b { Bs[BK + kb][qb] = pb; }
+            if has_b { stb(BK + kb, qb, nl, pb); }
         }
         workgroupBarrier();
         kt = kt + 1u;
@@ -118,12 +138,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         more = kt + 1u < nkt;
         if more {
             pa = lda4(ia + k0, ra, k0 + ka);
-            pb = ldb4(ib + k0 * bks, nb, k0 + kb);
+            pb = ldb4(ib + k0 * bstep, nb, k0 + kb);
         }
         tile(1u);
         if more {
             sta(ka, ml, pa);
-            if has_b { Bs[kb][qb] = pb; }
+            if has_b { stb(kb, qb, nl, pb); }
         }
         workgroupBarrier();
         kt = kt + 1u;

@@ -39,6 +39,7 @@ const K16: bool = (OP & 1u) != 0u;
 const WIDE: bool = (OP & 2u) != 0u;
 const EXACT: bool = (OP & 4u) != 0u;
 const HALF: bool = (OP & 8u) != 0u;            // 128 invocations, 128 x 64 tiles
+const BT: bool = MB == 1u;                     // B k-contiguous (x . W^T): tile loaded as A's
 const NT: u32 = select(256u, 128u, HALF);      // invocations per workgroup
 const BK: u32 = select(8u, 16u, K16);          // K step
 const TM: u32 = 128u;                          // tile rows
@@ -50,7 +51,7 @@ const SLA: u32 = TM * BK / 4u;                 // vec4 load slots per step: 256 
 const SLB: u32 = TN * BK / 4u;
 
 var<workgroup> As: array<array<vec4<f32>, QM>, 2u * BK>;   // [buffer * BK + k][quad ^ swz(k)]
-var<workgroup> Bs: array<array<vec4<f32>, QN>, 2u * BK>;   // [buffer * BK + k][quad]
+var<workgroup> Bs: array<array<vec4<f32>, QN>, 2u * BK>;   // [buffer * BK + k][quad ^ swzb(k)]
 
 var<private> tx: u32;
 var<private> ty: u32;
@@ -65,14 +66,16 @@ var<private> c60: vec4<f32>; var<private> c61: vec4<f32>; var<private> c62: vec4
 var<private> c70: vec4<f32>; var<private> c71: vec4<f32>; var<private> c72: vec4<f32>; var<private> c73: vec4<f32>;
 
 fn swz(row: u32) -> u32 { return ((row % BK) / 4u) * (32u / BK); }
+fn swzb(row: u32) -> u32 { return select(0u, swz(row), BT); }
 
 // One k of the tile in buffer row `row` (a constant at every call).
 fn step(row: u32) {
     let qa = ty ^ swz(row);
+    let qb = tx ^ swzb(row);
     let a0 = As[row][qa];
     let a1 = As[row][qa + 16u];
-    let b0 = Bs[row][tx];
-    let b1 = Bs[row][tx + QS];
+    let b0 = Bs[row][qb];
+    let b1 = Bs[row][qb + QS];
     c00 = fma(vec4<f32>(a0.x), b0, c00);
     c10 = fma(vec4<f32>(a0.y), b0, c10);
     c20 = fma(vec4<f32>(a0.z), b0, c20);
@@ -90,8 +93,8 @@ fn step(row: u32) {
     c61 = fma(vec4<f32>(a1.z), b1, c61);
     c71 = fma(vec4<f32>(a1.w), b1, c71);
     if WIDE {
-        let b2 = Bs[row][tx + 32u];
-        let b3 = Bs[row][tx + 48u];
+        let b2 = Bs[row][qb + 32u];
+        let b3 = Bs[row][qb + 48u];
         c02 = fma(vec4<f32>(a0.x), b2, c02);
         c12 = fma(vec4<f32>(a0.y), b2, c12);
         c22 = fma(vec4<f32>(a0.z), b2, c22);
@@ -123,7 +126,8 @@ fn tile(buf: u32) {
 }
 
 // A quad along k at element index i (a multiple of 4) of row r, k .. k + 3; B quad along n at
-// element index i of row k, columns n .. n + 3.  Zero outside the matrix unless EXACT.
+// element index i of row k, columns n .. n + 3 (BT: along k at column n, k .. k + 3).  Zero
+// outside the matrix unless EXACT.
 fn lda4(i: u32, r: u32, k: u32) -> vec4<f32> {
     let v = vec4<f32>(a[i / 4u]);
     if EXACT { return v; }
@@ -144,6 +148,25 @@ fn sta(k0: u32, m: u32, v: vec4<f32>) {
     As[k0 + 1u][q][e] = v.y;
     As[k0 + 2u][q][e] = v.z;
     As[k0 + 3u][q][e] = v.w;
+}
+
+// BT: the same transposed, swizzled store of B's quad along k (column n of the tile).
+fn stbt(k0: u32, n: u32, v: vec4<f32>) {
+    let q = (n / 4u) ^ swz(k0);
+    let e = n % 4u;
+    Bs[k0][q][e] = v.x;
+    Bs[k0 + 1u][q][e] = v.y;
+    Bs[k0 + 2u][q][e] = v.z;
+    Bs[k0 + 3u][q][e] = v.w;
+}
+
+// A B slot's quad into buffer row kbuf (0 or BK).
+fn stb(kbuf: u32, kb: u32, qb: u32, nl: u32, v: vec4<f32>) {
+    if BT {
+        stbt(kbuf + kb, nl, v);
+    } else {
+        Bs[kbuf + kb][qb] = v;
+    }
 }
 
 
@@ -198,6 +221,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
     let ars = P.aux.x;
     let bks = P.aux.z;
+    let bns = P.aux.w;
     // A slot s (t, and t + NT when SLA > NT): row s / (BK / 4) of the tile, k quad s % (BK / 4)
     let ka = 4u * (t % (BK / 4u));
     let ml0 = t / (BK / 4u);
@@ -206,15 +230,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let ra1 = tm * TM + ml1;
     let ia0 = oa + ra0 * ars + ka;
     let ia1 = oa + ra1 * ars + ka;
-    // B slot s (t, and t + NT when SLB > NT): row s / QN, quad s % QN
-    let kb0 = t / QN;
-    let kb1 = (t + NT) / QN;
+    // B slot s (t, and t + NT when SLB > NT): row s / QN, quad s % QN; BT: as A's, column
+    // nl = s / (BK / 4) of the tile, k quad s % (BK / 4).  A K step moves B's index by
+    // bstep = K-step * b_ks (BT: b_ks = 1).
     let qb0 = t % QN;
     let qb1 = (t + NT) % QN;
-    let nb0 = tn * TN + 4u * qb0;
-    let nb1 = tn * TN + 4u * qb1;
-    let ib0 = ob + kb0 * bks + nb0;
-    let ib1 = ob + kb1 * bks + nb1;
+    let nl0 = t / (BK / 4u);
+    let nl1 = nl0 + NT / (BK / 4u);
+    let kb0 = select(t / QN, ka, BT);
+    let kb1 = select((t + NT) / QN, ka, BT);
+    let nb0 = tn * TN + select(4u * qb0, nl0, BT);
+    let nb1 = tn * TN + select(4u * qb1, nl1, BT);
+    let ib0 = ob + select(kb0 * bks + nb0, nb0 * bns + ka, BT);
+    let ib1 = ob + select(kb1 * bks + nb1, nb1 * bns + ka, BT);
+    let bstep = select(bks, 1u, BT);
     let two_a = SLA > NT;
     let two_b = SLB > NT;
     let has_b = SLB >= NT || t < SLB;
@@ -228,8 +257,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     if two_b { pb1 = ldb4(ib1, nb1, kb1); }
     sta(ka, ml0, pa0);
     if two_a { sta(ka, ml1, pa1); }
-    if has_b { Bs[kb0][qb0] = pb0; }
-    if two_b { Bs[kb1][qb1] = pb1; }
+    if has_b { stb(0u, kb0, qb0, nl0, pb0); }
+    if two_b { stb(0u, kb1, qb1, nl1, pb1); }
     workgroupBarrier();
 
     var kt = 0u;
@@ -241,15 +270,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         if more {
             pa0 = lda4(ia0 + k0, ra0, k0 + ka);
             if two_a { pa1 = lda4(ia1 + k0, ra1, k0 + ka); }
-            pb0 = ldb4(ib0 + k0 * bks, nb0, k0 + kb0);
-            if two_b { pb1 = ldb4(ib1 + k0 * bks, nb1, k0 + kb1); }
+            pb0 = ldb4(ib0 + k0 * bstep, nb0, k0 + kb0);
+            if two_b { pb1 = ldb4(ib1 + k0 * bstep, nb1, k0 + kb1); }
         }
         tile(0u);
         if more {
             sta(BK + ka, ml0, pa0);
             if two_a { sta(BK + ka, ml1, pa1); }
-            if has_b { Bs[BK + kb0][qb0] = pb0; }
-            if two_b { Bs[BK + kb1][qb1] = pb1; }
+            if has_b { stb(BK, kb0, qb0, nl0, pb0); }
+            if two_b { stb(BK, kb1, qb1, nl1, pb1); }
         }
         workgroupBarrier();
         kt = kt + 1u;
@@ -260,15 +289,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         if more {
             pa0 = lda4(ia0 + k0, ra0, k0 + ka);
             if two_a { pa1 = lda4(ia1 + k0, ra1, k0 + ka); }
-            pb0 = ldb4(ib0 + k0 * bks, nb0, k0 + kb0);
-            if two_b { pb1 = ldb4(ib1 + k0 * bks, nb1, k0 + kb1); }
+            pb0 = ldb4(ib0 + k0 * bstep, nb0, k0 + kb0);
+            if two_b { pb1 = ldb4(ib1 + k0 * bstep, nb1, k0 + kb1); }
         }
         tile(1u);
         if more {
             sta(ka, ml0, pa0);
             if two_a { sta(ka, ml1, pa1); }
-            if has_b { Bs[kb0][qb0] = pb0; }
-            if two_b { Bs[kb1][qb1] = pb1; }
+            if has_b { stb(0u, kb0, qb0, nl0, pb0); }
+            if two_b { stb(0u, kb1, qb1, nl1, pb1); }
         }
         workgroupBarrier();
         kt = kt + 1u;
