@@ -168,13 +168,17 @@ static void flops_row(nb *b, const char *key, const char *name, mm_case *c, int 
         return;
     double flop = 2.0 * (double)c->batch * (double)c->M * (double)c->N * (double)c->K;
     row->ours = flop / t.best * 1e-12;
-    /* linear rows: the tuner's class for W^T operands is not the public lookup's (row-major) */
+    /* linear rows: the tuner's class for W^T operands is not the public lookup's (row-major);
+     * ragged rows may run padded copies on another class */
+    bool ragged = c->K % 4 || c->N % 4;
     wt_matmul_kernel k = c->kernel ? c->kernel
-                         : c->w    ? WT_MATMUL_AUTO
-                                   : wt_autotune_lookup(b->ctx, c->M, c->N, c->K, c->batch, wt_dtype_of(c->a));
+                         : c->w || ragged ? WT_MATMUL_AUTO
+                                          : wt_autotune_lookup(b->ctx, c->M, c->N, c->K, c->batch, wt_dtype_of(c->a));
     snprintf(row->note, sizeof row->note, "%s; %s, best of %d x %d reps, median %.4g TFLOP/s",
              c->precision == WT_MATMUL_F16_TENSOR ? "matmul_coop (subgroup matrices)"
-             : c->kernel || k ? wt_matmul_kernel_name(k) : c->w ? "auto (W^T layout)" : "heuristic", b->timed ? "GPU time" : "wall clock",
+             : c->kernel || k ? wt_matmul_kernel_name(k)
+             : ragged         ? "auto (ragged: padded copies where they pay)"
+             : c->w           ? "auto (W^T layout)" : "heuristic", b->timed ? "GPU time" : "wall clock",
              b->sz.runs, reps, flop / t.median * 1e-12);
     check_mm(b, key, c);
 }

@@ -5,7 +5,9 @@
  * ceil(log2(x)), M/N/K buckets below 6 merged, batch buckets above 0 merged).  The layout
  * (WT_MM_LAYOUT_*: B k-contiguous as linear's W^T, A m-contiguous) selects other variants of the
  * same kernels (their loads), so a choice is never reused across layouts; tuning builds its
- * operands in the class's layout (transposed views of fresh tensors).  On the first wt_matmul of a class
+ * operands in the class's layout (transposed views of fresh tensors).  RAGGED marks products the
+ * 16-byte kernels cannot run (K or N not a multiple of 4, unaligned rows): a choice made among
+ * the other kernels is never served to an aligned product of the same buckets.  On the first wt_matmul of a class
  * whose product is large enough to matter (2 M N K batch >= $WGC_TUNE_MIN_FLOP, default 2^28),
  * wt_autotune_lookup tunes: every tiled kernel the device can run is first checked on a small
  * random ragged problem (67 x 44 . 44 x 72: partial tiles in M, N and K, quad-aligned so that
@@ -61,18 +63,18 @@ static uint32_t bucket(int64_t x) {
     return b;
 }
 
-/* dtype << 24 | M bucket << 16 | N bucket << 8 | layout << 6 | K bucket << 1 | batch > 1 */
+/* layout << 28 | dtype << 24 | M bucket << 16 | N bucket << 8 | K bucket << 1 | batch > 1 */
 static uint32_t shape_class(int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt, unsigned layout) {
     uint32_t bm = bucket(M), bn = bucket(N), bk = bucket(K), bb = batch > 1 ? 1u : 0u;
     bm = bm < 6 ? 6 : bm;
     bn = bn < 6 ? 6 : bn;
     bk = bk < 6 ? 6 : bk;
-    return (uint32_t)dt << 24 | bm << 16 | bn << 8 | (layout & 3u) << 6 | bk << 1 | bb;
+    return (layout & 7u) << 28 | (uint32_t)dt << 24 | bm << 16 | bn << 8 | bk << 1 | bb;
 }
 
 static void class_name(uint32_t cls, char *buf, size_t n) {
-    snprintf(buf, n, "%s:m%u:n%u:k%u:b%u:l%u", wt_dtype_name((wt_dtype)(cls >> 24)), (cls >> 16) & 255,
-             (cls >> 8) & 255, (cls >> 1) & 31, cls & 1, (cls >> 6) & 3);
+    snprintf(buf, n, "%s:m%u:n%u:k%u:b%u:l%u", wt_dtype_name((wt_dtype)((cls >> 24) & 15)), (cls >> 16) & 255,
+             (cls >> 8) & 255, (cls >> 1) & 127, cls & 1, cls >> 28);
 }
 
 static bool cache_path(const uint8_t *uuid, char *buf, size_t n, char *dir, size_t dn) {
@@ -140,7 +142,7 @@ static void load(const uint8_t *uuid) {
         memcpy(dt, cname, (size_t)(c - cname));
         dt[c - cname] = 0;
         if (sscanf(c, ":m%u:n%u:k%u:b%u:l%u", &m, &n, &k, &bb, &l) != 5 || m > 31 || n > 31 || k > 31 || bb > 1 ||
-            l > 3)
+            l > 7)
             continue;
         wt_dtype d = WT_DTYPE_DEFAULT;
         for (int i = 1; i < WT_DTYPE_COUNT; i++)
@@ -148,7 +150,7 @@ static void load(const uint8_t *uuid) {
                 d = (wt_dtype)i;
         wt_matmul_kernel kk = kernel_by_name(kname);
         if (d != WT_DTYPE_DEFAULT && kk != WT_MATMUL_AUTO)
-            add(uuid, (uint32_t)d << 24 | m << 16 | n << 8 | l << 6 | k << 1 | bb, kk);
+            add(uuid, l << 28 | (uint32_t)d << 24 | m << 16 | n << 8 | k << 1 | bb, kk);
     }
     fclose(f);
 }
@@ -468,14 +470,15 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
     return best;
 }
 
+/* Contiguous row-major operands: ragged when K or N is not a multiple of 4. */
 wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt) {
-    return wt_autotune_layout(ctx, M, N, K, batch, dt, 0);
+    return wt_autotune_layout(ctx, M, N, K, batch, dt, K % 4 || N % 4 ? WT_MM_LAYOUT_RAGGED : 0u);
 }
 
 wt_matmul_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
                                     unsigned layout) {
     if (!ctx || M <= 0 || N <= 0 || K <= 0 || batch <= 0 || dt <= WT_DTYPE_DEFAULT || dt >= WT_DTYPE_COUNT ||
-        layout > 3)
+        layout > 7)
         return WT_MATMUL_AUTO;
     const uint8_t *uuid = wg_adapter_get_info(wg_device_get_adapter(ctx->dev))->device_uuid;
     uint32_t cls = shape_class(M, N, K, batch, dt, layout);

@@ -69,10 +69,6 @@ static bool b_kcontig(const mm_plan *p) {
     return p->b_ns != 1 && p->b_ks == 1;
 }
 
-/* The layout of the operands for the autotuner's class (WT_MM_LAYOUT_*), as key.mode[0..1]. */
-static unsigned layout_of(const mm_plan *p) {
-    return (b_kcontig(p) ? WT_MM_LAYOUT_B_KCONTIG : 0u) | (p->a_ks != 1 && p->a_ms == 1 ? WT_MM_LAYOUT_A_COLS : 0u);
-}
 
 /* Can matmul3.wgsl / matmul4.wgsl (16-byte loads and stores) run this plan?  A row-major, B
  * row-major or k-contiguous (B^T row-major: linear's weight), their rows, offsets and batch
@@ -86,6 +82,13 @@ static bool v4_ok(const mm_plan *p) {
         if (p->ast[d] % 4 || p->bst[d] % 4)
             return false;
     return true;
+}
+
+/* The operands' layout for the autotuner's class (WT_MM_LAYOUT_*): key.mode[0..1], and whether
+ * the 16-byte kernels can run the plan. */
+static unsigned layout_of(const mm_plan *p) {
+    return (b_kcontig(p) ? WT_MM_LAYOUT_B_KCONTIG : 0u) | (p->a_ks != 1 && p->a_ms == 1 ? WT_MM_LAYOUT_A_COLS : 0u) |
+           (v4_ok(p) ? 0u : WT_MM_LAYOUT_RAGGED);
 }
 
 static bool is_v4(wt_matmul_kernel k) {
@@ -331,8 +334,8 @@ static bool fits_i32(int64_t v) {
  * place.  When the product is large enough (a GPU's worth of 128 x 128 tiles, K >= 256) and the
  * tile-exact shape wastes at most 10%, padded copies pay: A zero-padded to [Mp, Kp] and B to
  * [Kp, Np] (or, k-contiguous, to [Np, Kp]) with Mp, Np multiples of 128 and Kp of 8 (matmul4's
- * EXACT shapes), the product on the fast kernel, then the [M, N] corner copied out (H200,
- * 4095 x 4097 x 1023: the copies move ~200 MB, ~60 us, against 1.17 ms in place).  Row-major A,
+ * EXACT shapes), the product on the fast kernel, whose [M, N] corner is the result (a view with
+ * row stride Np; copying it out cost more than the padding, H200 below).  Row-major A,
  * B row-major or k-contiguous, no batch, kernel AUTO only.  WGC_MM_PAD=0 turns it off, =1 takes
  * it for every such product whatever its size (tests). */
 static bool pad_pays(const mm_plan *p) {
@@ -350,9 +353,9 @@ static bool pad_pays(const mm_plan *p) {
 static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b, bool b_t, wt_tensor *bias,
                      const wt_matmul_desc *desc);
 
-/* pad_pays's path: the result [.., M, N] (rshape), or NULL with the context's error state as it
- * was before (an allocation failed: the caller runs the product in place).  The temporaries are
- * released before returning (back to the pool). */
+/* pad_pays's path: the result [.., M, N] (rshape), a view of the padded [Mp, Np] product (row
+ * stride Np: no copy out), or NULL with the context's error state as it was before (an allocation
+ * failed: the caller runs the product in place).  The padded operands go back to the pool. */
 static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, bool b_t,
                             wt_tensor *bias, int ond, const int64_t *rshape) {
     wt_status st = ctx->status;
@@ -360,7 +363,7 @@ static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, w
     memcpy(msg, ctx->message, sizeof msg);
     int64_t mp = cdiv(p->M, 128) * 128, np = cdiv(p->N, 128) * 128, kp = cdiv(p->K, 8) * 8;
     bool kc = b_kcontig(p);
-    enum { A2, AP, WT, WP, CP, R, N1, N2, O, NT };
+    enum { A2, AP, WT, WP, CP, R, N1, N2, NT };
     wt_tensor *t[NT] = { 0 }, *out = NULL;
     /* A as [M, K] (batch dims that continue its rows: a view) and B as [N, K] (k-contiguous) or [K, N] */
     t[A2] = a->ndim == 2 ? a : wt_view(ctx, a, WT_SHAPE(p->M, p->K));
@@ -375,11 +378,10 @@ static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, w
         t[R] = mm(ctx, op, t[AP], t[WP], kc, t[CP] ? t[CP] : bias, NULL);
     t[N1] = t[R] ? wt_narrow(ctx, t[R], 0, 0, p->M) : NULL;
     t[N2] = t[N1] ? wt_narrow(ctx, t[N1], 1, 0, p->N) : NULL;
-    t[O] = t[N2] ? wt_contiguous(ctx, t[N2]) : NULL;
-    if (t[O])
-        out = ond == 2 ? t[O] : wt_view(ctx, t[O], ond, rshape);
-    if (out == t[O])
-        t[O] = NULL;
+    if (t[N2])
+        out = ond == 2 ? t[N2] : wt_view(ctx, t[N2], ond, rshape);
+    if (out == t[N2])
+        t[N2] = NULL;
     if (t[A2] == a)
         t[A2] = NULL;
     if (t[WT] == b)
