@@ -70,13 +70,20 @@ static bool b_kcontig(const mm_plan *p) {
 }
 
 
-/* Can matmul3.wgsl / matmul4.wgsl (16-byte loads and stores) run this plan?  A row-major, B
- * row-major or k-contiguous (B^T row-major: linear's weight), their rows, offsets and batch
- * strides quad-aligned, K and N multiples of 4. */
+/* Is A m-contiguous (a transposed view)?  The kernels' MA == 1 (key.mode[0]). */
+static bool a_mcontig(const mm_plan *p) {
+    return p->a_ks != 1 && p->a_ms == 1;
+}
+
+/* Can matmul3.wgsl / matmul4.wgsl (16-byte loads and stores) run this plan?  A row-major or
+ * m-contiguous (A^T row-major, M a multiple of 4), B row-major or k-contiguous (B^T row-major:
+ * linear's weight), their contiguous runs, offsets and batch strides quad-aligned, K and N
+ * multiples of 4. */
 static bool v4_ok(const mm_plan *p) {
-    int64_t b_rows = b_kcontig(p) ? p->b_ns : p->b_ks;     /* stride between B's contiguous runs */
-    if (p->a_ks != 1 || (p->b_ns != 1 && !b_kcontig(p)) || p->K % 4 || p->N % 4 || p->a_ms % 4 || b_rows % 4 ||
-        p->a_off % 4 || p->b_off % 4)
+    int64_t a_rows = a_mcontig(p) ? p->a_ks : p->a_ms;     /* stride between A's contiguous runs */
+    int64_t b_rows = b_kcontig(p) ? p->b_ns : p->b_ks;     /* and B's */
+    if ((p->a_ks != 1 && !a_mcontig(p)) || (p->b_ns != 1 && !b_kcontig(p)) || (a_mcontig(p) && p->M % 4) ||
+        p->K % 4 || p->N % 4 || a_rows % 4 || b_rows % 4 || p->a_off % 4 || p->b_off % 4)
         return false;
     for (int d = 0; d < p->nb; d++)
         if (p->ast[d] % 4 || p->bst[d] % 4)
@@ -87,7 +94,7 @@ static bool v4_ok(const mm_plan *p) {
 /* The operands' layout for the autotuner's class (WT_MM_LAYOUT_*): key.mode[0..1], and whether
  * the 16-byte kernels can run the plan. */
 static unsigned layout_of(const mm_plan *p) {
-    return (b_kcontig(p) ? WT_MM_LAYOUT_B_KCONTIG : 0u) | (p->a_ks != 1 && p->a_ms == 1 ? WT_MM_LAYOUT_A_COLS : 0u) |
+    return (b_kcontig(p) ? WT_MM_LAYOUT_B_KCONTIG : 0u) | (a_mcontig(p) ? WT_MM_LAYOUT_A_COLS : 0u) |
            (v4_ok(p) ? 0u : WT_MM_LAYOUT_RAGGED);
 }
 
@@ -533,8 +540,9 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
     if (is_v4(kind) && !v4_ok(&p)) {
         wt_release(out);
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
-                       "shapes %s and %s: kernel %s needs row-major operands (B may be k-contiguous) with K and N "
-                       "multiples of 4 and quad-aligned rows", s1, s2, wt_matmul_kernel_name(kind));
+                       "shapes %s and %s: kernel %s needs row-major operands (or A m-contiguous with M a multiple "
+                       "of 4, B k-contiguous) with K and N multiples of 4 and quad-aligned rows", s1, s2,
+                       wt_matmul_kernel_name(kind));
     }
     if (kind == WT_MATMUL_AUTO) {
         kind = heuristic(&p);

@@ -343,6 +343,25 @@ static void test_v4(void) {
             check_mm(what, c, a, bt, false, with_bias ? bias : NULL);
             wt_release(a); wt_release(w); wt_release(bt); wt_release(c); wt_release(bias);
         }
+    /* A m-contiguous (A^T views, M a multiple of 4: the kernels' MA == 1 variants), with B
+     * row-major or k-contiguous, batched, with bias */
+    static const int64_t st[][4] = { { 1, 68, 44, 72 }, { 1, 132, 8, 260 }, { 2, 128, 40, 256 }, { 1, 128, 16, 256 } };
+    for (int k = WT_MATMUL_TILE128; k < WT_MATMUL_KERNEL_COUNT; k++)
+        for (size_t i = 0; is_v4(k) && i < sizeof st / sizeof *st; i++) {
+            int64_t B = st[i][0], M = st[i][1], K = st[i][2], N = st[i][3];
+            wt_tensor *a0 = B > 1 ? rnd(WT_F32, WT_SHAPE(B, K, M)) : rnd(WT_F32, WT_SHAPE(K, M));
+            wt_tensor *a = wt_transpose(ctx, a0, wt_ndim(a0) - 2, wt_ndim(a0) - 1);
+            wt_tensor *b = rnd(WT_F32, WT_SHAPE(K, N)), *bt = kcontig(b), *bias = rnd(WT_F32, WT_SHAPE(N));
+            for (int l = 0; l < 2; l++) {
+                char what[96];
+                snprintf(what, sizeof what, "%s A^T.%s %lldx%lldx%lldx%lld", wt_matmul_kernel_name((wt_matmul_kernel)k),
+                         l ? "W^T" : "B", (long long)B, (long long)M, (long long)K, (long long)N);
+                wt_tensor *c = mm_k(a, l ? bt : b, i == 1 ? bias : NULL, (wt_matmul_kernel)k);
+                check_mm(what, c, a, l ? bt : b, false, i == 1 ? bias : NULL);
+                wt_release(c);
+            }
+            wt_release(a0); wt_release(a); wt_release(b); wt_release(bt); wt_release(bias);
+        }
     {   /* W^T from a narrowed weight (quad-aligned offset, row stride K + 8), linear on AUTO */
         wt_tensor *wb = rnd(WT_F32, WT_SHAPE(140, 72)), *x = rnd(WT_F32, WT_SHAPE(2, 65, 64));
         wt_tensor *w = wt_narrow(ctx, wt_narrow(ctx, wb, 0, 4, 132), 1, 8, 64), *bias = rnd(WT_F32, WT_SHAPE(132));
@@ -395,9 +414,9 @@ static void test_v4(void) {
         }
         wt_release(h); wt_release(g); wt_release(he); wt_release(ge);
     }
-    /* refusals: K % 4, N % 4, a transposed A, an odd offset, W^T with rows not quad-aligned */
+    /* refusals: K % 4, N % 4, a transposed A with M % 4, an odd offset, W^T with rows not quad-aligned */
     wt_tensor *x = rnd(WT_F32, WT_SHAPE(8, 6)), *y = rnd(WT_F32, WT_SHAPE(6, 8)), *z = rnd(WT_F32, WT_SHAPE(8, 8));
-    wt_tensor *zt = wt_transpose(ctx, z, 0, 1), *zo = wt_narrow(ctx, z, 1, 1, 4);
+    wt_tensor *zt = wt_transpose(ctx, x, 0, 1), *zo = wt_narrow(ctx, z, 1, 1, 4);   /* zt: [6, 8], M = 6 */
     wt_tensor *w6 = rnd(WT_F32, WT_SHAPE(4, 9)), *w8 = wt_narrow(ctx, w6, 1, 0, 8), *w4t = wt_transpose(ctx, w8, 0, 1);
     wt_tensor *r[4] = { mm_k(x, y, NULL, WT_MATMUL_TILE128X64V4), mm_k(z, zo, NULL, WT_MATMUL_TILE128X64V4),
                         mm_k(zt, z, NULL, WT_MATMUL_TILE128X64V4), mm_k(z, w4t, NULL, WT_MATMUL_TILE128V4S) };

@@ -17,6 +17,7 @@
 @group(0) @binding(3) var<storage, read> c: array<SC>;
 
 const BT: bool = MB == 1u;       // B k-contiguous (x . W^T): B's tile loaded as A's
+const AT: bool = MA == 1u;       // A m-contiguous (A^T view): A's tile loaded as B's
 
 // A: slot s -> (quad along k, row) = (s % (BK / 4), s / (BK / 4)); element index i (a multiple
 // of 4) of row r at k.  B: slot s -> (k, quad along n) = (s / QN, s % QN); BT: as A's, (quad
@@ -39,6 +40,15 @@ fn sta(row0: u32, m: u32, v: vec4<f32>) {
     As[row0 + 1u][q][c] = v.y;
     As[row0 + 2u][q][c] = v.z;
     As[row0 + 3u][q][c] = v.w;
+}
+
+// A's slot into buffer row row0 (AT: a quad along m at quad q of the tile, stored as it is).
+fn sta_slot(row0: u32, q: u32, m: u32, v: vec4<f32>) {
+    if AT {
+        As[row0][q] = v;
+    } else {
+        sta(row0, m, v);
+    }
 }
 
 // B's slot into buffer row row0 (BT: a quad along k of column n, stored transposed).
@@ -97,9 +107,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let ars = P.aux.x;
     let bks = P.aux.z;
     // A: one vec4 slot per invocation (TM * BK / 4 = 256 quads along k); B: TN * BK / 4 slots
+    // (AT: k t / QM, quad along m t % QM, as B's)
+    let aks = P.aux.y;
     let ka = 4u * (t % (BK / 4u));
-    let ra = tm * TM + t / (BK / 4u);
-    let ia = oa + ra * ars + ka;
+    let kat = select(ka, t / QM, AT);
+    let ml = select(t / (BK / 4u), 4u * (t % QM), AT);   // row within the tile
+    let ra = tm * TM + ml;
+    let ia = oa + select(ra * ars + ka, kat * aks + ra, AT);
+    let astep = select(1u, aks, AT);
     let bns = P.aux.w;
     let qb = t % QN;
     let nl = t / (BK / 4u);          // BT: column within the tile
@@ -108,12 +123,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let ib = ob + select(kb * bks + nb, nb * bns + ka, BT);
     let bstep = select(bks, 1u, BT);
     let has_b = SLB >= 256u || t < SLB;
-    let ml = t / (BK / 4u);          // row within the tile
     let nkt = (K + BK - 1u) / BK;
 
-    var pa = lda4(ia, ra, ka);
+    var pa = lda4(ia, ra, kat);
     var pb = ldb4(ib, nb, kb);
-    sta(ka, ml, pa);
+    sta_slot(kat, ml / 4u, ml, pa);
     if has_b { stb(kb, qb, nl, pb); }
     workgroupBarrier();
 
@@ -123,12 +137,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         var k0 = (kt + 1u) * BK;
         var more = kt + 1u < nkt;
         if more {
-            pa = lda4(ia + k0, ra, k0 + ka);
+            pa = lda4(ia + k0 * astep, ra, k0 + kat);
             pb = ldb4(ib + k0 * bstep, nb, k0 + kb);
         }
         tile(0u);
         if more {
-            sta(BK + ka, ml, pa);
+            sta_slot(BK + kat, ml / 4u, ml, pa);
             if has_b { stb(BK + kb, qb, nl, pb); }
         }
         workgroupBarrier();
@@ -137,12 +151,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         k0 = (kt + 1u) * BK;
         more = kt + 1u < nkt;
         if more {
-            pa = lda4(ia + k0, ra, k0 + ka);
+            pa = lda4(ia + k0 * astep, ra, k0 + kat);
             pb = ldb4(ib + k0 * bstep, nb, k0 + kb);
         }
         tile(1u);
         if more {
-            sta(ka, ml, pa);
+            sta_slot(kat, ml / 4u, ml, pa);
             if has_b { stb(kb, qb, nl, pb); }
         }
         workgroupBarrier();

@@ -40,6 +40,7 @@ const WIDE: bool = (OP & 2u) != 0u;
 const EXACT: bool = (OP & 4u) != 0u;
 const HALF: bool = (OP & 8u) != 0u;            // 128 invocations, 128 x 64 tiles
 const BT: bool = MB == 1u;                     // B k-contiguous (x . W^T): tile loaded as A's
+const AT: bool = MA == 1u;                     // A m-contiguous (A^T view): tile loaded as B's
 const NT: u32 = select(256u, 128u, HALF);      // invocations per workgroup
 const BK: u32 = select(8u, 16u, K16);          // K step
 const TM: u32 = 128u;                          // tile rows
@@ -150,6 +151,16 @@ fn sta(k0: u32, m: u32, v: vec4<f32>) {
     As[k0 + 3u][q][e] = v.w;
 }
 
+// A slot's quad into buffer row kbuf (0 or BK): k-run kq .. kq + 3 of row m, stored transposed;
+// AT: a quad along m (m .. m + 3) of row kq, stored as it is.
+fn sta_slot(kbuf: u32, kq: u32, m: u32, v: vec4<f32>) {
+    if AT {
+        As[kbuf + kq][(m / 4u) ^ swz(kq)] = v;
+    } else {
+        sta(kbuf + kq, m, v);
+    }
+}
+
 // BT: the same transposed, swizzled store of B's quad along k (column n of the tile).
 fn stbt(k0: u32, n: u32, v: vec4<f32>) {
     let q = (n / 4u) ^ swz(k0);
@@ -223,13 +234,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let bks = P.aux.z;
     let bns = P.aux.w;
     // A slot s (t, and t + NT when SLA > NT): row s / (BK / 4) of the tile, k quad s % (BK / 4)
+    // (AT: as B's, k s / QM, quad along m s % QM.)  A K step moves A's index by astep * K-step.
+    let aks = P.aux.y;
     let ka = 4u * (t % (BK / 4u));
-    let ml0 = t / (BK / 4u);
-    let ml1 = ml0 + NT / (BK / 4u);              // the second slot, NT / (BK / 4) rows further
+    let ka0 = select(ka, t / QM, AT);
+    let ka1 = select(ka, (t + NT) / QM, AT);
+    let ml0 = select(t / (BK / 4u), 4u * (t % QM), AT);
+    let ml1 = select(ml0 + NT / (BK / 4u), 4u * (t % QM), AT);   // the second slot
     let ra0 = tm * TM + ml0;
     let ra1 = tm * TM + ml1;
-    let ia0 = oa + ra0 * ars + ka;
-    let ia1 = oa + ra1 * ars + ka;
+    let ia0 = oa + select(ra0 * ars + ka, ka0 * aks + ra0, AT);
+    let ia1 = oa + select(ra1 * ars + ka, ka1 * aks + ra1, AT);
+    let astep = select(1u, aks, AT);
     // B slot s (t, and t + NT when SLB > NT): row s / QN, quad s % QN; BT: as A's, column
     // nl = s / (BK / 4) of the tile, k quad s % (BK / 4).  A K step moves B's index by
     // bstep = K-step * b_ks (BT: b_ks = 1).
@@ -249,14 +265,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let has_b = SLB >= NT || t < SLB;
     let nkt = (K + BK - 1u) / BK;
 
-    var pa0 = lda4(ia0, ra0, ka);
+    var pa0 = lda4(ia0, ra0, ka0);
     var pa1 = vec4<f32>(0.0);
-    if two_a { pa1 = lda4(ia1, ra1, ka); }
+    if two_a { pa1 = lda4(ia1, ra1, ka1); }
     var pb0 = ldb4(ib0, nb0, kb0);
     var pb1 = vec4<f32>(0.0);
     if two_b { pb1 = ldb4(ib1, nb1, kb1); }
-    sta(ka, ml0, pa0);
-    if two_a { sta(ka, ml1, pa1); }
+    sta_slot(0u, ka0, ml0, pa0);
+    if two_a { sta_slot(0u, ka1, ml1, pa1); }
     if has_b { stb(0u, kb0, qb0, nl0, pb0); }
     if two_b { stb(0u, kb1, qb1, nl1, pb1); }
     workgroupBarrier();
@@ -268,15 +284,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         var k0 = (kt + 1u) * BK;
         var more = kt + 1u < nkt;
         if more {
-            pa0 = lda4(ia0 + k0, ra0, k0 + ka);
-            if two_a { pa1 = lda4(ia1 + k0, ra1, k0 + ka); }
+            pa0 = lda4(ia0 + k0 * astep, ra0, k0 + ka0);
+            if two_a { pa1 = lda4(ia1 + k0 * astep, ra1, k0 + ka1); }
             pb0 = ldb4(ib0 + k0 * bstep, nb0, k0 + kb0);
             if two_b { pb1 = ldb4(ib1 + k0 * bstep, nb1, k0 + kb1); }
         }
         tile(0u);
         if more {
-            sta(BK + ka, ml0, pa0);
-            if two_a { sta(BK + ka, ml1, pa1); }
+            sta_slot(BK, ka0, ml0, pa0);
+            if two_a { sta_slot(BK, ka1, ml1, pa1); }
             if has_b { stb(BK, kb0, qb0, nl0, pb0); }
             if two_b { stb(BK, kb1, qb1, nl1, pb1); }
         }
@@ -287,15 +303,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         k0 = (kt + 1u) * BK;
         more = kt + 1u < nkt;
         if more {
-            pa0 = lda4(ia0 + k0, ra0, k0 + ka);
-            if two_a { pa1 = lda4(ia1 + k0, ra1, k0 + ka); }
+            pa0 = lda4(ia0 + k0 * astep, ra0, k0 + ka0);
+            if two_a { pa1 = lda4(ia1 + k0 * astep, ra1, k0 + ka1); }
             pb0 = ldb4(ib0 + k0 * bstep, nb0, k0 + kb0);
             if two_b { pb1 = ldb4(ib1 + k0 * bstep, nb1, k0 + kb1); }
         }
         tile(1u);
         if more {
-            sta(ka, ml0, pa0);
-            if two_a { sta(ka, ml1, pa1); }
+            sta_slot(0u, ka0, ml0, pa0);
+            if two_a { sta_slot(0u, ka1, ml1, pa1); }
             if has_b { stb(0u, kb0, qb0, nl0, pb0); }
             if two_b { stb(0u, kb1, qb1, nl1, pb1); }
         }
