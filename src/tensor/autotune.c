@@ -10,8 +10,8 @@
  * the other kernels is never served to an aligned product of the same buckets.  On the first wt_matmul of a class
  * whose product is large enough to matter (2 M N K batch >= $WGC_TUNE_MIN_FLOP, default 2^28),
  * wt_autotune_lookup tunes: every tiled kernel the device can run is first checked on a small
- * random ragged problem (67 x 44 . 44 x 72: partial tiles in M, N and K, quad-aligned so that
- * the 16-byte kernels qualify) and on a tile-exact one (128 x 64 . 64 x 256: the exact-shape
+ * random ragged problem (67 x 44 . 44 x 72, 68 rows for m-contiguous A: partial tiles in M, N
+ * and K, quad-aligned so that the 16-byte kernels qualify) and on a tile-exact one (128 x 64 . 64 x 256: the exact-shape
  * specialisations) against TILE64, the reference variant; one that fails
  * to build or differs by more than 1e-4 of the largest output is never chosen.  The survivors
  * are timed on a problem of the class itself (dims capped at 4096, a batch of at most 2^24
@@ -377,8 +377,9 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
     for (int i = 0; i < nk; i++)
         us[i] = -1;
     /* 1. correctness against TILE64 on a small ragged problem and on a tile-exact one (128 x 64 .
-     * 64 x 256: matmul4.wgsl's EXACT specialisation), in the class's layout */
-    wt_tensor *sa = operand(ctx, dt, 1, 67, 44, at), *sb = operand(ctx, dt, 1, 44, 72, bt_);
+     * 64 x 256: matmul4.wgsl's EXACT specialisation), in the class's layout (A m-contiguous: 68
+     * rows, as the 16-byte kernels need M % 4 == 0 there) */
+    wt_tensor *sa = operand(ctx, dt, 1, at ? 68 : 67, 44, at), *sb = operand(ctx, dt, 1, 44, 72, bt_);
     wt_tensor *ea = operand(ctx, dt, 1, 128, 64, at), *eb = operand(ctx, dt, 1, 64, 256, bt_);
     wt_tensor *ref = sa && sb ? mm(ctx, sa, sb, WT_MATMUL_TILE64) : NULL;
     wt_tensor *eref = ea && eb ? mm(ctx, ea, eb, WT_MATMUL_TILE64) : NULL;

@@ -2,7 +2,9 @@
  * odd shapes (1, 3, 17, 65, 129, ...) on every tiled kernel, transposed and strided operands
  * read in place, broadcast batch dims (3-D and 4-D), 1-D operands, linear with and without bias,
  * the matvec kernel (decode path), f16 where the device has it, empty products, and errors that
- * name the op and the shapes.  The reference works on the logical values of each operand, read
+ * name the op and the shapes; the 16-byte kernels on W^T (k-contiguous B) and A^T operands, the
+ * padded path for ragged products (WGC_MM_PAD=1) and its fallback when memory is short; the
+ * autotuner's cache, gate and per-layout classes.  The reference works on the logical values of each operand, read
  * back from the very view passed to the op.  Error bound per output: f32 1e-5 * sum |a b| + 1e-6;
  * f16 (output rounded to binary16) 2e-3 * |ref| + 1e-3 * sum |a b| + 1e-3. */
 #include <dirent.h>
@@ -669,6 +671,24 @@ static void test_autotune(void) {
         fclose(f);
     CHECK_EQ_INT(l1, 1);
     CHECK_EQ_INT(v4, 1);
+    /* A^T . b (A m-contiguous, M a multiple of 4): class l2, the MA == 1 variants timed too */
+    wt_tensor *a0 = rnd(WT_F32, WT_SHAPE(80, 100)), *at = wt_transpose(ctx, a0, 0, 1), *b2 = rnd(WT_F32, WT_SHAPE(80, 92));
+    wt_context_set_eager(ctx, true);
+    wt_tensor *y2 = wt_matmul(ctx, at, b2);
+    wt_context_set_eager(ctx, false);
+    check_mm("tuned A^T.b class", y2, at, b2, false, NULL);
+    f = fopen(path, "r");
+    int l2 = 0, v4a = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "f32:m7:n7:k7:b0:l2 ", 19)) {
+            l2++;
+            v4a += strstr(line, " tile128x128v4s=") && !strstr(line, " tile128x128v4s=-");
+        }
+    if (f)
+        fclose(f);
+    CHECK_EQ_INT(l2, 1);
+    CHECK_EQ_INT(v4a, 1);
+    wt_release(a0); wt_release(at); wt_release(b2); wt_release(y2);
     wt_release(wl); wt_release(y);
     wt_release(a); wt_release(b); wt_release(c); wt_release(keep);
     unsetenv("WGC_TUNE_MIN_FLOP");
