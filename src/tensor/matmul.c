@@ -2,15 +2,18 @@
  * with broadcast batch dims), wt_linear (x . W^T + b) and wt_matmul_ex (a kernel forced, for
  * tests, benchmarks and the autotuner in autotune.c).
  *
- * Operands are never copied: the kernels read A and B through their strides (a transposed view
+ * Operands are read in place: the kernels read A and B through their strides (a transposed view
  * is a stride swap), so a plan is just (shape, strides, offset) per operand after the batch dims
  * are broadcast and collapsed (size-1 dims dropped, mergeable neighbours merged; batch dims
- * that continue A's rows become rows).  Kernel files: matmul.wgsl, the tiled GEMM (four tile
+ * that continue A's rows become rows).  The one exception, AUTO only: a large ragged product
+ * (no 16-byte kernel can read it in place) runs on zero-padded copies when that pays, its result
+ * a view of the padded product (pad_pays).  Kernel files: matmul.wgsl, the tiled GEMM (four tile
  * shapes, see its header), matmul2.wgsl, the same tiles with the inner loop unrolled (and a
  * warp-tiled layout), matmul3.wgsl, the unrolled kernel with 16-byte global loads and stores
- * for quad-aligned row-major operands, matmul4.wgsl, the same operands with unpadded swizzled
- * tiles and a specialisation for tile-exact shapes (no range selects, no index clamps; the
- * fastest on the H200), and matvec.wgsl, the bandwidth-bound decode path for one output row or
+ * for quad-aligned operands (A row-major or m-contiguous, B row-major or k-contiguous: x . W^T
+ * reads W in place), matmul4.wgsl, the same operands with unpadded swizzled tiles and a
+ * specialisation for tile-exact shapes (no range selects, no index clamps; the fastest on the
+ * H200), and matvec.wgsl, the bandwidth-bound decode path for one output row or
  * column (M == 1 or N == 1, no batch) whose matrix has contiguous, 16-byte aligned rows.  The
  * kernel is chosen by shape: matvec when it applies, else the autotuner's choice for the shape
  * class, else a heuristic (16-byte 128 x 128 tiles when the operands allow and there are enough
@@ -110,8 +113,10 @@ static bool is_v4(wt_matmul_kernel k) {
  * tile64x64u 82), matmul4's 128 x 128 only tile-exact (elsewhere it is not measured and spills
  * 16 bytes on the H200).  Other operands: the unrolled 128 x 64 warp-tiled kernel is the
  * fastest or within 3% of it on 4095 x 4097 x 1023 (28.0 TFLOP/s; 128 x 128 tiles 10-15%
- * slower, K steps of 16 half as fast); below ~one tile per SM, 64 x 64 tiles keep more of the
- * GPU busy. */
+ * slower, K steps of 16 half as fast; AUTO pads such products, pad_pays); below ~one tile per
+ * SM, 64 x 64 tiles keep more of the GPU busy.  The layouts matmul3/matmul4 read in place (W^T,
+ * A^T) take the same rule: x . W^T 4096^3 tile128x128v4s 3.51 ms against 4.85 for
+ * tile128x64w; A^T . B 3.16 ms (the tuner finds tile128x64v4s, 2.90) against 4.60. */
 static wt_matmul_kernel heuristic(const mm_plan *p) {
     if (matvec_ok(p))
         return WT_MATMUL_MATVEC;
@@ -342,9 +347,11 @@ static bool fits_i32(int64_t v) {
  * tile-exact shape wastes at most 10%, padded copies pay: A zero-padded to [Mp, Kp] and B to
  * [Kp, Np] (or, k-contiguous, to [Np, Kp]) with Mp, Np multiples of 128 and Kp of 8 (matmul4's
  * EXACT shapes), the product on the fast kernel, whose [M, N] corner is the result (a view with
- * row stride Np; copying it out cost more than the padding, H200 below).  Row-major A,
- * B row-major or k-contiguous, no batch, kernel AUTO only.  WGC_MM_PAD=0 turns it off, =1 takes
- * it for every such product whatever its size (tests). */
+ * row stride Np, no copy out).  Row-major A, B row-major or k-contiguous, no batch, kernel AUTO
+ * only.  H200 (lin's timing program, batch GPU timestamps), 4095 x 4097 x 1023: in place
+ * tile128x64w 1.17 ms (29.3 TFLOP/s), padded 0.88 ms (39.0; wgc bench nn 0.83 of cuBLAS);
+ * x . W^T in place (the tuner's tile128x128u) 1.04 ms, padded 0.93 (37.0; 0.75 of F.linear).
+ * WGC_MM_PAD=0 turns it off, =1 takes it for every such product whatever its size (tests). */
 static bool pad_pays(const mm_plan *p) {
     const char *e = getenv("WGC_MM_PAD");
     if ((e && e[0] == '0') || p->batch != 1 || p->M <= 0 || p->N <= 0 || p->K <= 0 || v4_ok(p) || matvec_ok(p) ||
