@@ -2,7 +2,7 @@
 """baseline_nn.py - the PyTorch/CUDA baseline of `wgc bench nn`, measured in the same run.
 
 Usage: python3 bench/baseline_nn.py [--square A,B,C] [--ragged M,N,K] [--bmm B,M,N,K]
-                                    [--matvec N] [--conv N,C,K,H,W] [--runs RUNS]
+                                    [--matvec N] [--conv N,C,K,H,W] [--linear N] [--runs RUNS]
 The same products on the same shapes as bench/nn.c, with TF32 off
 (torch.backends.cuda.matmul.allow_tf32 = False: cuBLAS f32 SGEMM), each timed as REPS
 back-to-back calls between two CUDA events (per-call time = elapsed / REPS, the same REPS as
@@ -11,6 +11,8 @@ bench/nn.c's row keys:
   {"torch": version, "device": name,
    "sgemm1024_TFLOPs", "sgemm4096_TFLOPs", "sgemm8192_TFLOPs": torch.mm of [N, N] f32, 2N^3 flop
    "sgemm_ragged_TFLOPs": torch.mm [M, K] . [K, N]
+   "linear4096_TFLOPs":   torch.nn.functional.linear(x, W), x [N, N], W [N, N] (--linear N), no bias
+   "linear_ragged_TFLOPs": the same with x [M, K], W [N, K] (the --ragged shape)
    "bmm_TFLOPs":          torch.bmm [B, M, K] . [B, K, N]
    "hgemm4096_TFLOPs":    torch.mm f16 (cuBLAS, tensor cores allowed: PyTorch's default)
    "matvec4096_GBps":     torch.mv(W, x), W [N, N] f32: 4N^2 bytes
@@ -39,6 +41,7 @@ def main():
     ap.add_argument("--bmm", default="32,512,512,64")
     ap.add_argument("--matvec", type=int, default=4096)
     ap.add_argument("--conv", default="32,64,64,128,128")
+    ap.add_argument("--linear", type=int, default=4096)
     ap.add_argument("--runs", type=int, default=5)
     a = ap.parse_args()
     torch, dev, out, g, timed = start(a.runs, 1234)
@@ -75,6 +78,12 @@ def main():
     gemm("sgemm8192_TFLOPs", 1, s3, s3, s3, 2)
     rm, rn, rk = ints(a.ragged)
     gemm("sgemm_ragged_TFLOPs", 1, rm, rn, rk, 5)
+    for key, (lm, ln, lk) in (("linear4096_TFLOPs", (a.linear,) * 3), ("linear_ragged_TFLOPs", (rm, rn, rk))):
+        x, w = rnd(lm, lk), rnd(ln, lk)
+        fn = lambda: torch.nn.functional.linear(x, w)
+        check(key, fn(), x, w.t())
+        out[key] = 2.0 * lm * ln * lk / timed(fn, 5) / 1e12
+        del x, w
     bb, bm, bn, bk = ints(a.bmm)
     gemm("bmm_TFLOPs", bb, bm, bn, bk, 20)
     gemm("hgemm4096_TFLOPs", 1, s2, s2, s2, 5, torch.float16)

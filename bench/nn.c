@@ -2,6 +2,8 @@
  * Matmul rows now (softmax, norms, attention and conv2d rows are added to NN_ROWS later):
  *   sgemm N^3        C = A . B, f32 [N, N], N = 1024, 4096, 8192       2 N^3 flop
  *   sgemm ragged     4095 x 4097 x 1023 (M x N x K): no dim a multiple of a tile
+ *   linear 4096^3    wt_linear(x, W) = x . W^T, x [M, K], W [N, K] f32, no bias (W read in place)
+ *   linear ragged    the same at 4095 x 4097 x 1023
  *   bmm              [32, 512, 64] . [32, 64, 512] (batch x M x K . K x N)
  *   hgemm 4096^3     f16 operands, f32 accumulation (no tensor cores), where the device has f16
  *   hgemm tc 4096^3  the same on tensor cores (WT_MATMUL_F16_TENSOR: matmul_coop.wgsl, subgroup
@@ -12,7 +14,8 @@
  * first use of a shape class runs the autotuner (outside the timing; its choice is in the note).
  * Every result is checked on 48 sampled outputs against a double-precision host product; a wrong
  * value makes the command exit 1.  WGC_NN_KERNELS=all adds a row per forced tiled kernel for
- * sgemm 1024^3, 4096^3 and bmm (to compare the variants on one device in one run).
+ * sgemm 1024^3, 4096^3, linear 4096^3 and bmm (to compare the variants on one device in one run;
+ * linear's forced rows run wt_matmul_ex on the W^T view).
  *
  * Targets (issue 5): SGEMM 4096^3 >= 80% of cuBLAS f32 (torch, TF32 off), matvec >= 90%, f16 on
  * tensor cores >= 50% of cuBLAS f16 (torch's hgemm4096 figure, tensor cores on).
@@ -34,6 +37,8 @@
     X(sgemm4096_TFLOPs, "sgemm f32 4096^3", "TFLOP/s", HIGHER, NAN, 0.8)                    \
     X(sgemm8192_TFLOPs, "sgemm f32 8192^3", "TFLOP/s", HIGHER, NAN, NAN)                    \
     X(sgemm_ragged_TFLOPs, "sgemm f32 4095x4097x1023", "TFLOP/s", HIGHER, NAN, NAN)         \
+    X(linear4096_TFLOPs, "linear f32 4096x4096x4096 (x.W^T)", "TFLOP/s", HIGHER, NAN, NAN)  \
+    X(linear_ragged_TFLOPs, "linear f32 ragged 4095x4097x1023", "TFLOP/s", HIGHER, NAN, NAN) \
     X(bmm_TFLOPs, "batched matmul 32x512x512x64 f32", "TFLOP/s", HIGHER, NAN, NAN)          \
     X(hgemm4096_TFLOPs, "matmul f16 4096^3 (f32 accumulate)", "TFLOP/s", HIGHER, NAN, NAN)  \
     X(hgemm4096_tc_TFLOPs, "matmul f16 4096^3 on tensor cores (cooperative matrix)", "TFLOP/s", HIGHER, NAN, 0.5) \
@@ -45,7 +50,7 @@ enum {
 #undef X
     NN_ROW_COUNT
 };
-_Static_assert(NN_ROW_COUNT == 8, "nn rows: update the count and bench/baseline_nn.py");
+_Static_assert(NN_ROW_COUNT == 10, "nn rows: update the count and bench/baseline_nn.py");
 
 static const double rel_targets[] = {
 #define X(key, name, unit, better, target, rel) rel,
@@ -96,9 +101,12 @@ typedef struct mm_case {
     int64_t batch, M, N, K;
     wt_matmul_kernel kernel;
     wt_matmul_precision precision;
+    wt_tensor *w;                  /* linear rows: W [N, K] (b is its transposed view); else NULL */
 } mm_case;
 
 static wt_tensor *run_mm(nb *b, const mm_case *c) {
+    if (c->w && !c->kernel)
+        return wt_linear(b->ctx, c->a, c->w, NULL);
     return wt_matmul_ex(b->ctx, c->a, c->b, NULL, &(wt_matmul_desc){ .kernel = c->kernel, .precision = c->precision });
 }
 
@@ -116,7 +124,7 @@ static void check_mm(nb *b, const char *what, const mm_case *c) {
     wt_tensor *out = run_mm(b, c);
     if (!ok(b, what, out))
         return;
-    float *ha = read_f32(b, c->a), *hb = read_f32(b, c->b), *ho = read_f32(b, out);
+    float *ha = read_f32(b, c->a), *hb = read_f32(b, c->w ? c->w : c->b), *ho = read_f32(b, out);
     if (ha && hb && ho) {
         uint64_t s = 88172645463325252ull;
         int bad = 0;
@@ -127,7 +135,8 @@ static void check_mm(nb *b, const char *what, const mm_case *c) {
             if (i == 0) { m = c->M - 1; n = c->N - 1; bi = c->batch - 1; }   /* the ragged corner */
             double ref = 0, mag = 0;
             for (int64_t k = 0; k < c->K; k++) {
-                double x = ha[(bi * c->M + m) * c->K + k], y = hb[(bi * c->K + k) * c->N + n];
+                double x = ha[(bi * c->M + m) * c->K + k];
+                double y = c->w ? hb[n * c->K + k] : hb[(bi * c->K + k) * c->N + n];
                 ref += x * y;
                 mag += fabs(x * y);
             }
@@ -159,22 +168,31 @@ static void flops_row(nb *b, const char *key, const char *name, mm_case *c, int 
         return;
     double flop = 2.0 * (double)c->batch * (double)c->M * (double)c->N * (double)c->K;
     row->ours = flop / t.best * 1e-12;
+    /* linear rows: the tuner's class for W^T operands is not the public lookup's (row-major);
+     * ragged rows may run padded copies on another class */
+    bool ragged = c->K % 4 || c->N % 4;
     wt_matmul_kernel k = c->kernel ? c->kernel
-                                   : wt_autotune_lookup(b->ctx, c->M, c->N, c->K, c->batch, wt_dtype_of(c->a));
+                         : c->w || ragged ? WT_MATMUL_AUTO
+                                          : wt_autotune_lookup(b->ctx, c->M, c->N, c->K, c->batch, wt_dtype_of(c->a));
     snprintf(row->note, sizeof row->note, "%s; %s, best of %d x %d reps, median %.4g TFLOP/s",
              c->precision == WT_MATMUL_F16_TENSOR ? "matmul_coop (subgroup matrices)"
-             : c->kernel || k ? wt_matmul_kernel_name(k) : "heuristic", b->timed ? "GPU time" : "wall clock",
+             : c->kernel || k ? wt_matmul_kernel_name(k)
+             : ragged         ? "auto (ragged: padded copies where they pay)"
+             : c->w           ? "auto (W^T layout)" : "heuristic", b->timed ? "GPU time" : "wall clock",
              b->sz.runs, reps, flop / t.median * 1e-12);
     check_mm(b, key, c);
 }
 
+/* linear: y is the transposed view of W [N, K] (batch 1). */
 static void gemm(nb *b, const char *key, wt_dtype dt, int64_t batch, int64_t M, int64_t N, int64_t K, int reps,
-                 bool variants) {
+                 bool variants, bool linear) {
     wt_context *ctx = b->ctx;
     wt_tensor *x = batch > 1 ? wt_uniform(ctx, dt, WT_SHAPE(batch, M, K), -1, 1) : wt_uniform(ctx, dt, WT_SHAPE(M, K), -1, 1);
-    wt_tensor *y = batch > 1 ? wt_uniform(ctx, dt, WT_SHAPE(batch, K, N), -1, 1) : wt_uniform(ctx, dt, WT_SHAPE(K, N), -1, 1);
+    wt_tensor *w = linear ? wt_uniform(ctx, dt, WT_SHAPE(N, K), -1, 1) : NULL;
+    wt_tensor *y = linear ? (w ? wt_transpose(ctx, w, 0, 1) : NULL)
+                   : batch > 1 ? wt_uniform(ctx, dt, WT_SHAPE(batch, K, N), -1, 1) : wt_uniform(ctx, dt, WT_SHAPE(K, N), -1, 1);
     if (ok(b, "inputs", x) && ok(b, "inputs", y)) {
-        mm_case c = { x, y, batch, M, N, K, WT_MATMUL_AUTO, WT_MATMUL_PRECISION_DEFAULT };
+        mm_case c = { x, y, batch, M, N, K, WT_MATMUL_AUTO, WT_MATMUL_PRECISION_DEFAULT, w };
         const bench_row *main_row = bench_find_row(b->rep, key);
         flops_row(b, key, main_row ? main_row->name : key, &c, reps);
         for (int k = WT_MATMUL_TILE128; variants && b->all_kernels && k < WT_MATMUL_KERNEL_COUNT; k++) {
@@ -195,6 +213,7 @@ static void gemm(nb *b, const char *key, wt_dtype dt, int64_t batch, int64_t M, 
     }
     wt_release(x);
     wt_release(y);
+    wt_release(w);
 }
 
 /* f16 4096^3 on tensor cores (WT_MATMUL_F16_TENSOR), where the device has cooperative matrices. */
@@ -207,7 +226,7 @@ static void hgemm_tc(nb *b) {
     int64_t n = b->sz.s2;
     wt_tensor *x = wt_uniform(b->ctx, WT_F16, WT_SHAPE(n, n), -1, 1), *y = wt_uniform(b->ctx, WT_F16, WT_SHAPE(n, n), -1, 1);
     if (ok(b, "inputs", x) && ok(b, "inputs", y)) {
-        mm_case c = { x, y, 1, n, n, n, WT_MATMUL_AUTO, WT_MATMUL_F16_TENSOR };
+        mm_case c = { x, y, 1, n, n, n, WT_MATMUL_AUTO, WT_MATMUL_F16_TENSOR, NULL };
         flops_row(b, "hgemm4096_tc_TFLOPs", row->name, &c, 5);
     }
     wt_release(x);
@@ -222,7 +241,7 @@ static void matvec(nb *b) {
     bench_row *row = bench_find_row(b->rep, "matvec4096_GBps");
     bench_say(b->opt, "matvec");
     if (ok(b, "inputs", w) && ok(b, "inputs", x) && row) {
-        mm_case c = { w, x, 1, n, 1, n, WT_MATMUL_AUTO, WT_MATMUL_PRECISION_DEFAULT };
+        mm_case c = { w, x, 1, n, 1, n, WT_MATMUL_AUTO, WT_MATMUL_PRECISION_DEFAULT, NULL };
         bench_times t;
         if (bench_time_op(b->ctx, b->timed, &b->errors, call_mm, &(mm_call){ b, &c }, reps, b->sz.runs, &t)) {
             double bytes = 4.0 * (double)n * (double)n;
@@ -231,7 +250,7 @@ static void matvec(nb *b) {
                      b->timed ? "GPU time" : "wall clock", b->sz.runs, reps, bytes / t.median * 1e-9, (long long)n);
             /* check: W [n, n] . x [n] as a [n, n] . [n, 1] product */
             wt_tensor *x2 = wt_reshape(ctx, x, WT_SHAPE(n, 1));
-            mm_case c2 = { w, x2, 1, n, 1, n, WT_MATMUL_AUTO, WT_MATMUL_PRECISION_DEFAULT };
+            mm_case c2 = { w, x2, 1, n, 1, n, WT_MATMUL_AUTO, WT_MATMUL_PRECISION_DEFAULT, NULL };
             if (ok(b, "reshape", x2))
                 check_mm(b, "matvec", &c2);
             wt_release(x2);
@@ -243,17 +262,18 @@ static void matvec(nb *b) {
 
 static void baseline_torch(nb *b, int bi, bool cpu_adapter, const char *adapter) {
     bench_report *rep = b->rep;
-    char a[6][48];
+    char a[7][48];
     const nn_sizes *s = &b->sz;
     snprintf(a[0], 48, "%lld,%lld,%lld", (long long)s->s1, (long long)s->s2, (long long)s->s3);
     snprintf(a[1], 48, "%lld,%lld,%lld", (long long)s->rm, (long long)s->rn, (long long)s->rk);
     snprintf(a[2], 48, "%lld,%lld,%lld,%lld", (long long)s->bb, (long long)s->bm, (long long)s->bn, (long long)s->bk);
     snprintf(a[3], 48, "%lld", (long long)s->mv);
     snprintf(a[4], 48, "%d", s->runs);
+    snprintf(a[6], 48, "%lld", (long long)s->s2);
     snprintf(a[5], 48, "%s", nn_conv_shape(b->opt->size != BENCH_SIZE_AUTO ? b->opt->size
                                            : cpu_adapter ? BENCH_SIZE_MEDIUM : BENCH_SIZE_FULL));
     const char *args[] = { "--square", a[0], "--ragged", a[1], "--bmm", a[2], "--matvec", a[3], "--runs", a[4],
-                           "--conv", a[5], NULL };
+                           "--conv", a[5], "--linear", a[6], NULL };
     const char *js;
     char *out = bench_torch_baseline(rep, bi, b->opt, cpu_adapter, adapter, "baseline_nn.py", args,
                                      "CUDA events, TF32 off", &js);
@@ -305,13 +325,15 @@ int bench_nn(const bench_options *opt) {
 
     wt_manual_seed(b.ctx, 1234);
     /* WGC_NN_KERNELS=all: variant rows for three shapes (the report holds 48 rows) */
-    gemm(&b, "sgemm1024_TFLOPs", WT_F32, 1, b.sz.s1, b.sz.s1, b.sz.s1, 20, true);
-    gemm(&b, "sgemm4096_TFLOPs", WT_F32, 1, b.sz.s2, b.sz.s2, b.sz.s2, 5, true);
-    gemm(&b, "sgemm8192_TFLOPs", WT_F32, 1, b.sz.s3, b.sz.s3, b.sz.s3, 2, false);
-    gemm(&b, "sgemm_ragged_TFLOPs", WT_F32, 1, b.sz.rm, b.sz.rn, b.sz.rk, 5, false);
-    gemm(&b, "bmm_TFLOPs", WT_F32, b.sz.bb, b.sz.bm, b.sz.bn, b.sz.bk, 20, true);
+    gemm(&b, "sgemm1024_TFLOPs", WT_F32, 1, b.sz.s1, b.sz.s1, b.sz.s1, 20, true, false);
+    gemm(&b, "sgemm4096_TFLOPs", WT_F32, 1, b.sz.s2, b.sz.s2, b.sz.s2, 5, true, false);
+    gemm(&b, "sgemm8192_TFLOPs", WT_F32, 1, b.sz.s3, b.sz.s3, b.sz.s3, 2, false, false);
+    gemm(&b, "sgemm_ragged_TFLOPs", WT_F32, 1, b.sz.rm, b.sz.rn, b.sz.rk, 5, false, false);
+    gemm(&b, "linear4096_TFLOPs", WT_F32, 1, b.sz.s2, b.sz.s2, b.sz.s2, 5, true, true);
+    gemm(&b, "linear_ragged_TFLOPs", WT_F32, 1, b.sz.rm, b.sz.rn, b.sz.rk, 5, false, true);
+    gemm(&b, "bmm_TFLOPs", WT_F32, b.sz.bb, b.sz.bm, b.sz.bn, b.sz.bk, 20, true, false);
     if (wt_context_has_f16(b.ctx))
-        gemm(&b, "hgemm4096_TFLOPs", WT_F16, 1, b.sz.s2, b.sz.s2, b.sz.s2, 5, false);
+        gemm(&b, "hgemm4096_TFLOPs", WT_F16, 1, b.sz.s2, b.sz.s2, b.sz.s2, 5, false, false);
     else
         snprintf(bench_find_row(rep, "hgemm4096_TFLOPs")->note, sizeof rep->rows[0].note, "no shader-f16 on this adapter");
     hgemm_tc(&b);

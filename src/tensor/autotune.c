@@ -1,12 +1,17 @@
 /* autotune.c - the matmul autotuner: which tiled kernel is fastest for a shape class on this
  * device.
  *
- * A shape class is (dtype, and for each of M, N, K and batch the bucket ceil(log2(x)), M/N/K
- * buckets below 6 merged, batch buckets above 0 merged).  On the first wt_matmul of a class
+ * A shape class is (dtype, the operands' layout, and for each of M, N, K and batch the bucket
+ * ceil(log2(x)), M/N/K buckets below 6 merged, batch buckets above 0 merged).  The layout
+ * (WT_MM_LAYOUT_*: B k-contiguous as linear's W^T, A m-contiguous) selects other variants of the
+ * same kernels (their loads), so a choice is never reused across layouts; tuning builds its
+ * operands in the class's layout (transposed views of fresh tensors).  RAGGED marks products the
+ * 16-byte kernels cannot run (K or N not a multiple of 4, unaligned rows): a choice made among
+ * the other kernels is never served to an aligned product of the same buckets.  On the first wt_matmul of a class
  * whose product is large enough to matter (2 M N K batch >= $WGC_TUNE_MIN_FLOP, default 2^28),
  * wt_autotune_lookup tunes: every tiled kernel the device can run is first checked on a small
- * random ragged problem (67 x 44 . 44 x 72: partial tiles in M, N and K, quad-aligned so that
- * the 16-byte kernels qualify) and on a tile-exact one (128 x 64 . 64 x 256: the exact-shape
+ * random ragged problem (67 x 44 . 44 x 72, 68 rows for m-contiguous A: partial tiles in M, N
+ * and K, quad-aligned so that the 16-byte kernels qualify) and on a tile-exact one (128 x 64 . 64 x 256: the exact-shape
  * specialisations) against TILE64, the reference variant; one that fails
  * to build or differs by more than 1e-4 of the largest output is never chosen.  The survivors
  * are timed on a problem of the class itself (dims capped at 4096, a batch of at most 2^24
@@ -17,7 +22,7 @@
  * every candidate), after 50 ms of products that bring the GPU's clocks up.  Candidates within
  * 2x of the fastest are timed twice more, in turn, and keep their best time; the fastest wins.  Choices live in a process-wide table (a mutex guards
  * it; contexts on other threads may share it) keyed by the device UUID, and are appended to
- * $WGC_CACHE_DIR/wgc/tune-v2-<uuid>.txt (TUNE_VERSION; else $XDG_CACHE_HOME/wgc, else $HOME/.cache/wgc), one line
+ * $WGC_CACHE_DIR/wgc/tune-v3-<uuid>.txt (TUNE_VERSION; else $XDG_CACHE_HOME/wgc, else $HOME/.cache/wgc), one line
  * per class: "<class> <kernel> timer=gpu|wall <kernel>=<us>...", read back on the first lookup
  * for that device.  WGC_TUNE=0 turns tuning off (lookups still read the cache);
  * WGC_TUNE_FAULT=<kernel> makes that kernel fail its check (for tests).  Tuning flushes and
@@ -37,7 +42,7 @@
 #define TUNE_MAX 256
 /* In the cache file's name: bump it when the candidate kernels change (a new kernel, a kernel
  * whose code changed its speed), so that choices made among the old ones are made again. */
-#define TUNE_VERSION "v2"
+#define TUNE_VERSION "v3"
 
 typedef struct tune_entry {
     uint8_t uuid[16];
@@ -58,17 +63,18 @@ static uint32_t bucket(int64_t x) {
     return b;
 }
 
-static uint32_t shape_class(int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt) {
+/* layout << 28 | dtype << 24 | M bucket << 16 | N bucket << 8 | K bucket << 1 | batch > 1 */
+static uint32_t shape_class(int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt, unsigned layout) {
     uint32_t bm = bucket(M), bn = bucket(N), bk = bucket(K), bb = batch > 1 ? 1u : 0u;
     bm = bm < 6 ? 6 : bm;
     bn = bn < 6 ? 6 : bn;
     bk = bk < 6 ? 6 : bk;
-    return (uint32_t)dt << 24 | bm << 16 | bn << 8 | bk << 1 | bb;
+    return (layout & 7u) << 28 | (uint32_t)dt << 24 | bm << 16 | bn << 8 | bk << 1 | bb;
 }
 
 static void class_name(uint32_t cls, char *buf, size_t n) {
-    snprintf(buf, n, "%s:m%u:n%u:k%u:b%u", wt_dtype_name((wt_dtype)(cls >> 24)), (cls >> 16) & 255, (cls >> 8) & 255,
-             (cls >> 1) & 127, cls & 1);
+    snprintf(buf, n, "%s:m%u:n%u:k%u:b%u:l%u", wt_dtype_name((wt_dtype)((cls >> 24) & 15)), (cls >> 16) & 255,
+             (cls >> 8) & 255, (cls >> 1) & 127, cls & 1, cls >> 28);
 }
 
 static bool cache_path(const uint8_t *uuid, char *buf, size_t n, char *dir, size_t dn) {
@@ -127,7 +133,7 @@ static void load(const uint8_t *uuid) {
     char line[512];
     while (fgets(line, sizeof line, f)) {
         char cname[64], kname[64], dt[16];
-        unsigned m, n, k, bb;
+        unsigned m, n, k, bb, l;
         if (sscanf(line, "%63s %63s", cname, kname) != 2)
             continue;
         char *c = strchr(cname, ':');
@@ -135,7 +141,8 @@ static void load(const uint8_t *uuid) {
             continue;
         memcpy(dt, cname, (size_t)(c - cname));
         dt[c - cname] = 0;
-        if (sscanf(c, ":m%u:n%u:k%u:b%u", &m, &n, &k, &bb) != 4 || m > 31 || n > 31 || k > 31 || bb > 1)
+        if (sscanf(c, ":m%u:n%u:k%u:b%u:l%u", &m, &n, &k, &bb, &l) != 5 || m > 31 || n > 31 || k > 31 || bb > 1 ||
+            l > 7)
             continue;
         wt_dtype d = WT_DTYPE_DEFAULT;
         for (int i = 1; i < WT_DTYPE_COUNT; i++)
@@ -143,7 +150,7 @@ static void load(const uint8_t *uuid) {
                 d = (wt_dtype)i;
         wt_matmul_kernel kk = kernel_by_name(kname);
         if (d != WT_DTYPE_DEFAULT && kk != WT_MATMUL_AUTO)
-            add(uuid, (uint32_t)d << 24 | m << 16 | n << 8 | k << 1 | bb, kk);
+            add(uuid, l << 28 | (uint32_t)d << 24 | m << 16 | n << 8 | k << 1 | bb, kk);
     }
     fclose(f);
 }
@@ -215,6 +222,19 @@ static bool compare(wt_context *ctx, wt_tensor *x, wt_tensor *y, double *diff, d
     wt_free(ctx, hx);
     wt_free(ctx, hy);
     return good;
+}
+
+/* A uniform(-1, 1) [bt, r, c] (bt > 1) or [r, c] tensor; transposed: a view of a [.., c, r]
+ * tensor (column-major). */
+static wt_tensor *operand(wt_context *ctx, wt_dtype dt, int64_t bt, int64_t r, int64_t c, bool transposed) {
+    int64_t r0 = transposed ? c : r, c0 = transposed ? r : c;
+    wt_tensor *t = bt > 1 ? wt_uniform(ctx, dt, WT_SHAPE(bt, r0, c0), -1, 1) : wt_uniform(ctx, dt, WT_SHAPE(r0, c0), -1, 1);
+    if (!t || !transposed)
+        return t;
+    int n = wt_ndim(t);
+    wt_tensor *v = wt_transpose(ctx, t, n - 2, n - 1);
+    wt_release(t);
+    return v;
 }
 
 static wt_tensor *mm(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_kernel k) {
@@ -355,16 +375,18 @@ static double wall_time(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_k
 }
 
 static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
-                             double *us, const char **timer) {
+                             unsigned layout, double *us, const char **timer) {
+    bool at = layout & WT_MM_LAYOUT_A_COLS, bt_ = layout & WT_MM_LAYOUT_B_KCONTIG;
     *timer = "gpu";
     int nk = WT_MATMUL_KERNEL_COUNT;          /* us[] and ok[] are indexed by kernel */
     bool ok[WT_MATMUL_KERNEL_COUNT];
     for (int i = 0; i < nk; i++)
         us[i] = -1;
     /* 1. correctness against TILE64 on a small ragged problem and on a tile-exact one (128 x 64 .
-     * 64 x 256: matmul4.wgsl's EXACT specialisation) */
-    wt_tensor *sa = wt_uniform(ctx, dt, WT_SHAPE(67, 44), -1, 1), *sb = wt_uniform(ctx, dt, WT_SHAPE(44, 72), -1, 1);
-    wt_tensor *ea = wt_uniform(ctx, dt, WT_SHAPE(128, 64), -1, 1), *eb = wt_uniform(ctx, dt, WT_SHAPE(64, 256), -1, 1);
+     * 64 x 256: matmul4.wgsl's EXACT specialisation), in the class's layout (A m-contiguous: 68
+     * rows, as the 16-byte kernels need M % 4 == 0 there) */
+    wt_tensor *sa = operand(ctx, dt, 1, at ? 68 : 67, 44, at), *sb = operand(ctx, dt, 1, 44, 72, bt_);
+    wt_tensor *ea = operand(ctx, dt, 1, 128, 64, at), *eb = operand(ctx, dt, 1, 64, 256, bt_);
     wt_tensor *ref = sa && sb ? mm(ctx, sa, sb, WT_MATMUL_TILE64) : NULL;
     wt_tensor *eref = ea && eb ? mm(ctx, ea, eb, WT_MATMUL_TILE64) : NULL;
     int survivors = 0;
@@ -398,8 +420,7 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
     int64_t m = M < 4096 ? M : 4096, n = N < 4096 ? N : 4096, k = K < 4096 ? K : 4096, bt = batch;
     while (bt > 1 && bt * m * n > ((int64_t)1 << 24))
         bt = (bt + 1) / 2;
-    wt_tensor *a = bt > 1 ? wt_uniform(ctx, dt, WT_SHAPE(bt, m, k), -1, 1) : wt_uniform(ctx, dt, WT_SHAPE(m, k), -1, 1);
-    wt_tensor *b = bt > 1 ? wt_uniform(ctx, dt, WT_SHAPE(bt, k, n), -1, 1) : wt_uniform(ctx, dt, WT_SHAPE(k, n), -1, 1);
+    wt_tensor *a = operand(ctx, dt, bt, m, k, at), *b = operand(ctx, dt, bt, k, n, bt_);
     /* the GPU's clocks fall while it waits for the host (the checks above, the caller's work):
      * 50 ms of products first, so the first candidates are not timed on a slow clock (on the H200
      * the first three of a class once measured 3-4x slower than on a second look) */
@@ -456,11 +477,18 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
     return best;
 }
 
+/* Contiguous row-major operands: ragged when K or N is not a multiple of 4. */
 wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt) {
-    if (!ctx || M <= 0 || N <= 0 || K <= 0 || batch <= 0 || dt <= WT_DTYPE_DEFAULT || dt >= WT_DTYPE_COUNT)
+    return wt_autotune_layout(ctx, M, N, K, batch, dt, K % 4 || N % 4 ? WT_MM_LAYOUT_RAGGED : 0u);
+}
+
+wt_matmul_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
+                                    unsigned layout) {
+    if (!ctx || M <= 0 || N <= 0 || K <= 0 || batch <= 0 || dt <= WT_DTYPE_DEFAULT || dt >= WT_DTYPE_COUNT ||
+        layout > 7)
         return WT_MATMUL_AUTO;
     const uint8_t *uuid = wg_adapter_get_info(wg_device_get_adapter(ctx->dev))->device_uuid;
-    uint32_t cls = shape_class(M, N, K, batch, dt);
+    uint32_t cls = shape_class(M, N, K, batch, dt, layout);
     pthread_mutex_lock(&tune_lock);
     load(uuid);
     wt_matmul_kernel k = find(uuid, cls);
@@ -479,7 +507,7 @@ wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64
     double us[WT_MATMUL_KERNEL_COUNT];
     const char *timer = "none";
     if (wt_flush(ctx) == WT_OK)
-        k = tune(ctx, M, N, K, batch, dt, us, &timer);
+        k = tune(ctx, M, N, K, batch, dt, layout, us, &timer);
     ctx->status = st;
     memcpy(ctx->message, msg, sizeof msg);
     ctx->rng_counter = rng;

@@ -213,6 +213,13 @@ void wt_pool_put(wt_context *ctx, wg_buffer *buf, uint32_t cls);
 void wt_pool_collect(wt_context *ctx);        /* moves finished retiring buffers to the free lists */
 void wt_pool_destroy(wt_context *ctx);
 
+/* autotune.c: wt_autotune_lookup for operands in a layout (WT_MM_LAYOUT_* bits; 0: row-major) */
+#define WT_MM_LAYOUT_B_KCONTIG 1u    /* B k-contiguous (b_ks == 1 != b_ns: linear's W^T) */
+#define WT_MM_LAYOUT_A_COLS 2u       /* A m-contiguous (a_ms == 1 != a_ks: a transposed view) */
+#define WT_MM_LAYOUT_RAGGED 4u       /* the 16-byte kernels cannot run it (matmul.c v4_ok) */
+wt_matmul_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
+                                    unsigned layout);
+
 /* kernel.c */
 wt_status wt_kernels_init(wt_context *ctx);
 /* A kernel key: file, op code, output, first two input and compute dtypes; everything else zero. */

@@ -2,15 +2,18 @@
  * with broadcast batch dims), wt_linear (x . W^T + b) and wt_matmul_ex (a kernel forced, for
  * tests, benchmarks and the autotuner in autotune.c).
  *
- * Operands are never copied: the kernels read A and B through their strides (a transposed view
+ * Operands are read in place: the kernels read A and B through their strides (a transposed view
  * is a stride swap), so a plan is just (shape, strides, offset) per operand after the batch dims
  * are broadcast and collapsed (size-1 dims dropped, mergeable neighbours merged; batch dims
- * that continue A's rows become rows).  Kernel files: matmul.wgsl, the tiled GEMM (four tile
+ * that continue A's rows become rows).  The one exception, AUTO only: a large ragged product
+ * (no 16-byte kernel can read it in place) runs on zero-padded copies when that pays, its result
+ * a view of the padded product (pad_pays).  Kernel files: matmul.wgsl, the tiled GEMM (four tile
  * shapes, see its header), matmul2.wgsl, the same tiles with the inner loop unrolled (and a
  * warp-tiled layout), matmul3.wgsl, the unrolled kernel with 16-byte global loads and stores
- * for quad-aligned row-major operands, matmul4.wgsl, the same operands with unpadded swizzled
- * tiles and a specialisation for tile-exact shapes (no range selects, no index clamps; the
- * fastest on the H200), and matvec.wgsl, the bandwidth-bound decode path for one output row or
+ * for quad-aligned operands (A row-major or m-contiguous, B row-major or k-contiguous: x . W^T
+ * reads W in place), matmul4.wgsl, the same operands with unpadded swizzled tiles and a
+ * specialisation for tile-exact shapes (no range selects, no index clamps; the fastest on the
+ * H200), and matvec.wgsl, the bandwidth-bound decode path for one output row or
  * column (M == 1 or N == 1, no batch) whose matrix has contiguous, 16-byte aligned rows.  The
  * kernel is chosen by shape: matvec when it applies, else the autotuner's choice for the shape
  * class, else a heuristic (16-byte 128 x 128 tiles when the operands allow and there are enough
@@ -64,16 +67,38 @@ static bool matvec_ok(const mm_plan *p) {
     return false;
 }
 
-/* Can matmul3.wgsl / matmul4.wgsl (16-byte loads and stores) run this plan?  Row-major A and B whose rows,
- * offsets and batch strides are quad-aligned, K and N multiples of 4. */
+/* Is B k-contiguous (x . W^T, a transposed view)?  The kernels' MB == 1 (key.mode[1]). */
+static bool b_kcontig(const mm_plan *p) {
+    return p->b_ns != 1 && p->b_ks == 1;
+}
+
+
+/* Is A m-contiguous (a transposed view)?  The kernels' MA == 1 (key.mode[0]). */
+static bool a_mcontig(const mm_plan *p) {
+    return p->a_ks != 1 && p->a_ms == 1;
+}
+
+/* Can matmul3.wgsl / matmul4.wgsl (16-byte loads and stores) run this plan?  A row-major or
+ * m-contiguous (A^T row-major, M a multiple of 4), B row-major or k-contiguous (B^T row-major:
+ * linear's weight), their contiguous runs, offsets and batch strides quad-aligned, K and N
+ * multiples of 4. */
 static bool v4_ok(const mm_plan *p) {
-    if (p->a_ks != 1 || p->b_ns != 1 || p->K % 4 || p->N % 4 || p->a_ms % 4 || p->b_ks % 4 || p->a_off % 4 ||
-        p->b_off % 4)
+    int64_t a_rows = a_mcontig(p) ? p->a_ks : p->a_ms;     /* stride between A's contiguous runs */
+    int64_t b_rows = b_kcontig(p) ? p->b_ns : p->b_ks;     /* and B's */
+    if ((p->a_ks != 1 && !a_mcontig(p)) || (p->b_ns != 1 && !b_kcontig(p)) || (a_mcontig(p) && p->M % 4) ||
+        p->K % 4 || p->N % 4 || a_rows % 4 || b_rows % 4 || p->a_off % 4 || p->b_off % 4)
         return false;
     for (int d = 0; d < p->nb; d++)
         if (p->ast[d] % 4 || p->bst[d] % 4)
             return false;
     return true;
+}
+
+/* The operands' layout for the autotuner's class (WT_MM_LAYOUT_*): key.mode[0..1], and whether
+ * the 16-byte kernels can run the plan. */
+static unsigned layout_of(const mm_plan *p) {
+    return (b_kcontig(p) ? WT_MM_LAYOUT_B_KCONTIG : 0u) | (a_mcontig(p) ? WT_MM_LAYOUT_A_COLS : 0u) |
+           (v4_ok(p) ? 0u : WT_MM_LAYOUT_RAGGED);
 }
 
 static bool is_v4(wt_matmul_kernel k) {
@@ -88,8 +113,10 @@ static bool is_v4(wt_matmul_kernel k) {
  * tile64x64u 82), matmul4's 128 x 128 only tile-exact (elsewhere it is not measured and spills
  * 16 bytes on the H200).  Other operands: the unrolled 128 x 64 warp-tiled kernel is the
  * fastest or within 3% of it on 4095 x 4097 x 1023 (28.0 TFLOP/s; 128 x 128 tiles 10-15%
- * slower, K steps of 16 half as fast); below ~one tile per SM, 64 x 64 tiles keep more of the
- * GPU busy. */
+ * slower, K steps of 16 half as fast; AUTO pads such products, pad_pays); below ~one tile per
+ * SM, 64 x 64 tiles keep more of the GPU busy.  The layouts matmul3/matmul4 read in place (W^T,
+ * A^T) take the same rule: x . W^T 4096^3 tile128x128v4s 3.51 ms against 4.85 for
+ * tile128x64w; A^T . B 3.16 ms (the tuner finds tile128x64v4s, 2.90) against 4.60. */
 static wt_matmul_kernel heuristic(const mm_plan *p) {
     if (matvec_ok(p))
         return WT_MATMUL_MATVEC;
@@ -315,6 +342,73 @@ static bool fits_i32(int64_t v) {
     return v >= 0 && v <= INT32_MAX;
 }
 
+/* Ragged products (K or N not a multiple of 4, unaligned rows) cannot use the 16-byte kernels in
+ * place.  When the product is large enough (a GPU's worth of 128 x 128 tiles, K >= 256) and the
+ * tile-exact shape wastes at most 10%, padded copies pay: A zero-padded to [Mp, Kp] and B to
+ * [Kp, Np] (or, k-contiguous, to [Np, Kp]) with Mp, Np multiples of 128 and Kp of 8 (matmul4's
+ * EXACT shapes), the product on the fast kernel, whose [M, N] corner is the result (a view with
+ * row stride Np, no copy out).  Row-major A, B row-major or k-contiguous, no batch, kernel AUTO
+ * only.  H200 (lin's timing program, batch GPU timestamps), 4095 x 4097 x 1023: in place
+ * tile128x64w 1.17 ms (29.3 TFLOP/s), padded 0.88 ms (39.0; wgc bench nn 0.83 of cuBLAS);
+ * x . W^T in place (the tuner's tile128x128u) 1.04 ms, padded 0.93 (37.0; 0.75 of F.linear).
+ * WGC_MM_PAD=0 turns it off, =1 takes it for every such product whatever its size (tests). */
+static bool pad_pays(const mm_plan *p) {
+    const char *e = getenv("WGC_MM_PAD");
+    if ((e && e[0] == '0') || p->batch != 1 || p->M <= 0 || p->N <= 0 || p->K <= 0 || v4_ok(p) || matvec_ok(p) ||
+        p->a_ks != 1 || (p->b_ns != 1 && p->b_ks != 1))
+        return false;
+    if (e && e[0] == '1')
+        return true;
+    int64_t mp = cdiv(p->M, 128) * 128, np = cdiv(p->N, 128) * 128, kp = cdiv(p->K, 8) * 8;
+    return mp / 128 * (np / 128) >= 256 && p->K >= 256 &&
+           (double)mp * (double)np * (double)kp <= 1.10 * (double)p->M * (double)p->N * (double)p->K;
+}
+
+static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b, bool b_t, wt_tensor *bias,
+                     const wt_matmul_desc *desc);
+
+/* pad_pays's path: the result [.., M, N] (rshape), a view of the padded [Mp, Np] product (row
+ * stride Np: no copy out), or NULL with the context's error state as it was before (an allocation
+ * failed: the caller runs the product in place).  The padded operands go back to the pool. */
+static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, bool b_t,
+                            wt_tensor *bias, int ond, const int64_t *rshape) {
+    wt_status st = ctx->status;
+    char msg[sizeof ctx->message];
+    memcpy(msg, ctx->message, sizeof msg);
+    int64_t mp = cdiv(p->M, 128) * 128, np = cdiv(p->N, 128) * 128, kp = cdiv(p->K, 8) * 8;
+    bool kc = b_kcontig(p);
+    enum { A2, AP, WT, WP, CP, R, N1, N2, NT };
+    wt_tensor *t[NT] = { 0 }, *out = NULL;
+    /* A as [M, K] (batch dims that continue its rows: a view) and B as [N, K] (k-contiguous) or [K, N] */
+    t[A2] = a->ndim == 2 ? a : wt_view(ctx, a, WT_SHAPE(p->M, p->K));
+    t[WT] = b_t || !kc ? b : wt_transpose(ctx, b, 0, 1);
+    const int64_t pa[4] = { 0, mp - p->M, 0, kp - p->K };
+    const int64_t pw[4] = { 0, kc ? np - p->N : kp - p->K, 0, kc ? kp - p->K : np - p->N };
+    const int64_t pc[2] = { 0, np - p->N };
+    t[AP] = t[A2] ? wt_pad(ctx, t[A2], pa, WT_PAD_CONSTANT, 0) : NULL;
+    t[WP] = t[AP] && t[WT] ? wt_pad(ctx, t[WT], pw, WT_PAD_CONSTANT, 0) : NULL;
+    t[CP] = bias && bias->shape[0] != 1 && t[WP] ? wt_pad(ctx, bias, pc, WT_PAD_CONSTANT, 0) : NULL;
+    if (t[WP] && (!bias || bias->shape[0] == 1 || t[CP]))
+        t[R] = mm(ctx, op, t[AP], t[WP], kc, t[CP] ? t[CP] : bias, NULL);
+    t[N1] = t[R] ? wt_narrow(ctx, t[R], 0, 0, p->M) : NULL;
+    t[N2] = t[N1] ? wt_narrow(ctx, t[N1], 1, 0, p->N) : NULL;
+    if (t[N2])
+        out = ond == 2 ? t[N2] : wt_view(ctx, t[N2], ond, rshape);
+    if (out == t[N2])
+        t[N2] = NULL;
+    if (t[A2] == a)
+        t[A2] = NULL;
+    if (t[WT] == b)
+        t[WT] = NULL;
+    for (int i = 0; i < NT; i++)
+        wt_release(t[i]);
+    if (!out) {
+        ctx->status = st;
+        memcpy(ctx->message, msg, sizeof msg);
+    }
+    return out;
+}
+
 /* The product of a [..., M, K] and b [..., K, N] (b_t: b is given as [..., N, K], as linear's
  * weight); a_vec / b_vec: the operand was 1-D (its dim is dropped from the result). */
 static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b, bool b_t, wt_tensor *bias,
@@ -427,6 +521,12 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
                        "shapes %s and %s: negative or too large strides (make the operands contiguous)", s1, s2);
 
     wt_dtype odt = wt_promote(a->dtype, b->dtype);
+    if ((!desc || (desc->kernel == WT_MATMUL_AUTO && desc->precision == WT_MATMUL_PRECISION_DEFAULT)) &&
+        pad_pays(&p)) {
+        wt_tensor *r = mm_padded(ctx, op, &p, a, b, b_t, bias, ond, rshape);
+        if (r)
+            return r;
+    }
     wt_tensor *out = wt_tensor_new(ctx, op, odt, ond, rshape);
     if (!out || out->numel == 0)
         return out;
@@ -447,13 +547,14 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
     if (is_v4(kind) && !v4_ok(&p)) {
         wt_release(out);
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
-                       "shapes %s and %s: kernel %s needs row-major operands with K and N multiples of 4 and "
-                       "quad-aligned rows", s1, s2, wt_matmul_kernel_name(kind));
+                       "shapes %s and %s: kernel %s needs row-major operands (or A m-contiguous with M a multiple "
+                       "of 4, B k-contiguous) with K and N multiples of 4 and quad-aligned rows", s1, s2,
+                       wt_matmul_kernel_name(kind));
     }
     if (kind == WT_MATMUL_AUTO) {
         kind = heuristic(&p);
         if (kind != WT_MATMUL_MATVEC) {
-            wt_matmul_kernel tuned = wt_autotune_lookup(ctx, p.M, p.N, p.K, p.batch, odt);
+            wt_matmul_kernel tuned = wt_autotune_layout(ctx, p.M, p.N, p.K, p.batch, odt, layout_of(&p));
             if (tuned != WT_MATMUL_AUTO && (!is_v4(tuned) || v4_ok(&p)))
                 kind = tuned;
         }

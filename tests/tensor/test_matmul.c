@@ -2,7 +2,9 @@
  * odd shapes (1, 3, 17, 65, 129, ...) on every tiled kernel, transposed and strided operands
  * read in place, broadcast batch dims (3-D and 4-D), 1-D operands, linear with and without bias,
  * the matvec kernel (decode path), f16 where the device has it, empty products, and errors that
- * name the op and the shapes.  The reference works on the logical values of each operand, read
+ * name the op and the shapes; the 16-byte kernels on W^T (k-contiguous B) and A^T operands, the
+ * padded path for ragged products (WGC_MM_PAD=1) and its fallback when memory is short; the
+ * autotuner's cache, gate and per-layout classes.  The reference works on the logical values of each operand, read
  * back from the very view passed to the op.  Error bound per output: f32 1e-5 * sum |a b| + 1e-6;
  * f16 (output rounded to binary16) 2e-3 * |ref| + 1e-3 * sum |a b| + 1e-3. */
 #include <dirent.h>
@@ -109,6 +111,14 @@ static bool kernel_runs(int k) {
         return false;
     return (k != WT_MATMUL_TILE128K16 && k != WT_MATMUL_TILE128K16U) ||
            wg_device_get_limits(wt_context_device(ctx))->max_compute_workgroup_storage_size >= 33792;
+}
+
+/* The same [K, N] values k-contiguous: the transposed view of a [N, K] copy (W^T). */
+static wt_tensor *kcontig(wt_tensor *b) {
+    wt_tensor *v = wt_transpose(ctx, b, 0, 1), *w = wt_contiguous(ctx, v), *r = wt_transpose(ctx, w, 0, 1);
+    wt_release(v);
+    wt_release(w);
+    return r;
 }
 
 static wt_tensor *mm_k(wt_tensor *a, wt_tensor *b, wt_tensor *bias, wt_matmul_kernel k) {
@@ -314,6 +324,64 @@ static void test_v4(void) {
             check_mm(what, c, a, b, false, with_bias ? bias : NULL);
             wt_release(a); wt_release(b); wt_release(c); wt_release(bias);
         }
+    /* B k-contiguous (x . W^T, W [N, K] read in place: the kernels' MB == 1 variants), every
+     * 16-byte kernel on the same shapes, with and without bias, no copy made */
+    for (int k = WT_MATMUL_TILE128; k < WT_MATMUL_KERNEL_COUNT; k++)
+        for (size_t i = 0; is_v4(k) && i < sizeof sz / sizeof *sz; i++) {
+            int64_t B = sz[i][0], M = sz[i][1], K = sz[i][2], N = sz[i][3];
+            wt_tensor *a = B > 1 ? rnd(WT_F32, WT_SHAPE(B, M, K)) : rnd(WT_F32, WT_SHAPE(M, K));
+            wt_tensor *w = B > 1 && i == 5 ? rnd(WT_F32, WT_SHAPE(B, N, K)) : rnd(WT_F32, WT_SHAPE(N, K));
+            wt_tensor *bt = wt_transpose(ctx, w, wt_ndim(w) - 2, wt_ndim(w) - 1), *bias = rnd(WT_F32, WT_SHAPE(N));
+            char what[96];
+            snprintf(what, sizeof what, "%s x.W^T %lldx%lldx%lldx%lld%s", wt_matmul_kernel_name((wt_matmul_kernel)k),
+                     (long long)B, (long long)M, (long long)K, (long long)N, wt_ndim(w) == 3 ? " batched W" : "");
+            bool with_bias = i == 0 || i == 3 || i == 4;
+            wt_stats s0, s1;
+            wt_get_stats(ctx, &s0);
+            wt_tensor *c = mm_k(a, bt, with_bias ? bias : NULL, (wt_matmul_kernel)k);
+            wt_get_stats(ctx, &s1);
+            CHECKF(s1.ops - s0.ops == 1, "%s: %llu ops recorded (a copy was made?)", what,
+                   (unsigned long long)(s1.ops - s0.ops));
+            check_mm(what, c, a, bt, false, with_bias ? bias : NULL);
+            wt_release(a); wt_release(w); wt_release(bt); wt_release(c); wt_release(bias);
+        }
+    /* A m-contiguous (A^T views, M a multiple of 4: the kernels' MA == 1 variants), with B
+     * row-major or k-contiguous, batched, with bias */
+    static const int64_t st[][4] = { { 1, 68, 44, 72 }, { 1, 132, 8, 260 }, { 2, 128, 40, 256 }, { 1, 128, 16, 256 } };
+    for (int k = WT_MATMUL_TILE128; k < WT_MATMUL_KERNEL_COUNT; k++)
+        for (size_t i = 0; is_v4(k) && i < sizeof st / sizeof *st; i++) {
+            int64_t B = st[i][0], M = st[i][1], K = st[i][2], N = st[i][3];
+            wt_tensor *a0 = B > 1 ? rnd(WT_F32, WT_SHAPE(B, K, M)) : rnd(WT_F32, WT_SHAPE(K, M));
+            wt_tensor *a = wt_transpose(ctx, a0, wt_ndim(a0) - 2, wt_ndim(a0) - 1);
+            wt_tensor *b = rnd(WT_F32, WT_SHAPE(K, N)), *bt = kcontig(b), *bias = rnd(WT_F32, WT_SHAPE(N));
+            for (int l = 0; l < 2; l++) {
+                char what[96];
+                snprintf(what, sizeof what, "%s A^T.%s %lldx%lldx%lldx%lld", wt_matmul_kernel_name((wt_matmul_kernel)k),
+                         l ? "W^T" : "B", (long long)B, (long long)M, (long long)K, (long long)N);
+                wt_tensor *c = mm_k(a, l ? bt : b, i == 1 ? bias : NULL, (wt_matmul_kernel)k);
+                check_mm(what, c, a, l ? bt : b, false, i == 1 ? bias : NULL);
+                wt_release(c);
+            }
+            wt_release(a0); wt_release(a); wt_release(b); wt_release(bt); wt_release(bias);
+        }
+    {   /* W^T from a narrowed weight (quad-aligned offset, row stride K + 8), linear on AUTO */
+        wt_tensor *wb = rnd(WT_F32, WT_SHAPE(140, 72)), *x = rnd(WT_F32, WT_SHAPE(2, 65, 64));
+        wt_tensor *w = wt_narrow(ctx, wt_narrow(ctx, wb, 0, 4, 132), 1, 8, 64), *bias = rnd(WT_F32, WT_SHAPE(132));
+        wt_tensor *wt = wt_transpose(ctx, w, 0, 1);
+        for (int k = WT_MATMUL_TILE128; k < WT_MATMUL_KERNEL_COUNT; k++) {
+            if (!is_v4(k))
+                continue;
+            char what[96];
+            snprintf(what, sizeof what, "%s x.W^T narrowed W", wt_matmul_kernel_name((wt_matmul_kernel)k));
+            wt_tensor *c = mm_k(x, wt, bias, (wt_matmul_kernel)k);
+            check_mm(what, c, x, w, true, bias);
+            wt_release(c);
+        }
+        wt_tensor *y = wt_linear(ctx, x, w, bias);
+        check_mm("linear narrowed W (auto)", y, x, w, true, bias);
+        wt_release(y);
+        wt_release(wb); wt_release(x); wt_release(w); wt_release(bias); wt_release(wt);
+    }
     /* aligned offsets and row strides of views; broadcast batch; f16 */
     wt_tensor *big = rnd(WT_F32, WT_SHAPE(2, 40, 48)), *bw = rnd(WT_F32, WT_SHAPE(2, 28, 40));
     wt_tensor *av = wt_narrow(ctx, big, 2, 4, 24), *bv = wt_narrow(ctx, wt_narrow(ctx, bw, 1, 4, 24), 2, 8, 32);
@@ -335,15 +403,26 @@ static void test_v4(void) {
             c = mm_k(he, ge, NULL, (wt_matmul_kernel)k);
             check_mm(what, c, he, ge, false, NULL);
             wt_release(c);
+            /* x . W^T in f16, ragged and tile-exact */
+            wt_tensor *gt = kcontig(g), *get = kcontig(ge);
+            snprintf(what, sizeof what, "v4 f16 x.W^T %s", wt_matmul_kernel_name((wt_matmul_kernel)k));
+            c = mm_k(h, gt, NULL, (wt_matmul_kernel)k);
+            check_mm(what, c, h, gt, false, NULL);
+            wt_release(c);
+            c = mm_k(he, get, NULL, (wt_matmul_kernel)k);
+            check_mm(what, c, he, get, false, NULL);
+            wt_release(c);
+            wt_release(gt); wt_release(get);
         }
         wt_release(h); wt_release(g); wt_release(he); wt_release(ge);
     }
-    /* refusals: K % 4, N % 4, a transposed operand, an odd offset */
+    /* refusals: K % 4, N % 4, a transposed A with M % 4, an odd offset, W^T with rows not quad-aligned */
     wt_tensor *x = rnd(WT_F32, WT_SHAPE(8, 6)), *y = rnd(WT_F32, WT_SHAPE(6, 8)), *z = rnd(WT_F32, WT_SHAPE(8, 8));
-    wt_tensor *zt = wt_transpose(ctx, z, 0, 1), *zo = wt_narrow(ctx, z, 1, 1, 4);
+    wt_tensor *zt = wt_transpose(ctx, x, 0, 1), *zo = wt_narrow(ctx, z, 1, 1, 4);   /* zt: [6, 8], M = 6 */
+    wt_tensor *w6 = rnd(WT_F32, WT_SHAPE(4, 9)), *w8 = wt_narrow(ctx, w6, 1, 0, 8), *w4t = wt_transpose(ctx, w8, 0, 1);
     wt_tensor *r[4] = { mm_k(x, y, NULL, WT_MATMUL_TILE128X64V4), mm_k(z, zo, NULL, WT_MATMUL_TILE128X64V4),
-                        mm_k(zt, z, NULL, WT_MATMUL_TILE128X64V4), NULL };
-    for (int i = 0; i < 3; i++) {
+                        mm_k(zt, z, NULL, WT_MATMUL_TILE128X64V4), mm_k(z, w4t, NULL, WT_MATMUL_TILE128V4S) };
+    for (int i = 0; i < 4; i++) {
         CHECKF(r[i] == NULL, "refusal %d", i);
         wt_release(r[i]);
     }
@@ -351,7 +430,108 @@ static void test_v4(void) {
     CHECK_EQ_INT(wt_last_status(ctx), WT_STATUS_INVALID_ARGUMENT);
     wt_clear_error(ctx);
     wt_release(big); wt_release(bw); wt_release(av); wt_release(bv);
-    wt_release(x); wt_release(y); wt_release(z); wt_release(zt); wt_release(zo);
+    wt_release(x); wt_release(y); wt_release(z); wt_release(zt); wt_release(zo); wt_release(w6); wt_release(w8); wt_release(w4t);
+}
+
+/* Ragged products through padded copies on the 16-byte kernels (WGC_MM_PAD=1 takes the path at
+ * any size): row-major and x . W^T, bias [N] and [1], f16, views with offsets, 3-D x; then a
+ * context whose memory_limit leaves no room for the copies: the product runs in place, right,
+ * with no error left and every temporary back in the pool. */
+static wt_tensor *ops_of(wt_tensor *r, uint64_t *ops) {
+    wt_stats st;
+    wt_get_stats(ctx, &st);
+    *ops = st.ops - *ops;
+    return r;
+}
+
+static void test_pad(void) {
+    setenv("WGC_MM_PAD", "1", 1);
+    static const int64_t sz[][3] = { { 67, 45, 70 }, { 130, 33, 131 }, { 5, 131, 9 }, { 129, 128, 257 } };
+    wt_stats s0;
+    for (size_t i = 0; i < sizeof sz / sizeof *sz; i++) {
+        int64_t M = sz[i][0], K = sz[i][1], N = sz[i][2];
+        wt_tensor *a = rnd(WT_F32, WT_SHAPE(M, K)), *b = rnd(WT_F32, WT_SHAPE(K, N)), *w = rnd(WT_F32, WT_SHAPE(N, K));
+        wt_tensor *bias = rnd(WT_F32, WT_SHAPE(N)), *b1 = rnd(WT_F32, WT_SHAPE(1));
+        char what[96];
+        uint64_t ops;
+        wt_get_stats(ctx, &s0);
+        ops = s0.ops;
+        snprintf(what, sizeof what, "padded %lldx%lldx%lld", (long long)M, (long long)K, (long long)N);
+        wt_tensor *c = ops_of(wt_matmul(ctx, a, b), &ops);
+        check_mm(what, c, a, b, false, NULL);
+        CHECKF(ops == 3, "%s: %llu ops (the padded path pads A and B and multiplies)", what,
+               (unsigned long long)ops);
+        wt_release(c);
+        snprintf(what, sizeof what, "padded linear %lldx%lldx%lld bias", (long long)M, (long long)K, (long long)N);
+        c = wt_linear(ctx, a, w, bias);
+        check_mm(what, c, a, w, true, bias);
+        CHECK(c && wt_ndim(c) == 2 && wt_shape(c)[0] == M && wt_shape(c)[1] == N);
+        wt_release(c);
+        wt_tensor *wtv = wt_transpose(ctx, w, 0, 1);
+        c = mm_k(a, wtv, b1, WT_MATMUL_AUTO);
+        check_mm("padded a . W^T bias [1]", c, a, w, true, b1);
+        wt_release(c);
+        wt_get_stats(ctx, &s0);
+        ops = s0.ops;
+        c = ops_of(mm_k(a, b, NULL, WT_MATMUL_TILE64), &ops);      /* a forced kernel: in place */
+        CHECK_EQ_INT(ops, 1);
+        check_mm("forced kernel, not padded", c, a, b, false, NULL);
+        wt_release(c);
+        wt_release(a); wt_release(b); wt_release(w); wt_release(bias); wt_release(b1); wt_release(wtv);
+    }
+    {   /* views with odd offsets, a 3-D x, f16 */
+        wt_tensor *wide = rnd(WT_F32, WT_SHAPE(70, 51)), *x3 = rnd(WT_F32, WT_SHAPE(2, 33, 50));
+        wt_tensor *av = wt_narrow(ctx, wide, 1, 1, 50), *wb = rnd(WT_F32, WT_SHAPE(41, 53));
+        wt_tensor *w = wt_narrow(ctx, wt_narrow(ctx, wb, 0, 1, 39), 1, 3, 50), *bias = rnd(WT_F32, WT_SHAPE(39));
+        wt_tensor *c = wt_linear(ctx, av, w, bias);
+        check_mm("padded linear, offset views", c, av, w, true, bias);
+        wt_release(c);
+        c = wt_linear(ctx, x3, w, bias);
+        check_mm("padded linear 3-D x", c, x3, w, true, bias);
+        CHECK(c && wt_ndim(c) == 3 && wt_shape(c)[2] == 39);
+        wt_release(c);
+        if (wt_context_has_f16(ctx)) {
+            wt_tensor *h = rnd(WT_F16, WT_SHAPE(66, 37)), *g = rnd(WT_F16, WT_SHAPE(37, 71)), *hb = rnd(WT_F16, WT_SHAPE(71));
+            c = wt_matmul_ex(ctx, h, g, hb, NULL);
+            check_mm("padded f16 bias", c, h, g, false, hb);
+            CHECK(c && wt_dtype_of(c) == WT_F16);
+            wt_release(c);
+            wt_release(h); wt_release(g); wt_release(hb);
+        }
+        wt_release(wide); wt_release(x3); wt_release(av); wt_release(wb); wt_release(w); wt_release(bias);
+    }
+    CHECKF(wt_last_status(ctx) == WT_OK, "%s", wt_last_error(ctx));
+    /* no room for the copies: in place.  Probe the pool's sizes on an unlimited context first. */
+    wt_context *keep = ctx;
+    int64_t M = 300, K = 130, N = 301;
+    ctx = wt_context_create(wt_context_device(keep), NULL);
+    wt_tensor *a = rnd(WT_F32, WT_SHAPE(M, K)), *b = rnd(WT_F32, WT_SHAPE(K, N));
+    wt_tensor *o = wt_zeros(ctx, WT_F32, WT_SHAPE(M, N));
+    wt_get_stats(ctx, &s0);
+    uint64_t limit = s0.allocated_bytes;
+    wt_release(a); wt_release(b); wt_release(o);
+    wt_context_destroy(ctx);
+    ctx = wt_context_create(wt_context_device(keep), &(wt_context_desc){ .memory_limit = limit });
+    CHECK(ctx != NULL);
+    a = rnd(WT_F32, WT_SHAPE(M, K));
+    b = rnd(WT_F32, WT_SHAPE(K, N));
+    wt_tensor *c = wt_matmul(ctx, a, b);
+    CHECKF(c != NULL && wt_last_status(ctx) == WT_OK, "limited: %s", wt_last_error(ctx));
+    check_mm("padded path without memory: in place", c, a, b, false, NULL);
+    wt_get_stats(ctx, &s0);
+    CHECKF(s0.peak_allocated_bytes <= limit, "peak %llu > limit %llu", (unsigned long long)s0.peak_allocated_bytes,
+           (unsigned long long)limit);
+    CHECK_EQ_INT(s0.live_tensors, 3);
+    wt_release(a); wt_release(b); wt_release(c);
+    wt_sync(ctx);
+    wt_get_stats(ctx, &s0);
+    CHECK_EQ_INT(s0.live_tensors, 0);
+    CHECK_EQ_INT(s0.live_bytes, 0);
+    CHECKF(s0.allocated_bytes == s0.pooled_bytes, "allocated %llu, pooled %llu", (unsigned long long)s0.allocated_bytes,
+           (unsigned long long)s0.pooled_bytes);
+    wt_context_destroy(ctx);
+    ctx = keep;
+    unsetenv("WGC_MM_PAD");
 }
 
 static void test_empty(void) {
@@ -432,7 +612,7 @@ static void test_autotune(void) {
     /* the file holds the choice */
     char path[256], line[512];
     const uint8_t *u = wg_adapter_get_info(wg_device_get_adapter(wt_context_device(ctx)))->device_uuid;
-    int w = snprintf(path, sizeof path, "%s/wgc/tune-v2-", cache_dir);
+    int w = snprintf(path, sizeof path, "%s/wgc/tune-v3-", cache_dir);
     for (int i = 0; i < 16; i++)
         w += snprintf(path + w, sizeof path - (size_t)w, "%02x", u[i]);
     snprintf(path + w, sizeof path - (size_t)w, ".txt");
@@ -440,7 +620,7 @@ static void test_autotune(void) {
     CHECKF(f != NULL, "no cache file %s", path);
     int found = 0;
     while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "f32:m7:n7:k7:b0 ", 16) && !strncmp(line + 16, wt_matmul_kernel_name(k), strlen(wt_matmul_kernel_name(k))))
+        if (!strncmp(line, "f32:m7:n7:k7:b0:l4 ", 19) && !strncmp(line + 19, wt_matmul_kernel_name(k), strlen(wt_matmul_kernel_name(k))))
             found++;
     if (f)
         fclose(f);
@@ -461,8 +641,8 @@ static void test_autotune(void) {
     f = fopen(path, "r");
     int gpu = 0, wall = 0;
     while (f && fgets(line, sizeof line, f)) {
-        gpu += !strncmp(line, "f32:m8:n8:k8:b0 ", 16) && strstr(line, " timer=gpu ") != NULL;
-        wall += !strncmp(line, "f32:m7:n7:k7:b0 ", 16) && strstr(line, " timer=wall ") != NULL;
+        gpu += !strncmp(line, "f32:m8:n8:k8:b0:l0 ", 19) && strstr(line, " timer=gpu ") != NULL;
+        wall += !strncmp(line, "f32:m7:n7:k7:b0:l4 ", 19) && strstr(line, " timer=wall ") != NULL;
     }
     if (f)
         fclose(f);
@@ -472,6 +652,44 @@ static void test_autotune(void) {
     wt_tensor *a = rnd(WT_F32, WT_SHAPE(100, 80)), *b = rnd(WT_F32, WT_SHAPE(80, 90));
     wt_tensor *c = wt_matmul(ctx, a, b);
     check_mm("tuned class", c, a, b, false, NULL);
+    /* x . W^T (aligned): its own class (l1), tuned on W^T operands, the 16-byte kernels' MB == 1
+     * variants among the candidates (they pass the check: one of them may win) */
+    wt_tensor *wl = rnd(WT_F32, WT_SHAPE(92, 80));
+    wt_context_set_eager(ctx, true);
+    wt_tensor *y = wt_linear(ctx, a, wl, NULL);
+    wt_context_set_eager(ctx, false);
+    check_mm("tuned x.W^T class", y, a, wl, true, NULL);
+    CHECKF(wt_last_status(ctx) == WT_OK, "%s", wt_last_error(ctx));
+    f = fopen(path, "r");
+    int l1 = 0, v4 = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "f32:m7:n7:k7:b0:l1 ", 19)) {
+            l1++;
+            v4 += strstr(line, " tile128x128v4s=") && !strstr(line, " tile128x128v4s=-");   /* timed: it passed */
+        }
+    if (f)
+        fclose(f);
+    CHECK_EQ_INT(l1, 1);
+    CHECK_EQ_INT(v4, 1);
+    /* A^T . b (A m-contiguous, M a multiple of 4): class l2, the MA == 1 variants timed too */
+    wt_tensor *a0 = rnd(WT_F32, WT_SHAPE(80, 100)), *at = wt_transpose(ctx, a0, 0, 1), *b2 = rnd(WT_F32, WT_SHAPE(80, 92));
+    wt_context_set_eager(ctx, true);
+    wt_tensor *y2 = wt_matmul(ctx, at, b2);
+    wt_context_set_eager(ctx, false);
+    check_mm("tuned A^T.b class", y2, at, b2, false, NULL);
+    f = fopen(path, "r");
+    int l2 = 0, v4a = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "f32:m7:n7:k7:b0:l2 ", 19)) {
+            l2++;
+            v4a += strstr(line, " tile128x128v4s=") && !strstr(line, " tile128x128v4s=-");
+        }
+    if (f)
+        fclose(f);
+    CHECK_EQ_INT(l2, 1);
+    CHECK_EQ_INT(v4a, 1);
+    wt_release(a0); wt_release(at); wt_release(b2); wt_release(y2);
+    wt_release(wl); wt_release(y);
     wt_release(a); wt_release(b); wt_release(c); wt_release(keep);
     unsetenv("WGC_TUNE_MIN_FLOP");
     unsetenv("WGC_TUNE_FAULT");
@@ -493,13 +711,13 @@ int main(void) {
         char path[256];
         int w = snprintf(path, sizeof path, "%s/wgc", cache_dir);
         mkdir(path, 0755);
-        w += snprintf(path + w, sizeof path - (size_t)w, "/tune-v2-");
+        w += snprintf(path + w, sizeof path - (size_t)w, "/tune-v3-");
         for (int i = 0; i < 16; i++)
             w += snprintf(path + w, sizeof path - (size_t)w, "%02x", u[i]);
         snprintf(path + w, sizeof path - (size_t)w, ".txt");
         FILE *f = fopen(path, "w");
         if (f) {
-            fputs("f32:m10:n10:k10:b0 tile128x64u tile128x128=1.0\ngarbage line\n", f);
+            fputs("f32:m10:n10:k10:b0:l0 tile128x64u tile128x128=1.0\ngarbage line\n", f);
             fclose(f);
         }
         tt_end(&pf);
@@ -516,8 +734,10 @@ int main(void) {
         test_f16();
     }
     test_linear();
-    if (!light)
+    if (!light) {
         test_v4();
+        test_pad();
+    }
     test_empty();
     test_errors();
     if (!light)

@@ -1,11 +1,14 @@
 // matmul3.wgsl - matmul2.wgsl (unrolled inner loop, OP = tile shape 0..3 + 4 for the 8 x 4 warp
-// layout) with 16-byte global memory traffic, for row-major operands whose rows are quad-aligned:
-// A k-contiguous (stride 1 along k; row stride, offset and K multiples of 4), B n-contiguous
-// (row stride, offset and N multiples of 4), batch strides multiples of 4 (src/tensor/matmul.c
-// checks; wt_matmul_ex refuses the kernel otherwise).  A is loaded as vec4 runs along k and
-// written transposed into the k-major tile (four component stores), B as vec4 runs along n
-// straight into its tile, and each output row segment of four is one vec4 store.  Since K and
-// N are multiples of 4, a quad is either wholly inside or wholly outside the matrix.  One A slot
+// layout) with 16-byte global memory traffic, for operands whose contiguous runs are
+// quad-aligned: A k-contiguous (stride 1 along k; row stride, offset and K multiples of 4) or,
+// AT (MA == 1), m-contiguous (A^T views; column stride and M multiples of 4), B n-contiguous
+// (row stride, offset and N multiples of 4) or, BT (MB == 1), k-contiguous (x . W^T; W's row
+// stride a multiple of 4), batch strides multiples of 4 (src/tensor/matmul.c checks;
+// wt_matmul_ex refuses the kernel otherwise).  A is loaded as vec4 runs along k and written
+// transposed into the k-major tile (four component stores), B as vec4 runs along n straight
+// into its tile; BT loads B as A is loaded, AT loads A as B is; each output row segment of
+// four is one vec4 store.  Since K, N (and M for AT) are multiples of 4, a quad is either
+// wholly inside or wholly outside the matrix.  One A slot
 // and at most one B slot per invocation: tile shapes 0, 1 and 2 only (not 3, 128 x 128 x 16).
 // H200: 64 x 64 with the 8 x 4 warp layout (OP 5, tile64x64v4w) is the fastest at 1024^3 (72 us,
 // 28.2 TFLOP/s = 0.75 of cuBLAS; matmul2's 64 x 64 82 us); at 4096^3 128 x 128 (OP 4) takes
@@ -16,8 +19,12 @@
 @group(0) @binding(2) var<storage, read> b: array<vec4<SB>>;
 @group(0) @binding(3) var<storage, read> c: array<SC>;
 
+const BT: bool = MB == 1u;       // B k-contiguous (x . W^T): B's tile loaded as A's
+const AT: bool = MA == 1u;       // A m-contiguous (A^T view): A's tile loaded as B's
+
 // A: slot s -> (quad along k, row) = (s % (BK / 4), s / (BK / 4)); element index i (a multiple
-// of 4) of row r at k.  B: slot s -> (k, quad along n) = (s / QN, s % QN).
+// of 4) of row r at k.  B: slot s -> (k, quad along n) = (s / QN, s % QN); BT: as A's, (quad
+// along k, column) = (s % (BK / 4), s / (BK / 4)).
 fn lda4(i: u32, r: u32, k: u32) -> vec4<f32> {
     let v = vec4<f32>(a[i / 4u]);
     return select(vec4<f32>(0.0), v, vec4<bool>(r < P.sv.x && k < P.sv.z));
@@ -36,6 +43,29 @@ fn sta(row0: u32, m: u32, v: vec4<f32>) {
     As[row0 + 1u][q][c] = v.y;
     As[row0 + 2u][q][c] = v.z;
     As[row0 + 3u][q][c] = v.w;
+}
+
+// A's slot into buffer row row0 (AT: a quad along m at quad q of the tile, stored as it is).
+fn sta_slot(row0: u32, q: u32, m: u32, v: vec4<f32>) {
+    if AT {
+        As[row0][q] = v;
+    } else {
+        sta(row0, m, v);
+    }
+}
+
+// B's slot into buffer row row0 (BT: a quad along k of column n, stored transposed).
+fn stb(row0: u32, q: u32, n: u32, v: vec4<f32>) {
+    if BT {
+        let qn = n / 4u;
+        let c = n % 4u;
+        Bs[row0][qn][c] = v.x;
+        Bs[row0 + 1u][qn][c] = v.y;
+        Bs[row0 + 2u][qn][c] = v.z;
+        Bs[row0 + 3u][qn][c] = v.w;
+    } else {
+        Bs[row0][q] = v;
+    }
 }
 
 
@@ -80,21 +110,28 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let ars = P.aux.x;
     let bks = P.aux.z;
     // A: one vec4 slot per invocation (TM * BK / 4 = 256 quads along k); B: TN * BK / 4 slots
+    // (AT: k t / QM, quad along m t % QM, as B's)
+    let aks = P.aux.y;
     let ka = 4u * (t % (BK / 4u));
-    let ra = tm * TM + t / (BK / 4u);
-    let ia = oa + ra * ars + ka;
-    let kb = t / QN;
+    let kat = select(ka, t / QM, AT);
+    let ml = select(t / (BK / 4u), 4u * (t % QM), AT);   // row within the tile
+    let ra = tm * TM + ml;
+    let ia = oa + select(ra * ars + ka, kat * aks + ra, AT);
+    let astep = select(1u, aks, AT);
+    let bns = P.aux.w;
     let qb = t % QN;
-    let nb = tn * TN + 4u * qb;
-    let ib = ob + kb * bks + nb;
+    let nl = t / (BK / 4u);          // BT: column within the tile
+    let kb = select(t / QN, ka, BT);
+    let nb = tn * TN + select(4u * qb, nl, BT);
+    let ib = ob + select(kb * bks + nb, nb * bns + ka, BT);
+    let bstep = select(bks, 1u, BT);
     let has_b = SLB >= 256u || t < SLB;
-    let ml = t / (BK / 4u);          // row within the tile
     let nkt = (K + BK - 1u) / BK;
 
-    var pa = lda4(ia, ra, ka);
+    var pa = lda4(ia, ra, kat);
     var pb = ldb4(ib, nb, kb);
-    sta(ka, ml, pa);
-    if has_b { Bs[kb][qb] = pb; }
+    sta_slot(kat, ml / 4u, ml, pa);
+    if has_b { stb(kb, qb, nl, pb); }
     workgroupBarrier();
 
     var kt = 0u;
@@ -103,13 +140,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         var k0 = (kt + 1u) * BK;
         var more = kt + 1u < nkt;
         if more {
-            pa = lda4(ia + k0, ra, k0 + ka);
-            pb = ldb4(ib + k0 * bks, nb, k0 + kb);
+            pa = lda4(ia + k0 * astep, ra, k0 + kat);
+            pb = ldb4(ib + k0 * bstep, nb, k0 + kb);
         }
         tile(0u);
         if more {
-            sta(BK + ka, ml, pa);
-            if has_b { Bs[BK + kb][qb] = pb; }
+            sta_slot(BK + kat, ml / 4u, ml, pa);
+            if has_b { stb(BK + kb, qb, nl, pb); }
         }
         workgroupBarrier();
         kt = kt + 1u;
@@ -117,13 +154,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         k0 = (kt + 1u) * BK;
         more = kt + 1u < nkt;
         if more {
-            pa = lda4(ia + k0, ra, k0 + ka);
-            pb = ldb4(ib + k0 * bks, nb, k0 + kb);
+            pa = lda4(ia + k0 * astep, ra, k0 + kat);
+            pb = ldb4(ib + k0 * bstep, nb, k0 + kb);
         }
         tile(1u);
         if more {
-            sta(ka, ml, pa);
-            if has_b { Bs[kb][qb] = pb; }
+            sta_slot(kat, ml / 4u, ml, pa);
+            if has_b { stb(kb, qb, nl, pb); }
         }
         workgroupBarrier();
         kt = kt + 1u;

@@ -1,7 +1,8 @@
 // matmul4.wgsl - the 16-byte tiled product of matmul3.wgsl (same bindings, Params and
-// preconditions: row-major A and B with quad-aligned rows, offsets and batch strides, K and N
-// multiples of 4; src/tensor/matmul.c checks) with unpadded, swizzled workgroup tiles, so that
-// 128 x 128 tiles with K steps of 16 fit in 32 KiB, and wider per-invocation tiles.
+// preconditions: A row-major or m-contiguous, B row-major or k-contiguous, their contiguous runs,
+// offsets and batch strides quad-aligned, K and N multiples of 4, M too for m-contiguous A;
+// src/tensor/matmul.c checks) with unpadded, swizzled workgroup tiles, so that 128 x 128 tiles
+// with K steps of 16 fit in 32 KiB, and wider per-invocation tiles.
 //
 // OP bit 0 (K16): K steps of 16 instead of 8.  Bit 1 (WIDE): 128 x 256 tiles, 8 x 16 outputs
 // per invocation (else 128 x 128, 8 x 8).  K16 and WIDE are not combined (48 KiB).  Bit 2
@@ -17,7 +18,15 @@
 // stores); its quad index is XORed with swz(k) = (k / 4) * (32 / BK) (< 8), which spreads the
 // scalar stores of a warp (BK / 4 k-groups x 32 / BK quads) over all 32 banks and keeps a
 // warp's reads (4 quads of one aligned group of 8) conflict-free.  B's tile is n-major rows of
-// TN / 4 quads, stored and read as contiguous vec4 runs (no padding needed).  The next K step is
+// TN / 4 quads, stored and read as contiguous vec4 runs (no padding needed).
+//
+// Transposed operands are read in place (MA / MB, key.mode[0..1] in matmul.c): BT (MB == 1, B
+// k-contiguous: x . W^T with W [N, K] row-major, wt_linear) loads B's tile exactly as A's, vec4
+// runs along k of column n stored transposed with four scalar stores, its quad index XORed with
+// the same swz(k) (QN >= 16 quads per row: the same bank argument; the reads Bs[k][tx ^ swz]
+// stay within an aligned group of 8 quads).  AT (MA == 1, A m-contiguous: A^T views, M a
+// multiple of 4) loads A's tile as row-major B's: vec4 runs along m of row k stored whole at
+// As[k][quad ^ swz(k)].  The next K step is
 // loaded into registers while the current one is multiplied (two buffers, one barrier per
 // step); the step is unrolled through calls with constant rows (matmul2.wgsl).  HALF (OP bit 3):
 // 128 invocations (8 x 4 per warp, 4 warps) on 128 x 64 tiles, the same 8 x 8 per invocation.
@@ -28,7 +37,11 @@
 // and bmm 32 x 512 x 512 x 64 (27.1 = 0.88).  The driver gives it 128 registers (two workgroups
 // per SM); without EXACT it reports 16 bytes of local memory (a spill).  K16 (4.24 ms, 169-187 registers), WIDE (4.23 ms,
 // 220-224) and HALF (3.75 ms, 143-151) run fewer warps per SM and lose: they stay for the
-// autotuner, whose candidates they are, and for other devices.
+// autotuner, whose candidates they are, and for other devices.  Layouts at 4096^3 (lin's timing
+// program, batch GPU timestamps, 20 independent products): x . W^T (BT) 128 x 128 EXACT 3.51 ms
+// = 39.2 TFLOP/s (row-major 3.32; the wgc bench nn linear row 40.2 = 0.80 of torch's F.linear;
+// matmul2's 128 x 64 warp-tiled, the old path, 4.85), HALF 3.79; A^T . B (AT) HALF 2.90 ms =
+// 47.4 TFLOP/s, 128 x 128 3.16 (matmul2's 128 x 64 4.60).
 
 @group(0) @binding(0) var<storage, read_write> out: array<vec4<SO>>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<SA>>;
@@ -39,6 +52,8 @@ const K16: bool = (OP & 1u) != 0u;
 const WIDE: bool = (OP & 2u) != 0u;
 const EXACT: bool = (OP & 4u) != 0u;
 const HALF: bool = (OP & 8u) != 0u;            // 128 invocations, 128 x 64 tiles
+const BT: bool = MB == 1u;                     // B k-contiguous (x . W^T): tile loaded as A's
+const AT: bool = MA == 1u;                     // A m-contiguous (A^T view): tile loaded as B's
 const NT: u32 = select(256u, 128u, HALF);      // invocations per workgroup
 const BK: u32 = select(8u, 16u, K16);          // K step
 const TM: u32 = 128u;                          // tile rows
@@ -50,7 +65,7 @@ const SLA: u32 = TM * BK / 4u;                 // vec4 load slots per step: 256 
 const SLB: u32 = TN * BK / 4u;
 
 var<workgroup> As: array<array<vec4<f32>, QM>, 2u * BK>;   // [buffer * BK + k][quad ^ swz(k)]
-var<workgroup> Bs: array<array<vec4<f32>, QN>, 2u * BK>;   // [buffer * BK + k][quad]
+var<workgroup> Bs: array<array<vec4<f32>, QN>, 2u * BK>;   // [buffer * BK + k][quad ^ swzb(k)]
 
 var<private> tx: u32;
 var<private> ty: u32;
@@ -65,14 +80,16 @@ var<private> c60: vec4<f32>; var<private> c61: vec4<f32>; var<private> c62: vec4
 var<private> c70: vec4<f32>; var<private> c71: vec4<f32>; var<private> c72: vec4<f32>; var<private> c73: vec4<f32>;
 
 fn swz(row: u32) -> u32 { return ((row % BK) / 4u) * (32u / BK); }
+fn swzb(row: u32) -> u32 { return select(0u, swz(row), BT); }
 
 // One k of the tile in buffer row `row` (a constant at every call).
 fn step(row: u32) {
     let qa = ty ^ swz(row);
+    let qb = tx ^ swzb(row);
     let a0 = As[row][qa];
     let a1 = As[row][qa + 16u];
-    let b0 = Bs[row][tx];
-    let b1 = Bs[row][tx + QS];
+    let b0 = Bs[row][qb];
+    let b1 = Bs[row][qb + QS];
     c00 = fma(vec4<f32>(a0.x), b0, c00);
     c10 = fma(vec4<f32>(a0.y), b0, c10);
     c20 = fma(vec4<f32>(a0.z), b0, c20);
@@ -90,8 +107,8 @@ fn step(row: u32) {
     c61 = fma(vec4<f32>(a1.z), b1, c61);
     c71 = fma(vec4<f32>(a1.w), b1, c71);
     if WIDE {
-        let b2 = Bs[row][tx + 32u];
-        let b3 = Bs[row][tx + 48u];
+        let b2 = Bs[row][qb + 32u];
+        let b3 = Bs[row][qb + 48u];
         c02 = fma(vec4<f32>(a0.x), b2, c02);
         c12 = fma(vec4<f32>(a0.y), b2, c12);
         c22 = fma(vec4<f32>(a0.z), b2, c22);
@@ -123,7 +140,8 @@ fn tile(buf: u32) {
 }
 
 // A quad along k at element index i (a multiple of 4) of row r, k .. k + 3; B quad along n at
-// element index i of row k, columns n .. n + 3.  Zero outside the matrix unless EXACT.
+// element index i of row k, columns n .. n + 3 (BT: along k at column n, k .. k + 3).  Zero
+// outside the matrix unless EXACT.
 fn lda4(i: u32, r: u32, k: u32) -> vec4<f32> {
     let v = vec4<f32>(a[i / 4u]);
     if EXACT { return v; }
@@ -144,6 +162,35 @@ fn sta(k0: u32, m: u32, v: vec4<f32>) {
     As[k0 + 1u][q][e] = v.y;
     As[k0 + 2u][q][e] = v.z;
     As[k0 + 3u][q][e] = v.w;
+}
+
+// A slot's quad into buffer row kbuf (0 or BK): k-run kq .. kq + 3 of row m, stored transposed;
+// AT: a quad along m (m .. m + 3) of row kq, stored as it is.
+fn sta_slot(kbuf: u32, kq: u32, m: u32, v: vec4<f32>) {
+    if AT {
+        As[kbuf + kq][(m / 4u) ^ swz(kq)] = v;
+    } else {
+        sta(kbuf + kq, m, v);
+    }
+}
+
+// BT: the same transposed, swizzled store of B's quad along k (column n of the tile).
+fn stbt(k0: u32, n: u32, v: vec4<f32>) {
+    let q = (n / 4u) ^ swz(k0);
+    let e = n % 4u;
+    Bs[k0][q][e] = v.x;
+    Bs[k0 + 1u][q][e] = v.y;
+    Bs[k0 + 2u][q][e] = v.z;
+    Bs[k0 + 3u][q][e] = v.w;
+}
+
+// A B slot's quad into buffer row kbuf (0 or BK).
+fn stb(kbuf: u32, kb: u32, qb: u32, nl: u32, v: vec4<f32>) {
+    if BT {
+        stbt(kbuf + kb, nl, v);
+    } else {
+        Bs[kbuf + kb][qb] = v;
+    }
 }
 
 
@@ -198,38 +245,49 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
 
     let ars = P.aux.x;
     let bks = P.aux.z;
+    let bns = P.aux.w;
     // A slot s (t, and t + NT when SLA > NT): row s / (BK / 4) of the tile, k quad s % (BK / 4)
+    // (AT: as B's, k s / QM, quad along m s % QM.)  A K step moves A's index by astep * K-step.
+    let aks = P.aux.y;
     let ka = 4u * (t % (BK / 4u));
-    let ml0 = t / (BK / 4u);
-    let ml1 = ml0 + NT / (BK / 4u);              // the second slot, NT / (BK / 4) rows further
+    let ka0 = select(ka, t / QM, AT);
+    let ka1 = select(ka, (t + NT) / QM, AT);
+    let ml0 = select(t / (BK / 4u), 4u * (t % QM), AT);
+    let ml1 = select(ml0 + NT / (BK / 4u), 4u * (t % QM), AT);   // the second slot
     let ra0 = tm * TM + ml0;
     let ra1 = tm * TM + ml1;
-    let ia0 = oa + ra0 * ars + ka;
-    let ia1 = oa + ra1 * ars + ka;
-    // B slot s (t, and t + NT when SLB > NT): row s / QN, quad s % QN
-    let kb0 = t / QN;
-    let kb1 = (t + NT) / QN;
+    let ia0 = oa + select(ra0 * ars + ka, ka0 * aks + ra0, AT);
+    let ia1 = oa + select(ra1 * ars + ka, ka1 * aks + ra1, AT);
+    let astep = select(1u, aks, AT);
+    // B slot s (t, and t + NT when SLB > NT): row s / QN, quad s % QN; BT: as A's, column
+    // nl = s / (BK / 4) of the tile, k quad s % (BK / 4).  A K step moves B's index by
+    // bstep = K-step * b_ks (BT: b_ks = 1).
     let qb0 = t % QN;
     let qb1 = (t + NT) % QN;
-    let nb0 = tn * TN + 4u * qb0;
-    let nb1 = tn * TN + 4u * qb1;
-    let ib0 = ob + kb0 * bks + nb0;
-    let ib1 = ob + kb1 * bks + nb1;
+    let nl0 = t / (BK / 4u);
+    let nl1 = nl0 + NT / (BK / 4u);
+    let kb0 = select(t / QN, ka, BT);
+    let kb1 = select((t + NT) / QN, ka, BT);
+    let nb0 = tn * TN + select(4u * qb0, nl0, BT);
+    let nb1 = tn * TN + select(4u * qb1, nl1, BT);
+    let ib0 = ob + select(kb0 * bks + nb0, nb0 * bns + ka, BT);
+    let ib1 = ob + select(kb1 * bks + nb1, nb1 * bns + ka, BT);
+    let bstep = select(bks, 1u, BT);
     let two_a = SLA > NT;
     let two_b = SLB > NT;
     let has_b = SLB >= NT || t < SLB;
     let nkt = (K + BK - 1u) / BK;
 
-    var pa0 = lda4(ia0, ra0, ka);
+    var pa0 = lda4(ia0, ra0, ka0);
     var pa1 = vec4<f32>(0.0);
-    if two_a { pa1 = lda4(ia1, ra1, ka); }
+    if two_a { pa1 = lda4(ia1, ra1, ka1); }
     var pb0 = ldb4(ib0, nb0, kb0);
     var pb1 = vec4<f32>(0.0);
     if two_b { pb1 = ldb4(ib1, nb1, kb1); }
-    sta(ka, ml0, pa0);
-    if two_a { sta(ka, ml1, pa1); }
-    if has_b { Bs[kb0][qb0] = pb0; }
-    if two_b { Bs[kb1][qb1] = pb1; }
+    sta_slot(0u, ka0, ml0, pa0);
+    if two_a { sta_slot(0u, ka1, ml1, pa1); }
+    if has_b { stb(0u, kb0, qb0, nl0, pb0); }
+    if two_b { stb(0u, kb1, qb1, nl1, pb1); }
     workgroupBarrier();
 
     var kt = 0u;
@@ -239,17 +297,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         var k0 = (kt + 1u) * BK;
         var more = kt + 1u < nkt;
         if more {
-            pa0 = lda4(ia0 + k0, ra0, k0 + ka);
-            if two_a { pa1 = lda4(ia1 + k0, ra1, k0 + ka); }
-            pb0 = ldb4(ib0 + k0 * bks, nb0, k0 + kb0);
-            if two_b { pb1 = ldb4(ib1 + k0 * bks, nb1, k0 + kb1); }
+            pa0 = lda4(ia0 + k0 * astep, ra0, k0 + ka0);
+            if two_a { pa1 = lda4(ia1 + k0 * astep, ra1, k0 + ka1); }
+            pb0 = ldb4(ib0 + k0 * bstep, nb0, k0 + kb0);
+            if two_b { pb1 = ldb4(ib1 + k0 * bstep, nb1, k0 + kb1); }
         }
         tile(0u);
         if more {
-            sta(BK + ka, ml0, pa0);
-            if two_a { sta(BK + ka, ml1, pa1); }
-            if has_b { Bs[BK + kb0][qb0] = pb0; }
-            if two_b { Bs[BK + kb1][qb1] = pb1; }
+            sta_slot(BK, ka0, ml0, pa0);
+            if two_a { sta_slot(BK, ka1, ml1, pa1); }
+            if has_b { stb(BK, kb0, qb0, nl0, pb0); }
+            if two_b { stb(BK, kb1, qb1, nl1, pb1); }
         }
         workgroupBarrier();
         kt = kt + 1u;
@@ -258,17 +316,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         k0 = (kt + 1u) * BK;
         more = kt + 1u < nkt;
         if more {
-            pa0 = lda4(ia0 + k0, ra0, k0 + ka);
-            if two_a { pa1 = lda4(ia1 + k0, ra1, k0 + ka); }
-            pb0 = ldb4(ib0 + k0 * bks, nb0, k0 + kb0);
-            if two_b { pb1 = ldb4(ib1 + k0 * bks, nb1, k0 + kb1); }
+            pa0 = lda4(ia0 + k0 * astep, ra0, k0 + ka0);
+            if two_a { pa1 = lda4(ia1 + k0 * astep, ra1, k0 + ka1); }
+            pb0 = ldb4(ib0 + k0 * bstep, nb0, k0 + kb0);
+            if two_b { pb1 = ldb4(ib1 + k0 * bstep, nb1, k0 + kb1); }
         }
         tile(1u);
         if more {
-            sta(ka, ml0, pa0);
-            if two_a { sta(ka, ml1, pa1); }
-            if has_b { Bs[kb0][qb0] = pb0; }
-            if two_b { Bs[kb1][qb1] = pb1; }
+            sta_slot(0u, ka0, ml0, pa0);
+            if two_a { sta_slot(0u, ka1, ml1, pa1); }
+            if has_b { stb(0u, kb0, qb0, nl0, pb0); }
+            if two_b { stb(0u, kb1, qb1, nl1, pb1); }
         }
         workgroupBarrier();
         kt = kt + 1u;
