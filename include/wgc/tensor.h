@@ -403,7 +403,11 @@ wt_tensor *wt_scaled_dot_product_attention(wt_context *ctx, wt_tensor *q, wt_ten
 /* torch.matmul: a [..., M, K] . b [..., K, N] -> [..., M, N] with numpy broadcasting of the batch
  * dims; a 1-D a is [1, K] and a 1-D b is [K, 1], their dim dropped from the result.  Operands are
  * read through their strides (a transposed or sliced view is not copied).  f32/f16 operands (out:
- * wt_promote), accumulation in f32.  Errors name the op and both shapes. */
+ * wt_promote), accumulation in f32.  Errors name the op and both shapes.  Large products whose
+ * rows are not 16-byte aligned (K or N not a multiple of 4, row-major) run on zero-padded copies
+ * of the operands (AUTO only; in place when the copies cannot be allocated), and then the result
+ * is a view of the padded product: rows N wide with a row stride rounded up to the tile (every op
+ * takes views; wt_contiguous makes it dense). */
 wt_tensor *wt_matmul(wt_context *ctx, wt_tensor *a, wt_tensor *b);
 /* x [..., K] . w^T + bias: w [N, K] (nn.Linear's weight), bias [N] or [1] or NULL. */
 wt_tensor *wt_linear(wt_context *ctx, wt_tensor *x, wt_tensor *w, wt_tensor *bias);
@@ -462,7 +466,7 @@ wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *
 /* The autotuner: for the shape class of (M, N, K, batch, dtype) on this device, times every tiled
  * kernel once on a problem of that class (after checking each against TILE64 on a small random
  * problem: a kernel that fails to build or differs is never chosen) and remembers the fastest, in
- * memory and in $WGC_CACHE_DIR/wgc/tune-v2-<device uuid>.txt (else $XDG_CACHE_HOME, else
+ * memory and in $WGC_CACHE_DIR/wgc/tune-v3-<device uuid>.txt (else $XDG_CACHE_HOME, else
  * ~/.cache; WGC_TUNE=0 turns tuning off).  wt_matmul calls it on first use of a class; the
  * lookup never tunes when tuning is off.  Returns the choice (AUTO when none). */
 wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt);

@@ -135,14 +135,8 @@ static wt_status record_matvec(wt_context *ctx, const char *op, const mm_plan *p
     bool rows_of_a = p->N == 1 && !(p->M == 1 && p->b_ks == 1 && p->b_ns % 4 == 0);
     wt_tensor *mat = rows_of_a ? a : b, *vec = rows_of_a ? b : a;
     int64_t R = rows_of_a ? p->M : p->N;
-    wt_kkey key;
-    memset(&key, 0, sizeof key);
-    key.file = WT_K_matvec;
-    key.out = (uint8_t)out->dtype;
-    key.in[0] = (uint8_t)mat->dtype;
-    key.in[1] = (uint8_t)vec->dtype;
+    wt_kkey key = wt_key(WT_K_matvec, 0, out->dtype, mat->dtype, vec->dtype, WT_F32);
     key.in[2] = (uint8_t)(bias ? bias->dtype : WT_F32);
-    key.compute = WT_F32;
     key.mode[2] = bias ? 1 : 0;
     wt_params pr;
     memset(&pr, 0, sizeof pr);
@@ -200,15 +194,8 @@ static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p,
     if (groups > (int64_t)(UINT32_MAX / 256))
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "%lld output tiles are too many for one dispatch",
                          (long long)groups);
-    wt_kkey key;
-    memset(&key, 0, sizeof key);
-    key.file = kt[kind].file;
-    key.op = kop;
-    key.out = (uint8_t)out->dtype;
-    key.in[0] = (uint8_t)a->dtype;
-    key.in[1] = (uint8_t)b->dtype;
+    wt_kkey key = wt_key(kt[kind].file, kop, out->dtype, a->dtype, b->dtype, WT_F32);
     key.in[2] = (uint8_t)(bias ? bias->dtype : WT_F32);
-    key.compute = WT_F32;
     /* load mapping: follow the unit stride (k contiguous for A unless m is; n for B unless k is) */
     key.mode[0] = (uint8_t)(p->a_ks != 1 && p->a_ms == 1 ? 1 : 0);
     key.mode[1] = (uint8_t)(p->b_ns != 1 && p->b_ks == 1 ? 1 : 0);
@@ -305,15 +292,8 @@ static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, 
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "%lld output tiles are too many for one dispatch",
                          (long long)groups);
     bool acm = p->a_ks != 1, bcm = p->b_ns != 1;
-    wt_kkey key;
-    memset(&key, 0, sizeof key);
-    key.file = WT_K_matmul_coop;
-    key.op = (uint8_t)var;
-    key.out = (uint8_t)out->dtype;
-    key.in[0] = WT_F16;
-    key.in[1] = WT_F16;
+    wt_kkey key = wt_key(WT_K_matmul_coop, (uint32_t)var, out->dtype, WT_F16, WT_F16, WT_F32);
     key.in[2] = (uint8_t)(bias ? bias->dtype : WT_F32);
-    key.compute = WT_F32;
     key.mode[0] = acm ? 1 : 0;
     key.mode[1] = bcm ? 1 : 0;
     key.mode[2] = bias ? 1 : 0;
