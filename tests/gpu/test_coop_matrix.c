@@ -40,17 +40,6 @@ static uint16_t half_of(float x) {
     return (uint16_t)(s | (uint16_t)((e - 1 + 15) << 10) | (uint16_t)((uint32_t)(m * 2048.0f) & 0x3ff));
 }
 
-static bool has_coop_f16(const wg_adapter_info *in) {
-    if (!(in->features & WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX))) return false;
-    for (uint32_t i = 0; i < in->coop_shape_count; i++) {
-        const wg_coop_matrix_shape *s = &in->coop_shapes[i];
-        if (s->m == 16 && s->n == 16 && s->k == 16 && s->a == WG_COMPONENT_F16 && s->b == WG_COMPONENT_F16 &&
-            s->c == WG_COMPONENT_F32 && s->result == WG_COMPONENT_F32 && s->scope == 3)
-            return true;
-    }
-    return false;
-}
-
 static void expect_rejected(wg_device *dev) {
     wg_device_push_error_scope(dev, WG_ERROR_TYPE_VALIDATION);
     wg_shader_module *m = wg_device_create_shader_module(dev, &(wg_shader_module_desc){ .label = "coop.wgsl", .wgsl = kernel });
@@ -122,7 +111,7 @@ int main(void) {
            in->features & WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX) ? "yes" : "no", in->coop_shape_count);
     /* a device not asked for the feature: the module is a validation error, whatever the adapter */
     expect_rejected(f.dev);
-    if (!has_coop_f16(in)) {
+    if (!adapter_has_coop_f16(in)) {
         printf("SKIP: no cooperative matrix on %s (16x16x16 f16 -> f32 subgroup shape)\n", in->name);
     } else {
         wg_device_release(f.dev);

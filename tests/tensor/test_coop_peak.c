@@ -63,17 +63,6 @@ static wgsl_result *compile(unsigned mode, unsigned ra, unsigned rb, unsigned ns
     return r;
 }
 
-static bool has_coop_f16(const wg_adapter_info *in) {
-    if (!(in->features & WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX))) return false;
-    for (uint32_t i = 0; i < in->coop_shape_count; i++) {
-        const wg_coop_matrix_shape *s = &in->coop_shapes[i];
-        if (s->m == 16 && s->n == 16 && s->k == 16 && s->a == WG_COMPONENT_F16 && s->b == WG_COMPONENT_F16 &&
-            s->c == WG_COMPONENT_F32 && s->result == WG_COMPONENT_F32 && s->scope == 3)
-            return true;
-    }
-    return false;
-}
-
 /* f16 bits of a multiple of 1/4 in [-1, 1] */
 static uint16_t half_q(int q) {
     if (q == 0) return 0;
@@ -189,7 +178,7 @@ int main(void) {
     gpu_fixture f;
     fixture_init(&f, NULL);
     const wg_adapter_info *in = wg_adapter_get_info(f.ad);
-    if (!has_coop_f16(in) || !wg_adapter_has_feature(f.ad, WG_FEATURE_SUBGROUPS) ||
+    if (!adapter_has_coop_f16(in) || !wg_adapter_has_feature(f.ad, WG_FEATURE_SUBGROUPS) ||
         in->subgroup_min_size != 32 || in->subgroup_max_size != 32) {
         printf("SKIP: no cooperative matrix (16x16x16 f16 -> f32, subgroups of 32) on %s; test_coop_emu.sh runs the "
                "kernel emulated\n", in->name);
