@@ -69,6 +69,8 @@ typedef struct bench_options {
     const char *baseline;   /* "auto" (default), "none", "torch", "dawn", "tint" (comma list) */
     bool verbose;           /* progress on stderr (default: on when stderr is a terminal) */
     const char *svg;        /* --svg FILE: the ratios as an SVG bar chart (bench/svg.c), or NULL */
+    bool kernels;           /* --kernels: the wt suites list their compiled kernels on stderr, with
+                               the driver's figures (registers, ...) where the adapter has them */
 } bench_options;
 
 int bench_runtime(const bench_options *opt);   /* 0 ok, 1 a kernel gave a wrong result, 2 error */
@@ -156,11 +158,13 @@ typedef struct bench_wt {
     const struct wg_adapter_info *info;  /* the adapter's (lives as long as inst) */
     bool cpu;                            /* a CPU adapter: AUTO sizes mean MEDIUM */
     bool timed;                          /* wt's batch timing is on (timestamp queries) */
+    bool kernels;                        /* list the compiled kernels at bench_wt_done (--kernels) */
 } bench_wt;
 
-/* The default adapter, a device (with shader-f16 when f16 and the adapter has it) and a wt
- * context, all labelled label; false with a message on stderr, nothing held, when one fails. */
-bool bench_wt_open(bench_wt *w, const char *label, bool f16);
+/* The default adapter, a device (with shader-f16 when f16 and the adapter has it; with
+ * pipeline-statistics when kernels and the adapter has it) and a wt context, all labelled label;
+ * false with a message on stderr, nothing held, when one fails. */
+bool bench_wt_open(bench_wt *w, const char *label, bool f16, bool kernels);
 /* The start of a wt suite: a report named `name` (*rep, calloc'ed: the caller frees it),
  * bench_wt_open, its "adapter" and "timing" lines, and the size (AUTO: MEDIUM on a CPU adapter,
  * else FULL).  False, nothing held, when one fails. */
@@ -171,7 +175,8 @@ int bench_runs(const bench_options *opt, int dflt);
 /* The report's "adapter" line and its "timing" line (GPU time from wt's batch timing, or wall clock). */
 void bench_wt_info(const bench_wt *w, bench_report *r);
 /* After the measurements: adds the context's "wt" line (dispatches, submits, kernels, peak) to r,
- * destroys the context and releases the device; inst and info stay for the baselines. */
+ * with --kernels lists the compiled kernels on stderr (wt_kernel_list: name and the driver's
+ * figures), destroys the context and releases the device; inst and info stay for the baselines. */
 void bench_wt_done(bench_wt *w, bench_report *r);
 /* The end of the suite: notes wt errors and wrong results in r, prints it (bench_output: an SVG
  * that cannot be written counts as an error), releases the instance; returns the exit status

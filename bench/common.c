@@ -480,7 +480,7 @@ char *bench_torch_baseline(bench_report *rep, int b, const bench_options *opt, b
     return NULL;
 }
 
-bool bench_wt_open(bench_wt *w, const char *label, bool f16) {
+bool bench_wt_open(bench_wt *w, const char *label, bool f16, bool kernels) {
     memset(w, 0, sizeof *w);
     wg_error err;
     w->inst = wg_instance_create(&(wg_instance_desc){ .label = label, .validation = -1 }, &err);
@@ -491,6 +491,8 @@ bool bench_wt_open(bench_wt *w, const char *label, bool f16) {
         feats |= WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX);
     if (ad && wg_adapter_has_feature(ad, WG_FEATURE_SUBGROUPS))   /* flash3.wgsl's shuffles (attention.c) */
         feats |= WG_FEATURE_BIT(WG_FEATURE_SUBGROUPS);
+    if (kernels && ad && wg_adapter_has_feature(ad, WG_FEATURE_PIPELINE_STATISTICS))
+        feats |= WG_FEATURE_BIT(WG_FEATURE_PIPELINE_STATISTICS);
     w->dev = ad ? wg_adapter_create_device(ad, &(wg_device_desc){ .label = label, .required_features = feats }, &err)
                 : NULL;
     w->ctx = w->dev ? wt_context_create(w->dev, &(wt_context_desc){ .label = label }) : NULL;
@@ -506,6 +508,7 @@ bool bench_wt_open(bench_wt *w, const char *label, bool f16) {
     w->info = wg_adapter_get_info(ad);
     w->cpu = w->info->type == WG_ADAPTER_TYPE_CPU;
     w->timed = wt_context_set_timing(w->ctx, true) == WT_OK;
+    w->kernels = kernels;
     wt_clear_error(w->ctx);
     return true;
 }
@@ -518,7 +521,7 @@ bool bench_wt_start(const bench_options *opt, const char *name, bool f16, bench_
     if (!*rep)
         return false;
     bench_report_init(*rep, name);
-    if (!bench_wt_open(w, label, f16)) {
+    if (!bench_wt_open(w, label, f16, opt->kernels)) {
         free(*rep);
         *rep = NULL;
         return false;
@@ -602,12 +605,30 @@ bool bench_time_op(wt_context *ctx, bool timed, int *errors, bench_op op, void *
     return true;
 }
 
+static int kernel_order(const void *a, const void *b) {
+    return strcmp(((const wt_kernel_info *)a)->name, ((const wt_kernel_info *)b)->name);
+}
+
 void bench_wt_done(bench_wt *w, bench_report *r) {
     wt_stats st;
     wt_get_stats(w->ctx, &st);
     bench_info(r, "wt", "%llu dispatches in %llu submits, %llu kernels compiled, peak %.1f MiB",
                (unsigned long long)st.dispatches, (unsigned long long)st.flushes,
                (unsigned long long)st.kernels_compiled, (double)st.peak_allocated_bytes / 1048576.0);
+    uint32_t n = w->kernels ? wt_kernel_list(w->ctx, NULL, 0) : 0;
+    wt_kernel_info *ks = n ? calloc(n, sizeof *ks) : NULL;
+    if (ks) {
+        n = wt_kernel_list(w->ctx, ks, n);
+        qsort(ks, n, sizeof *ks, kernel_order);
+        for (uint32_t i = 0; i < n; i++) {
+            fprintf(stderr, "wgc bench: kernel %s", ks[i].name);
+            for (uint32_t j = 0; j < ks[i].statistic_count; j++)
+                fprintf(stderr, "%s%s %.*f", j ? ", " : ": ", ks[i].statistics[j].name,
+                        ks[i].statistics[j].integer ? 0 : 3, ks[i].statistics[j].value);
+            fputc('\n', stderr);
+        }
+        free(ks);
+    }
     wt_context_destroy(w->ctx);
     wg_device_release(w->dev);
     w->ctx = NULL;

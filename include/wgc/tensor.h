@@ -168,6 +168,17 @@ typedef struct wt_stats {
     uint64_t gpu_ns, timed_batches;                  /* with timing on: GPU time of finished batches */
 } wt_stats;
 void wt_get_stats(const wt_context *ctx, wt_stats *out);
+/* The kernels this context has compiled, for kernel authors: each one's name (kernel file, op
+ * code, dtypes and modes of its specialisation: "matmul4 op 4 f32<-f32,f32,f32 mode 0,0,0") and
+ * the driver's figures for its pipeline (registers, spills, ...: wg_compute_pipeline_get_statistics)
+ * where the device has WG_FEATURE_PIPELINE_STATISTICS, else none.  Fills up to cap entries of out
+ * (NULL when cap is 0) and returns how many kernels there are. */
+typedef struct wt_kernel_info {
+    char name[96];
+    uint32_t statistic_count;
+    wg_pipeline_statistic statistics[8];
+} wt_kernel_info;
+uint32_t wt_kernel_list(wt_context *ctx, wt_kernel_info *out, uint32_t cap);
 /* Waits for the GPU and releases every pooled buffer (and the cached bind groups holding them). */
 void wt_trim(wt_context *ctx);
 

@@ -31,6 +31,8 @@ static void bench_usage(FILE *f) {
           "  --baseline LIST     auto (default) | none | torch,dawn,tint\n"
           "  --root DIR          repository root holding bench/ and tests/ (default .)\n"
           "  --svg FILE          also draw the ratios against the baselines as an SVG bar chart\n"
+          "  --kernels           ops/nn/llm: list the wt kernels compiled on stderr, with the driver's\n"
+          "                      figures (registers, spills, ...) where the adapter reports them\n"
           "  -v                  progress on stderr (default when stderr is a terminal;\n"
           "                      WGC_NO_PROGRESS=1 turns that off)\n"
           "env: WGC_DAWN=DIR (dawn-bench.mjs, webgpu/, optional node), WGC_DAWN_ARGS (Dawn toggles),\n"
@@ -51,6 +53,8 @@ int cli_bench(int argc, char **argv) {
             opt.json = true;
         } else if (!strcmp(a, "-v")) {
             opt.verbose = true;
+        } else if (!strcmp(a, "--kernels")) {
+            opt.kernels = true;
         } else if (!strcmp(a, "--size") && i + 1 < argc) {
             const char *s = argv[++i];
             if (!strcmp(s, "small")) opt.size = BENCH_SIZE_SMALL;

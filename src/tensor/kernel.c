@@ -359,6 +359,37 @@ wt_kkey wt_key(wt_kfile file, uint32_t op, wt_dtype out, wt_dtype in0, wt_dtype 
     return key;
 }
 
+static const char *dtype_or_dash(uint8_t dt) {
+    return dt == WT_DTYPE_DEFAULT ? "-" : wt_dtype_name((wt_dtype)dt);
+}
+
+uint32_t wt_kernel_list(wt_context *ctx, wt_kernel_info *out, uint32_t cap) {
+    if (!ctx || !ctx->kernels)
+        return 0;
+    bool stats = wg_device_has_feature(ctx->dev, WG_FEATURE_PIPELINE_STATISTICS);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < WT_KERNEL_CACHE; i++) {
+        const wt_kernel *k = &ctx->kernels[i];
+        if (!k->used)
+            continue;
+        if (out && n < cap) {
+            wt_kernel_info *o = &out[n];
+            memset(o, 0, sizeof *o);
+            const wt_kkey *y = &k->key;
+            snprintf(o->name, sizeof o->name, "%s op %u %s<-%s,%s,%s mode %u,%u,%u%s", kfiles[y->file].name, y->op,
+                     dtype_or_dash(y->out), dtype_or_dash(y->in[0]), dtype_or_dash(y->in[1]), dtype_or_dash(y->in[2]),
+                     y->mode[0], y->mode[1], y->mode[2], y->v4 ? " vec4" : "");
+            if (stats && k->pipe) {
+                uint32_t have = sizeof o->statistics / sizeof o->statistics[0];
+                uint32_t got = wg_compute_pipeline_get_statistics(k->pipe, o->statistics, have);
+                o->statistic_count = got < have ? got : have;
+            }
+        }
+        n++;
+    }
+    return n;
+}
+
 wt_kernel *wt_kernel_get(wt_context *ctx, const char *op, const wt_kkey *key) {
     uint32_t h = hash_bytes(key, sizeof *key) & (WT_KERNEL_CACHE - 1);
     for (uint32_t probe = 0; probe < WT_KERNEL_CACHE; probe++) {

@@ -101,6 +101,45 @@ int main(void) {
         }
     }
     printf("%d kernel specialisations compiled\n", compiled);
+
+    /* wt_kernel_list: the kernels the context built (wt_kernel_compile above builds none), each
+     * named, with the driver's figures exactly where the device has pipeline statistics */
+    CHECK(wt_kernel_list(ctx, NULL, 0) == 0);
+    wt_tensor *x = wt_arange(ctx, WT_F32, 0, 64, 1);
+    wt_tensor *y = x ? wt_add(ctx, x, x) : NULL;
+    wt_tensor *m = y ? wt_view(ctx, y, 2, (int64_t[]){ 8, 8 }) : NULL;
+    wt_tensor *p = m ? wt_matmul(ctx, m, m) : NULL;
+    CHECK(p && wt_sync(ctx) == WT_OK);
+    wt_stats st;
+    wt_get_stats(ctx, &st);
+    uint32_t n = wt_kernel_list(ctx, NULL, 0);
+    CHECKF(n >= 3 && n == st.kernels_compiled, "%u kernels listed, %llu compiled", n,
+           (unsigned long long)st.kernels_compiled);
+    wt_kernel_info *ks = calloc(n + 1, sizeof *ks);
+    CHECK(ks != NULL);
+    if (ks) {
+        strcpy(ks[1].name, "untouched");
+        CHECK(wt_kernel_list(ctx, ks, 1) == n && ks[0].name[0] && !strcmp(ks[1].name, "untouched"));
+        CHECK(wt_kernel_list(ctx, ks, n) == n);
+        bool stats = wg_device_has_feature(wt_context_device(ctx), WG_FEATURE_PIPELINE_STATISTICS);
+        int add = 0, mm = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            add += !strncmp(ks[i].name, "binary_f op ", 12) && strstr(ks[i].name, "f32<-f32,f32") != NULL;
+            mm += !strncmp(ks[i].name, "matmul", 6);
+            CHECKF(stats ? ks[i].statistic_count > 0 : ks[i].statistic_count == 0, "%s: %u statistics", ks[i].name,
+                   ks[i].statistic_count);
+            for (uint32_t j = 0; j < ks[i].statistic_count; j++)
+                CHECKF(ks[i].statistics[j].name[0] && isfinite(ks[i].statistics[j].value), "%s: statistic %u",
+                       ks[i].name, j);
+        }
+        CHECKF(add == 1 && mm >= 1, "add %d, matmul %d in the list", add, mm);
+        printf("%u kernels listed%s, e.g. %s\n", n, stats ? " with the driver's figures" : "", ks[0].name);
+        free(ks);
+    }
+    wt_release(x);
+    wt_release(y);
+    wt_release(m);
+    wt_release(p);
     tt_end(&f);
     return test_end();
 }
