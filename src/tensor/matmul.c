@@ -246,7 +246,9 @@ bool wt_matmul_tensor_cores(wt_context *ctx) {
 }
 
 /* matmul_coop.wgsl's variants (the key's op): workgroup tile rows x columns. */
-static const struct { int64_t tm, tn; } coop_tiles[] = { { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 } };
+static const struct { int64_t tm, tn; } coop_tiles[] = { { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 },
+                                                          { 128, 128 }, { 128, 64 },  { 64, 128 },  { 128, 64 },
+                                                          { 128, 128 } };
 #define COOP_VARIANTS ((int)(sizeof coop_tiles / sizeof *coop_tiles))
 
 /* Does t's storage (f16) hold element `last`? */

@@ -19,6 +19,8 @@
 #include "wgc/wgsl.h"
 #include "tensor/internal.h"
 
+#define COOP_VARIANTS 9   /* matmul.c's coop_tiles */
+
 static wt_context *ctx;
 static uint64_t seed = 0x5eed;
 
@@ -60,7 +62,7 @@ static void compile_variant(unsigned op, unsigned ma, unsigned mb, unsigned mc) 
 
 static void compile_all(void) {
     int n = 0;
-    for (unsigned op = 0; op < 4; op++)
+    for (unsigned op = 0; op < COOP_VARIANTS; op++)
         for (unsigned m = 0; m < 8; m++, n++) compile_variant(op, m & 1, (m >> 1) & 1, (m >> 2) & 1);
     printf("matmul_coop.wgsl: %d variants compiled\n", n);
 }
@@ -202,7 +204,7 @@ int main(void) {
         printf("under valgrind: two cases\n");
     /* with tensor cores, every variant (WGC_COOP_VARIANT, matmul.c) on every case */
     const char *forced = getenv("WGC_COOP_VARIANT");
-    for (int var = 0; var < (tc && !forced ? 4 : 1); var++) {
+    for (int var = 0; var < (tc && !forced ? COOP_VARIANTS : 1); var++) {
         if (tc && !forced) {
             char vs[2] = { (char)('0' + var), 0 };
             setenv("WGC_COOP_VARIANT", vs, 1);

@@ -72,10 +72,12 @@
 
 const ACM: bool = MA == 1u;           // A column-major
 const BCM: bool = MB == 1u;           // B column-major
-const TM: u32 = select(128u, 256u, OP == 2u);
-const TN: u32 = select(128u, 256u, OP == 1u);
-const BK: u32 = select(32u, 16u, OP == 1u || OP == 2u);
-const WN: u32 = select(64u, 32u, OP == 3u);   // columns of a subgroup's block
+// the variants (matmul.c's coop_tiles): tile TM x TN, subgroup blocks 64 x WN, slices BK deep
+const TM: u32 = select(select(128u, 256u, OP == 2u), 64u, OP == 6u);
+const TN: u32 = select(select(128u, 256u, OP == 1u), 64u, OP == 5u || OP == 7u);
+const BK: u32 = select(32u, 16u, OP == 1u || OP == 2u || OP == 4u || OP == 5u || OP == 6u);
+const WN: u32 = select(64u, 32u, OP >= 3u);   // columns of a subgroup's block
+const LEAN: bool = OP >= 4u;          // B fragments first, then one A fragment at a time
 const SGN: u32 = TN / WN;             // subgroups along N
 const NSG: u32 = (TM / 64u) * SGN;    // subgroups per workgroup
 const WGS: u32 = NSG * 32u;           // invocations per workgroup
@@ -192,8 +194,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let a_cols = select(K, M, ACM);
     let b_rows = select(K, N, BCM);
     let b_cols = select(N, K, BCM);
-    var ra: array<vec4<u32>, 4>;
-    var rb: array<vec4<u32>, 4>;
+    var ra: array<vec4<u32>, NA>;
+    var rb: array<vec4<u32>, NB>;
     for (var q = 0u; q < NA; q++) {
         let j = li + q * WGS;
         ra[q] = chunk_a(j, select(m0, 0u, ACM), select(0u, m0, ACM), a_rows, a_cols);
@@ -239,6 +241,23 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let abase = cur * ALEN;
         let bbase = cur * BLEN;
         for (var kk = 0u; kk < BK; kk += 16u) {
+            if LEAN {                           // WN 32: 2 B fragments, then A row by row
+                let b0 = ld_b(bbase, kk, wn);
+                let b1 = ld_b(bbase, kk, wn + 16u);
+                var am = ld_a(abase, wm, kk);
+                c00 = subgroupMatrixMultiplyAccumulate(am, b0, c00);
+                c01 = subgroupMatrixMultiplyAccumulate(am, b1, c01);
+                am = ld_a(abase, wm + 16u, kk);
+                c10 = subgroupMatrixMultiplyAccumulate(am, b0, c10);
+                c11 = subgroupMatrixMultiplyAccumulate(am, b1, c11);
+                am = ld_a(abase, wm + 32u, kk);
+                c20 = subgroupMatrixMultiplyAccumulate(am, b0, c20);
+                c21 = subgroupMatrixMultiplyAccumulate(am, b1, c21);
+                am = ld_a(abase, wm + 48u, kk);
+                c30 = subgroupMatrixMultiplyAccumulate(am, b0, c30);
+                c31 = subgroupMatrixMultiplyAccumulate(am, b1, c31);
+                continue;
+            }
             let a0 = ld_a(abase, wm, kk);
             let a1 = ld_a(abase, wm + 16u, kk);
             let a2 = ld_a(abase, wm + 32u, kk);
