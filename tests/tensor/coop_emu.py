@@ -12,8 +12,8 @@ read and write those elements; a multiply-accumulate exchanges A and B through w
 between two barriers (every call site of the kernels is in workgroup-uniform control flow).
 @builtin(subgroup_id) becomes local_invocation_index / 32.  The kernels run through `wgc run`
 with the Params block built here (common.wgsl's layout) and .npy files.  Lavapipe's 32 KiB of
-workgroup memory: matmul runs its 128 x 128 / 4-subgroup variant with K slices of 16 (its only
-shape that fits beside the exchange buffer), flash_coop D 64.
+workgroup memory: matmul runs the variants of MM_TILES (0 and 9 with K slices of 16; 4 exchanging
+through its epilogue scratch, in two rounds), flash_coop D 64.
 
 Usage: coop_emu.py WGC_BINARY WORKDIR; exit status 1 on a mismatch or a failed run.
 """
@@ -151,21 +151,22 @@ def run(wgc, work, name, src, groups, binds, outn):
 
 
 # matmul_coop.wgsl's variants that run here (lavapipe's 32 KiB of workgroup memory): tile rows, columns,
-# subgroups; variant 0 with K slices of 16 instead of 32; variants 1 to 3, 7 and 8 differ from these only
-# by their tile, depth or fragment order (constants)
-MM_TILES = {0: (128, 128, 4), 4: (128, 128, 8), 5: (128, 64, 4), 6: (64, 128, 4)}
+# subgroups; variants 0 and 9 with K slices of 16 instead of 32; variants 1 to 3, 7, 8, 10 and 11 differ
+# from these only by their tile, depth or fragment order (constants)
+MM_TILES = {0: (128, 128, 4), 4: (128, 128, 8), 5: (128, 64, 4), 6: (64, 128, 4), 9: (128, 256, 8)}
+MM_EX = {4: "scratch"}   # variants short of workgroup memory for the usual exchange array
 
 
 def matmul_case(wgc, work, op, M, N, K, ta, tb, bias, rnd):
     """matmul_coop.wgsl variant op (MM_TILES), A (M, K), B (K, N)."""
     TM, TN, nsg = MM_TILES[op]
     text = open(os.path.join(KDIR, "matmul_coop.wgsl")).read()
-    if op == 0:
+    if op in (0, 9):
         text, k = re.subn(r"const BK: u32 = [^;]*;", "const BK: u32 = 16u;", text)
         assert k == 1
     em, loads, stores = emulate(text)
     src = (prelude(op, int(ta), int(tb), int(bias)) + open(os.path.join(KDIR, "common.wgsl")).read() + em +
-           shim(loads, stores, nsg, "scratch" if nsg == 8 else None))
+           shim(loads, stores, nsg, MM_EX.get(op)))
     A = [f16(rnd.uniform(-1, 1)) for _ in range(M * K)]
     B = [f16(rnd.uniform(-1, 1)) for _ in range(K * N)]
     Cb = [f16(rnd.uniform(-1, 1)) for _ in range(N)]
@@ -293,6 +294,8 @@ def main():
     good &= matmul_case(wgc, work, 4, 200, 72, 32, True, True, False, rnd)
     good &= matmul_case(wgc, work, 5, 136, 72, 48, False, True, True, rnd)
     good &= matmul_case(wgc, work, 6, 72, 136, 32, True, False, False, rnd)
+    good &= matmul_case(wgc, work, 9, 136, 264, 48, False, False, True, rnd)
+    good &= matmul_case(wgc, work, 9, 72, 200, 32, True, True, False, rnd)
     return 0 if good else 1
 
 
