@@ -245,8 +245,11 @@ bool wt_matmul_tensor_cores(wt_context *ctx) {
     return false;
 }
 
-/* matmul_coop.wgsl's variants (the key's op): workgroup tile rows x columns. */
-static const struct { int64_t tm, tn; } coop_tiles[] = { { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 } };
+/* matmul_coop.wgsl's variants (the key's op): workgroup tile rows x columns (its header gives each
+ * variant's subgroup blocks, slice depth, buffering and H200 figures). */
+static const struct { int64_t tm, tn; } coop_tiles[] = { { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 },
+                                                          { 128, 128 }, { 128, 64 },  { 64, 128 },  { 128, 64 },
+                                                          { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 } };
 #define COOP_VARIANTS ((int)(sizeof coop_tiles / sizeof *coop_tiles))
 
 /* Does t's storage (f16) hold element `last`? */
@@ -273,14 +276,19 @@ static bool coop_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const
     return wt_matmul_tensor_cores(ctx);
 }
 
-/* The variant: WGC_COOP_VARIANT (0..3, benchmarks and tests), else 128 x 256 tiles where there
- * are enough of them to fill the GPU twice over (H200, f16 4096^3: 159.9 TFLOP/s against 134.4
- * for 128 x 128 with 4 subgroups, 154.3 with 8), else 128 x 128. */
+/* The variant: WGC_COOP_VARIANT (0..11, benchmarks and tests), else 128 x 256 tiles with one
+ * slice buffer 32 deep (variant 9) where there are enough of them to fill the GPU twice over
+ * (H200, f16 4096^3, one run: 203.9 TFLOP/s against 154.1 for variant 1, 128 x 256 double-buffered
+ * 16 deep, the choice until then; 198.2 for 256 x 128 (10), 190.4 for 128 x 128 (11), 155.4 for
+ * 128 x 128 double-buffered (3); variant 0 134.1 in the run before), else 128 x 128 with 4
+ * subgroups (variant 0; 11 is unmeasured on products of fewer tiles). */
 static int coop_variant(const mm_plan *p) {
     const char *v = getenv("WGC_COOP_VARIANT");
-    if (v && *v >= '0' && *v < '0' + COOP_VARIANTS && !v[1])
-        return *v - '0';
-    return cdiv(p->M, 128) * cdiv(p->N, 256) >= 264 ? 1 : 0;
+    char *end;
+    long n = v ? strtol(v, &end, 10) : -1;
+    if (v && *v && !*end && n >= 0 && n < COOP_VARIANTS)
+        return (int)n;
+    return cdiv(p->M, 128) * cdiv(p->N, 256) >= 264 ? 9 : 0;
 }
 
 static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *out, wt_tensor *a,

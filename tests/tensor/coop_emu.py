@@ -12,8 +12,8 @@ read and write those elements; a multiply-accumulate exchanges A and B through w
 between two barriers (every call site of the kernels is in workgroup-uniform control flow).
 @builtin(subgroup_id) becomes local_invocation_index / 32.  The kernels run through `wgc run`
 with the Params block built here (common.wgsl's layout) and .npy files.  Lavapipe's 32 KiB of
-workgroup memory: matmul runs its 128 x 128 / 4-subgroup variant with K slices of 16 (its only
-shape that fits beside the exchange buffer), flash_coop D 64.
+workgroup memory: matmul runs the variants of MM_TILES (0 and 9 with K slices of 16; 4 exchanging
+through its epilogue scratch, in two rounds), flash_coop D 64.
 
 Usage: coop_emu.py WGC_BINARY WORKDIR; exit status 1 on a mismatch or a failed run.
 """
@@ -35,10 +35,11 @@ def prelude(op, ma, mb, mc, sc="f16"):
             "const VPT: u32 = 1u;\nvar<private> LI: u32;\n" % (sc, op, ma, mb, mc))
 
 
-def shim(loads, stores, nsg):
-    elem = {"kv": "f16", "ps": "f16", "sa": "f16", "sb": "f16", "sc": "f32", "scratch": "f32"}
-    s = ["var<workgroup> exch: array<f16, %d>;" % (nsg * 512),
-         "fn lrc(e: u32) -> vec2<u32> { let l = LI % 32u; return vec2<u32>(l / 2u, (l % 2u) * 8u + e); }",
+def shim(loads, stores, nsg, ex=None):
+    """ex: a workgroup f32 array of nsg * 256 elements that the kernel has and leaves unused while it
+    multiplies (matmul_coop.wgsl's epilogue scratch), used for the exchange in two rounds (A, then B)
+    instead of a new array of nsg * 512 halves, where workgroup memory is short."""
+    s = ["fn lrc(e: u32) -> vec2<u32> { let l = LI % 32u; return vec2<u32>(l / 2u, (l % 2u) * 8u + e); }",
          "fn at(off: u32, cm: bool, st: u32, e: u32) -> u32 { let rc = lrc(e); "
          "return select(off + rc.x * st + rc.y, off + rc.y * st + rc.x, cm); }"]
     for ty, arr in loads:
@@ -47,6 +48,29 @@ def shim(loads, stores, nsg):
     for arr in stores:
         s.append("fn sms_%s(off: u32, v: Acc, cm: bool, st: u32) { "
                  "for (var e = 0u; e < 8u; e++) { %s[at(off, cm, st, e)] = v[e]; } }" % (arr, arr))
+    if ex:
+        s.append("""fn smma(a: Left, b: Right, c0: Acc) -> Acc {
+    let base = (LI / 32u) * 256u;
+    workgroupBarrier();
+    for (var e = 0u; e < 8u; e++) { let rc = lrc(e); EX[base + rc.x * 16u + rc.y] = f32(a[e]); }
+    workgroupBarrier();
+    var ar: array<f32, 16>;
+    for (var k = 0u; k < 16u; k++) { ar[k] = EX[base + ((LI % 32u) / 2u) * 16u + k]; }
+    workgroupBarrier();
+    for (var e = 0u; e < 8u; e++) { let rc = lrc(e); EX[base + rc.x * 16u + rc.y] = f32(b[e]); }
+    workgroupBarrier();
+    var c = c0;
+    for (var e = 0u; e < 8u; e++) {
+        let rc = lrc(e);
+        var s = c[e];
+        for (var k = 0u; k < 16u; k++) { s += ar[k] * EX[base + k * 16u + rc.y]; }
+        c[e] = s;
+    }
+    workgroupBarrier();
+    return c;
+}""".replace("EX[", ex + "["))
+        return "\n".join(s) + "\n"
+    s.insert(0, "var<workgroup> exch: array<f16, %d>;" % (nsg * 512))
     s.append("""fn smma(a: Left, b: Right, c0: Acc) -> Acc {
     let base = (LI / 32u) * 512u;
     workgroupBarrier();
@@ -126,13 +150,23 @@ def run(wgc, work, name, src, groups, binds, outn):
     return rdnpy(os.path.join(work, name + "_out.npy"))
 
 
-def matmul_case(wgc, work, M, N, K, ta, tb, bias, rnd):
-    """matmul_coop.wgsl variant 0 (128 x 128, 4 subgroups), K slices of 16, A (M, K), B (K, N)."""
+# matmul_coop.wgsl's variants that run here (lavapipe's 32 KiB of workgroup memory): tile rows, columns,
+# subgroups; variants 0 and 9 with K slices of 16 instead of 32; variants 1 to 3, 7, 8, 10 and 11 differ
+# from these only by their tile, depth or fragment order (constants)
+MM_TILES = {0: (128, 128, 4), 4: (128, 128, 8), 5: (128, 64, 4), 6: (64, 128, 4), 9: (128, 256, 8)}
+MM_EX = {4: "scratch"}   # variants short of workgroup memory for the usual exchange array
+
+
+def matmul_case(wgc, work, op, M, N, K, ta, tb, bias, rnd):
+    """matmul_coop.wgsl variant op (MM_TILES), A (M, K), B (K, N)."""
+    TM, TN, nsg = MM_TILES[op]
     text = open(os.path.join(KDIR, "matmul_coop.wgsl")).read()
-    text, k = re.subn(r"const BK: u32 = [^;]*;", "const BK: u32 = 16u;", text)
-    assert k == 1
+    if op in (0, 9):
+        text, k = re.subn(r"const BK: u32 = [^;]*;", "const BK: u32 = 16u;", text)
+        assert k == 1
     em, loads, stores = emulate(text)
-    src = prelude(0, int(ta), int(tb), int(bias)) + open(os.path.join(KDIR, "common.wgsl")).read() + em + shim(loads, stores, 4)
+    src = (prelude(op, int(ta), int(tb), int(bias)) + open(os.path.join(KDIR, "common.wgsl")).read() + em +
+           shim(loads, stores, nsg, MM_EX.get(op)))
     A = [f16(rnd.uniform(-1, 1)) for _ in range(M * K)]
     B = [f16(rnd.uniform(-1, 1)) for _ in range(K * N)]
     Cb = [f16(rnd.uniform(-1, 1)) for _ in range(N)]
@@ -142,12 +176,12 @@ def matmul_case(wgc, work, M, N, K, ta, tb, bias, rnd):
     pad = lambda v: v + [0.0] * ((-len(v)) % 8)
     for nm, v in (("a", As), ("b", Bs), ("c", Cb)):
         npy(os.path.join(work, "mm_%s.npy" % nm), "e", "<f2", pad(v))
-    tn, tm = (N + 127) // 128, (M + 127) // 128
+    tn, tm = (N + TN - 1) // TN, (M + TM - 1) // TM
     p = params(tm * tn * 256, tm * tn, sv=(M, N, K, tn), aux=(lda, ldb), st=[0] * 16 + [1])
     npy(os.path.join(work, "mm_p.npy"), "I", "<u4", p)
     binds = ["0:%d=%s" % (i + 1, os.path.join(work, "mm_%s.npy" % nm)) for i, nm in enumerate("abc")]
     binds.append("1:0=" + os.path.join(work, "mm_p.npy"))
-    name = "mm_%dx%dx%d%s%s%s" % (M, N, K, "_at" if ta else "", "_bt" if tb else "", "_bias" if bias else "")
+    name = "mm%d_%dx%dx%d%s%s%s" % (op, M, N, K, "_at" if ta else "", "_bt" if tb else "", "_bias" if bias else "")
     out = run(wgc, work, name, src, tm * tn, binds, M * N)
     if out is None:
         return False
@@ -254,8 +288,14 @@ def main():
     good &= flash_case(wgc, work, 37, 130, True, 4.0, rnd)     # KV cache, grouped heads, rescaled O
     for mode in range(4):
         good &= peak_case(wgc, work, mode, rnd)
-    good &= matmul_case(wgc, work, 136, 72, 48, False, False, True, rnd)
-    good &= matmul_case(wgc, work, 64, 136, 32, True, True, False, rnd)
+    good &= matmul_case(wgc, work, 0, 136, 72, 48, False, False, True, rnd)
+    good &= matmul_case(wgc, work, 0, 64, 136, 32, True, True, False, rnd)
+    good &= matmul_case(wgc, work, 4, 136, 264, 48, False, False, True, rnd)
+    good &= matmul_case(wgc, work, 4, 200, 72, 32, True, True, False, rnd)
+    good &= matmul_case(wgc, work, 5, 136, 72, 48, False, True, True, rnd)
+    good &= matmul_case(wgc, work, 6, 72, 136, 32, True, False, False, rnd)
+    good &= matmul_case(wgc, work, 9, 136, 264, 48, False, False, True, rnd)
+    good &= matmul_case(wgc, work, 9, 72, 200, 32, True, True, False, rnd)
     return 0 if good else 1
 
 

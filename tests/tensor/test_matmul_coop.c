@@ -2,11 +2,12 @@
  * operands on tensor cores through WGSL subgroup matrices, f32 accumulation) against a double
  * reference: tile-exact and ragged shapes, transposed (column-major) operands read in place, a
  * bias, K % 32 = 16, with the f16 error bound of test_matmul (2e-3 |ref| + 1e-3 sum |a b| + 1e-3);
- * with tensor cores, every case runs on each tile variant (WGC_COOP_VARIANT 0..3, matmul.c).  On an
+ * with tensor cores, every case runs on each variant (WGC_COOP_VARIANT 0..11, matmul.c).  On an
  * adapter without cooperative matrices (lavapipe) the test says "SKIP: no cooperative matrix on
  * <adapter>" and checks that the mode falls back to the default kernels with the same results.
  * WGC_COOP_BENCH=1 adds the f16 4096^3 timing (TFLOP/s, tensor cores against the default
- * kernels, median of 5 batches of 10 products) with 256 outputs checked against double, and the
+ * kernels, median of 5 batches of 10 products) with 256 outputs checked against double (the
+ * variant matmul.c picks for that shape, or the WGC_COOP_VARIANT one), and the
  * tensor-core timings with A, B or both column-major (transposed views).  Under
  * valgrind, two cases.  Everywhere, matmul_coop.wgsl is compiled by our compiler for every variant
  * (tile shape), operand layout and bias mode with the prelude kernel.c gives it, so that a broken
@@ -18,6 +19,8 @@
 #include "tensor_test.h"
 #include "wgc/wgsl.h"
 #include "tensor/internal.h"
+
+#define COOP_VARIANTS 12  /* matmul.c's coop_tiles */
 
 static wt_context *ctx;
 static uint64_t seed = 0x5eed;
@@ -60,7 +63,7 @@ static void compile_variant(unsigned op, unsigned ma, unsigned mb, unsigned mc) 
 
 static void compile_all(void) {
     int n = 0;
-    for (unsigned op = 0; op < 4; op++)
+    for (unsigned op = 0; op < COOP_VARIANTS; op++)
         for (unsigned m = 0; m < 8; m++, n++) compile_variant(op, m & 1, (m >> 1) & 1, (m >> 2) & 1);
     printf("matmul_coop.wgsl: %d variants compiled\n", n);
 }
@@ -202,9 +205,10 @@ int main(void) {
         printf("under valgrind: two cases\n");
     /* with tensor cores, every variant (WGC_COOP_VARIANT, matmul.c) on every case */
     const char *forced = getenv("WGC_COOP_VARIANT");
-    for (int var = 0; var < (tc && !forced ? 4 : 1); var++) {
+    for (int var = 0; var < (tc && !forced ? COOP_VARIANTS : 1); var++) {
         if (tc && !forced) {
-            char vs[2] = { (char)('0' + var), 0 };
+            char vs[4];
+            snprintf(vs, sizeof vs, "%d", var);
             setenv("WGC_COOP_VARIANT", vs, 1);
             printf("variant %d\n", var);
         }

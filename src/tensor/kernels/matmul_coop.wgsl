@@ -7,12 +7,22 @@
 // subgroup shapes); subgroup s (@builtin(subgroup_id), uniform within its subgroup as Tint's
 // uniformity rules require of subgroup-matrix arguments) owns the 64 x WN block at row
 // (s / (TN / WN)) * 64, column (s % (TN / WN)) * WN as 4 x WN / 16 accumulators of 16 x 16.  The
-// variant is the key's op (OP): 0 = 128 x 128, 4 subgroups of 64 x 64, BK 32; 1 = 128 x 256, 8
-// subgroups of 64 x 64, BK 16; 2 = 256 x 128, 8 subgroups of 64 x 64, BK 16; 3 = 128 x 128, 8
-// subgroups of 64 x 32, BK 32.  Along K the workgroup stages BK-deep slices of A and B in
-// workgroup memory, double-buffered: every invocation loads its 16-byte chunks (8 halves, a
-// vec4<u32>) of slice t + 1 into registers before the subgroups multiply slice t, then stores them
-// into the other buffer; one barrier per slice.  Each slice is kept in the operand's own layout
+// variant is the key's op (OP; matmul.c's coop_tiles): tile, subgroups of 64 x WN, slice depth BK
+//   0  128 x 128, 4 of 64 x 64, BK 32     6  64 x 128, 4 of 64 x 32, BK 16, LEAN
+//   1  128 x 256, 8 of 64 x 64, BK 16     7  128 x 64, 4 of 64 x 32, BK 32, LEAN
+//   2  256 x 128, 8 of 64 x 64, BK 16     8  128 x 128, 8 of 64 x 32, BK 32, LEAN (3 reordered)
+//   3  128 x 128, 8 of 64 x 32, BK 32     9  128 x 256, 8 of 64 x 64, BK 32, SB1
+//   4  128 x 128, 8 of 64 x 32, BK 16, LEAN    10  256 x 128, 8 of 64 x 64, BK 32, SB1
+//   5  128 x 64, 4 of 64 x 32, BK 16, LEAN     11  128 x 128, 8 of 64 x 32, BK 64, SB1
+// (LEAN: each step loads the 2 B fragments, then one A fragment at a time).  Along K the
+// workgroup stages BK-deep slices of A and B in workgroup memory.  Variants 0 to 8 double-buffer
+// them: every invocation loads its 16-byte chunks (8 halves, a vec4<u32>) of slice t + 1 into
+// registers before the subgroups multiply slice t, then stores them into the other buffer; one
+// barrier per slice.  Variants 9 to 11 (SB1) keep one buffer, twice as deep in the same workgroup
+// memory: store slice t from the registers, barrier, load slice t + 1 into the registers,
+// multiply slice t, barrier; so the global loads have a whole slice of twice the multiplies (32
+// per subgroup) to arrive in, for the same barriers per multiply.  Each slice is kept in the
+// operand's own layout
 // (A row-major (MA 0): TM rows of BK, A column-major (MA 1): BK rows of TM; B row-major (MB 0): BK
 // rows of TN, column-major (MB 1): TN rows of BK), rows padded by 8 halves (16 bytes) so that the
 // 8 rows one matrix load touches fall in distinct banks, and read back with subgroupMatrixLoad's
@@ -64,6 +74,17 @@
 // barrier), unmeasured on shape 1, where it needs 47872 bytes of workgroup memory with B row-major
 // and more than NVIDIA's 49152 with B column-major (the device was lost). `wgc bench nn` in that
 // run, variant 1: 163.5, cuBLAS f16 758.5 (0.22).
+// Fourth round (same measure; registers and workgroup bytes from coop_pipestats, A row-major).
+// Several workgroups per SM through register-lean variants: 4 (115 registers: 2 workgroups of 256
+// per SM; 29184 bytes) 97.8, 5 (123) 93.9, 6 (118) 97.5, 7 (166 registers, 128 invocations: 3 per
+// SM) 78.7, 8 (152 registers as 3) 151.3, against 153.4 (1), 153.3 (3), 134.1 (0) in that run:
+// more workgroups per SM with half the multiplies between barriers lose, and the fragment order
+// changes nothing.  Then, in the next run (cuBLAS f16 through PyTorch 759.0 in it), one slice
+// buffer twice as deep: variant 9 (227 registers, 35328 bytes) 203.9, 10 (227) 198.2, 11 (179,
+// 44032 bytes) 190.4, against 154.1 (1), 153.1 (2), 155.4 (3); A^T / B^T / both: 9 226.1 / 204.0
+// / 208.9, 10 224.6 / 202.9 / 220.5, 11 202.8 / 188.7 / 196.7.  matmul.c takes 9 where it took
+// 1.  `WGC_COOP_VARIANT=9 wgc bench nn --json` in that run: 218.5 TFLOP/s, cuBLAS f16 755.5
+// (0.29; the target, 0.5, is still missed).
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
@@ -72,10 +93,15 @@
 
 const ACM: bool = MA == 1u;           // A column-major
 const BCM: bool = MB == 1u;           // B column-major
-const TM: u32 = select(128u, 256u, OP == 2u);
-const TN: u32 = select(128u, 256u, OP == 1u);
-const BK: u32 = select(32u, 16u, OP == 1u || OP == 2u);
-const WN: u32 = select(64u, 32u, OP == 3u);   // columns of a subgroup's block
+// the variants (matmul.c's coop_tiles): tile TM x TN, subgroup blocks 64 x WN, slices BK deep
+const TM: u32 = select(select(128u, 256u, OP == 2u || OP == 10u), 64u, OP == 6u);
+const TN: u32 = select(select(128u, 256u, OP == 1u || OP == 9u), 64u, OP == 5u || OP == 7u);
+const BK16: bool = OP == 1u || OP == 2u || OP == 4u || OP == 5u || OP == 6u;
+const BK: u32 = select(select(32u, 16u, BK16), 64u, OP == 11u);
+const WN: u32 = select(64u, 32u, OP >= 3u && OP != 9u && OP != 10u);   // a subgroup block's columns
+const LEAN: bool = OP >= 4u && OP <= 8u;   // B fragments first, then one A fragment at a time
+const SB1: bool = OP >= 9u;           // one slice buffer, two barriers per slice
+const NBUF: u32 = select(2u, 1u, SB1);
 const SGN: u32 = TN / WN;             // subgroups along N
 const NSG: u32 = (TM / 64u) * SGN;    // subgroups per workgroup
 const WGS: u32 = NSG * 32u;           // invocations per workgroup
@@ -92,8 +118,8 @@ const BLEN: u32 = BR * BS;
 const NA: u32 = AR * AC / 8u / WGS;   // 16-byte chunks per invocation per slice
 const NB: u32 = BR * BC / 8u / WGS;
 
-var<workgroup> sa: array<f16, 2 * ALEN>;
-var<workgroup> sb: array<f16, 2 * BLEN>;
+var<workgroup> sa: array<f16, NBUF * ALEN>;
+var<workgroup> sb: array<f16, NBUF * BLEN>;
 var<workgroup> scratch: array<f32, NSG * 256>;
 
 alias Left = subgroup_matrix_left<f16, 16, 16>;
@@ -192,8 +218,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let a_cols = select(K, M, ACM);
     let b_rows = select(K, N, BCM);
     let b_cols = select(N, K, BCM);
-    var ra: array<vec4<u32>, 4>;
-    var rb: array<vec4<u32>, 4>;
+    var ra: array<vec4<u32>, NA>;
+    var rb: array<vec4<u32>, NB>;
     for (var q = 0u; q < NA; q++) {
         let j = li + q * WGS;
         ra[q] = chunk_a(j, select(m0, 0u, ACM), select(0u, m0, ACM), a_rows, a_cols);
@@ -202,9 +228,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let j = li + q * WGS;
         rb[q] = chunk_b(j, select(0u, n0, BCM), select(n0, 0u, BCM), b_rows, b_cols);
     }
-    for (var q = 0u; q < NA; q++) { put_a(0u, li + q * WGS, ra[q]); }
-    for (var q = 0u; q < NB; q++) { put_b(0u, li + q * WGS, rb[q]); }
-    workgroupBarrier();
+    if !SB1 {
+        for (var q = 0u; q < NA; q++) { put_a(0u, li + q * WGS, ra[q]); }
+        for (var q = 0u; q < NB; q++) { put_b(0u, li + q * WGS, rb[q]); }
+        workgroupBarrier();
+    }
     var c00 = Acc();
     var c01 = Acc();
     var c02 = Acc();
@@ -223,8 +251,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var c33 = Acc();
     let nt = (K + BK - 1u) / BK;
     for (var kt = 0u; kt < nt; kt++) {
-        let cur = kt % 2u;
+        let cur = select(kt % 2u, 0u, SB1);
         let more = kt + 1u < nt;
+        if SB1 {                                // slice kt from registers into the one buffer
+            for (var q = 0u; q < NA; q++) { put_a(0u, li + q * WGS, ra[q]); }
+            for (var q = 0u; q < NB; q++) { put_b(0u, li + q * WGS, rb[q]); }
+            workgroupBarrier();
+        }
         if more {                               // next slice into registers
             let k1 = (kt + 1u) * BK;
             for (var q = 0u; q < NA; q++) {
@@ -239,6 +272,23 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let abase = cur * ALEN;
         let bbase = cur * BLEN;
         for (var kk = 0u; kk < BK; kk += 16u) {
+            if LEAN {                           // WN 32: 2 B fragments, then A row by row
+                let b0 = ld_b(bbase, kk, wn);
+                let b1 = ld_b(bbase, kk, wn + 16u);
+                var am = ld_a(abase, wm, kk);
+                c00 = subgroupMatrixMultiplyAccumulate(am, b0, c00);
+                c01 = subgroupMatrixMultiplyAccumulate(am, b1, c01);
+                am = ld_a(abase, wm + 16u, kk);
+                c10 = subgroupMatrixMultiplyAccumulate(am, b0, c10);
+                c11 = subgroupMatrixMultiplyAccumulate(am, b1, c11);
+                am = ld_a(abase, wm + 32u, kk);
+                c20 = subgroupMatrixMultiplyAccumulate(am, b0, c20);
+                c21 = subgroupMatrixMultiplyAccumulate(am, b1, c21);
+                am = ld_a(abase, wm + 48u, kk);
+                c30 = subgroupMatrixMultiplyAccumulate(am, b0, c30);
+                c31 = subgroupMatrixMultiplyAccumulate(am, b1, c31);
+                continue;
+            }
             let a0 = ld_a(abase, wm, kk);
             let a1 = ld_a(abase, wm + 16u, kk);
             let a2 = ld_a(abase, wm + 32u, kk);
@@ -266,7 +316,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 c33 = subgroupMatrixMultiplyAccumulate(a3, bm, c33);
             }
         }
-        if more {                               // the other buffer was last read before the previous barrier
+        if more && !SB1 {                       // the other buffer: last read before the previous barrier
             let nxt = 1u - cur;
             for (var q = 0u; q < NA; q++) { put_a(nxt * ALEN, li + q * WGS, ra[q]); }
             for (var q = 0u; q < NB; q++) { put_b(nxt * BLEN, li + q * WGS, rb[q]); }
