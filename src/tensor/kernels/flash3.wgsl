@@ -57,11 +57,12 @@
 // flash_sg.wgsl, which src/tensor/kernel.c appends with `enable subgroups;`, else the stand-ins
 // of flash_nosg.wgsl; attention.c's flash3_sg: subgroups of 8+ lanes), bit 4 SD, bit 6 OK
 // (above), bit 7 M2 (opt-in, with SD and SG: each lane reads the row maxima of half 0's two
-// warps alone, half 1's slots holding -inf; within noise, below); MB = mode bits: bit 1 K chunks of 64 head dims (else 32), bit 4 DS, bit 5 DO, bit 6
-// SPL, bit 0 WQ with SPL, else RPG 8 (else 4), bit 7 PT (with SPL) (attention.c's defaults for DP
-// 128: with SG 195 = 1 + 2 + 64 + 128 with SD and OK, f32 and f16 inputs; without: 195 with f32,
-// 114 = 2 + 16 + 32 + 64 with f16; 2 below), and opt-in, slower on the H200: bit 3 NG 4 (else 8),
-// bit 2 head-major workgroup order.
+// warps alone, half 1's slots holding -inf; within noise, below); MB = mode bits: bit 1 K
+// chunks of 64 head dims (else 32), bit 4 DS, bit 5 DO, bit 6 SPL, bit 0 WQ with SPL, else RPG
+// 8 (else 4), bit 7 PT (with SPL) (attention.c's defaults for DP 128: with SG 195 = 1 + 2 + 64 +
+// 128 with SD and OK, f32 and f16 inputs; without: 195 with f32, 114 = 2 + 16 + 32 + 64 with
+// f16; 2 below), and opt-in, slower on the H200: bit 3 NG 4 (else 8), bit 2 head-major
+// workgroup order.
 // Workgroup memory 16 (NG (RPG DP / 4 + 1) + 64 17 + NG (16 RPG + 1) + 4 NG RPG NH) bytes
 // (attention.c's flash3_smem): 46464 for D 128 in mode 114, 44416 in mode 2 (NVIDIA's Vulkan
 // limit is 48 KiB), 32000 for D 32 in mode 0.
