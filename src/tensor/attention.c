@@ -308,7 +308,9 @@ static bool flash3_sg(wt_context *ctx, unsigned mb) {
  * where the device allows; WGC_FLASH3=<mode bits> a given flash3 configuration where it fits (plus
  * 256: without the unguarded path, flash3_exact; plus 512: without the subgroup exchange,
  * flash3_sg; plus 1024: S split over head dims, flash3_sd; plus 4096: O split over keys,
- * flash3_ok; WGC_FLASH3 leaves both off otherwise). */
+ * flash3_ok; WGC_FLASH3 leaves both off otherwise; plus 32768: the maxima from half 0's slots,
+ * flash3_m2).  Registers on the H200: 170 per lane in the f32 default, 160 in f16 (one workgroup
+ * per multiprocessor). */
 static wt_kfile flash_kernel(wt_context *ctx, int l2, bool f16, uint8_t *mode, int64_t *br) {
     const wg_limits *lim = wg_device_get_limits(ctx->dev);
     uint64_t smax = lim ? lim->max_compute_workgroup_storage_size : 16384;
@@ -347,6 +349,14 @@ static bool flash3_sd(wt_context *ctx, unsigned mb) {
     return mb == 195 && flash3_sg(ctx, mb);
 }
 
+/* flash3's row maxima read from the two slots of half 0's warps alone (MC bit 7, M2, with SD and
+ * flash3_sg: half 1's slots hold -inf there): opt-in, WGC_FLASH3's bit 15 (32768); on the H200
+ * within noise of the default (flash3.wgsl's header) */
+static bool flash3_m2(void) {
+    const char *f3 = getenv("WGC_FLASH3");
+    return f3 && *f3 && (atoi(f3) & 32768);
+}
+
 static bool flash3_ok(wt_context *ctx, unsigned mb) {
     const char *f3 = getenv("WGC_FLASH3");
     if (f3 && *f3)
@@ -382,7 +392,8 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
                             (file == WT_K_flash3 && flash3_exact(p, l2, br) ? 4 : 0) |
                             (file == WT_K_flash3 && flash3_sg(ctx, mode) ? 8 : 0) |
                             (file == WT_K_flash3 && flash3_sd(ctx, mode) ? 16 : 0) |
-                            (file == WT_K_flash3 && flash3_ok(ctx, mode) ? 64 : 0));
+                            (file == WT_K_flash3 && flash3_ok(ctx, mode) ? 64 : 0) |
+                            (file == WT_K_flash3 && flash3_m2() ? 128 : 0));
     wt_kernel *kk = wt_kernel_get(ctx, op, &key);
     wt_storage *in[3] = { q->st, k->st, v->st };
     if (!kk || wt_record(ctx, op, kk, &pr, out->st, 3, in) != WT_OK) {

@@ -240,9 +240,9 @@ int main(void) {
      * exchange as quads, the O phase split over keys, quads c and c + 16 per lane) and 75 + 1024 +
      * 4096 (OK with P row-major).  The other modes differ in constants only, and each takes
      * llvmpipe seconds to compile: they are checked on the GPU, tests/tensor/test_attention with
-     * WGC_FLASH3 set (every case up to D 128), which then replaces these nine.  16-byte loads
-     * where D % 4 == 0 (transposed views too), the strided path for D 10, a single K slot per
-     * lane (mode 114, D 16) */
+     * WGC_FLASH3 set (every case, D 128 and the smaller ones), which then replaces these nine.
+     * 16-byte loads where D % 4 == 0 (transposed views too), the strided path for D 10, a single
+     * K slot per lane (mode 114, D 16) */
     const char *given = getenv("WGC_FLASH3");
     struct { char mode[8]; int64_t dmax; } modes[9] = { { "0", 32 },    { "114", 16 },  { "122", 32 },
                                                         { "67", 16 },   { "243", 16 },  { "707", 16 },
@@ -250,6 +250,7 @@ int main(void) {
     int nmodes = 9;
     if (given && *given) {
         snprintf(modes[0].mode, sizeof modes[0].mode, "%.7s", given);
+        modes[0].dmax = 128;
         nmodes = 1;
     }
     for (int m = 0; m < nmodes; m++) {
@@ -261,7 +262,8 @@ int main(void) {
             run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 4, .Hkv = 2, .Lq = 9, .Lk = 140, .D = 128 });
             if (wt_context_has_f16(ctx))
                 run_case(WT_F16, (acase){ .nd = 4, .B = 1, .H = 2, .Lq = 40, .Lk = 70, .D = 128, .causal = true });
-            continue;
+            if (nmodes > 1)
+                continue;   /* a given mode: the smaller head dims too */
         }
         if (dm >= 32) {
             run_case(WT_F32, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 32, .causal = true });

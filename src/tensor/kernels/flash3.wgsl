@@ -56,14 +56,33 @@
 // EX, bit 3 SG (with WQ: the row maxima and sums of a warp's 8 columns met by subgroup shuffles,
 // flash_sg.wgsl, which src/tensor/kernel.c appends with `enable subgroups;`, else the stand-ins
 // of flash_nosg.wgsl; attention.c's flash3_sg: subgroups of 8+ lanes), bit 4 SD, bit 6 OK
-// (above); MB = mode bits: bit 1 K chunks of 64 head dims (else 32), bit 4 DS, bit 5 DO, bit 6
-// SPL, bit 0 WQ with SPL, else RPG 8 (else 4), bit 7 PT (with SPL) (attention.c's defaults for DP
-// 128: with SG 195 = 1 + 2 + 64 + 128 with SD and OK, f32 and f16 inputs; without: 195 with f32,
-// 114 = 2 + 16 + 32 + 64 with f16; 2 below), and opt-in, slower on the H200: bit 3 NG 4 (else 8),
-// bit 2 head-major workgroup order.
+// (above), bit 7 M2 (opt-in, with SD and SG: each lane reads the row maxima of half 0's two
+// warps alone, half 1's slots holding -inf; within noise, below); MB = mode bits: bit 1 K
+// chunks of 64 head dims (else 32), bit 4 DS, bit 5 DO, bit 6 SPL, bit 0 WQ with SPL, else RPG
+// 8 (else 4), bit 7 PT (with SPL) (attention.c's defaults for DP 128: with SG 195 = 1 + 2 + 64 +
+// 128 with SD and OK, f32 and f16 inputs; without: 195 with f32, 114 = 2 + 16 + 32 + 64 with
+// f16; 2 below), and opt-in, slower on the H200: bit 3 NG 4 (else 8), bit 2 head-major
+// workgroup order.
 // Workgroup memory 16 (NG (RPG DP / 4 + 1) + 64 17 + NG (16 RPG + 1) + 4 NG RPG NH) bytes
 // (attention.c's flash3_smem): 46464 for D 128 in mode 114, 44416 in mode 2 (NVIDIA's Vulkan
 // limit is 48 KiB), 32000 for D 32 in mode 0.
+// Registers (the driver's pipeline statistics on the H200, no spills): 5315 170 per lane (f16
+// 160), so one 256-lane workgroup per multiprocessor with room up to 255; 5331 (211) 170, 5363
+// (243: every chunk fetched at its store) 168: none near the 128 of a second workgroup.
+// Tried and deleted this round (two runs at c2f62b0 plus the variants, causal B1 H32 S4096
+// D128, TFLOP/s, torch SDPA f32 42.21 and 42.30; the default row 29.68 and 29.71, 05315 29.72
+// and 29.71, 5315 29.68 and 29.71, 5315h 28.37 and 28.38): SR (WGC_FLASH3 + 2048, with SD and
+// PT: the softmax split over rows, half h finishing rows 2 h and 2 h + 1, the partial S
+// exchanged both ways as a quad per row, P stored as .xy / .zw scalars; 166 registers): 7363
+// 27.88, 27.99 with V chunk 0 stored at the exchange's barrier, 28.64 without; 7379 (211) 27.96,
+// 7411 (243) 25.62, 7395 (227) 25.63, 7363h 26.51; VE (+ 8192: V chunk 0 stored at the SD
+// exchange's barrier instead of after the maxima's) 13507 29.26; VH (+ 16384: V chunk 0 fetched
+// and stored by half 1 alone, 8 quads per lane, while half 0 does the softmax; 182 registers)
+// 21699 29.10, 29.09, 21699h 27.64, 21715 (211) 27.27; with M2 (+ 32768) 54467 29.30, 29.25,
+// 54467h 27.65: every store issued between the S phase's end and the P barrier lengthens the
+// softmax's critical path (one 256-lane workgroup per multiprocessor, little to hide it).  M2
+// alone (kept, opt-in): 38083 29.79, 29.76 against 29.71 (+0.2%, within noise).  Also measured:
+// 5331 29.69, 5363 27.79.
 // SD + OK on the H200 (causal B1 H32 S4096 D128, wgc bench llm, TFLOP/s, WGC_FLASH3 = mode + 1024
 // (SD) + 4096 (OK), f16 inputs marked h; three runs while adding OK, the last at 756bd7a, torch
 // SDPA f32 42.45, 42.28, 42.39): 5315 = 195 + SD + OK (the default since) 29.84 in the second,
@@ -77,7 +96,7 @@
 // (first run): SK, SD over K chunk 0 and each lane's own 2 keys over the last chunk, the partial
 // blocks (as quads, key-major) meeting at the barriers that chunk needs anyway (8 barriers per
 // tile): 2115 (67) 27.25, 2131 27.20, 2243 26.68, 2259 26.75, 2291h 26.88: the barrier saved was
-// worth less than SD's reads per FMA in the last chunk.  Registers were not read this round (OK
+// worth less than SD's reads per FMA in the last chunk.  Registers were not read that round (OK
 // holds 16 more accumulators per lane: one 256-lane workgroup per multiprocessor either way).
 // SD on the H200 (one run at 7b3783a, causal B1 H32 S4096 D128, torch SDPA f32 42.39, TFLOP/s,
 // WGC_FLASH3 = mode + 1024): 67 27.07 -> 1091 28.17 (the f32 default until 756bd7a), 83 -> 1107 28.17,
@@ -165,6 +184,7 @@ const SG: bool = (MC & 8u) != 0u && WQ;       // row maxima / sums of a warp's 8
 const SG2: u32 = select(0u, 16u, SG);         // SG: the mxs slots of lanes (0, half 1), (8, half 1)
 const SG3: u32 = select(0u, 24u, SG);
 const SD: bool = (MC & 16u) != 0u && SPL;    // S split over head dims: half h a 4 x 4 block over half of each chunk
+const M2: bool = (MC & 128u) != 0u && SD && SG;  // the row maxima from half 0's two slots alone (half 1's: -inf)
 
 var<workgroup> qs: array<array<vec4<f32>, QG>, NG>;  // [group][row i * D4 + head-dim quad]
 var<workgroup> kv: array<array<vec4<f32>, 17>, 64>;  // K chunk [key][head-dim quad], V chunk [key * VR + half][quad]
@@ -766,7 +786,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         mxs[lg][me] = mxa;
         if RPG == 8u { mxs[lg][me + 1u] = mxb; }
         workgroupBarrier();
-        if SG {
+        if M2 {
+            mxa = max(mxs[lg][0], mxs[lg][8]);
+        } else if SG {
             mxa = max(max(mxs[lg][0], mxs[lg][8]), max(mxs[lg][SG2], mxs[lg][SG3]));
         } else {
             for (var u = 0u; u < 16u * NH; u = u + 1u) {
