@@ -248,8 +248,8 @@ bool wt_matmul_tensor_cores(wt_context *ctx) {
 /* matmul_coop.wgsl's variants (the key's op): workgroup tile rows x columns (its header gives each
  * variant's subgroup blocks, slice depth, buffering and H200 figures). */
 static const struct { int64_t tm, tn; } coop_tiles[] = { { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 },
-                                                          { 128, 128 }, { 128, 64 },  { 64, 128 },  { 128, 64 },
-                                                          { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 } };
+                                                          { 128, 256 }, { 256, 128 }, { 128, 128 }, { 128, 256 },
+                                                          { 256, 128 }, { 128, 128 } };
 #define COOP_VARIANTS ((int)(sizeof coop_tiles / sizeof *coop_tiles))
 
 /* Does t's storage (f16) hold element `last`? */
@@ -276,19 +276,19 @@ static bool coop_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const
     return wt_matmul_tensor_cores(ctx);
 }
 
-/* The variant: WGC_COOP_VARIANT (0..11, benchmarks and tests), else 128 x 256 tiles with one
- * slice buffer 32 deep (variant 9) where there are enough of them to fill the GPU twice over
- * (H200, f16 4096^3, one run: 203.9 TFLOP/s against 154.1 for variant 1, 128 x 256 double-buffered
- * 16 deep, the choice until then; 198.2 for 256 x 128 (10), 190.4 for 128 x 128 (11), 155.4 for
- * 128 x 128 double-buffered (3); variant 0 134.1 in the run before), else 128 x 128 with 4
- * subgroups (variant 0; 11 is unmeasured on products of fewer tiles). */
+/* The variant: WGC_COOP_VARIANT (0..9, benchmarks and tests), else 128 x 128 tiles of 4 subgroups
+ * with one slice buffer 32 deep (variant 9) where there are enough tiles to fill the GPU four times
+ * over (H200, f16 4096^3, test_matmul_coop's measure, one run: 219.1 TFLOP/s, A^T 250.6, against
+ * 204.1 / 229.8 for variant 4 (128 x 256, the choice until then), 218.2 / 220.8 for 7 (128 x 256,
+ * 48 deep), 212.1 for 8, 199.1 for 5, 192.0 for 6), else 128 x 128 double-buffered (variant 0;
+ * 9 is unmeasured on products of fewer tiles). */
 static int coop_variant(const mm_plan *p) {
     const char *v = getenv("WGC_COOP_VARIANT");
     char *end;
     long n = v ? strtol(v, &end, 10) : -1;
     if (v && *v && !*end && n >= 0 && n < COOP_VARIANTS)
         return (int)n;
-    return cdiv(p->M, 128) * cdiv(p->N, 256) >= 264 ? 9 : 0;
+    return cdiv(p->M, 128) * cdiv(p->N, 128) >= 528 ? 9 : 0;
 }
 
 static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *out, wt_tensor *a,

@@ -12,8 +12,9 @@ read and write those elements; a multiply-accumulate exchanges A and B through w
 between two barriers (every call site of the kernels is in workgroup-uniform control flow).
 @builtin(subgroup_id) becomes local_invocation_index / 32.  The kernels run through `wgc run`
 with the Params block built here (common.wgsl's layout) and .npy files.  Lavapipe's 32 KiB of
-workgroup memory: matmul runs the variants of MM_TILES (0 and 9 with K slices of 16; 4 exchanging
-through its epilogue scratch, in two rounds), flash_coop D 64.
+workgroup memory: matmul runs the variants of MM_TILES, 0, 4 and 7 with K slices of 16 (7 with its
+epilogue in two rounds of 4 subgroups), 9 as is, and 108: variant 8 with 128-row tiles (4 subgroups,
+slices 48 deep as in 7 and 8, exchanging through its epilogue scratch), flash_coop D 64.
 
 Usage: coop_emu.py WGC_BINARY WORKDIR; exit status 1 on a mismatch or a failed run.
 """
@@ -151,21 +152,25 @@ def run(wgc, work, name, src, groups, binds, outn):
 
 
 # matmul_coop.wgsl's variants that run here (lavapipe's 32 KiB of workgroup memory): tile rows, columns,
-# subgroups; variants 0 and 9 with K slices of 16 instead of 32; variants 1 to 3, 7, 8, 10 and 11 differ
-# from these only by their tile, depth or fragment order (constants)
-MM_TILES = {0: (128, 128, 4), 4: (128, 128, 8), 5: (128, 64, 4), 6: (64, 128, 4), 9: (128, 256, 8)}
-MM_EX = {4: "scratch"}   # variants short of workgroup memory for the usual exchange array
+# subgroups; K slices of 16 (MM_BK16); variants 1 to 3, 5, 6 and 8 differ from these only by their tile
+# or depth (constants); 108 is variant 8 with TM 128
+MM_TILES = {0: (128, 128, 4), 4: (128, 256, 8), 7: (128, 256, 8), 9: (128, 128, 4), 108: (128, 128, 4)}
+MM_BK16 = (0, 4, 7)
+MM_EX = {108: "scratch"}   # variants short of workgroup memory for the usual exchange array
 
 
 def matmul_case(wgc, work, op, M, N, K, ta, tb, bias, rnd):
     """matmul_coop.wgsl variant op (MM_TILES), A (M, K), B (K, N)."""
     TM, TN, nsg = MM_TILES[op]
     text = open(os.path.join(KDIR, "matmul_coop.wgsl")).read()
-    if op in (0, 9):
+    if op in MM_BK16:
         text, k = re.subn(r"const BK: u32 = [^;]*;", "const BK: u32 = 16u;", text)
         assert k == 1
+    if op == 108:
+        text, k = re.subn(r"const TM: u32 = [^;]*;", "const TM: u32 = 128u;", text)
+        assert k == 1
     em, loads, stores = emulate(text)
-    src = (prelude(op, int(ta), int(tb), int(bias)) + open(os.path.join(KDIR, "common.wgsl")).read() + em +
+    src = (prelude(op % 100, int(ta), int(tb), int(bias)) + open(os.path.join(KDIR, "common.wgsl")).read() + em +
            shim(loads, stores, nsg, MM_EX.get(op)))
     A = [f16(rnd.uniform(-1, 1)) for _ in range(M * K)]
     B = [f16(rnd.uniform(-1, 1)) for _ in range(K * N)]
@@ -291,11 +296,13 @@ def main():
     good &= matmul_case(wgc, work, 0, 136, 72, 48, False, False, True, rnd)
     good &= matmul_case(wgc, work, 0, 64, 136, 32, True, True, False, rnd)
     good &= matmul_case(wgc, work, 4, 136, 264, 48, False, False, True, rnd)
-    good &= matmul_case(wgc, work, 4, 200, 72, 32, True, True, False, rnd)
-    good &= matmul_case(wgc, work, 5, 136, 72, 48, False, True, True, rnd)
-    good &= matmul_case(wgc, work, 6, 72, 136, 32, True, False, False, rnd)
-    good &= matmul_case(wgc, work, 9, 136, 264, 48, False, False, True, rnd)
-    good &= matmul_case(wgc, work, 9, 72, 200, 32, True, True, False, rnd)
+    good &= matmul_case(wgc, work, 4, 72, 200, 32, True, True, False, rnd)
+    good &= matmul_case(wgc, work, 7, 136, 264, 48, False, True, True, rnd)
+    good &= matmul_case(wgc, work, 7, 72, 200, 32, True, False, False, rnd)
+    good &= matmul_case(wgc, work, 9, 136, 200, 48, False, True, True, rnd)
+    good &= matmul_case(wgc, work, 9, 72, 136, 96, True, False, False, rnd)
+    good &= matmul_case(wgc, work, 108, 136, 72, 80, False, False, True, rnd)   # a 48-deep slice, a ragged one
+    good &= matmul_case(wgc, work, 108, 64, 136, 48, True, True, False, rnd)
     return 0 if good else 1
 
 

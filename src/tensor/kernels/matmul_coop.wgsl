@@ -8,21 +8,20 @@
 // uniformity rules require of subgroup-matrix arguments) owns the 64 x WN block at row
 // (s / (TN / WN)) * 64, column (s % (TN / WN)) * WN as 4 x WN / 16 accumulators of 16 x 16.  The
 // variant is the key's op (OP; matmul.c's coop_tiles): tile, subgroups of 64 x WN, slice depth BK
-//   0  128 x 128, 4 of 64 x 64, BK 32     6  64 x 128, 4 of 64 x 32, BK 16, LEAN
-//   1  128 x 256, 8 of 64 x 64, BK 16     7  128 x 64, 4 of 64 x 32, BK 32, LEAN
-//   2  256 x 128, 8 of 64 x 64, BK 16     8  128 x 128, 8 of 64 x 32, BK 32, LEAN (3 reordered)
-//   3  128 x 128, 8 of 64 x 32, BK 32     9  128 x 256, 8 of 64 x 64, BK 32, SB1
-//   4  128 x 128, 8 of 64 x 32, BK 16, LEAN    10  256 x 128, 8 of 64 x 64, BK 32, SB1
-//   5  128 x 64, 4 of 64 x 32, BK 16, LEAN     11  128 x 128, 8 of 64 x 32, BK 64, SB1
-// (LEAN: each step loads the 2 B fragments, then one A fragment at a time).  Along K the
-// workgroup stages BK-deep slices of A and B in workgroup memory.  Variants 0 to 8 double-buffer
-// them: every invocation loads its 16-byte chunks (8 halves, a vec4<u32>) of slice t + 1 into
+//   0  128 x 128, 4 of 64 x 64, BK 32     5  256 x 128, 8 of 64 x 64, BK 32, SB1
+//   1  128 x 256, 8 of 64 x 64, BK 16     6  128 x 128, 8 of 64 x 32, BK 64, SB1
+//   2  256 x 128, 8 of 64 x 64, BK 16     7  128 x 256, 8 of 64 x 64, BK 48, SB1, EPS 4
+//   3  128 x 128, 8 of 64 x 32, BK 32     8  256 x 128, 8 of 64 x 64, BK 48, SB1, EPS 4
+//   4  128 x 256, 8 of 64 x 64, BK 32, SB1   9  128 x 128, 4 of 64 x 64, BK 32, SB1
+// (fifth round: the register-lean variants 4 to 8 of the fourth round were deleted and its 9, 10,
+// 11 became 4, 5, 6; the history below keeps the numbers of its time).  Along K the workgroup
+// stages BK-deep slices of A and B in workgroup memory.  Variants 0 to 3 double-buffer them:
+// every invocation loads its 16-byte chunks (8 halves, a vec4<u32>) of slice t + 1 into
 // registers before the subgroups multiply slice t, then stores them into the other buffer; one
-// barrier per slice.  Variants 9 to 11 (SB1) keep one buffer, twice as deep in the same workgroup
-// memory: store slice t from the registers, barrier, load slice t + 1 into the registers,
-// multiply slice t, barrier; so the global loads have a whole slice of twice the multiplies (32
-// per subgroup) to arrive in, for the same barriers per multiply.  Each slice is kept in the
-// operand's own layout
+// barrier per slice.  Variants 4 to 9 (SB1) keep one buffer, twice as deep or more in the same
+// workgroup memory: store slice t from the registers, barrier, load slice t + 1 into the
+// registers, multiply slice t, barrier; so the global loads have a whole slice of multiplies (32
+// per subgroup at BK 32) to arrive in.  Each slice is kept in the operand's own layout
 // (A row-major (MA 0): TM rows of BK, A column-major (MA 1): BK rows of TM; B row-major (MB 0): BK
 // rows of TN, column-major (MB 1): TN rows of BK), rows padded by 8 halves (16 bytes) so that the
 // 8 rows one matrix load touches fall in distinct banks, and read back with subgroupMatrixLoad's
@@ -34,7 +33,9 @@
 // M or N by up to 7 elements, which matmul.c keeps inside the storage and which reach only outputs
 // that are not written.  Workgroups walk the tiles in bands of 8 tile rows (L2 reuse of B).  The
 // f32 accumulators go through a per-subgroup 16 x 16 workgroup buffer to be rounded to f16 and
-// written with bounds checks, plus the bias when MC is 1 (c[P.off.z + n * P.st[4].x]).  kernel.c
+// written with bounds checks, plus the bias when MC is 1 (c[P.off.z + n * P.st[4].x]); EPS
+// subgroups at a time (all of them but in variants 7 and 8, whose 48-deep slices leave room for
+// only 4 KiB of it under the 48 KiB cap with B column-major: 43008 bytes of slice).  kernel.c
 // puts the `enable` in the prelude.
 // H200, f16 4096^3 (test_matmul_coop with WGC_COOP_BENCH=1 WGC_COOP_VARIANT=v, median of 5 x 10
 // products): variant 0 134.4 TFLOP/s, 1 159.9, 2 155.9, 3 154.3 (default kernels 40.6);
@@ -85,6 +86,20 @@
 // / 208.9, 10 224.6 / 202.9 / 220.5, 11 202.8 / 188.7 / 196.7.  matmul.c takes 9 where it took
 // 1.  `WGC_COOP_VARIANT=9 wgc bench nn --json` in that run: 218.5 TFLOP/s, cuBLAS f16 755.5
 // (0.29; the target, 0.5, is still missed).
+// Fifth round (same measure, one run, this file's numbers; cuBLAS f16 through PyTorch 752.6 in it;
+// the lean variants 4-8 above were deleted).  Slices 48 deep for 8 subgroups, with the epilogue
+// scratch cut to 4 subgroups' worth (two rounds) so that B column-major fits: 7 (128 x 256) 218.2
+// TFLOP/s, 8 (256 x 128) 212.1, against 204.1 for 4 and 199.1 for 5 (A^T: 220.8 / 222.3 against
+// 229.8 / 219.0; B^T 207.5 / 204.8 against 206.8 / 197.9); 6 192.0.  4 subgroups of 64 x 64 on 128
+// x 128 tiles with one slice buffer: 32 deep (variant 9, measured as 11 before this file's last
+// renumbering) 219.1, A^T 250.6, B^T 206.5, both 229.2 (against 134 for the same tile
+// double-buffered, variant 0, in earlier runs); 48 deep 149.7 (A^T 179.0) and 64 deep 144.8 (A^T
+// 187.8), both deleted (their 12 or 16 staged chunks per invocation presumably cost the second
+// workgroup per SM that 9's 8 chunks leave room for; registers were not read in that run).  So two
+// 4-subgroup workgroups per SM, one's barriers overlapping the other's multiplies, gain more than
+// deeper slices in one 8-subgroup workgroup: matmul.c takes 9 where it took 4.  `WGC_COOP_VARIANT=9
+// wgc bench nn --json` in that run (as 11): 230.6 TFLOP/s, cuBLAS f16 752.6 (0.31; the target, 0.5,
+// is still missed).  Untried: one operand's fragments straight from global memory.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
@@ -94,13 +109,12 @@
 const ACM: bool = MA == 1u;           // A column-major
 const BCM: bool = MB == 1u;           // B column-major
 // the variants (matmul.c's coop_tiles): tile TM x TN, subgroup blocks 64 x WN, slices BK deep
-const TM: u32 = select(select(128u, 256u, OP == 2u || OP == 10u), 64u, OP == 6u);
-const TN: u32 = select(select(128u, 256u, OP == 1u || OP == 9u), 64u, OP == 5u || OP == 7u);
-const BK16: bool = OP == 1u || OP == 2u || OP == 4u || OP == 5u || OP == 6u;
-const BK: u32 = select(select(32u, 16u, BK16), 64u, OP == 11u);
-const WN: u32 = select(64u, 32u, OP >= 3u && OP != 9u && OP != 10u);   // a subgroup block's columns
-const LEAN: bool = OP >= 4u && OP <= 8u;   // B fragments first, then one A fragment at a time
-const SB1: bool = OP >= 9u;           // one slice buffer, two barriers per slice
+const TM: u32 = select(128u, 256u, OP == 2u || OP == 5u || OP == 8u);
+const TN: u32 = select(128u, 256u, OP == 1u || OP == 4u || OP == 7u);
+const BK: u32 = select(select(select(32u, 16u, OP == 1u || OP == 2u), 64u, OP == 6u), 48u,
+                       OP == 7u || OP == 8u);
+const WN: u32 = select(64u, 32u, OP == 3u || OP == 6u);   // a subgroup block's columns
+const SB1: bool = OP >= 4u;           // one slice buffer, two barriers per slice
 const NBUF: u32 = select(2u, 1u, SB1);
 const SGN: u32 = TN / WN;             // subgroups along N
 const NSG: u32 = (TM / 64u) * SGN;    // subgroups per workgroup
@@ -117,10 +131,12 @@ const ALEN: u32 = AR * AS;
 const BLEN: u32 = BR * BS;
 const NA: u32 = AR * AC / 8u / WGS;   // 16-byte chunks per invocation per slice
 const NB: u32 = BR * BC / 8u / WGS;
+// subgroups whose accumulators go through the epilogue scratch at once (the rest wait their round)
+const EPS: u32 = select(NSG, 4u, OP == 7u || OP == 8u);
 
 var<workgroup> sa: array<f16, NBUF * ALEN>;
 var<workgroup> sb: array<f16, NBUF * BLEN>;
-var<workgroup> scratch: array<f32, NSG * 256>;
+var<workgroup> scratch: array<f32, EPS * 256>;
 
 alias Left = subgroup_matrix_left<f16, 16, 16>;
 alias Right = subgroup_matrix_right<f16, 16, 16>;
@@ -172,23 +188,25 @@ fn ld_b(base: u32, k: u32, n: u32) -> Right {
     return subgroupMatrixLoad<Right>(&sb, select(base + k * BS + n, base + n * BS + k, BCM), BCM, BS);
 }
 
-// Accumulator (i, j) of every subgroup to out, through the workgroup buffer; called by the whole
-// workgroup in uniform control flow.
+// Accumulator (i, j) of every subgroup to out, through the workgroup buffer, EPS subgroups at a
+// time; called by the whole workgroup in uniform control flow.
 fn put(v: Acc, i: u32, j: u32, sid: u32, m0: u32, n0: u32, li: u32) {
     let M = P.sv.x;
     let N = P.sv.y;
-    workgroupBarrier();
-    subgroupMatrixStore(&scratch, sid * 256u, v, false, 16u);
-    workgroupBarrier();
-    for (var e = li; e < NSG * 256u; e += WGS) {
-        let s = e / 256u;
-        let l = e % 256u;
-        let m = m0 + (s / SGN) * 64u + i * 16u + l / 16u;
-        let n = n0 + (s % SGN) * WN + j * 16u + l % 16u;
-        if m < M && n < N {
-            var x = scratch[e];
-            if MC == 1u { x += f32(c[P.off.z + n * u32(P.st[4].x)]); }
-            out[m * N + n] = SO(x);
+    for (var g = 0u; g < NSG / EPS; g++) {
+        workgroupBarrier();
+        if sid / EPS == g { subgroupMatrixStore(&scratch, (sid % EPS) * 256u, v, false, 16u); }
+        workgroupBarrier();
+        for (var e = li; e < EPS * 256u; e += WGS) {
+            let s = g * EPS + e / 256u;
+            let l = e % 256u;
+            let m = m0 + (s / SGN) * 64u + i * 16u + l / 16u;
+            let n = n0 + (s % SGN) * WN + j * 16u + l % 16u;
+            if m < M && n < N {
+                var x = scratch[e];
+                if MC == 1u { x += f32(c[P.off.z + n * u32(P.st[4].x)]); }
+                out[m * N + n] = SO(x);
+            }
         }
     }
 }
@@ -272,23 +290,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         let abase = cur * ALEN;
         let bbase = cur * BLEN;
         for (var kk = 0u; kk < BK; kk += 16u) {
-            if LEAN {                           // WN 32: 2 B fragments, then A row by row
-                let b0 = ld_b(bbase, kk, wn);
-                let b1 = ld_b(bbase, kk, wn + 16u);
-                var am = ld_a(abase, wm, kk);
-                c00 = subgroupMatrixMultiplyAccumulate(am, b0, c00);
-                c01 = subgroupMatrixMultiplyAccumulate(am, b1, c01);
-                am = ld_a(abase, wm + 16u, kk);
-                c10 = subgroupMatrixMultiplyAccumulate(am, b0, c10);
-                c11 = subgroupMatrixMultiplyAccumulate(am, b1, c11);
-                am = ld_a(abase, wm + 32u, kk);
-                c20 = subgroupMatrixMultiplyAccumulate(am, b0, c20);
-                c21 = subgroupMatrixMultiplyAccumulate(am, b1, c21);
-                am = ld_a(abase, wm + 48u, kk);
-                c30 = subgroupMatrixMultiplyAccumulate(am, b0, c30);
-                c31 = subgroupMatrixMultiplyAccumulate(am, b1, c31);
-                continue;
-            }
             let a0 = ld_a(abase, wm, kk);
             let a1 = ld_a(abase, wm + 16u, kk);
             let a2 = ld_a(abase, wm + 32u, kk);
