@@ -44,16 +44,6 @@ static wgsl_result *compile(unsigned mode, unsigned ra, unsigned rb, unsigned ns
              mode, ra, rb, nsg, kernel_text);
     wgsl_result *r = wgsl_compile(src, strlen(src), &(wgsl_options){ .filename = "coop_peak.wgsl", .no_bounds_checks = true });
     free(src);
-    const char *dir = getenv("WGC_COOP_SPV_DIR");   /* the SPIR-V, for coop_pipestats */
-    if (dir && r && r->ok && nsg == 8) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/coop_peak_m%u_%ux%u.spv", dir, mode, ra, rb);
-        FILE *f = fopen(path, "wb");
-        if (f) {
-            fwrite(r->spirv, 4, r->spirv_word_count, f);
-            fclose(f);
-        }
-    }
     CHECKF(r && r->ok && r->spirv_word_count > 0, "coop_peak.wgsl MODE %u RA %u RB %u NSG %u: %s", mode, ra, rb, nsg,
            r ? wgsl_result_text(r) : "out of memory");
     if (r && !r->ok) {

@@ -8,12 +8,12 @@
  * WGC_COOP_BENCH=1 adds the f16 4096^3 timing (TFLOP/s, tensor cores against the default
  * kernels, median of 5 batches of 10 products) with 256 outputs checked against double (the
  * variant matmul.c picks for that shape, or the WGC_COOP_VARIANT one), and the
- * tensor-core timings with A, B or both column-major (transposed views).  Under
- * valgrind, two cases.  Everywhere, matmul_coop.wgsl is compiled by our compiler for every variant
- * (tile shape), operand layout and bias mode with the prelude kernel.c gives it, so that a broken
- * kernel fails here even on adapters without cooperative matrices; WGC_COOP_SPV_DIR=dir also
- * writes the SPIR-V of each variant (either A layout, B row-major, no bias) there, for the
- * driver's pipeline statistics (tests/tensor/coop_pipestats.c). */
+ * tensor-core timings with A, B or both column-major (transposed views), then the driver's
+ * Register Count and Shared Memory Size of every matmul_coop pipeline built (wt_kernel_list, where
+ * the device has pipeline statistics).  Under valgrind, two cases.  Everywhere, matmul_coop.wgsl
+ * is compiled by our compiler for every variant (tile shape), operand layout and bias mode with
+ * the prelude kernel.c gives it, so that a broken kernel fails here even on adapters without
+ * cooperative matrices. */
 #include <time.h>
 
 #include "tensor_test.h"
@@ -33,7 +33,6 @@ static wt_tensor *rnd(int64_t r, int64_t c) {
     return t;
 }
 
-/* matmul_coop.wgsl + the prelude of kernel.c (build()) for variant op, layouts ma / mb, bias mc. */
 /* matmul_coop.wgsl through wt_kernel_compile: the source wt_kernel_get builds pipelines from. */
 static void compile_variant(unsigned op, unsigned ma, unsigned mb, unsigned mc) {
     wt_kkey key;
@@ -47,16 +46,6 @@ static void compile_variant(unsigned op, unsigned ma, unsigned mb, unsigned mc) 
     wgsl_result *r = wt_kernel_compile(ctx, "test_matmul_coop", &key, 1);
     CHECKF(r && r->ok && r->spirv_word_count > 0, "matmul_coop.wgsl OP %u MA %u MB %u MC %u: %s", op, ma, mb, mc,
            r ? "no SPIR-V" : wt_last_error(ctx));
-    const char *dir = getenv("WGC_COOP_SPV_DIR");   /* the SPIR-V, for coop_pipestats */
-    if (dir && r && r->ok && !mb && !mc) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/matmul_coop_op%u_ma%u.spv", dir, op, ma);
-        FILE *f = fopen(path, "wb");
-        if (f) {
-            fwrite(r->spirv, 4, r->spirv_word_count, f);
-            fclose(f);
-        }
-    }
     wgsl_result_free(r);
     wt_clear_error(ctx);
 }
@@ -138,6 +127,28 @@ static double bench(int64_t n, const wt_matmul_desc *d, wt_tensor *a, wt_tensor 
     return r[2];
 }
 
+/* The driver's figures of every matmul_coop pipeline the context built (none without
+ * WG_FEATURE_PIPELINE_STATISTICS): registers bound the workgroups per SM (65536 / (invocations x
+ * registers) on NVIDIA), and so does the workgroup memory. */
+static void print_stats(void) {
+    uint32_t n = wt_kernel_list(ctx, NULL, 0);
+    wt_kernel_info *ki = n ? calloc(n, sizeof *ki) : NULL;
+    if (!ki)
+        return;
+    n = wt_kernel_list(ctx, ki, n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (strncmp(ki[i].name, "matmul_coop ", 12) != 0 || !ki[i].statistic_count)
+            continue;
+        double regs = -1, shared = -1;
+        for (uint32_t s = 0; s < ki[i].statistic_count; s++) {
+            if (!strcmp(ki[i].statistics[s].name, "Register Count")) regs = ki[i].statistics[s].value;
+            if (!strcmp(ki[i].statistics[s].name, "Shared Memory Size")) shared = ki[i].statistics[s].value;
+        }
+        printf("STATS %s: Register Count %.0f, Shared Memory Size %.0f\n", ki[i].name, regs, shared);
+    }
+    free(ki);
+}
+
 static void bench_4096(void) {
     int64_t n = 4096;
     wt_tensor *a = wt_randn(ctx, WT_F16, 2, (int64_t[]){ n, n }), *b = wt_randn(ctx, WT_F16, 2, (int64_t[]){ n, n });
@@ -181,6 +192,7 @@ static void bench_4096(void) {
     wt_release(bt);
     wt_release(a);
     wt_release(b);
+    print_stats();
 }
 
 int main(void) {

@@ -61,7 +61,8 @@
 // x 2 to 4 x 4) and subgroups per SM (4 to 32), 617-631 with every step's fragments loaded from
 // workgroup memory in this file's slice layouts (8 or more subgroups per SM; 543-596 with 4),
 // cuBLAS f16 767.1 in the same run: this kernel is at a quarter of what the extension allows.  The
-// driver's statistics (tests/tensor/coop_pipestats.c): variant 0 241 registers (two workgroups per
+// driver's statistics (read then with a scratch tool, now in test_matmul_coop's WGC_COOP_BENCH table
+// through wt_kernel_list): variant 0 241 registers (two workgroups per
 // SM), 1 and 2 186, 3 152 (one per SM: 8 subgroups), no stack.  Where the time goes (same measure,
 // variants 1 / 3, results wrong on purpose, then removed): 160 / 157 as is; without the global
 // loads (stale chunks staged) 252 / 246; without any staging 284 / 270; without the barrier too 433
@@ -75,7 +76,7 @@
 // barrier), unmeasured on shape 1, where it needs 47872 bytes of workgroup memory with B row-major
 // and more than NVIDIA's 49152 with B column-major (the device was lost). `wgc bench nn` in that
 // run, variant 1: 163.5, cuBLAS f16 758.5 (0.22).
-// Fourth round (same measure; registers and workgroup bytes from coop_pipestats, A row-major).
+// Fourth round (same measure; registers and workgroup bytes from the driver, A row-major).
 // Several workgroups per SM through register-lean variants: 4 (115 registers: 2 workgroups of 256
 // per SM; 29184 bytes) 97.8, 5 (123) 93.9, 6 (118) 97.5, 7 (166 registers, 128 invocations: 3 per
 // SM) 78.7, 8 (152 registers as 3) 151.3, against 153.4 (1), 153.3 (3), 134.1 (0) in that run:
@@ -100,6 +101,28 @@
 // deeper slices in one 8-subgroup workgroup: matmul.c takes 9 where it took 4.  `WGC_COOP_VARIANT=9
 // wgc bench nn --json` in that run (as 11): 230.6 TFLOP/s, cuBLAS f16 752.6 (0.31; the target, 0.5,
 // is still missed).  Untried: one operand's fragments straight from global memory.
+// Sixth round (same measure, two runs, cuBLAS f16 through PyTorch 761.6 and 749.2 in them; row-major /
+// A^T / B^T / both, then the driver's Register Count and Shared Memory Size for A and B row-major,
+// from test_matmul_coop's STATS lines).  Variant 9: 218.3 / 251.3 / 201.2 / 221.1 and 219.3 / 249.9
+// / 206.6 / 219.6 (238 registers, 23040 bytes).  Why A^T is faster: staging a row-major A
+// transposed into the column-major slice (the fragments then read as for A^T), with 8 scalar f16
+// stores per chunk at transposed positions, lost in three orders: chunks of one row to 4
+// invocations (the 8 rows a store step writes for 4 chunk columns in one bank group: 4-way
+// conflicts) 174.3 (237 registers); invocations in groups of 8 rows x 4 chunk columns with each
+// chunk's words rotated by its column, so that a store step's 4 columns fall in distinct banks,
+// 169.2 (249); invocations along 32 rows of one chunk column (each store step 64 contiguous bytes,
+// the global loads 32 rows of 16 bytes) 172.8 (233); with A^T (the same code as 9) 250.9-256.3.
+// So 8 scalar stores cost more than the layout gains: the staging order alone cannot say whether
+// A^T wins by its fragment loads (slice rows of 128 halves) or by its global loads (256 contiguous
+// bytes per slice row against 64 for row-major A); B shows the same direction (B row-major, long
+// rows, beats B^T).  128 x 128, 4 subgroups, 48 deep (243 registers, 31488 bytes: two workgroups
+// per SM by both) 149.5 / 178.2 / 147.9 / 150.7 again, so the registers were not what cost it.
+// Three or more workgroups per SM: 128 x 64 with 4 subgroups of 64 x 32 (166 registers, 18944
+// bytes: 3 per SM) 141.5 / 151.0 / 135.6 / 143.6; 64 x 128 with 2 of 64 x 64 (246, 15872: 4 of 64
+// invocations) 166.1 / 174.0 / 111.5 / 115.8; 128 x 64 with 2 of 64 x 64 (249, 16896) 118.2 /
+// 171.0 / 113.0 / 166.4.  All deleted; 9 stays matmul.c's choice.  `WGC_COOP_VARIANT=9 wgc bench nn
+// --json`: 228.7 TFLOP/s against cuBLAS f16 761.6 (0.300) and 228.6 against 749.2 (0.305); the
+// target, 0.5, is still missed.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
