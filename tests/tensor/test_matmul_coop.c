@@ -219,7 +219,7 @@ int main(void) {
     const char *forced = getenv("WGC_COOP_VARIANT");
     for (int var = 0; var < (tc && !forced ? COOP_VARIANTS : 1); var++) {
         if (tc && !forced) {
-            char vs[4];
+            char vs[12];
             snprintf(vs, sizeof vs, "%d", var);
             setenv("WGC_COOP_VARIANT", vs, 1);
             printf("variant %d\n", var);
