@@ -282,7 +282,9 @@ static bool coop_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const
  * 204.1 / 229.8 for variant 4 (128 x 256, the choice until then), 218.2 / 220.8 for 7 (128 x 256,
  * 48 deep), 212.1 for 8, 199.1 for 5, 192.0 for 6), else 128 x 128 double-buffered (variant 0;
  * 9 is unmeasured on products of fewer tiles).  The sixth round's alternatives to 9 (A staged
- * column-major, 48-deep slices, 128 x 64 and 64 x 128 tiles; the kernel's header) all lost. */
+ * column-major, 48-deep slices, 128 x 64 and 64 x 128 tiles; the kernel's header) all lost, and so
+ * did the seventh's (A transposed in registers by subgroup shuffles 153.6-156.3, B's fragments
+ * straight from global memory 126.6-138.3, against 216.8-220.7 for 9). */
 static int coop_variant(const mm_plan *p) {
     const char *v = getenv("WGC_COOP_VARIANT");
     char *end;

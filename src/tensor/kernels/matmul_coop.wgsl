@@ -100,7 +100,8 @@
 // 4-subgroup workgroups per SM, one's barriers overlapping the other's multiplies, gain more than
 // deeper slices in one 8-subgroup workgroup: matmul.c takes 9 where it took 4.  `WGC_COOP_VARIANT=9
 // wgc bench nn --json` in that run (as 11): 230.6 TFLOP/s, cuBLAS f16 752.6 (0.31; the target, 0.5,
-// is still missed).  Untried: one operand's fragments straight from global memory.
+// is still missed).  Untried then: one operand's fragments straight from global memory (the
+// seventh round: slower).
 // Sixth round (same measure, two runs, cuBLAS f16 through PyTorch 761.6 and 749.2 in them; row-major /
 // A^T / B^T / both, then the driver's Register Count and Shared Memory Size for A and B row-major,
 // from test_matmul_coop's STATS lines).  Variant 9: 218.3 / 251.3 / 201.2 / 221.1 and 219.3 / 249.9
@@ -123,6 +124,22 @@
 // 171.0 / 113.0 / 166.4.  All deleted; 9 stays matmul.c's choice.  `WGC_COOP_VARIANT=9 wgc bench nn
 // --json`: 228.7 TFLOP/s against cuBLAS f16 761.6 (0.300) and 228.6 against 749.2 (0.305); the
 // target, 0.5, is still missed.
+// Seventh round (same measure, two runs, each variant twice in turn with 9; row-major / A^T / B^T
+// / both; registers for A and B row-major).  Variant 9: 220.7 / 247.6 / 205.1 / 224.6 and 218.5 /
+// 245.9 / 205.4 / 227.1, then 216.8 / 246.7 / 199.7 / 226.7 and 219.3 / 249.2 / 204.0 / 222.6.
+// Row-major A chunks transposed in registers across lanes (the 8 lanes holding 8 rows of one chunk
+// column exchanged their halves in three butterfly steps of subgroupShuffleXor 16, 8, 4, two words
+// a lane each, 6 shuffles a chunk, after the barrier-free load and before the stores), then stored
+// as one 16-byte run of a column-major slice row, as for A^T: 156.3 / 247.8 / 151.3 / 225.6 and
+// 153.6 / 245.8 / 151.3 / 218.7 (231 registers, 21504 bytes): the shuffles cost more (about 65
+// TFLOP/s) than the 8 scalar stores of the sixth round (about 45).  B's fragments straight from
+// global memory (subgroupMatrixLoad from B bound as array<f16>, the 4 fragments of a step before
+// A's from the slice; only A staged, so its slice can be deeper): 64 deep 138.3 / 141.0 / 91.6 /
+// 91.7 and 137.4 / 143.2 / 93.0 / 91.8 (255 registers), 32 deep 126.6 / 134.2 / 88.1 / 91.1 and
+// 126.9 / 133.9 / 89.1 / 93.8 (233): fragment loads from global memory do not hide their latency
+// with 8 subgroups per SM.  Both deleted (correct on the H200 and under coop_emu.py); 9 stays.
+// `WGC_COOP_VARIANT=9 wgc bench nn --json`: 229.5 TFLOP/s against cuBLAS f16 746.5 (0.307) and
+// 228.5 against 763.1 (0.299); the target, 0.5, is still missed.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
