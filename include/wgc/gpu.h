@@ -310,6 +310,12 @@ typedef struct wg_adapter_info {
     uint32_t coop_shape_count;
     wg_coop_matrix_shape coop_shapes[WG_MAX_COOP_SHAPES];
 } wg_adapter_info;
+/* The adapter lists the subgroup-scope cooperative-matrix shape m x n x k with these component types
+ * (A, B, C, result) and has the cooperative-matrix feature: e.g. 16 x 16 x 16 f16, f16, f32, f32, which
+ * WGSL's subgroup_matrix f16 types with f32 results lower to. */
+bool wg_adapter_info_has_coop_shape(const wg_adapter_info *info, uint32_t m, uint32_t n, uint32_t k,
+                                    wg_component_type a, wg_component_type b, wg_component_type c,
+                                    wg_component_type result);
 
 /* ---- instance ----------------------------------------------------------------------------- */
 typedef struct wg_instance_desc {

@@ -40,6 +40,20 @@ const char *wg_component_type_name(wg_component_type t) {
     return (unsigned)t < WG_COMPONENT_COUNT ? component_names[t] : "unknown";
 }
 
+bool wg_adapter_info_has_coop_shape(const wg_adapter_info *info, uint32_t m, uint32_t n, uint32_t k,
+                                    wg_component_type a, wg_component_type b, wg_component_type c,
+                                    wg_component_type result) {
+    if (!info || !(info->features & WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX)))
+        return false;
+    for (uint32_t i = 0; i < info->coop_shape_count && i < WG_MAX_COOP_SHAPES; i++) {
+        const wg_coop_matrix_shape *s = &info->coop_shapes[i];
+        if (s->m == m && s->n == n && s->k == k && s->a == a && s->b == b && s->c == c && s->result == result &&
+            s->scope == 3)
+            return true;
+    }
+    return false;
+}
+
 static wg_component_type component_from_vk(int32_t v) {
     static const wg_component_type map[] = { WG_COMPONENT_F16, WG_COMPONENT_F32, WG_COMPONENT_F64, WG_COMPONENT_I8,
                                              WG_COMPONENT_I16, WG_COMPONENT_I32, WG_COMPONENT_I64, WG_COMPONENT_U8,

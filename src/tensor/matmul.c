@@ -234,15 +234,9 @@ bool wt_matmul_tensor_cores(wt_context *ctx) {
     if (!ctx || !ctx->f16 || !wg_device_has_feature(ctx->dev, WG_FEATURE_COOPERATIVE_MATRIX))
         return false;
     const wg_adapter_info *in = wg_adapter_get_info(wg_device_get_adapter(ctx->dev));
-    if (!in || in->subgroup_min_size != 32 || in->subgroup_max_size != 32)
-        return false;
-    for (uint32_t i = 0; i < in->coop_shape_count; i++) {
-        const wg_coop_matrix_shape *s = &in->coop_shapes[i];
-        if (s->m == 16 && s->n == 16 && s->k == 16 && s->a == WG_COMPONENT_F16 && s->b == WG_COMPONENT_F16 &&
-            s->c == WG_COMPONENT_F32 && s->result == WG_COMPONENT_F32 && s->scope == 3)
-            return true;
-    }
-    return false;
+    return in && in->subgroup_min_size == 32 && in->subgroup_max_size == 32 &&
+           wg_adapter_info_has_coop_shape(in, 16, 16, 16, WG_COMPONENT_F16, WG_COMPONENT_F16, WG_COMPONENT_F32,
+                                          WG_COMPONENT_F32);
 }
 
 /* matmul_coop.wgsl's variants (the key's op): workgroup tile rows x columns (its header gives each

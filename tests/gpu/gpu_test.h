@@ -101,15 +101,8 @@ static inline void pin_validation_layer(void) {
 /* The adapter has cooperative matrices with the 16 x 16 x 16 f16 x f16 -> f32 subgroup shape
  * (what WGSL's subgroup_matrix f16 types with f32 results lower to). */
 static inline bool adapter_has_coop_f16(const wg_adapter_info *in) {
-    if (!(in->features & WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX)))
-        return false;
-    for (uint32_t i = 0; i < in->coop_shape_count; i++) {
-        const wg_coop_matrix_shape *s = &in->coop_shapes[i];
-        if (s->m == 16 && s->n == 16 && s->k == 16 && s->a == WG_COMPONENT_F16 && s->b == WG_COMPONENT_F16 &&
-            s->c == WG_COMPONENT_F32 && s->result == WG_COMPONENT_F32 && s->scope == 3)
-            return true;
-    }
-    return false;
+    return wg_adapter_info_has_coop_shape(in, 16, 16, 16, WG_COMPONENT_F16, WG_COMPONENT_F16, WG_COMPONENT_F32,
+                                          WG_COMPONENT_F32);
 }
 
 /* Instance (validation on unless $WGC_TEST_VALIDATION=0), default adapter, device; exits if impossible. */

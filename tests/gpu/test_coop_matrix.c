@@ -103,7 +103,34 @@ static void run_product(gpu_fixture *f) {
     CHECKF(bad == 0, "%d of %d wrong (max error %g)", bad, M * N, maxerr);
 }
 
+/* wg_adapter_info_has_coop_shape on a made-up adapter: every field of the shape must match, the
+ * scope must be a subgroup and the adapter must have the feature */
+static void shape_lookup(void) {
+    static wg_adapter_info in;     /* large: static */
+    memset(&in, 0, sizeof in);
+    in.features = WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX);
+    in.coop_shapes[0] = (wg_coop_matrix_shape){ 16, 8, 16, WG_COMPONENT_F16, WG_COMPONENT_F16, WG_COMPONENT_F32,
+                                                WG_COMPONENT_F32, false, 3 };
+    in.coop_shapes[1] = (wg_coop_matrix_shape){ 16, 16, 16, WG_COMPONENT_F16, WG_COMPONENT_F16, WG_COMPONENT_F16,
+                                                WG_COMPONENT_F16, false, 3 };
+    in.coop_shapes[2] = (wg_coop_matrix_shape){ 16, 16, 16, WG_COMPONENT_F16, WG_COMPONENT_F16, WG_COMPONENT_F32,
+                                                WG_COMPONENT_F32, false, 2 };   /* workgroup scope */
+    in.coop_shape_count = 3;
+    CHECK(!adapter_has_coop_f16(&in));
+    CHECK(wg_adapter_info_has_coop_shape(&in, 16, 8, 16, WG_COMPONENT_F16, WG_COMPONENT_F16, WG_COMPONENT_F32,
+                                         WG_COMPONENT_F32));
+    CHECK(!wg_adapter_info_has_coop_shape(&in, 8, 16, 16, WG_COMPONENT_F16, WG_COMPONENT_F16, WG_COMPONENT_F32,
+                                          WG_COMPONENT_F32));
+    in.coop_shapes[2].scope = 3;
+    CHECK(adapter_has_coop_f16(&in));
+    in.features = 0;
+    CHECK(!adapter_has_coop_f16(&in));
+    CHECK(!wg_adapter_info_has_coop_shape(NULL, 16, 16, 16, WG_COMPONENT_F16, WG_COMPONENT_F16, WG_COMPONENT_F32,
+                                          WG_COMPONENT_F32));
+}
+
 int main(void) {
+    shape_lookup();
     gpu_fixture f;
     fixture_init(&f, NULL);
     const wg_adapter_info *in = wg_adapter_get_info(f.ad);
