@@ -168,13 +168,14 @@ static wg_status fail(wg_kernel_run_result *out, wg_error_id id, const char *fmt
 }
 
 /* Pops the scopes pushed so far; the first error caught (innermost first) goes to out. */
-static bool pop_scopes(run_state *st, wg_kernel_run_result *out) {
+/* Pops the scopes push_scopes pushed; false with the first error caught in *err. */
+static bool pop_scopes(run_state *st, wg_error *err) {
     bool ok = true;
     while (st->scopes > 0) {
         wg_error e;
         st->scopes--;
         if (wg_device_pop_error_scope(st->dev, &e) != WG_ERR_NONE && ok) {
-            out->error = e;
+            *err = e;
             ok = false;
         }
     }
@@ -375,13 +376,16 @@ wg_status wg_device_run_kernel(wg_device *dev, const wg_kernel_run_desc *desc, w
     wg_device_get_stats(dev, &s1);
     out->pipeline_cache_hit = s1.pipeline_memory_hits > s0.pipeline_memory_hits ||
                               s1.pipeline_disk_cache_hits > s0.pipeline_disk_cache_hits;
-    if (wg_device_has_feature(dev, WG_FEATURE_PIPELINE_STATISTICS) && wg_compute_pipeline_is_valid(st.pipe)) {
+    if (!pop_scopes(&st, &out->error))
+        goto done_err;
+    if (wg_device_has_feature(dev, WG_FEATURE_PIPELINE_STATISTICS)) {
+        /* the driver's figures are extra: a failure to read them leaves none and fails nothing */
+        push_scopes(&st);
         uint32_t cap = sizeof out->statistics / sizeof out->statistics[0];
         uint32_t n = wg_compute_pipeline_get_statistics(st.pipe, out->statistics, cap);
-        out->statistic_count = n < cap ? n : cap;
+        wg_error ignored;
+        out->statistic_count = pop_scopes(&st, &ignored) ? (n < cap ? n : cap) : 0;
     }
-    if (!pop_scopes(&st, out))
-        goto done_err;
 
     /* buffers and bind groups */
     push_scopes(&st);
@@ -390,7 +394,7 @@ wg_status wg_device_run_kernel(wg_device *dev, const wg_kernel_run_desc *desc, w
     wg_bind_group_entry *ents = wg__calloc(st.al, (nbind ? nbind : 1) * sizeof *ents);
     if (!st.bufs || !st.groups || !ents) {
         wg__free(st.al, ents);
-        pop_scopes(&st, out);
+        pop_scopes(&st, &out->error);
         status = fail(out, WG_ERR_HOST_OOM, "binding tables");
         goto done;
     }
@@ -445,7 +449,7 @@ wg_status wg_device_run_kernel(wg_device *dev, const wg_kernel_run_desc *desc, w
         wg__free(st.al, ph);
         wg__free(st.al, ents);
         st.group_count = 0;
-        pop_scopes(&st, out);
+        pop_scopes(&st, &out->error);
         status = fail(out, WG_ERR_HOST_OOM, "binding tables");
         goto done;
     }
@@ -475,7 +479,7 @@ wg_status wg_device_run_kernel(wg_device *dev, const wg_kernel_run_desc *desc, w
     for (uint32_t i = 0; i < nph; i++)
         wg_buffer_release(ph[i]);   /* the bind groups hold them */
     wg__free(st.al, ph);
-    if (!pop_scopes(&st, out))
+    if (!pop_scopes(&st, &out->error))
         goto done_err;
 
     /* runs */
@@ -488,7 +492,7 @@ wg_status wg_device_run_kernel(wg_device *dev, const wg_kernel_run_desc *desc, w
     }
     st.ns = wg__calloc(st.al, repeat * sizeof *st.ns);
     if (!st.ns) {
-        pop_scopes(&st, out);
+        pop_scopes(&st, &out->error);
         status = fail(out, WG_ERR_HOST_OOM, "timing table");
         goto done;
     }
@@ -521,7 +525,7 @@ wg_status wg_device_run_kernel(wg_device *dev, const wg_kernel_run_desc *desc, w
     for (uint32_t k = 0; k < nbind; k++)
         if (desc->bindings[k].readback)
             wg_buffer_read(st.bufs[k], 0, desc->bindings[k].readback, desc->bindings[k].size);
-    if (!pop_scopes(&st, out))
+    if (!pop_scopes(&st, &out->error))
         goto done_err;
     if (wg_device_is_lost(dev)) {
         const char *msg = "";
