@@ -612,9 +612,11 @@ static int kernel_order(const void *a, const void *b) {
 void bench_wt_done(bench_wt *w, bench_report *r) {
     wt_stats st;
     wt_get_stats(w->ctx, &st);
-    bench_info(r, "wt", "%llu dispatches in %llu submits, %llu kernels compiled, peak %.1f MiB",
-               (unsigned long long)st.dispatches, (unsigned long long)st.flushes,
-               (unsigned long long)st.kernels_compiled, (double)st.peak_allocated_bytes / 1048576.0);
+    bench_info(r, "wt", "%llu dispatches in %llu submits (%llu fused away), %llu kernels compiled, bind groups %llu "
+               "hits / %llu misses, peak %.1f MiB", (unsigned long long)st.dispatches, (unsigned long long)st.flushes,
+               (unsigned long long)st.fused, (unsigned long long)st.kernels_compiled,
+               (unsigned long long)st.bind_group_hits, (unsigned long long)st.bind_group_misses,
+               (double)st.peak_allocated_bytes / 1048576.0);
     uint32_t n = w->kernels ? wt_kernel_list(w->ctx, NULL, 0) : 0;
     wt_kernel_info *ks = n ? calloc(n, sizeof *ks) : NULL;
     if (ks) {

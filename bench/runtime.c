@@ -26,7 +26,6 @@
 
 #include <dirent.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -63,17 +62,6 @@ typedef struct rt {
     int errors;                    /* runtime errors seen */
     char last_error[512];
 } rt;
-
-static void progress(const rt *r, const char *fmt, ...) {
-    if (!r->opt->verbose)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("wgc bench: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
 
 static void on_error(void *user, const wg_error *e) {
     rt *r = user;
@@ -227,7 +215,7 @@ static void bench_bandwidth(rt *r) {
     double secs[MAX_RUNS];
 
     /* upload: write_buffer + an empty submit to flush + wait */
-    progress(r, "upload %llu bytes x %d", (unsigned long long)bytes, runs + 1);
+    bench_say(r->opt, "upload %llu bytes x %d", (unsigned long long)bytes, runs + 1);
     for (int i = 0; i <= runs; i++) {
         double t0 = bench_now_s();
         wg_queue_write_buffer(r->q, i % 2 ? b : a, 0, i % 2 ? hb : ha, bytes);
@@ -246,7 +234,7 @@ static void bench_bandwidth(rt *r) {
     wg_compute_pipeline *padd = mkpipe(r->dev, "bench add4", bench_add4_wgsl, NULL);
     wg_buffer *abc[3] = { a, b, c };
     wg_bind_group *gadd = mkgroup(r->dev, padd, 3, abc);
-    progress(r, "add %u floats x %d", n, runs + 1);
+    bench_say(r->opt, "add %u floats x %d", n, runs + 1);
     wg_command_encoder *enc = wg_device_create_command_encoder(r->dev, NULL);
     timed_passes(r, enc, NULL, 1, padd, gadd, gx, gy); /* warm-up */
     submit(r, enc);
@@ -270,7 +258,7 @@ static void bench_bandwidth(rt *r) {
     }
 
     /* readback through wg_buffer_read; the first one checks the add */
-    progress(r, "readback x %d", runs + 1);
+    bench_say(r->opt, "readback x %d", runs + 1);
     for (int i = 0; i <= runs; i++) {
         memset(hc, 0xff, bytes);
         double t0 = bench_now_s();
@@ -315,7 +303,7 @@ static void bench_bandwidth(rt *r) {
              "copy to a MAP_READ buffer + map_async + memcpy");
 
     /* copy_buffer_to_buffer (the runtime's shader copy for large buffers), timestamps around it */
-    progress(r, "copies x %d", runs + 1);
+    bench_say(r->opt, "copies x %d", runs + 1);
     wg_device_stats st0, st1;
     wg_device_get_stats(r->dev, &st0);
     enc = wg_device_create_command_encoder(r->dev, NULL);
@@ -417,7 +405,7 @@ static void bench_dispatch(rt *r) {
     wait_idle(r);
     done += 16;
 
-    progress(r, "%u dependent dispatches x %d", ops, runs);
+    bench_say(r->opt, "%u dependent dispatches x %d", ops, runs);
     double rec[MAX_RUNS], e2e[MAX_RUNS], gpu[MAX_RUNS];
     wg_device_stats s0, s1;
     wg_device_get_stats(r->dev, &s0);
@@ -628,7 +616,7 @@ static void bench_pipelines(rt *r) {
     int nc = 0, nd = 0, nm = 0;
     uint64_t disk_hits = 0, loaded = 0, mem_hits = 0;
     uint32_t nonce = (uint32_t)(((uint64_t)(bench_now_s() * 1e6) ^ ((uint64_t)getpid() << 20)) % 8000000u) + 2u;
-    progress(r, "pipeline creation x %d", runs);
+    bench_say(r->opt, "pipeline creation x %d", runs);
     for (int i = 0; i < runs; i++) {
         char dir[] = "/tmp/wgc-bench-pcache-XXXXXX";
         if (!mkdtemp(dir)) {
@@ -750,7 +738,7 @@ static char *dawn_run(rt *r, const char *dir, const char *only, char *why, size_
     int rc = -1;
     for (int attempt = 0; attempt < 2; attempt++) { /* dawn.node crashes now and then */
         free(out);
-        progress(r, "baseline: %s %s (ONLY=%s, attempt %d)", node, script, only, attempt + 1);
+        bench_say(r->opt, "baseline: %s %s (ONLY=%s, attempt %d)", node, script, only, attempt + 1);
         rc = bench_spawn(argv, env, 300, !r->opt->verbose, &out);
         if (rc == 0 && out && strstr(out, "\"adapter\""))
             break;

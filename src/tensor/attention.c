@@ -204,9 +204,8 @@ static wt_tensor *plain(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
                              p->mask_kind ? d->mask->dtype : raw->dtype);
         key.mode[1] = d->causal ? 1 : 0;
         key.mode[2] = (uint8_t)p->mask_kind;
-        wt_kernel *kk = wt_kernel_get(ctx, op, &key);
         wt_storage *in[3] = { raw->st, NULL, p->mask_kind ? d->mask->st : NULL };
-        if (!kk || wt_record(ctx, op, kk, &pr, scores->st, 3, in) != WT_OK)
+        if (wt_record_key(ctx, op, &key, &pr, scores->st, 3, in) != WT_OK)
             goto done;
     }
     probs = wt_softmax_flags(ctx, op, scores, 3, 2);
@@ -394,9 +393,8 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
                             (file == WT_K_flash3 && flash3_sd(ctx, mode) ? 16 : 0) |
                             (file == WT_K_flash3 && flash3_ok(ctx, mode) ? 64 : 0) |
                             (file == WT_K_flash3 && flash3_m2() ? 128 : 0));
-    wt_kernel *kk = wt_kernel_get(ctx, op, &key);
     wt_storage *in[3] = { q->st, k->st, v->st };
-    if (!kk || wt_record(ctx, op, kk, &pr, out->st, 3, in) != WT_OK) {
+    if (wt_record_key(ctx, op, &key, &pr, out->st, 3, in) != WT_OK) {
         wt_release(out);
         return NULL;
     }

@@ -87,9 +87,8 @@ wt_tensor *wt_attention_coop(wt_context *ctx, const char *op, wt_tensor *q, wt_t
     key.in[2] = WT_F16;
     key.mode[0] = D == 128 ? 1 : 0;
     key.mode[2] = d->causal ? 1 : 0;
-    wt_kernel *kk = wt_kernel_get(ctx, op, &key);
     wt_storage *in[3] = { q->st, k->st, v->st };
-    if (!kk || wt_record(ctx, op, kk, &pr, out->st, 3, in) != WT_OK) {
+    if (wt_record_key(ctx, op, &key, &pr, out->st, 3, in) != WT_OK) {
         wt_release(out);
         return NULL;
     }

@@ -269,6 +269,12 @@ wt_status wt_batch_wait(wt_context *ctx, const char *op) {
     return ctx->tq_used ? harvest_times(ctx, op) : WT_OK;
 }
 
+wt_status wt_record_key(wt_context *ctx, const char *op, const wt_kkey *key, wt_params *p, wt_storage *out,
+                        uint32_t nin, wt_storage *const *in) {
+    wt_kernel *k = wt_kernel_get(ctx, op, key);
+    return k ? wt_record(ctx, op, k, p, out, nin, in) : ctx->status;
+}
+
 wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p, wt_storage *out, uint32_t nin,
                     wt_storage *const *in) {
     ctx->stats.ops++;

@@ -433,9 +433,8 @@ static wt_tensor *pool_run(wt_context *ctx, const char *op, wt_tensor *x, wt_par
         return out;
     wt_kkey key = wt_key(WT_K_pool, (uint32_t)mode, odt, x->dtype, WT_DTYPE_DEFAULT, WT_F32);
     p->n = (uint32_t)out->numel;
-    wt_kernel *k = wt_kernel_get(ctx, op, &key);
     wt_storage *in = x->st;
-    if (!k || wt_record(ctx, op, k, p, out->st, 1, &in) != WT_OK) {
+    if (wt_record_key(ctx, op, &key, p, out->st, 1, &in) != WT_OK) {
         wt_release(out);
         return NULL;
     }

@@ -251,6 +251,9 @@ typedef struct wt_params {
 _Static_assert(sizeof(wt_params) == WT_PARAMS_SIZE, "wt_params matches common.wgsl's Params");
 wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p, wt_storage *out,
                     uint32_t nin, wt_storage *const *in);
+/* wt_kernel_get(key) then wt_record: the context's status when the kernel cannot be built. */
+wt_status wt_record_key(wt_context *ctx, const char *op, const wt_kkey *key, wt_params *p, wt_storage *out,
+                        uint32_t nin, wt_storage *const *in);
 wt_status wt_batch_flush(wt_context *ctx, const char *op);
 wt_status wt_batch_wait(wt_context *ctx, const char *op);
 void wt_batch_destroy(wt_context *ctx);

@@ -130,6 +130,15 @@ static wt_matmul_kernel heuristic(const mm_plan *p) {
     return WT_MATMUL_TILE64U;
 }
 
+/* The product's dispatch: out from the two operands and the bias (an empty tensor's storage has
+ * no buffer: the binding gets the dummy). */
+static wt_status record_product(wt_context *ctx, const char *op, const wt_kkey *key, wt_params *pr, wt_tensor *out,
+                                wt_tensor *a, wt_tensor *b, wt_tensor *bias) {
+    wt_storage *in[3] = { a->st->buf ? a->st : NULL, b->st->buf ? b->st : NULL,
+                          bias && bias->st->buf ? bias->st : NULL };
+    return wt_record_key(ctx, op, key, pr, out->st, 3, in);
+}
+
 static wt_status record_matvec(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *out, wt_tensor *a,
                                wt_tensor *b, wt_tensor *bias) {
     bool rows_of_a = p->N == 1 && !(p->M == 1 && p->b_ks == 1 && p->b_ns % 4 == 0);
@@ -149,12 +158,7 @@ static wt_status record_matvec(wt_context *ctx, const char *op, const mm_plan *p
     pr.sv[1] = (uint32_t)(p->K / 4);
     pr.sv[2] = (uint32_t)((rows_of_a ? p->a_ms : p->b_ns) / 4);
     pr.sv[3] = (uint32_t)(rows_of_a ? 0 : p->c_ns);
-    wt_kernel *k = wt_kernel_get(ctx, op, &key);
-    if (!k)
-        return ctx->status;
-    wt_storage *in[3] = { mat->st->buf ? mat->st : NULL, vec->st->buf ? vec->st : NULL,
-                          bias && bias->st->buf ? bias->st : NULL };
-    return wt_record(ctx, op, k, &pr, out->st, 3, in);
+    return record_product(ctx, op, &key, &pr, out, mat, vec, bias);
 }
 
 static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p, wt_matmul_kernel kind,
@@ -222,12 +226,7 @@ static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p,
         pr.st[1][d] = (int32_t)p->bst[d];
     }
     pr.st[2][0] = (int32_t)p->c_ns;
-    wt_kernel *k = wt_kernel_get(ctx, op, &key);
-    if (!k)
-        return ctx->status;
-    wt_storage *in[3] = { a->st->buf ? a->st : NULL, b->st->buf ? b->st : NULL,
-                          bias && bias->st->buf ? bias->st : NULL };
-    return wt_record(ctx, op, k, &pr, out->st, 3, in);
+    return record_product(ctx, op, &key, &pr, out, a, b, bias);
 }
 
 bool wt_matmul_tensor_cores(wt_context *ctx) {
@@ -315,12 +314,7 @@ static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, 
     pr.aux[0] = (uint32_t)(acm ? p->a_ks : p->a_ms);
     pr.aux[1] = (uint32_t)(bcm ? p->b_ns : p->b_ks);
     pr.st[2][0] = (int32_t)p->c_ns;
-    wt_kernel *k = wt_kernel_get(ctx, op, &key);
-    if (!k)
-        return ctx->status;
-    wt_storage *in[3] = { a->st->buf ? a->st : NULL, b->st->buf ? b->st : NULL,
-                          bias && bias->st->buf ? bias->st : NULL };
-    return wt_record(ctx, op, k, &pr, out->st, 3, in);
+    return record_product(ctx, op, &key, &pr, out, a, b, bias);
 }
 
 static bool fits_i32(int64_t v) {

@@ -155,9 +155,8 @@ wt_tensor *wt_softmax_flags(wt_context *ctx, const char *op, wt_tensor *x, int d
             return wt_fail(ctx, WT_STATUS_SHAPE, op, "too many rows (%lld)", (long long)v.M);
         }
     }
-    wt_kernel *k = wt_kernel_get(ctx, op, &key);
     wt_storage *in = x->st;
-    if (!k || wt_record(ctx, op, k, &p, out->st, 1, &in) != WT_OK) {
+    if (wt_record_key(ctx, op, &key, &p, out->st, 1, &in) != WT_OK) {
         wt_release(out);
         return NULL;
     }
@@ -238,9 +237,8 @@ static wt_tensor *norm(wt_context *ctx, const char *op, wt_tensor *x, wt_tensor 
         key = nn_key(WT_K_norm, flags, out->dtype, x->dtype);
         p.n = (uint32_t)(v.M * 256);
     }
-    wt_kernel *k = wt_kernel_get(ctx, op, &key);
     wt_storage *in[3] = { x->st, w ? w->st : NULL, b ? b->st : NULL };
-    wt_status s = k ? wt_record(ctx, op, k, &p, out->st, 3, in) : ctx->status;
+    wt_status s = wt_record_key(ctx, op, &key, &p, out->st, 3, in);
     wt_release(w);
     wt_release(b);
     if (s != WT_OK) {
@@ -323,9 +321,8 @@ wt_tensor *wt_rope(wt_context *ctx, wt_tensor *x, const wt_rope_desc *desc) {
     p.aux[3] = (uint32_t)x->shape[sd];
     wt_kkey key = nn_key(WT_K_rope, d.layout == WT_ROPE_HALF ? 1u : 0u, out->dtype, x->dtype);
     key.in[1] = WT_F32;
-    wt_kernel *k = wt_kernel_get(ctx, op, &key);
     wt_storage *in[2] = { x->st, ft->st };
-    wt_status s = k ? wt_record(ctx, op, k, &p, out->st, 2, in) : ctx->status;
+    wt_status s = wt_record_key(ctx, op, &key, &p, out->st, 2, in);
     wt_release(ft);
     if (s != WT_OK) {
         wt_release(out);

@@ -232,10 +232,7 @@ wt_status wt_elementwise(wt_context *ctx, const char *op, wt_kfile file, uint32_
         key.v4 = 1;
         p.n /= 4;
     }
-    wt_kernel *k = wt_kernel_get(ctx, op, &key);
-    if (!k)
-        return ctx->status;
-    return wt_record(ctx, op, k, &p, out->st, nin, st);
+    return wt_record_key(ctx, op, &key, &p, out->st, nin, st);
 }
 
 /* Makes the output (shape = broadcast of the inputs) and runs the kernel; NULL on error. */

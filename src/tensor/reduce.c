@@ -225,8 +225,7 @@ static wt_status reduce_plan(wt_context *ctx, const char *op, uint32_t code, wt_
     pr.aux[1] = (uint32_t)K;
     pr.aux[2] = (uint32_t)S;
     pr.aux[3] = (uint32_t)L;
-    wt_kernel *k = wt_kernel_get(ctx, op, &key);
-    wt_status s = k ? wt_record(ctx, op, k, &pr, dst, 1, &st) : ctx->status;
+    wt_status s = wt_record_key(ctx, op, &key, &pr, dst, 1, &st);
     if (s == WT_OK && !last) {
         rplan q;
         memset(&q, 0, sizeof q);
@@ -428,11 +427,8 @@ static wt_status scan_dispatch(wt_context *ctx, const char *op, uint32_t code, c
     pr.aux[0] = (uint32_t)p->R;
     pr.aux[1] = (uint32_t)p->L;
     pr.aux[2] = (uint32_t)B;
-    wt_kernel *k = wt_kernel_get(ctx, op, &key);
-    if (!k)
-        return ctx->status;
     wt_storage *ins[2] = { in, pre };
-    return wt_record(ctx, op, k, &pr, out, 2, ins);
+    return wt_record_key(ctx, op, &key, &pr, out, 2, ins);
 }
 
 static wt_status scan_plan(wt_context *ctx, const char *op, const splan *p, wt_dtype cdt, wt_storage *in, wt_dtype idt,
