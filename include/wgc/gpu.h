@@ -697,6 +697,7 @@ typedef struct wg_kernel_run_desc {
     uint32_t repeat;               /* timed runs; 0: 1 */
     uint64_t *gpu_ns;              /* NULL, or repeat entries: each timed run's time in ns */
     bool wall_clock;               /* time each run by submit+wait on the host even with timestamps */
+    bool no_bounds_checks;         /* compile without index clamping (unsafe: measures what the checks cost) */
 } wg_kernel_run_desc;
 
 typedef struct wg_kernel_run_result {

@@ -52,7 +52,7 @@ typedef struct run_args {
     uint32_t nov;
     uint32_t repeat, warmup;
     double bytes, flops;
-    bool wall_clock;
+    bool wall_clock, no_bounds;
 } run_args;
 
 static void run_usage(FILE *f, bool profile) {
@@ -82,7 +82,8 @@ static void run_usage(FILE *f, bool profile) {
               "  --warmup M            untimed runs first (default 10)\n"
               "  --bytes N             bytes one run moves: prints GB/s at the median\n"
               "  --flops N             operations one run does: prints GFLOP/s at the median\n"
-              "  --wall-clock          time runs on the host (submit + wait) instead of timestamps\n",
+              "  --wall-clock          time runs on the host (submit + wait) instead of timestamps\n"
+              "  --no-bounds-checks    compile without index clamping (unsafe; shows what the checks cost)\n",
               f);
     fputs("  Outputs: bindings with out:, or when none has one, every read_write storage binding, are\n"
           "  summarised (dtype, shape, min/max/mean, first values).  Exit: 0 ok, 1 invalid kernel,\n"
@@ -249,6 +250,8 @@ static int parse_args(int argc, char **argv, run_args *a) {
             a->json = true;
         } else if (a->profile && !strcmp(s, "--wall-clock")) {
             a->wall_clock = true;
+        } else if (a->profile && !strcmp(s, "--no-bounds-checks")) {
+            a->no_bounds = true;
         } else if (!strcmp(s, "--entry")) {
             a->entry = v;
         } else if (!strcmp(s, "--adapter")) {
@@ -552,7 +555,8 @@ static int run_main(int argc, char **argv, bool profile) {
     wg_status st = wg_device_run_kernel(dev, &(wg_kernel_run_desc){ .label = fname, .wgsl = src, .wgsl_length = len,
         .filename = fname, .entry_point = a->entry, .dispatch = { a->dispatch[0], a->dispatch[1], a->dispatch[2] },
         .overrides = a->ov, .override_count = a->nov, .bindings = kb, .binding_count = a->nbind,
-        .warmup = a->warmup, .repeat = a->repeat, .gpu_ns = ns, .wall_clock = a->wall_clock }, res);
+        .warmup = a->warmup, .repeat = a->repeat, .gpu_ns = ns, .wall_clock = a->wall_clock,
+        .no_bounds_checks = a->no_bounds }, res);
     if (tty)
         fputs("\r\033[K", stderr);
     if (st != WG_STATUS_OK) {

@@ -1255,8 +1255,11 @@ static uint32_t pack4x8(emitter *e, uint32_t v, int sgn, int clampit) {
 /* Subgroup matrix built-ins -> SPV_KHR_cooperative_matrix.  Load/Store take a pointer to element
  * `offset` of the array (OpAccessChain), the layout (RowMajorKHR 0 / ColumnMajorKHR 1, from the
  * const col_major flag) and the stride in elements.  Multiply is MulAdd with a zero accumulator;
- * integer components are flagged signed for i32.  With bounds checks on, a load or store whose
- * matrix does not lie inside the array is skipped (the load gives the zero matrix). */
+ * integer components are flagged signed for i32.  With bounds checks on, a load from a fixed-size
+ * array with a constant stride has its offset clamped so that the matrix lies inside (no branch:
+ * the common workgroup-memory load, in an unrolled multiply loop, stays straight-line code); any
+ * other load or store whose matrix does not lie inside the array is skipped (the load gives the
+ * zero matrix). */
 static uint32_t sgm_call(emitter *e, uint32_t h, bi_fn f, ty_t rt, uint32_t R) {
     spv_builder *b = &e->b;
     uint32_t na = N(h)->u.call.args.count, ah[5] = { 0 };   /* Store has 5 arguments (> BI_MAX_ARGS) */
@@ -1277,6 +1280,19 @@ static uint32_t sgm_call(emitter *e, uint32_t h, bi_fn f, ty_t rt, uint32_t R) {
         uint32_t stride = value(e, ah[cm + 1]);
         const ty_info *mi = TI(ld ? rt : vt(e, ah[2]));
         uint32_t ok = 0, lbl0 = 0, body = 0, merge = 0;
+        const sema_expr *sx = EX(ah[cm + 1]);
+        if (e->bounds && ld && ai->array_kind == TY_ARRAY_FIXED && sx->cval) {
+            /* a fixed array and a constant stride: the matrix needs `need` elements from its offset,
+             * so the offset is clamped to count - need (an out-of-bounds load reads matrix-sized data
+             * inside the array), no branch; a matrix larger than the array loads as zeros */
+            uint32_t lines = col ? mi->n : mi->rows, width = col ? mi->rows : mi->n;
+            uint64_t st = (uint64_t)sema_value(e->sm, sx->cval)->u.i;
+            uint64_t need = (uint64_t)(lines - 1u) * st + width;
+            if (need > ai->count) return zero_of(e, rt);
+            off = SPV_GLSL_CALL(b, t_u32(e), SPV_GLSL_UMin, off, c_u32(e, (uint32_t)(ai->count - need)));
+            uint32_t ep = SPV_VAL(b, SPV_OP_AccessChain, ptr_to(e, sc, el), p, off);
+            return SPV_VAL(b, SPV_OP_CooperativeMatrixLoadKHR, R, ep, layout, stride);
+        }
         if (e->bounds) {
             /* the matrix must lie inside the array: lines = rows (row-major) or columns, each of
              * `width` elements, `stride` apart: width <= len, off <= len - width, and

@@ -154,4 +154,23 @@ if "$W" info | grep -q pipeline-statistics; then
 fi
 expect_rc 0 "$W" profile k.wgsl --dispatch 1 --bind 0:0=zeros:f32:64 --bind 0:1=zeros:f32:64 --repeat 3 --wall-clock --json
 grep -q '"timer":"wall"' out.txt || bad "--wall-clock"
+# --no-bounds-checks (profile only): an out-of-bounds read is clamped to the last element by default
+# and, unclamped, reaches the driver's robust buffer access (zero) where the device has it
+cat > oob.wgsl <<'K'
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read_write> b: array<f32>;
+@compute @workgroup_size(1) fn main() { b[0] = a[arrayLength(&a) + 5u]; }
+K
+expect_rc 2 "$W" run oob.wgsl --dispatch 1 --bind 0:0=arange:f32:64 --bind 0:1=zeros:f32:4 --no-bounds-checks
+for nb in "" --no-bounds-checks; do
+  expect_rc 0 "$W" profile oob.wgsl --dispatch 1 --bind 0:0=arange:f32:64 --bind 0:1=zeros:f32:4 --repeat 1 --warmup 0 --json $nb
+  v=$(python3 -c 'import json,sys; print(json.load(open("out.txt"))["outputs"][0]["first"][0])')
+  if [ -z "$nb" ]; then
+    [ "$v" = "63.0" ] || [ "$v" = "63" ] || bad "clamped out-of-bounds read gave $v, not 63"
+  elif "$W" info | grep -q robust-buffer-access2; then
+    [ "$v" = "0.0" ] || [ "$v" = "0" ] || bad "--no-bounds-checks: the read gave $v, not robust access's 0"
+  else
+    echo "note: no robust-buffer-access2 on this adapter: --no-bounds-checks's value not checked"
+  fi
+done
 exit $fail

@@ -51,6 +51,17 @@ static void mod_init(mod *m, const uint32_t *w, size_t n) {
 
 static void mod_free(mod *m) { free(m->cval); free(m->tkind); free(m->tbits); free(m->def); }
 
+/* The instruction (with a result type) that defines `id`, or NULL. */
+static const uint32_t *def_of(const mod *m, uint32_t id) {
+    for (size_t i = 5; i < m->n;) {
+        uint32_t len = m->w[i] >> 16;
+        if (!len) break;
+        if (len >= 3 && m->w[i + 2] == id && (m->w[i] & 0xffff) != 71 /* OpDecorate */) return &m->w[i];
+        i += len;
+    }
+    return NULL;
+}
+
 static uint32_t cv(const mod *m, uint32_t id) { return id <= m->bound ? m->cval[id] : ~0u; }
 
 /* Counts instructions with opcode `op`; the k-th one's offset goes to *at (k < 0: none). */
@@ -168,17 +179,26 @@ static void test_matmul(wgsl_target_env env) {
     wgsl_result_free(r);
 }
 
-/* Bounds checks (the default): each load/store sits in a selection whose condition says the
- * matrix lies inside the array, the load's value is a phi with the zero matrix; none without. */
+/* Bounds checks (the default).  A load from the storage buffer (runtime-sized) and the store sit in
+ * selections whose condition says the matrix lies inside the array, the load's value a phi with the
+ * zero matrix.  A load from a fixed-size workgroup array with a constant stride has no branch: its
+ * offset goes through UMin with count - ((rows - 1) * stride + width) (256 - (7 * 16 + 8) = 136).  A
+ * matrix larger than its array loads as the zero matrix, with no load.  None of this without. */
 static void test_bounds(void) {
     const char *src =
         "enable f16;\n"
         "enable chromium_experimental_subgroup_matrix;\n"
         "@group(0) @binding(0) var<storage, read_write> s : array<f16>;\n"
         "var<workgroup> w : array<f16, 64>;\n"
-        "@compute @workgroup_size(32) fn main() {\n"
+        "var<workgroup> w2 : array<f16, 256>;\n"
+        "var<workgroup> w3 : array<f16, 32>;\n"
+        "@compute @workgroup_size(32) fn main(@builtin(workgroup_id) g : vec3<u32>) {\n"
         "  let m = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>>(&s, 4u, true, 8u);\n"
         "  subgroupMatrixStore(&w, 0u, m, false, 8u);\n"
+        "  let q = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>>(&w2, g.x * 8u, false, 16u);\n"
+        "  subgroupMatrixStore(&s, 64u, q, false, 8u);\n"
+        "  let z = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>>(&w3, 0u, false, 8u);\n"
+        "  subgroupMatrixStore(&s, 128u, z, false, 8u);\n"
         "}\n";
     for (int nb = 0; nb < 2; nb++) {
         wgsl_result *r = wgsl_compile(src, strlen(src), &(wgsl_options){ .filename = "b.wgsl", .no_bounds_checks = nb });
@@ -186,21 +206,32 @@ static void test_bounds(void) {
         if (!r || !r->ok) { wgsl_result_free(r); continue; }
         mod m;
         mod_init(&m, r->spirv, r->spirv_word_count);
-        size_t at = 0;
+        size_t at = 0, at2 = 0;
         int phis = count_op(&m, 245, -1, NULL), sels = count_op(&m, 247, -1, NULL), lens = count_op(&m, 68, -1, NULL);
-        CHECK_EQ_INT(count_op(&m, OP_COOP_LOAD, 0, &at), 1);
+        int loads = count_op(&m, OP_COOP_LOAD, 0, &at);
+        count_op(&m, OP_COOP_LOAD, 1, &at2);
         if (nb) {
+            CHECK_EQ_INT(loads, 3);
             CHECK_EQ_INT(phis, 0);
             CHECK_EQ_INT(lens, 0);
         } else {
-            CHECK_EQ_INT(phis, 1);
-            CHECK(sels >= 2);          /* + the workgroup zeroing loop's */
-            CHECK_EQ_INT(lens, 1);     /* the runtime array's length; the workgroup array's is constant */
+            CHECK_EQ_INT(loads, 2);    /* w3's matrix does not fit: the zero matrix, no load */
+            CHECK_EQ_INT(phis, 1);     /* the storage load's */
+            CHECK(sels >= 4);          /* the storage load, the three stores (+ the workgroup zeroing loop) */
+            CHECK_EQ_INT(lens, 3);     /* the runtime array's length, for the load and two stores */
             size_t ph = 0;
             count_op(&m, 245, 0, &ph);
             if (ph) {                  /* phi: the loaded matrix or the zero matrix constant */
                 CHECK_EQ_INT(m.w[ph + 3], m.w[at + 2]);
             }
+            /* the workgroup load: pointer = AccessChain(w2, UMin(offset, 136)) */
+            bool clamped = false;
+            const uint32_t *ac = at2 ? def_of(&m, m.w[at2 + 3]) : NULL;
+            if (ac && (ac[0] & 0xffff) == 65 && (ac[0] >> 16) == 5) {
+                const uint32_t *mn = def_of(&m, ac[4]);
+                clamped = mn && (mn[0] & 0xffff) == 12 && mn[4] == 38 && cv(&m, mn[6]) == 136;
+            }
+            CHECK(clamped);
         }
         mod_free(&m);
         wgsl_result_free(r);
