@@ -140,6 +140,25 @@
 // with 8 subgroups per SM.  Both deleted (correct on the H200 and under coop_emu.py); 9 stays.
 // `WGC_COOP_VARIANT=9 wgc bench nn --json`: 229.5 TFLOP/s against cuBLAS f16 746.5 (0.307) and
 // 228.5 against 763.1 (0.299); the target, 0.5, is still missed.
+// Eighth round (`wgc profile --no-bounds-checks` on variant 9 alone, 4096^3, 1024 workgroups, one
+// run each; A row-major / A^T; results wrong on purpose where parts are removed).  As is 224-226
+// / 256; without the two barriers 250 / 290; without the staging stores 250 / 295; without the
+// global loads 289 / 343; without loads and stores 420 / 415; with the slice loop's loads, stores and
+// index arithmetic all gone (fragment loads and multiplies only) 471 / 466, and 524 / 550 without
+// the epilogue too.  So the multiply core itself runs at 0.82 of the measured ceiling, the global
+// loads cost most, and the epilogue (two barriers per accumulator) about 5% of the total.  Two
+// findings: (1) NVIDIA's driver puts two of these workgroups on an SM only while each uses at most
+// 24576 bytes of workgroup memory: the same kernel padded to 25088 bytes or more runs 141 (1 per
+// SM), as did every earlier variant with deeper slices or a larger epilogue buffer (48 and 64 deep:
+// 145-150 above; two or four accumulators a round in the epilogue, 27136 / 35328 bytes: 140), so
+// their losses were occupancy, not depth.  (2) Row-major A slices (4 chunks a row, rows 20 banks
+// apart) had two rows' 16-byte stores in one bank group per quarter subgroup: amap's order (rows q
+// and q + 4 in quarter q) makes them conflict-free, 226 -> 235.  Tried and dropped: prefetching
+// slice t + 2 into L1 with one 4-byte load per 32-byte sector (the loads' values folded into a
+// never-taken store) 188 / 230; loading all four B fragments of a step before its multiplies (the
+// driver already reorders: 224.6 / 255.7).  With bounds checks on (user kernels through `wgc
+// profile`) this file ran 119 / 138 before the compiler clamped fixed-array subgroup-matrix load
+// offsets instead of branching around each load (spirv.c, sgm_call).
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
@@ -182,12 +201,22 @@ alias Left = subgroup_matrix_left<f16, 16, 16>;
 alias Right = subgroup_matrix_right<f16, 16, 16>;
 alias Acc = subgroup_matrix_result<f32, 16, 16>;
 
+// Slice row and chunk column of A's chunk j.  A row-major slice 32 deep has 4 chunks a row and rows
+// 20 banks apart, so lanes 8q..8q+7 of each 32 take rows q and q + 4 (4 chunks each): each quarter
+// subgroup's 16-byte stores fall in 8 distinct bank groups, where 2 consecutive rows share one.
+fn amap(j: u32) -> vec2<u32> {
+    if ACM || AC != 32u { return vec2<u32>(j / (AC / 8u), j % (AC / 8u)); }
+    let l = j % 32u;
+    return vec2<u32>((j / 32u) * 8u + l / 8u + 4u * ((l % 8u) / 4u), l % 4u);
+}
+
 // Chunk j of a slice with `cols` halves per row, whose first row / column lie at (r0, c0) of a
 // matrix of `rows` x `ncols` with leading dimension ld at element off: its 8 halves, or zeros when
 // its row or first column is outside.
 fn chunk_a(j: u32, r0: u32, c0: u32, rows: u32, ncols: u32) -> vec4<u32> {
-    let r = r0 + j / (AC / 8u);
-    let cc = c0 + (j % (AC / 8u)) * 8u;
+    let rc = amap(j);
+    let r = r0 + rc.x;
+    let cc = c0 + rc.y * 8u;
     if r >= rows || cc >= ncols { return vec4<u32>(); }
     return a[(P.off.x + r * P.aux.x + cc) / 8u];
 }
@@ -200,7 +229,8 @@ fn chunk_b(j: u32, r0: u32, c0: u32, rows: u32, ncols: u32) -> vec4<u32> {
 }
 
 fn put_a(base: u32, j: u32, v: vec4<u32>) {
-    let o = base + (j / (AC / 8u)) * AS + (j % (AC / 8u)) * 8u;
+    let rc = amap(j);
+    let o = base + rc.x * AS + rc.y * 8u;
     let h0 = bitcast<vec2<f16>>(v.x);
     let h1 = bitcast<vec2<f16>>(v.y);
     let h2 = bitcast<vec2<f16>>(v.z);
