@@ -156,7 +156,11 @@
 // and q + 4 in quarter q) makes them conflict-free, 226 -> 235.  Tried and dropped: prefetching
 // slice t + 2 into L1 with one 4-byte load per 32-byte sector (the loads' values folded into a
 // never-taken store) 188 / 230; loading all four B fragments of a step before its multiplies (the
-// driver already reorders: 224.6 / 255.7).  With bounds checks on (user kernels through `wgc
+// driver already reorders: 224.6 / 255.7).  Variant 0's loss (134 above) was the cliff too (two
+// 32-deep buffers, 42 KiB): double-buffered 16-deep slices that fit (23040 bytes with the epilogue
+// in two rounds, row-major A; A^T 19456-21504) ran 163 / 179, and one 16-deep buffer (12800 bytes)
+// 189 on A^T, against 234.5 / 256.2 for variant 9 in the same run: 16 multiplies a subgroup
+// between barriers are too few whatever the buffering.  With bounds checks on (user kernels through `wgc
 // profile`) this file ran 119 / 138 before the compiler clamped fixed-array subgroup-matrix load
 // offsets instead of branching around each load (spirv.c, sgm_call), 123 / 141 after.  `wgc bench
 // nn` at 55837f0 (A copied column-major first, matmul.c's acopy_pays): 250.8 TFLOP/s against cuBLAS
