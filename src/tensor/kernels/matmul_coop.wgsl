@@ -160,7 +160,10 @@
 // 32-deep buffers, 42 KiB): double-buffered 16-deep slices that fit (23040 bytes with the epilogue
 // in two rounds, row-major A; A^T 19456-21504) ran 163 / 179, and one 16-deep buffer (12800 bytes)
 // 189 on A^T, against 234.5 / 256.2 for variant 9 in the same run: 16 multiplies a subgroup
-// between barriers are too few whatever the buffering.  With bounds checks on (user kernels through `wgc
+// between barriers are too few whatever the buffering.  Tile-exact loads (each chunk's vec4 index
+// computed once, then advanced by a uniform step per slice, no guards: a scratch variant, results
+// unchecked) ran 248 (A row-major) and 250 (A^T) against 237 / 256.5 in the same two runs: no
+// better than A^T through matmul.c's copy, so not kept.  With bounds checks on (user kernels through `wgc
 // profile`) this file ran 119 / 138 before the compiler clamped fixed-array subgroup-matrix load
 // offsets instead of branching around each load (spirv.c, sgm_call), 123 / 141 after.  `wgc bench
 // nn` at 55837f0 (A copied column-major first, matmul.c's acopy_pays): 250.8 TFLOP/s against cuBLAS
