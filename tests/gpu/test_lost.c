@@ -174,7 +174,15 @@ int main(int argc, char **argv) {
     t0 = now();
     CHECK_EQ_INT(wg_queue_wait(f.q, UINT64_MAX), WG_STATUS_DEVICE_LOST);
     double waited = now() - t0;
-    CHECKF(waited > 0.75 * T && waited < T + (T > 0.5 ? 2 * T : 1.0), "waited %.3f s for a %.3f s timeout", waited, T);
+    /* Under valgrind, which runs one thread at a time while lavapipe's workers spin, the waiting
+     * thread wakes late (1.6 to 5.3 s for T = 0.5 s), so there the bound is the runaway kernel's
+     * length (12 T): the wait did not last until the kernel's end, as the status says too. */
+    const char *pre = getenv("LD_PRELOAD");
+    bool vg = pre && (strstr(pre, "vgpreload") || strstr(pre, "valgrind"));
+    double hi = vg ? 12 * T : T + (T > 0.5 ? 2 * T : 1.0);
+    if (vg)
+        printf("under valgrind: the lost wait's upper bound is the kernel's length, %.1f s\n", hi);
+    CHECKF(waited > 0.75 * T && waited < hi, "waited %.3f s for a %.3f s timeout (bound %.3f s)", waited, T, hi);
     CHECK(wg_device_is_lost(f.dev));
     const char *why = NULL;
     CHECK_EQ_INT(wg_device_lost_reason_get(f.dev, &why), WG_DEVICE_LOST_TIMEOUT);
