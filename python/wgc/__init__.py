@@ -221,7 +221,7 @@ def _rebuild(kind, raw):
 
 
 def profile_kernel(code, entry, dispatch, buffers, repeat=100, warmup=10, overrides=None, adapter=None,
-                   wall_clock=False, filename="kernel.wgsl"):
+                   wall_clock=False, filename="kernel.wgsl", no_bounds_checks=False):
     """Runs entry point `entry` (None: the only one) of WGSL `code` with `dispatch` workgroups
     (int or up to 3 ints) on `buffers` ({key: value}, key (group, binding) | "G:B" | binding, value
     a numpy array | bytes-like | size in bytes), warmup + repeat times, and returns a dict:
@@ -234,7 +234,8 @@ def profile_kernel(code, entry, dispatch, buffers, repeat=100, warmup=10, overri
       ..., where the adapter reports them (the pipeline-statistics feature), else {}).
 
     A kernel that fails to compile or a GPU error gives ok False with error (an id such as
-    "WG_ERR_WGSL_COMPILE"), message and diagnostics.  overrides: {name or @id: number}."""
+    "WG_ERR_WGSL_COMPILE"), message and diagnostics.  overrides: {name or @id: number}.
+    no_bounds_checks: compile without index clamping (unsafe; shows what the checks cost)."""
     if isinstance(code, str):
         code = code.encode()
     if isinstance(dispatch, int):
@@ -271,7 +272,8 @@ def profile_kernel(code, entry, dispatch, buffers, repeat=100, warmup=10, overri
                               filename=filename.encode(), entry_point=entry.encode() if entry else None,
                               dispatch=(ctypes.c_uint32 * 3)(*dispatch), overrides=ov_arr,
                               override_count=len(ovs), bindings=bind_arr, binding_count=len(binds),
-                              warmup=warmup, repeat=repeat, gpu_ns=ns, wall_clock=bool(wall_clock))
+                              warmup=warmup, repeat=repeat, gpu_ns=ns, wall_clock=bool(wall_clock),
+                              no_bounds_checks=bool(no_bounds_checks))
     res = _lib.KernelRunResult()
     status = _lib.lib.wg_device_run_kernel(_device(adapter), ctypes.byref(desc), ctypes.byref(res))
     out = {"ok": status == 0, "entry_point": res.entry_point.decode(), "workgroup_size": tuple(res.workgroup_size),

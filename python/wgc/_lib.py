@@ -37,7 +37,8 @@ class KernelRunDesc(ctypes.Structure):    # wg_kernel_run_desc
                 ("overrides", ctypes.POINTER(KernelOverride)), ("override_count", ctypes.c_uint32),
                 ("bindings", ctypes.POINTER(KernelBinding)), ("binding_count", ctypes.c_uint32),
                 ("warmup", ctypes.c_uint32), ("repeat", ctypes.c_uint32),
-                ("gpu_ns", ctypes.POINTER(ctypes.c_uint64)), ("wall_clock", ctypes.c_bool)]
+                ("gpu_ns", ctypes.POINTER(ctypes.c_uint64)), ("wall_clock", ctypes.c_bool),
+                ("no_bounds_checks", ctypes.c_bool)]
 
 
 class PipelineStatistic(ctypes.Structure):  # wg_pipeline_statistic

@@ -154,6 +154,23 @@ class Profile(unittest.TestCase):
         self.assertEqual(y[999], 2998.0)
         self.assertIsInstance(r["outputs"][(0, 0)], bytes)
 
+    def test_no_bounds_checks(self):
+        # an out-of-bounds read: clamped to the last element by default; unclamped it reaches the
+        # driver's robust buffer access (zero) where the adapter has it
+        oob = ("@group(0) @binding(0) var<storage, read> a: array<f32>;\n"
+               "@group(0) @binding(1) var<storage, read_write> b: array<f32>;\n"
+               "@compute @workgroup_size(1) fn main() { b[0] = a[arrayLength(&a) + 5u]; }\n")
+        x = array.array("f", [float(i) for i in range(64)])
+        r = wgc.profile_kernel(oob, "main", 1, {(0, 0): x, (0, 1): 16}, repeat=1, warmup=0)
+        self.assertTrue(r["ok"], r)
+        self.assertEqual(array.array("f", r["outputs"][(0, 1)])[0], 63.0)
+        r = wgc.profile_kernel(oob, "main", 1, {(0, 0): x, (0, 1): 16}, repeat=1, warmup=0, no_bounds_checks=True)
+        self.assertTrue(r["ok"], r)
+        if "robust-buffer-access2" in wgc.get_device_specs()["features"]:
+            self.assertEqual(array.array("f", r["outputs"][(0, 1)])[0], 0.0)
+        else:
+            print("note: no robust-buffer-access2: the unclamped read's value is not checked")
+
     def test_uniform_groups_entry(self):
         p = struct.pack("<Ii", 5, 100)
         v = array.array("i", range(16))
