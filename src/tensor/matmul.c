@@ -410,8 +410,7 @@ static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, w
  * (tests). */
 static bool acopy_pays(const mm_plan *p) {
     const char *e = getenv("WGC_COOP_ACOPY");
-    if ((e && e[0] == '0') || p->a_ks != 1 || p->batch != 1 || p->M % 8 ||   /* the copy's rows: 16-byte chunks */
-        p->M <= 0 || p->N <= 0 || p->K <= 0)
+    if ((e && e[0] == '0') || p->a_ks != 1 || p->batch != 1 || p->M % 8)   /* the copy's rows: 16-byte chunks */
         return false;
     return (e && e[0] == '1') || (coop_variant(p) == 9 && p->K >= 512);
 }
@@ -561,23 +560,24 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
         if (r)
             return r;
     }
-    wt_matmul_kernel kind = desc ? desc->kernel : WT_MATMUL_AUTO;
-    bool coop = desc && desc->precision == WT_MATMUL_F16_TENSOR && kind == WT_MATMUL_AUTO && coop_ok(ctx, &p, a, b);
-    if (coop && acopy_pays(&p)) {   /* before the result's allocation: the copy path makes its own */
-        wt_tensor *r = mm_acopy(ctx, op, &p, a, b, b_t, bias, desc, ond, rshape);
-        if (r)
-            return r;
-    }
     wt_tensor *out = wt_tensor_new(ctx, op, odt, ond, rshape);
     if (!out || out->numel == 0)
         return out;
+    wt_matmul_kernel kind = desc ? desc->kernel : WT_MATMUL_AUTO;
     if (kind == WT_MATMUL_MATVEC && !matvec_ok(&p)) {
         wt_release(out);
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
                        "shapes %s and %s: the matvec kernel needs M or N = 1, no batch, aligned k-contiguous rows", s1,
                        s2);
     }
-    if (coop) {
+    if (desc && desc->precision == WT_MATMUL_F16_TENSOR && kind == WT_MATMUL_AUTO && coop_ok(ctx, &p, a, b)) {
+        if (acopy_pays(&p)) {
+            wt_tensor *r = mm_acopy(ctx, op, &p, a, b, b_t, bias, desc, ond, rshape);
+            if (r) {
+                wt_release(out);
+                return r;
+            }
+        }
         if (record_coop(ctx, op, &p, out, a, b, bias) != WT_OK) {
             wt_release(out);
             return NULL;

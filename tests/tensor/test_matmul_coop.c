@@ -1,8 +1,8 @@
 /* test_matmul_coop.c - wt_matmul_ex with precision WT_MATMUL_F16_TENSOR (matmul_coop.wgsl: f16
  * operands on tensor cores through WGSL subgroup matrices, f32 accumulation) against a double
  * reference: tile-exact and ragged shapes, transposed (column-major) operands read in place, a
- * bias, K % 32 = 16, row-major A through its column-major copy (WGC_COOP_ACOPY=1; in place when a
- * memory limit leaves no room for it), with the f16 error bound of test_matmul (2e-3 |ref| + 1e-3 sum |a b| + 1e-3);
+ * bias, K % 32 = 16, row-major A through its column-major copy (WGC_COOP_ACOPY=1), with the f16
+ * error bound of test_matmul (2e-3 |ref| + 1e-3 sum |a b| + 1e-3);
  * with tensor cores, every case runs on each variant (WGC_COOP_VARIANT 0..9, matmul.c).  On an
  * adapter without cooperative matrices (lavapipe) the test says "SKIP: no cooperative matrix on
  * <adapter>" and checks that the mode falls back to the default kernels with the same results.
@@ -97,32 +97,6 @@ static void check_case(int64_t M, int64_t N, int64_t K, bool ta, bool tb, bool w
     if (ta) wt_release(a);
     if (tb) wt_release(b);
     wt_release(a0); wt_release(b0); wt_release(bias); wt_release(bias1);
-}
-
-/* No room for A's copy (a context whose memory_limit holds A, B and the result, the pool's sizes
- * probed on an unlimited context first): the product runs on A in place, right, with no error and
- * within the limit. */
-static void acopy_no_room(void) {
-    wt_context *keep = ctx;
-    int64_t M = 128, N = 136, K = 96;
-    ctx = wt_context_create(wt_context_device(keep), NULL);
-    wt_tensor *a = rnd(M, K), *b = rnd(K, N), *o = wt_zeros(ctx, WT_F16, 2, (int64_t[]){ M, N });
-    wt_stats s;
-    wt_get_stats(ctx, &s);
-    uint64_t limit = s.allocated_bytes;
-    wt_release(a); wt_release(b); wt_release(o);
-    wt_context_destroy(ctx);
-    ctx = wt_context_create(wt_context_device(keep), &(wt_context_desc){ .memory_limit = limit });
-    CHECK(ctx != NULL);
-    if (ctx) {
-        check_case(M, N, K, false, false, false);
-        CHECKF(wt_last_status(ctx) == WT_OK, "no room for A's copy: %s", wt_last_error(ctx));
-        wt_get_stats(ctx, &s);
-        CHECKF(s.peak_allocated_bytes <= limit, "peak %llu > limit %llu", (unsigned long long)s.peak_allocated_bytes,
-               (unsigned long long)limit);
-        wt_context_destroy(ctx);
-    }
-    ctx = keep;
 }
 
 static double now_s(void) {
@@ -277,7 +251,6 @@ int main(void) {
     if (!light) {
         check_case(128, 264, 1040, false, true, false);
         check_case(300, 136, 64, false, false, false);
-        acopy_no_room();
     }
     unsetenv("WGC_COOP_ACOPY");
     /* a bad precision value is an error */
