@@ -346,30 +346,14 @@ static bool pad_pays(const mm_plan *p) {
 static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b, bool b_t, wt_tensor *bias,
                      const wt_matmul_desc *desc);
 
-/* The context's error state, kept across an optional path that gives up quietly (mm_padded,
- * mm_acopy: the caller then runs the product the plain way, as if nothing was tried). */
-typedef struct saved_error {
-    wt_status status;
-    char message[sizeof ((wt_context *)0)->message];
-} saved_error;
-
-static void error_save(const wt_context *ctx, saved_error *se) {
-    se->status = ctx->status;
-    memcpy(se->message, ctx->message, sizeof se->message);
-}
-
-static void error_restore(wt_context *ctx, const saved_error *se) {
-    ctx->status = se->status;
-    memcpy(ctx->message, se->message, sizeof se->message);
-}
-
 /* pad_pays's path: the result [.., M, N] (rshape), a view of the padded [Mp, Np] product (row
  * stride Np: no copy out), or NULL with the context's error state as it was before (an allocation
  * failed: the caller runs the product in place).  The padded operands go back to the pool. */
 static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, bool b_t,
                             wt_tensor *bias, int ond, const int64_t *rshape) {
-    saved_error se;
-    error_save(ctx, &se);
+    wt_status st = ctx->status;
+    char msg[sizeof ctx->message];
+    memcpy(msg, ctx->message, sizeof msg);
     int64_t mp = cdiv(p->M, 128) * 128, np = cdiv(p->N, 128) * 128, kp = cdiv(p->K, 8) * 8;
     bool kc = b_kcontig(p);
     enum { A2, AP, WT, WP, CP, R, N1, N2, NT };
@@ -397,8 +381,10 @@ static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, w
         t[WT] = NULL;
     for (int i = 0; i < NT; i++)
         wt_release(t[i]);
-    if (!out)
-        error_restore(ctx, &se);
+    if (!out) {
+        ctx->status = st;
+        memcpy(ctx->message, msg, sizeof msg);
+    }
     return out;
 }
 
@@ -420,8 +406,9 @@ static bool acopy_pays(const mm_plan *p) {
  * allocation failed: the caller runs the product on A as it is).  The copy goes back to the pool. */
 static wt_tensor *mm_acopy(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, bool b_t,
                            wt_tensor *bias, const wt_matmul_desc *desc, int ond, const int64_t *rshape) {
-    saved_error se;
-    error_save(ctx, &se);
+    wt_status st = ctx->status;
+    char msg[sizeof ctx->message];
+    memcpy(msg, ctx->message, sizeof msg);
     enum { A2, AT, AC, ACT, R, NT };
     wt_tensor *t[NT] = { 0 }, *out = NULL;
     t[A2] = a->ndim == 2 ? a : wt_view(ctx, a, WT_SHAPE(p->M, p->K));
@@ -437,8 +424,10 @@ static wt_tensor *mm_acopy(wt_context *ctx, const char *op, const mm_plan *p, wt
         t[A2] = NULL;
     for (int i = 0; i < NT; i++)
         wt_release(t[i]);
-    if (!out)
-        error_restore(ctx, &se);
+    if (!out) {
+        ctx->status = st;
+        memcpy(ctx->message, msg, sizeof msg);
+    }
     return out;
 }
 
