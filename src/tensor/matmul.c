@@ -388,49 +388,6 @@ static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, w
     return out;
 }
 
-/* The tensor-core path reads A^T (column-major A) faster than a row-major A: 256 against 226-235
- * TFLOP/s on the H200 for variant 9 at 4096^3 (matmul_coop.wgsl's eighth round), its slice rows
- * 256 contiguous bytes where row-major A's are 64.  For products that take variant 9 with K >= 512
- * a column-major copy of a row-major A pays for itself (a 4096 x 4096 f16 copy moves 64 MiB).
- * WGC_COOP_ACOPY=0 turns it off, =1 takes it for every tensor-core product with row-major A
- * (tests). */
-static bool acopy_pays(const mm_plan *p) {
-    const char *e = getenv("WGC_COOP_ACOPY");
-    if ((e && e[0] == '0') || p->a_ks != 1 || p->batch != 1 || p->M % 8)   /* the copy's rows: 16-byte chunks */
-        return false;
-    return (e && e[0] == '1') || (coop_variant(p) == 9 && p->K >= 512);
-}
-
-/* acopy_pays's path: A as [M, K] copied column-major (a transposed view of a contiguous [K, M]), the
- * product on that, shaped as rshape; NULL with the context's error state as it was before (an
- * allocation failed: the caller runs the product on A as it is).  The copy goes back to the pool. */
-static wt_tensor *mm_acopy(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, bool b_t,
-                           wt_tensor *bias, const wt_matmul_desc *desc, int ond, const int64_t *rshape) {
-    wt_status st = ctx->status;
-    char msg[sizeof ctx->message];
-    memcpy(msg, ctx->message, sizeof msg);
-    enum { A2, AT, AC, ACT, R, NT };
-    wt_tensor *t[NT] = { 0 }, *out = NULL;
-    t[A2] = a->ndim == 2 ? a : wt_view(ctx, a, WT_SHAPE(p->M, p->K));
-    t[AT] = t[A2] ? wt_transpose(ctx, t[A2], 0, 1) : NULL;
-    t[AC] = t[AT] ? wt_contiguous(ctx, t[AT]) : NULL;
-    t[ACT] = t[AC] ? wt_transpose(ctx, t[AC], 0, 1) : NULL;
-    t[R] = t[ACT] ? mm(ctx, op, t[ACT], b, b_t, bias, desc) : NULL;
-    if (t[R])
-        out = ond == 2 ? t[R] : wt_view(ctx, t[R], ond, rshape);
-    if (out == t[R])
-        t[R] = NULL;
-    if (t[A2] == a)
-        t[A2] = NULL;
-    for (int i = 0; i < NT; i++)
-        wt_release(t[i]);
-    if (!out) {
-        ctx->status = st;
-        memcpy(ctx->message, msg, sizeof msg);
-    }
-    return out;
-}
-
 /* The product of a [..., M, K] and b [..., K, N] (b_t: b is given as [..., N, K], as linear's
  * weight); a_vec / b_vec: the operand was 1-D (its dim is dropped from the result). */
 static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b, bool b_t, wt_tensor *bias,
@@ -560,13 +517,6 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
                        s2);
     }
     if (desc && desc->precision == WT_MATMUL_F16_TENSOR && kind == WT_MATMUL_AUTO && coop_ok(ctx, &p, a, b)) {
-        if (acopy_pays(&p)) {
-            wt_tensor *r = mm_acopy(ctx, op, &p, a, b, b_t, bias, desc, ond, rshape);
-            if (r) {
-                wt_release(out);
-                return r;
-            }
-        }
         if (record_coop(ctx, op, &p, out, a, b, bias) != WT_OK) {
             wt_release(out);
             return NULL;

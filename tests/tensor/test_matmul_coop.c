@@ -1,17 +1,16 @@
 /* test_matmul_coop.c - wt_matmul_ex with precision WT_MATMUL_F16_TENSOR (matmul_coop.wgsl: f16
  * operands on tensor cores through WGSL subgroup matrices, f32 accumulation) against a double
  * reference: tile-exact and ragged shapes, transposed (column-major) operands read in place, a
- * bias, K % 32 = 16, row-major A through its column-major copy (WGC_COOP_ACOPY=1), with the f16
- * error bound of test_matmul (2e-3 |ref| + 1e-3 sum |a b| + 1e-3);
+ * bias, K % 32 = 16, with the f16 error bound of test_matmul (2e-3 |ref| + 1e-3 sum |a b| + 1e-3);
  * with tensor cores, every case runs on each variant (WGC_COOP_VARIANT 0..9, matmul.c).  On an
  * adapter without cooperative matrices (lavapipe) the test says "SKIP: no cooperative matrix on
  * <adapter>" and checks that the mode falls back to the default kernels with the same results.
  * WGC_COOP_BENCH=1 adds the f16 4096^3 timing (TFLOP/s, tensor cores against the default
- * kernels and A read in place, median of 5 batches of 10 products) with 256 outputs checked against double (the
+ * kernels, median of 5 batches of 10 products) with 256 outputs checked against double (the
  * variant matmul.c picks for that shape, or the WGC_COOP_VARIANT one), and the
  * tensor-core timings with A, B or both column-major (transposed views), then the driver's
  * Register Count and Shared Memory Size of every matmul_coop pipeline built (wt_kernel_list, where
- * the device has pipeline statistics).  Under valgrind, three cases.  Everywhere, matmul_coop.wgsl
+ * the device has pipeline statistics).  Under valgrind, two cases.  Everywhere, matmul_coop.wgsl
  * is compiled by our compiler for every variant (tile shape), operand layout and bias mode with
  * the prelude kernel.c gives it, so that a broken kernel fails here even on adapters without
  * cooperative matrices. */
@@ -179,14 +178,9 @@ static void bench_4096(void) {
     }
     double tc = bench(n, &tensor_mode, a, b);
     double df = bench(n, &(wt_matmul_desc){ .label = "default" }, a, b);
-    const char *cp = getenv("WGC_COOP_ACOPY");
-    setenv("WGC_COOP_ACOPY", "0", 1);
-    double inplace = bench(n, &tensor_mode, a, b);
-    if (cp) setenv("WGC_COOP_ACOPY", cp, 1);
-    else unsetenv("WGC_COOP_ACOPY");
     const char *v = getenv("WGC_COOP_VARIANT");
-    printf("BENCH f16 matmul 4096^3: tensor cores (variant %s) %.1f TFLOP/s (A read in place: %.1f), default kernels "
-           "%.1f TFLOP/s\n", v ? v : "auto", tc, inplace, df);
+    printf("BENCH f16 matmul 4096^3: tensor cores (variant %s) %.1f TFLOP/s, default kernels %.1f TFLOP/s\n",
+           v ? v : "auto", tc, df);
     /* the staging layouts: A and B column-major (transposed views, read in place) */
     wt_tensor *at = wt_transpose(ctx, a, 0, 1), *bt = wt_transpose(ctx, b, 0, 1);
     CHECK(at && bt);
@@ -244,15 +238,6 @@ int main(void) {
     }
     if (tc && !forced)
         unsetenv("WGC_COOP_VARIANT");
-    /* row-major A through a column-major copy (matmul.c's acopy_pays, forced): M a multiple of 8
-     * takes it, M = 300 (not) runs on A in place */
-    setenv("WGC_COOP_ACOPY", "1", 1);
-    check_case(200, 136, 96, false, false, true);
-    if (!light) {
-        check_case(128, 264, 1040, false, true, false);
-        check_case(300, 136, 64, false, false, false);
-    }
-    unsetenv("WGC_COOP_ACOPY");
     /* a bad precision value is an error */
     wt_tensor *x = rnd(4, 4);
     CHECK(wt_matmul_ex(ctx, x, x, NULL, &(wt_matmul_desc){ .precision = WT_MATMUL_PRECISION_COUNT }) == NULL);
