@@ -165,9 +165,10 @@
 // unchecked) ran 248 (A row-major) and 250 (A^T) against 237 / 256.5 in the same two runs: no
 // better than A^T through matmul.c's copy, so not kept.  With bounds checks on (user kernels through `wgc
 // profile`) this file ran 119 / 138 before the compiler clamped fixed-array subgroup-matrix load
-// offsets instead of branching around each load (spirv.c, sgm_call), 123 / 141 after.  `wgc bench
-// nn` at 55837f0 (A copied column-major first, matmul.c's acopy_pays): 250.8 TFLOP/s against cuBLAS
-// f16 748.4 (0.335; the target, 0.5, is still missed).
+// offsets instead of branching around each load (spirv.c, sgm_call), 123 / 141 after.  Copying a
+// row-major A column-major first (A^T's layout, a scratch path in matmul.c at d8e5747): 0.549 ms of
+// GPU time per product in wt batches of ten against 0.556 in place (233 / 230 TFLOP/s wall clock),
+// 1% for an extra M x K buffer: reverted.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;
