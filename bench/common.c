@@ -513,23 +513,6 @@ bool bench_wt_open(bench_wt *w, const char *label, bool f16, bool kernels) {
     return true;
 }
 
-/* A GPU leaves its idle clocks over a fraction of a second of work: without this, the first row of
- * `wgc bench nn` on a freshly started H200 measured sgemm 1024^3 at 8.5-8.7 TFLOP/s in all its
- * runs, against 30.3-30.4 in every later run, tuner and pipeline caches empty or not (two sessions).
- * So a suite on a GPU first adds two 64 MiB tensors for `secs` seconds. */
-static void gpu_warm(wt_context *ctx, double secs) {
-    wt_tensor *x = wt_randn(ctx, WT_F32, 1, (int64_t[]){ (int64_t)1 << 24 });
-    double t0 = bench_now_s();
-    while (x && bench_now_s() - t0 < secs) {
-        for (int i = 0; i < 20; i++)
-            wt_release(wt_add(ctx, x, x));
-        if (wt_sync(ctx) != WT_OK)
-            break;
-    }
-    wt_release(x);
-    wt_clear_error(ctx);
-}
-
 bool bench_wt_start(const bench_options *opt, const char *name, bool f16, bench_report **rep, bench_wt *w,
                     bench_size *size) {
     char label[64];
@@ -545,10 +528,6 @@ bool bench_wt_start(const bench_options *opt, const char *name, bool f16, bench_
     }
     bench_wt_info(w, *rep);
     *size = opt->size != BENCH_SIZE_AUTO ? opt->size : w->cpu ? BENCH_SIZE_MEDIUM : BENCH_SIZE_FULL;
-    if (!w->cpu) {
-        gpu_warm(w->ctx, 1.0);
-        bench_info(*rep, "warm-up", "1 s of GPU work before the first row (clocks leave idle)");
-    }
     return true;
 }
 
