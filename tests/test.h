@@ -7,6 +7,7 @@
 #ifndef WGC_TEST_H
 #define WGC_TEST_H
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int test_failures_;
@@ -21,6 +22,24 @@ static int test_checks_;
     CHECKF(a_ == b_, "%s = %lld, %s = %lld", #a, a_, #b, b_); } while (0)
 #define CHECK_STR(a, b) do { const char *a_ = (a), *b_ = (b); \
     CHECKF(a_ && b_ && strcmp(a_, b_) == 0, "'%s' != '%s'", a_ ? a_ : "(null)", b_ ? b_ : "(null)"); } while (0)
+
+/* The whole file at path, NUL-terminated (malloc'ed: the caller frees it), its length in *len when
+ * len is not NULL; NULL when it cannot be read. */
+static inline char *test_read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
+    fclose(f);
+    if (buf) {
+        buf[n] = 0;
+        if (len) *len = (size_t)n;
+    }
+    return buf;
+}
 
 static inline int test_end(void) {
     printf("%d checks, %d failed\n", test_checks_, test_failures_);

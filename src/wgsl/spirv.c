@@ -1279,13 +1279,14 @@ static uint32_t sgm_call(emitter *e, uint32_t h, bi_fn f, ty_t rt, uint32_t R) {
         uint32_t layout = c_u32(e, col ? 1u : 0u);
         uint32_t stride = value(e, ah[cm + 1]);
         const ty_info *mi = TI(ld ? rt : vt(e, ah[2]));
+        /* the matrix in the array: `lines` rows (row-major) or columns of `width` elements */
+        uint32_t lines = col ? mi->n : mi->rows, width = col ? mi->rows : mi->n;
         uint32_t ok = 0, lbl0 = 0, body = 0, merge = 0;
         const sema_expr *sx = EX(ah[cm + 1]);
         if (e->bounds && ld && ai->array_kind == TY_ARRAY_FIXED && sx->cval) {
             /* a fixed array and a constant stride: the matrix needs `need` elements from its offset,
              * so the offset is clamped to count - need (an out-of-bounds load reads matrix-sized data
              * inside the array), no branch; a matrix larger than the array loads as zeros */
-            uint32_t lines = col ? mi->n : mi->rows, width = col ? mi->rows : mi->n;
             uint64_t st = (uint64_t)sema_value(e->sm, sx->cval)->u.i;
             uint64_t need = (uint64_t)(lines - 1u) * st + width;
             if (need > ai->count) return zero_of(e, rt);
@@ -1299,7 +1300,6 @@ static uint32_t sgm_call(emitter *e, uint32_t h, bi_fn f, ty_t rt, uint32_t R) {
              * (lines - 1) <= (len - width - off) / stride (division: no overflow); else the load
              * gives zeros and the store writes nothing.  The branch is uniform (offset and stride
              * are, by the uniformity rules). */
-            uint32_t lines = col ? mi->n : mi->rows, width = col ? mi->rows : mi->n;
             uint32_t u = t_u32(e), bt = t_bool(e);
             uint32_t len = ai->array_kind == TY_ARRAY_FIXED ? c_u32(e, ai->count) : array_length(e, ah[0]);
             uint32_t w = c_u32(e, width);

@@ -18,22 +18,6 @@
 
 static char *kernel_text;
 
-static char *read_text(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s) s[n] = 0;
-    fclose(f);
-    return s;
-}
-
 /* SPIR-V of the kernel for one variant, or NULL (the failure is reported). */
 static wgsl_result *compile(unsigned mode, unsigned ra, unsigned rb, unsigned nsg) {
     size_t n = strlen(kernel_text) + 256;
@@ -154,7 +138,7 @@ static double run_variant(peak *pk, unsigned mode, unsigned ra, unsigned rb, uns
 static const char *mode_name[4] = { "registers", "wg mem A row B row", "wg mem A col B row", "wg mem A row B col" };
 
 int main(void) {
-    kernel_text = read_text("tests/tensor/coop_peak.wgsl");
+    kernel_text = test_read_file("tests/tensor/coop_peak.wgsl", NULL);
     if (!kernel_text) {
         fprintf(stderr, "FAIL: tests/tensor/coop_peak.wgsl not found (run from the repository root)\n");
         return 1;

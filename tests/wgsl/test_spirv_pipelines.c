@@ -16,19 +16,6 @@
 #include "wgc/gpu.h"
 #include "wgc/wgsl.h"
 
-static char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
-    fclose(f);
-    if (buf) { buf[n] = 0; *len = (size_t)n; }
-    return buf;
-}
-
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* Modules whose validation messages come from a device feature the runtime does not enable
@@ -49,7 +36,7 @@ static int has_f16, has_subgroups, checked, skipped, use_layers;
 
 static void check_module(const char *path) {
     size_t len = 0;
-    char *src = slurp(path, &len);
+    char *src = test_read_file(path, &len);
     CHECKF(src != NULL, "cannot read %s", path);
     if (!src) return;
     if ((strstr(src, "enable f16") && !has_f16) || (strstr(src, "enable subgroups") && !has_subgroups)) {
