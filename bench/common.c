@@ -489,6 +489,8 @@ bool bench_wt_open(bench_wt *w, const char *label, bool f16, bool kernels) {
     uint64_t feats = has_f16 ? WG_FEATURE_BIT(WG_FEATURE_SHADER_F16) : 0;
     if (has_f16 && wg_adapter_has_feature(ad, WG_FEATURE_COOPERATIVE_MATRIX))   /* the tensor-core rows */
         feats |= WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX);
+    if (has_f16 && wg_adapter_has_feature(ad, WG_FEATURE_WORKGROUP_MATRIX))   /* matmul_wgm.wgsl */
+        feats |= WG_FEATURE_BIT(WG_FEATURE_WORKGROUP_MATRIX);
     if (ad && wg_adapter_has_feature(ad, WG_FEATURE_SUBGROUPS))   /* flash3.wgsl's shuffles (attention.c) */
         feats |= WG_FEATURE_BIT(WG_FEATURE_SUBGROUPS);
     if (kernels && ad && wg_adapter_has_feature(ad, WG_FEATURE_PIPELINE_STATISTICS))

@@ -235,7 +235,8 @@ const char *wg_adapter_type_name(wg_adapter_type t);    /* "discrete", "cpu", ..
     X(SUBGROUP_SIZE_CONTROL, "subgroup-size-control")    \
     X(SHADER_INT64, "shader-int64")                      \
     X(PUSH_DESCRIPTORS, "push-descriptors")             \
-    X(PIPELINE_STATISTICS, "pipeline-statistics")
+    X(PIPELINE_STATISTICS, "pipeline-statistics")  \
+    X(WORKGROUP_MATRIX, "workgroup-matrix")
 
 typedef enum wg_feature {
     WG_FEATURE_NONE = 0,
@@ -291,6 +292,17 @@ typedef struct wg_coop_matrix_shape {      /* one row of vkGetPhysicalDeviceCoop
     uint32_t scope;                        /* 3 = subgroup (VkScopeKHR) */
 } wg_coop_matrix_shape;
 
+/* One row of vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV
+ * (VK_NV_cooperative_matrix2): any M x N x K that are multiples of these granularities, for a
+ * workgroup of `invocations` (scope 2, workgroup) or a subgroup (scope 3, invocations 0). */
+typedef struct wg_coop_flex_shape {
+    uint32_t m_granularity, n_granularity, k_granularity;
+    wg_component_type a, b, c, result;
+    bool saturating;
+    uint32_t scope;
+    uint32_t invocations;
+} wg_coop_flex_shape;
+
 #define WG_MAX_COOP_SHAPES 64
 typedef struct wg_adapter_info {
     char name[256];
@@ -309,7 +321,18 @@ typedef struct wg_adapter_info {
     uint64_t features;                     /* WG_FEATURE_BIT()s the adapter supports */
     uint32_t coop_shape_count;
     wg_coop_matrix_shape coop_shapes[WG_MAX_COOP_SHAPES];
+    /* WG_FEATURE_WORKGROUP_MATRIX (VK_NV_cooperative_matrix2 with workgroup scope and flexible
+     * dimensions): WGSL's workgroup_matrix types (enable wgc_workgroup_matrix) */
+    uint32_t wgm_max_invocations;          /* largest workgroup using workgroup-scope matrices */
+    uint32_t wgm_max_dimension;            /* largest M, N or K */
+    uint32_t flex_shape_count;
+    wg_coop_flex_shape flex_shapes[WG_MAX_COOP_SHAPES];
 } wg_adapter_info;
+/* The adapter has WG_FEATURE_WORKGROUP_MATRIX and a flexible-dimension row for workgroup scope
+ * with `invocations` invocations and these component types whose granularities divide m, n, k. */
+bool wg_adapter_info_has_wgm_shape(const wg_adapter_info *info, uint32_t invocations, uint32_t m, uint32_t n,
+                                   uint32_t k, wg_component_type a, wg_component_type b, wg_component_type c,
+                                   wg_component_type result);
 /* The adapter lists the subgroup-scope cooperative-matrix shape m x n x k with these component types
  * (A, B, C, result) and has the cooperative-matrix feature: e.g. 16 x 16 x 16 f16, f16, f32, f32, which
  * WGSL's subgroup_matrix f16 types with f32 results lower to. */

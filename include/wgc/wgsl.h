@@ -73,6 +73,8 @@ typedef struct wgsl_options {
     bool no_subgroups;                       /* reject `enable subgroups;` */
     bool no_subgroup_matrix;                 /* reject `enable chromium_experimental_subgroup_matrix;`
                                                 (adapter lacks VK_KHR_cooperative_matrix) */
+    bool no_workgroup_matrix;                /* reject `enable wgc_workgroup_matrix;` (adapter lacks
+                                                VK_NV_cooperative_matrix2's workgroup scope) */
 } wgsl_options;
 
 typedef enum wgsl_severity {

@@ -52,6 +52,19 @@ static void print_human(wg_instance *inst, const wg_adapter *def) {
                        wg_component_type_name(s->b), wg_component_type_name(s->c), wg_component_type_name(s->result));
             }
         }
+        if (in->flex_shape_count) {
+            printf("  flexible cooperative matrix shapes (granularity MxNxK A B C result scope; workgroup matrices up to"
+                   " %u invocations, dimension %u)\n", in->wgm_max_invocations, in->wgm_max_dimension);
+            for (uint32_t k = 0; k < in->flex_shape_count; k++) {
+                const wg_coop_flex_shape *s = &in->flex_shapes[k];
+                char scope[32];
+                if (s->scope == 2) snprintf(scope, sizeof scope, "workgroup of %u", s->invocations);
+                else snprintf(scope, sizeof scope, "subgroup");
+                printf("    %ux%ux%u %s %s %s %s %s\n", s->m_granularity, s->n_granularity, s->k_granularity,
+                       wg_component_type_name(s->a), wg_component_type_name(s->b), wg_component_type_name(s->c),
+                       wg_component_type_name(s->result), scope);
+            }
+        }
     }
 }
 

@@ -173,7 +173,7 @@ wg_device *wg_adapter_create_device(wg_adapter *ad, const wg_device_desc *desc, 
 
     /* features and extensions */
     uint64_t feat = want;
-    const char *exts[8];
+    const char *exts[10];
     uint32_t nexts = 0;
     bool f16 = want & WG_FEATURE_BIT(WG_FEATURE_SHADER_F16);
     VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2 };
@@ -182,6 +182,8 @@ wg_device *wg_adapter_create_device(wg_adapter *ad, const wg_device_desc *desc, 
     VkPhysicalDeviceVulkan13Features f13 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES };
     VkPhysicalDeviceRobustness2FeaturesEXT fr2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT };
     struct { VkStructureType sType; void *pNext; VkBool32 coop, robust; } fcoop = { WG_STYPE_COOP_FEATURES, NULL, 1, 0 };
+    wg_vk_coop2_features fcm2 = { .sType = WG_STYPE_COOP2_FEATURES, .workgroup_scope = VK_TRUE,
+                                  .flexible_dimensions = VK_TRUE };
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR fexe = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
         .pipelineExecutableInfo = VK_TRUE };
@@ -216,10 +218,18 @@ wg_device *wg_adapter_create_device(wg_adapter *ad, const wg_device_desc *desc, 
         exts[nexts++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
         feat |= WG_FEATURE_BIT(WG_FEATURE_PUSH_DESCRIPTORS);
     }
+    if (want & WG_FEATURE_BIT(WG_FEATURE_WORKGROUP_MATRIX))   /* built on VK_KHR_cooperative_matrix */
+        want |= WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX);
     if (want & WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX)) {
         exts[nexts++] = "VK_KHR_cooperative_matrix";
         *tail = &fcoop;
         tail = &fcoop.pNext;
+        feat |= WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX);
+    }
+    if (want & WG_FEATURE_BIT(WG_FEATURE_WORKGROUP_MATRIX)) {
+        exts[nexts++] = "VK_NV_cooperative_matrix2";
+        *tail = &fcm2;
+        tail = &fcm2.pNext;
     }
     if (want & WG_FEATURE_BIT(WG_FEATURE_PIPELINE_STATISTICS)) {
         exts[nexts++] = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;

@@ -54,6 +54,23 @@ bool wg_adapter_info_has_coop_shape(const wg_adapter_info *info, uint32_t m, uin
     return false;
 }
 
+bool wg_adapter_info_has_wgm_shape(const wg_adapter_info *info, uint32_t invocations, uint32_t m, uint32_t n,
+                                   uint32_t k, wg_component_type a, wg_component_type b, wg_component_type c,
+                                   wg_component_type result) {
+    if (!info || !(info->features & WG_FEATURE_BIT(WG_FEATURE_WORKGROUP_MATRIX)) || !m || !n || !k ||
+        invocations > info->wgm_max_invocations || m > info->wgm_max_dimension || n > info->wgm_max_dimension ||
+        k > info->wgm_max_dimension)
+        return false;
+    for (uint32_t i = 0; i < info->flex_shape_count && i < WG_MAX_COOP_SHAPES; i++) {
+        const wg_coop_flex_shape *s = &info->flex_shapes[i];
+        if (s->scope == 2 && s->invocations == invocations && s->a == a && s->b == b && s->c == c &&
+            s->result == result && s->m_granularity && s->n_granularity && s->k_granularity &&
+            m % s->m_granularity == 0 && n % s->n_granularity == 0 && k % s->k_granularity == 0)
+            return true;
+    }
+    return false;
+}
+
 static wg_component_type component_from_vk(int32_t v) {
     static const wg_component_type map[] = { WG_COMPONENT_F16, WG_COMPONENT_F32, WG_COMPONENT_F64, WG_COMPONENT_I8,
                                              WG_COMPONENT_I16, WG_COMPONENT_I32, WG_COMPONENT_I64, WG_COMPONENT_U8,
@@ -114,6 +131,7 @@ static bool adapter_fill(wg_instance *inst, wg_adapter *ad, VkPhysicalDevice pd)
     ad->ext_robustness2 = has_ext(exts, next, VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
     ad->ext_push_descriptor = has_ext(exts, next, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     ad->ext_coop = has_ext(exts, next, "VK_KHR_cooperative_matrix");
+    ad->ext_coop2 = ad->ext_coop && has_ext(exts, next, "VK_NV_cooperative_matrix2");
     ad->ext_subgroup_size_control = has_ext(exts, next, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
     ad->ext_exec_props = has_ext(exts, next, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     bool maint4 = has_ext(exts, next, VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
@@ -127,6 +145,7 @@ static bool adapter_fill(wg_instance *inst, wg_adapter *ad, VkPhysicalDevice pd)
     VkPhysicalDeviceSubgroupSizeControlProperties psg = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES };
     VkPhysicalDeviceMaintenance4Properties pm4 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES };
+    wg_vk_coop2_props pcm2 = { .sType = WG_STYPE_COOP2_PROPS };
     VkPhysicalDeviceProperties2 p2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2 };
     if (v12) {
         p2.pNext = &p11;
@@ -136,8 +155,12 @@ static bool adapter_fill(wg_instance *inst, wg_adapter *ad, VkPhysicalDevice pd)
             *tail = &psg;
             tail = &psg.pNext;
         }
-        if (v13 || maint4)
+        if (v13 || maint4) {
             *tail = &pm4;
+            tail = &pm4.pNext;
+        }
+        if (ad->ext_coop2)
+            *tail = &pcm2;
         vk->vkGetPhysicalDeviceProperties2(pd, &p2);
     } else {
         p2.properties = base;
@@ -193,6 +216,7 @@ static bool adapter_fill(wg_instance *inst, wg_adapter *ad, VkPhysicalDevice pd)
     VkPhysicalDeviceVulkan13Features f13 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES };
     VkPhysicalDeviceRobustness2FeaturesEXT fr2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT };
     struct { VkStructureType sType; void *pNext; VkBool32 coop, robust; } fcoop = { WG_STYPE_COOP_FEATURES, NULL, 0, 0 };
+    wg_vk_coop2_features fcm2 = { .sType = WG_STYPE_COOP2_FEATURES };
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR fexe = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR };
     VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2 };
@@ -212,6 +236,10 @@ static bool adapter_fill(wg_instance *inst, wg_adapter *ad, VkPhysicalDevice pd)
         if (ad->ext_coop) {
             *tail = &fcoop;
             tail = &fcoop.pNext;
+        }
+        if (ad->ext_coop2) {
+            *tail = &fcm2;
+            tail = &fcm2.pNext;
         }
         if (ad->ext_exec_props)
             *tail = &fexe;
@@ -245,6 +273,10 @@ static bool adapter_fill(wg_instance *inst, wg_adapter *ad, VkPhysicalDevice pd)
         feat |= WG_FEATURE_BIT(WG_FEATURE_ROBUST_BUFFER_ACCESS2);
     if (coop)
         feat |= WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX);
+    bool wgm = coop && ad->ext_coop2 && fcm2.workgroup_scope && fcm2.flexible_dimensions && v13 &&
+               vk->vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV;
+    if (wgm)
+        feat |= WG_FEATURE_BIT(WG_FEATURE_WORKGROUP_MATRIX);
     if (ad->sg_size_control)
         feat |= WG_FEATURE_BIT(WG_FEATURE_SUBGROUP_SIZE_CONTROL);
     if (ad->int64)
@@ -273,6 +305,28 @@ static bool adapter_fill(wg_instance *inst, wg_adapter *ad, VkPhysicalDevice pd)
                     component_from_vk(props[i].ResultType), props[i].saturatingAccumulation != 0,
                     (uint32_t)props[i].scope };
         }
+    }
+
+    if (wgm) {
+        uint32_t n = 0;
+        vk->vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV(pd, &n, NULL);
+        wg_vk_coop_flex_props props[WG_MAX_COOP_SHAPES];
+        if (n > WG_MAX_COOP_SHAPES)
+            n = WG_MAX_COOP_SHAPES;
+        for (uint32_t i = 0; i < n; i++)
+            props[i] = (wg_vk_coop_flex_props){ .sType = WG_STYPE_COOP_FLEX_PROPS };
+        VkResult r = vk->vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV(pd, &n, props);
+        if (r == VK_SUCCESS || r == VK_INCOMPLETE) {
+            info->flex_shape_count = n;
+            for (uint32_t i = 0; i < n; i++)
+                info->flex_shapes[i] = (wg_coop_flex_shape){
+                    props[i].MGranularity, props[i].NGranularity, props[i].KGranularity,
+                    component_from_vk(props[i].AType), component_from_vk(props[i].BType),
+                    component_from_vk(props[i].CType), component_from_vk(props[i].ResultType),
+                    props[i].saturatingAccumulation != 0, (uint32_t)props[i].scope, props[i].workgroupInvocations };
+        }
+        info->wgm_max_invocations = pcm2.wg_max_invocations;
+        info->wgm_max_dimension = pcm2.flex_max_dimension;
     }
 
     /* limits */

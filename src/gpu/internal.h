@@ -30,6 +30,31 @@ typedef struct wg_vk_coop_props {
 } wg_vk_coop_props;
 typedef VkResult (VKAPI_PTR *wg_PFN_coop_props)(VkPhysicalDevice, uint32_t *, wg_vk_coop_props *);
 #define WG_STYPE_COOP_PROPS ((VkStructureType)1000506001)
+/* VK_NV_cooperative_matrix2 (workgroup-scope matrices, flexible dimensions) */
+typedef struct wg_vk_coop2_features {
+    VkStructureType sType;
+    void *pNext;
+    VkBool32 workgroup_scope, flexible_dimensions, reductions, conversions, per_element, tensor_addressing,
+        block_loads;
+} wg_vk_coop2_features;
+typedef struct wg_vk_coop2_props {
+    VkStructureType sType;
+    void *pNext;
+    uint32_t wg_max_invocations, flex_max_dimension, wg_reserved_shared_memory;
+} wg_vk_coop2_props;
+typedef struct wg_vk_coop_flex_props {
+    VkStructureType sType;
+    void *pNext;
+    uint32_t MGranularity, NGranularity, KGranularity;
+    int32_t AType, BType, CType, ResultType;
+    VkBool32 saturatingAccumulation;
+    int32_t scope;
+    uint32_t workgroupInvocations;
+} wg_vk_coop_flex_props;
+typedef VkResult (VKAPI_PTR *wg_PFN_coop_flex_props)(VkPhysicalDevice, uint32_t *, wg_vk_coop_flex_props *);
+#define WG_STYPE_COOP2_FEATURES ((VkStructureType)1000593000)
+#define WG_STYPE_COOP_FLEX_PROPS ((VkStructureType)1000593001)
+#define WG_STYPE_COOP2_PROPS ((VkStructureType)1000593002)
 #define WG_STYPE_COOP_FEATURES ((VkStructureType)1000506000)
 
 #define WG_VK_GLOBAL_FNS(X)                     \
@@ -116,6 +141,7 @@ typedef struct wg_vk_fns {
     PFN_vkCreateDebugUtilsMessengerEXT vkCreateDebugUtilsMessengerEXT;    /* optional */
     PFN_vkDestroyDebugUtilsMessengerEXT vkDestroyDebugUtilsMessengerEXT;  /* optional */
     wg_PFN_coop_props vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR;  /* optional */
+    wg_PFN_coop_flex_props vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV;  /* optional */
 } wg_vk_fns;
 
 typedef struct wg_vk_dfns {
@@ -197,6 +223,7 @@ struct wg_adapter {
     uint32_t vk_api;
     VkPhysicalDeviceMemoryProperties mem;
     bool ext_robustness2, ext_push_descriptor, ext_coop, ext_subgroup_size_control, ext_exec_props;
+    bool ext_coop2;                      /* VK_NV_cooperative_matrix2 */
     bool host_query_reset, timeline, f16_arith, storage16, uniform16, int64, sg_size_control, full_subgroups;
     bool creation_feedback;
     uint32_t timestamp_valid_bits;

@@ -49,6 +49,8 @@ wg_error_id wg__load_instance(wg_vk_fns *f, VkInstance inst, const char **missin
         (PFN_vkDestroyDebugUtilsMessengerEXT)f->vkGetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
     f->vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR =
         (wg_PFN_coop_props)f->vkGetInstanceProcAddr(inst, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR");
+    f->vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV = (wg_PFN_coop_flex_props)f->vkGetInstanceProcAddr(
+        inst, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV");
     return WG_ERR_NONE;
 }
 

@@ -293,7 +293,8 @@ wg_shader_module *wg_device_create_shader_module(wg_device *dev, const wg_shader
                              .allocator = { dev->alloc.alloc, dev->alloc.free, dev->alloc.user },
                              .no_f16 = !(dev->features & WG_FEATURE_BIT(WG_FEATURE_SHADER_F16)),
                              .no_subgroups = !(dev->features & WG_FEATURE_BIT(WG_FEATURE_SUBGROUPS)),
-                             .no_subgroup_matrix = !(dev->features & WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX)) };
+                             .no_subgroup_matrix = !(dev->features & WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX)),
+                             .no_workgroup_matrix = !(dev->features & WG_FEATURE_BIT(WG_FEATURE_WORKGROUP_MATRIX)) };
         compiled = wgsl_compile(desc->wgsl, strlen(desc->wgsl), &opt);
         if (!compiled) {
             wg__err(dev, WG_ERR_HOST_OOM, "compiling WGSL of shader module '%s'", wg__label(m));

@@ -51,6 +51,7 @@
 #include "tensor_matmul_step.wgsl.h"
 #include "tensor_matmul_coop.wgsl.h" /* matmul.c, WT_MATMUL_F16_TENSOR */
 #include "tensor_flash_coop.wgsl.h"  /* attention_coop.c, WT_ATTENTION_F16_TENSOR */
+#include "tensor_matmul_wgm.wgsl.h"  /* matmul.c, WT_MATMUL_F16_TENSOR on workgroup matrices */
 #include "tensor_matvec.wgsl.h"
 #include "tensor_softmax.wgsl.h"      /* nn.c */
 #include "tensor_softmax4.wgsl.h"
@@ -237,16 +238,25 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
     char pre[768];
     bool sg = subgroups_of[key->file].bit && (key->mode[2] & subgroups_of[key->file].bit);
     int np = snprintf(pre, sizeof pre,
-                      "%s%s%salias SO = %s;\nalias SA = %s;\nalias SB = %s;\nalias SC = %s;\nalias C = %s;\n"
+                      "%s%s%s%salias SO = %s;\nalias SA = %s;\nalias SB = %s;\nalias SC = %s;\nalias C = %s;\n"
                       "const OP: u32 = %uu;\nconst MA: u32 = %uu;\nconst MB: u32 = %uu;\nconst MC: u32 = %uu;\n"
                       "const VPT: u32 = %uu;\n",
                       f16 ? "enable f16;\n" : "", sg ? "enable subgroups;\n" : "",
                       key->file == WT_K_matmul_coop || key->file == WT_K_flash_coop
                           ? "enable chromium_experimental_subgroup_matrix;\n" : "",
+                      key->file == WT_K_matmul_wgm ? "enable wgc_workgroup_matrix;\n" : "",
                       storage_type(key->out), storage_type(key->in[0]),
                       storage_type(key->in[1]), storage_type(key->in[2]),
                       key->compute == WT_F16 ? "f32" : storage_type(key->compute), key->op, key->mode[0],
                       key->mode[1], key->mode[2], (unsigned)per);
+    if (key->file == WT_K_matmul_wgm) {
+        uint32_t ld[4];
+        for (int i = 0; i < 4; i++)
+            ld[i] = (uint32_t)key->ld[4 * i] | (uint32_t)key->ld[4 * i + 1] << 8 | (uint32_t)key->ld[4 * i + 2] << 16 |
+                    (uint32_t)key->ld[4 * i + 3] << 24;
+        np += snprintf(pre + np, sizeof pre - (size_t)np, "const LDA: u32 = %uu;\nconst LDB: u32 = %uu;\nconst LDO: u32 = %uu;\nconst KC: u32 = %uu;\n",
+                       ld[0] ? ld[0] : 8u, ld[1] ? ld[1] : 8u, ld[2] ? ld[2] : 8u, ld[3] ? ld[3] : 64u);
+    }
     /* the parts: prelude, common.wgsl, the file (for unary_f / binary_f its `op`, and with a chain
      * both op tables and chain.wgsl), its subgroup code or stand-ins (subgroups_of), code it
      * shares with other files, the map entry point */
@@ -299,6 +309,7 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
     char fname[64];
     snprintf(fname, sizeof fname, "%s.wgsl", kfiles[key->file].name);
     bool unclamped = map != 0 || key->file == WT_K_matmul_coop || key->file == WT_K_flash_coop ||
+                     key->file == WT_K_matmul_wgm ||
                      key->file == WT_K_flash3 || (key->file == WT_K_matmul4 && (key->op & 4u)) ||
                      (key->file == WT_K_conv && (key->op & 16u));
     wgsl_result *r = wgsl_compile(src, len, &(wgsl_options){ .filename = fname, .no_f16 = !ctx->f16,

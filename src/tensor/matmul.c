@@ -301,6 +301,63 @@ static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, 
     key.mode[0] = acm ? 1 : 0;
     key.mode[1] = bcm ? 1 : 0;
     key.mode[2] = bias ? 1 : 0;
+    uint32_t ld[4] = { (uint32_t)(acm ? p->a_ks : p->a_ms), (uint32_t)(bcm ? p->b_ns : p->b_ks), (uint32_t)p->N,
+                       (uint32_t)p->K };
+    for (int i = 0; i < 16; i++)
+        key.ld[i] = (uint8_t)(ld[i / 4] >> (8 * (i % 4)));
+    wt_params pr;
+    memset(&pr, 0, sizeof pr);
+    pr.n = (uint32_t)(groups * 256);       /* one workgroup per 256 "elements" */
+    pr.off[0] = (uint32_t)p->a_off;
+    pr.off[1] = (uint32_t)p->b_off;
+    pr.off[2] = (uint32_t)p->c_off;
+    pr.sv[0] = (uint32_t)p->M;
+    pr.sv[1] = (uint32_t)p->N;
+    pr.sv[2] = (uint32_t)p->K;
+    pr.sv[3] = (uint32_t)tiles_n;
+    pr.aux[0] = (uint32_t)(acm ? p->a_ks : p->a_ms);
+    pr.aux[1] = (uint32_t)(bcm ? p->b_ns : p->b_ks);
+    pr.st[2][0] = (int32_t)p->c_ns;
+    return record_product(ctx, op, &key, &pr, out, a, b, bias);
+}
+
+/* Can matmul_wgm.wgsl (workgroup matrices, VK_NV_cooperative_matrix2) run this plan?  Whole
+ * 128 x 256 tiles and 64-deep slices (M % 128, N % 256, K % 64), leading dimensions and offsets
+ * multiples of 8 (16-byte aligned rows, as the cooperative-matrix loads want), no batch, f16
+ * operands, a device listing the 128 x 256 x 64 f16 -> f32 shape for 256 invocations.  Every load
+ * and store then lies inside its tensor (the kernel's header).  Opt-in for now (WGC_MATMUL_WGM=1):
+ * on the H200 its products through wt come out wrong (every element, test_matmul_coop), while the
+ * same kernel text with the parameters as constants, run by a scratch Vulkan harness, is right
+ * (309-311 TFLOP/s at 4096^3, the header); the cause is open. */
+static bool wgm_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const wt_tensor *b) {
+    const char *e = getenv("WGC_MATMUL_WGM");
+    if (!e || e[0] != '1' || !ctx->f16 || a->dtype != WT_F16 || b->dtype != WT_F16 || p->batch != 1 ||
+        p->M <= 0 || p->N <= 0 || p->K <= 0 || p->M % 128 || p->N % 256 || p->K % 64)
+        return false;
+    int64_t as = p->a_ks == 1 ? p->a_ms : p->a_ms == 1 ? p->a_ks : -1;
+    int64_t bs = p->b_ns == 1 ? p->b_ks : p->b_ks == 1 ? p->b_ns : -1;
+    if (as <= 0 || bs <= 0 || as % 8 || bs % 8 || p->a_off % 8 || p->b_off % 8 || as > UINT32_MAX || bs > UINT32_MAX)
+        return false;
+    if (!wg_device_has_feature(ctx->dev, WG_FEATURE_WORKGROUP_MATRIX))
+        return false;
+    const wg_adapter_info *in = wg_adapter_get_info(wg_device_get_adapter(ctx->dev));
+    return in && wg_adapter_info_has_wgm_shape(in, 256, 128, 256, 64, WG_COMPONENT_F16, WG_COMPONENT_F16,
+                                               WG_COMPONENT_F32, WG_COMPONENT_F32);
+}
+
+static wt_status record_wgm(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *out, wt_tensor *a,
+                            wt_tensor *b, wt_tensor *bias) {
+    int64_t tiles_m = p->M / 128, tiles_n = p->N / 256, groups = tiles_m * tiles_n;
+    if (groups > (int64_t)(UINT32_MAX / 256) || p->M * p->N > (int64_t)UINT32_MAX ||
+        p->a_off > UINT32_MAX || p->b_off > UINT32_MAX || p->c_off > UINT32_MAX)
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "a %lld x %lld product is too large for one dispatch",
+                         (long long)p->M, (long long)p->N);
+    bool acm = p->a_ks != 1, bcm = p->b_ns != 1;
+    wt_kkey key = wt_key(WT_K_matmul_wgm, 0, out->dtype, WT_F16, WT_F16, WT_F32);
+    key.in[2] = (uint8_t)(bias ? bias->dtype : WT_F32);
+    key.mode[0] = acm ? 1 : 0;
+    key.mode[1] = bcm ? 1 : 0;
+    key.mode[2] = bias ? 1 : 0;
     wt_params pr;
     memset(&pr, 0, sizeof pr);
     pr.n = (uint32_t)(groups * 256);       /* one workgroup per 256 "elements" */
@@ -517,7 +574,8 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
                        s2);
     }
     if (desc && desc->precision == WT_MATMUL_F16_TENSOR && kind == WT_MATMUL_AUTO && coop_ok(ctx, &p, a, b)) {
-        if (record_coop(ctx, op, &p, out, a, b, bias) != WT_OK) {
+        bool wgm = wgm_ok(ctx, &p, a, b);
+        if ((wgm ? record_wgm(ctx, op, &p, out, a, b, bias) : record_coop(ctx, op, &p, out, a, b, bias)) != WT_OK) {
             wt_release(out);
             return NULL;
         }

@@ -45,6 +45,16 @@ enum {                                   /* bi_info.flags */
     BI_F_SGM   = 1u << 7                 /* subgroup matrix built-in (check.c types it) */
 };
 
+/* Subgroup and workgroup matrix built-ins: the scope (1 = workgroup) and the subgroup built-in a
+ * workgroup one mirrors (the typing and the lowering are the same but for the scope). */
+static inline int bi_sgm_scope(bi_fn f) {
+    return f == BI_workgroupMatrixLoad || f == BI_workgroupMatrixStore || f == BI_workgroupMatrixMultiplyAccumulate;
+}
+static inline bi_fn bi_sgm_base(bi_fn f) {
+    return f == BI_workgroupMatrixLoad ? BI_subgroupMatrixLoad : f == BI_workgroupMatrixStore ? BI_subgroupMatrixStore :
+           f == BI_workgroupMatrixMultiplyAccumulate ? BI_subgroupMatrixMultiplyAccumulate : f;
+}
+
 typedef enum bi_lower_kind {
     BI_LK_NA = 0,                        /* no overload with this scalar kind */
     BI_LK_GLSL,                          /* OpExtInst GLSL.std.450 <num> */

@@ -743,6 +743,10 @@ static void directives(checker *c) {
                     if (c->cc->opt.no_subgroup_matrix)
                         ERR(nm->sp, "'chromium_experimental_subgroup_matrix' extension is not supported by the device");
                     c->sm->enable_subgroup_matrix = true;
+                } else if (!strcmp(s, "wgc_workgroup_matrix")) {
+                    if (c->cc->opt.no_workgroup_matrix)
+                        ERR(nm->sp, "'wgc_workgroup_matrix' extension is not supported by the device");
+                    c->sm->enable_workgroup_matrix = true;
                 } else if (!strcmp(s, "subgroups_f16") || !strcmp(s, "clip_distances") ||
                            !strcmp(s, "dual_source_blending") || !strcmp(s, "primitive_index")) {
                     /* accepted, unused by compute */

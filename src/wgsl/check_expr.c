@@ -199,27 +199,34 @@ static ty_t array_type(checker *c, uint32_t h, ty_t elem, uint32_t cnt) {
 /* ---- subgroup matrices (enable chromium_experimental_subgroup_matrix) ---- */
 
 static ty_sgm_use sgm_use_of(const char *s) {
-    if (strncmp(s, "subgroup_matrix_", 16)) return TY_SGM_NONE;
-    s += 16;
+    if (!strncmp(s, "subgroup_matrix_", 16)) s += 16;
+    else if (!strncmp(s, "workgroup_matrix_", 17)) s += 17;
+    else return TY_SGM_NONE;
     return !strcmp(s, "left") ? TY_SGM_LEFT : !strcmp(s, "right") ? TY_SGM_RIGHT :
            !strcmp(s, "result") ? TY_SGM_RESULT : TY_SGM_NONE;
 }
 
-/* Template argument i of a subgroup matrix type: a const-expression integer in 1..255. */
-static uint32_t sgm_dim(checker *c, uint32_t h, uint32_t i) {
-    const char *what = i == 1 ? "column" : "row";
+/* Template argument i of a subgroup (workgroup) matrix type: a const-expression integer in 1..255
+ * (1..1024, a multiple of 16: the granularity every NVIDIA device lists for workgroup scope). */
+static uint32_t sgm_dim(checker *c, uint32_t h, uint32_t i, bool wg) {
+    const char *what = i == 1 ? "column" : "row", *kind = wg ? "workgroup" : "subgroup";
     uint32_t a = chk_templ_arg(c, h, i);
     sema_expr *ae = chk_expr(c, a);
     if (!ae->type && ae->kind != SEMA_EK_TYPE) return 0;
     ty_t t = ae->kind == SEMA_EK_TYPE ? 0 : chk_rval(c, a);
     if (!t || !is_int_scalar(t) || ae->stage != SEMA_STAGE_CONST || !ae->cval) {
-        ERR(nsp(c, a), "subgroup matrix %s count must be a constant positive integer", what);
+        ERR(nsp(c, a), "%s matrix %s count must be a constant positive integer", kind, what);
         return 0;
     }
     int64_t v = c->sm->values[ae->cval].u.i;
-    if (v < 1 || v > 255) {
-        ERR(nsp(c, a), v < 1 ? "subgroup matrix %s count must be a constant positive integer" :
-                       "subgroup matrix %s count must be at most 255", what);
+    int64_t max = wg ? 1024 : 255;
+    if (v < 1 || v > max) {
+        ERR(nsp(c, a), v < 1 ? "%s matrix %s count must be a constant positive integer" :
+                       "%s matrix %s count must be at most %d", kind, what, (int)max);
+        return 0;
+    }
+    if (wg && v % 16) {
+        ERR(nsp(c, a), "workgroup matrix %s count must be a multiple of 16", what);
         return 0;
     }
     if (t == TY_AINT) chk_materialize(c, a, TY_I32);
@@ -227,11 +234,16 @@ static uint32_t sgm_dim(checker *c, uint32_t h, uint32_t i) {
 }
 
 
-/* subgroup_matrix_left<T, K, M>, subgroup_matrix_right<T, N, K>, subgroup_matrix_result<T, N, M>:
- * T then columns then rows. */
+/* subgroup_matrix_left<T, K, M>, subgroup_matrix_right<T, N, K>, subgroup_matrix_result<T, N, M>
+ * (and the workgroup_matrix_ ones): T then columns then rows. */
 static ty_t sgm_type(checker *c, uint32_t h, ty_sgm_use use, const char *s, uint32_t nt) {
-    if (!c->sm->enable_subgroup_matrix) {
+    bool wg = s[0] == 'w';
+    if (!wg && !c->sm->enable_subgroup_matrix) {
         ERR(nsp(c, h), "use of 'subgroup_matrix_*' requires enabling extension 'chromium_experimental_subgroup_matrix'");
+        return 0;
+    }
+    if (wg && !c->sm->enable_workgroup_matrix) {
+        ERR(nsp(c, h), "use of 'workgroup_matrix_*' requires enabling extension 'wgc_workgroup_matrix'");
         return 0;
     }
     if (nt != 3) {
@@ -241,12 +253,12 @@ static ty_t sgm_type(checker *c, uint32_t h, ty_sgm_use use, const char *s, uint
     ty_t el = chk_type_expr(c, chk_templ_arg(c, h, 0));
     if (!el) return 0;
     if (el != TY_F16 && el != TY_F32 && el != TY_I32 && el != TY_U32) {
-        ERR(nsp(c, h), "subgroup_matrix element type must be f32, f16, i32 or u32");
+        ERR(nsp(c, h), "%s element type must be f32, f16, i32 or u32", wg ? "workgroup_matrix" : "subgroup_matrix");
         return 0;
     }
-    uint32_t cols = sgm_dim(c, h, 1);
-    uint32_t rows = cols ? sgm_dim(c, h, 2) : 0;
-    return rows ? ty_sgmat(c->tt, use, el, cols, rows) : 0;
+    uint32_t cols = sgm_dim(c, h, 1, wg);
+    uint32_t rows = cols ? sgm_dim(c, h, 2, wg) : 0;
+    return rows ? ty_coopmat(c->tt, wg ? TY_SGM_WORKGROUP : TY_SGM_SUBGROUP, use, el, cols, rows) : 0;
 }
 
 /* Resolves an identifier (with template list) in type position. */
@@ -1119,6 +1131,19 @@ static void sgm_construct(checker *c, uint32_t h, sema_expr *e, ty_t t) {
         uint32_t a = arg_at(c, h, 0);
         ty_t at = chk_rval(c, a);
         if (!at) return;
+        const ty_info *ai = ty_get(c->tt, at), *ti = ty_get(c->tt, t);
+        if (ai->kind == TY_SGMAT) {   /* conversion: same kind, scope and size, f16 <-> f32 */
+            if (ai->access != ti->access || ai->as != ti->as || ai->n != ti->n || ai->rows != ti->rows ||
+                (ai->elem != TY_F16 && ai->elem != TY_F32) || (el != TY_F16 && el != TY_F32)) {
+                ERR(nsp(c, a), "cannot convert value of type '%s' to type '%s'", TN(at), TN(t));
+                return;
+            }
+            e->kind = SEMA_EK_VALUE;
+            e->type = t;
+            e->call = SEMA_CALL_CONSTRUCT;
+            e->stage = SEMA_STAGE_RUNTIME;
+            return;
+        }
         if (!chk_materialize(c, a, el)) {
             if (EX(c, a)->type) ERR(nsp(c, a), "cannot convert value of type '%s' to type '%s'", TN(at), TN(el));
             return;
@@ -1303,10 +1328,18 @@ static void sgm_no_match(checker *c, uint32_t h, const char *name, ty_t tmpl, co
 /* The subgroup matrix built-ins (builtins.def lists their signatures). */
 static void sgm_call(checker *c, uint32_t h, sema_expr *e, bi_fn f, ty_t tmpl, const char *name) {
     uint32_t nargs = N(h)->u.call.args.count;
-    if (!c->sm->enable_subgroup_matrix) {
+    bool wg = bi_sgm_scope(f) == TY_SGM_WORKGROUP;
+    if (!wg && !c->sm->enable_subgroup_matrix) {
         ERR(nsp(c, h), "cannot call built-in function '%s' without extension 'chromium_experimental_subgroup_matrix'", name);
         return;
     }
+    if (wg && !c->sm->enable_workgroup_matrix) {
+        ERR(nsp(c, h), "cannot call built-in function '%s' without extension 'wgc_workgroup_matrix'", name);
+        return;
+    }
+    uint8_t scope = wg ? TY_SGM_WORKGROUP : TY_SGM_SUBGROUP;
+    bi_fn f0 = f;
+    f = bi_sgm_base(f);
     uint32_t want = f == BI_subgroupMatrixLoad ? 4 : f == BI_subgroupMatrixStore ? 5 :
                     f == BI_subgroupMatrixMultiply ? 2 : 3;
     ty_t a[BI_MAX_ARGS + 1] = { 0 };
@@ -1320,7 +1353,7 @@ static void sgm_call(checker *c, uint32_t h, sema_expr *e, bi_fn f, ty_t tmpl, c
     if (f == BI_subgroupMatrixLoad || f == BI_subgroupMatrixStore) {
         bool ld = f == BI_subgroupMatrixLoad;
         ty_t m = ld ? tmpl : a[2];
-        if (!m || ty_kind_of(c->tt, m) != TY_SGMAT) {
+        if (!m || ty_kind_of(c->tt, m) != TY_SGMAT || ty_get(c->tt, m)->as != scope) {
             sgm_no_match(c, h, name, tmpl, a, nargs);
             return;
         }
@@ -1345,14 +1378,15 @@ static void sgm_call(checker *c, uint32_t h, sema_expr *e, bi_fn f, ty_t tmpl, c
     } else {
         const ty_info *l = ty_get(c->tt, a[0]), *r = ty_get(c->tt, a[1]);
         if (l->kind != TY_SGMAT || l->access != TY_SGM_LEFT || r->kind != TY_SGMAT || r->access != TY_SGM_RIGHT ||
-            l->elem != r->elem || l->n != r->rows) {
+            l->elem != r->elem || l->n != r->rows || l->as != scope || r->as != scope) {
             sgm_no_match(c, h, name, tmpl, a, nargs);
             return;
         }
         ty_t rel = tmpl;
         if (f == BI_subgroupMatrixMultiplyAccumulate) {
             const ty_info *acc = ty_get(c->tt, a[2]);
-            if (acc->kind != TY_SGMAT || acc->access != TY_SGM_RESULT || acc->n != r->n || acc->rows != l->rows) {
+            if (acc->kind != TY_SGMAT || acc->access != TY_SGM_RESULT || acc->n != r->n || acc->rows != l->rows ||
+                acc->as != scope) {
                 sgm_no_match(c, h, name, tmpl, a, nargs);
                 return;
             }
@@ -1361,12 +1395,12 @@ static void sgm_call(checker *c, uint32_t h, sema_expr *e, bi_fn f, ty_t tmpl, c
             sgm_no_match(c, h, name, tmpl, a, nargs);
             return;
         }
-        ret = ty_sgmat(c->tt, TY_SGM_RESULT, rel, r->n, l->rows);
+        ret = ty_coopmat(c->tt, (ty_sgm_scope)scope, TY_SGM_RESULT, rel, r->n, l->rows);
     }
     e->kind = SEMA_EK_VALUE;
     e->type = ret ? ret : TY_VOID;
     e->call = SEMA_CALL_BUILTIN;
-    e->bi_fn = (uint16_t)f;
+    e->bi_fn = (uint16_t)f0;
     e->bi_ovl = 0;
     e->stage = SEMA_STAGE_RUNTIME;
 }

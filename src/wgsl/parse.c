@@ -1534,7 +1534,7 @@ static const char *const extensions[] = {
 };
 /* Accepted though Tint allows them only with allow_unsafe_apis: wgc is not a browser, and the
  * runtime rejects a module whose device lacks the feature (check.c, opt.no_subgroup_matrix). */
-static const char *const extensions_unsafe[] = { "chromium_experimental_subgroup_matrix", NULL };
+static const char *const extensions_unsafe[] = { "chromium_experimental_subgroup_matrix", "wgc_workgroup_matrix", NULL };
 static const char *const all_extensions[] = { /* listed when the name looks like a chromium one */
     "atomic_vec2u_min_max", "chromium_disable_uniformity_analysis", "chromium_experimental_barycentric_coord",
     "chromium_experimental_framebuffer_fetch", "chromium_experimental_pixel_local",

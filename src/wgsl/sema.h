@@ -191,6 +191,7 @@ typedef struct sema_module {
     /* enabled extensions */
     bool enable_f16, enable_subgroups;
     bool enable_subgroup_matrix;  /* enable chromium_experimental_subgroup_matrix */
+    bool enable_workgroup_matrix; /* enable wgc_workgroup_matrix */
 } sema_module;
 
 static inline sema_expr *sema_ex(const sema_module *sm, uint32_t node) { return &sm->ex[node < sm->node_count ? node : 0]; }

@@ -214,10 +214,12 @@ static uint32_t make_type(emitter *e, ty_t t, bool lay) {
         uint32_t sc = sc_of((ty_as)ti->as);
         return spv_type_pointer(b, sc, layout_sc(sc) ? tidl(e, ti->elem) : tid(e, ti->elem));
     }
-    case TY_SGMAT: {                     /* OpTypeCooperativeMatrixKHR, scope Subgroup */
+    case TY_SGMAT: {                     /* OpTypeCooperativeMatrixKHR, scope Subgroup (Workgroup) */
         spv_capability(b, SPV_CAP_CooperativeMatrixKHR);
         spv_extension(b, "SPV_KHR_cooperative_matrix");
-        uint32_t ops[5] = { tid(e, ti->elem), c_u32(e, SPV_SCOPE_SUBGROUP), c_u32(e, ti->rows), c_u32(e, ti->n),
+        bool wg = ti->as == TY_SGM_WORKGROUP;
+        if (wg) spv_extension(b, "SPV_NV_cooperative_matrix2");   /* workgroup scope, flexible sizes */
+        uint32_t ops[5] = { tid(e, ti->elem), c_u32(e, wg ? SPV_SCOPE_WORKGROUP : SPV_SCOPE_SUBGROUP), c_u32(e, ti->rows), c_u32(e, ti->n),
                             c_u32(e, (uint32_t)ti->access - 1u) };  /* MatrixAKHR 0, MatrixBKHR 1, MatrixAccumulatorKHR 2 */
         return spv_global_dedup(b, SPV_OP_TypeCooperativeMatrixKHR, 0, 0, 5, ops, 0, NULL);
     }
@@ -868,6 +870,12 @@ static uint32_t construct(emitter *e, uint32_t h, ty_t t) {
         if (nargs == 1 && TI(vt(e, ast_item(e->m, n->u.call.args, 0)))->kind != TY_VEC) return splat(e, t, parts[0]);
         return spv_val(&e->b, SPV_OP_CompositeConstruct, tid(e, t), nargs, parts);
     }
+    if (ti->kind == TY_SGMAT && nargs == 1) {   /* a scalar splat, or a matrix converted f16 <-> f32 */
+        ty_t at = vt(e, ast_item(e->m, n->u.call.args, 0));
+        if (TI(at)->kind == TY_SGMAT)
+            return at == t ? parts[0] : spv_val(&e->b, SPV_OP_FConvert, tid(e, t), 1, parts);
+        return spv_val(&e->b, SPV_OP_CompositeConstruct, tid(e, t), 1, parts);
+    }
     if (ti->kind == TY_MAT && nargs == (uint32_t)ti->n * ti->rows && TI(vt(e, ast_item(e->m, n->u.call.args, 0)))->kind != TY_VEC) {
         ty_t ct = ty_mat_column(e->tt, t);
         uint32_t cols[4];
@@ -1262,6 +1270,7 @@ static uint32_t pack4x8(emitter *e, uint32_t v, int sgn, int clampit) {
  * zero matrix). */
 static uint32_t sgm_call(emitter *e, uint32_t h, bi_fn f, ty_t rt, uint32_t R) {
     spv_builder *b = &e->b;
+    f = bi_sgm_base(f);                     /* workgroup matrices: the same lowering, their types' scope */
     uint32_t na = N(h)->u.call.args.count, ah[5] = { 0 };   /* Store has 5 arguments (> BI_MAX_ARGS) */
     for (uint32_t i = 0; i < na && i < 5; i++) ah[i] = ast_item(e->m, N(h)->u.call.args, i);
     if (f == BI_subgroupMatrixLoad || f == BI_subgroupMatrixStore) {
@@ -2213,7 +2222,8 @@ int wgsl_emit(wgsl_cc *cc) {
     e->tt = &sm->tt;
     e->bounds = !cc->opt.no_bounds_checks;
     uint32_t version = cc->opt.target_env == WGSL_TARGET_VULKAN_1_3 ? SPV_VERSION_1_6 : SPV_VERSION_1_3;
-    if (sm->enable_subgroup_matrix) version = SPV_VERSION_1_6;   /* SPV_KHR_cooperative_matrix needs SPIR-V 1.6 */
+    if (sm->enable_subgroup_matrix || sm->enable_workgroup_matrix)
+        version = SPV_VERSION_1_6;   /* SPV_KHR_cooperative_matrix needs SPIR-V 1.6 */
     spv_init(&e->b, arena_realloc, &cc->arena, version);
     e->fork = version >= 0x00010500u;
     e->id = arena_alloc(&cc->arena, sm->node_count * sizeof *e->id);

@@ -285,13 +285,20 @@ ty_t ty_atomic(ty_table *tt, ty_t t) {
 }
 
 ty_t ty_sgmat(ty_table *tt, ty_sgm_use use, ty_t elem, uint32_t cols, uint32_t rows) {
-    if (use <= TY_SGM_NONE || use >= TY_SGM_COUNT || cols < 1 || cols > 255 || rows < 1 || rows > 255) return 0;
+    return ty_coopmat(tt, TY_SGM_SUBGROUP, use, elem, cols, rows);
+}
+
+ty_t ty_coopmat(ty_table *tt, ty_sgm_scope scope, ty_sgm_use use, ty_t elem, uint32_t cols, uint32_t rows) {
+    uint32_t max = scope == TY_SGM_WORKGROUP ? 1024u : 255u;
+    if (use <= TY_SGM_NONE || use >= TY_SGM_COUNT || cols < 1 || cols > max || rows < 1 || rows > max) return 0;
     if (elem != TY_F16 && elem != TY_F32 && elem != TY_I32 && elem != TY_U32) return 0;
+    if (scope != TY_SGM_SUBGROUP && scope != TY_SGM_WORKGROUP) return 0;
     ty_info r = { 0 };
     r.kind = TY_SGMAT;
+    r.as = (uint8_t)scope;
     r.access = (uint8_t)use;
-    r.n = (uint8_t)cols;
-    r.rows = (uint8_t)rows;
+    r.n = (uint16_t)cols;
+    r.rows = (uint16_t)rows;
     r.elem = elem;
     return intern(tt, &r);
 }
@@ -476,8 +483,8 @@ static size_t name_into(ty_table *tt, ty_t t, char *buf, size_t cap, size_t pos)
         PUT(r->name ? r->name : "<struct>");
         break;
     case TY_SGMAT:
-        PUT(r->access == TY_SGM_LEFT ? "subgroup_matrix_left<" : r->access == TY_SGM_RIGHT ?
-            "subgroup_matrix_right<" : "subgroup_matrix_result<");
+        PUT(r->as == TY_SGM_WORKGROUP ? "workgroup_matrix_" : "subgroup_matrix_");
+        PUT(r->access == TY_SGM_LEFT ? "left<" : r->access == TY_SGM_RIGHT ? "right<" : "result<");
         pos = name_into(tt, r->elem, buf, cap, pos);
         snprintf(num, sizeof num, ", %u, %u>", (unsigned)r->n, (unsigned)r->rows);
         PUT(num);

@@ -84,9 +84,9 @@ typedef struct ty_member {
 
 typedef struct ty_info {
     uint8_t kind;                        /* ty_kind */
-    uint8_t n;                           /* vec: width 2..4; mat: columns 2..4 */
-    uint8_t rows;                        /* mat: rows 2..4 */
-    uint8_t as;                          /* ptr/ref: ty_as */
+    uint16_t n;                          /* vec: width 2..4; mat: columns 2..4; sgmat: columns */
+    uint16_t rows;                       /* mat: rows 2..4; sgmat: rows */
+    uint8_t as;                          /* ptr/ref: ty_as; sgmat: ty_sgm_scope */
     uint8_t access;                      /* ptr/ref: ty_access; sgmat: ty_sgm_use */
     uint8_t array_kind;                  /* array: ty_array_kind */
     uint8_t builtin_struct;              /* struct: ty_builtin_struct, 0 for user structs */
@@ -145,6 +145,12 @@ ty_t ty_atomic(ty_table *tt, ty_t t);                                 /* t: i32 
  * size outside 1..255. */
 typedef enum ty_sgm_use { TY_SGM_NONE = 0, TY_SGM_LEFT, TY_SGM_RIGHT, TY_SGM_RESULT, TY_SGM_COUNT } ty_sgm_use;
 ty_t ty_sgmat(ty_table *tt, ty_sgm_use use, ty_t elem, uint32_t cols, uint32_t rows);
+/* Workgroup matrices (enable wgc_workgroup_matrix, wgc's own extension, lowered to
+ * VK_NV_cooperative_matrix2's workgroup-scope cooperative matrices): workgroup_matrix_left<T, K, M>,
+ * _right<T, N, K>, _result<T, N, M>, the same kinds as subgroup matrices with scope
+ * TY_SGM_WORKGROUP in `as` and sizes 1..1024.  ty_coopmat makes either. */
+typedef enum ty_sgm_scope { TY_SGM_SUBGROUP = 0, TY_SGM_WORKGROUP = 1 } ty_sgm_scope;
+ty_t ty_coopmat(ty_table *tt, ty_sgm_scope scope, ty_sgm_use use, ty_t elem, uint32_t cols, uint32_t rows);
 ty_t ty_ptr(ty_table *tt, ty_as as, ty_t store, ty_access am);
 ty_t ty_ref(ty_table *tt, ty_as as, ty_t store, ty_access am);
 /* A new (nominal) struct; members are copied and laid out.  Validity of @align/@size values is the

@@ -350,13 +350,17 @@ static uint32_t call(un *u, uint32_t *cf, uint32_t h) {
             edge(u, r, *cf);
             return src(u, h, SRC_SUBGROUP);
         }
-        if (bi->flags & BI_F_SGM) {  /* subgroup matrices: subgroup uniform control flow, offset and stride */
-            uint32_t r = require(u, h, h, true, u->sub_sev);
+        if (bi->flags & BI_F_SGM) {  /* subgroup (workgroup) matrices: subgroup (workgroup) uniform control
+                                      * flow, offset and stride */
+            bool sg = !bi_sgm_scope((bi_fn)e->bi_fn);
+            int sev = sg ? u->sub_sev : WGSL_SEVERITY_ERROR;
+            bi_fn bf = bi_sgm_base((bi_fn)e->bi_fn);
+            uint32_t r = require(u, h, h, sg, sev);
             edge(u, r, *cf);
-            uint32_t idx[3] = { 0, 1, e->bi_fn == BI_subgroupMatrixLoad ? 3u : 4u };   /* pointer, offset, stride */
-            for (int k = 0; k < 3 && (e->bi_fn == BI_subgroupMatrixLoad || e->bi_fn == BI_subgroupMatrixStore); k++) {
+            uint32_t idx[3] = { 0, 1, bf == BI_subgroupMatrixLoad ? 3u : 4u };   /* pointer, offset, stride */
+            for (int k = 0; k < 3 && (bf == BI_subgroupMatrixLoad || bf == BI_subgroupMatrixStore); k++) {
                 if (idx[k] >= nargs || idx[k] >= 64) continue;
-                uint32_t ra = require(u, ast_item(u->m, n->u.call.args, idx[k]), h, true, u->sub_sev);
+                uint32_t ra = require(u, ast_item(u->m, n->u.call.args, idx[k]), h, sg, sev);
                 if (!ra) continue;
                 UN(u, ra)->aux = idx[k] + 1;
                 edge(u, ra, argv[idx[k]]);
@@ -368,7 +372,8 @@ static uint32_t call(un *u, uint32_t *cf, uint32_t h) {
         return result;
     }
     if (e->call == SEMA_CALL_CONSTRUCT && nargs == 1 && ty_kind_of(&u->sm->tt, e->type) == TY_SGMAT) {
-        uint32_t ra = require(u, ast_item(u->m, n->u.call.args, 0), h, true, u->sub_sev);   /* M(s): s uniform */
+        bool sg = ty_get(&u->sm->tt, e->type)->as != TY_SGM_WORKGROUP;
+        uint32_t ra = require(u, ast_item(u->m, n->u.call.args, 0), h, sg, sg ? u->sub_sev : WGSL_SEVERITY_ERROR);   /* M(s): s uniform */
         if (ra) {
             UN(u, ra)->aux = 1;
             edge(u, ra, argv[0]);

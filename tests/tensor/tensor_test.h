@@ -25,6 +25,7 @@ static inline wt_context *tt_init(tt_fixture *f, const wt_context_desc *cd) {
     bool f16 = wg_adapter_has_feature(probe.ad, WG_FEATURE_SHADER_F16);
     bool sg = wg_adapter_has_feature(probe.ad, WG_FEATURE_SUBGROUPS);
     bool coop = wg_adapter_has_feature(probe.ad, WG_FEATURE_COOPERATIVE_MATRIX);
+    bool wgm = wg_adapter_has_feature(probe.ad, WG_FEATURE_WORKGROUP_MATRIX);
     bool stats = wg_adapter_has_feature(probe.ad, WG_FEATURE_PIPELINE_STATISTICS);   /* wt_kernel_list */
     wg_device_release(probe.dev);
     wg_instance_release(probe.inst);
@@ -32,6 +33,7 @@ static inline wt_context *tt_init(tt_fixture *f, const wt_context_desc *cd) {
     fixture_init(&f->g, &(wg_device_desc){ .required_features = (f16 ? WG_FEATURE_BIT(WG_FEATURE_SHADER_F16) : 0) |
                                                                 (sg ? WG_FEATURE_BIT(WG_FEATURE_SUBGROUPS) : 0) |
                                                                 (coop ? WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX) : 0) |
+                                                                (wgm ? WG_FEATURE_BIT(WG_FEATURE_WORKGROUP_MATRIX) : 0) |
                                                                 (stats ? WG_FEATURE_BIT(WG_FEATURE_PIPELINE_STATISTICS) : 0) });
     wt_context_desc d = cd ? *cd : (wt_context_desc){ 0 };
     if (!d.allocator.alloc)

@@ -50,7 +50,7 @@ int main(void) {
     wt_context *ctx = tt_init(&f, NULL);
     bool f16 = wt_context_has_f16(ctx);
     for (uint32_t file = 0; file < WT_K_COUNT; file++) {
-        bool coop = file == WT_K_matmul_coop || file == WT_K_flash_coop;
+        bool coop = file == WT_K_matmul_coop || file == WT_K_flash_coop || file == WT_K_matmul_wgm;
         if (coop && !f16) {
             printf("SKIP: %s.wgsl: f16 kernels need shader-f16\n", names[file]);
             continue;
@@ -59,6 +59,14 @@ int main(void) {
         if (coop)
             k.compute = WT_F32;
         compile(ctx, &k, 1, coop ? "f16" : "f32");
+        if (coop && file == WT_K_matmul_wgm)   /* both layouts of each operand, the bias, f32 out */
+            for (int m = 1; m < 16; m++) {
+                wt_kkey w = k;
+                w.mode[0] = (uint8_t)(m & 1), w.mode[1] = (uint8_t)(m >> 1 & 1), w.mode[2] = (uint8_t)(m >> 2 & 1);
+                if (m & 8)
+                    w.out = WT_F32;
+                compile(ctx, &w, 1, "f16 layouts");
+            }
         if (f16 && !coop && takes_f16(file)) {
             k = key_of(file, WT_F16);
             k.compute = WT_F32;

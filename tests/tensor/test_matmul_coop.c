@@ -181,6 +181,13 @@ static void bench_4096(void) {
     const char *v = getenv("WGC_COOP_VARIANT");
     printf("BENCH f16 matmul 4096^3: tensor cores (variant %s) %.1f TFLOP/s, default kernels %.1f TFLOP/s\n",
            v ? v : "auto", tc, df);
+    const char *wgm_env = getenv("WGC_MATMUL_WGM");
+    if (wgm_env && wgm_env[0] == '1' && wg_device_has_feature(wt_context_device(ctx), WG_FEATURE_WORKGROUP_MATRIX)) {
+        setenv("WGC_MATMUL_WGM", "0", 1);   /* the subgroup-matrix kernel on the same product */
+        printf("BENCH f16 matmul 4096^3: subgroup matrices only (matmul_coop.wgsl) %.1f TFLOP/s\n",
+               bench(n, &tensor_mode, a, b));
+        setenv("WGC_MATMUL_WGM", "1", 1);
+    }
     /* the staging layouts: A and B column-major (transposed views, read in place) */
     wt_tensor *at = wt_transpose(ctx, a, 0, 1), *bt = wt_transpose(ctx, b, 0, 1);
     CHECK(at && bt);
@@ -238,6 +245,29 @@ int main(void) {
     }
     if (tc && !forced)
         unsetenv("WGC_COOP_VARIANT");
+    /* workgroup matrices (matmul_wgm.wgsl, VK_NV_cooperative_matrix2): whole 128 x 256 tiles, K a
+     * multiple of 64 (one pair of slices and a single one at 192), every layout, the bias */
+    bool wgm = tc && wg_device_has_feature(wt_context_device(ctx), WG_FEATURE_WORKGROUP_MATRIX);
+    const char *wgm_env = getenv("WGC_MATMUL_WGM");
+    if (!wgm)
+        printf("SKIP: no workgroup matrices on %s: matmul_coop.wgsl runs every case\n", name);
+    else if (!wgm_env || wgm_env[0] != '1')
+        printf("SKIP: matmul_wgm.wgsl is opt-in (WGC_MATMUL_WGM=1; matmul.c's wgm_ok says why)\n");
+    else {
+        printf("workgroup matrices on %s\n", name);
+        check_case(128, 256, 64, false, false, false);
+        check_case(256, 512, 192, false, false, true);
+        check_case(384, 256, 128, true, false, false);
+        check_case(128, 768, 256, false, true, true);
+        check_case(256, 256, 320, true, true, false);
+        uint32_t n = wt_kernel_list(ctx, NULL, 0), w = 0;
+        wt_kernel_info *ks = calloc(n + 1, sizeof *ks);
+        if (ks && wt_kernel_list(ctx, ks, n) == n)
+            for (uint32_t i = 0; i < n; i++)
+                w += !strncmp(ks[i].name, "matmul_wgm", 10);
+        free(ks);
+        CHECKF(w >= 4, "%u matmul_wgm kernels built (one per layout and bias mode used)", w);
+    }
     /* a bad precision value is an error */
     wt_tensor *x = rnd(4, 4);
     CHECK(wt_matmul_ex(ctx, x, x, NULL, &(wt_matmul_desc){ .precision = WT_MATMUL_PRECISION_COUNT }) == NULL);

@@ -285,11 +285,95 @@ static void test_device_option(void) {
     if (r) wgsl_result_free(r);
 }
 
+
+/* Workgroup matrices (enable wgc_workgroup_matrix, wgc's own): the same opcodes with scope
+ * Workgroup (2) and SPV_NV_cooperative_matrix2 declared, sizes up to 1024 in multiples of 16, a
+ * result converted f32 -> f16 by its constructor (OpFConvert); the diagnostics: no enable, the
+ * device option, a size not a multiple of 16, a subgroup built-in on a workgroup matrix, a call
+ * in non-uniform control flow. */
+static const char *wgm_src =
+    "enable f16;\n"
+    "enable wgc_workgroup_matrix;\n"
+    "@group(0) @binding(0) var<storage, read> a : array<f16>;\n"
+    "@group(0) @binding(1) var<storage, read> b : array<f16>;\n"
+    "@group(0) @binding(2) var<storage, read_write> c : array<f16>;\n"
+    "@compute @workgroup_size(256)\n"
+    "fn main(@builtin(workgroup_id) wg : vec3<u32>) {\n"
+    "  var acc = workgroup_matrix_result<f32, 256, 128>();\n"
+    "  for (var k = 0u; k < 1024u; k += 64u) {\n"
+    "    let l = workgroupMatrixLoad<workgroup_matrix_left<f16, 64, 128>>(&a, wg.y * 131072u + k, false, 1024u);\n"
+    "    let r = workgroupMatrixLoad<workgroup_matrix_right<f16, 256, 64>>(&b, k * 1024u + wg.x * 256u, false, 1024u);\n"
+    "    acc = workgroupMatrixMultiplyAccumulate(l, r, acc);\n"
+    "  }\n"
+    "  workgroupMatrixStore(&c, wg.y * 131072u + wg.x * 256u, workgroup_matrix_result<f16, 256, 128>(acc), false, 1024u);\n"
+    "}\n";
+
+static void wgm_error(const char *src, bool no_wgm, const char *want) {
+    wgsl_result *r = wgsl_compile(src, strlen(src), &(wgsl_options){ .filename = "wgm.wgsl", .no_workgroup_matrix = no_wgm });
+    CHECK(r && !r->ok);
+    if (r) {
+        CHECKF(strstr(wgsl_result_text(r), want) != NULL, "want '%s', got: %s", want, wgsl_result_text(r));
+        wgsl_result_free(r);
+    }
+}
+
+static char *replace(const char *s, const char *from, const char *to) {
+    const char *at = strstr(s, from);
+    size_t n = strlen(s) + strlen(to) + 1;
+    char *o = malloc(n);
+    if (!at) { snprintf(o, n, "%s", s); return o; }
+    snprintf(o, n, "%.*s%s%s", (int)(at - s), s, to, at + strlen(from));
+    return o;
+}
+
+static void test_workgroup_matrix(void) {
+    wgsl_result *r = wgsl_compile(wgm_src, strlen(wgm_src), &(wgsl_options){ .filename = "wgm.wgsl" });
+    CHECK(r && r->ok);
+    if (r && r->ok) {
+        mod m;
+        mod_init(&m, r->spirv, r->spirv_word_count);
+        CHECK(has_cap(&m, CAP_COOP));
+        CHECK(has_ext(&m, "SPV_KHR_cooperative_matrix") && has_ext(&m, "SPV_NV_cooperative_matrix2"));
+        CHECK_EQ_INT(count_op(&m, OP_TYPE_COOP, -1, NULL), 4);   /* left, right, f32 and f16 results */
+        int wgscope = 0;
+        for (int i = 0; i < count_op(&m, OP_TYPE_COOP, -1, NULL); i++) {
+            size_t at = 0;
+            count_op(&m, OP_TYPE_COOP, i, &at);
+            wgscope += cv(&m, m.w[at + 3]) == 2;
+        }
+        CHECK_EQ_INT(wgscope, 4);
+        size_t at = 0;
+        if (count_op(&m, OP_COOP_LOAD, 0, &at) > 0) {   /* left<f16, 64, 128>: 128 rows, 64 columns */
+            const uint32_t *d = &m.w[m.def[m.w[at + 1]]];
+            CHECK(cv(&m, d[4]) == 128 && cv(&m, d[5]) == 64 && cv(&m, d[6]) == 0);
+            CHECK_EQ_INT(cv(&m, m.w[at + 5]), 1024);
+        }
+        CHECK_EQ_INT(count_op(&m, OP_COOP_MULADD, -1, NULL), 1);
+        CHECK_EQ_INT(count_op(&m, 115, -1, NULL), 1);   /* OpFConvert: the f32 result to f16 */
+        mod_free(&m);
+    }
+    if (r) wgsl_result_free(r);
+    char *s;
+    wgm_error(s = replace(wgm_src, "enable wgc_workgroup_matrix;\n", ""), false, "requires enabling extension 'wgc_workgroup_matrix'");
+    free(s);
+    wgm_error(wgm_src, true, "'wgc_workgroup_matrix' extension is not supported by the device");
+    wgm_error(s = replace(wgm_src, "result<f32, 256, 128>();", "result<f32, 256, 120>();"), false, "multiple of 16");
+    free(s);
+    wgm_error(s = replace(wgm_src, "acc = workgroupMatrixMultiplyAccumulate(l, r, acc);", "acc = subgroupMatrixMultiplyAccumulate(l, r, acc);"),
+              false, "subgroupMatrixMultiplyAccumulate");
+    free(s);
+    wgm_error(s = replace(wgm_src, "    acc = workgroupMatrixMultiplyAccumulate(l, r, acc);\n",
+                          "    if (c[k] > 0.0h) { acc = workgroupMatrixMultiplyAccumulate(l, r, acc); }\n"),
+              false, "uniform");
+    free(s);
+}
+
 int main(void) {
     test_matmul(WGSL_TARGET_VULKAN_1_3);
     test_matmul(WGSL_TARGET_VULKAN_1_1);
     test_signed();
     test_bounds();
     test_device_option();
+    test_workgroup_matrix();
     return test_end();
 }

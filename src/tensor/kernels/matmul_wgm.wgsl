@@ -1,0 +1,84 @@
+// matmul_wgm.wgsl - f16 x f16 -> f16 (or f32) matrix product on tensor cores, accumulating in f32,
+// through workgroup-scope matrices (wgc's own `enable wgc_workgroup_matrix;`, lowered to
+// VK_NV_cooperative_matrix2's workgroup-scope cooperative matrices, whose staging through
+// workgroup memory the driver manages).  matmul.c (wgm_ok) takes it for WT_MATMUL_F16_TENSOR
+// where the device has WG_FEATURE_WORKGROUP_MATRIX with a 128 x 256 x 64 f16 -> f32 shape for 256
+// invocations and the product is made of whole tiles: M a multiple of 128, N of 256, K of 64,
+// leading dimensions and offsets multiples of 8 (16 bytes), no batch.  Otherwise matmul_coop.wgsl
+// (subgroup matrices, every shape) runs.  kernel.c puts the `enable` in the prelude and compiles
+// this file without the compiler's bounds checks: every load and store lies inside its binding
+// by wgm_ok's conditions.
+//
+// A workgroup of 256 invocations computes one 128 x 256 tile of out = A . B as one workgroup matrix,
+// two 64-deep slices per loop step (a tile-walk like matmul_coop.wgsl's, bands of 8 tile rows for
+// L2 reuse of B).  A (m, k) is a[P.off.x + m * P.aux.x + k] (MA 0) or a[P.off.x + m + k * P.aux.x]
+// (MA 1); B (k, n) is b[P.off.y + k * P.aux.y + n] (MB 0) or b[P.off.y + k + n * P.aux.y] (MB 1).
+// With MC 1 the workgroup then adds the bias c[P.off.z + n * P.st[4].x] to its stored tile.
+// P.sv = (M, N, K, tiles along N).
+//
+// H200, 4096^3, one run each (a scratch harness timing hand-assembled SPIR-V, batches of ten,
+// cuBLAS f16 through PyTorch about 728-766 in other runs): 128 x 256 tiles of 256 invocations,
+// 64-deep slices two per step 311.6 TFLOP/s, one per step 298.0-298.9 (B column-major 296.9),
+// 32-deep 192.2 (two per step 201.7); 128 x 128 of 128 invocations 64 deep 271.8, 32 deep 198.4;
+// 256 x 128 (256 invocations) 135.5 at 64 deep, 195.8 at 32; 256 x 256 45.6; 128 deep 20-49;
+// prefetching the next slices into registers before the multiply 69-110.  Loads through
+// SPV_NV_tensor_addressing's tensor layouts ran the same (307.3 at 64 deep, 311.1 at 32 deep two
+// per step) and 41.1 with their clamp-to-zero bounds (so ragged shapes stay on matmul_coop.wgsl).
+// The subgroup-matrix kernel (matmul_coop.wgsl, variant 9) ran 224-242 on the same product.
+
+alias WL = workgroup_matrix_left<f16, 64, 128>;
+alias WR = workgroup_matrix_right<f16, 256, 64>;
+alias WAcc = workgroup_matrix_result<f32, 256, 128>;
+alias WOut = workgroup_matrix_result<SO, 256, 128>;
+
+const TM: u32 = 128u;
+const TN: u32 = 256u;
+const BK: u32 = 64u;
+const ACM: bool = MA == 1u;           // A column-major
+const BCM: bool = MB == 1u;           // B column-major
+
+@group(0) @binding(0) var<storage, read_write> out: array<SO>;
+@group(0) @binding(1) var<storage, read> a: array<SA>;
+@group(0) @binding(2) var<storage, read> b: array<SB>;
+@group(0) @binding(3) var<storage, read> c: array<SC>;
+
+fn ld_a(m0: u32, k: u32) -> WL {
+    return workgroupMatrixLoad<WL>(&a, P.off.x + select(m0 * LDA + k, m0 + k * LDA, ACM), ACM, LDA);
+}
+
+fn ld_b(k: u32, n0: u32) -> WR {
+    return workgroupMatrixLoad<WR>(&b, P.off.y + select(k * LDB + n0, k + n0 * LDB, BCM), BCM, LDB);
+}
+
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+    let M = P.sv.x;
+    let N = P.sv.y;
+    let K = KC;                            // a kernel constant too (kernel.c)
+    let tiles_n = P.sv.w;
+    let tiles_m = M / TM;
+    let t = wid.y * P.gx + wid.x;
+    if t >= tiles_m * tiles_n { return; }   // uniform: the whole workgroup leaves
+    let band = t / (8u * tiles_n);
+    let rows = min(tiles_m - band * 8u, 8u);
+    let r = t - band * 8u * tiles_n;
+    let m0 = (band * 8u + r % rows) * TM;
+    let n0 = (r / rows) * TN;
+    var acc = WAcc();
+    var k = 0u;
+    for (; k + 2u * BK <= K; k += 2u * BK) {
+        acc = workgroupMatrixMultiplyAccumulate(ld_a(m0, k), ld_b(k, n0), acc);
+        acc = workgroupMatrixMultiplyAccumulate(ld_a(m0, k + BK), ld_b(k + BK, n0), acc);
+    }
+    if k < K {
+        acc = workgroupMatrixMultiplyAccumulate(ld_a(m0, k), ld_b(k, n0), acc);
+    }
+    workgroupMatrixStore(&out, m0 * LDO + n0, WOut(acc), false, LDO);
+    if MC == 1u {                          // the bias, added to the stored tile by its own workgroup
+        storageBarrier();
+        for (var e = li; e < TM * TN; e += 256u) {
+            let o = (m0 + e / TN) * N + n0 + e % TN;
+            out[o] = SO(f32(out[o]) + f32(c[P.off.z + (n0 + e % TN) * u32(P.st[4].x)]));
+        }
+    }
+}
