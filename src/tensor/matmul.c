@@ -287,24 +287,25 @@ static int coop_variant(const mm_plan *p) {
     return cdiv(p->M, 128) * cdiv(p->N, 128) >= 528 ? 9 : 0;
 }
 
-static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *out, wt_tensor *a,
-                             wt_tensor *b, wt_tensor *bias) {
-    int var = coop_variant(p);
-    int64_t tiles_m = cdiv(p->M, coop_tiles[var].tm), tiles_n = cdiv(p->N, coop_tiles[var].tn);
-    int64_t groups = tiles_m * tiles_n;
-    if (groups > (int64_t)(UINT32_MAX / 256))
-        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "%lld output tiles are too many for one dispatch",
-                         (long long)groups);
+/* The tensor-core kernels' key and parameters (matmul_coop.wgsl, matmul_wgm.wgsl): operand layouts
+ * (MA, MB), bias (MC), offsets, (M, N, K, tiles along N), leading dimensions; one workgroup per
+ * output tile.  matmul_wgm.wgsl also takes the leading dimensions and K as kernel constants
+ * (wt_kkey.ld). */
+static wt_status record_tiles(wt_context *ctx, const char *op, const mm_plan *p, wt_kfile file, int var,
+                              int64_t tiles_n, int64_t groups, wt_tensor *out, wt_tensor *a, wt_tensor *b,
+                              wt_tensor *bias) {
     bool acm = p->a_ks != 1, bcm = p->b_ns != 1;
-    wt_kkey key = wt_key(WT_K_matmul_coop, (uint32_t)var, out->dtype, WT_F16, WT_F16, WT_F32);
+    uint32_t lda = (uint32_t)(acm ? p->a_ks : p->a_ms), ldb = (uint32_t)(bcm ? p->b_ns : p->b_ks);
+    wt_kkey key = wt_key(file, (uint32_t)var, out->dtype, WT_F16, WT_F16, WT_F32);
     key.in[2] = (uint8_t)(bias ? bias->dtype : WT_F32);
     key.mode[0] = acm ? 1 : 0;
     key.mode[1] = bcm ? 1 : 0;
     key.mode[2] = bias ? 1 : 0;
-    uint32_t ld[4] = { (uint32_t)(acm ? p->a_ks : p->a_ms), (uint32_t)(bcm ? p->b_ns : p->b_ks), (uint32_t)p->N,
-                       (uint32_t)p->K };
-    for (int i = 0; i < 16; i++)
-        key.ld[i] = (uint8_t)(ld[i / 4] >> (8 * (i % 4)));
+    if (file == WT_K_matmul_wgm) {
+        uint32_t ld[4] = { lda, ldb, (uint32_t)p->N, (uint32_t)p->K };
+        for (int i = 0; i < 16; i++)
+            key.ld[i] = (uint8_t)(ld[i / 4] >> (8 * (i % 4)));
+    }
     wt_params pr;
     memset(&pr, 0, sizeof pr);
     pr.n = (uint32_t)(groups * 256);       /* one workgroup per 256 "elements" */
@@ -315,20 +316,30 @@ static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, 
     pr.sv[1] = (uint32_t)p->N;
     pr.sv[2] = (uint32_t)p->K;
     pr.sv[3] = (uint32_t)tiles_n;
-    pr.aux[0] = (uint32_t)(acm ? p->a_ks : p->a_ms);
-    pr.aux[1] = (uint32_t)(bcm ? p->b_ns : p->b_ks);
+    pr.aux[0] = lda;
+    pr.aux[1] = ldb;
     pr.st[2][0] = (int32_t)p->c_ns;
     return record_product(ctx, op, &key, &pr, out, a, b, bias);
+}
+
+static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *out, wt_tensor *a,
+                             wt_tensor *b, wt_tensor *bias) {
+    int var = coop_variant(p);
+    int64_t tiles_m = cdiv(p->M, coop_tiles[var].tm), tiles_n = cdiv(p->N, coop_tiles[var].tn);
+    int64_t groups = tiles_m * tiles_n;
+    if (groups > (int64_t)(UINT32_MAX / 256))
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "%lld output tiles are too many for one dispatch",
+                         (long long)groups);
+    return record_tiles(ctx, op, p, WT_K_matmul_coop, var, tiles_n, groups, out, a, b, bias);
 }
 
 /* Can matmul_wgm.wgsl (workgroup matrices, VK_NV_cooperative_matrix2) run this plan?  Whole
  * 128 x 256 tiles and 64-deep slices (M % 128, N % 256, K % 64), leading dimensions and offsets
  * multiples of 8 (16-byte aligned rows, as the cooperative-matrix loads want), no batch, f16
  * operands, a device listing the 128 x 256 x 64 f16 -> f32 shape for 256 invocations.  Every load
- * and store then lies inside its tensor (the kernel's header).  Opt-in for now (WGC_MATMUL_WGM=1):
- * on the H200 its products through wt come out wrong (every element, test_matmul_coop), while the
- * same kernel text with the parameters as constants, run by a scratch Vulkan harness, is right
- * (309-311 TFLOP/s at 4096^3, the header); the cause is open. */
+ * and store then lies inside its tensor (the kernel's header).  Opt-in (WGC_MATMUL_WGM=1): through wt
+ * it runs 55.7 TFLOP/s at 4096^3 on the H200 against 235.9 for matmul_coop.wgsl, though the same
+ * kernel text with every parameter constant ran 250-311 in a scratch Vulkan harness (the header). */
 static bool wgm_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const wt_tensor *b) {
     const char *e = getenv("WGC_MATMUL_WGM");
     if (!e || e[0] != '1' || !ctx->f16 || a->dtype != WT_F16 || b->dtype != WT_F16 || p->batch != 1 ||
@@ -352,26 +363,7 @@ static wt_status record_wgm(wt_context *ctx, const char *op, const mm_plan *p, w
         p->a_off > UINT32_MAX || p->b_off > UINT32_MAX || p->c_off > UINT32_MAX)
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "a %lld x %lld product is too large for one dispatch",
                          (long long)p->M, (long long)p->N);
-    bool acm = p->a_ks != 1, bcm = p->b_ns != 1;
-    wt_kkey key = wt_key(WT_K_matmul_wgm, 0, out->dtype, WT_F16, WT_F16, WT_F32);
-    key.in[2] = (uint8_t)(bias ? bias->dtype : WT_F32);
-    key.mode[0] = acm ? 1 : 0;
-    key.mode[1] = bcm ? 1 : 0;
-    key.mode[2] = bias ? 1 : 0;
-    wt_params pr;
-    memset(&pr, 0, sizeof pr);
-    pr.n = (uint32_t)(groups * 256);       /* one workgroup per 256 "elements" */
-    pr.off[0] = (uint32_t)p->a_off;
-    pr.off[1] = (uint32_t)p->b_off;
-    pr.off[2] = (uint32_t)p->c_off;
-    pr.sv[0] = (uint32_t)p->M;
-    pr.sv[1] = (uint32_t)p->N;
-    pr.sv[2] = (uint32_t)p->K;
-    pr.sv[3] = (uint32_t)tiles_n;
-    pr.aux[0] = (uint32_t)(acm ? p->a_ks : p->a_ms);
-    pr.aux[1] = (uint32_t)(bcm ? p->b_ns : p->b_ks);
-    pr.st[2][0] = (int32_t)p->c_ns;
-    return record_product(ctx, op, &key, &pr, out, a, b, bias);
+    return record_tiles(ctx, op, p, WT_K_matmul_wgm, 0, tiles_n, groups, out, a, b, bias);
 }
 
 static bool fits_i32(int64_t v) {

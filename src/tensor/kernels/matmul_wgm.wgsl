@@ -11,8 +11,11 @@
 //
 // A workgroup of 256 invocations computes one 128 x 256 tile of out = A . B as one workgroup matrix,
 // two 64-deep slices per loop step (a tile-walk like matmul_coop.wgsl's, bands of 8 tile rows for
-// L2 reuse of B).  A (m, k) is a[P.off.x + m * P.aux.x + k] (MA 0) or a[P.off.x + m + k * P.aux.x]
-// (MA 1); B (k, n) is b[P.off.y + k * P.aux.y + n] (MB 0) or b[P.off.y + k + n * P.aux.y] (MB 1).
+// L2 reuse of B).  A (m, k) is a[P.off.x + m * LDA + k] (MA 0) or a[P.off.x + m + k * LDA] (MA 1);
+// B (k, n) is b[P.off.y + k * LDB + n] (MB 0) or b[P.off.y + k + n * LDB] (MB 1); out (m, n) is
+// out[m * LDO + n] (LDO = N), K = KC.  LDA, LDB, LDO and KC are constants of the kernel (kernel.c's
+// prelude, from wt_kkey.ld): with the strides read from P the same product ran 15.2 TFLOP/s in the
+// harness below (32-deep slices: 65.5) against 309.3, so each set of them gets its own pipeline.
 // With MC 1 the workgroup then adds the bias c[P.off.z + n * P.st[4].x] to its stored tile.
 // P.sv = (M, N, K, tiles along N).
 //
@@ -25,6 +28,10 @@
 // SPV_NV_tensor_addressing's tensor layouts ran the same (307.3 at 64 deep, 311.1 at 32 deep two
 // per step) and 41.1 with their clamp-to-zero bounds (so ragged shapes stay on matmul_coop.wgsl).
 // The subgroup-matrix kernel (matmul_coop.wgsl, variant 9) ran 224-242 on the same product.
+// Through wt (test_matmul_coop, WGC_MATMUL_WGM=1 WGC_COOP_BENCH=1, one run) this file runs right
+// but slower: 55.7 TFLOP/s (A^T 74.1, B^T 97.7, both 219.0) against 235.9 for matmul_coop.wgsl in
+// the same run; with the P.off terms dropped from the loads (a scratch build) 136.2 (A^T B^T 249.5)
+// against 239.1.  So matmul.c keeps it opt-in.
 
 alias WL = workgroup_matrix_left<f16, 64, 128>;
 alias WR = workgroup_matrix_right<f16, 256, 64>;
