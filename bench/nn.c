@@ -6,8 +6,10 @@
  *   linear ragged    the same at 4095 x 4097 x 1023
  *   bmm              [32, 512, 64] . [32, 64, 512] (batch x M x K . K x N)
  *   hgemm 4096^3     f16 operands, f32 accumulation (no tensor cores), where the device has f16
- *   hgemm tc 4096^3  the same on tensor cores (WT_MATMUL_F16_TENSOR: matmul_coop.wgsl, subgroup
- *                    matrices), where the device has cooperative matrices; target 0.5 of torch f16
+ *   hgemm tc 4096^3  the same on tensor cores (WT_MATMUL_F16_TENSOR: matmul_wgm.wgsl, workgroup
+ *                    matrices, where the device has them, else matmul_coop.wgsl, subgroup
+ *                    matrices), where the device has cooperative matrices; target 0.5 of torch f16;
+ *                    with --kernels also matmul_coop.wgsl alone (WGC_MATMUL_WGM=0) where wgm ran
  *   matvec 4096^2    y = W . x, W [4096, 4096] f32: GB/s of W read (the decode path)
  * Time per op: `reps` copies recorded back to back into one batch (independent outputs, no
  * barrier between them), wt_sync, wall clock / reps; best of `runs` (median in the note).  The
@@ -155,6 +157,20 @@ static void check_mm(nb *b, const char *what, const mm_case *c) {
     wt_release(out);
 }
 
+/* Whether ctx has built a kernel whose name starts with prefix (which tensor-core kernel ran). */
+static bool kernel_built(wt_context *ctx, const char *prefix) {
+    uint32_t n = wt_kernel_list(ctx, NULL, 0);
+    wt_kernel_info *ki = n ? calloc(n, sizeof *ki) : NULL;
+    bool found = false;
+    if (ki) {
+        n = wt_kernel_list(ctx, ki, n);
+        for (uint32_t i = 0; i < n && !found; i++)
+            found = !strncmp(ki[i].name, prefix, strlen(prefix));
+    }
+    free(ki);
+    return found;
+}
+
 static void flops_row(nb *b, const char *key, const char *name, mm_case *c, int reps) {
     bench_row *row = bench_find_row(b->rep, key);
     if (!row) {
@@ -174,8 +190,11 @@ static void flops_row(nb *b, const char *key, const char *name, mm_case *c, int 
     wt_matmul_kernel k = c->kernel ? c->kernel
                          : c->w || ragged ? WT_MATMUL_AUTO
                                           : wt_autotune_lookup(b->ctx, c->M, c->N, c->K, c->batch, wt_dtype_of(c->a));
+    const char *wgm = getenv("WGC_MATMUL_WGM");
+    bool wgm_ran = !(wgm && wgm[0] == '0') && kernel_built(b->ctx, "matmul_wgm");
     snprintf(row->note, sizeof row->note, "%s; %s, best of %d x %d reps, median %.4g TFLOP/s",
-             c->precision == WT_MATMUL_F16_TENSOR ? "matmul_coop (subgroup matrices)"
+             c->precision == WT_MATMUL_F16_TENSOR ? (wgm_ran ? "matmul_wgm (workgroup matrices)"
+                                                             : "matmul_coop (subgroup matrices)")
              : c->kernel || k ? wt_matmul_kernel_name(k)
              : ragged         ? "auto (ragged: padded copies where they pay)"
              : c->w           ? "auto (W^T layout)" : "heuristic", b->timed ? "GPU time" : "wall clock",
@@ -228,6 +247,14 @@ static void hgemm_tc(nb *b) {
     if (ok(b, "inputs", x) && ok(b, "inputs", y)) {
         mm_case c = { x, y, 1, n, n, n, WT_MATMUL_AUTO, WT_MATMUL_F16_TENSOR, NULL };
         flops_row(b, "hgemm4096_tc_TFLOPs", row->name, &c, 5);
+        /* with --kernels, where matmul_wgm.wgsl ran: matmul_coop.wgsl alone on the same product */
+        const char *wgm = getenv("WGC_MATMUL_WGM");
+        if (b->all_kernels && !(wgm && wgm[0] == '0') &&
+            wg_device_has_feature(wt_context_device(b->ctx), WG_FEATURE_WORKGROUP_MATRIX)) {
+            setenv("WGC_MATMUL_WGM", "0", 1);
+            flops_row(b, "hgemm4096_tc_TFLOPs_matmul_coop", "matmul f16 4096^3 on tensor cores, subgroup matrices only", &c, 5);
+            unsetenv("WGC_MATMUL_WGM");
+        }
     }
     wt_release(x);
     wt_release(y);
@@ -285,6 +312,8 @@ static void baseline_torch(nb *b, int bi, bool cpu_adapter, const char *adapter)
         snprintf(base_key, sizeof base_key, "%s", row->key);
         char *us = strstr(base_key, "_tile");      /* variant rows compare with the main row's figure */
         if (us)
+            *us = 0;
+        if ((us = strstr(base_key, "_matmul_coop")))   /* matmul_coop.wgsl alone: the same baseline */
             *us = 0;
         if (!strcmp(base_key, "hgemm4096_tc_TFLOPs"))   /* torch's f16 product uses the tensor cores */
             snprintf(base_key, sizeof base_key, "hgemm4096_TFLOPs");

@@ -337,12 +337,12 @@ static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, 
  * 128 x 256 tiles and 64-deep slices (M % 128, N % 256, K % 64), leading dimensions and offsets
  * multiples of 8 (16-byte aligned rows, as the cooperative-matrix loads want), no batch, f16
  * operands, a device listing the 128 x 256 x 64 f16 -> f32 shape for 256 invocations.  Every load
- * and store then lies inside its tensor (the kernel's header).  Opt-in (WGC_MATMUL_WGM=1): through wt
- * it runs 55.7 TFLOP/s at 4096^3 on the H200 against 235.9 for matmul_coop.wgsl, though the same
- * kernel text with every parameter constant ran 250-311 in a scratch Vulkan harness (the header). */
+ * and store then lies inside its tensor (the kernel's header).  The default where it applies: H200,
+ * 4096^3, 306-315 TFLOP/s against 226-242 for matmul_coop.wgsl (the header); WGC_MATMUL_WGM=0
+ * turns it off (tests and benchmarks compare the two). */
 static bool wgm_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const wt_tensor *b) {
     const char *e = getenv("WGC_MATMUL_WGM");
-    if (!e || e[0] != '1' || !ctx->f16 || a->dtype != WT_F16 || b->dtype != WT_F16 || p->batch != 1 ||
+    if ((e && e[0] == '0') || !ctx->f16 || a->dtype != WT_F16 || b->dtype != WT_F16 || p->batch != 1 ||
         p->M <= 0 || p->N <= 0 || p->K <= 0 || p->M % 128 || p->N % 256 || p->K % 64)
         return false;
     int64_t as = p->a_ks == 1 ? p->a_ms : p->a_ms == 1 ? p->a_ks : -1;

@@ -13,7 +13,11 @@
  * the device has pipeline statistics).  Under valgrind, two cases.  Everywhere, matmul_coop.wgsl
  * is compiled by our compiler for every variant (tile shape), operand layout and bias mode with
  * the prelude kernel.c gives it, so that a broken kernel fails here even on adapters without
- * cooperative matrices. */
+ * cooperative matrices.  Where the device has workgroup matrices (WG_FEATURE_WORKGROUP_MATRIX),
+ * whole-tile products run matmul_wgm.wgsl by default: the variant cases above run with
+ * WGC_MATMUL_WGM=0 (so they test matmul_coop.wgsl), five cases of their own test matmul_wgm.wgsl,
+ * and the bench also times matmul_coop.wgsl alone on the same product.  WGC_MATMUL_WGM=0 from the
+ * caller leaves matmul_wgm.wgsl out. */
 #include <time.h>
 
 #include "tensor_test.h"
@@ -182,11 +186,11 @@ static void bench_4096(void) {
     printf("BENCH f16 matmul 4096^3: tensor cores (variant %s) %.1f TFLOP/s, default kernels %.1f TFLOP/s\n",
            v ? v : "auto", tc, df);
     const char *wgm_env = getenv("WGC_MATMUL_WGM");
-    if (wgm_env && wgm_env[0] == '1' && wg_device_has_feature(wt_context_device(ctx), WG_FEATURE_WORKGROUP_MATRIX)) {
+    if (!(wgm_env && wgm_env[0] == '0') && wg_device_has_feature(wt_context_device(ctx), WG_FEATURE_WORKGROUP_MATRIX)) {
         setenv("WGC_MATMUL_WGM", "0", 1);   /* the subgroup-matrix kernel on the same product */
         printf("BENCH f16 matmul 4096^3: subgroup matrices only (matmul_coop.wgsl) %.1f TFLOP/s\n",
                bench(n, &tensor_mode, a, b));
-        setenv("WGC_MATMUL_WGM", "1", 1);
+        unsetenv("WGC_MATMUL_WGM");
     }
     /* the staging layouts: A and B column-major (transposed views, read in place) */
     wt_tensor *at = wt_transpose(ctx, a, 0, 1), *bt = wt_transpose(ctx, b, 0, 1);
@@ -222,7 +226,11 @@ int main(void) {
     bool light = tt_under_valgrind();   /* each lavapipe kernel build takes seconds there */
     if (light)
         printf("under valgrind: two cases\n");
-    /* with tensor cores, every variant (WGC_COOP_VARIANT, matmul.c) on every case */
+    /* with tensor cores, every variant (WGC_COOP_VARIANT, matmul.c) on every case; the whole-tile
+     * cases would run matmul_wgm.wgsl where the device has workgroup matrices, so that is off here */
+    const char *wgm_env = getenv("WGC_MATMUL_WGM");
+    bool wgm_off = wgm_env && wgm_env[0] == '0';
+    setenv("WGC_MATMUL_WGM", "0", 1);
     const char *forced = getenv("WGC_COOP_VARIANT");
     for (int var = 0; var < (tc && !forced ? COOP_VARIANTS : 1); var++) {
         if (tc && !forced) {
@@ -245,14 +253,18 @@ int main(void) {
     }
     if (tc && !forced)
         unsetenv("WGC_COOP_VARIANT");
-    /* workgroup matrices (matmul_wgm.wgsl, VK_NV_cooperative_matrix2): whole 128 x 256 tiles, K a
-     * multiple of 64 (one pair of slices and a single one at 192), every layout, the bias */
+    /* workgroup matrices (matmul_wgm.wgsl, VK_NV_cooperative_matrix2, the default where it applies):
+     * whole 128 x 256 tiles, K a multiple of 64 (one pair of slices and a single one at 192), every
+     * layout, the bias */
     bool wgm = tc && wg_device_has_feature(wt_context_device(ctx), WG_FEATURE_WORKGROUP_MATRIX);
-    const char *wgm_env = getenv("WGC_MATMUL_WGM");
+    if (wgm_off)
+        setenv("WGC_MATMUL_WGM", "0", 1);
+    else
+        unsetenv("WGC_MATMUL_WGM");
     if (!wgm)
         printf("SKIP: no workgroup matrices on %s: matmul_coop.wgsl runs every case\n", name);
-    else if (!wgm_env || wgm_env[0] != '1')
-        printf("SKIP: matmul_wgm.wgsl is opt-in (WGC_MATMUL_WGM=1; matmul.c's wgm_ok says why)\n");
+    else if (wgm_off)
+        printf("SKIP: WGC_MATMUL_WGM=0: matmul_wgm.wgsl is not tested\n");
     else {
         printf("workgroup matrices on %s\n", name);
         check_case(128, 256, 64, false, false, false);

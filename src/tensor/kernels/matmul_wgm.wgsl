@@ -28,10 +28,16 @@
 // SPV_NV_tensor_addressing's tensor layouts ran the same (307.3 at 64 deep, 311.1 at 32 deep two
 // per step) and 41.1 with their clamp-to-zero bounds (so ragged shapes stay on matmul_coop.wgsl).
 // The subgroup-matrix kernel (matmul_coop.wgsl, variant 9) ran 224-242 on the same product.
-// Through wt (test_matmul_coop, WGC_MATMUL_WGM=1 WGC_COOP_BENCH=1, one run) this file runs right
-// but slower: 55.7 TFLOP/s (A^T 74.1, B^T 97.7, both 219.0) against 235.9 for matmul_coop.wgsl in
-// the same run; with the P.off terms dropped from the loads (a scratch build) 136.2 (A^T B^T 249.5)
-// against 239.1.  So matmul.c keeps it opt-in.
+// Through wt (a scratch probe: batches of ten products timed by the host clock, two or three
+// processes per version) this file runs 306-315 TFLOP/s (A^T 303-317) against 226-242 for
+// matmul_coop.wgsl in the same processes.  The loop's shape matters to the driver: `for (var k =
+// 0u; k < KP; ...)` with KP a constant and the odd slice under a constant `if` runs 306-315; the
+// same loop written `var k = 0u; for (; k + 128 <= K; ...)` with the tail `if k < K` ran 223-251
+// (two runs), and four slices per step 314-317 (no better).  Dropping the P.off terms from the
+// loads changed nothing measurable once the loop was right; masking them to multiples of 8 cost
+// 3-10%.  128 x 128 tiles for 256 invocations ran 193-213.  Once in a while the whole GPU runs
+// slow for a few hundred ms after a long compile (wgm 65, matmul_coop 46 in the same probe line).
+// matmul.c (wgm_ok) takes this kernel by default; WGC_MATMUL_WGM=0 turns it off.
 
 alias WL = workgroup_matrix_left<f16, 64, 128>;
 alias WR = workgroup_matrix_right<f16, 256, 64>;
@@ -41,6 +47,7 @@ alias WOut = workgroup_matrix_result<SO, 256, 128>;
 const TM: u32 = 128u;
 const TN: u32 = 256u;
 const BK: u32 = 64u;
+const KP: u32 = KC - KC % (2u * BK);  // the pairs of slices
 const ACM: bool = MA == 1u;           // A column-major
 const BCM: bool = MB == 1u;           // B column-major
 
@@ -72,13 +79,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let m0 = (band * 8u + r % rows) * TM;
     let n0 = (r / rows) * TN;
     var acc = WAcc();
-    var k = 0u;
-    for (; k + 2u * BK <= K; k += 2u * BK) {
+    for (var k = 0u; k < KP; k += 2u * BK) {
         acc = workgroupMatrixMultiplyAccumulate(ld_a(m0, k), ld_b(k, n0), acc);
         acc = workgroupMatrixMultiplyAccumulate(ld_a(m0, k + BK), ld_b(k + BK, n0), acc);
     }
-    if k < K {
-        acc = workgroupMatrixMultiplyAccumulate(ld_a(m0, k), ld_b(k, n0), acc);
+    if KP < KC {
+        acc = workgroupMatrixMultiplyAccumulate(ld_a(m0, KP), ld_b(KP, n0), acc);
     }
     workgroupMatrixStore(&out, m0 * LDO + n0, WOut(acc), false, LDO);
     if MC == 1u {                          // the bias, added to the stored tile by its own workgroup
