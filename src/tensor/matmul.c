@@ -338,7 +338,7 @@ static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, 
  * multiples of 8 (16-byte aligned rows, as the cooperative-matrix loads want), no batch, f16
  * operands, a device listing the 128 x 256 x 64 f16 -> f32 shape for 256 invocations.  Every load
  * and store then lies inside its tensor (the kernel's header).  The default where it applies: H200,
- * 4096^3, 306-315 TFLOP/s against 226-242 for matmul_coop.wgsl (the header); WGC_MATMUL_WGM=0
+ * 4096^3, 278-305 TFLOP/s against 226-242 for matmul_coop.wgsl (the header); WGC_MATMUL_WGM=0
  * turns it off (tests and benchmarks compare the two). */
 static bool wgm_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const wt_tensor *b) {
     const char *e = getenv("WGC_MATMUL_WGM");

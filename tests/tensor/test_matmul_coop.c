@@ -254,8 +254,7 @@ int main(void) {
     if (tc && !forced)
         unsetenv("WGC_COOP_VARIANT");
     /* workgroup matrices (matmul_wgm.wgsl, VK_NV_cooperative_matrix2, the default where it applies):
-     * whole 128 x 256 tiles, K a multiple of 64 (one pair of slices and a single one at 192), every
-     * layout, the bias */
+     * whole 128 x 256 tiles, K a multiple of 64 (1 to 5 slices), every layout, the bias */
     bool wgm = tc && wg_device_has_feature(wt_context_device(ctx), WG_FEATURE_WORKGROUP_MATRIX);
     if (wgm_off)
         setenv("WGC_MATMUL_WGM", "0", 1);

@@ -10,7 +10,7 @@
 // by wgm_ok's conditions.
 //
 // A workgroup of 256 invocations computes one 128 x 256 tile of out = A . B as one workgroup matrix,
-// two 64-deep slices per loop step (a tile-walk like matmul_coop.wgsl's, bands of 8 tile rows for
+// one 64-deep slice per loop step (a tile-walk like matmul_coop.wgsl's, bands of 8 tile rows for
 // L2 reuse of B).  A (m, k) is a[P.off.x + m * LDA + k] (MA 0) or a[P.off.x + m + k * LDA] (MA 1);
 // B (k, n) is b[P.off.y + k * LDB + n] (MB 0) or b[P.off.y + k + n * LDB] (MB 1); out (m, n) is
 // out[m * LDO + n] (LDO = N), K = KC.  LDA, LDB, LDO and KC are constants of the kernel (kernel.c's
@@ -28,15 +28,16 @@
 // SPV_NV_tensor_addressing's tensor layouts ran the same (307.3 at 64 deep, 311.1 at 32 deep two
 // per step) and 41.1 with their clamp-to-zero bounds (so ragged shapes stay on matmul_coop.wgsl).
 // The subgroup-matrix kernel (matmul_coop.wgsl, variant 9) ran 224-242 on the same product.
-// Through wt (a scratch probe: batches of ten products timed by the host clock, two or three
-// processes per version) this file runs 306-315 TFLOP/s (A^T 303-317) against 226-242 for
-// matmul_coop.wgsl in the same processes.  The loop's shape matters to the driver: `for (var k =
-// 0u; k < KP; ...)` with KP a constant and the odd slice under a constant `if` runs 306-315; the
-// same loop written `var k = 0u; for (; k + 128 <= K; ...)` with the tail `if k < K` ran 223-251
-// (two runs), and four slices per step 314-317 (no better).  Dropping the P.off terms from the
-// loads changed nothing measurable once the loop was right; masking them to multiples of 8 cost
-// 3-10%.  128 x 128 tiles for 256 invocations ran 193-213.  Once in a while the whole GPU runs
-// slow for a few hundred ms after a long compile (wgm 65, matmul_coop 46 in the same probe line).
+// Through wt (scratch probes: batches of ten products timed by the host clock, each process with
+// empty pipeline caches): this file, one slice per step, ran 278-305 TFLOP/s in 7 of 7 processes
+// (A^T 292-305, B^T 278-291, A^T B^T 283-296), against 226-242 for matmul_coop.wgsl.  Two slices
+// per step ran 291-315 in some processes but 93-150 in 4 of 7: in those, some of the four layout
+// pipelines stay slow for the whole process although the driver's statistics are the same in
+// every process (255 registers, 64-84 bytes of local memory, 66 KB of code against 36-38 KB for
+// one slice).  My guess is instruction-cache placement of the larger loop; it never showed with one
+// slice per step.  The loop's shape matters too: `for (var k = 0u; k < KC; ...)` to the kernel
+// constant, not a `k + 128 <= K` loop with a tail (223-251).  Masking P.off to multiples of 8 cost
+// 3-10%; dropping it changed nothing measurable; 128 x 128 tiles for 256 invocations ran 193-213.
 // matmul.c (wgm_ok) takes this kernel by default; WGC_MATMUL_WGM=0 turns it off.
 
 alias WL = workgroup_matrix_left<f16, 64, 128>;
@@ -47,7 +48,6 @@ alias WOut = workgroup_matrix_result<SO, 256, 128>;
 const TM: u32 = 128u;
 const TN: u32 = 256u;
 const BK: u32 = 64u;
-const KP: u32 = KC - KC % (2u * BK);  // the pairs of slices
 const ACM: bool = MA == 1u;           // A column-major
 const BCM: bool = MB == 1u;           // B column-major
 
@@ -68,7 +68,6 @@ fn ld_b(k: u32, n0: u32) -> WR {
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
     let M = P.sv.x;
     let N = P.sv.y;
-    let K = KC;                            // a kernel constant too (kernel.c)
     let tiles_n = P.sv.w;
     let tiles_m = M / TM;
     let t = wid.y * P.gx + wid.x;
@@ -79,12 +78,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let m0 = (band * 8u + r % rows) * TM;
     let n0 = (r / rows) * TN;
     var acc = WAcc();
-    for (var k = 0u; k < KP; k += 2u * BK) {
+    for (var k = 0u; k < KC; k += BK) {
         acc = workgroupMatrixMultiplyAccumulate(ld_a(m0, k), ld_b(k, n0), acc);
-        acc = workgroupMatrixMultiplyAccumulate(ld_a(m0, k + BK), ld_b(k + BK, n0), acc);
-    }
-    if KP < KC {
-        acc = workgroupMatrixMultiplyAccumulate(ld_a(m0, KP), ld_b(KP, n0), acc);
     }
     workgroupMatrixStore(&out, m0 * LDO + n0, WOut(acc), false, LDO);
     if MC == 1u {                          // the bias, added to the stored tile by its own workgroup
