@@ -9,7 +9,7 @@
  *   hgemm tc 4096^3  the same on tensor cores (WT_MATMUL_F16_TENSOR: matmul_wgm.wgsl, workgroup
  *                    matrices, where the device has them, else matmul_coop.wgsl, subgroup
  *                    matrices), where the device has cooperative matrices; target 0.5 of torch f16;
- *                    with --kernels also matmul_coop.wgsl alone (WGC_MATMUL_WGM=0) where wgm ran
+ *                    where matmul_wgm.wgsl ran, a row for matmul_coop.wgsl alone (WGC_MATMUL_WGM=0)
  *   matvec 4096^2    y = W . x, W [4096, 4096] f32: GB/s of W read (the decode path)
  * Time per op: `reps` copies recorded back to back into one batch (independent outputs, no
  * barrier between them), wt_sync, wall clock / reps; best of `runs` (median in the note).  The
@@ -247,10 +247,9 @@ static void hgemm_tc(nb *b) {
     if (ok(b, "inputs", x) && ok(b, "inputs", y)) {
         mm_case c = { x, y, 1, n, n, n, WT_MATMUL_AUTO, WT_MATMUL_F16_TENSOR, NULL };
         flops_row(b, "hgemm4096_tc_TFLOPs", row->name, &c, 5);
-        /* with --kernels, where matmul_wgm.wgsl ran: matmul_coop.wgsl alone on the same product */
+        /* where matmul_wgm.wgsl ran: matmul_coop.wgsl alone on the same product */
         const char *wgm = getenv("WGC_MATMUL_WGM");
-        if (b->all_kernels && !(wgm && wgm[0] == '0') &&
-            wg_device_has_feature(wt_context_device(b->ctx), WG_FEATURE_WORKGROUP_MATRIX)) {
+        if (!(wgm && wgm[0] == '0') && kernel_built(b->ctx, "matmul_wgm")) {
             setenv("WGC_MATMUL_WGM", "0", 1);
             flops_row(b, "hgemm4096_tc_TFLOPs_matmul_coop", "matmul f16 4096^3 on tensor cores, subgroup matrices only", &c, 5);
             unsetenv("WGC_MATMUL_WGM");
