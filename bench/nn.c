@@ -157,15 +157,18 @@ static void check_mm(nb *b, const char *what, const mm_case *c) {
     wt_release(out);
 }
 
-/* Whether ctx has built a kernel whose name starts with prefix (which tensor-core kernel ran). */
-static bool kernel_built(wt_context *ctx, const char *prefix) {
+/* Whether the tensor-core rows run matmul_wgm.wgsl: WGC_MATMUL_WGM is not 0 and ctx has built it. */
+static bool wgm_ran(wt_context *ctx) {
+    const char *e = getenv("WGC_MATMUL_WGM");
+    if (e && e[0] == '0')
+        return false;
     uint32_t n = wt_kernel_list(ctx, NULL, 0);
     wt_kernel_info *ki = n ? calloc(n, sizeof *ki) : NULL;
     bool found = false;
     if (ki) {
         n = wt_kernel_list(ctx, ki, n);
         for (uint32_t i = 0; i < n && !found; i++)
-            found = !strncmp(ki[i].name, prefix, strlen(prefix));
+            found = !strncmp(ki[i].name, "matmul_wgm", 10);
     }
     free(ki);
     return found;
@@ -190,10 +193,8 @@ static void flops_row(nb *b, const char *key, const char *name, mm_case *c, int 
     wt_matmul_kernel k = c->kernel ? c->kernel
                          : c->w || ragged ? WT_MATMUL_AUTO
                                           : wt_autotune_lookup(b->ctx, c->M, c->N, c->K, c->batch, wt_dtype_of(c->a));
-    const char *wgm = getenv("WGC_MATMUL_WGM");
-    bool wgm_ran = !(wgm && wgm[0] == '0') && kernel_built(b->ctx, "matmul_wgm");
     snprintf(row->note, sizeof row->note, "%s; %s, best of %d x %d reps, median %.4g TFLOP/s",
-             c->precision == WT_MATMUL_F16_TENSOR ? (wgm_ran ? "matmul_wgm (workgroup matrices)"
+             c->precision == WT_MATMUL_F16_TENSOR ? (wgm_ran(b->ctx) ? "matmul_wgm (workgroup matrices)"
                                                              : "matmul_coop (subgroup matrices)")
              : c->kernel || k ? wt_matmul_kernel_name(k)
              : ragged         ? "auto (ragged: padded copies where they pay)"
@@ -248,8 +249,7 @@ static void hgemm_tc(nb *b) {
         mm_case c = { x, y, 1, n, n, n, WT_MATMUL_AUTO, WT_MATMUL_F16_TENSOR, NULL };
         flops_row(b, "hgemm4096_tc_TFLOPs", row->name, &c, 5);
         /* where matmul_wgm.wgsl ran: matmul_coop.wgsl alone on the same product */
-        const char *wgm = getenv("WGC_MATMUL_WGM");
-        if (!(wgm && wgm[0] == '0') && kernel_built(b->ctx, "matmul_wgm")) {
+        if (wgm_ran(b->ctx)) {
             setenv("WGC_MATMUL_WGM", "0", 1);
             flops_row(b, "hgemm4096_tc_TFLOPs_matmul_coop", "matmul f16 4096^3 on tensor cores, subgroup matrices only", &c, 5);
             unsetenv("WGC_MATMUL_WGM");

@@ -23,6 +23,14 @@ static int test_checks_;
 #define CHECK_STR(a, b) do { const char *a_ = (a), *b_ = (b); \
     CHECKF(a_ && b_ && strcmp(a_, b_) == 0, "'%s' != '%s'", a_ ? a_ : "(null)", b_ ? b_ : "(null)"); } while (0)
 
+/* Whether the test runs under valgrind (its preload library is in LD_PRELOAD).  There every
+ * kernel compile (LLVM in lavapipe) takes seconds and threads run one at a time: tests run a
+ * lighter set of cases or widen timing bounds, and say so. */
+static inline int test_under_valgrind(void) {
+    const char *p = getenv("LD_PRELOAD");
+    return p && (strstr(p, "vgpreload") || strstr(p, "valgrind"));
+}
+
 /* The whole file at path, NUL-terminated (malloc'ed: the caller frees it), its length in *len when
  * len is not NULL; NULL when it cannot be read. */
 static inline char *test_read_file(const char *path, size_t *len) {

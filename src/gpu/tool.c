@@ -167,8 +167,7 @@ static wg_status fail(wg_kernel_run_result *out, wg_error_id id, const char *fmt
     return out->error.type == WG_ERROR_TYPE_DEVICE_LOST ? WG_STATUS_DEVICE_LOST : WG_STATUS_ERROR;
 }
 
-/* Pops the scopes pushed so far; the first error caught (innermost first) goes to out. */
-/* Pops the scopes push_scopes pushed; false with the first error caught in *err. */
+/* Pops the scopes push_scopes pushed; false with the first error caught (innermost first) in *err. */
 static bool pop_scopes(run_state *st, wg_error *err) {
     bool ok = true;
     while (st->scopes > 0) {

@@ -333,37 +333,34 @@ static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, 
     return record_tiles(ctx, op, p, WT_K_matmul_coop, var, tiles_n, groups, out, a, b, bias);
 }
 
-/* Can matmul_wgm.wgsl (workgroup matrices, VK_NV_cooperative_matrix2) run this plan?  Whole
- * 128 x 256 tiles and 64-deep slices (M % 128, N % 256, K % 64), leading dimensions and offsets
- * multiples of 8 (16-byte aligned rows, as the cooperative-matrix loads want), no batch, f16
- * operands, a device listing the 128 x 256 x 64 f16 -> f32 shape for 256 invocations.  Every load
- * and store then lies inside its tensor (the kernel's header).  The default where it applies: H200,
- * 4096^3, 278-305 TFLOP/s against 226-242 for matmul_coop.wgsl (the header); WGC_MATMUL_WGM=0
- * turns it off (tests and benchmarks compare the two). */
-static bool wgm_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const wt_tensor *b) {
+/* Can matmul_wgm.wgsl (workgroup matrices, VK_NV_cooperative_matrix2) run this plan, which coop_ok
+ * accepted (f16 operands, no batch, leading dimensions and offsets multiples of 8: 16-byte aligned
+ * rows, as the cooperative-matrix loads want)?  Whole 128 x 256 tiles and 64-deep slices (M % 128,
+ * N % 256, K % 64), leading dimensions that fit the kernel's u32 constants, a device listing the
+ * 128 x 256 x 64 f16 -> f32 shape for 256 invocations.  Every load and store then lies inside its
+ * tensor (the kernel's header).  The default where it applies: H200, 4096^3, 278-305 TFLOP/s
+ * against 226-242 for matmul_coop.wgsl (the header); WGC_MATMUL_WGM=0 turns it off (tests and
+ * benchmarks compare the two). */
+static bool wgm_ok(wt_context *ctx, const mm_plan *p) {
     const char *e = getenv("WGC_MATMUL_WGM");
-    if ((e && e[0] == '0') || !ctx->f16 || a->dtype != WT_F16 || b->dtype != WT_F16 || p->batch != 1 ||
-        p->M <= 0 || p->N <= 0 || p->K <= 0 || p->M % 128 || p->N % 256 || p->K % 64)
+    if ((e && e[0] == '0') || p->M <= 0 || p->N <= 0 || p->K <= 0 || p->M % 128 || p->N % 256 || p->K % 64)
         return false;
-    int64_t as = p->a_ks == 1 ? p->a_ms : p->a_ms == 1 ? p->a_ks : -1;
-    int64_t bs = p->b_ns == 1 ? p->b_ks : p->b_ks == 1 ? p->b_ns : -1;
-    if (as <= 0 || bs <= 0 || as % 8 || bs % 8 || p->a_off % 8 || p->b_off % 8 || as > UINT32_MAX || bs > UINT32_MAX)
-        return false;
-    if (!wg_device_has_feature(ctx->dev, WG_FEATURE_WORKGROUP_MATRIX))
+    int64_t as = p->a_ks == 1 ? p->a_ms : p->a_ks, bs = p->b_ns == 1 ? p->b_ks : p->b_ns;
+    if (as > UINT32_MAX || bs > UINT32_MAX || !wg_device_has_feature(ctx->dev, WG_FEATURE_WORKGROUP_MATRIX))
         return false;
     const wg_adapter_info *in = wg_adapter_get_info(wg_device_get_adapter(ctx->dev));
     return in && wg_adapter_info_has_wgm_shape(in, 256, 128, 256, 64, WG_COMPONENT_F16, WG_COMPONENT_F16,
                                                WG_COMPONENT_F32, WG_COMPONENT_F32);
 }
 
+/* One workgroup per 128 x 256 tile; M N < 2^32 (the kernel's u32 output index) also bounds the
+ * workgroups (M N / 32768). */
 static wt_status record_wgm(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *out, wt_tensor *a,
                             wt_tensor *b, wt_tensor *bias) {
-    int64_t tiles_m = p->M / 128, tiles_n = p->N / 256, groups = tiles_m * tiles_n;
-    if (groups > (int64_t)(UINT32_MAX / 256) || p->M * p->N > (int64_t)UINT32_MAX ||
-        p->a_off > UINT32_MAX || p->b_off > UINT32_MAX || p->c_off > UINT32_MAX)
+    if (p->M * p->N > (int64_t)UINT32_MAX || p->a_off > UINT32_MAX || p->b_off > UINT32_MAX || p->c_off > UINT32_MAX)
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "a %lld x %lld product is too large for one dispatch",
                          (long long)p->M, (long long)p->N);
-    return record_tiles(ctx, op, p, WT_K_matmul_wgm, 0, tiles_n, groups, out, a, b, bias);
+    return record_tiles(ctx, op, p, WT_K_matmul_wgm, 0, p->N / 256, p->M / 128 * (p->N / 256), out, a, b, bias);
 }
 
 static bool fits_i32(int64_t v) {
@@ -566,7 +563,7 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
                        s2);
     }
     if (desc && desc->precision == WT_MATMUL_F16_TENSOR && kind == WT_MATMUL_AUTO && coop_ok(ctx, &p, a, b)) {
-        bool wgm = wgm_ok(ctx, &p, a, b);
+        bool wgm = wgm_ok(ctx, &p);
         if ((wgm ? record_wgm(ctx, op, &p, out, a, b, bias) : record_coop(ctx, op, &p, out, a, b, bias)) != WT_OK) {
             wt_release(out);
             return NULL;

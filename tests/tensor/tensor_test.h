@@ -52,13 +52,6 @@ static inline void tt_end(tt_fixture *f) {
     fixture_end(&f->g);
 }
 
-/* Under valgrind every kernel compile (LLVM in lavapipe) takes seconds: tests run a lighter
- * set of cases there and say so. */
-static inline bool tt_under_valgrind(void) {
-    const char *p = getenv("LD_PRELOAD");
-    return p && (strstr(p, "vgpreload") || strstr(p, "valgrind"));
-}
-
 /* Reads a tensor as doubles (any dtype). */
 static inline double *tt_read(wt_context *ctx, wt_tensor *t) {
     int64_t n = wt_numel(t);

@@ -218,7 +218,7 @@ int main(void) {
     tt_fixture f;
     ctx = tt_init(&f, NULL);
     test_cases(WT_F32);
-    if (tt_under_valgrind()) {   /* every kernel compile takes seconds there: f32 cases only */
+    if (test_under_valgrind()) {   /* every kernel compile takes seconds there: f32 cases only */
         printf("valgrind: the f32 cases only\n");
         test_errors();
         tt_end(&f);

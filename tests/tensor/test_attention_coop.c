@@ -198,7 +198,7 @@ int main(void) {
                "(checked)\n", name);
     else
         printf("tensor cores on %s\n", name);
-    bool light = tt_under_valgrind();
+    bool light = test_under_valgrind();
     if (light)
         printf("under valgrind: two cases\n");
     check_case(1, 2, 2, 100, 100, 64, true, false, 0);

@@ -409,7 +409,7 @@ static void test_errors(void) {
 }
 
 int main(void) {
-    light = tt_under_valgrind();
+    light = test_under_valgrind();
     if (light) {   /* lavapipe builds kernels at their first dispatch: minutes under valgrind */
         setenv("WGC_LOST_TIMEOUT_MS", "1200000", 0);
         printf("note: under valgrind: three conv shapes, one pool shape, f32 only\n");

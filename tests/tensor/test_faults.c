@@ -123,7 +123,7 @@ int main(void) {
     CHECK_EQ_INT(ta.live, 0);
     printf("the workload makes %ld wt allocations; failing each in turn\n", total);
     int failed_runs = 0, bad = 0;
-    long step = tt_under_valgrind() ? 4 : 1;   /* every context compiles its kernels again */
+    long step = test_under_valgrind() ? 4 : 1;   /* every context compiles its kernels again */
     if (step > 1)
         printf("note: under valgrind every 4th allocation fails\n");
     long runs = 0;

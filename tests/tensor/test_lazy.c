@@ -48,7 +48,7 @@ static double chain_ref(double x, int n) {
 
 static void test_laziness(tt_fixture *f) {
     /* a thousand ops (two hundred under valgrind, where each eager submit takes long) */
-    const int n = tt_under_valgrind() ? 200 : 1000;
+    const int n = test_under_valgrind() ? 200 : 1000;
     double in[300];
     for (int i = 0; i < 300; i++)
         in[i] = (float)(i * 0.1 - 10);
@@ -331,7 +331,7 @@ static void test_overhead(test_alloc *ta) {
     /* the validation layers cost ~50 us per dispatch on their own; without them this is ~1 us */
     const char *v = getenv("WGC_TEST_VALIDATION");
     double bound = v && !strcmp(v, "0") ? 25 : 1000;
-    if (tt_under_valgrind()) {
+    if (test_under_valgrind()) {
         printf("note: under valgrind the per-op bound is 100 ms\n");
         bound = 100000;
     }

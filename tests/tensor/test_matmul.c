@@ -696,7 +696,7 @@ static void test_autotune(void) {
 }
 
 int main(void) {
-    light = tt_under_valgrind();
+    light = test_under_valgrind();
     if (light)      /* lavapipe builds kernels at their first dispatch: minutes under valgrind */
         setenv("WGC_LOST_TIMEOUT_MS", "1200000", 0);
     /* a private tuning cache with one choice in it, before the first lookup reads it */

@@ -223,7 +223,7 @@ int main(void) {
         printf("SKIP: no cooperative matrix on %s: WT_MATMUL_F16_TENSOR falls back to the default kernels (checked)\n", name);
     else
         printf("tensor cores on %s\n", name);
-    bool light = tt_under_valgrind();   /* each lavapipe kernel build takes seconds there */
+    bool light = test_under_valgrind();   /* each lavapipe kernel build takes seconds there */
     if (light)
         printf("under valgrind: two cases\n");
     /* with tensor cores, every variant (WGC_COOP_VARIANT, matmul.c) on every case; the whole-tile

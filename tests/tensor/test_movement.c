@@ -615,7 +615,7 @@ int main(void) {
     tt_fixture f;
     ctx = tt_init(&f, NULL);
     has_f16 = wt_context_has_f16(ctx);
-    light = tt_under_valgrind();
+    light = test_under_valgrind();
     if (light)
         printf("note: under valgrind: f32 cases only\n");
     if (!has_f16)

@@ -326,7 +326,7 @@ int main(void) {
     test_norms(WT_F32);
     test_norm_errors();
     test_rope(WT_F32);
-    if (tt_under_valgrind()) {   /* every kernel compile takes seconds there */
+    if (test_under_valgrind()) {   /* every kernel compile takes seconds there */
         printf("valgrind: the f32 cases only\n");
     } else if (wt_context_has_f16(ctx)) {
         test_softmax(WT_F16);

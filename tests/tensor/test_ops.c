@@ -493,7 +493,7 @@ static double now_s(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t
 int main(void) {
     tt_fixture f;
     wt_context *ctx = tt_init(&f, NULL);
-    light = tt_under_valgrind();
+    light = test_under_valgrind();
     if (light)
         printf("note: under valgrind: f32 and i32 on fewer shapes and layouts\n");
     PHASE(test_unary(ctx, WT_F32));

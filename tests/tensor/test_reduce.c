@@ -488,7 +488,7 @@ static void test_cumsum(bool f16) {
 int main(void) {
     tt_fixture f;
     ctx = tt_init(&f, NULL);
-    light = tt_under_valgrind();
+    light = test_under_valgrind();
     if (light)
         printf("note: under valgrind: f32 on fewer shapes, no long reductions\n");
     test_random(WT_F32);
