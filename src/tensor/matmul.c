@@ -335,15 +335,17 @@ static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, 
 
 /* Can matmul_wgm.wgsl (workgroup matrices, VK_NV_cooperative_matrix2) run this plan, which coop_ok
  * accepted (f16 operands, no batch, leading dimensions and offsets multiples of 8: 16-byte aligned
- * rows, as the cooperative-matrix loads want)?  Whole 128 x 256 tiles and 64-deep slices (M % 128,
- * N % 256, K % 64), leading dimensions that fit the kernel's u32 constants, a device listing the
- * 128 x 256 x 64 f16 -> f32 shape for 256 invocations.  Every load and store then lies inside its
- * tensor (the kernel's header).  The default where it applies: H200, 4096^3, 278-305 TFLOP/s
- * against 226-242 for matmul_coop.wgsl (the header); WGC_MATMUL_WGM=0 turns it off (tests and
- * benchmarks compare the two). */
+ * rows, as the cooperative-matrix loads want)?  Whole 128 x 256 tiles (M % 128, N % 256), K a
+ * multiple of 8 64-deep slices (K % 512: NVIDIA's driver unrolls the slice loop by 8, and with a
+ * remainder the code doubles and spills: 96-109 TFLOP/s at K 3328-4032 on the H200 against
+ * 219-232 for matmul_coop.wgsl, the kernel's header), leading dimensions that fit the kernel's u32
+ * constants, a device listing the 128 x 256 x 64 f16 -> f32 shape for 256 invocations.  Every
+ * load and store then lies inside its tensor (the kernel's header).  The default where it
+ * applies: H200, 4096^3, 278-305 TFLOP/s against 226-242 for matmul_coop.wgsl (the header);
+ * WGC_MATMUL_WGM=0 turns it off (tests and benchmarks compare the two). */
 static bool wgm_ok(wt_context *ctx, const mm_plan *p) {
     const char *e = getenv("WGC_MATMUL_WGM");
-    if ((e && e[0] == '0') || p->M <= 0 || p->N <= 0 || p->K <= 0 || p->M % 128 || p->N % 256 || p->K % 64)
+    if ((e && e[0] == '0') || p->M <= 0 || p->N <= 0 || p->K <= 0 || p->M % 128 || p->N % 256 || p->K % 512)
         return false;
     int64_t as = p->a_ks == 1 ? p->a_ms : p->a_ks, bs = p->b_ns == 1 ? p->b_ks : p->b_ns;
     if (as > UINT32_MAX || bs > UINT32_MAX || !wg_device_has_feature(ctx->dev, WG_FEATURE_WORKGROUP_MATRIX))

@@ -63,6 +63,17 @@ static void compile_all(void) {
 
 static const wt_matmul_desc tensor_mode = { .label = "coop", .precision = WT_MATMUL_F16_TENSOR };
 
+/* matmul_wgm.wgsl pipelines built so far */
+static uint32_t wgm_kernels(wt_context *c) {
+    uint32_t n = wt_kernel_list(c, NULL, 0), w = 0;
+    wt_kernel_info *ks = calloc(n + 1, sizeof *ks);
+    if (ks && wt_kernel_list(c, ks, n) == n)
+        for (uint32_t i = 0; i < n; i++)
+            w += !strncmp(ks[i].name, "matmul_wgm", 10);
+    free(ks);
+    return w;
+}
+
 /* out = a . b (+ bias) for M x N x K; ta / tb: the operand is a transposed view (column-major). */
 static void check_case(int64_t M, int64_t N, int64_t K, bool ta, bool tb, bool with_bias) {
     wt_tensor *a0 = ta ? rnd(K, M) : rnd(M, K), *b0 = tb ? rnd(N, K) : rnd(K, N);
@@ -254,7 +265,8 @@ int main(void) {
     if (tc && !forced)
         unsetenv("WGC_COOP_VARIANT");
     /* workgroup matrices (matmul_wgm.wgsl, VK_NV_cooperative_matrix2, the default where it applies):
-     * whole 128 x 256 tiles, K a multiple of 64 (1 to 5 slices), every layout, the bias */
+     * whole 128 x 256 tiles, K a multiple of 512 (8 to 24 slices), every layout, the bias; K a
+     * multiple of 64 but not of 512 runs matmul_coop.wgsl (matmul.c's wgm_ok) */
     bool wgm = tc && wg_device_has_feature(wt_context_device(ctx), WG_FEATURE_WORKGROUP_MATRIX);
     if (wgm_off)
         setenv("WGC_MATMUL_WGM", "0", 1);
@@ -266,17 +278,15 @@ int main(void) {
         printf("SKIP: WGC_MATMUL_WGM=0: matmul_wgm.wgsl is not tested\n");
     else {
         printf("workgroup matrices on %s\n", name);
-        check_case(128, 256, 64, false, false, false);
-        check_case(256, 512, 192, false, false, true);
-        check_case(384, 256, 128, true, false, false);
-        check_case(128, 768, 256, false, true, true);
-        check_case(256, 256, 320, true, true, false);
-        uint32_t n = wt_kernel_list(ctx, NULL, 0), w = 0;
-        wt_kernel_info *ks = calloc(n + 1, sizeof *ks);
-        if (ks && wt_kernel_list(ctx, ks, n) == n)
-            for (uint32_t i = 0; i < n; i++)
-                w += !strncmp(ks[i].name, "matmul_wgm", 10);
-        free(ks);
+        uint32_t w0 = wgm_kernels(ctx);
+        check_case(128, 256, 448, false, false, false);   /* K % 512 != 0: matmul_coop.wgsl */
+        CHECKF(wgm_kernels(ctx) == w0, "K 448 built %u matmul_wgm kernels", wgm_kernels(ctx) - w0);
+        check_case(128, 256, 512, false, false, false);
+        check_case(256, 512, 1024, false, false, true);
+        check_case(384, 256, 512, true, false, false);
+        check_case(128, 768, 512, false, true, true);
+        check_case(256, 256, 1536, true, true, false);
+        uint32_t w = wgm_kernels(ctx) - w0;
         CHECKF(w >= 4, "%u matmul_wgm kernels built (one per layout and bias mode used)", w);
     }
     /* a bad precision value is an error */

@@ -3,7 +3,7 @@
 // VK_NV_cooperative_matrix2's workgroup-scope cooperative matrices, whose staging through
 // workgroup memory the driver manages).  matmul.c (wgm_ok) takes it for WT_MATMUL_F16_TENSOR
 // where the device has WG_FEATURE_WORKGROUP_MATRIX with a 128 x 256 x 64 f16 -> f32 shape for 256
-// invocations and the product is made of whole tiles: M a multiple of 128, N of 256, K of 64,
+// invocations and the product is made of whole tiles: M a multiple of 128, N of 256, K of 512,
 // leading dimensions and offsets multiples of 8 (16 bytes), no batch.  Otherwise matmul_coop.wgsl
 // (subgroup matrices, every shape) runs.  kernel.c puts the `enable` in the prelude and compiles
 // this file without the compiler's bounds checks: every load and store lies inside its binding
@@ -32,13 +32,22 @@
 // empty pipeline caches): this file, one slice per step, ran 278-305 TFLOP/s in 7 of 7 processes
 // (A^T 292-305, B^T 278-291, A^T B^T 283-296), against 226-242 for matmul_coop.wgsl.  Two slices
 // per step ran 291-315 in some processes but 93-150 in 4 of 7: in those, some of the four layout
-// pipelines stay slow for the whole process although the driver's statistics are the same in
+// pipelines stayed slow for the whole process although the driver's statistics were the same in
 // every process (255 registers, 64-84 bytes of local memory, 66 KB of code against 36-38 KB for
-// one slice).  My guess is instruction-cache placement of the larger loop; it never showed with one
-// slice per step.  The loop's shape matters too: `for (var k = 0u; k < KC; ...)` to the kernel
+// one slice).  Session 7 found the cause outside the kernel: a device state, entered after enough
+// pipelines were created on the device, in which every pipeline of this file runs 4-5x slower
+// (doc/tensor.md); the larger loop got there sooner.  The loop's shape matters too: `for (var k = 0u; k < KC; ...)` to the kernel
 // constant, not a `k + 128 <= K` loop with a tail (223-251).  Masking P.off to multiples of 8 cost
 // 3-10%; dropping it changed nothing measurable; 128 x 128 tiles for 256 invocations ran 193-213.
-// matmul.c (wgm_ok) takes this kernel by default; WGC_MATMUL_WGM=0 turns it off.
+// K a multiple of 512 (session 7, H200, M = N = 4096, each process's first pipeline, batches of
+// five timed by the host clock, TFLOP/s): NVIDIA's driver unrolls the slice loop by 8, so with
+// KC / 64 a multiple of 8 the code is 37.9 KB with 80 bytes of local memory per invocation and K
+// 512-8192 ran 199-296 (K 2048-8192: 259-296), but with a remainder it is 78.8-83.2 KB with
+// 1792-1872 bytes (spills): K 3328, 3840, 3904, 3968, 4032 ran 96-109, against 213-232 for
+// matmul_coop.wgsl at K 3328-4096.  A second loop for the remainder slices ran 213-219 there (54-65
+// KB), a loop bound read from P 206-209 at every K (35.8 KB), so those K stay on matmul_coop.wgsl.
+// matmul.c (wgm_ok) takes this kernel by default; WGC_MATMUL_WGM=0 turns it off.  For the device
+// state in which this kernel runs 4-5x slower (the driver, not the kernel): doc/tensor.md.
 
 alias WL = workgroup_matrix_left<f16, 64, 128>;
 alias WR = workgroup_matrix_right<f16, 256, 64>;
