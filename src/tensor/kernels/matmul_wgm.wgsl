@@ -41,9 +41,9 @@
 // 3-10%; dropping it changed nothing measurable; 128 x 128 tiles for 256 invocations ran 193-213.
 // K a multiple of 512 (session 7, H200, M = N = 4096, each process's first pipeline, batches of
 // five timed by the host clock, TFLOP/s): NVIDIA's driver unrolls the slice loop by 8, so with
-// KC / 64 a multiple of 8 the code is 37.9 KB with 80 bytes of local memory per invocation and K
-// 512-8192 ran 199-296 (K 2048-8192: 259-296), but with a remainder it is 78.8-83.2 KB with
-// 1792-1872 bytes (spills): K 3328, 3840, 3904, 3968, 4032 ran 96-109, against 213-232 for
+// KC / 64 a multiple of 8 the code is small (K 4096: 37.9 KB, 80 bytes of local memory per
+// invocation) and K 512-8192 ran 199-296 (K 1536-8192: 259-296), but with a remainder it is
+// 78.8-83.2 KB with 1792-1872 bytes (spills): K 3328, 3840, 3904, 3968, 4032 ran 96-109, against 219-232 for
 // matmul_coop.wgsl at K 3328-4096.  A second loop for the remainder slices ran 213-219 there (54-65
 // KB), a loop bound read from P 206-209 at every K (35.8 KB), so those K stay on matmul_coop.wgsl.
 // matmul.c (wgm_ok) takes this kernel by default; WGC_MATMUL_WGM=0 turns it off.  For the device
