@@ -66,9 +66,10 @@ typedef struct wt_kkey {
     uint8_t v4;                   /* map kernels: the vec4 entry point (P.n counts vec4s) */
     uint8_t nchain;               /* unary_f: ops chain[0 .. nchain) applied after OP (batch.c fuses) */
     uint8_t chain[WT_CHAIN];
-    uint8_t ld[16];               /* matmul_wgm: leading dimensions of A, B, out and K (4 x u32, little
-                                   * end first): kernel constants, since NVIDIA's workgroup-matrix
-                                   * loads run 5-20x slower with a stride only known at run time */
+    uint8_t ld[16];               /* matmul_wgm: leading dimensions of A, B, out and K (4 x u32, bytes
+                                   * of the host's order; keys never leave the process): kernel
+                                   * constants, since NVIDIA's workgroup-matrix loads run 5-20x
+                                   * slower with a stride only known at run time */
 } wt_kkey;
 
 typedef struct wt_kernel {

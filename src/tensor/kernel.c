@@ -251,9 +251,7 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
                       key->mode[1], key->mode[2], (unsigned)per);
     if (key->file == WT_K_matmul_wgm) {
         uint32_t ld[4];
-        for (int i = 0; i < 4; i++)
-            ld[i] = (uint32_t)key->ld[4 * i] | (uint32_t)key->ld[4 * i + 1] << 8 | (uint32_t)key->ld[4 * i + 2] << 16 |
-                    (uint32_t)key->ld[4 * i + 3] << 24;
+        memcpy(ld, key->ld, sizeof ld);
         np += snprintf(pre + np, sizeof pre - (size_t)np, "const LDA: u32 = %uu;\nconst LDB: u32 = %uu;\nconst LDO: u32 = %uu;\nconst KC: u32 = %uu;\n",
                        ld[0] ? ld[0] : 8u, ld[1] ? ld[1] : 8u, ld[2] ? ld[2] : 8u, ld[3] ? ld[3] : 64u);
     }

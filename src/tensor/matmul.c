@@ -303,8 +303,7 @@ static wt_status record_tiles(wt_context *ctx, const char *op, const mm_plan *p,
     key.mode[2] = bias ? 1 : 0;
     if (file == WT_K_matmul_wgm) {
         uint32_t ld[4] = { lda, ldb, (uint32_t)p->N, (uint32_t)p->K };
-        for (int i = 0; i < 16; i++)
-            key.ld[i] = (uint8_t)(ld[i / 4] >> (8 * (i % 4)));
+        memcpy(key.ld, ld, sizeof key.ld);
     }
     wt_params pr;
     memset(&pr, 0, sizeof pr);
