@@ -35,10 +35,10 @@
 // pipelines stayed slow for the whole process although the driver's statistics were the same in
 // every process (255 registers, 64-84 bytes of local memory, 66 KB of code against 36-38 KB for
 // one slice).  Session 7 found the cause outside the kernel: a device state, entered after enough
-// pipelines were created on the device, in which every pipeline of this file runs 4-5x slower
-// (doc/tensor.md); the larger loop got there sooner.  The loop's shape matters too: `for (var k = 0u; k < KC; ...)` to the kernel
-// constant, not a `k + 128 <= K` loop with a tail (223-251).  Masking P.off to multiples of 8 cost
-// 3-10%; dropping it changed nothing measurable; 128 x 128 tiles for 256 invocations ran 193-213.
+// pipelines were created on the device, in which pipelines of this file run 4-5x slower
+// (doc/tensor.md); the larger loop got there sooner.  The loop's shape matters too:
+// `for (var k = 0u; k < KC; ...)` to the kernel constant, not a `k + 128 <= K` loop with a tail
+// (223-251).  Masking P.off to multiples of 8 cost 3-10%; dropping it changed nothing measurable; 128 x 128 tiles for 256 invocations ran 193-213.
 // K a multiple of 512 (session 7, H200, M = N = 4096, each process's first pipeline, batches of
 // five timed by the host clock, TFLOP/s): NVIDIA's driver unrolls the slice loop by 8, so with
 // KC / 64 a multiple of 8 the code is small (K 4096: 37.9 KB, 80 bytes of local memory per
