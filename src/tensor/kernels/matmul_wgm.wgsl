@@ -38,7 +38,8 @@
 // pipelines were created on the device, in which pipelines of this file run 4-5x slower
 // (doc/tensor.md); the larger loop got there sooner.  The loop's shape matters too:
 // `for (var k = 0u; k < KC; ...)` to the kernel constant, not a `k + 128 <= K` loop with a tail
-// (223-251).  Masking P.off to multiples of 8 cost 3-10%; dropping it changed nothing measurable; 128 x 128 tiles for 256 invocations ran 193-213.
+// (223-251).  Masking P.off to multiples of 8 cost 3-10%; dropping it changed nothing measurable;
+// 128 x 128 tiles for 256 invocations ran 193-213.
 // K a multiple of 512 (session 7, H200, M = N = 4096, each process's first pipeline, batches of
 // five timed by the host clock, TFLOP/s): NVIDIA's driver unrolls the slice loop by 8, so with
 // KC / 64 a multiple of 8 the code is small (K 4096: 37.9 KB, 80 bytes of local memory per
