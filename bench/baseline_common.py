@@ -7,6 +7,7 @@ the figures (with "torch" and "device") or {"error": reason} with exit status 1.
 """
 import json
 import sys
+import time
 
 
 def fail(msg):
@@ -38,10 +39,14 @@ def header(torch):
 
 def per_call(torch, fn, reps, runs):
     """Seconds per call of fn: reps back-to-back calls between two CUDA events, best of runs after
-    a warm-up of reps calls; outputs stay alive until the end event, as ours do."""
-    keep = [fn() for _ in range(reps)]
-    del keep
-    torch.cuda.synchronize()
+    a warm-up of reps calls, repeated for 0.3 s (the GPU's clocks, as bench_time_op in
+    bench/common.c); outputs stay alive until the end event, as ours do."""
+    t0 = None
+    while t0 is None or time.monotonic() - t0 < 0.3:
+        keep = [fn() for _ in range(reps)]
+        del keep
+        torch.cuda.synchronize()
+        t0 = time.monotonic() if t0 is None else t0
     best = float("inf")
     for _ in range(runs):
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)

@@ -197,8 +197,13 @@ typedef struct bench_times {
     double best, median;       /* seconds per op: GPU time when timed, else wall clock */
     double wall;               /* median wall clock per op (record + submit + wait) */
 } bench_times;
+/* After the GPU sat idle (pipeline builds, host work) its clocks stay low for the first 0.2-0.3 s
+ * of work (H200: the SM clock drops from 1980 to 345 MHz after about 1.5 s idle; doc/tensor.md):
+ * warm-ups run the timed work for this long before timing it. */
+#define BENCH_WARM_S 0.3
 /* Seconds per op of `reps` op(arg) recorded back to back into the pending batch (independent
- * outputs), then wt_sync, over `runs` runs after one warm-up (kernels, autotuner, pool): with
+ * outputs), then wt_sync, over `runs` runs after a warm-up (kernels, autotuner, pool; repeated
+ * for BENCH_WARM_S after the first): with
  * `timed` the GPU time of the run's batches (wt_stats.gpu_ns) / reps, what CUDA events measure
  * for the baselines; else the wall clock / reps.  runs <= BENCH_MAX_RUNS.  False on an error. */
 bool bench_time_op(struct wt_context *ctx, bool timed, int *errors, bench_op op, void *arg, int reps, int runs,

@@ -9,7 +9,8 @@
  *   hgemm tc 4096^3  the same on tensor cores (WT_MATMUL_F16_TENSOR: matmul_wgm.wgsl, workgroup
  *                    matrices, where the device has them, else matmul_coop.wgsl, subgroup
  *                    matrices), where the device has cooperative matrices; target 0.5 of torch f16;
- *                    where matmul_wgm.wgsl ran, a row for matmul_coop.wgsl alone (WGC_MATMUL_WGM=0)
+ *                    where matmul_wgm.wgsl ran (matmul.c's guard did not fall back), a row for
+ *                    matmul_coop.wgsl alone (WGC_MATMUL_WGM=0)
  *   matvec 4096^2    y = W . x, W [4096, 4096] f32: GB/s of W read (the decode path)
  * Time per op: `reps` copies recorded back to back into one batch (independent outputs, no
  * barrier between them), wt_sync, wall clock / reps; best of `runs` (median in the note).  The
@@ -157,11 +158,14 @@ static void check_mm(nb *b, const char *what, const mm_case *c) {
     wt_release(out);
 }
 
-/* Whether the tensor-core rows run matmul_wgm.wgsl: WGC_MATMUL_WGM is not 0 and ctx has built it. */
+/* Whether the tensor-core rows run matmul_wgm.wgsl: WGC_MATMUL_WGM is not 0, ctx has built it and
+ * matmul.c's guard never fell back to matmul_coop.wgsl (wt_stats.wgm_fallbacks). */
 static bool wgm_ran(wt_context *ctx) {
     const char *e = getenv("WGC_MATMUL_WGM");
     if (e && e[0] == '0')
         return false;
+    wt_stats s;
+    wt_get_stats(ctx, &s);
     uint32_t n = wt_kernel_list(ctx, NULL, 0);
     wt_kernel_info *ki = n ? calloc(n, sizeof *ki) : NULL;
     bool found = false;
@@ -171,7 +175,7 @@ static bool wgm_ran(wt_context *ctx) {
             found = !strncmp(ki[i].name, "matmul_wgm", 10);
     }
     free(ki);
-    return found;
+    return found && s.wgm_fallbacks == 0;
 }
 
 static void flops_row(nb *b, const char *key, const char *name, mm_case *c, int reps) {

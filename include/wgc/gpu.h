@@ -430,6 +430,7 @@ typedef struct wg_device_stats {
     uint64_t submits, dispatches, barriers;      /* barriers = memory barriers recorded by hazards */
     uint64_t memory_blocks, memory_block_bytes;  /* VkDeviceMemory objects alive and their bytes */
     uint64_t buffer_bytes;                       /* bytes suballocated to live buffers */
+    uint64_t pipelines_created;                  /* VkPipelines created (a device keeps them until it dies) */
     uint64_t pipeline_memory_hits;               /* pipelines served from the in-memory cache */
     uint64_t pipeline_disk_cache_hits;           /* creation feedback said "cache hit" */
     uint64_t pipeline_cache_loaded_bytes;        /* VkPipelineCache bytes read from disk at creation */

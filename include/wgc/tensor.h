@@ -166,6 +166,10 @@ typedef struct wt_stats {
     uint64_t bind_group_hits, bind_group_misses;
     uint64_t fused;                                  /* dispatches saved by fusing unary chains */
     uint64_t gpu_ns, timed_batches;                  /* with timing on: GPU time of finished batches */
+    uint64_t wgm_checks, wgm_fallbacks;              /* WT_MATMUL_F16_TENSOR on workgroup matrices: times
+                                                      * matmul_wgm.wgsl was timed against matmul_coop.wgsl,
+                                                      * products it could have run that ran matmul_coop.wgsl
+                                                      * because it lost (wt_matmul_ex) */
 } wt_stats;
 void wt_get_stats(const wt_context *ctx, wt_stats *out);
 /* The kernels this context has compiled, for kernel authors: each one's name (kernel file, op

@@ -545,6 +545,7 @@ wg_compute_pipeline *wg_device_create_compute_pipeline(wg_device *dev, const wg_
     if ((fb.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) &&
         (fb.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT))
         dev->stats.pipeline_disk_cache_hits++;
+    dev->stats.pipelines_created++;
     dev->cache_dirty = true;
     wg_cached_pipeline *c = &dev->pipes[dev->npipes++];
     c->module_hash = m->hash;

@@ -19,7 +19,7 @@
  * `reps` copies of the kernel's dispatch (reps chosen so that a pass lasts >= 1 ms), best of
  * three; without it (or in eager mode), by the host clock around `reps` products recorded into
  * one batch between two waits (>= 2 ms, so one submit and wait weighs <= 2.5%, the same for
- * every candidate), after 50 ms of products that bring the GPU's clocks up.  Candidates within
+ * every candidate), after 0.3 s of products that bring the GPU's clocks up.  Candidates within
  * 2x of the fastest are timed twice more, in turn, and keep their best time; the fastest wins.  Choices live in a process-wide table (a mutex guards
  * it; contexts on other threads may share it) keyed by the device UUID, and are appended to
  * $WGC_CACHE_DIR/wgc/tune-v3-<uuid>.txt (TUNE_VERSION; else $XDG_CACHE_HOME/wgc, else $HOME/.cache/wgc), one line
@@ -241,16 +241,27 @@ static wt_tensor *mm(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_kern
     return wt_matmul_ex(ctx, a, b, NULL, &(wt_matmul_desc){ .label = "autotune", .kernel = k });
 }
 
+/* A product on one tiled kernel (the tuner's candidates). */
+typedef struct tune_arg {
+    wt_tensor *a, *b;
+    wt_matmul_kernel k;
+} tune_arg;
+
+static wt_tensor *tune_product(wt_context *ctx, void *arg) {
+    tune_arg *t = arg;
+    return mm(ctx, t->a, t->b, t->k);
+}
+
 /* GPU time of one product, from timestamp queries around a compute pass of `reps` copies of
- * the dispatch wt_matmul_ex just recorded (its pipeline and Params block, taken from the pending
- * batch before it is flushed, and the bind group of its buffers, held across the flush).
- * Seconds, 0 when this path is unavailable (no timestamp-query feature, eager mode), negative on
- * failure. */
-static double gpu_time(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_kernel k) {
+ * the dispatch fn just recorded (its pipeline and Params block, taken from the pending batch
+ * before it is flushed, and the bind group of its buffers, held across the flush).  Seconds, 0
+ * when this path is unavailable (no timestamp-query feature, eager mode, or the batch was flushed
+ * on the way), negative on failure. */
+static double gpu_time(wt_context *ctx, wt_product_fn fn, void *arg) {
     if (!wg_device_has_feature(ctx->dev, WG_FEATURE_TIMESTAMP_QUERY) || ctx->eager)
         return 0;
     uint32_t before = ctx->batch_count;
-    wt_tensor *o = mm(ctx, a, b, k);
+    wt_tensor *o = fn(ctx, arg);
     if (!o)
         return -1;
     if (ctx->batch_count != before + 1) {     /* flushed on the way (batch limit): time by wall clock */
@@ -336,17 +347,16 @@ static double gpu_time(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_ke
     return best;
 }
 
-/* Seconds per product of kernel k on (a, b) by the host clock, or a negative number when it
- * failed. */
-static double wall_time(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_kernel k) {
-    wt_tensor *o = mm(ctx, a, b, k);              /* warm-up: pipeline built, pool filled */
+/* Seconds per product of fn by the host clock, or a negative number when it failed. */
+static double wall_time(wt_context *ctx, wt_product_fn fn, void *arg) {
+    wt_tensor *o = fn(ctx, arg);                  /* warm-up: pipeline built, pool filled */
     if (!o || wt_sync(ctx) != WT_OK) {
         wt_release(o);
         return -1;
     }
     wt_release(o);
     double t0 = now_s();
-    o = mm(ctx, a, b, k);
+    o = fn(ctx, arg);
     if (!o || wt_sync(ctx) != WT_OK) {
         wt_release(o);
         return -1;
@@ -360,7 +370,7 @@ static double wall_time(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_k
     for (int r = 0; r < 3; r++) {
         t0 = now_s();
         for (int i = 0; i < reps; i++) {
-            o = mm(ctx, a, b, k);
+            o = fn(ctx, arg);
             if (!o)
                 return -1;
             wt_release(o);
@@ -372,6 +382,23 @@ static double wall_time(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_k
             best = t;
     }
     return best;
+}
+
+double wt_time_product(wt_context *ctx, wt_product_fn fn, void *arg, bool *gpu_timer) {
+    double t = gpu_time(ctx, fn, arg);
+    *gpu_timer = t != 0;
+    return t != 0 ? t : wall_time(ctx, fn, arg);
+}
+
+bool wt_warm_up(wt_context *ctx, wt_product_fn fn, void *arg, double seconds) {
+    double w0 = now_s();
+    do {
+        wt_tensor *o = fn(ctx, arg);
+        wt_release(o);
+        if (!o || wt_sync(ctx) != WT_OK)
+            return false;
+    } while (now_s() - w0 < seconds);
+    return true;
 }
 
 static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
@@ -421,18 +448,14 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
     while (bt > 1 && bt * m * n > ((int64_t)1 << 24))
         bt = (bt + 1) / 2;
     wt_tensor *a = operand(ctx, dt, bt, m, k, at), *b = operand(ctx, dt, bt, k, n, bt_);
-    /* the GPU's clocks fall while it waits for the host (the checks above, the caller's work):
-     * 50 ms of products first, so the first candidates are not timed on a slow clock (on the H200
-     * the first three of a class once measured 3-4x slower than on a second look) */
+    /* the GPU's clocks fall while it waits for the host (the checks above, pipeline builds, the
+     * caller's work): 0.3 s of products first, so the first candidates are not timed on a slow
+     * clock (H200: after about 1.5 s idle the SM clock drops from 1980 to 345 MHz, and the first
+     * 0.2-0.3 s of work run 4-6x slower; doc/tensor.md) */
     for (int i = 0; i < nk && a && b; i++)
         if (ok[i]) {
-            double w0 = now_s();
-            while (now_s() - w0 < 0.05) {
-                wt_tensor *o = mm(ctx, a, b, (wt_matmul_kernel)i);
-                wt_release(o);
-                if (!o || wt_sync(ctx) != WT_OK)
-                    break;
-            }
+            tune_arg ta = { a, b, (wt_matmul_kernel)i };
+            wt_warm_up(ctx, tune_product, &ta, 0.3);
             wt_clear_error(ctx);
             break;
         }
@@ -442,11 +465,11 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
         if (!ok[i])
             continue;
         wt_matmul_kernel kk = (wt_matmul_kernel)i;
-        double t = gpu_time(ctx, a, b, kk);
-        if (t == 0) {
-            t = wall_time(ctx, a, b, kk);
+        tune_arg ta = { a, b, kk };
+        bool gpu;
+        double t = wt_time_product(ctx, tune_product, &ta, &gpu);
+        if (!gpu)
             *timer = "wall";
-        }
         wt_clear_error(ctx);
         us[i] = t * 1e6;
         if (t > 0 && t < best_t) {
@@ -462,7 +485,8 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
             if (!ok[i] || us[i] <= 0 || us[i] > 2.0 * best_t * 1e6)
                 continue;
             wt_matmul_kernel kk = (wt_matmul_kernel)i;
-            double t = (*timer)[0] == 'g' ? gpu_time(ctx, a, b, kk) : wall_time(ctx, a, b, kk);
+            tune_arg ta = { a, b, kk };
+            double t = (*timer)[0] == 'g' ? gpu_time(ctx, tune_product, &ta) : wall_time(ctx, tune_product, &ta);
             wt_clear_error(ctx);
             if (t > 0 && t * 1e6 < us[i])
                 us[i] = t * 1e6;

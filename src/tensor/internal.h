@@ -28,6 +28,7 @@
 #define WT_BG_CACHE 4096u         /* bind group cache slots at first (a power of two), */
 #define WT_BG_CACHE_MAX 32768u    /* doubling up to this many when 3/4 full (kernel.c) */
 #define WT_KERNEL_CACHE 4096u     /* kernel cache slots (a power of two) */
+#define WT_WGM_VERDICTS 32u       /* matmul.c: matmul_wgm verdicts kept (the oldest goes first) */
 #define WT_MAX_IN 3               /* inputs of a dispatch */
 #define WT_BATCH_BYTES (1ull << 30)   /* flush once the pool handed out this much for a batch */
 #define WT_CHAIN 7                /* ops fused after a kernel's own (wt_kkey.chain; chain.wgsl applies
@@ -193,6 +194,11 @@ struct wt_context {
     wt_storage *free_storages;
     uint64_t rng_seed, rng_counter;
 
+    /* matmul.c's guard on matmul_wgm.wgsl: per kernel key, whether it lost to matmul_coop.wgsl
+     * when timed, and the device's pipelines_created count then */
+    struct wt_wgm_verdict { wt_kkey key; uint64_t at; bool slow; } wgm[WT_WGM_VERDICTS];
+    uint32_t wgm_count;
+
     wt_stats stats;
 };
 
@@ -223,6 +229,17 @@ void wt_pool_destroy(wt_context *ctx);
 #define WT_MM_LAYOUT_RAGGED 4u       /* the 16-byte kernels cannot run it (matmul.c v4_ok) */
 wt_matmul_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
                                     unsigned layout);
+/* Seconds per product made by fn(ctx, arg) (a new tensor whose dispatch it recorded last): GPU
+ * timestamps around a pass of repeated copies of that dispatch where the device has the feature
+ * (not eager), else the host clock around repeated products; best of three after one look that
+ * sizes the repetitions (>= 1 ms, >= 2 ms by the host clock).  Flushes the caller's pending work
+ * and waits; negative on failure (the error stays set).  *gpu_timer: which clock timed it. */
+typedef wt_tensor *(*wt_product_fn)(wt_context *ctx, void *arg);
+double wt_time_product(wt_context *ctx, wt_product_fn fn, void *arg, bool *gpu_timer);
+/* Runs fn's products back to back for `seconds` of host time (at least one), waiting on each
+ * batch: after the GPU sat idle its clocks stay low for the first 0.2-0.3 s of work (H200), so
+ * timings come after this.  False when a product failed. */
+bool wt_warm_up(wt_context *ctx, wt_product_fn fn, void *arg, double seconds);
 
 /* kernel.c */
 wt_status wt_kernels_init(wt_context *ctx);

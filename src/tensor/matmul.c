@@ -21,6 +21,7 @@
  * accumulates in f32 (f16 operands are widened on load) and rounds once on store.  Opt-in
  * (wt_matmul_desc.precision = WT_MATMUL_F16_TENSOR): matmul_coop.wgsl, f16 operands on tensor
  * cores through subgroup matrices, where the device and the shape allow (coop_ok). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -291,20 +292,27 @@ static int coop_variant(const mm_plan *p) {
  * (MA, MB), bias (MC), offsets, (M, N, K, tiles along N), leading dimensions; one workgroup per
  * output tile.  matmul_wgm.wgsl also takes the leading dimensions and K as kernel constants
  * (wt_kkey.ld). */
-static wt_status record_tiles(wt_context *ctx, const char *op, const mm_plan *p, wt_kfile file, int var,
-                              int64_t tiles_n, int64_t groups, wt_tensor *out, wt_tensor *a, wt_tensor *b,
-                              wt_tensor *bias) {
+static wt_kkey tiles_key(const mm_plan *p, wt_kfile file, int var, wt_dtype odt, const wt_tensor *bias) {
     bool acm = p->a_ks != 1, bcm = p->b_ns != 1;
-    uint32_t lda = (uint32_t)(acm ? p->a_ks : p->a_ms), ldb = (uint32_t)(bcm ? p->b_ns : p->b_ks);
-    wt_kkey key = wt_key(file, (uint32_t)var, out->dtype, WT_F16, WT_F16, WT_F32);
+    wt_kkey key = wt_key(file, (uint32_t)var, odt, WT_F16, WT_F16, WT_F32);
     key.in[2] = (uint8_t)(bias ? bias->dtype : WT_F32);
     key.mode[0] = acm ? 1 : 0;
     key.mode[1] = bcm ? 1 : 0;
     key.mode[2] = bias ? 1 : 0;
     if (file == WT_K_matmul_wgm) {
-        uint32_t ld[4] = { lda, ldb, (uint32_t)p->N, (uint32_t)p->K };
+        uint32_t ld[4] = { (uint32_t)(acm ? p->a_ks : p->a_ms), (uint32_t)(bcm ? p->b_ns : p->b_ks), (uint32_t)p->N,
+                           (uint32_t)p->K };
         memcpy(key.ld, ld, sizeof key.ld);
     }
+    return key;
+}
+
+static wt_status record_tiles(wt_context *ctx, const char *op, const mm_plan *p, wt_kfile file, int var,
+                              int64_t tiles_n, int64_t groups, wt_tensor *out, wt_tensor *a, wt_tensor *b,
+                              wt_tensor *bias) {
+    bool acm = p->a_ks != 1, bcm = p->b_ns != 1;
+    uint32_t lda = (uint32_t)(acm ? p->a_ks : p->a_ms), ldb = (uint32_t)(bcm ? p->b_ns : p->b_ks);
+    wt_kkey key = tiles_key(p, file, var, out->dtype, bias);
     wt_params pr;
     memset(&pr, 0, sizeof pr);
     pr.n = (uint32_t)(groups * 256);       /* one workgroup per 256 "elements" */
@@ -340,8 +348,9 @@ static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, 
  * 219-232 for matmul_coop.wgsl, the kernel's header), leading dimensions that fit the kernel's u32
  * constants, a device listing the 128 x 256 x 64 f16 -> f32 shape for 256 invocations.  Every
  * load and store then lies inside its tensor (the kernel's header).  The default where it
- * applies: H200, 4096^3, 278-305 TFLOP/s against 226-242 for matmul_coop.wgsl (the header);
- * WGC_MATMUL_WGM=0 turns it off (tests and benchmarks compare the two). */
+ * applies (H200, 4096^3, 278-305 TFLOP/s against 226-242 for matmul_coop.wgsl, the header) as
+ * long as wgm_guard below finds it faster; WGC_MATMUL_WGM=0 turns it off (tests and benchmarks
+ * compare the two). */
 static bool wgm_ok(wt_context *ctx, const mm_plan *p) {
     const char *e = getenv("WGC_MATMUL_WGM");
     if ((e && e[0] == '0') || p->M <= 0 || p->N <= 0 || p->K <= 0 || p->M % 128 || p->N % 256 || p->K % 512)
@@ -362,6 +371,96 @@ static wt_status record_wgm(wt_context *ctx, const char *op, const mm_plan *p, w
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "a %lld x %lld product is too large for one dispatch",
                          (long long)p->M, (long long)p->N);
     return record_tiles(ctx, op, p, WT_K_matmul_wgm, 0, p->N / 256, p->M / 128 * (p->N / 256), out, a, b, bias);
+}
+
+/* The guard against matmul_wgm.wgsl pipelines that run far below their speed on a fresh device
+ * (H200, 4096^3 after 0.5 s of warm-up: 61-96 TFLOP/s against 283-296 where the pipeline was
+ * created after 64 large pipelines on the device, 69-179 for the fifth to eighth matmul_wgm
+ * pipelines of one process, against 217-236 for matmul_coop.wgsl; doc/tensor.md).  The first
+ * product of each matmul_wgm kernel key in a context is timed against matmul_coop.wgsl on the
+ * same operands, after 0.3 s of matmul_wgm products that bring the GPU's clocks up (a pipeline
+ * build leaves the GPU idle, and the first 0.2-0.3 s of work after that run 4-6x slower); when
+ * matmul_wgm loses, both are timed a second time.  The verdict holds until 32 more pipelines have
+ * been created on the device (wg_device_stats.pipelines_created), then the key's next product
+ * looks again; a key that lost runs matmul_coop.wgsl for the rest of the context.  A check
+ * flushes the caller's pending work and waits (about 0.4 s on the H200).  wt_stats counts the
+ * checks and the products that fell back.  WGC_MATMUL_WGM=1 takes matmul_wgm.wgsl unguarded;
+ * WGC_WGM_GUARD_FAULT=1 makes every check find it slower (tests). */
+#define WGM_RECHECK 32u
+
+typedef struct wgm_arm {
+    const mm_plan *p;
+    wt_tensor *a, *b, *bias;
+    wt_dtype odt;
+    int ond;
+    const int64_t *shape;
+    bool wgm;
+} wgm_arm;
+
+static wt_tensor *wgm_arm_product(wt_context *ctx, void *arg) {
+    wgm_arm *w = arg;
+    wt_tensor *o = wt_tensor_new(ctx, "wt_matmul", w->odt, w->ond, w->shape);
+    if (o && (w->wgm ? record_wgm(ctx, "wt_matmul", w->p, o, w->a, w->b, w->bias)
+                     : record_coop(ctx, "wt_matmul", w->p, o, w->a, w->b, w->bias)) != WT_OK) {
+        wt_release(o);
+        return NULL;
+    }
+    return o;
+}
+
+static uint64_t pipelines_created(wt_context *ctx) {
+    wg_device_stats s;
+    wg_device_get_stats(ctx->dev, &s);
+    return s.pipelines_created;
+}
+
+/* Run this product on matmul_wgm.wgsl (true) or on matmul_coop.wgsl (false)? */
+static bool wgm_guard(wt_context *ctx, const mm_plan *p, wt_tensor *a, wt_tensor *b, wt_tensor *bias, wt_dtype odt,
+                      int ond, const int64_t *shape) {
+    const char *e = getenv("WGC_MATMUL_WGM"), *fault = getenv("WGC_WGM_GUARD_FAULT");
+    if (e && e[0] == '1')
+        return true;
+    wt_kkey key = tiles_key(p, WT_K_matmul_wgm, 0, odt, bias);
+    struct wt_wgm_verdict *v = NULL;
+    for (uint32_t i = 0; i < ctx->wgm_count && !v; i++)
+        if (!memcmp(&ctx->wgm[i].key, &key, sizeof key))
+            v = &ctx->wgm[i];
+    if (v && (v->slow || pipelines_created(ctx) < v->at + WGM_RECHECK)) {
+        ctx->stats.wgm_fallbacks += v->slow;
+        return !v->slow;
+    }
+    if (wt_flush(ctx) != WT_OK)       /* the caller's work failed: its error stands */
+        return true;
+    wt_status st = ctx->status;       /* the timing's own errors are not the caller's */
+    char msg[sizeof ctx->message];
+    memcpy(msg, ctx->message, sizeof msg);
+    wgm_arm coop = { p, a, b, bias, odt, ond, shape, false }, wgm = coop;
+    wgm.wgm = true;
+    double tc = INFINITY, tw = INFINITY;
+    bool gpu, failed = !wt_warm_up(ctx, wgm_arm_product, &wgm, 0.3);
+    for (int look = 0; look < 2 && !(tw < tc); look++) {
+        double c = wt_time_product(ctx, wgm_arm_product, &coop, &gpu);
+        double w = failed ? -1 : wt_time_product(ctx, wgm_arm_product, &wgm, &gpu);
+        if (fault && fault[0] == '1')
+            w = 2 * c;
+        tc = c > 0 && c < tc ? c : tc;  /* matmul_coop.wgsl failed: matmul_wgm.wgsl wins */
+        tw = w > 0 && w < tw ? w : tw;  /* matmul_wgm.wgsl failed: it loses */
+        if (c <= 0)
+            break;
+    }
+    ctx->stats.wgm_checks++;
+    ctx->status = st;
+    memcpy(ctx->message, msg, sizeof msg);
+    if (!v) {
+        if (ctx->wgm_count == WT_WGM_VERDICTS)
+            memmove(ctx->wgm, ctx->wgm + 1, --ctx->wgm_count * sizeof *ctx->wgm);
+        v = &ctx->wgm[ctx->wgm_count++];
+        v->key = key;
+    }
+    v->at = pipelines_created(ctx);
+    v->slow = tw >= tc;               /* both failed: matmul_coop.wgsl, whose error the caller sees */
+    ctx->stats.wgm_fallbacks += v->slow;
+    return !v->slow;
 }
 
 static bool fits_i32(int64_t v) {
@@ -564,7 +663,7 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
                        s2);
     }
     if (desc && desc->precision == WT_MATMUL_F16_TENSOR && kind == WT_MATMUL_AUTO && coop_ok(ctx, &p, a, b)) {
-        bool wgm = wgm_ok(ctx, &p);
+        bool wgm = wgm_ok(ctx, &p) && wgm_guard(ctx, &p, a, b, bias, odt, ond, rshape);
         if ((wgm ? record_wgm(ctx, op, &p, out, a, b, bias) : record_coop(ctx, op, &p, out, a, b, bias)) != WT_OK) {
             wt_release(out);
             return NULL;

@@ -38,6 +38,7 @@ static int child(const char *dir, int phase) {
     CHECK(wg_compute_pipeline_is_valid(p1) && wg_compute_pipeline_is_valid(p2) && wg_compute_pipeline_is_valid(p3));
     wg_device_get_stats(f.dev, &s);
     CHECK_EQ_INT(s.pipeline_memory_hits, 1);
+    CHECK_EQ_INT(s.pipelines_created, 2);    /* the in-memory hit created none */
     printf("phase %d: 2 pipelines in %.2f ms, in-memory hit in %.1f us; disk cache %llu bytes loaded, %llu "
            "creation-feedback hits; %s\n", phase, (t1 - t0) * 1e3, (t2 - t1) * 1e6,
            (unsigned long long)s.pipeline_cache_loaded_bytes, (unsigned long long)s.pipeline_disk_cache_hits,
