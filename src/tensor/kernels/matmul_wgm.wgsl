@@ -31,12 +31,16 @@
 // Through wt (scratch probes: batches of ten products timed by the host clock, each process with
 // empty pipeline caches): this file, one slice per step, ran 278-305 TFLOP/s in 7 of 7 processes
 // (A^T 292-305, B^T 278-291, A^T B^T 283-296), against 226-242 for matmul_coop.wgsl.  Two slices
-// per step ran 291-315 in some processes but 93-150 in 4 of 7: in those, some of the four layout
-// pipelines stayed slow for the whole process although the driver's statistics were the same in
-// every process (255 registers, 64-84 bytes of local memory, 66 KB of code against 36-38 KB for
-// one slice).  Session 7 found the cause outside the kernel: a device state, entered after enough
-// pipelines were created on the device, in which pipelines of this file run 4-5x slower
-// (doc/tensor.md); the larger loop got there sooner.  The loop's shape matters too:
+// per step ran 291-315 in some processes but 93-150 in 4 of 7 (255 registers, 64-84 bytes of local
+// memory, 66 KB of code against 36-38 KB for one slice).  Session 8 found most such slow figures
+// to be the GPU's clocks, not the kernel: after about 1.5 s idle (a pipeline build) the H200's
+// SM clock drops to 345 MHz and the first 0.2-0.3 s of work run 4-6x slower (doc/tensor.md).
+// Timed after 0.5 s of warm-up (session 8 probes, best of 7 batches of 10, TFLOP/s): two slices
+// per step 307-312 at K 4096 against 298-309 for one, 320-327 at 8192 against 311-313, 297 at
+// 2048 against 291-292, 246-292 at 1024 against 263-276; so TWO takes two where KC / 128 is a
+// multiple of 8 (KC % 1024).  Four per step spilled (60).  Some pipelines still run far below
+// these figures after warm-up (59-168 in some processes, erratic; doc/tensor.md): matmul.c's
+// guard times each key against matmul_coop.wgsl.  The loop's shape matters too:
 // `for (var k = 0u; k < KC; ...)` to the kernel constant, not a `k + 128 <= K` loop with a tail
 // (223-251).  Masking P.off to multiples of 8 cost 3-10%; dropping it changed nothing measurable;
 // 128 x 128 tiles for 256 invocations ran 193-213.
@@ -44,11 +48,12 @@
 // five timed by the host clock, TFLOP/s): NVIDIA's driver unrolls the slice loop by 8, so with
 // KC / 64 a multiple of 8 the code is small (K 4096: 37.9 KB, 80 bytes of local memory per
 // invocation) and K 512-8192 ran 199-296 (K 1536-8192: 259-296), but with a remainder it is
-// 78.8-83.2 KB with 1792-1872 bytes (spills): K 3328, 3840, 3904, 3968, 4032 ran 96-109, against 219-232 for
-// matmul_coop.wgsl at K 3328-4096.  A second loop for the remainder slices ran 213-219 there (54-65
+// 78.8-83.2 KB with 1792-1872 bytes (spills): K 3328, 3840, 3904, 3968, 4032 ran 96-109, against
+// 219-232 for matmul_coop.wgsl at K 3328-4096 (session 8, after warm-up: 108-109 at 3840 and 3328
+// against 233-239).  A second loop for the remainder slices ran 213-219 there (54-65
 // KB), a loop bound read from P 206-209 at every K (35.8 KB), so those K stay on matmul_coop.wgsl.
-// matmul.c (wgm_ok) takes this kernel by default; WGC_MATMUL_WGM=0 turns it off.  For the device
-// state in which this kernel runs 4-5x slower (the driver, not the kernel): doc/tensor.md.
+// matmul.c (wgm_ok) takes this kernel by default, where its guard (wgm_guard) finds it faster than
+// matmul_coop.wgsl; WGC_MATMUL_WGM=0 turns it off.
 
 alias WL = workgroup_matrix_left<f16, 64, 128>;
 alias WR = workgroup_matrix_right<f16, 256, 64>;
@@ -58,6 +63,7 @@ alias WOut = workgroup_matrix_result<SO, 256, 128>;
 const TM: u32 = 128u;
 const TN: u32 = 256u;
 const BK: u32 = 64u;
+const TWO: bool = KC % 1024u == 0u;   // two slices per loop step (16 or more: the driver unrolls by 8)
 const ACM: bool = MA == 1u;           // A column-major
 const BCM: bool = MB == 1u;           // B column-major
 
@@ -88,8 +94,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let m0 = (band * 8u + r % rows) * TM;
     let n0 = (r / rows) * TN;
     var acc = WAcc();
-    for (var k = 0u; k < KC; k += BK) {
-        acc = workgroupMatrixMultiplyAccumulate(ld_a(m0, k), ld_b(k, n0), acc);
+    if TWO {
+        for (var k = 0u; k < KC; k += 2u * BK) {
+            let a0 = ld_a(m0, k);
+            let b0 = ld_b(k, n0);
+            let a1 = ld_a(m0, k + BK);
+            let b1 = ld_b(k + BK, n0);
+            acc = workgroupMatrixMultiplyAccumulate(a0, b0, acc);
+            acc = workgroupMatrixMultiplyAccumulate(a1, b1, acc);
+        }
+    } else {
+        for (var k = 0u; k < KC; k += BK) {
+            acc = workgroupMatrixMultiplyAccumulate(ld_a(m0, k), ld_b(k, n0), acc);
+        }
     }
     workgroupMatrixStore(&out, m0 * LDO + n0, WOut(acc), false, LDO);
     if MC == 1u {                          // the bias, added to the stored tile by its own workgroup
