@@ -481,7 +481,7 @@ wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *
 /* The autotuner: for the shape class of (M, N, K, batch, dtype) on this device, times every tiled
  * kernel once on a problem of that class (after checking each against TILE64 on a small random
  * problem: a kernel that fails to build or differs is never chosen) and remembers the fastest, in
- * memory and in $WGC_CACHE_DIR/wgc/tune-v3-<device uuid>.txt (else $XDG_CACHE_HOME, else
+ * memory and in $WGC_CACHE_DIR/wgc/tune-v4-<device uuid>.txt (else $XDG_CACHE_HOME, else
  * ~/.cache; WGC_TUNE=0 turns tuning off).  wt_matmul calls it on first use of a class; the
  * lookup never tunes when tuning is off.  Returns the choice (AUTO when none). */
 wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt);

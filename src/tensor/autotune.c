@@ -22,7 +22,7 @@
  * every candidate), after 0.3 s of products that bring the GPU's clocks up.  Candidates within
  * 2x of the fastest are timed twice more, in turn, and keep their best time; the fastest wins.  Choices live in a process-wide table (a mutex guards
  * it; contexts on other threads may share it) keyed by the device UUID, and are appended to
- * $WGC_CACHE_DIR/wgc/tune-v3-<uuid>.txt (TUNE_VERSION; else $XDG_CACHE_HOME/wgc, else $HOME/.cache/wgc), one line
+ * $WGC_CACHE_DIR/wgc/tune-v4-<uuid>.txt (TUNE_VERSION; else $XDG_CACHE_HOME/wgc, else $HOME/.cache/wgc), one line
  * per class: "<class> <kernel> timer=gpu|wall <kernel>=<us>...", read back on the first lookup
  * for that device.  WGC_TUNE=0 turns tuning off (lookups still read the cache);
  * WGC_TUNE_FAULT=<kernel> makes that kernel fail its check (for tests).  Tuning flushes and
@@ -41,8 +41,9 @@
 
 #define TUNE_MAX 256
 /* In the cache file's name: bump it when the candidate kernels change (a new kernel, a kernel
- * whose code changed its speed), so that choices made among the old ones are made again. */
-#define TUNE_VERSION "v3"
+ * whose code changed its speed) or the timing does, so that choices made among the old ones, or
+ * the old way, are made again (v4: the 0.3 s warm-up; v3's 50 ms left candidates on a low clock). */
+#define TUNE_VERSION "v4"
 
 typedef struct tune_entry {
     uint8_t uuid[16];

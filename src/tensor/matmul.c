@@ -348,7 +348,7 @@ static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, 
  * 219-232 for matmul_coop.wgsl, the kernel's header), leading dimensions that fit the kernel's u32
  * constants, a device listing the 128 x 256 x 64 f16 -> f32 shape for 256 invocations.  Every
  * load and store then lies inside its tensor (the kernel's header).  The default where it
- * applies (H200, 4096^3, 278-305 TFLOP/s against 226-242 for matmul_coop.wgsl, the header) as
+ * applies (H200, 4096^3, 307-314 TFLOP/s against 237-243 for matmul_coop.wgsl, the header) as
  * long as wgm_guard below finds it faster; WGC_MATMUL_WGM=0 turns it off (tests and benchmarks
  * compare the two). */
 static bool wgm_ok(wt_context *ctx, const mm_plan *p) {

@@ -612,7 +612,7 @@ static void test_autotune(void) {
     /* the file holds the choice */
     char path[256], line[512];
     const uint8_t *u = wg_adapter_get_info(wg_device_get_adapter(wt_context_device(ctx)))->device_uuid;
-    int w = snprintf(path, sizeof path, "%s/wgc/tune-v3-", cache_dir);
+    int w = snprintf(path, sizeof path, "%s/wgc/tune-v4-", cache_dir);
     for (int i = 0; i < 16; i++)
         w += snprintf(path + w, sizeof path - (size_t)w, "%02x", u[i]);
     snprintf(path + w, sizeof path - (size_t)w, ".txt");
@@ -711,7 +711,7 @@ int main(void) {
         char path[256];
         int w = snprintf(path, sizeof path, "%s/wgc", cache_dir);
         mkdir(path, 0755);
-        w += snprintf(path + w, sizeof path - (size_t)w, "/tune-v3-");
+        w += snprintf(path + w, sizeof path - (size_t)w, "/tune-v4-");
         for (int i = 0; i < 16; i++)
             w += snprintf(path + w, sizeof path - (size_t)w, "%02x", u[i]);
         snprintf(path + w, sizeof path - (size_t)w, ".txt");
