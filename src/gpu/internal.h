@@ -492,6 +492,11 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
                         uint32_t *count, char *detail, size_t detail_size);
 uint64_t wg__hash(uint64_t h, const void *data, size_t n);
 #define WG_HASH_INIT 1469598103934665603ull
+/* The compiler options a device implies (include/wgc/wgsl.h): its host allocator, and the
+ * extensions it lacks rejected (f16, subgroups, subgroup and workgroup matrices); shader modules
+ * and wg_device_run_kernel compile with them. */
+struct wgsl_options;
+void wg__wgsl_options(const wg_device *dev, struct wgsl_options *opt);
 
 /* pipeline.c */
 struct wg_bind_group_layout {

@@ -273,6 +273,14 @@ done:
 
 static void shader_finish(wg_device *dev, wg_shader_module *m, const uint32_t *words, size_t nwords);
 
+void wg__wgsl_options(const wg_device *dev, wgsl_options *opt) {
+    opt->allocator = (wgsl_allocator){ dev->alloc.alloc, dev->alloc.free, dev->alloc.user };
+    opt->no_f16 = !(dev->features & WG_FEATURE_BIT(WG_FEATURE_SHADER_F16));
+    opt->no_subgroups = !(dev->features & WG_FEATURE_BIT(WG_FEATURE_SUBGROUPS));
+    opt->no_subgroup_matrix = !(dev->features & WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX));
+    opt->no_workgroup_matrix = !(dev->features & WG_FEATURE_BIT(WG_FEATURE_WORKGROUP_MATRIX));
+}
+
 wg_shader_module *wg_device_create_shader_module(wg_device *dev, const wg_shader_module_desc *desc) {
     if (!dev)
         return NULL;
@@ -289,12 +297,8 @@ wg_shader_module *wg_device_create_shader_module(wg_device *dev, const wg_shader
     size_t nwords = desc->spirv_words;
     wgsl_result *compiled = NULL;
     if (!words && desc->wgsl) {
-        wgsl_options opt = { .label = desc->label, .filename = desc->label,
-                             .allocator = { dev->alloc.alloc, dev->alloc.free, dev->alloc.user },
-                             .no_f16 = !(dev->features & WG_FEATURE_BIT(WG_FEATURE_SHADER_F16)),
-                             .no_subgroups = !(dev->features & WG_FEATURE_BIT(WG_FEATURE_SUBGROUPS)),
-                             .no_subgroup_matrix = !(dev->features & WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX)),
-                             .no_workgroup_matrix = !(dev->features & WG_FEATURE_BIT(WG_FEATURE_WORKGROUP_MATRIX)) };
+        wgsl_options opt = { .label = desc->label, .filename = desc->label };
+        wg__wgsl_options(dev, &opt);
         compiled = wgsl_compile(desc->wgsl, strlen(desc->wgsl), &opt);
         if (!compiled) {
             wg__err(dev, WG_ERR_HOST_OOM, "compiling WGSL of shader module '%s'", wg__label(m));

@@ -268,13 +268,9 @@ wg_status wg_device_run_kernel(wg_device *dev, const wg_kernel_run_desc *desc, w
         }
     }
     wgsl_options opt = { .label = desc->label, .filename = desc->filename ? desc->filename : "kernel.wgsl",
-                         .allocator = { dev->alloc.alloc, dev->alloc.free, dev->alloc.user },
                          .overrides = ov, .override_count = desc->override_count,
-                         .no_bounds_checks = desc->no_bounds_checks,
-                         .no_f16 = !wg_device_has_feature(dev, WG_FEATURE_SHADER_F16),
-                         .no_subgroups = !wg_device_has_feature(dev, WG_FEATURE_SUBGROUPS),
-                         .no_subgroup_matrix = !wg_device_has_feature(dev, WG_FEATURE_COOPERATIVE_MATRIX),
-                         .no_workgroup_matrix = !wg_device_has_feature(dev, WG_FEATURE_WORKGROUP_MATRIX) };
+                         .no_bounds_checks = desc->no_bounds_checks };
+    wg__wgsl_options(dev, &opt);
     double t0 = now_ms();
     st.compiled = wgsl_compile(desc->wgsl, desc->wgsl_length ? desc->wgsl_length : strlen(desc->wgsl), &opt);
     out->compile_ms = now_ms() - t0;

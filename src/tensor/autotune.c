@@ -525,16 +525,14 @@ wt_matmul_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64
     if (k != WT_MATMUL_AUTO || (on && !strcmp(on, "0")) || 2.0 * (double)M * (double)N * (double)K * (double)batch < min_flop)
         return k;
     /* tune, keeping the caller's error state, pending work and random stream intact */
-    wt_status st = ctx->status;
+    wt_error_state es;
+    wt_error_save(ctx, &es);
     uint64_t rng = ctx->rng_counter;
-    char msg[sizeof ctx->message];
-    memcpy(msg, ctx->message, sizeof msg);
     double us[WT_MATMUL_KERNEL_COUNT];
     const char *timer = "none";
     if (wt_flush(ctx) == WT_OK)
         k = tune(ctx, M, N, K, batch, dt, layout, us, &timer);
-    ctx->status = st;
-    memcpy(ctx->message, msg, sizeof msg);
+    wt_error_restore(ctx, &es);
     ctx->rng_counter = rng;
     pthread_mutex_lock(&tune_lock);
     if (find(uuid, cls) == WT_MATMUL_AUTO) {

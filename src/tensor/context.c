@@ -132,6 +132,16 @@ const char *wt_last_error(const wt_context *ctx) {
     return ctx ? ctx->message : "wt: NULL context";
 }
 
+void wt_error_save(const wt_context *ctx, wt_error_state *es) {
+    es->status = ctx->status;
+    memcpy(es->message, ctx->message, sizeof es->message);
+}
+
+void wt_error_restore(wt_context *ctx, const wt_error_state *es) {
+    ctx->status = es->status;
+    memcpy(ctx->message, es->message, sizeof ctx->message);
+}
+
 void wt_clear_error(wt_context *ctx) {
     if (ctx) {
         ctx->status = WT_OK;

@@ -203,6 +203,15 @@ struct wt_context {
 };
 
 /* context.c */
+/* The context's error state (status and message), kept across work whose own errors are not the
+ * caller's: an optional path that gives up quietly (matmul.c's padded copies), a timing (the
+ * autotuner, the matmul_wgm guard). */
+typedef struct wt_error_state {
+    wt_status status;
+    char message[sizeof ((wt_context *)0)->message];
+} wt_error_state;
+void wt_error_save(const wt_context *ctx, wt_error_state *es);
+void wt_error_restore(wt_context *ctx, const wt_error_state *es);
 void *wt_alloc(wt_context *ctx, size_t n);
 void *wt_realloc(wt_context *ctx, void *p, size_t n);
 void wt_free(wt_context *ctx, void *p);

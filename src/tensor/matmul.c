@@ -292,16 +292,25 @@ static int coop_variant(const mm_plan *p) {
  * (MA, MB), bias (MC), offsets, (M, N, K, tiles along N), leading dimensions; one workgroup per
  * output tile.  matmul_wgm.wgsl also takes the leading dimensions and K as kernel constants
  * (wt_kkey.ld). */
+/* The leading dimensions of the tensor-core kernels' operands (coop_ok: one of each operand's
+ * strides is 1): A column-major (MA 1) when its k stride is not 1, B column-major (MB 1) when its n
+ * stride is not. */
+static int64_t lda_of(const mm_plan *p) {
+    return p->a_ks != 1 ? p->a_ks : p->a_ms;
+}
+
+static int64_t ldb_of(const mm_plan *p) {
+    return p->b_ns != 1 ? p->b_ns : p->b_ks;
+}
+
 static wt_kkey tiles_key(const mm_plan *p, wt_kfile file, int var, wt_dtype odt, const wt_tensor *bias) {
-    bool acm = p->a_ks != 1, bcm = p->b_ns != 1;
     wt_kkey key = wt_key(file, (uint32_t)var, odt, WT_F16, WT_F16, WT_F32);
     key.in[2] = (uint8_t)(bias ? bias->dtype : WT_F32);
-    key.mode[0] = acm ? 1 : 0;
-    key.mode[1] = bcm ? 1 : 0;
+    key.mode[0] = p->a_ks != 1 ? 1 : 0;
+    key.mode[1] = p->b_ns != 1 ? 1 : 0;
     key.mode[2] = bias ? 1 : 0;
     if (file == WT_K_matmul_wgm) {
-        uint32_t ld[4] = { (uint32_t)(acm ? p->a_ks : p->a_ms), (uint32_t)(bcm ? p->b_ns : p->b_ks), (uint32_t)p->N,
-                           (uint32_t)p->K };
+        uint32_t ld[4] = { (uint32_t)lda_of(p), (uint32_t)ldb_of(p), (uint32_t)p->N, (uint32_t)p->K };
         memcpy(key.ld, ld, sizeof key.ld);
     }
     return key;
@@ -310,8 +319,6 @@ static wt_kkey tiles_key(const mm_plan *p, wt_kfile file, int var, wt_dtype odt,
 static wt_status record_tiles(wt_context *ctx, const char *op, const mm_plan *p, wt_kfile file, int var,
                               int64_t tiles_n, int64_t groups, wt_tensor *out, wt_tensor *a, wt_tensor *b,
                               wt_tensor *bias) {
-    bool acm = p->a_ks != 1, bcm = p->b_ns != 1;
-    uint32_t lda = (uint32_t)(acm ? p->a_ks : p->a_ms), ldb = (uint32_t)(bcm ? p->b_ns : p->b_ks);
     wt_kkey key = tiles_key(p, file, var, out->dtype, bias);
     wt_params pr;
     memset(&pr, 0, sizeof pr);
@@ -323,8 +330,8 @@ static wt_status record_tiles(wt_context *ctx, const char *op, const mm_plan *p,
     pr.sv[1] = (uint32_t)p->N;
     pr.sv[2] = (uint32_t)p->K;
     pr.sv[3] = (uint32_t)tiles_n;
-    pr.aux[0] = lda;
-    pr.aux[1] = ldb;
+    pr.aux[0] = (uint32_t)lda_of(p);
+    pr.aux[1] = (uint32_t)ldb_of(p);
     pr.st[2][0] = (int32_t)p->c_ns;
     return record_product(ctx, op, &key, &pr, out, a, b, bias);
 }
@@ -355,8 +362,7 @@ static bool wgm_ok(wt_context *ctx, const mm_plan *p) {
     const char *e = getenv("WGC_MATMUL_WGM");
     if ((e && e[0] == '0') || p->M <= 0 || p->N <= 0 || p->K <= 0 || p->M % 128 || p->N % 256 || p->K % 512)
         return false;
-    int64_t as = p->a_ks == 1 ? p->a_ms : p->a_ks, bs = p->b_ns == 1 ? p->b_ks : p->b_ns;
-    if (as > UINT32_MAX || bs > UINT32_MAX || !wg_device_has_feature(ctx->dev, WG_FEATURE_WORKGROUP_MATRIX))
+    if (lda_of(p) > UINT32_MAX || ldb_of(p) > UINT32_MAX || !wg_device_has_feature(ctx->dev, WG_FEATURE_WORKGROUP_MATRIX))
         return false;
     const wg_adapter_info *in = wg_adapter_get_info(wg_device_get_adapter(ctx->dev));
     return in && wg_adapter_info_has_wgm_shape(in, 256, 128, 256, 64, WG_COMPONENT_F16, WG_COMPONENT_F16,
@@ -383,12 +389,14 @@ static wt_status record_wgm(wt_context *ctx, const char *op, const mm_plan *p, w
  * matmul_wgm loses, both are timed a second time.  The verdict holds until 32 more pipelines have
  * been created on the device (wg_device_stats.pipelines_created), then the key's next product
  * looks again; a key that lost runs matmul_coop.wgsl for the rest of the context.  A check
- * flushes the caller's pending work and waits (about 0.4 s on the H200).  wt_stats counts the
- * checks and the products that fell back.  WGC_MATMUL_WGM=1 takes matmul_wgm.wgsl unguarded;
- * WGC_WGM_GUARD_FAULT=1 makes every check find it slower (tests). */
+ * flushes the caller's pending work and waits (H200: 0.31 s, 1.02 s with the two pipelines to
+ * build; doc/tensor.md).  wt_stats counts the checks and the products that fell back.
+ * WGC_MATMUL_WGM=1 takes matmul_wgm.wgsl unguarded; WGC_WGM_GUARD_FAULT=1 makes every check find
+ * it slower (tests). */
 #define WGM_RECHECK 32u
 
 typedef struct wgm_arm {
+    const char *op;
     const mm_plan *p;
     wt_tensor *a, *b, *bias;
     wt_dtype odt;
@@ -399,9 +407,9 @@ typedef struct wgm_arm {
 
 static wt_tensor *wgm_arm_product(wt_context *ctx, void *arg) {
     wgm_arm *w = arg;
-    wt_tensor *o = wt_tensor_new(ctx, "wt_matmul", w->odt, w->ond, w->shape);
-    if (o && (w->wgm ? record_wgm(ctx, "wt_matmul", w->p, o, w->a, w->b, w->bias)
-                     : record_coop(ctx, "wt_matmul", w->p, o, w->a, w->b, w->bias)) != WT_OK) {
+    wt_tensor *o = wt_tensor_new(ctx, w->op, w->odt, w->ond, w->shape);
+    if (o && (w->wgm ? record_wgm(ctx, w->op, w->p, o, w->a, w->b, w->bias)
+                     : record_coop(ctx, w->op, w->p, o, w->a, w->b, w->bias)) != WT_OK) {
         wt_release(o);
         return NULL;
     }
@@ -415,8 +423,8 @@ static uint64_t pipelines_created(wt_context *ctx) {
 }
 
 /* Run this product on matmul_wgm.wgsl (true) or on matmul_coop.wgsl (false)? */
-static bool wgm_guard(wt_context *ctx, const mm_plan *p, wt_tensor *a, wt_tensor *b, wt_tensor *bias, wt_dtype odt,
-                      int ond, const int64_t *shape) {
+static bool wgm_guard(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, wt_tensor *bias,
+                      wt_dtype odt, int ond, const int64_t *shape) {
     const char *e = getenv("WGC_MATMUL_WGM"), *fault = getenv("WGC_WGM_GUARD_FAULT");
     if (e && e[0] == '1')
         return true;
@@ -431,10 +439,9 @@ static bool wgm_guard(wt_context *ctx, const mm_plan *p, wt_tensor *a, wt_tensor
     }
     if (wt_flush(ctx) != WT_OK)       /* the caller's work failed: its error stands */
         return true;
-    wt_status st = ctx->status;       /* the timing's own errors are not the caller's */
-    char msg[sizeof ctx->message];
-    memcpy(msg, ctx->message, sizeof msg);
-    wgm_arm coop = { p, a, b, bias, odt, ond, shape, false }, wgm = coop;
+    wt_error_state es;                /* the timing's own errors are not the caller's */
+    wt_error_save(ctx, &es);
+    wgm_arm coop = { op, p, a, b, bias, odt, ond, shape, false }, wgm = coop;
     wgm.wgm = true;
     double tc = INFINITY, tw = INFINITY;
     bool gpu, failed = !wt_warm_up(ctx, wgm_arm_product, &wgm, 0.3);
@@ -449,8 +456,7 @@ static bool wgm_guard(wt_context *ctx, const mm_plan *p, wt_tensor *a, wt_tensor
             break;
     }
     ctx->stats.wgm_checks++;
-    ctx->status = st;
-    memcpy(ctx->message, msg, sizeof msg);
+    wt_error_restore(ctx, &es);
     if (!v) {
         if (ctx->wgm_count == WT_WGM_VERDICTS)
             memmove(ctx->wgm, ctx->wgm + 1, --ctx->wgm_count * sizeof *ctx->wgm);
@@ -497,9 +503,8 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
  * failed: the caller runs the product in place).  The padded operands go back to the pool. */
 static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, bool b_t,
                             wt_tensor *bias, int ond, const int64_t *rshape) {
-    wt_status st = ctx->status;
-    char msg[sizeof ctx->message];
-    memcpy(msg, ctx->message, sizeof msg);
+    wt_error_state es;
+    wt_error_save(ctx, &es);
     int64_t mp = cdiv(p->M, 128) * 128, np = cdiv(p->N, 128) * 128, kp = cdiv(p->K, 8) * 8;
     bool kc = b_kcontig(p);
     enum { A2, AP, WT, WP, CP, R, N1, N2, NT };
@@ -527,10 +532,8 @@ static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, w
         t[WT] = NULL;
     for (int i = 0; i < NT; i++)
         wt_release(t[i]);
-    if (!out) {
-        ctx->status = st;
-        memcpy(ctx->message, msg, sizeof msg);
-    }
+    if (!out)
+        wt_error_restore(ctx, &es);
     return out;
 }
 
@@ -663,7 +666,7 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
                        s2);
     }
     if (desc && desc->precision == WT_MATMUL_F16_TENSOR && kind == WT_MATMUL_AUTO && coop_ok(ctx, &p, a, b)) {
-        bool wgm = wgm_ok(ctx, &p) && wgm_guard(ctx, &p, a, b, bias, odt, ond, rshape);
+        bool wgm = wgm_ok(ctx, &p) && wgm_guard(ctx, op, &p, a, b, bias, odt, ond, rshape);
         if ((wgm ? record_wgm(ctx, op, &p, out, a, b, bias) : record_coop(ctx, op, &p, out, a, b, bias)) != WT_OK) {
             wt_release(out);
             return NULL;

@@ -38,7 +38,7 @@
 // Timed after 0.5 s of warm-up (session 8 probes, best of 7 batches of 10, TFLOP/s): two slices
 // per step 307-312 at K 4096 against 298-309 for one, 320-327 at 8192 against 311-313, 297 at
 // 2048 against 291-292, 246-292 at 1024 against 263-276; so TWO takes two where KC / 128 is a
-// multiple of 8 (KC % 1024).  Four per step spilled (60).  Some pipelines still run far below
+// multiple of 8 (KC % 1024).  Four per step ran 60.  Some pipelines still run far below
 // these figures after warm-up (59-168 in some processes, erratic; doc/tensor.md): matmul.c's
 // guard times each key against matmul_coop.wgsl.  The loop's shape matters too:
 // `for (var k = 0u; k < KC; ...)` to the kernel constant, not a `k + 128 <= K` loop with a tail
