@@ -194,7 +194,8 @@ typedef enum wg_error_type {
     X(MAP_ABORTED, VALIDATION, "map request aborted by unmap or destroy") \
     X(QUERY_SET_DESTROYED, VALIDATION, "query set is destroyed") \
     X(QUERY_COUNT, VALIDATION, "query count is zero or exceeds 4096") \
-    X(SUBMIT_TOO_MANY, VALIDATION, "more than 64 command buffers in one submit")
+    X(SUBMIT_TOO_MANY, VALIDATION, "more than 64 command buffers in one submit") \
+    X(WORKGROUP_STORAGE_LIMIT, VALIDATION, "workgroup storage exceeds maxComputeWorkgroupStorageSize")
 
 typedef enum wg_error_id {
 #define X(name, type, summary) WG_ERR_##name,
@@ -540,6 +541,9 @@ typedef struct wg_shader_entry_info {
     uint32_t workgroup_size[3];
     uint32_t binding_count;
     wg_shader_binding bindings[WG_MAX_SHADER_BINDINGS];
+    /* bytes of workgroup storage the entry point uses, as WebGPU counts them (each variable
+     * roundUp(16, size)); pipeline creation checks it against maxComputeWorkgroupStorageSize */
+    uint32_t workgroup_storage_size;
 } wg_shader_entry_info;
 
 wg_shader_module *wg_device_create_shader_module(wg_device *dev, const wg_shader_module_desc *desc);

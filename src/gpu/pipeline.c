@@ -491,6 +491,12 @@ wg_compute_pipeline *wg_device_create_compute_pipeline(wg_device *dev, const wg_
                 ws[2]);
         return p;
     }
+    if (ep->workgroup_storage_size > L->max_compute_workgroup_storage_size) {
+        wg__err(dev, WG_ERR_WORKGROUP_STORAGE_LIMIT, "pipeline '%s': entry point '%s' uses %u bytes, the limit is %llu",
+                wg__label(p), ep->name, ep->workgroup_storage_size,
+                (unsigned long long)L->max_compute_workgroup_storage_size);
+        return p;
+    }
     wg_pipeline_layout *pl;
     if (desc->layout) {
         if (!wg__check_obj(dev, desc->layout, "pipeline layout"))

@@ -11,6 +11,12 @@
  * WebGPU allows for layouts).  The parser checks the header and that instructions tile the
  * words exactly; deeper validity is the driver's (and spirv-val's) business.
  *
+ * Workgroup storage: the Workgroup variables an entry point uses (found the same way), each
+ * counted as WebGPU counts it, roundUp(16, size), with sizes and alignments by the layout rules
+ * Vulkan bounds shared memory with (std430; a bool as 4 bytes); pipeline.c checks the sum against
+ * maxComputeWorkgroupStorageSize.  A type this cannot size (an array whose length is not a
+ * constant, a malformed chain of types) counts as 0 and is left to the driver.
+ *
  * WGSL source (desc.wgsl) goes through wgc's own compiler (include/wgc/wgsl.h) with the device's
  * allocator and features; its diagnostics become the WG_ERR_WGSL_COMPILE message. */
 #include <stdio.h>
@@ -19,25 +25,114 @@
 #include "wgc/wgsl.h"
 
 enum {
-    OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43,
+    OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_TYPE_BOOL = 20, OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22,
+    OP_TYPE_VECTOR = 23, OP_TYPE_MATRIX = 24, OP_TYPE_ARRAY = 28, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43,
     OP_CONSTANT_COMPOSITE = 44, OP_SPEC_CONSTANT = 50, OP_SPEC_CONSTANT_COMPOSITE = 51, OP_VARIABLE = 59,
     OP_DECORATE = 71, OP_MEMBER_DECORATE = 72, OP_EXECUTION_MODE_ID = 331, OP_FUNCTION = 54, OP_FUNCTION_END = 56,
     OP_FUNCTION_CALL = 57,
     DEC_BLOCK = 2, DEC_BUFFER_BLOCK = 3, DEC_BUILTIN = 11, DEC_NON_WRITABLE = 24, DEC_BINDING = 33, DEC_SET = 34,
     BUILTIN_WORKGROUP_SIZE = 25, MODE_LOCAL_SIZE = 17, MODE_LOCAL_SIZE_ID = 38, MODEL_GLCOMPUTE = 5,
-    SC_UNIFORM = 2, SC_STORAGE_BUFFER = 12,
+    SC_UNIFORM = 2, SC_WORKGROUP = 4, SC_STORAGE_BUFFER = 12,
 };
 
 typedef struct id_info {
     uint32_t set, binding, pointee, storage, members, nonwritable_members, value;
     uint32_t comp[3];
     uint32_t func_at;    /* OpFunction: word index of its first instruction + 1 (0: not a function) */
+    uint32_t type_at;    /* a type the storage size needs (bool, int, float, vector, matrix, array,
+                          * struct): word index of its instruction + 1 */
+    uint64_t size, align; /* type_size's result, once `sized` is 2 (1: being sized) */
     uint32_t visit;      /* static use: entry point index + 1 that last reached this function / variable */
-    uint8_t has_set, has_binding, nonwritable, block, buffer_block, is_var, is_ptr, is_const, wgsize;
+    uint8_t has_set, has_binding, nonwritable, block, buffer_block, is_var, is_ptr, is_const, wgsize, sized;
 } id_info;
 
 static bool is_resource(const id_info *v) {
     return v->is_var && (v->storage == SC_STORAGE_BUFFER || v->storage == SC_UNIFORM);
+}
+
+static bool is_workgroup(const id_info *v) {
+    return v->is_var && v->storage == SC_WORKGROUP;
+}
+
+static uint64_t round_up(uint64_t x, uint64_t a) {
+    return a ? (x + a - 1) / a * a : x;
+}
+
+#define SIZE_CAP (1ull << 40)   /* past every workgroup storage limit; operands stay below it */
+
+static uint64_t cap_mul(uint64_t a, uint64_t b) {
+    return a && b > SIZE_CAP / a ? SIZE_CAP : a * b < SIZE_CAP ? a * b : SIZE_CAP;
+}
+
+static uint64_t type_size_of(const uint32_t *w, id_info *ids, uint32_t bound, const uint32_t *ins, uint64_t *align,
+                             int depth);
+
+/* std430 size of type t (its alignment in *align); 0 where it cannot be sized.  Each type is sized
+ * once (a struct of structs of many members stays linear); `depth` bounds the recursion and a type
+ * met again while being sized (a malformed module naming a type inside itself) counts as 0; sizes
+ * saturate at SIZE_CAP. */
+static uint64_t type_size(const uint32_t *w, id_info *ids, uint32_t bound, uint32_t t, uint64_t *align, int depth) {
+    *align = 1;
+    if (t >= bound || !ids[t].type_at || depth > 64 || ids[t].sized == 1)
+        return 0;
+    if (ids[t].sized != 2) {
+        ids[t].sized = 1;
+        ids[t].size = type_size_of(w, ids, bound, &w[ids[t].type_at - 1], &ids[t].align, depth);
+        ids[t].sized = 2;
+    }
+    *align = ids[t].align;
+    return ids[t].size;
+}
+
+static uint64_t type_size_of(const uint32_t *w, id_info *ids, uint32_t bound, const uint32_t *ins, uint64_t *align,
+                             int depth) {
+    *align = 1;
+    uint32_t wc = ins[0] >> 16, op = ins[0] & 0xffff;
+    uint64_t ea, es, n;
+    switch (op) {
+    case OP_TYPE_BOOL:
+        return *align = 4;
+    case OP_TYPE_INT:
+    case OP_TYPE_FLOAT:
+        return *align = ins[2] >= 8 && ins[2] <= 64 ? ins[2] / 8 : 0;
+    case OP_TYPE_VECTOR:    /* vec3: 12 bytes, aligned as vec4 */
+        es = type_size(w, ids, bound, ins[2], &ea, depth + 1);
+        *align = cap_mul(es, ins[3] == 3 ? 4 : ins[3]);
+        return cap_mul(es, ins[3]);
+    case OP_TYPE_MATRIX:    /* columns as an array of column vectors */
+    case OP_TYPE_ARRAY:
+        es = type_size(w, ids, bound, ins[2], &ea, depth + 1);
+        if (op == OP_TYPE_MATRIX)
+            n = ins[3];
+        else
+            n = ins[3] < bound && ids[ins[3]].is_const ? ids[ins[3]].value : 0;
+        *align = ea;
+        return cap_mul(round_up(es, ea), n);
+    case OP_TYPE_STRUCT: {
+        uint64_t off = 0, a = 1;
+        for (uint32_t k = 2; k < wc; k++) {
+            es = type_size(w, ids, bound, ins[k], &ea, depth + 1);
+            off = round_up(off, ea) + es;
+            a = ea > a ? ea : a;
+            if (off >= SIZE_CAP) {
+                *align = 16;
+                return SIZE_CAP;
+            }
+        }
+        *align = a;
+        return round_up(off, a);
+    }
+    default:
+        return 0;
+    }
+}
+
+/* WebGPU's count of a workgroup variable: roundUp(16, its size). */
+static uint64_t workgroup_bytes(const uint32_t *w, id_info *ids, uint32_t bound, const id_info *v) {
+    uint64_t a;
+    if (v->pointee >= bound)
+        return 0;
+    return round_up(type_size(w, ids, bound, ids[v->pointee].pointee, &a, 0), 16);
 }
 
 /* Marks (visit = mark) every function reachable from `fn` and every resource variable they name.
@@ -59,7 +154,7 @@ static void static_use(const uint32_t *w, size_t n, id_info *ids, uint32_t bound
                 uint32_t id = w[i + k];
                 if (id >= bound || ids[id].visit == mark)
                     continue;
-                if (is_resource(&ids[id]))
+                if (is_resource(&ids[id]) || is_workgroup(&ids[id]))
                     ids[id].visit = mark;
                 else if (op == OP_FUNCTION_CALL && k == 3 && ids[id].func_at && sp < cap)
                     ids[id].visit = mark, stack[sp++] = id;
@@ -162,7 +257,16 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
             break;
         case OP_TYPE_STRUCT:
             if (wc >= 2 && ID_OK(ins[1]))
-                ids[ins[1]].members = wc - 2;
+                ids[ins[1]].members = wc - 2, ids[ins[1]].type_at = (uint32_t)(i + 1);
+            break;
+        case OP_TYPE_BOOL:
+        case OP_TYPE_INT:
+        case OP_TYPE_FLOAT:
+        case OP_TYPE_VECTOR:
+        case OP_TYPE_MATRIX:
+        case OP_TYPE_ARRAY:
+            if (wc >= (op == OP_TYPE_BOOL ? 2u : op == OP_TYPE_FLOAT ? 3u : 4u) && ID_OK(ins[1]))
+                ids[ins[1]].type_at = (uint32_t)(i + 1);
             break;
         case OP_TYPE_POINTER:
             if (wc >= 4 && ID_OK(ins[1]))
@@ -232,9 +336,10 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
         uint32_t nb = 0;
         if (!use_iface)
             static_use(w, n, ids, bound, eps[e].id, e + 1, stack, nfuncs + 1);
+        uint64_t wgbytes = 0;
         for (uint32_t id = 0; id < bound; id++) {
             id_info *v = &ids[id];
-            if (!is_resource(v))
+            if (!is_resource(v) && !is_workgroup(v))
                 continue;
             if (use_iface) {
                 bool found = false;
@@ -243,6 +348,10 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
                 if (!found)
                     continue;
             } else if (v->visit != e + 1) {
+                continue;
+            }
+            if (is_workgroup(v)) {
+                wgbytes += workgroup_bytes(w, ids, bound, v);
                 continue;
             }
             if (!ID_OK(v->pointee) || !ID_OK(ids[v->pointee].pointee))
@@ -262,6 +371,7 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
             out[e].bindings[nb++] = (wg_shader_binding){ v->set, v->binding, t, 0 };
         }
         out[e].binding_count = nb;
+        out[e].workgroup_storage_size = wgbytes < UINT32_MAX ? (uint32_t)wgbytes : UINT32_MAX;
     }
     *count = neps;
 done:

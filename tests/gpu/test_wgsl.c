@@ -2,7 +2,10 @@
  * automatic layout runs and matches the CPU; a compile error is WG_ERR_WGSL_COMPILE with the
  * compiler's file:line:col diagnostic in the message.  A module with three entry points, as
  * WGSL and as SPIR-V 1.3 and 1.6 words: each entry point reflects only the bindings its call
- * tree uses, and one of them runs with an explicit layout holding just its own binding. */
+ * tree uses, and one of them runs with an explicit layout holding just its own binding.
+ * Workgroup storage, in the same three forms: each entry point's size as WebGPU counts it (by
+ * hand below, and the compiler's own reflection agrees), and a pipeline one element past
+ * maxComputeWorkgroupStorageSize is WG_ERR_WORKGROUP_STORAGE_LIMIT while one at the limit builds. */
 #include "gpu_test.h"
 #include "wgc/wgsl.h"
 
@@ -104,6 +107,108 @@ static void multi_entry(gpu_fixture *f, int target) {
     wgsl_result_free(r);
 }
 
+/* Workgroup storage, by WebGPU's rules (each variable roundUp(16, SizeOf)): S is a vec3f (12) and
+ * an f32 at 12, array<vec3f, 3> at 16 (stride 16, 48 bytes), a bool at 64, mat3x3f at 80 (three
+ * 16-byte columns): 128 bytes; t: 7 atomics, 28 -> 32; v: one vec2<u32>, 8 -> 16; big: 5 f32, 20
+ * -> 32.  `one` uses s and t, `two` t and v through a helper, `three` none, `four` big. */
+static const char *wg_src =
+    "struct S { a: vec3f, b: f32, c: array<vec3f, 3>, d: bool, m: mat3x3f }\n"
+    "var<workgroup> s: S;\n"
+    "var<workgroup> t: array<atomic<u32>, 7>;\n"
+    "var<workgroup> v: vec2<u32>;\n"
+    "var<workgroup> big: array<f32, 5>;\n"
+    "@group(0) @binding(0) var<storage, read_write> o: array<u32, 4>;\n"
+    "fn helper() -> u32 { v.x = 3u; return atomicAdd(&t[6], v.x); }\n"
+    "@compute @workgroup_size(1) fn one() { s.b = 1.0; atomicStore(&t[0], u32(s.b)); s.d = true; }\n"
+    "@compute @workgroup_size(1) fn two() { o[0] = helper(); }\n"
+    "@compute @workgroup_size(1) fn three() { o[1] = 7u; }\n"
+    "@compute @workgroup_size(1) fn four() { big[4] = 2.0; o[2] = u32(big[0]); }\n";
+
+/* target as in multi_entry: the module from wg_src as WGSL or SPIR-V words; n f32 of workgroup
+ * storage in a module of its own (the Vulkan validation layers of Debian 12 count every
+ * workgroup variable of a module against each entry point), which builds when `fits` and is
+ * WG_ERR_WORKGROUP_STORAGE_LIMIT otherwise. */
+static wgsl_result *wg_compile(const char *src, int target) {
+    wgsl_result *r = wgsl_compile(src, strlen(src), &(wgsl_options){ .filename = "wg.wgsl",
+        .target_env = target == 2 ? WGSL_TARGET_VULKAN_1_3 : WGSL_TARGET_VULKAN_1_1 });
+    CHECK(r && r->ok && r->spirv);
+    return r;
+}
+
+static void workgroup_storage(gpu_fixture *f, int target, uint32_t n, bool fits) {
+    wg_device *dev = f->dev;
+    wgsl_result *r = wg_compile(wg_src, target);
+    char src[256];
+    snprintf(src, sizeof src, "var<workgroup> w: array<f32, %u>;\n"
+             "@group(0) @binding(0) var<storage, read_write> o: array<f32, 4>;\n"
+             "@compute @workgroup_size(1) fn edge() { w[%u] = 2.0; o[0] = w[0]; }\n", n, n - 1);
+    wgsl_result *r2 = wg_compile(src, target);
+    if (!r || !r->ok || !r->spirv || !r2 || !r2->ok || !r2->spirv) {
+        wgsl_result_free(r);
+        wgsl_result_free(r2);
+        return;
+    }
+    wg_shader_module_desc md = { .label = "wg.wgsl", .wgsl = wg_src }, md2 = { .label = "edge.wgsl", .wgsl = src };
+    if (target) {
+        md = (wg_shader_module_desc){ .label = "wg.spv", .spirv = r->spirv, .spirv_words = r->spirv_word_count };
+        md2 = (wg_shader_module_desc){ .label = "edge.spv", .spirv = r2->spirv, .spirv_words = r2->spirv_word_count };
+    }
+    static const char *names[4] = { "one", "two", "three", "four" };
+    static const uint32_t want[4] = { 128 + 32, 32 + 16, 0, 32 };
+    wg_shader_module *m = NULL, *m2 = NULL;
+    EXPECT_NO_ERROR(dev, m = wg_device_create_shader_module(dev, &md); m2 = wg_device_create_shader_module(dev, &md2));
+    for (int i = 0; i < 4; i++) {
+        const wg_shader_entry_info *ep = find_ep(m, names[i]);
+        uint32_t compiler = 0;
+        for (uint32_t k = 0; k < r->entry_point_count; k++)
+            if (!strcmp(r->entry_points[k].name, names[i]))
+                compiler = r->entry_points[k].workgroup_memory_bytes;
+        CHECKF(ep && ep->workgroup_storage_size == want[i] && compiler == want[i],
+               "target %d, %s: reflected %u, compiler %u, expected %u", target, names[i],
+               ep ? ep->workgroup_storage_size : 0, compiler, want[i]);
+    }
+    const wg_shader_entry_info *ep = find_ep(m2, "edge");
+    CHECKF(ep && ep->workgroup_storage_size == (n * 4 + 15) / 16 * 16, "target %d, edge: %u bytes for %u f32",
+           target, ep ? ep->workgroup_storage_size : 0, n);
+    wg_device_push_error_scope(dev, WG_ERROR_TYPE_VALIDATION);
+    wg_compute_pipeline *p = wg_device_create_compute_pipeline(dev, &(wg_compute_pipeline_desc){
+        .label = "edge", .module = m2 });
+    wg_error e;
+    wg_error_id id = wg_device_pop_error_scope(dev, &e);
+    if (fits)
+        CHECKF(id == WG_ERR_NONE, "target %d, %u f32: %s", target, n, wg_error_id_name(id));
+    else
+        CHECKF(id == WG_ERR_WORKGROUP_STORAGE_LIMIT && strstr(e.message, "'edge' uses") != NULL,
+               "target %d, %u f32: %s (%s)", target, n, wg_error_id_name(id), id ? e.message : "");
+    wg_compute_pipeline_release(p);
+    if (target == 1 && !fits) {
+        /* the array's length constant made 2^30 + n: 4 GiB and more, past uint32_t, saturates */
+        uint32_t *words = malloc(r2->spirv_word_count * 4);
+        memcpy(words, r2->spirv, r2->spirv_word_count * 4);
+        int patched = 0;
+        for (size_t i = 5; i < r2->spirv_word_count; i += words[i] >> 16)
+            if ((words[i] & 0xffff) == 43 && (words[i] >> 16) == 4 && words[i + 3] == n)
+                words[i + 3] = (1u << 30) + n, patched++;
+        CHECK_EQ_INT(patched, 1);
+        wg_shader_module *m3 = NULL;
+        EXPECT_NO_ERROR(dev, m3 = wg_device_create_shader_module(dev, &(wg_shader_module_desc){
+            .label = "huge.spv", .spirv = words, .spirv_words = r2->spirv_word_count }));
+        ep = find_ep(m3, "edge");
+        CHECKF(ep && ep->workgroup_storage_size == UINT32_MAX, "2^30 + %u f32: %u bytes", n,
+               ep ? ep->workgroup_storage_size : 0);
+        wg_device_push_error_scope(dev, WG_ERROR_TYPE_VALIDATION);
+        p = wg_device_create_compute_pipeline(dev, &(wg_compute_pipeline_desc){ .label = "huge", .module = m3 });
+        CHECK_EQ_INT(wg_device_pop_error_scope(dev, &e), WG_ERR_WORKGROUP_STORAGE_LIMIT);
+        wg_compute_pipeline_release(p);
+        wg_shader_module_release(m3);
+        free(words);
+    }
+    wg_shader_module_release(m);
+    wg_shader_module_release(m2);
+    wgsl_result_free(r);
+    wgsl_result_free(r2);
+}
+
 static const char *saxpy =
     "struct P { a: f32, n: u32 }\n"
     "@group(0) @binding(0) var<storage, read> x: array<f32>;\n"
@@ -158,6 +263,11 @@ int main(void) {
     wg_shader_module_release(bad_m);
     for (int t = 0; t < 3; t++)
         multi_entry(&f, t);
+    uint32_t lim = (uint32_t)wg_device_get_limits(dev)->max_compute_workgroup_storage_size;
+    for (int t = 0; t < 3; t++) {
+        workgroup_storage(&f, t, lim / 4, true);
+        workgroup_storage(&f, t, lim / 4 + 1, false);
+    }
     free(x);
     free(y);
     free(out);

@@ -12,8 +12,9 @@ read and write those elements; a multiply-accumulate exchanges A and B through w
 between two barriers (every call site of the kernels is in workgroup-uniform control flow).
 @builtin(subgroup_id) becomes local_invocation_index / 32.  The kernels run through `wgc run`
 with the Params block built here (common.wgsl's layout) and .npy files.  Lavapipe's 32 KiB of
-workgroup memory: matmul runs the variants of MM_TILES, 0, 4 and 7 with K slices of 16 (7 with its
-epilogue in two rounds of 4 subgroups), 9 as is, and 108: variant 8 with 128-row tiles (4 subgroups,
+workgroup memory (which wg enforces, as WebGPU does): matmul runs the variants of MM_TILES, 0, 4 and 7
+with K slices of 16 (7 with its epilogue in two rounds of 4 subgroups, 4 exchanging through a half-size
+array in two rounds), 9 as is, and 108: variant 8 with 128-row tiles (4 subgroups,
 slices 48 deep as in 7 and 8, exchanging through its epilogue scratch), flash_coop D 64.
 
 Usage: coop_emu.py WGC_BINARY WORKDIR; exit status 1 on a mismatch or a failed run.
@@ -39,7 +40,8 @@ def prelude(op, ma, mb, mc, sc="f16"):
 def shim(loads, stores, nsg, ex=None):
     """ex: a workgroup f32 array of nsg * 256 elements that the kernel has and leaves unused while it
     multiplies (matmul_coop.wgsl's epilogue scratch), used for the exchange in two rounds (A, then B)
-    instead of a new array of nsg * 512 halves, where workgroup memory is short."""
+    instead of a new array of nsg * 512 halves, where workgroup memory is short; "exch16": a new array
+    of nsg * 256 halves, also in two rounds."""
     s = ["fn lrc(e: u32) -> vec2<u32> { let l = LI % 32u; return vec2<u32>(l / 2u, (l % 2u) * 8u + e); }",
          "fn at(off: u32, cm: bool, st: u32, e: u32) -> u32 { let rc = lrc(e); "
          "return select(off + rc.x * st + rc.y, off + rc.y * st + rc.x, cm); }"]
@@ -50,7 +52,7 @@ def shim(loads, stores, nsg, ex=None):
         s.append("fn sms_%s(off: u32, v: Acc, cm: bool, st: u32) { "
                  "for (var e = 0u; e < 8u; e++) { %s[at(off, cm, st, e)] = v[e]; } }" % (arr, arr))
     if ex:
-        s.append("""fn smma(a: Left, b: Right, c0: Acc) -> Acc {
+        body = """fn smma(a: Left, b: Right, c0: Acc) -> Acc {
     let base = (LI / 32u) * 256u;
     workgroupBarrier();
     for (var e = 0u; e < 8u; e++) { let rc = lrc(e); EX[base + rc.x * 16u + rc.y] = f32(a[e]); }
@@ -69,7 +71,13 @@ def shim(loads, stores, nsg, ex=None):
     }
     workgroupBarrier();
     return c;
-}""".replace("EX[", ex + "["))
+}"""
+        if ex == "exch16":    # a new array of nsg * 256 halves, two rounds: half the usual one
+            s.insert(0, "var<workgroup> exch16: array<f16, %d>;" % (nsg * 256))
+            body = body.replace("f32(a[e])", "a[e]").replace("f32(b[e])", "b[e]")
+            body = body.replace("ar[k] = EX[base + ((LI % 32u) / 2u) * 16u + k]", "ar[k] = f32(EX[base + ((LI % 32u) / 2u) * 16u + k])")
+            body = body.replace("ar[k] * EX[base + k * 16u + rc.y]", "ar[k] * f32(EX[base + k * 16u + rc.y])")
+        s.append(body.replace("EX[", ex + "["))
         return "\n".join(s) + "\n"
     s.insert(0, "var<workgroup> exch: array<f16, %d>;" % (nsg * 512))
     s.append("""fn smma(a: Left, b: Right, c0: Acc) -> Acc {
@@ -156,7 +164,9 @@ def run(wgc, work, name, src, groups, binds, outn):
 # or depth (constants); 108 is variant 8 with TM 128
 MM_TILES = {0: (128, 128, 4), 4: (128, 256, 8), 7: (128, 256, 8), 9: (128, 128, 4), 108: (128, 128, 4)}
 MM_BK16 = (0, 4, 7)
-MM_EX = {108: "scratch"}   # variants short of workgroup memory for the usual exchange array
+# variants short of workgroup memory for the usual exchange array: 108 exchanges through its epilogue
+# scratch, 4 (whose A^T B^T staging leaves 8.25 KiB) through a half-size array in two rounds
+MM_EX = {4: "exch16", 108: "scratch"}
 
 
 def matmul_case(wgc, work, op, M, N, K, ta, tb, bias, rnd):
