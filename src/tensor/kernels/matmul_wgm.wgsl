@@ -52,6 +52,9 @@
 // 219-232 for matmul_coop.wgsl at K 3328-4096 (session 8, after warm-up: 108-109 at 3840 and 3328
 // against 233-239).  A second loop for the remainder slices ran 213-219 there (54-65
 // KB), a loop bound read from P 206-209 at every K (35.8 KB), so those K stay on matmul_coop.wgsl.
+// Session 9 (doc/tensor.md): the tile's store costs about 8 us per tile (without it: 328 at K 4096,
+// 346-351 at 2048); a persistent grid, 512 invocations, 256 x 128 or 128 x 128 tiles, Aligned 16
+// on the loads and stores and other tile-walk bands gained nothing.
 // matmul.c (wgm_ok) takes this kernel by default, where its guard (wgm_guard) finds it faster than
 // matmul_coop.wgsl; WGC_MATMUL_WGM=0 turns it off.
 
