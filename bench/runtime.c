@@ -398,12 +398,14 @@ static void bench_dispatch(rt *r) {
                                    r->dev, &(wg_query_set_desc){ .label = "chain ts", .count = 2 * MAX_RUNS })
                              : NULL;
     uint64_t done = 0;
-    /* warm-up */
-    wg_command_encoder *enc = wg_device_create_command_encoder(r->dev, NULL);
-    record_chain(enc, NULL, 0, p, bg, 16);
-    submit(r, enc);
-    wait_idle(r);
-    done += 16;
+    /* warm-up: the timed chains themselves for BENCH_WARM_S (the GPU's clocks after idle) */
+    wg_command_encoder *enc;
+    for (double until = bench_now_s() + BENCH_WARM_S; bench_now_s() < until; done += ops) {
+        enc = wg_device_create_command_encoder(r->dev, NULL);
+        record_chain(enc, NULL, 0, p, bg, ops);
+        submit(r, enc);
+        wait_idle(r);
+    }
 
     bench_say(r->opt, "%u dependent dispatches x %d", ops, runs);
     double rec[MAX_RUNS], e2e[MAX_RUNS], gpu[MAX_RUNS];
@@ -455,22 +457,23 @@ static void bench_dispatch(rt *r) {
     uint32_t R = r->sz.roundtrips;
     double *rt_us = malloc(R * sizeof *rt_us);
     for (int kind = 0; rt_us && kind < 2; kind++) {
-        for (uint32_t i = 0; i < R + 5; i++) {
+        double until = bench_now_s() + BENCH_WARM_S;   /* warm-up: the same round trips, BENCH_WARM_S */
+        for (uint32_t i = 0; i < R;) {
             double t0 = bench_now_s();
             enc = wg_device_create_command_encoder(r->dev, NULL);
             if (kind == 0)
                 record_chain(enc, NULL, 0, p, bg, 1);
             submit(r, enc);
             wait_idle(r);
-            if (i >= 5)
-                rt_us[i - 5] = (bench_now_s() - t0) * 1e6;
+            if (t0 >= until)
+                rt_us[i++] = (bench_now_s() - t0) * 1e6;
         }
         const char *k_mean = kind == 0 ? "submit_wait_us" : "submit_wait_empty_us";
         const char *k_min = kind == 0 ? "submit_wait_min_us" : NULL;
         if ((row = bench_find_row(rep, k_mean))) {
             row->ours = bench_mean(rt_us, (int)R);
-            snprintf(row->note, sizeof row->note, "%s: encode + submit + wait, mean of %u after 5 warm-up",
-                     kind == 0 ? "one 1024-element dispatch" : "empty command buffer", R);
+            snprintf(row->note, sizeof row->note, "%s: encode + submit + wait, mean of %u after %.1f s of them",
+                     kind == 0 ? "one 1024-element dispatch" : "empty command buffer", R, BENCH_WARM_S);
         }
         if (k_min && (row = bench_find_row(rep, k_min))) {
             row->ours = bench_min(rt_us, (int)R);
