@@ -326,6 +326,7 @@ typedef struct wg_adapter_info {
      * dimensions): WGSL's workgroup_matrix types (enable wgc_workgroup_matrix) */
     uint32_t wgm_max_invocations;          /* largest workgroup using workgroup-scope matrices */
     uint32_t wgm_max_dimension;            /* largest M, N or K */
+    uint32_t wgm_reserved_shared_memory;   /* bytes of workgroup memory the driver reserves for them */
     uint32_t flex_shape_count;
     wg_coop_flex_shape flex_shapes[WG_MAX_COOP_SHAPES];
 } wg_adapter_info;
@@ -542,8 +543,10 @@ typedef struct wg_shader_entry_info {
     uint32_t binding_count;
     wg_shader_binding bindings[WG_MAX_SHADER_BINDINGS];
     /* bytes of workgroup storage the entry point uses, as WebGPU counts them (each variable
-     * roundUp(16, size)); pipeline creation checks it against maxComputeWorkgroupStorageSize */
+     * roundUp(16, size)); pipeline creation checks it against maxComputeWorkgroupStorageSize, less
+     * the adapter's wgm_reserved_shared_memory where the entry point uses workgroup matrices */
     uint32_t workgroup_storage_size;
+    bool workgroup_matrices;             /* its code names a workgroup-scope cooperative matrix type */
 } wg_shader_entry_info;
 
 wg_shader_module *wg_device_create_shader_module(wg_device *dev, const wg_shader_module_desc *desc);

@@ -54,7 +54,8 @@ static void print_human(wg_instance *inst, const wg_adapter *def) {
         }
         if (in->flex_shape_count) {
             printf("  flexible cooperative matrix shapes (granularity MxNxK A B C result scope; workgroup matrices up to"
-                   " %u invocations, dimension %u)\n", in->wgm_max_invocations, in->wgm_max_dimension);
+                   " %u invocations, dimension %u, %u bytes of workgroup memory reserved)\n", in->wgm_max_invocations,
+                   in->wgm_max_dimension, in->wgm_reserved_shared_memory);
             for (uint32_t k = 0; k < in->flex_shape_count; k++) {
                 const wg_coop_flex_shape *s = &in->flex_shapes[k];
                 char scope[32];

@@ -327,6 +327,7 @@ static bool adapter_fill(wg_instance *inst, wg_adapter *ad, VkPhysicalDevice pd)
         }
         info->wgm_max_invocations = pcm2.wg_max_invocations;
         info->wgm_max_dimension = pcm2.flex_max_dimension;
+        info->wgm_reserved_shared_memory = pcm2.wg_reserved_shared_memory;
     }
 
     /* limits */

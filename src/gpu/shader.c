@@ -29,7 +29,7 @@ enum {
     OP_TYPE_VECTOR = 23, OP_TYPE_MATRIX = 24, OP_TYPE_ARRAY = 28, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43,
     OP_CONSTANT_COMPOSITE = 44, OP_SPEC_CONSTANT = 50, OP_SPEC_CONSTANT_COMPOSITE = 51, OP_VARIABLE = 59,
     OP_DECORATE = 71, OP_MEMBER_DECORATE = 72, OP_EXECUTION_MODE_ID = 331, OP_FUNCTION = 54, OP_FUNCTION_END = 56,
-    OP_FUNCTION_CALL = 57,
+    OP_FUNCTION_CALL = 57, OP_TYPE_COOP_MATRIX = 4456,
     DEC_BLOCK = 2, DEC_BUFFER_BLOCK = 3, DEC_BUILTIN = 11, DEC_NON_WRITABLE = 24, DEC_BINDING = 33, DEC_SET = 34,
     BUILTIN_WORKGROUP_SIZE = 25, MODE_LOCAL_SIZE = 17, MODE_LOCAL_SIZE_ID = 38, MODEL_GLCOMPUTE = 5,
     SC_UNIFORM = 2, SC_WORKGROUP = 4, SC_STORAGE_BUFFER = 12,
@@ -44,6 +44,7 @@ typedef struct id_info {
     uint64_t size, align; /* type_size's result, once `sized` is 2 (1: being sized) */
     uint32_t visit;      /* static use: entry point index + 1 that last reached this function / variable */
     uint8_t has_set, has_binding, nonwritable, block, buffer_block, is_var, is_ptr, is_const, wgsize, sized;
+    uint8_t wgm;         /* a cooperative matrix type of workgroup scope */
 } id_info;
 
 static bool is_resource(const id_info *v) {
@@ -154,7 +155,7 @@ static void static_use(const uint32_t *w, size_t n, id_info *ids, uint32_t bound
                 uint32_t id = w[i + k];
                 if (id >= bound || ids[id].visit == mark)
                     continue;
-                if (is_resource(&ids[id]) || is_workgroup(&ids[id]))
+                if (is_resource(&ids[id]) || is_workgroup(&ids[id]) || ids[id].wgm)
                     ids[id].visit = mark;
                 else if (op == OP_FUNCTION_CALL && k == 3 && ids[id].func_at && sp < cap)
                     ids[id].visit = mark, stack[sp++] = id;
@@ -259,6 +260,10 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
             if (wc >= 2 && ID_OK(ins[1]))
                 ids[ins[1]].members = wc - 2, ids[ins[1]].type_at = (uint32_t)(i + 1);
             break;
+        case OP_TYPE_COOP_MATRIX:   /* result, component type, scope (a constant's id), rows, columns, use */
+            if (wc >= 7 && ID_OK(ins[1]) && ID_OK(ins[3]) && ids[ins[3]].is_const && ids[ins[3]].value == 2)
+                ids[ins[1]].wgm = 1;
+            break;
         case OP_TYPE_BOOL:
         case OP_TYPE_INT:
         case OP_TYPE_FLOAT:
@@ -328,17 +333,20 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
                         out[e].workgroup_size[k] = ids[ids[id].comp[k]].value;
     /* resources */
     bool use_iface = version >= 0x00010400;
-    if (!use_iface && !(stack = wg__alloc(a, (nfuncs + 1) * sizeof *stack))) {
+    if (!(stack = wg__alloc(a, (nfuncs + 1) * sizeof *stack))) {
         err = WG_ERR_HOST_OOM;
         goto done;
     }
     for (uint32_t e = 0; e < neps; e++) {
         uint32_t nb = 0;
-        if (!use_iface)
-            static_use(w, n, ids, bound, eps[e].id, e + 1, stack, nfuncs + 1);
+        /* the walk also finds the workgroup-scope matrix types the entry point's code names (from
+         * SPIR-V 1.4 on, the interface still decides the variables) */
+        static_use(w, n, ids, bound, eps[e].id, e + 1, stack, nfuncs + 1);
         uint64_t wgbytes = 0;
         for (uint32_t id = 0; id < bound; id++) {
             id_info *v = &ids[id];
+            if (v->wgm && v->visit == e + 1)
+                out[e].workgroup_matrices = true;
             if (!is_resource(v) && !is_workgroup(v))
                 continue;
             if (use_iface) {

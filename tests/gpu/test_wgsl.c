@@ -6,6 +6,7 @@
  * Workgroup storage, in the same three forms: each entry point's size as WebGPU counts it (by
  * hand below, and the compiler's own reflection agrees), and a pipeline one element past
  * maxComputeWorkgroupStorageSize is WG_ERR_WORKGROUP_STORAGE_LIMIT while one at the limit builds. */
+#include "gpu/internal.h"
 #include "gpu_test.h"
 #include "wgc/wgsl.h"
 
@@ -209,6 +210,97 @@ static void workgroup_storage(gpu_fixture *f, int target, uint32_t n, bool fits)
     wgsl_result_free(r2);
 }
 
+/* Which entry points use workgroup matrices (the driver then keeps wgm_reserved_shared_memory of
+ * the workgroup storage limit: pipeline.c): `mm` through a helper, `plain` not, `sub` a subgroup
+ * matrix only.  Reflected from the words (wg__reflect) for SPIR-V 1.3 and 1.6: lavapipe has no
+ * cooperative matrices, so no module is made there.  Where the adapter has workgroup matrices
+ * (H200: 8192 of 49152 reserved), a kernel with them and limit - reserve bytes of its own builds
+ * and 16 more are WG_ERR_WORKGROUP_STORAGE_LIMIT; elsewhere a visible SKIP. */
+static void workgroup_matrix_use(void) {
+    static const char *src =
+        "enable f16;\nenable chromium_experimental_subgroup_matrix;\nenable wgc_workgroup_matrix;\n"
+        "@group(0) @binding(0) var<storage, read_write> o: array<f32>;\n"
+        "@group(0) @binding(1) var<storage, read> x: array<f16>;\n"
+        "var<workgroup> w: array<f32, 64>;\n"
+        "fn load() -> workgroup_matrix_left<f16, 64, 128> {\n"
+        "  return workgroupMatrixLoad<workgroup_matrix_left<f16, 64, 128>>(&x, 0u, false, 64u);\n}\n"
+        "@compute @workgroup_size(256) fn mm() {\n"
+        "  let a = load();\n"
+        "  let r = workgroupMatrixMultiplyAccumulate(a, workgroup_matrix_right<f16, 64, 64>(),\n"
+        "                                            workgroup_matrix_result<f32, 64, 128>());\n"
+        "  workgroupMatrixStore(&o, 0u, r, false, 64u);\n}\n"
+        "@compute @workgroup_size(64) fn plain(@builtin(local_invocation_index) i: u32) { w[i] = 1.0; o[i] = w[63u - i]; }\n"
+        "@compute @workgroup_size(32) fn sub() {\n"
+        "  let s = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>>(&x, 0u, false, 16u);\n"
+        "  subgroupMatrixStore(&o, 0u, subgroupMatrixMultiply<f32>(s, subgroup_matrix_right<f16, 16, 16>()), false, 16u);\n}\n";
+    for (int target = 1; target <= 2; target++) {
+        wgsl_result *r = wgsl_compile(src, strlen(src), &(wgsl_options){ .filename = "wgm.wgsl",
+            .target_env = target == 2 ? WGSL_TARGET_VULKAN_1_3 : WGSL_TARGET_VULKAN_1_1 });
+        CHECKF(r && r->ok && r->spirv, "%s", r ? wgsl_result_text(r) : "no result");
+        if (!r || !r->ok || !r->spirv) {
+            wgsl_result_free(r);
+            continue;
+        }
+        wg_shader_entry_info eps[4];
+        uint32_t n = 0;
+        char detail[160];
+        CHECK_EQ_INT(wg__reflect(NULL, r->spirv, r->spirv_word_count, eps, 4, &n, detail, sizeof detail), WG_ERR_NONE);
+        CHECK_EQ_INT(n, 3);
+        for (uint32_t i = 0; i < n && i < 4; i++) {
+            bool want = !strcmp(eps[i].name, "mm");
+            CHECKF(eps[i].workgroup_matrices == want, "target %d, %s: workgroup_matrices %d", target, eps[i].name,
+                   eps[i].workgroup_matrices);
+            CHECKF(eps[i].workgroup_storage_size == (strcmp(eps[i].name, "plain") ? 0u : 256u),
+                   "target %d, %s: %u bytes", target, eps[i].name, eps[i].workgroup_storage_size);
+        }
+        wgsl_result_free(r);
+    }
+}
+
+static void workgroup_matrix_limit(gpu_fixture *f) {
+    const wg_adapter_info *in = wg_adapter_get_info(f->ad);
+    if (!(in->features & WG_FEATURE_BIT(WG_FEATURE_WORKGROUP_MATRIX))) {
+        printf("SKIP: no workgroup matrices on %s (the reserve's limit)\n", in->name);
+        return;
+    }
+    wg_device *dev = fixture_device(f, &(wg_device_desc){ .required_features = WG_FEATURE_BIT(WG_FEATURE_SHADER_F16) |
+                                                                                WG_FEATURE_BIT(WG_FEATURE_WORKGROUP_MATRIX) });
+    if (!dev)
+        return;
+    uint32_t lim = (uint32_t)wg_device_get_limits(dev)->max_compute_workgroup_storage_size;
+    uint32_t room = lim - in->wgm_reserved_shared_memory;
+    printf("workgroup matrices: %u of %u bytes reserved\n", in->wgm_reserved_shared_memory, lim);
+    for (int over = 0; over < 2; over++) {
+        uint32_t n = room / 4 + (over ? 4 : 0);
+        char src[1024];
+        snprintf(src, sizeof src,
+                 "enable f16;\nenable wgc_workgroup_matrix;\n"
+                 "@group(0) @binding(0) var<storage, read_write> o: array<f32>;\n"
+                 "@group(0) @binding(1) var<storage, read> x: array<f16>;\n"
+                 "var<workgroup> w: array<f32, %u>;\n"
+                 "@compute @workgroup_size(256) fn main(@builtin(local_invocation_index) i: u32) {\n"
+                 "  let a = workgroupMatrixLoad<workgroup_matrix_left<f16, 64, 128>>(&x, 0u, false, 64u);\n"
+                 "  let r = workgroupMatrixMultiplyAccumulate(a, workgroup_matrix_right<f16, 64, 64>(),\n"
+                 "                                            workgroup_matrix_result<f32, 64, 128>());\n"
+                 "  workgroupMatrixStore(&o, 0u, r, false, 64u);\n"
+                 "  w[i] = 1.0;\n  workgroupBarrier();\n  o[i] += w[%uu - i];\n}\n", n, n - 1);
+        wg_shader_module *m = NULL;
+        EXPECT_NO_ERROR(dev, m = wg_device_create_shader_module(dev, &(wg_shader_module_desc){ .label = "wgm",
+                                                                                               .wgsl = src }));
+        const wg_shader_entry_info *ep = wg_shader_module_get_entry_point(m, 0);
+        CHECK(ep && ep->workgroup_matrices && ep->workgroup_storage_size == n * 4);
+        wg_device_push_error_scope(dev, WG_ERROR_TYPE_VALIDATION);
+        wg_compute_pipeline *p = wg_device_create_compute_pipeline(dev, &(wg_compute_pipeline_desc){ .module = m });
+        wg_error e;
+        wg_error_id id = wg_device_pop_error_scope(dev, &e);
+        CHECKF(id == (over ? WG_ERR_WORKGROUP_STORAGE_LIMIT : WG_ERR_NONE), "%u bytes beside workgroup matrices: %s (%s)",
+               n * 4, wg_error_id_name(id), id ? e.message : "");
+        wg_compute_pipeline_release(p);
+        wg_shader_module_release(m);
+    }
+    wg_device_release(dev);
+}
+
 static const char *saxpy =
     "struct P { a: f32, n: u32 }\n"
     "@group(0) @binding(0) var<storage, read> x: array<f32>;\n"
@@ -263,6 +355,8 @@ int main(void) {
     wg_shader_module_release(bad_m);
     for (int t = 0; t < 3; t++)
         multi_entry(&f, t);
+    workgroup_matrix_use();
+    workgroup_matrix_limit(&f);
     uint32_t lim = (uint32_t)wg_device_get_limits(dev)->max_compute_workgroup_storage_size;
     for (int t = 0; t < 3; t++) {
         workgroup_storage(&f, t, lim / 4, true);
