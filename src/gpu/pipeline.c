@@ -491,14 +491,16 @@ wg_compute_pipeline *wg_device_create_compute_pipeline(wg_device *dev, const wg_
                 ws[2]);
         return p;
     }
-    /* with workgroup matrices the driver keeps wgm_reserved_shared_memory for itself (VK_NV_cooperative_matrix2;
-     * on the H200 8192 of 49152: a kernel past the rest hung in NVIDIA's driver) */
+    /* with workgroup matrices the driver keeps wgm_reserved_shared_memory for itself
+     * (VK_NV_cooperative_matrix2; on the H200 8192 of 49152: a kernel past the rest hung in NVIDIA's
+     * driver) */
     uint64_t wlim = L->max_compute_workgroup_storage_size, rsv = ep->workgroup_matrices ?
         dev->adapter->info.wgm_reserved_shared_memory : 0;
     wlim = wlim > rsv ? wlim - rsv : 0;
     if (ep->workgroup_storage_size > wlim) {
-        wg__err(dev, WG_ERR_WORKGROUP_STORAGE_LIMIT, "pipeline '%s': entry point '%s' uses %u bytes, the limit is %llu%s",
-                wg__label(p), ep->name, ep->workgroup_storage_size, (unsigned long long)wlim,
+        wg__err(dev, WG_ERR_WORKGROUP_STORAGE_LIMIT,
+                "pipeline '%s': entry point '%s' uses %u bytes, the limit is %llu%s", wg__label(p), ep->name,
+                ep->workgroup_storage_size, (unsigned long long)wlim,
                 rsv ? " (less the driver's reserve for workgroup matrices)" : "");
         return p;
     }

@@ -15,7 +15,9 @@
  * counted as WebGPU counts it, roundUp(16, size), with sizes and alignments by the layout rules
  * Vulkan bounds shared memory with (std430; a bool as 4 bytes); pipeline.c checks the sum against
  * maxComputeWorkgroupStorageSize.  A type this cannot size (an array whose length is not a
- * constant, a malformed chain of types) counts as 0 and is left to the driver.
+ * constant, a malformed chain of types) counts as 0 and is left to the driver.  An entry point
+ * whose functions name a cooperative matrix type of workgroup scope (VK_NV_cooperative_matrix2)
+ * is marked: the driver keeps part of that limit for itself.
  *
  * WGSL source (desc.wgsl) goes through wgc's own compiler (include/wgc/wgsl.h) with the device's
  * allocator and features; its diagnostics become the WG_ERR_WGSL_COMPILE message. */
@@ -26,8 +28,9 @@
 
 enum {
     OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_TYPE_BOOL = 20, OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22,
-    OP_TYPE_VECTOR = 23, OP_TYPE_MATRIX = 24, OP_TYPE_ARRAY = 28, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43,
-    OP_CONSTANT_COMPOSITE = 44, OP_SPEC_CONSTANT = 50, OP_SPEC_CONSTANT_COMPOSITE = 51, OP_VARIABLE = 59,
+    OP_TYPE_VECTOR = 23, OP_TYPE_MATRIX = 24, OP_TYPE_ARRAY = 28, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32,
+    OP_CONSTANT = 43, OP_CONSTANT_COMPOSITE = 44, OP_SPEC_CONSTANT = 50, OP_SPEC_CONSTANT_COMPOSITE = 51,
+    OP_VARIABLE = 59,
     OP_DECORATE = 71, OP_MEMBER_DECORATE = 72, OP_EXECUTION_MODE_ID = 331, OP_FUNCTION = 54, OP_FUNCTION_END = 56,
     OP_FUNCTION_CALL = 57, OP_TYPE_COOP_MATRIX = 4456,
     DEC_BLOCK = 2, DEC_BUFFER_BLOCK = 3, DEC_BUILTIN = 11, DEC_NON_WRITABLE = 24, DEC_BINDING = 33, DEC_SET = 34,
@@ -136,8 +139,9 @@ static uint64_t workgroup_bytes(const uint32_t *w, id_info *ids, uint32_t bound,
     return round_up(type_size(w, ids, bound, ids[v->pointee].pointee, &a, 0), 16);
 }
 
-/* Marks (visit = mark) every function reachable from `fn` and every resource variable they name.
- * `stack` holds up to `cap` function ids (the number of functions in the module bounds it). */
+/* Marks (visit = mark) every function reachable from `fn` and every resource variable, workgroup
+ * variable and workgroup-scope matrix type they name.  `stack` holds up to `cap` function ids (the
+ * number of functions in the module bounds it). */
 static void static_use(const uint32_t *w, size_t n, id_info *ids, uint32_t bound, uint32_t fn, uint32_t mark,
                        uint32_t *stack, size_t cap) {
     size_t sp = 0;

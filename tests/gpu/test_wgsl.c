@@ -229,10 +229,12 @@ static void workgroup_matrix_use(void) {
         "  let r = workgroupMatrixMultiplyAccumulate(a, workgroup_matrix_right<f16, 64, 64>(),\n"
         "                                            workgroup_matrix_result<f32, 64, 128>());\n"
         "  workgroupMatrixStore(&o, 0u, r, false, 64u);\n}\n"
-        "@compute @workgroup_size(64) fn plain(@builtin(local_invocation_index) i: u32) { w[i] = 1.0; o[i] = w[63u - i]; }\n"
+        "@compute @workgroup_size(64) fn plain(@builtin(local_invocation_index) i: u32) {\n"
+        "  w[i] = 1.0; o[i] = w[63u - i];\n}\n"
         "@compute @workgroup_size(32) fn sub() {\n"
         "  let s = subgroupMatrixLoad<subgroup_matrix_left<f16, 16, 16>>(&x, 0u, false, 16u);\n"
-        "  subgroupMatrixStore(&o, 0u, subgroupMatrixMultiply<f32>(s, subgroup_matrix_right<f16, 16, 16>()), false, 16u);\n}\n";
+        "  let m = subgroupMatrixMultiply<f32>(s, subgroup_matrix_right<f16, 16, 16>());\n"
+        "  subgroupMatrixStore(&o, 0u, m, false, 16u);\n}\n";
     for (int target = 1; target <= 2; target++) {
         wgsl_result *r = wgsl_compile(src, strlen(src), &(wgsl_options){ .filename = "wgm.wgsl",
             .target_env = target == 2 ? WGSL_TARGET_VULKAN_1_3 : WGSL_TARGET_VULKAN_1_1 });
@@ -257,14 +259,54 @@ static void workgroup_matrix_use(void) {
     }
 }
 
+/* Reflection of damaged words: wg_src's module (SPIR-V 1.3 and 1.6) with 1 to 3 words replaced by
+ * random ones or by neighbouring ids, 3000 times; wg__reflect returns every time (any verdict),
+ * and an accepted module's sizes stay sane.  Run under ASan and valgrind by `make asan` /
+ * `make valgrind`: no read outside the words, no runaway recursion through the type sizes. */
+static void reflect_damaged(void) {
+    uint32_t seed = 12345;
+    for (int target = 1; target <= 2; target++) {
+        wgsl_result *r = wg_compile(wg_src, target);
+        if (!r || !r->ok || !r->spirv) {
+            wgsl_result_free(r);
+            continue;
+        }
+        size_t n = r->spirv_word_count;
+        uint32_t *w = malloc(n * 4);
+        int accepted = 0;
+        for (int it = 0; it < 3000 && w; it++) {
+            memcpy(w, r->spirv, n * 4);
+            int k = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 3;
+            for (int j = 0; j < k; j++) {
+                seed = seed * 1103515245u + 12345u;
+                size_t at = 5 + (seed >> 8) % (n - 5);
+                seed = seed * 1103515245u + 12345u;
+                w[at] = (seed & 1) ? seed : w[at] + (seed >> 28) - 8;   /* anything, or a near id / count */
+            }
+            wg_shader_entry_info eps[8];
+            uint32_t count = 0;
+            char detail[160];
+            if (wg__reflect(NULL, w, n, eps, 8, &count, detail, sizeof detail) == WG_ERR_NONE) {
+                accepted++;
+                for (uint32_t e = 0; e < count && e < 8; e++)
+                    if (eps[e].binding_count > WG_MAX_SHADER_BINDINGS)
+                        CHECKF(false, "target %d, iteration %d: %u bindings", target, it, eps[e].binding_count);
+            }
+        }
+        CHECKF(accepted > 0 && accepted < 3000, "target %d: %d of 3000 damaged modules accepted", target, accepted);
+        free(w);
+        wgsl_result_free(r);
+    }
+}
+
 static void workgroup_matrix_limit(gpu_fixture *f) {
     const wg_adapter_info *in = wg_adapter_get_info(f->ad);
     if (!(in->features & WG_FEATURE_BIT(WG_FEATURE_WORKGROUP_MATRIX))) {
         printf("SKIP: no workgroup matrices on %s (the reserve's limit)\n", in->name);
         return;
     }
-    wg_device *dev = fixture_device(f, &(wg_device_desc){ .required_features = WG_FEATURE_BIT(WG_FEATURE_SHADER_F16) |
-                                                                                WG_FEATURE_BIT(WG_FEATURE_WORKGROUP_MATRIX) });
+    uint64_t feats = WG_FEATURE_BIT(WG_FEATURE_SHADER_F16) | WG_FEATURE_BIT(WG_FEATURE_WORKGROUP_MATRIX);
+    wg_device *dev = fixture_device(f, &(wg_device_desc){ .required_features = feats });
     if (!dev)
         return;
     uint32_t lim = (uint32_t)wg_device_get_limits(dev)->max_compute_workgroup_storage_size;
@@ -293,8 +335,8 @@ static void workgroup_matrix_limit(gpu_fixture *f) {
         wg_compute_pipeline *p = wg_device_create_compute_pipeline(dev, &(wg_compute_pipeline_desc){ .module = m });
         wg_error e;
         wg_error_id id = wg_device_pop_error_scope(dev, &e);
-        CHECKF(id == (over ? WG_ERR_WORKGROUP_STORAGE_LIMIT : WG_ERR_NONE), "%u bytes beside workgroup matrices: %s (%s)",
-               n * 4, wg_error_id_name(id), id ? e.message : "");
+        CHECKF(id == (over ? WG_ERR_WORKGROUP_STORAGE_LIMIT : WG_ERR_NONE),
+               "%u bytes beside workgroup matrices: %s (%s)", n * 4, wg_error_id_name(id), id ? e.message : "");
         wg_compute_pipeline_release(p);
         wg_shader_module_release(m);
     }
@@ -356,6 +398,7 @@ int main(void) {
     for (int t = 0; t < 3; t++)
         multi_entry(&f, t);
     workgroup_matrix_use();
+    reflect_damaged();
     workgroup_matrix_limit(&f);
     uint32_t lim = (uint32_t)wg_device_get_limits(dev)->max_compute_workgroup_storage_size;
     for (int t = 0; t < 3; t++) {
