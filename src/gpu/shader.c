@@ -198,6 +198,7 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
     uint32_t neps = 0;
     wg_error_id err = WG_ERR_NONE;
     int in_function = 0;
+    bool any_wgm = false;     /* a workgroup-scope matrix type: the walk must run even with interfaces */
     size_t nfuncs = 0;
     uint32_t *stack = NULL;
 #define ID_OK(x) ((x) < bound)
@@ -266,7 +267,7 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
             break;
         case OP_TYPE_COOP_MATRIX:   /* result, component type, scope (a constant's id), rows, columns, use */
             if (wc >= 7 && ID_OK(ins[1]) && ID_OK(ins[3]) && ids[ins[3]].is_const && ids[ins[3]].value == 2)
-                ids[ins[1]].wgm = 1;
+                ids[ins[1]].wgm = 1, any_wgm = true;
             break;
         case OP_TYPE_BOOL:
         case OP_TYPE_INT:
@@ -336,16 +337,17 @@ wg_error_id wg__reflect(const wg_allocator *a, const uint32_t *w, size_t n, wg_s
                     if (ID_OK(ids[id].comp[k]))
                         out[e].workgroup_size[k] = ids[ids[id].comp[k]].value;
     /* resources */
-    bool use_iface = version >= 0x00010400;
-    if (!(stack = wg__alloc(a, (nfuncs + 1) * sizeof *stack))) {
+    bool use_iface = version >= 0x00010400, walk = !use_iface || any_wgm;
+    if (walk && !(stack = wg__alloc(a, (nfuncs + 1) * sizeof *stack))) {
         err = WG_ERR_HOST_OOM;
         goto done;
     }
     for (uint32_t e = 0; e < neps; e++) {
         uint32_t nb = 0;
         /* the walk also finds the workgroup-scope matrix types the entry point's code names (from
-         * SPIR-V 1.4 on, the interface still decides the variables) */
-        static_use(w, n, ids, bound, eps[e].id, e + 1, stack, nfuncs + 1);
+         * SPIR-V 1.4 on, where the interface decides the variables, only for those) */
+        if (walk)
+            static_use(w, n, ids, bound, eps[e].id, e + 1, stack, nfuncs + 1);
         uint64_t wgbytes = 0;
         for (uint32_t id = 0; id < bound; id++) {
             id_info *v = &ids[id];
