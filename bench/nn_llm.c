@@ -7,6 +7,9 @@
  *                  TFLOP/s of 4 B H S^2 D / 2 (the causal half of QK^T and PV)
  *   flash f16 tc   the same f16 on tensor cores (precision WT_ATTENTION_F16_TENSOR:
  *                  flash_coop.wgsl), where the device has cooperative matrices; baseline torch f16
+ *   flash f32 tc   the same f32 on tensor cores (WT_ATTENTION_F32_TENSOR: flash_coop.wgsl's X3,
+ *                  each operand split into f16 hi + lo, three products); baseline torch f32 (whose
+ *                  SDPA runs CUTLASS's 3xTF32 on tensor cores on such GPUs)
  * Time per op: `reps` copies recorded back to back into one batch (independent outputs), wt_sync,
  * wall clock / reps; best of `runs` (median in the note).  Every result is checked on sampled
  * rows against a double-precision host computation; a wrong value makes the command exit 1.
@@ -27,7 +30,8 @@
     X(rmsnorm_GBps, "rmsnorm f32 8192^2 (weight)", "GB/s", 1.0)                      \
     X(flash_f32_TFLOPs, "flash attention f32 B1 H32 S4096 D128 causal", "TFLOP/s", 0.7) \
     X(flash_f16_TFLOPs, "flash attention f16 B1 H32 S4096 D128 causal", "TFLOP/s", NAN) \
-    X(flash_f16_tc_TFLOPs, "flash attention f16 on tensor cores B1 H32 S4096 D128 causal", "TFLOP/s", NAN)
+    X(flash_f16_tc_TFLOPs, "flash attention f16 on tensor cores B1 H32 S4096 D128 causal", "TFLOP/s", NAN) \
+    X(flash_f32_tc_TFLOPs, "flash attention f32 on tensor cores (3 f16 products) B1 H32 S4096 D128 causal", "TFLOP/s", NAN)
 
 enum {
 #define X(key, name, unit, rel) LLM_ROW_##key,
@@ -35,7 +39,7 @@ enum {
 #undef X
     LLM_ROW_COUNT
 };
-_Static_assert(LLM_ROW_COUNT == 6, "llm rows: update the count and bench/baseline_llm.py");
+_Static_assert(LLM_ROW_COUNT == 7, "llm rows: update the count and bench/baseline_llm.py");
 
 static const double llm_rel[] = {
 #define X(key, name, unit, rel) rel,
@@ -267,26 +271,28 @@ static void flash_row(lb *b, const char *key, wt_dtype dt, int64_t H, int64_t S,
     wt_release(c.v);
 }
 
-/* flash f16 on tensor cores (WT_ATTENTION_F16_TENSOR), as flash_row */
-static void flash_tc_row(lb *b, int64_t H, int64_t S, int64_t D, int reps) {
-    bench_row *row = bench_find_row(b->rep, "flash_f16_tc_TFLOPs");
+/* flash on tensor cores (WT_ATTENTION_F16_TENSOR with f16, F32_TENSOR with f32), as flash_row */
+static void flash_tc_row(lb *b, const char *key, wt_dtype dt, int64_t H, int64_t S, int64_t D, int reps) {
+    bench_row *row = bench_find_row(b->rep, key);
     if (!wt_attention_tensor_cores(b->ctx)) {
         snprintf(row->note, sizeof row->note, "no cooperative matrix (16x16x16 f16 -> f32, subgroup 32) on this adapter");
         return;
     }
-    llm_case c = { .kind = K_FLASH, .causal = true, .impl = WT_ATTENTION_FLASH, .precision = WT_ATTENTION_F16_TENSOR };
-    c.q = wt_normal(b->ctx, WT_F16, WT_SHAPE(1, H, S, D), 0, 1);
-    c.k = wt_normal(b->ctx, WT_F16, WT_SHAPE(1, H, S, D), 0, 1);
-    c.v = wt_normal(b->ctx, WT_F16, WT_SHAPE(1, H, S, D), 0, 1);
-    bench_say(b->opt, "flash_f16_tc_TFLOPs");
+    bool f32 = dt == WT_F32;
+    llm_case c = { .kind = K_FLASH, .causal = true, .impl = WT_ATTENTION_FLASH,
+                   .precision = f32 ? WT_ATTENTION_F32_TENSOR : WT_ATTENTION_F16_TENSOR };
+    c.q = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
+    c.k = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
+    c.v = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
+    bench_say(b->opt, "%s", key);
     double best, med;
     if (good(b, "inputs", c.q) && good(b, "inputs", c.k) && good(b, "inputs", c.v) &&
         time_case(b, &c, reps, &best, &med)) {
         double flop = 4.0 * (double)H * (double)S * (double)S * (double)D / 2;
         row->ours = flop / best * 1e-12;
-        snprintf(row->note, sizeof row->note, "flash_coop (subgroup matrices); best of %d x %d reps, median %.4g "
-                 "TFLOP/s (%.3f ms)", b->sz.runs, reps, flop / med * 1e-12, best * 1e3);
-        check_attention(b, "flash_f16_tc_TFLOPs", &c);
+        snprintf(row->note, sizeof row->note, "flash_coop%s (subgroup matrices); best of %d x %d reps, median %.4g "
+                 "TFLOP/s (%.3f ms)", f32 ? " X3" : "", b->sz.runs, reps, flop / med * 1e-12, best * 1e3);
+        check_attention(b, key, &c);
     }
     wt_release(c.q);
     wt_release(c.k);
@@ -307,8 +313,11 @@ static void baseline(lb *b, int bi, bool cpu_adapter, const char *adapter) {
         return;
     for (int i = 0; i < rep->row_count; i++) {
         bench_row *row = &rep->rows[i];
-        /* the tensor-core row compares with torch's f16 figure */
-        double v = bench_json_num(js, strcmp(row->key, "flash_f16_tc_TFLOPs") ? row->key : "flash_f16_TFLOPs", NULL);
+        /* the tensor-core rows compare with torch's figure of their dtype */
+        const char *k = !strcmp(row->key, "flash_f16_tc_TFLOPs")   ? "flash_f16_TFLOPs"
+                        : !strcmp(row->key, "flash_f32_tc_TFLOPs") ? "flash_f32_TFLOPs"
+                                                                   : row->key;
+        double v = bench_json_num(js, k, NULL);
         if (isnan(v))
             continue;
         row->base[bi] = v;
@@ -407,7 +416,8 @@ int bench_llm(const bench_options *opt) {
         flash_row(&b, "flash_f16_TFLOPs", WT_F16, H, S, D, true, WT_ATTENTION_FLASH, 3);
     else
         snprintf(bench_find_row(rep, "flash_f16_TFLOPs")->note, sizeof rep->rows[0].note, "no shader-f16 on this adapter");
-    flash_tc_row(&b, H, S, D, 3);
+    flash_tc_row(&b, "flash_f16_tc_TFLOPs", WT_F16, H, S, D, 3);
+    flash_tc_row(&b, "flash_f32_tc_TFLOPs", WT_F32, H, S, D, 3);
     const char *ex = getenv("WGC_LLM_EXTRA");
     if (ex && *ex && strcmp(ex, "0"))
         extra_rows(&b);

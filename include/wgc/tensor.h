@@ -391,13 +391,18 @@ typedef enum wt_attention_impl {
     WT_ATTENTION_FLASH,       /* tiled, online softmax, memory O(sequence); an error if it cannot */
     WT_ATTENTION_IMPL_COUNT
 } wt_attention_impl;
-/* Opt-in precision: WT_ATTENTION_F16_TENSOR runs f16 q, k, v on tensor cores (subgroup matrices:
- * f16 products, f32 softmax and accumulation; P rounded to f16) where the device can
+/* Opt-in precisions on tensor cores (subgroup matrices), where the device can
  * (wt_attention_tensor_cores) and the shape allows (no mask tensor, D = Dv = 64 or 128, the head
- * dim contiguous, strides and offsets multiples of 8; impl AUTO or FLASH); else the default path. */
+ * dim contiguous, strides and offsets multiples of 16 bytes; impl AUTO or FLASH); else the default
+ * path.  WT_ATTENTION_F16_TENSOR: f16 q, k, v; f16 products, f32 softmax and accumulation, P
+ * rounded to f16.  WT_ATTENTION_F32_TENSOR: f32 q, k, v; each operand (and P) split into two f16
+ * parts, hi + lo, scaled per block by a power of two, and each product taken as hi.hi + hi.lo +
+ * lo.hi in f32 (about 22 bits: the accuracy of CUTLASS's 3xTF32, which PyTorch's f32 SDPA uses on
+ * such GPUs); the result is f32. */
 typedef enum wt_attention_precision {
     WT_ATTENTION_PRECISION_DEFAULT = 0,
     WT_ATTENTION_F16_TENSOR,
+    WT_ATTENTION_F32_TENSOR,
     WT_ATTENTION_PRECISION_COUNT
 } wt_attention_precision;
 bool wt_attention_tensor_cores(wt_context *ctx);   /* as wt_matmul_tensor_cores */

@@ -1,11 +1,13 @@
-/* attention_coop.c - scaled dot-product attention on tensor cores (opt-in precision
- * WT_ATTENTION_F16_TENSOR): flash_coop.wgsl, f16 q, k, v through WGSL subgroup matrices (Q K^T and
- * P V as 16 x 16 x 16 f16 products accumulated in f32, the online softmax in f32, P rounded to
- * f16).  attention.c routes here after its plan() has validated the shapes (same rank, [B, H, Lq,
- * D] / [B, Hkv, Lk, D] with H a multiple of Hkv) when wt_attention_coop_ok() says the kernel can
- * take them: the device has the 16 x 16 x 16 f16 -> f32 shapes with subgroups of 32
- * (wt_matmul_tensor_cores), no mask tensor, D = Dv = 64 or 128, the head dim contiguous and every
- * other stride and offset a multiple of 8 (16-byte chunk loads).  Otherwise the default path runs.
+/* attention_coop.c - scaled dot-product attention on tensor cores (opt-in precisions
+ * WT_ATTENTION_F16_TENSOR and WT_ATTENTION_F32_TENSOR): flash_coop.wgsl / flash_x3.wgsl, q, k, v
+ * through WGSL subgroup matrices (Q K^T and P V as 16 x 16 x 16 f16 products accumulated in f32,
+ * the online softmax in f32; P rounded to f16, or with f32 operands every operand and P split
+ * into f16 hi + lo parts, three products each).  attention.c routes here after its plan() has
+ * validated the shapes (same rank, [B, H, Lq, D] / [B, Hkv, Lk, D] with H a multiple of Hkv) when
+ * wt_attention_coop_ok() says the kernel can take them: the device has the 16 x 16 x 16 f16 -> f32
+ * shapes with subgroups of 32 (wt_matmul_tensor_cores), no mask tensor, D = Dv = 64 or 128,
+ * operands of the precision's dtype with the head dim contiguous and every other stride and offset
+ * whole 16-byte chunks.  Otherwise the default path runs.
  * One workgroup per 64 query rows of one (batch, head); see the kernel's header. */
 #include <math.h>
 #include <string.h>
@@ -24,12 +26,14 @@ static bool coop_view(const wt_tensor *t, int64_t shape[4], int64_t st[4]) {
     return true;
 }
 
-static bool coop_operand(const wt_tensor *t, int64_t D) {
-    int64_t shape[4], st[4];
-    if (t->dtype != WT_F16 || !coop_view(t, shape, st) || shape[3] != D || st[3] != 1 || t->offset % 8)
+/* the precision's dtype, the head dim D contiguous, every other stride and the offset whole
+ * 16-byte chunks (8 halves, 4 floats) */
+static bool coop_operand(const wt_tensor *t, int64_t D, wt_dtype dt) {
+    int64_t shape[4], st[4], epc = dt == WT_F16 ? 8 : 4;
+    if (t->dtype != dt || !coop_view(t, shape, st) || shape[3] != D || st[3] != 1 || t->offset % epc)
         return false;
     for (int d = 0; d < 3; d++)
-        if (st[d] % 8)
+        if (st[d] % epc)
             return false;
     return true;
 }
@@ -43,7 +47,8 @@ bool wt_attention_coop_ok(wt_context *ctx, const wt_tensor *q, const wt_tensor *
     int64_t D = q->shape[q->ndim - 1];
     if (d->mask || (D != 64 && D != 128) || v->shape[v->ndim - 1] != D)
         return false;
-    if (!coop_operand(q, D) || !coop_operand(k, D) || !coop_operand(v, D))
+    wt_dtype dt = d->precision == WT_ATTENTION_F32_TENSOR ? WT_F32 : WT_F16;
+    if (!coop_operand(q, D, dt) || !coop_operand(k, D, dt) || !coop_operand(v, D, dt))
         return false;
     return wt_matmul_tensor_cores(ctx);
 }
@@ -55,7 +60,9 @@ wt_tensor *wt_attention_coop(wt_context *ctx, const char *op, wt_tensor *q, wt_t
     coop_view(k, ks, kst);
     coop_view(v, vs, vst);
     int64_t B = qs[0], H = qs[1], Lq = qs[2], D = qs[3], Hkv = ks[1], Lk = ks[2];
-    wt_tensor *out = wt_tensor_new(ctx, op, WT_F16, q->ndim, q->shape);
+    bool x3 = d->precision == WT_ATTENTION_F32_TENSOR;   /* flash_x3.wgsl: f32 split into f16 hi + lo */
+    wt_dtype dt = x3 ? WT_F32 : WT_F16;
+    wt_tensor *out = wt_tensor_new(ctx, op, dt, q->ndim, q->shape);
     if (!out || !out->numel)
         return out;
     int64_t nqb = (Lq + 63) / 64, groups = B * H * nqb;
@@ -83,8 +90,8 @@ wt_tensor *wt_attention_coop(wt_context *ctx, const char *op, wt_tensor *q, wt_t
             pr.st[i][j] = (int32_t)st[i][j];
         pr.off[i] = (uint32_t)t[i]->offset;
     }
-    wt_kkey key = wt_key(WT_K_flash_coop, 0, WT_F16, WT_F16, WT_F16, WT_F32);
-    key.in[2] = WT_F16;
+    wt_kkey key = wt_key(x3 ? WT_K_flash_x3 : WT_K_flash_coop, 0, dt, dt, dt, WT_F32);
+    key.in[2] = dt;
     key.mode[0] = D == 128 ? 1 : 0;
     key.mode[2] = d->causal ? 1 : 0;
     wt_storage *in[3] = { q->st, k->st, v->st };

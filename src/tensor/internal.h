@@ -47,7 +47,7 @@
     X(conv, 3) X(conv_direct, 3) X(pool, 1) \
     X(matmul4, 3) X(winograd, 2) \
     X(flash3, 3) \
-    X(flash_coop, 3) X(matmul_wgm, 3)
+    X(flash_coop, 3) X(flash_x3, 3) X(matmul_wgm, 3)
 
 typedef enum wt_kfile {
 #define X(name, nin) WT_K_##name,
@@ -308,7 +308,8 @@ bool wt_is_float(wt_dtype dt);
 uint32_t wt_scalar_bits(wt_dtype compute, double v);
 wt_dtype wt_compute_dtype(wt_dtype dt);
 
-/* attention_coop.c: WT_ATTENTION_F16_TENSOR (flash_coop.wgsl) for operands that plan() accepted */
+/* attention_coop.c: WT_ATTENTION_F16_TENSOR (flash_coop.wgsl) and F32_TENSOR (flash_x3.wgsl) for operands that
+ * plan() accepted */
 bool wt_attention_coop_ok(wt_context *ctx, const wt_tensor *q, const wt_tensor *k, const wt_tensor *v,
                           const wt_attention_desc *d);
 wt_tensor *wt_attention_coop(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor *k, wt_tensor *v,

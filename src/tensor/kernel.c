@@ -51,6 +51,7 @@
 #include "tensor_matmul_step.wgsl.h"
 #include "tensor_matmul_coop.wgsl.h" /* matmul.c, WT_MATMUL_F16_TENSOR */
 #include "tensor_flash_coop.wgsl.h"  /* attention_coop.c, WT_ATTENTION_F16_TENSOR */
+#include "tensor_flash_x3.wgsl.h"    /* attention_coop.c, WT_ATTENTION_F32_TENSOR */
 #include "tensor_matmul_wgm.wgsl.h"  /* matmul.c, WT_MATMUL_F16_TENSOR on workgroup matrices */
 #include "tensor_matvec.wgsl.h"
 #include "tensor_softmax.wgsl.h"      /* nn.c */
@@ -232,7 +233,7 @@ static uint32_t hash_bytes(const void *p, size_t n) {
 }
 
 wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *key, uint32_t per) {
-    bool f16 = key->out == WT_F16;
+    bool f16 = key->out == WT_F16 || key->file == WT_K_flash_x3;   /* f32 split into f16 parts */
     for (int i = 0; i < WT_MAX_IN; i++)
         f16 |= key->in[i] == WT_F16;
     char pre[768];
@@ -242,7 +243,7 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
                       "const OP: u32 = %uu;\nconst MA: u32 = %uu;\nconst MB: u32 = %uu;\nconst MC: u32 = %uu;\n"
                       "const VPT: u32 = %uu;\n",
                       f16 ? "enable f16;\n" : "", sg ? "enable subgroups;\n" : "",
-                      key->file == WT_K_matmul_coop || key->file == WT_K_flash_coop
+                      key->file == WT_K_matmul_coop || key->file == WT_K_flash_coop || key->file == WT_K_flash_x3
                           ? "enable chromium_experimental_subgroup_matrix;\n" : "",
                       key->file == WT_K_matmul_wgm ? "enable wgc_workgroup_matrix;\n" : "",
                       storage_type(key->out), storage_type(key->in[0]),
@@ -307,7 +308,7 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
     char fname[64];
     snprintf(fname, sizeof fname, "%s.wgsl", kfiles[key->file].name);
     bool unclamped = map != 0 || key->file == WT_K_matmul_coop || key->file == WT_K_flash_coop ||
-                     key->file == WT_K_matmul_wgm ||
+                     key->file == WT_K_flash_x3 || key->file == WT_K_matmul_wgm ||
                      key->file == WT_K_flash3 || (key->file == WT_K_matmul4 && (key->op & 4u)) ||
                      (key->file == WT_K_conv && (key->op & 16u));
     wgsl_result *r = wgsl_compile(src, len, &(wgsl_options){ .filename = fname, .no_f16 = !ctx->f16,

@@ -1,11 +1,14 @@
-/* test_attention_coop.c - wt_scaled_dot_product_attention with precision WT_ATTENTION_F16_TENSOR
- * (attention_coop.c, flash_coop.wgsl: f16 q, k, v on tensor cores through WGSL subgroup matrices)
- * against a double-precision C reference: D 64 and 128, causal and not, query and key lengths
- * that differ (causal aligned to the end, rows that see no key give zeros), lengths that are not
- * multiples of the 64-row and 32-key blocks, grouped-query heads, transposed [B, S, H, D] views,
- * a scale (also a large one, so that the running row maxima move and O is rescaled), and a shape
- * the kernel cannot take (D 48: the default path).  The bound per output is
- * 4e-3 (1 + |ref|) (P is rounded to f16).  On an adapter without cooperative matrices (lavapipe)
+/* test_attention_coop.c - wt_scaled_dot_product_attention with precisions WT_ATTENTION_F16_TENSOR
+ * and WT_ATTENTION_F32_TENSOR (attention_coop.c; flash_coop.wgsl, and flash_x3.wgsl for f32, which
+ * splits each operand into f16 hi + lo: q, k, v on tensor cores through WGSL subgroup matrices)
+ * against a double-precision C
+ * reference: D 64 and 128, causal and not, query and key lengths that differ (causal aligned to
+ * the end, rows that see no key give zeros), lengths that are not multiples of the 64-row and
+ * 32-key blocks, grouped-query heads, transposed [B, S, H, D] views, a scale (also a large one, so
+ * that the running row maxima move and O is rescaled), and a shape the kernel cannot take (D 48:
+ * the default path); f32 also with magnitudes past f16's range (|q| 3e4, |k| 1e-3) and V growing
+ * by 1e4 along the keys.  The bound per output is 4e-3 (1 + |ref|) for f16 (P is rounded to f16),
+ * 1e-6 max|v| (1 + max |scaled score terms|) for f32 (about 2^-22 per product).  On an adapter without cooperative matrices (lavapipe)
  * the test says "SKIP: no cooperative matrix on <adapter>" and checks that the mode falls back to
  * the default kernels with the same bound; everywhere, flash_coop.wgsl is compiled by our compiler
  * for each specialisation.  WGC_COOP_BENCH=1 adds B1 H32 S4096 D128 causal timings (tensor cores
@@ -24,56 +27,71 @@ static uint64_t seed = 0xa77e;
 static void compile_all(void) {
     int n = 0;
     for (unsigned ma = 0; ma < 2; ma++)
-        for (unsigned mc = 0; mc < 2; mc++, n++) {
+        for (unsigned mc = 0; mc < 4; mc++, n++) {   /* bit 0 causal, bit 1 flash_x3.wgsl (f32 operands) */
             wt_kkey key;
             memset(&key, 0, sizeof key);
-            key.file = WT_K_flash_coop;
-            key.out = key.in[0] = key.in[1] = key.in[2] = WT_F16;
+            key.file = mc & 2 ? WT_K_flash_x3 : WT_K_flash_coop;
+            key.out = key.in[0] = key.in[1] = key.in[2] = mc & 2 ? WT_F32 : WT_F16;
             key.compute = WT_F32;
-            key.mode[0] = (uint8_t)ma, key.mode[2] = (uint8_t)mc;
+            key.mode[0] = (uint8_t)ma, key.mode[2] = (uint8_t)(mc & 1);
             wgsl_result *r = wt_kernel_compile(ctx, "test_attention_coop", &key, 1);
-            CHECKF(r && r->ok && r->spirv_word_count > 0, "flash_coop.wgsl MA %u MC %u: %s", ma, mc,
+            CHECKF(r && r->ok && r->spirv_word_count > 0, "%s MA %u MC %u: %s", mc & 2 ? "flash_x3.wgsl" : "flash_coop.wgsl", ma, mc & 1,
                    r ? "no SPIR-V" : wt_last_error(ctx));
             wgsl_result_free(r);
             wt_clear_error(ctx);
         }
-    printf("flash_coop.wgsl: %d variants compiled\n", n);
+    printf("flash_coop.wgsl, flash_x3.wgsl: %d variants compiled\n", n);
 }
 
-static double *rnd_vals(int64_t n) {
+/* n values in [-mag, mag] as the dtype holds them; with `small` > 0 (rows of D) the first `small`
+ * rows of every L are 1e4 times smaller */
+static double *rnd_vals(int64_t n, wt_dtype dt, double mag, int64_t L, int64_t D, int64_t small) {
     double *v = malloc((size_t)n * sizeof *v);
-    for (int64_t i = 0; i < n; i++) v[i] = wt_f16_to_f32(wt_f32_to_f16((float)tt_rand(&seed, -1, 1)));
+    for (int64_t i = 0; i < n; i++) {
+        float x = (float)(tt_rand(&seed, -1, 1) * mag * (i / D % L < small ? 1e-4 : 1));
+        v[i] = dt == WT_F16 ? wt_f16_to_f32(wt_f32_to_f16(x)) : x;
+    }
     return v;
 }
 
 /* [B, H, L, D] values v as a tensor, contiguous or a transposed [B, L, H, D] view */
-static wt_tensor *make(int64_t B, int64_t H, int64_t L, int64_t D, const double *v, bool transposed) {
+static wt_tensor *make(wt_dtype dt, int64_t B, int64_t H, int64_t L, int64_t D, const double *v, bool transposed) {
     if (!transposed)
-        return tt_upload(ctx, WT_F16, 4, (int64_t[]){ B, H, L, D }, v);
+        return tt_upload(ctx, dt, 4, (int64_t[]){ B, H, L, D }, v);
     double *t = malloc((size_t)(B * H * L * D) * sizeof *t);
     for (int64_t b = 0; b < B; b++)
         for (int64_t h = 0; h < H; h++)
             for (int64_t l = 0; l < L; l++)
                 for (int64_t d = 0; d < D; d++) t[((b * L + l) * H + h) * D + d] = v[((b * H + h) * L + l) * D + d];
-    wt_tensor *base = tt_upload(ctx, WT_F16, 4, (int64_t[]){ B, L, H, D }, t);
+    wt_tensor *base = tt_upload(ctx, dt, 4, (int64_t[]){ B, L, H, D }, t);
     free(t);
     wt_tensor *view = wt_transpose(ctx, base, 1, 2);
     wt_release(base);
     return view;
 }
 
-static void check_case(int64_t B, int64_t H, int64_t Hkv, int64_t Lq, int64_t Lk, int64_t D, bool causal,
-                       bool transposed, double scale) {
-    double *q = rnd_vals(B * H * Lq * D), *k = rnd_vals(B * Hkv * Lk * D), *v = rnd_vals(B * Hkv * Lk * D);
-    wt_tensor *tq = make(B, H, Lq, D, q, transposed), *tk = make(B, Hkv, Lk, D, k, transposed);
-    wt_tensor *tv = make(B, Hkv, Lk, D, v, transposed);
+/* f32 operands (WT_ATTENTION_F32_TENSOR): magnitudes of q, k, v, and rows of v 1e4 times smaller */
+typedef struct mags {
+    double q, k, v;
+    int64_t vsmall;
+} mags;
+
+static void check_prec(int64_t B, int64_t H, int64_t Hkv, int64_t Lq, int64_t Lk, int64_t D, bool causal,
+                       bool transposed, double scale, const mags *f32) {
+    wt_dtype dt = f32 ? WT_F32 : WT_F16;
+    double *q = rnd_vals(B * H * Lq * D, dt, f32 ? f32->q : 1, Lq, D, 0);
+    double *k = rnd_vals(B * Hkv * Lk * D, dt, f32 ? f32->k : 1, Lk, D, 0);
+    double *v = rnd_vals(B * Hkv * Lk * D, dt, f32 ? f32->v : 1, Lk, D, f32 ? f32->vsmall : 0);
+    wt_tensor *tq = make(dt, B, H, Lq, D, q, transposed), *tk = make(dt, B, Hkv, Lk, D, k, transposed);
+    wt_tensor *tv = make(dt, B, Hkv, Lk, D, v, transposed);
     wt_tensor *o = wt_scaled_dot_product_attention(ctx, tq, tk, tv, &(wt_attention_desc){
-        .causal = causal, .scale = scale, .precision = WT_ATTENTION_F16_TENSOR });
-    char name[128];
-    snprintf(name, sizeof name, "B%lld H%lld/%lld Lq %lld Lk %lld D %lld%s%s", (long long)B, (long long)H,
-             (long long)Hkv, (long long)Lq, (long long)Lk, (long long)D, causal ? " causal" : "",
+        .causal = causal, .scale = scale, .precision = f32 ? WT_ATTENTION_F32_TENSOR : WT_ATTENTION_F16_TENSOR });
+    char name[160];
+    snprintf(name, sizeof name, "%s B%lld H%lld/%lld Lq %lld Lk %lld D %lld%s%s", f32 ? "f32" : "f16", (long long)B,
+             (long long)H, (long long)Hkv, (long long)Lq, (long long)Lk, (long long)D, causal ? " causal" : "",
              transposed ? " transposed" : "");
     CHECKF(o != NULL, "%s: %s", name, wt_last_error(ctx));
+    CHECKF(!o || wt_dtype_of(o) == dt, "%s: result dtype %d", name, o ? (int)wt_dtype_of(o) : -1);
     if (o) {
         double *got = tt_read(ctx, o), sc = scale != 0 ? scale : 1.0 / sqrt((double)D), worst = 0;
         double *s = malloc((size_t)Lk * sizeof *s);
@@ -83,13 +101,17 @@ static void check_case(int64_t B, int64_t H, int64_t Hkv, int64_t Lq, int64_t Lk
             for (int64_t h = 0; h < H; h++)
                 for (int64_t i = 0; i < Lq; i++) {
                     const double *qr = q + ((b * H + h) * Lq + i) * D;
-                    double m = -INFINITY, sum = 0;
+                    double m = -INFINITY, sum = 0, sa = 0, vmax = 0;
                     for (int64_t j = 0; j < Lk; j++) {
                         const double *kr = k + ((b * Hkv + h / G) * Lk + j) * D;
-                        double acc = 0;
-                        for (int64_t d = 0; d < D; d++) acc += qr[d] * kr[d];
+                        double acc = 0, aa = 0;
+                        for (int64_t d = 0; d < D; d++) acc += qr[d] * kr[d], aa += fabs(qr[d] * kr[d]);
                         s[j] = causal && j > i + Lk - Lq ? -INFINITY : acc * sc;
                         if (s[j] > m) m = s[j];
+                        if (s[j] == -INFINITY)
+                            continue;
+                        sa = fmax(sa, aa * sc);
+                        for (int64_t d = 0; d < D; d++) vmax = fmax(vmax, fabs(v[((b * Hkv + h / G) * Lk + j) * D + d]));
                     }
                     for (int64_t j = 0; j < Lk; j++) {
                         s[j] = m == -INFINITY ? 0 : exp(s[j] - m);
@@ -100,9 +122,10 @@ static void check_case(int64_t B, int64_t H, int64_t Hkv, int64_t Lq, int64_t Lk
                         for (int64_t j = 0; j < Lk && sum > 0; j++)
                             ref += s[j] * v[((b * Hkv + h / G) * Lk + j) * D + d];
                         if (sum > 0) ref /= sum;
-                        double err = fabs(got[((b * H + h) * Lq + i) * D + d] - ref), tol = 4e-3 * (1 + fabs(ref));
-                        if (!(err <= tol)) bad++;
-                        if (err / tol > worst) worst = err / tol;
+                        double err = fabs(got[((b * H + h) * Lq + i) * D + d] - ref);
+                        double tol = f32 ? 1e-6 * vmax * (1 + sa) : 4e-3 * (1 + fabs(ref));
+                        if (!(err <= tol) && !(f32 && vmax == 0 && err == 0)) bad++;
+                        if (tol > 0 && err / tol > worst) worst = err / tol;
                     }
                 }
         CHECKF(bad == 0, "%s: %d wrong (worst %.2f of the bound)", name, bad, worst);
@@ -117,6 +140,11 @@ static void check_case(int64_t B, int64_t H, int64_t Hkv, int64_t Lq, int64_t Lk
     free(q);
     free(k);
     free(v);
+}
+
+static void check_case(int64_t B, int64_t H, int64_t Hkv, int64_t Lq, int64_t Lk, int64_t D, bool causal,
+                       bool transposed, double scale) {
+    check_prec(B, H, Hkv, Lq, Lk, D, causal, transposed, scale, NULL);
 }
 
 static double now_s(void) {
@@ -185,6 +213,18 @@ static void bench(void) {
     wt_release(q);
     wt_release(k);
     wt_release(v);
+    q = wt_normal(ctx, WT_F32, 4, shape, 0, 1), k = wt_normal(ctx, WT_F32, 4, shape, 0, 1);
+    v = wt_normal(ctx, WT_F32, 4, shape, 0, 1);
+    CHECK(q && k && v);
+    if (q && k && v) {
+        double tc = bench_one(q, k, v, WT_ATTENTION_F32_TENSOR);
+        double df = bench_one(q, k, v, WT_ATTENTION_PRECISION_DEFAULT);
+        printf("BENCH flash attention f32 B1 H32 S4096 D128 causal: tensor cores (3 f16 products) %.1f TFLOP/s, "
+               "default %.1f TFLOP/s\n", tc, df);
+    }
+    wt_release(q);
+    wt_release(k);
+    wt_release(v);
 }
 
 int main(void) {
@@ -201,7 +241,7 @@ int main(void) {
     compile_all();
     bool tc = wt_attention_tensor_cores(ctx);
     if (!tc)
-        printf("SKIP: no cooperative matrix on %s: WT_ATTENTION_F16_TENSOR falls back to the default kernels "
+        printf("SKIP: no cooperative matrix on %s: WT_ATTENTION_F16_TENSOR and F32_TENSOR fall back to the default kernels "
                "(checked)\n", name);
     else
         printf("tensor cores on %s\n", name);
@@ -216,6 +256,15 @@ int main(void) {
         check_case(1, 1, 1, 129, 200, 128, false, true, 0);
         check_case(1, 2, 2, 100, 200, 64, true, false, 4.0); /* large scores: row maxima move, O rescaled */
         check_case(1, 2, 2, 40, 40, 48, true, false, 0);     /* D 48: the default path */
+    }
+    /* f32 operands split into f16 hi + lo */
+    const mags unit = { 1, 1, 1, 0 }, wide = { 3e4, 1e-3, 1e3, 40 };
+    check_prec(1, 2, 1, 100, 130, 128, true, false, 0, &wide);   /* past f16's range, V's exponent grows */
+    check_prec(1, 2, 2, 70, 100, 64, true, true, 4.0, &unit);     /* rescaled O, transposed views */
+    if (!light) {
+        check_prec(2, 2, 2, 64, 64, 128, false, false, 0.05, &unit);
+        check_prec(1, 4, 2, 70, 33, 64, true, false, 0, &wide);  /* Lq > Lk: early rows see no key */
+        check_prec(1, 2, 2, 40, 40, 48, true, false, 0, &unit);  /* D 48: the default path */
     }
     /* a bad precision value is an error */
     wt_tensor *x = wt_zeros(ctx, WT_F16, 3, (int64_t[]){ 1, 4, 16 });
