@@ -416,7 +416,7 @@ wt_tensor *wt_scaled_dot_product_attention(wt_context *ctx, wt_tensor *q, wt_ten
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "unknown precision %d", (int)d.precision);
     if (d.precision != WT_ATTENTION_PRECISION_DEFAULT && d.impl != WT_ATTENTION_PLAIN &&
         wt_attention_coop_ok(ctx, q, k, v, &d))
-        return wt_attention_coop(ctx, op, q, k, v, &d);   /* attention_coop.c: flash_coop.wgsl on tensor cores */
+        return wt_attention_coop(ctx, op, q, k, v, &d);   /* attention_coop.c: flash_coop / flash_x3.wgsl */
     bool fl = flash_ok(&p, &d);
     if (d.impl == WT_ATTENTION_FLASH && !fl)
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
