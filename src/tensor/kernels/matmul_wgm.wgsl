@@ -54,7 +54,14 @@
 // KB), a loop bound read from P 206-209 at every K (35.8 KB), so those K stay on matmul_coop.wgsl.
 // Session 9 (doc/tensor.md): the tile's store costs about 8 us per tile (without it: 328 at K 4096,
 // 346-351 at 2048); a persistent grid, 512 invocations, 256 x 128 or 128 x 128 tiles, Aligned 16
-// on the loads and stores and other tile-walk bands gained nothing.
+// on the loads and stores and other tile-walk bands gained nothing.  Session 10 (same probe, three
+// rounds in each of three runs, M = N = 4096, TFLOP/s): writing an f32 tile (twice the bytes) ran
+// as the f16 one (308-311), so the store's cost is not its bytes.  The loop's shape matters again:
+// the slices' offsets kept in two variables stepped by AS and BS each step ran 318-327 at K 4096
+// (against 309-313 with the offsets computed from k, as before), 329-342 at 8192 (321-329),
+// 307-316 at 2048 (297-299); stepping A's offset alone 320-323, B's alone 313-314, four stepped
+// offsets (one per load) 310-311, the increments before the multiplies 320-325, a loop counter i
+// in place of k 320-324, and a loop bounded by A's offset instead of k 253-256.
 // matmul.c (wgm_ok) takes this kernel by default, where its guard (wgm_guard) finds it faster than
 // matmul_coop.wgsl; WGC_MATMUL_WGM=0 turns it off.
 
@@ -69,18 +76,21 @@ const BK: u32 = 64u;
 const TWO: bool = KC % 1024u == 0u;   // two slices per loop step (16 or more: the driver unrolls by 8)
 const ACM: bool = MA == 1u;           // A column-major
 const BCM: bool = MB == 1u;           // B column-major
+const AS: u32 = select(BK, BK * LDA, ACM);   // a slice's step along K in a and in b
+const BS: u32 = select(BK * LDB, BK, BCM);
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> a: array<SA>;
 @group(0) @binding(2) var<storage, read> b: array<SB>;
 @group(0) @binding(3) var<storage, read> c: array<SC>;
 
-fn ld_a(m0: u32, k: u32) -> WL {
-    return workgroupMatrixLoad<WL>(&a, P.off.x + select(m0 * LDA + k, m0 + k * LDA, ACM), ACM, LDA);
+// the 64-deep slices of A and B at element offsets o (a[o] is A (m0, k), b[o] is B (k, n0))
+fn ld_a(o: u32) -> WL {
+    return workgroupMatrixLoad<WL>(&a, o, ACM, LDA);
 }
 
-fn ld_b(k: u32, n0: u32) -> WR {
-    return workgroupMatrixLoad<WR>(&b, P.off.y + select(k * LDB + n0, k + n0 * LDB, BCM), BCM, LDB);
+fn ld_b(o: u32) -> WR {
+    return workgroupMatrixLoad<WR>(&b, o, BCM, LDB);
 }
 
 @compute @workgroup_size(256)
@@ -97,18 +107,26 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let m0 = (band * 8u + r % rows) * TM;
     let n0 = (r / rows) * TN;
     var acc = WAcc();
+    // the slices' offsets step along K (computing them from k each step ran 309-313 TFLOP/s at
+    // 4096^3 against 318-327, 321-329 against 329-342 at K 8192: the header)
+    var ao = P.off.x + select(m0 * LDA, m0, ACM);
+    var bo = P.off.y + select(n0, n0 * LDB, BCM);
     if TWO {
         for (var k = 0u; k < KC; k += 2u * BK) {
-            let a0 = ld_a(m0, k);
-            let b0 = ld_b(k, n0);
-            let a1 = ld_a(m0, k + BK);
-            let b1 = ld_b(k + BK, n0);
+            let a0 = ld_a(ao);
+            let b0 = ld_b(bo);
+            let a1 = ld_a(ao + AS);
+            let b1 = ld_b(bo + BS);
             acc = workgroupMatrixMultiplyAccumulate(a0, b0, acc);
             acc = workgroupMatrixMultiplyAccumulate(a1, b1, acc);
+            ao += 2u * AS;
+            bo += 2u * BS;
         }
     } else {
         for (var k = 0u; k < KC; k += BK) {
-            acc = workgroupMatrixMultiplyAccumulate(ld_a(m0, k), ld_b(k, n0), acc);
+            acc = workgroupMatrixMultiplyAccumulate(ld_a(ao), ld_b(bo), acc);
+            ao += AS;
+            bo += BS;
         }
     }
     workgroupMatrixStore(&out, m0 * LDO + n0, WOut(acc), false, LDO);
