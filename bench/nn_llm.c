@@ -7,9 +7,10 @@
  *                  TFLOP/s of 4 B H S^2 D / 2 (the causal half of QK^T and PV)
  *   flash f16 tc   the same f16 on tensor cores (precision WT_ATTENTION_F16_TENSOR:
  *                  flash_coop.wgsl), where the device has cooperative matrices; baseline torch f16
- *   flash f32 tc   the same f32 on tensor cores (WT_ATTENTION_F32_TENSOR: flash_coop.wgsl's X3,
- *                  each operand split into f16 hi + lo, three products); baseline torch f32 (whose
- *                  SDPA runs CUTLASS's 3xTF32 on tensor cores on such GPUs)
+ *                  f32 takes the tensor cores where the device has them (the default precision
+ *                  for f32: flash_x3.wgsl, each operand split into f16 hi + lo, three products, as
+ *                  torch's f32 SDPA runs CUTLASS's 3xTF32 on such GPUs), else the FMA kernels
+ *   flash f32 fma  the same f32 on the FMA kernels alone (WT_ATTENTION_FMA); baseline torch f32
  * Time per op: `reps` copies recorded back to back into one batch (independent outputs), wt_sync,
  * wall clock / reps; best of `runs` (median in the note).  Every result is checked on sampled
  * rows against a double-precision host computation; a wrong value makes the command exit 1.
@@ -31,7 +32,7 @@
     X(flash_f32_TFLOPs, "flash attention f32 B1 H32 S4096 D128 causal", "TFLOP/s", 0.7) \
     X(flash_f16_TFLOPs, "flash attention f16 B1 H32 S4096 D128 causal", "TFLOP/s", NAN) \
     X(flash_f16_tc_TFLOPs, "flash attention f16 on tensor cores B1 H32 S4096 D128 causal", "TFLOP/s", NAN) \
-    X(flash_f32_tc_TFLOPs, "flash attention f32 on tensor cores (3 f16 products) B1 H32 S4096 D128 causal", "TFLOP/s", NAN)
+    X(flash_f32_fma_TFLOPs, "flash attention f32 on FMA units (WT_ATTENTION_FMA) B1 H32 S4096 D128 causal", "TFLOP/s", NAN)
 
 enum {
 #define X(key, name, unit, rel) LLM_ROW_##key,
@@ -249,9 +250,9 @@ static void bw_row(lb *b, const char *key, llm_kind kind, wt_dtype dt, int dim, 
 }
 
 static void flash_row(lb *b, const char *key, wt_dtype dt, int64_t H, int64_t S, int64_t D, bool causal,
-                      wt_attention_impl impl, int reps) {
+                      wt_attention_impl impl, wt_attention_precision prec, int reps) {
     bench_row *row = bench_find_row(b->rep, key);
-    llm_case c = { .kind = K_FLASH, .causal = causal, .impl = impl };
+    llm_case c = { .kind = K_FLASH, .causal = causal, .impl = impl, .precision = prec };
     c.q = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
     c.k = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
     c.v = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
@@ -261,8 +262,13 @@ static void flash_row(lb *b, const char *key, wt_dtype dt, int64_t H, int64_t S,
         time_case(b, &c, reps, &best, &med)) {
         double flop = 4.0 * (double)H * (double)S * (double)S * (double)D / (causal ? 2 : 1);
         row->ours = flop / best * 1e-12;
-        snprintf(row->note, sizeof row->note, "best of %d x %d reps, median %.4g TFLOP/s (%.3f ms)", b->sz.runs, reps,
-                 flop / med * 1e-12, best * 1e3);
+        /* which kernel f32's default took (attention.c: the tensor cores where the device has them) */
+        const char *ran = dt != WT_F32 || prec != WT_ATTENTION_PRECISION_DEFAULT ? ""
+                          : wt_attention_tensor_cores(b->ctx) && impl != WT_ATTENTION_PLAIN && (D == 64 || D == 128)
+                              ? "flash_x3 (f32 split on tensor cores); "
+                              : "FMA kernels; ";
+        snprintf(row->note, sizeof row->note, "%sbest of %d x %d reps, median %.4g TFLOP/s (%.3f ms)", ran, b->sz.runs,
+                 reps, flop / med * 1e-12, best * 1e3);
         if (causal)
             check_attention(b, key, &c);
     }
@@ -271,28 +277,26 @@ static void flash_row(lb *b, const char *key, wt_dtype dt, int64_t H, int64_t S,
     wt_release(c.v);
 }
 
-/* flash on tensor cores (WT_ATTENTION_F16_TENSOR with f16, F32_TENSOR with f32), as flash_row */
-static void flash_tc_row(lb *b, const char *key, wt_dtype dt, int64_t H, int64_t S, int64_t D, int reps) {
-    bench_row *row = bench_find_row(b->rep, key);
+/* flash f16 on tensor cores (WT_ATTENTION_F16_TENSOR), as flash_row */
+static void flash_tc_row(lb *b, int64_t H, int64_t S, int64_t D, int reps) {
+    bench_row *row = bench_find_row(b->rep, "flash_f16_tc_TFLOPs");
     if (!wt_attention_tensor_cores(b->ctx)) {
         snprintf(row->note, sizeof row->note, "no cooperative matrix (16x16x16 f16 -> f32, subgroup 32) on this adapter");
         return;
     }
-    bool f32 = dt == WT_F32;
-    llm_case c = { .kind = K_FLASH, .causal = true, .impl = WT_ATTENTION_FLASH,
-                   .precision = f32 ? WT_ATTENTION_F32_TENSOR : WT_ATTENTION_F16_TENSOR };
-    c.q = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
-    c.k = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
-    c.v = wt_normal(b->ctx, dt, WT_SHAPE(1, H, S, D), 0, 1);
-    bench_say(b->opt, "%s", key);
+    llm_case c = { .kind = K_FLASH, .causal = true, .impl = WT_ATTENTION_FLASH, .precision = WT_ATTENTION_F16_TENSOR };
+    c.q = wt_normal(b->ctx, WT_F16, WT_SHAPE(1, H, S, D), 0, 1);
+    c.k = wt_normal(b->ctx, WT_F16, WT_SHAPE(1, H, S, D), 0, 1);
+    c.v = wt_normal(b->ctx, WT_F16, WT_SHAPE(1, H, S, D), 0, 1);
+    bench_say(b->opt, "flash_f16_tc_TFLOPs");
     double best, med;
     if (good(b, "inputs", c.q) && good(b, "inputs", c.k) && good(b, "inputs", c.v) &&
         time_case(b, &c, reps, &best, &med)) {
         double flop = 4.0 * (double)H * (double)S * (double)S * (double)D / 2;
         row->ours = flop / best * 1e-12;
-        snprintf(row->note, sizeof row->note, "flash_coop%s (subgroup matrices); best of %d x %d reps, median %.4g "
-                 "TFLOP/s (%.3f ms)", f32 ? " X3" : "", b->sz.runs, reps, flop / med * 1e-12, best * 1e3);
-        check_attention(b, key, &c);
+        snprintf(row->note, sizeof row->note, "flash_coop (subgroup matrices); best of %d x %d reps, median %.4g "
+                 "TFLOP/s (%.3f ms)", b->sz.runs, reps, flop / med * 1e-12, best * 1e3);
+        check_attention(b, "flash_f16_tc_TFLOPs", &c);
     }
     wt_release(c.q);
     wt_release(c.k);
@@ -315,7 +319,7 @@ static void baseline(lb *b, int bi, bool cpu_adapter, const char *adapter) {
         bench_row *row = &rep->rows[i];
         /* the tensor-core rows compare with torch's figure of their dtype */
         const char *k = !strcmp(row->key, "flash_f16_tc_TFLOPs")   ? "flash_f16_TFLOPs"
-                        : !strcmp(row->key, "flash_f32_tc_TFLOPs") ? "flash_f32_TFLOPs"
+                        : !strcmp(row->key, "flash_f32_fma_TFLOPs") ? "flash_f32_TFLOPs"
                                                                    : row->key;
         double v = bench_json_num(js, k, NULL);
         if (isnan(v))
@@ -349,7 +353,7 @@ static void flash3_rows(lb *b) {
         snprintf(name, sizeof name, "flash %s causal, flash3.wgsl mode %s", h ? "f16" : "f32", mb);
         bench_add_row(b->rep, key, name, "TFLOP/s", BENCH_HIGHER, NAN);
         setenv("WGC_FLASH3", mb, 1);
-        flash_row(b, key, h ? WT_F16 : WT_F32, H, S, D, true, WT_ATTENTION_FLASH, 3);
+        flash_row(b, key, h ? WT_F16 : WT_F32, H, S, D, true, WT_ATTENTION_FLASH, WT_ATTENTION_FMA, 3);
         m += n + (m[n] == ',');
     }
     unsetenv("WGC_FLASH3");
@@ -368,21 +372,21 @@ static void extra_rows(lb *b) {
         bw_row(b, "x_rmsnorm_f16_GBps", K_RMSNORM, WT_F16, -1, 20);
     }
     bench_add_row(b->rep, "x_flash_nc_TFLOPs", "flash f32 not causal", "TFLOP/s", BENCH_HIGHER, NAN);
-    flash_row(b, "x_flash_nc_TFLOPs", WT_F32, H, S, D, false, WT_ATTENTION_FLASH, 3);
+    flash_row(b, "x_flash_nc_TFLOPs", WT_F32, H, S, D, false, WT_ATTENTION_FLASH, WT_ATTENTION_FMA, 3);
     bench_add_row(b->rep, "x_flash_v2_TFLOPs", "flash f32 causal, flash2.wgsl", "TFLOP/s", BENCH_HIGHER, NAN);
     setenv("WGC_FLASH_KERNEL", "2", 1);
-    flash_row(b, "x_flash_v2_TFLOPs", WT_F32, H, S, D, true, WT_ATTENTION_FLASH, 3);
+    flash_row(b, "x_flash_v2_TFLOPs", WT_F32, H, S, D, true, WT_ATTENTION_FLASH, WT_ATTENTION_FMA, 3);
     bench_add_row(b->rep, "x_flash_large_TFLOPs", "flash f32 causal, flash2.wgsl 16 KiB K/V buffer", "TFLOP/s",
                   BENCH_HIGHER, NAN);
     setenv("WGC_FLASH_KERNEL", "3", 1);
-    flash_row(b, "x_flash_large_TFLOPs", WT_F32, H, S, D, true, WT_ATTENTION_FLASH, 3);
+    flash_row(b, "x_flash_large_TFLOPs", WT_F32, H, S, D, true, WT_ATTENTION_FLASH, WT_ATTENTION_FMA, 3);
     unsetenv("WGC_FLASH_KERNEL");
     bench_add_row(b->rep, "x_flash_d64_TFLOPs", "flash f32 causal D64", "TFLOP/s", BENCH_HIGHER, NAN);
-    flash_row(b, "x_flash_d64_TFLOPs", WT_F32, H, S, 64, true, WT_ATTENTION_FLASH, 3);
+    flash_row(b, "x_flash_d64_TFLOPs", WT_F32, H, S, 64, true, WT_ATTENTION_FLASH, WT_ATTENTION_FMA, 3);
     bench_add_row(b->rep, "x_flash_d256_TFLOPs", "flash f32 causal D256", "TFLOP/s", BENCH_HIGHER, NAN);
-    flash_row(b, "x_flash_d256_TFLOPs", WT_F32, H / 2, S, 256, true, WT_ATTENTION_FLASH, 3);
+    flash_row(b, "x_flash_d256_TFLOPs", WT_F32, H / 2, S, 256, true, WT_ATTENTION_FLASH, WT_ATTENTION_FMA, 3);
     bench_add_row(b->rep, "x_plain_TFLOPs", "plain attention f32 causal H/4 S/2", "TFLOP/s", BENCH_HIGHER, NAN);
-    flash_row(b, "x_plain_TFLOPs", WT_F32, H / 4 ? H / 4 : 1, S / 2, D, true, WT_ATTENTION_PLAIN, 1);
+    flash_row(b, "x_plain_TFLOPs", WT_F32, H / 4 ? H / 4 : 1, S / 2, D, true, WT_ATTENTION_PLAIN, WT_ATTENTION_FMA, 1);
 }
 
 int bench_llm(const bench_options *opt) {
@@ -411,13 +415,13 @@ int bench_llm(const bench_options *opt) {
     bw_row(&b, "layernorm_GBps", K_LAYERNORM, WT_F32, -1, 20);
     bw_row(&b, "rmsnorm_GBps", K_RMSNORM, WT_F32, -1, 20);
     int64_t H = b.sz.h, S = b.sz.s, D = b.sz.d;
-    flash_row(&b, "flash_f32_TFLOPs", WT_F32, H, S, D, true, WT_ATTENTION_FLASH, 3);
+    flash_row(&b, "flash_f32_TFLOPs", WT_F32, H, S, D, true, WT_ATTENTION_FLASH, WT_ATTENTION_PRECISION_DEFAULT, 3);
     if (wt_context_has_f16(b.ctx))
-        flash_row(&b, "flash_f16_TFLOPs", WT_F16, H, S, D, true, WT_ATTENTION_FLASH, 3);
+        flash_row(&b, "flash_f16_TFLOPs", WT_F16, H, S, D, true, WT_ATTENTION_FLASH, WT_ATTENTION_PRECISION_DEFAULT, 3);
     else
         snprintf(bench_find_row(rep, "flash_f16_TFLOPs")->note, sizeof rep->rows[0].note, "no shader-f16 on this adapter");
-    flash_tc_row(&b, "flash_f16_tc_TFLOPs", WT_F16, H, S, D, 3);
-    flash_tc_row(&b, "flash_f32_tc_TFLOPs", WT_F32, H, S, D, 3);
+    flash_tc_row(&b, H, S, D, 3);
+    flash_row(&b, "flash_f32_fma_TFLOPs", WT_F32, H, S, D, true, WT_ATTENTION_FLASH, WT_ATTENTION_FMA, 3);
     const char *ex = getenv("WGC_LLM_EXTRA");
     if (ex && *ex && strcmp(ex, "0"))
         extra_rows(&b);

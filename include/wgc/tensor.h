@@ -391,18 +391,21 @@ typedef enum wt_attention_impl {
     WT_ATTENTION_FLASH,       /* tiled, online softmax, memory O(sequence); an error if it cannot */
     WT_ATTENTION_IMPL_COUNT
 } wt_attention_impl;
-/* Opt-in precisions on tensor cores (subgroup matrices), where the device can
- * (wt_attention_tensor_cores) and the shape allows (no mask tensor, D = Dv = 64 or 128, the head
- * dim contiguous, strides and offsets multiples of 16 bytes; impl AUTO or FLASH); else the default
- * path.  WT_ATTENTION_F16_TENSOR: f16 q, k, v; f16 products, f32 softmax and accumulation, P
+/* Precision.  The tensor-core modes run where the device can (wt_attention_tensor_cores) and the
+ * shape allows (no mask tensor, D = Dv = 64 or 128, the head dim contiguous, strides and offsets
+ * multiples of 16 bytes; impl AUTO or FLASH); elsewhere the FMA kernels run.
+ * WT_ATTENTION_F16_TENSOR (opt-in): f16 q, k, v; f16 products, f32 softmax and accumulation, P
  * rounded to f16.  WT_ATTENTION_F32_TENSOR: f32 q, k, v; each operand (and P) split into two f16
  * parts, hi + lo, scaled per block by a power of two, and each product taken as hi.hi + hi.lo +
- * lo.hi in f32 (about 22 bits: the accuracy of CUTLASS's 3xTF32, which PyTorch's f32 SDPA uses on
- * such GPUs); the result is f32. */
+ * lo.hi in f32 (about 22 bits, errors near 1e-6 of max|v| times 1 + the scaled sum |q k|: the
+ * accuracy class of CUTLASS's 3xTF32, which PyTorch's f32 SDPA uses on such GPUs by default); the
+ * result is f32.  DEFAULT: F32_TENSOR for f32 operands, as PyTorch does, else the FMA kernels.
+ * WT_ATTENTION_FMA: the FMA kernels only (f32 operands at full f32 accuracy). */
 typedef enum wt_attention_precision {
     WT_ATTENTION_PRECISION_DEFAULT = 0,
     WT_ATTENTION_F16_TENSOR,
     WT_ATTENTION_F32_TENSOR,
+    WT_ATTENTION_FMA,
     WT_ATTENTION_PRECISION_COUNT
 } wt_attention_precision;
 bool wt_attention_tensor_cores(wt_context *ctx);   /* as wt_matmul_tensor_cores */

@@ -414,9 +414,13 @@ wt_tensor *wt_scaled_dot_product_attention(wt_context *ctx, wt_tensor *q, wt_ten
         return NULL;
     if ((unsigned)d.precision >= WT_ATTENTION_PRECISION_COUNT)
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "unknown precision %d", (int)d.precision);
-    if (d.precision != WT_ATTENTION_PRECISION_DEFAULT && d.impl != WT_ATTENTION_PLAIN &&
-        wt_attention_coop_ok(ctx, q, k, v, &d))
-        return wt_attention_coop(ctx, op, q, k, v, &d);   /* attention_coop.c: flash_coop / flash_x3.wgsl */
+    /* f32 operands take the tensor cores' split by default, as PyTorch's f32 SDPA does (3xTF32) */
+    wt_attention_desc tc = d;
+    if (tc.precision == WT_ATTENTION_PRECISION_DEFAULT && q->dtype == WT_F32)
+        tc.precision = WT_ATTENTION_F32_TENSOR;
+    if ((tc.precision == WT_ATTENTION_F16_TENSOR || tc.precision == WT_ATTENTION_F32_TENSOR) &&
+        d.impl != WT_ATTENTION_PLAIN && wt_attention_coop_ok(ctx, q, k, v, &tc))
+        return wt_attention_coop(ctx, op, q, k, v, &tc);   /* attention_coop.c: flash_coop / flash_x3.wgsl */
     bool fl = flash_ok(&p, &d);
     if (d.impl == WT_ATTENTION_FLASH && !fl)
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,

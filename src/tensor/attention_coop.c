@@ -1,5 +1,5 @@
-/* attention_coop.c - scaled dot-product attention on tensor cores (opt-in precisions
- * WT_ATTENTION_F16_TENSOR and WT_ATTENTION_F32_TENSOR): flash_coop.wgsl / flash_x3.wgsl, q, k, v
+/* attention_coop.c - scaled dot-product attention on tensor cores (precisions
+ * WT_ATTENTION_F16_TENSOR, opt-in, and WT_ATTENTION_F32_TENSOR, the default for f32): flash_coop.wgsl / flash_x3.wgsl, q, k, v
  * through WGSL subgroup matrices (Q K^T and P V as 16 x 16 x 16 f16 products accumulated in f32,
  * the online softmax in f32; P rounded to f16, or with f32 operands every operand and P split
  * into f16 hi + lo parts, three products each).  attention.c routes here after its plan() has

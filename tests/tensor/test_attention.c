@@ -122,8 +122,11 @@ static void run_case(wt_dtype dt, acase c) {
     for (int impl = 0; impl < 2; impl++) {
         if (impl == 1 && (c.mask || c.D > 256 || c.Dv != c.D))
             continue;
+        /* the FMA kernels (f32's default takes the tensor cores where the device has them:
+         * test_attention_coop) */
         wt_attention_desc d = { .scale = c.scale, .causal = c.causal, .mask = mt,
-                                .impl = impl ? WT_ATTENTION_FLASH : WT_ATTENTION_PLAIN };
+                                .impl = impl ? WT_ATTENTION_FLASH : WT_ATTENTION_PLAIN,
+                                .precision = WT_ATTENTION_FMA };
         wt_tensor *o = wt_scaled_dot_product_attention(ctx, qt, kt, vt, &d);
         char what[200];
         snprintf(what, sizeof what, "%s %s nd %d B%lld H%lld/%lld Lq %lld Lk %lld D %lld Dv %lld causal %d mask %d tr %d",

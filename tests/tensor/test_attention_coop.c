@@ -147,6 +147,49 @@ static void check_case(int64_t B, int64_t H, int64_t Hkv, int64_t Lq, int64_t Lk
     check_prec(B, H, Hkv, Lq, Lk, D, causal, transposed, scale, NULL);
 }
 
+/* whether the context has built a pipeline of flash_x3.wgsl */
+static bool x3_built(void) {
+    uint32_t n = wt_kernel_list(ctx, NULL, 0);
+    wt_kernel_info *ki = calloc(n + 1, sizeof *ki);
+    n = wt_kernel_list(ctx, ki, n);
+    bool found = false;
+    for (uint32_t i = 0; i < n; i++)
+        found |= !strncmp(ki[i].name, "flash_x3", 8);
+    free(ki);
+    return found;
+}
+
+/* f32's default precision: flash_x3.wgsl where the device has tensor cores (as PyTorch's f32 SDPA
+ * takes 3xTF32), the FMA kernels elsewhere and with WT_ATTENTION_FMA; the two agree within the
+ * split's bound */
+static void default_routing(bool tc) {
+    int64_t shape[4] = { 1, 2, 96, 64 }, n = 2 * 96 * 64;
+    wt_tensor *q = wt_normal(ctx, WT_F32, 4, shape, 0, 1), *k = wt_normal(ctx, WT_F32, 4, shape, 0, 1);
+    wt_tensor *v = wt_normal(ctx, WT_F32, 4, shape, 0, 1);
+    wt_tensor *fma = wt_scaled_dot_product_attention(ctx, q, k, v, &(wt_attention_desc){ .causal = true,
+                                                                                      .precision = WT_ATTENTION_FMA });
+    wt_sync(ctx);
+    CHECK(fma && !x3_built());
+    wt_tensor *def = wt_scaled_dot_product_attention(ctx, q, k, v, &(wt_attention_desc){ .causal = true });
+    wt_sync(ctx);
+    CHECKF(def && x3_built() == tc, "f32 default: flash_x3.wgsl %s", tc ? "not built" : "built without tensor cores");
+    if (fma && def) {
+        double *a = tt_read(ctx, fma), *b = tt_read(ctx, def), worst = 0;
+        for (int64_t i = 0; i < n; i++)
+            worst = fmax(worst, fabs(a[i] - b[i]));
+        /* |v| <= about 5, scaled sums |q k| <= about 30 */
+        CHECKF(worst <= 1e-6 * 5 * 31, "f32 default against FMA: %g", worst);
+        printf("f32 default precision: %s, %g from the FMA kernels\n", tc ? "flash_x3.wgsl" : "FMA kernels", worst);
+        free(a);
+        free(b);
+    }
+    wt_release(fma);
+    wt_release(def);
+    wt_release(q);
+    wt_release(k);
+    wt_release(v);
+}
+
 static double now_s(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -245,6 +288,7 @@ int main(void) {
                "(checked)\n", name);
     else
         printf("tensor cores on %s\n", name);
+    default_routing(tc);   /* first: no flash_x3.wgsl pipeline exists yet */
     bool light = test_under_valgrind();
     if (light)
         printf("under valgrind: two cases\n");

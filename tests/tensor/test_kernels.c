@@ -50,15 +50,17 @@ int main(void) {
     wt_context *ctx = tt_init(&f, NULL);
     bool f16 = wt_context_has_f16(ctx);
     for (uint32_t file = 0; file < WT_K_COUNT; file++) {
-        bool coop = file == WT_K_matmul_coop || file == WT_K_flash_coop || file == WT_K_matmul_wgm;
+        /* the tensor-core files: f16 operands, or f32 ones split into f16 parts (flash_x3) */
+        bool x3 = file == WT_K_flash_x3;
+        bool coop = file == WT_K_matmul_coop || file == WT_K_flash_coop || file == WT_K_matmul_wgm || x3;
         if (coop && !f16) {
             printf("SKIP: %s.wgsl: f16 kernels need shader-f16\n", names[file]);
             continue;
         }
-        wt_kkey k = key_of(file, coop ? WT_F16 : WT_F32);
+        wt_kkey k = key_of(file, coop && !x3 ? WT_F16 : WT_F32);
         if (coop)
             k.compute = WT_F32;
-        compile(ctx, &k, 1, coop ? "f16" : "f32");
+        compile(ctx, &k, 1, coop && !x3 ? "f16" : "f32");
         if (coop && file == WT_K_matmul_wgm)   /* both layouts of each operand, the bias, f32 out */
             for (int m = 1; m < 16; m++) {
                 wt_kkey w = k;
