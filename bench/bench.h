@@ -189,6 +189,9 @@ void bench_say(const bench_options *opt, const char *fmt, ...);
 /* t (a tensor or any result pointer) non-NULL: true; else "wgc bench: <what>: <wt's last
  * error>" on stderr, the error cleared, *errors counted, false. */
 bool bench_got(struct wt_context *ctx, int *errors, const char *what, const void *t);
+/* Whether ctx has built a kernel of the file named `file` (wt_kernel_list): which of several
+ * paths an op took. */
+bool bench_kernel_built(struct wt_context *ctx, const char *file);
 /* wt_stats.gpu_ns of ctx: the GPU time of its timed batches finished so far. */
 uint64_t bench_gpu_ns(struct wt_context *ctx);
 /* One op to time: returns a new tensor (NULL on error). */

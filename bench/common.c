@@ -558,6 +558,20 @@ void bench_say(const bench_options *opt, const char *fmt, ...) {
     va_end(ap);
 }
 
+bool bench_kernel_built(wt_context *ctx, const char *file) {
+    uint32_t n = wt_kernel_list(ctx, NULL, 0);
+    wt_kernel_info *ki = n ? calloc(n, sizeof *ki) : NULL;
+    size_t len = strlen(file);
+    bool found = false;
+    if (ki) {
+        n = wt_kernel_list(ctx, ki, n);
+        for (uint32_t i = 0; i < n && !found; i++)
+            found = !strncmp(ki[i].name, file, len) && ki[i].name[len] == ' ';
+    }
+    free(ki);
+    return found;
+}
+
 bool bench_got(wt_context *ctx, int *errors, const char *what, const void *t) {
     if (t)
         return true;

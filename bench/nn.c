@@ -166,16 +166,7 @@ static bool wgm_ran(wt_context *ctx) {
         return false;
     wt_stats s;
     wt_get_stats(ctx, &s);
-    uint32_t n = wt_kernel_list(ctx, NULL, 0);
-    wt_kernel_info *ki = n ? calloc(n, sizeof *ki) : NULL;
-    bool found = false;
-    if (ki) {
-        n = wt_kernel_list(ctx, ki, n);
-        for (uint32_t i = 0; i < n && !found; i++)
-            found = !strncmp(ki[i].name, "matmul_wgm", 10);
-    }
-    free(ki);
-    return found && s.wgm_fallbacks == 0;
+    return bench_kernel_built(ctx, "matmul_wgm") && s.wgm_fallbacks == 0;
 }
 
 static void flops_row(nb *b, const char *key, const char *name, mm_case *c, int reps) {

@@ -264,9 +264,8 @@ static void flash_row(lb *b, const char *key, wt_dtype dt, int64_t H, int64_t S,
         row->ours = flop / best * 1e-12;
         /* which kernel f32's default took (attention.c: the tensor cores where the device has them) */
         const char *ran = dt != WT_F32 || prec != WT_ATTENTION_PRECISION_DEFAULT ? ""
-                          : wt_attention_tensor_cores(b->ctx) && impl != WT_ATTENTION_PLAIN && (D == 64 || D == 128)
-                              ? "flash_x3 (f32 split on tensor cores); "
-                              : "FMA kernels; ";
+                          : bench_kernel_built(b->ctx, "flash_x3") ? "flash_x3 (f32 split on tensor cores); "
+                                                                   : "FMA kernels; ";
         snprintf(row->note, sizeof row->note, "%sbest of %d x %d reps, median %.4g TFLOP/s (%.3f ms)", ran, b->sz.runs,
                  reps, flop / med * 1e-12, best * 1e3);
         if (causal)

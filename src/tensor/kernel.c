@@ -52,6 +52,7 @@
 #include "tensor_matmul_coop.wgsl.h" /* matmul.c, WT_MATMUL_F16_TENSOR */
 #include "tensor_flash_coop.wgsl.h"  /* attention_coop.c, WT_ATTENTION_F16_TENSOR */
 #include "tensor_flash_x3.wgsl.h"    /* attention_coop.c, WT_ATTENTION_F32_TENSOR */
+#include "tensor_flash_tc.wgsl.h"    /* what flash_coop and flash_x3 share */
 #include "tensor_matmul_wgm.wgsl.h"  /* matmul.c, WT_MATMUL_F16_TENSOR on workgroup matrices */
 #include "tensor_matvec.wgsl.h"
 #include "tensor_softmax.wgsl.h"      /* nn.c */
@@ -111,13 +112,14 @@ typedef struct snippet {
 } snippet;
 #define SNIPPET(name) { tensor_##name##_wgsl, sizeof tensor_##name##_wgsl - 1 }
 static const snippet reduce_index = SNIPPET(reduce_index), rows = SNIPPET(rows), matmul_tile = SNIPPET(matmul_tile),
-                     matmul_step = SNIPPET(matmul_step);
+                     matmul_step = SNIPPET(matmul_step), flash_tc = SNIPPET(flash_tc);
 #undef SNIPPET
 static const snippet *const shared_of[WT_K_COUNT][2] = {
     [WT_K_reduce] = { &reduce_index }, [WT_K_reduce4] = { &reduce_index },
     [WT_K_norm4] = { &rows }, [WT_K_softmax4] = { &rows },
     [WT_K_matmul] = { &matmul_tile }, [WT_K_matmul2] = { &matmul_tile, &matmul_step },
     [WT_K_matmul3] = { &matmul_tile, &matmul_step }, [WT_K_matmul4] = { &matmul_tile },
+    [WT_K_flash_coop] = { &flash_tc }, [WT_K_flash_x3] = { &flash_tc },
 };
 
 /* Files that may use subgroup operations: where bit `bit` of the key's mode[2] is set, the

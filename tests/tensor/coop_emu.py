@@ -255,7 +255,8 @@ def peak_case(wgc, work, mode, rnd, steps=5, nsg=4):
 def flash_case(wgc, work, Lq, Lk, causal, scale, rnd, H=2, Hkv=1, D=64, x3=None):
     """flash_coop.wgsl, or with x3 = (q, k, v magnitudes, V 1e4 times smaller before key x3[3])
     flash_x3.wgsl: f32 operands (split into f16 hi + lo in the kernel), an f32 result."""
-    em, loads, stores = emulate(open(os.path.join(KDIR, "flash_x3.wgsl" if x3 else "flash_coop.wgsl")).read())
+    em, loads, stores = emulate(open(os.path.join(KDIR, "flash_x3.wgsl" if x3 else "flash_coop.wgsl")).read() +
+                                open(os.path.join(KDIR, "flash_tc.wgsl")).read())   # as kernel.c
     src = (prelude(0, 0, 0, int(causal), so="f32" if x3 else "f16") + open(os.path.join(KDIR, "common.wgsl")).read() + em +
            shim(loads, stores, 4))
     if x3:

@@ -25,9 +25,10 @@
 // run (0.13).  test_attention_coop's WGC_COOP_BENCH=1 timing of the same problem gave 18.8 in that
 // run (not explained yet: same kernel and shape, a test context).
 // Every index stays inside its array by construction (kernel.c compiles this file without the
-// compiler's bounds checks, as matmul_coop.wgsl).  kernel.c puts the `enable` in the prelude.
+// compiler's bounds checks, as matmul_coop.wgsl).  kernel.c puts the `enable` in the prelude and
+// flash_tc.wgsl (neg_inf, chunk, rescale, emit: shared with flash_x3.wgsl) after this file.
 
-@group(0) @binding(0) var<storage, read_write> out: array<f16>;
+@group(0) @binding(0) var<storage, read_write> out: array<SO>;   // SO = f16
 @group(0) @binding(1) var<storage, read> qb: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read> kb: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read> vb: array<vec4<u32>>;
@@ -35,7 +36,8 @@
 const CAUSAL: bool = (MC & 1u) != 0u;
 const D: u32 = select(64u, 128u, MA == 1u);
 const ND: u32 = D / 16u;              // 16-wide slices of the head dim
-const DC: u32 = D / 8u;               // 16-byte chunks per row
+const EPC: u32 = 8u;                  // elements per 16-byte chunk
+const DC: u32 = D / EPC;              // 16-byte chunks per row
 const BR: u32 = 64u;                  // query rows per workgroup
 const BC: u32 = 32u;                  // keys per block
 const WGS: u32 = 128u;
@@ -56,21 +58,6 @@ var<workgroup> flag: array<atomic<u32>, 4>;    // some row moved its maximum (by
 alias Left = subgroup_matrix_left<f16, 16, 16>;
 alias Right = subgroup_matrix_right<f16, 16, 16>;
 alias Acc = subgroup_matrix_result<f32, 16, 16>;
-
-fn neg_inf() -> f32 {
-    return bitcast<f32>(0xff800000u | P.pad0);
-}
-
-// chunk c (8 halves of head dims 8c..) of row r of operand k (0 q, 1 k, 2 v) at (b, h); zeros
-// past `rows`
-fn chunk(k: u32, b: u32, h: u32, r: u32, c: u32, rows: u32) -> vec4<u32> {
-    if r >= rows { return vec4<u32>(); }
-    let s = P.st[2u * k];
-    let e = u32(i32(P.off[k]) + i32(b) * s.x + i32(h) * s.y + i32(r) * s.z) + c * 8u;
-    if k == 0u { return qb[e / 8u]; }
-    if k == 1u { return kb[e / 8u]; }
-    return vb[e / 8u];
-}
 
 fn put_kv(row: u32, c: u32, v: vec4<u32>) {
     let o = row * KS + c * 8u;
@@ -97,31 +84,6 @@ fn ld_v(j0: u32, i: u32) -> Right {
 
 fn ld_p(sid: u32, j0: u32) -> Left {
     return subgroupMatrixLoad<Left>(&ps, sid * 16u * PS + j0, false, PS);
-}
-
-// One O accumulator with row R's part scaled by `a` (the invocation's half row of 8 columns).
-fn rescale(o: Acc, sid: u32, li: u32, a: f32) -> Acc {
-    workgroupBarrier();
-    subgroupMatrixStore(&sc, sid * 256u, o, false, 16u);
-    workgroupBarrier();
-    let R = li / 2u;
-    let base = (R / 16u) * 256u + (R % 16u) * 16u + (li % 2u) * 8u;
-    for (var c = 0u; c < 8u; c++) { sc[base + c] *= a; }
-    workgroupBarrier();
-    return subgroupMatrixLoad<Acc>(&sc, sid * 256u, false, 16u);
-}
-
-// One O accumulator (head dims 16 i..) of every subgroup to out, divided by the row sums.
-fn emit(o: Acc, i: u32, sid: u32, li: u32, inv_l: f32, ob: u32, q0: u32, Lq: u32) {
-    workgroupBarrier();
-    subgroupMatrixStore(&sc, sid * 256u, o, false, 16u);
-    workgroupBarrier();
-    let R = li / 2u;
-    let base = (R / 16u) * 256u + (R % 16u) * 16u + (li % 2u) * 8u;
-    if q0 + R < Lq {
-        let e = ob + (q0 + R) * D + i * 16u + (li % 2u) * 8u;
-        for (var c = 0u; c < 8u; c++) { out[e + c] = f16(sc[base + c] * inv_l); }
-    }
 }
 
 @compute @workgroup_size(128)

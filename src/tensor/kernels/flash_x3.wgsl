@@ -30,9 +30,10 @@
 // TFLOP/s with the P V products in the order hi.hi, hi.lo, lo.hi; 39.2 with lo.hi before hi.lo
 // (kept); the default f32 flash kernel (flash3.wgsl) 29.8.  255 registers, no stack.
 // Every index stays inside its array by construction (kernel.c compiles this file without the
-// compiler's bounds checks, as flash_coop.wgsl).  kernel.c puts the `enable` in the prelude.
+// compiler's bounds checks, as flash_coop.wgsl).  kernel.c puts the `enable` in the prelude and
+// flash_tc.wgsl (neg_inf, chunk, rescale, emit: shared with flash_coop.wgsl) after this file.
 
-@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@group(0) @binding(0) var<storage, read_write> out: array<SO>;   // SO = f32
 @group(0) @binding(1) var<storage, read> qb: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read> kb: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read> vb: array<vec4<u32>>;
@@ -40,7 +41,8 @@
 const CAUSAL: bool = (MC & 1u) != 0u;
 const D: u32 = select(64u, 128u, MA == 1u);
 const ND: u32 = D / 16u;              // 16-wide slices of the head dim
-const DC: u32 = D / 4u;               // 16-byte chunks (4 floats) per row
+const EPC: u32 = 4u;                  // elements per 16-byte chunk (4 floats)
+const DC: u32 = D / EPC;              // 16-byte chunks per row
 const BR: u32 = 64u;                  // query rows per workgroup
 const BC: u32 = 32u;                  // keys per block
 const WGS: u32 = 128u;
@@ -60,20 +62,6 @@ var<workgroup> bmax: array<atomic<u32>, 8>;    // the largest |x| (bits) of a bl
 alias Left = subgroup_matrix_left<f16, 16, 16>;
 alias Right = subgroup_matrix_right<f16, 16, 16>;
 alias Acc = subgroup_matrix_result<f32, 16, 16>;
-
-fn neg_inf() -> f32 {
-    return bitcast<f32>(0xff800000u | P.pad0);
-}
-
-// chunk c (head dims 4c..) of row r of operand k (0 q, 1 k, 2 v) at (b, h); zeros past `rows`
-fn chunk(k: u32, b: u32, h: u32, r: u32, c: u32, rows: u32) -> vec4<u32> {
-    if r >= rows { return vec4<u32>(); }
-    let s = P.st[2u * k];
-    let e = u32(i32(P.off[k]) + i32(b) * s.x + i32(h) * s.y + i32(r) * s.z) + c * 4u;
-    if k == 0u { return qb[e / 4u]; }
-    if k == 1u { return kb[e / 4u]; }
-    return vb[e / 4u];
-}
 
 // the largest |x| of a chunk, as bits (ordered as the values)
 fn cmax(v: vec4<u32>) -> u32 {
@@ -159,31 +147,6 @@ fn o_step(o: Acc, p0: Left, p1: Left, p0l: Left, p1l: Left, i: u32) -> Acc {
     r = subgroupMatrixMultiplyAccumulate(p1l, ld_v(16u, i, 0u), r);
     r = subgroupMatrixMultiplyAccumulate(p0, ld_v(0u, i, 1u), r);
     return subgroupMatrixMultiplyAccumulate(p1, ld_v(16u, i, 1u), r);
-}
-
-// One O accumulator with row R's part scaled by `a` (the invocation's half row of 8 columns).
-fn rescale(o: Acc, sid: u32, li: u32, a: f32) -> Acc {
-    workgroupBarrier();
-    subgroupMatrixStore(&sc, sid * 256u, o, false, 16u);
-    workgroupBarrier();
-    let R = li / 2u;
-    let base = (R / 16u) * 256u + (R % 16u) * 16u + (li % 2u) * 8u;
-    for (var c = 0u; c < 8u; c++) { sc[base + c] *= a; }
-    workgroupBarrier();
-    return subgroupMatrixLoad<Acc>(&sc, sid * 256u, false, 16u);
-}
-
-// One O accumulator (head dims 16 i..) of every subgroup to out, times f (2^e_O / the row sum).
-fn emit(o: Acc, i: u32, sid: u32, li: u32, f: f32, ob: u32, q0: u32, Lq: u32) {
-    workgroupBarrier();
-    subgroupMatrixStore(&sc, sid * 256u, o, false, 16u);
-    workgroupBarrier();
-    let R = li / 2u;
-    let base = (R / 16u) * 256u + (R % 16u) * 16u + (li % 2u) * 8u;
-    if q0 + R < Lq {
-        let e = ob + (q0 + R) * D + i * 16u + (li % 2u) * 8u;
-        for (var c = 0u; c < 8u; c++) { out[e + c] = sc[base + c] * f; }
-    }
 }
 
 @compute @workgroup_size(128)
