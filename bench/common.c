@@ -497,9 +497,12 @@ bool bench_wt_open(bench_wt *w, const char *label, bool f16, bool kernels) {
         feats |= WG_FEATURE_BIT(WG_FEATURE_PIPELINE_STATISTICS);
     w->dev = ad ? wg_adapter_create_device(ad, &(wg_device_desc){ .label = label, .required_features = feats }, &err)
                 : NULL;
-    w->ctx = w->dev ? wt_context_create(w->dev, &(wt_context_desc){ .label = label }) : NULL;
+    wt_context_desc cd = { .label = label };
+    char perr[160] = "no wt context";
+    bool pol = wt_policy_from_env(&cd.policy, perr, sizeof perr);   /* WGC_* knobs: doc/tensor.md */
+    w->ctx = w->dev && pol ? wt_context_create(w->dev, &cd) : NULL;
     if (!w->ctx) {
-        fprintf(stderr, "wgc bench: %s\n", w->dev ? "no wt context" : err.message);
+        fprintf(stderr, "wgc bench: %s\n", w->dev ? perr : err.message);
         if (w->dev)
             wg_device_release(w->dev);
         if (w->inst)

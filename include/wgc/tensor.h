@@ -110,19 +110,73 @@ wt_status wt_last_status(const wt_context *ctx);
 const char *wt_last_error(const wt_context *ctx);    /* "" when none */
 void wt_clear_error(wt_context *ctx);
 
+/* ---- policy: every setting that changes what the library runs ------------------------------ */
+/* A three-way setting: AUTO (0) is the library's choice, documented per field. */
+typedef enum wt_toggle {
+    WT_AUTO = 0,
+    WT_ON,
+    WT_OFF,
+    WT_TOGGLE_COUNT
+} wt_toggle;
+/* When the matmul autotuner times kernels (doc/tensor.md, "Tuning").  FIRST_USE: a lazy wt_matmul
+ * whose shape class has no cached choice tunes it there (it flushes the pending work and waits,
+ * within tune_budget_ms); AHEAD: lazy ops only look the cache up (a miss takes the heuristic) and
+ * wt_autotune_matmul tunes ahead of time; OFF: neither looks nor tunes. */
+typedef enum wt_tune_mode {
+    WT_TUNE_DEFAULT = 0,          /* FIRST_USE */
+    WT_TUNE_FIRST_USE,
+    WT_TUNE_AHEAD,
+    WT_TUNE_OFF,
+    WT_TUNE_MODE_COUNT
+} wt_tune_mode;
+/* Zero is the default of every field; doc/tensor.md's settings table gives each default, the
+ * measurement behind it and the WGC_* variable wt_policy_from_env maps onto it.  Strings are
+ * copied when the policy is applied. */
+typedef struct wt_policy {
+    /* batching and fusion */
+    uint32_t max_batch_ops;       /* flush when the pending batch holds this many dispatches; 0: 128,
+                                     and early_ops when the GPU is idle (it starts on a long stream
+                                     of ops while the rest is recorded) */
+    uint32_t early_ops;           /* 0: 16 (only with max_batch_ops 0) */
+    wt_toggle batch_ramp;         /* after an early start, chunks double up to max_batch_ops; AUTO: on */
+    uint64_t batch_bytes;         /* flush once a batch took this many pool bytes; 0: max(1 GiB, heap / 16) */
+    wt_toggle fusion;             /* elementwise chains fused at flush (see below); AUTO: on */
+    uint32_t ew_vec4_per_thread;  /* 1, 2 or 4 vec4s per invocation of the vec4 elementwise kernels;
+                                     0: 2 with one input, 1 with two */
+    /* matmul */
+    const char *matmul_kernel;    /* NULL: chosen by shape; else a kernel by name (benchmarks;
+                                     wt_matmul_kernel_names lists them); an unknown name is an error */
+    wt_toggle matmul_workgroup_matrix;  /* f16 tensor-core products on workgroup matrices where the
+                                     device has them: AUTO = when faster than the subgroup-matrix
+                                     kernel on the first product of a shape (timed), ON = always,
+                                     OFF = never */
+    wt_toggle matmul_pad;         /* large ragged products on zero-padded copies: AUTO = when it pays,
+                                     ON = always (tests), OFF = never */
+    /* tuning */
+    wt_tune_mode tune;
+    uint32_t tune_budget_ms;      /* a class's tuning stops timing new candidates past this; 0: 2000 */
+    double tune_min_flop;         /* smaller products are never tuned; 0: 2^28 */
+    const char *cache_dir;        /* tuner cache; NULL: $XDG_CACHE_HOME/wgc, else ~/.cache/wgc; "": none */
+    /* test hooks: fault injection for the suite (NULL / false in programs) */
+    const char *fault_tune_reject;  /* the tuner's check rejects this kernel */
+    bool fault_wgm_slow;          /* every workgroup-matrix timing finds it slower */
+} wt_policy;
+/* Fills the fields of *p that are zero from WGC_* environment variables (doc/tensor.md lists
+ * them), for programs that want their users' knobs: the library itself reads no environment.
+ * Returns false with a message in err (err_size bytes) when a variable is malformed; *p then
+ * holds what was read before it.  The strings point into the environment. */
+bool wt_policy_from_env(wt_policy *p, char *err, size_t err_size);
+
 /* ---- context ------------------------------------------------------------------------------ */
 typedef struct wt_context_desc {
     const char *label;
     wg_allocator allocator;       /* host allocations; zero = libc */
-    uint32_t max_batch_ops;       /* flush when the pending batch holds this many dispatches; 0: 128,
-                                     and 16 when the GPU is idle (it starts on a long stream of
-                                     ops while the rest is recorded) */
     bool eager;                   /* run every op at once and wait (debugging) */
     uint64_t memory_limit;        /* cap on GPU bytes the pool may hold; 0: none (the device's limit) */
     bool timing;                  /* GPU timestamps around every batch: wt_stats.gpu_ns (needs a device
                                      made with WG_FEATURE_TIMESTAMP_QUERY; else ignored, see
                                      wt_context_set_timing) */
-    bool no_fusion;               /* keep every elementwise op its own dispatch (see fusion below) */
+    wt_policy policy;             /* zero: every default */
 } wt_context_desc;
 
 /* NULL only when the host allocation of the context fails or dev is NULL. */
@@ -148,6 +202,11 @@ wt_status wt_context_set_timing(wt_context *ctx, bool on);
  * intermediate was f32; f16 intermediates, which round on store, are never fused).
  * wt_stats.fused counts the dispatches saved.  On by default. */
 void wt_context_set_fusion(wt_context *ctx, bool on);
+/* Replaces the context's policy (flushing pending work first, so recorded ops keep the policy
+ * they were recorded under); WT_STATUS_INVALID_ARGUMENT for a value out of range or an unknown
+ * kernel name, and then nothing changes. */
+wt_status wt_context_set_policy(wt_context *ctx, const wt_policy *policy);
+void wt_context_get_policy(const wt_context *ctx, wt_policy *out);
 
 /* Submits the pending batch (no wait). */
 wt_status wt_flush(wt_context *ctx);

@@ -315,9 +315,11 @@ static void block_ref(const dims *d, const weights *w, double *out) {
 }
 
 static int transformer(wg_device *dev, const dims *d) {
-    wt_context *ctx = wt_context_create(dev, &(wt_context_desc){ .label = "demo" });
+    wt_context_desc cd = { .label = "demo" };
+    char perr[160] = "no tensor context";
+    wt_context *ctx = wt_policy_from_env(&cd.policy, perr, sizeof perr) ? wt_context_create(dev, &cd) : NULL;
     if (!ctx) {
-        fprintf(stderr, "wgc: demo: no tensor context\n");
+        fprintf(stderr, "wgc: demo: %s\n", perr);
         return 1;
     }
     int64_t S = d->S, D = d->D, F = d->F;

@@ -336,8 +336,9 @@ static void set_value(const bind_spec *b, void *data, int64_t i, double v) {
 
 /* The tensor context, made on first use (only .npy files and rand: need it). */
 static wt_context *tensors(wg_device *dev, wt_context **ctx) {
-    if (!*ctx)
-        *ctx = wt_context_create(dev, &(wt_context_desc){ .label = "wgc run" });
+    wt_context_desc cd = { .label = "wgc run" };
+    if (!*ctx && wt_policy_from_env(&cd.policy, NULL, 0))
+        *ctx = wt_context_create(dev, &cd);
     return *ctx;
 }
 

@@ -172,34 +172,8 @@ wt_context *wt_context_create(wg_device *dev, const wt_context_desc *desc) {
     snprintf(ctx->label, sizeof ctx->label, "%s", d.label ? d.label : "wt");
     ctx->dev = dev;
     ctx->q = wg_device_get_queue(dev);
-    ctx->max_batch = d.max_batch_ops ? d.max_batch_ops : 128;
-    ctx->early = d.max_batch_ops == 0;
     ctx->eager = d.eager;
     ctx->memory_limit = d.memory_limit;
-    ctx->no_fusion = d.no_fusion;
-    /* tuning knobs for benchmark sweeps; out-of-range values keep the defaults */
-    const char *mb = getenv("WGC_BATCH_MB"), *vpt = getenv("WGC_EW_VPT");
-    long v = mb ? strtol(mb, NULL, 10) : 0;
-    /* default: 1 GiB, or 1/16 of the device-local heap when that is more (8.8 GB on the H200:
-     * fewer submits in a chain of big ops; there 8 GiB measured unary x5 +2-3%, mul +3%) */
-    wg_adapter *ad = wg_device_get_adapter(dev);
-    const wg_adapter_info *ai = ad ? wg_adapter_get_info(ad) : NULL;
-    uint64_t heap16 = ai ? ai->device_local_bytes / 16 : 0;
-    ctx->batch_flush_bytes = v > 0 && v <= (1l << 20) ? (uint64_t)v << 20
-                           : heap16 > WT_BATCH_BYTES ? heap16 : WT_BATCH_BYTES;
-    v = vpt ? strtol(vpt, NULL, 10) : 0;
-    ctx->ew_vpt = v == 1 || v == 2 || v == 4 ? (uint32_t)v : 0;
-    /* WGC_BATCH_OPS / WGC_EARLY_OPS (1 .. 65536): max_batch_ops when the desc leaves it 0, and the
-     * batch size at which an idle GPU gets its first work (16); WGC_BATCH_RAMP=0: after that first
-     * flush, max_batch_ops chunks at once instead of doubling ones */
-    const char *bo = getenv("WGC_BATCH_OPS"), *eo = getenv("WGC_EARLY_OPS");
-    v = bo ? strtol(bo, NULL, 10) : 0;
-    if (!d.max_batch_ops && v > 0 && v <= 65536)
-        ctx->max_batch = (uint32_t)v;
-    v = eo ? strtol(eo, NULL, 10) : 0;
-    ctx->early_ops = v > 0 && v <= 65536 ? (uint32_t)v : 16;
-    const char *ramp = getenv("WGC_BATCH_RAMP");
-    ctx->ramp_on = !ramp || strcmp(ramp, "0") != 0;
     ctx->f16 = wg_device_has_feature(dev, WG_FEATURE_SHADER_F16);
     const wg_limits *lim = wg_device_get_limits(dev);
     uint32_t al = lim && lim->min_uniform_buffer_offset_alignment ? (uint32_t)lim->min_uniform_buffer_offset_alignment : 256;
@@ -207,7 +181,7 @@ wt_context *wt_context_create(wg_device *dev, const wt_context_desc *desc) {
     ctx->params_stride = (WT_PARAMS_SIZE + al - 1) / al * al;
     ctx->max_binding = lim ? lim->max_storage_buffer_binding_size : (1u << 27);
     wg_device_retain(dev);
-    if (wt_kernels_init(ctx) != WT_OK) {
+    if (wt_policy_apply(ctx, "wt_context_create", &d.policy) != WT_OK || wt_kernels_init(ctx) != WT_OK) {
         wt_context_destroy(ctx);
         return NULL;
     }
@@ -259,11 +233,6 @@ wt_status wt_context_set_timing(wt_context *ctx, bool on) {
     }
     ctx->timing = on;
     return WT_OK;
-}
-
-void wt_context_set_fusion(wt_context *ctx, bool on) {
-    if (ctx)
-        ctx->no_fusion = !on;
 }
 
 void wt_get_stats(const wt_context *ctx, wt_stats *out) {

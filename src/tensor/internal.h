@@ -144,14 +144,16 @@ struct wt_context {
     char label[64];
     uint32_t max_batch, early_ops;
     uint32_t ramp;                /* after an early flush: the next chunk's size (doubling); 0 at a wait */
-    bool ramp_on;                 /* WGC_BATCH_RAMP=0 turns the doubling off (sweeps) */
+    bool ramp_on;                 /* policy.batch_ramp */
     bool eager, f16, early;       /* early: max_batch_ops defaulted, start an idle GPU after early_ops
                                    * (16) ops */
     uint64_t memory_limit;
-    uint64_t batch_flush_bytes;   /* flush once the pool handed out this much: max(WT_BATCH_BYTES, heap / 16);
-                                   * WGC_BATCH_MB overrides */
-    uint32_t ew_vpt;              /* WGC_EW_VPT (1, 2 or 4): vec4s per invocation of every vec4 map kernel;
-                                   * 0: the default, 2 for one input (map1v4), 1 for two (map2v4) */
+    uint64_t batch_flush_bytes;   /* flush once the pool handed out this much: policy.batch_bytes, else
+                                   * max(WT_BATCH_BYTES, heap / 16) */
+    uint32_t ew_vpt;              /* policy.ew_vec4_per_thread (1, 2 or 4): vec4s per invocation of every
+                                   * vec4 map kernel; 0: 2 for one input (map1v4), 1 for two (map2v4) */
+    wt_policy pol;                /* the validated policy (policy.c); its strings point to the buffers: */
+    char pol_cache_dir[512], pol_matmul_kernel[32], pol_fault_tune[32];
     uint32_t uniform_align, params_stride;
     uint64_t max_binding;
 
@@ -285,6 +287,11 @@ wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p,
 wt_status wt_record_key(wt_context *ctx, const char *op, const wt_kkey *key, wt_params *p, wt_storage *out,
                         uint32_t nin, wt_storage *const *in);
 wt_status wt_batch_flush(wt_context *ctx, const char *op);
+/* policy.c: validates *p (NULL: defaults) and makes it the context's (strings copied); on an
+ * invalid field sets the error and changes nothing */
+wt_status wt_policy_apply(wt_context *ctx, const char *op, const wt_policy *p);
+/* matmul.c: is name one of the matmul kernels (wt_policy.matmul_kernel)? */
+bool wt_matmul_kernel_known(const char *name);
 wt_status wt_batch_wait(wt_context *ctx, const char *op);
 void wt_batch_destroy(wt_context *ctx);
 

@@ -708,3 +708,10 @@ wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *
 wt_tensor *wt_linear(wt_context *ctx, wt_tensor *x, wt_tensor *w, wt_tensor *bias) {
     return mm(ctx, "wt_linear", x, w, true, bias, NULL);
 }
+
+bool wt_matmul_kernel_known(const char *name) {
+    for (int k = 1; k < WT_MATMUL_KERNEL_COUNT; k++)
+        if (name && !strcmp(name, kernel_names[k]))
+            return true;
+    return false;
+}

@@ -38,6 +38,11 @@ static inline wt_context *tt_init(tt_fixture *f, const wt_context_desc *cd) {
     wt_context_desc d = cd ? *cd : (wt_context_desc){ 0 };
     if (!d.allocator.alloc)
         d.allocator = test_allocator(&f->ta);
+    char perr[160];
+    if (!wt_policy_from_env(&d.policy, perr, sizeof perr)) {   /* a developer's WGC_* knobs */
+        fprintf(stderr, "FAIL: %s\n", perr);
+        exit(1);
+    }
     f->ctx = wt_context_create(f->g.dev, &d);
     if (!f->ctx) {
         fprintf(stderr, "FAIL: no wt context\n");

@@ -411,7 +411,7 @@ static void test_timing(void) {
 
 int main(void) {
     tt_fixture f;
-    tt_init(&f, &(wt_context_desc){ .max_batch_ops = 4096 });
+    tt_init(&f, &(wt_context_desc){ .policy.max_batch_ops = 4096 });
     test_chains(&f);
     test_binary_chains(&f);
     test_bind_groups(&f);

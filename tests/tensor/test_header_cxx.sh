@@ -4,7 +4,7 @@
 set -e
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf '#include "wgc/tensor.h"\nint main() { wt_context_desc d{}; wt_stats s{}; return (int)d.max_batch_ops + (int)s.ops + (int)WT_STATUS_OK + (int)wt_dtype_size(WT_F32) - 4; }\n' > "$tmp/a.cc"
+printf '#include "wgc/tensor.h"\nint main() { wt_context_desc d{}; wt_stats s{}; return (int)d.policy.max_batch_ops + (int)s.ops + (int)WT_STATUS_OK + (int)wt_dtype_size(WT_F32) - 4; }\n' > "$tmp/a.cc"
 CXX=${CXX:-}
 for c in c++ g++ clang++; do [ -z "$CXX" ] && command -v $c >/dev/null 2>&1 && CXX=$c; done
 [ -n "$CXX" ] || { echo "FAIL: no C++ compiler (c++, g++ or clang++; scripts/deps.sh installs clang)"; exit 1; }

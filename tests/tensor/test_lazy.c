@@ -108,7 +108,7 @@ static void test_batch_size(tt_fixture *f) {
     wt_release(x0), wt_release(y0), wt_release(e0);
     wt_context_destroy(d);
 
-    wt_context *c = wt_context_create(f->g.dev, &(wt_context_desc){ .label = "small batches", .max_batch_ops = 10,
+    wt_context *c = wt_context_create(f->g.dev, &(wt_context_desc){ .label = "small batches", .policy.max_batch_ops = 10,
                                                                      .allocator = test_allocator(&f->ta) });
     CHECK(c != NULL);
     wt_tensor *x = wt_ones(c, WT_F32, WT_SHAPE(1000));   /* op 1 */
@@ -343,7 +343,7 @@ int main(void) {
     tt_fixture f;
     /* fusion off: these tests count dispatches, barriers and bind groups of one op each
      * (test_fusion covers the fused chains) */
-    ctx = tt_init(&f, &(wt_context_desc){ .label = "one big batch", .max_batch_ops = 4096, .no_fusion = true });
+    ctx = tt_init(&f, &(wt_context_desc){ .label = "one big batch", .policy = { .max_batch_ops = 4096, .fusion = WT_OFF } });
     test_laziness(&f);
     test_batch_size(&f);
     test_pool();
