@@ -410,7 +410,7 @@ wt_tensor *wt_one_hot(wt_context *ctx, wt_tensor *indices, int64_t num_classes);
 /* t with value wherever mask (any dtype, nonzero = true, broadcastable to t's shape) is set. */
 wt_tensor *wt_masked_fill(wt_context *ctx, wt_tensor *t, wt_tensor *mask, double value);
 
-/* ---- neural-network ops (src/tensor/nn.c, src/tensor/attention.c; engineer N2) ------------ */
+/* ---- neural-network ops (src/tensor/nn.c, src/tensor/attention.c) ------------------------- */
 /* softmax / log_softmax along dim (negative counts from the end), numerically stable (the row's
  * max is subtracted), any input layout (strided dims are read in place); f32 or f16 (statistics
  * in f32); the output is contiguous with x's shape and dtype. */
@@ -481,7 +481,7 @@ wt_tensor *wt_scaled_dot_product_attention(wt_context *ctx, wt_tensor *q, wt_ten
                                            const wt_attention_desc *desc);   /* desc NULL: defaults */
 /* ---- end of the neural-network ops ---------------------------------------------------------- */
 
-/* ---- matmul family (src/tensor/matmul.c, autotune.c; issue 5) ------------------------------ */
+/* ---- matmul family (src/tensor/matmul.c, autotune.c) --------------------------------------- */
 /* torch.matmul: a [..., M, K] . b [..., K, N] -> [..., M, N] with numpy broadcasting of the batch
  * dims; a 1-D a is [1, K] and a 1-D b is [K, 1], their dim dropped from the result.  Operands are
  * read through their strides (a transposed or sliced view is not copied).  f32/f16 operands (out:
@@ -553,7 +553,7 @@ wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *
  * lookup never tunes when tuning is off.  Returns the choice (AUTO when none). */
 wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt);
 
-/* ---- convolution and pooling (src/tensor/conv.c; issue 5) ---------------------------------- */
+/* ---- convolution and pooling (src/tensor/conv.c) ------------------------------------------- */
 /* conv2d as torch.nn.functional.conv2d: x [N, C, H, W] (any strides: read in place), weight
  * [K, C / groups, KH, KW], bias [K] or NULL; out [N, K, OH, OW] contiguous with
  * OH = (H + 2 pad_h - dil_h (KH - 1) - 1) / stride_h + 1 (likewise OW).  f32 or f16 (all three of
