@@ -36,22 +36,12 @@
 #define WT_UNARY_F_CLAMP 18u      /* unary_f.wgsl's clamp: bounds in Params, never fused after another op */
 #define WT_TIMING_PAIRS 2048u     /* timed batches between two harvests of their timestamps */
 
-/* Kernel files (src/tensor/kernels/<name>.wgsl): X(name, inputs). */
-#define WT_KERNEL_FILES(X) \
-    X(unary_f, 1) X(unary_i, 1) X(binary_f, 2) X(binary_i, 2) X(compare, 2) \
-    X(where, 3) X(cast, 1) X(fill, 0) X(rand, 0) \
-    X(reduce, 1) X(reduce4, 1) X(scan, 2) X(copy, 1) X(pad, 1) X(gather, 2) X(scatter, 2) X(transpose, 1) X(copy4, 1) \
-    X(softmax, 1) X(softmax4, 1) X(norm, 3) X(norm4, 3) X(rope, 2) \
-    X(attention, 3) X(flash2, 3) \
-    X(matmul, 3) X(matmul2, 3) X(matmul3, 3) X(matvec, 3) X(matmul_coop, 3) \
-    X(conv, 3) X(conv_direct, 3) X(pool, 1) \
-    X(matmul4, 3) X(winograd, 2) \
-    X(flash3, 3) \
-    X(flash_coop, 3) X(flash_x3, 3) X(matmul_wgm, 3)
+/* Kernel files: one row each in the catalogue (catalogue.h), which kernel.c builds from. */
+#include "tensor/catalogue.h"
 
 typedef enum wt_kfile {
-#define X(name, nin) WT_K_##name,
-    WT_KERNEL_FILES(X)
+#define X(name, nin, entry, s1, s2, needs, unclamped, when) WT_K_##name,
+    WT_KERNEL_CATALOGUE(X)
 #undef X
     WT_K_COUNT
 } wt_kfile;
@@ -268,6 +258,7 @@ struct wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_
 wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, uint32_t n, wg_buffer *const *bufs);
 /* The file's kernels have a vec4 variant (wt_kkey.v4): the elementwise "map" families. */
 bool wt_kernel_vec4_ok(uint32_t file);
+const char *wt_kernel_when(uint32_t file);   /* the catalogue's "when" column; NULL out of range */
 void wt_bind_groups_clear(wt_context *ctx);
 
 /* batch.c: one dispatch of k over p->n elements (p->gx is filled here); in[i] NULL binds the

@@ -1,6 +1,7 @@
 /* kernel.c - the kernel cache and the bind group cache.
  *
- * A kernel is a WGSL file of src/tensor/kernels/ (embedded at build time) specialised by a key:
+ * A kernel is a WGSL file of src/tensor/kernels/ (embedded at build time; its row of the
+ * catalogue, catalogue.h, says how it is put together) specialised by a key:
  * op code, storage dtypes of output and inputs, compute dtype and the addressing mode of each
  * input.  The key becomes a prelude of aliases and constants (SO, SA, SB, SC, C, OP, MA, MB, MC)
  * put in front of common.wgsl and the file; wgc's compiler turns it into SPIR-V once, and the
@@ -18,124 +19,46 @@
 #include "tensor/internal.h"
 #include "wgc/wgsl.h"
 
-#include "tensor_binary_f.wgsl.h"
-#include "tensor_binary_i.wgsl.h"
-#include "tensor_cast.wgsl.h"
-#include "tensor_chain.wgsl.h"
-#include "tensor_common.wgsl.h"
-#include "tensor_compare.wgsl.h"
-#include "tensor_fill.wgsl.h"
-#include "tensor_map1.wgsl.h"
-#include "tensor_map1v4.wgsl.h"
-#include "tensor_map2.wgsl.h"
-#include "tensor_map2v4.wgsl.h"
-#include "tensor_rand.wgsl.h"
-#include "tensor_unary_f.wgsl.h"
-#include "tensor_unary_i.wgsl.h"
-#include "tensor_where.wgsl.h"
-#include "tensor_copy.wgsl.h"      /* reduce.c, movement.c */
-#include "tensor_gather.wgsl.h"
-#include "tensor_pad.wgsl.h"
-#include "tensor_reduce.wgsl.h"
-#include "tensor_reduce4.wgsl.h"
-#include "tensor_reduce_index.wgsl.h"
-#include "tensor_rows.wgsl.h"
-#include "tensor_scan.wgsl.h"
-#include "tensor_scatter.wgsl.h"
-#include "tensor_transpose.wgsl.h"
-#include "tensor_copy4.wgsl.h"
-#include "tensor_matmul.wgsl.h"     /* matmul.c */
-#include "tensor_matmul2.wgsl.h"
-#include "tensor_matmul3.wgsl.h"
-#include "tensor_matmul_tile.wgsl.h"
-#include "tensor_matmul_step.wgsl.h"
-#include "tensor_matmul_coop.wgsl.h" /* matmul.c, WT_MATMUL_F16_TENSOR */
-#include "tensor_flash_coop.wgsl.h"  /* attention_coop.c, WT_ATTENTION_F16_TENSOR */
-#include "tensor_flash_x3.wgsl.h"    /* attention_coop.c, WT_ATTENTION_F32_TENSOR */
-#include "tensor_flash_tc.wgsl.h"    /* what flash_coop and flash_x3 share */
-#include "tensor_matmul_wgm.wgsl.h"  /* matmul.c, WT_MATMUL_F16_TENSOR on workgroup matrices */
-#include "tensor_matvec.wgsl.h"
-#include "tensor_softmax.wgsl.h"      /* nn.c */
-#include "tensor_softmax4.wgsl.h"
-#include "tensor_norm.wgsl.h"
-#include "tensor_norm4.wgsl.h"
-#include "tensor_rope.wgsl.h"
-#include "tensor_attention.wgsl.h"   /* attention.c */
-#include "tensor_flash2.wgsl.h"
-#include "tensor_flash3.wgsl.h"
-#include "tensor_flash_sg.wgsl.h"
-#include "tensor_flash_nosg.wgsl.h"
-#include "tensor_conv.wgsl.h"        /* conv.c */
-#include "tensor_conv_direct.wgsl.h"
-#include "tensor_pool.wgsl.h"
-#include "tensor_matmul4.wgsl.h"     /* matmul.c */
-#include "tensor_winograd.wgsl.h"    /* conv.c */
+#include "tensor_kernels.h"         /* generated: every kernel file as text (mk/tensor.mk) */
 
-static const struct {
-    const char *name;
-    const char *text;
-    size_t len;
-    uint8_t nin;
-} kfiles[] = {
-#define X(name, nin) { #name, tensor_##name##_wgsl, sizeof tensor_##name##_wgsl - 1, nin },
-    WT_KERNEL_FILES(X)
-#undef X
-};
-_Static_assert(sizeof kfiles / sizeof *kfiles == WT_K_COUNT, "one row per kernel file");
-
-/* Op-only files get their entry point from a generic "map" file: 1 = map1 (one input), 2 = map2
- * (two inputs), each with a vec4 variant (key.v4).  0 = the file has its own entry point.  Map
- * kernels index only inside their tensors by construction, so they compile without the
- * compiler's index clamping (robustBufferAccess2 still guards the bindings); so do
- * matmul_coop.wgsl, whose subgroup-matrix loads matmul.c keeps inside the bindings (coop_ok),
- * flash_coop.wgsl (attention_coop.c checks its operands likewise), matmul4.wgsl's EXACT (op bit
- * 4) and conv.wgsl's op bit 16 specialisations (their headers give the proof), and flash3.wgsl,
- * whose shared-memory indices are in range by construction and whose loads and stores are
- * guarded by the shape (7% faster on the H200 without the clamps). */
-static const uint8_t map_of[WT_K_COUNT] = {
-    [WT_K_unary_f] = 1, [WT_K_unary_i] = 1, [WT_K_cast] = 1,
-    [WT_K_binary_f] = 2, [WT_K_binary_i] = 2, [WT_K_compare] = 2,
-};
-static const struct {
-    const char *text;
-    size_t len;
-} maps[4] = {
-    { tensor_map1_wgsl, sizeof tensor_map1_wgsl - 1 }, { tensor_map1v4_wgsl, sizeof tensor_map1v4_wgsl - 1 },
-    { tensor_map2_wgsl, sizeof tensor_map2_wgsl - 1 }, { tensor_map2v4_wgsl, sizeof tensor_map2v4_wgsl - 1 },
-};
-
-/* Code shared by kernel files, put after the file (WGSL declarations may come in any order):
- * up to two snippets per file. */
 typedef struct snippet {
     const char *text;
     size_t len;
 } snippet;
-#define SNIPPET(name) { tensor_##name##_wgsl, sizeof tensor_##name##_wgsl - 1 }
-static const snippet reduce_index = SNIPPET(reduce_index), rows = SNIPPET(rows), matmul_tile = SNIPPET(matmul_tile),
-                     matmul_step = SNIPPET(matmul_step), flash_tc = SNIPPET(flash_tc);
-#undef SNIPPET
-static const snippet *const shared_of[WT_K_COUNT][2] = {
-    [WT_K_reduce] = { &reduce_index }, [WT_K_reduce4] = { &reduce_index },
-    [WT_K_norm4] = { &rows }, [WT_K_softmax4] = { &rows },
-    [WT_K_matmul] = { &matmul_tile }, [WT_K_matmul2] = { &matmul_tile, &matmul_step },
-    [WT_K_matmul3] = { &matmul_tile, &matmul_step }, [WT_K_matmul4] = { &matmul_tile },
-    [WT_K_flash_coop] = { &flash_tc }, [WT_K_flash_x3] = { &flash_tc },
-};
+#define TEXT(name) { tensor_##name##_wgsl, sizeof tensor_##name##_wgsl - 1 }
+static const char tensor_none_wgsl[] = "";   /* the catalogue's "no snippet" */
 
-/* Files that may use subgroup operations: where bit `bit` of the key's mode[2] is set, the
- * prelude enables subgroups and `with` follows the file, else `without` (stand-ins of the same
- * functions, never called there).  The caller sets the bit only where the device has subgroups. */
-static const struct {
-    uint8_t bit;
-    const char *with, *without;
-    size_t with_len, without_len;
-} subgroups_of[WT_K_COUNT] = {
-    [WT_K_flash3] = { 8, tensor_flash_sg_wgsl, tensor_flash_nosg_wgsl, sizeof tensor_flash_sg_wgsl - 1,
-                      sizeof tensor_flash_nosg_wgsl - 1 },
+enum { OWN, MAP1, MAP2 };                      /* entry kinds */
+enum { NEEDS_F16 = 1, NEEDS_SG = 2, NEEDS_SGMAT = 4, NEEDS_WGMAT = 8 };
+enum { CLAMPED = 0, UNCLAMPED = 0x100 };       /* else: the op bits compiled without clamps */
+
+/* The catalogue (catalogue.h) as data. */
+static const struct kfile {
+    const char *name;
+    snippet text, shared[2];
+    uint8_t nin, entry, needs;
+    uint16_t unclamped;
+    const char *when;
+} kfiles[] = {
+#define X(name, nin, entry, s1, s2, needs, unclamped, when) \
+    { #name, TEXT(name), { TEXT(s1), TEXT(s2) }, nin, entry, needs, unclamped, when },
+    WT_KERNEL_CATALOGUE(X)
+#undef X
 };
+_Static_assert(sizeof kfiles / sizeof *kfiles == WT_K_COUNT, "one row per kernel file");
+
+/* The generic entry points of MAP1 / MAP2 files: [entry - 1][key.v4] */
+static const snippet maps[2][2] = { { TEXT(map1), TEXT(map1v4) }, { TEXT(map2), TEXT(map2v4) } };
+/* NEEDS_SG files: their subgroup code, or stand-ins of the same functions (never called there) */
+static const snippet sg_with = TEXT(flash_sg), sg_without = TEXT(flash_nosg);
+#define SG_KEY_BIT 8u                          /* key.mode[2]: the caller found subgroups usable */
 
 bool wt_kernel_vec4_ok(uint32_t file) {
-    return file < WT_K_COUNT && map_of[file] != 0;
+    return file < WT_K_COUNT && kfiles[file].entry != OWN;
+}
+
+const char *wt_kernel_when(uint32_t file) {
+    return file < WT_K_COUNT ? kfiles[file].when : NULL;
 }
 
 static const char *storage_type(uint8_t dt) {
@@ -235,19 +158,19 @@ static uint32_t hash_bytes(const void *p, size_t n) {
 }
 
 wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *key, uint32_t per) {
-    bool f16 = key->out == WT_F16 || key->file == WT_K_flash_x3;   /* f32 split into f16 parts */
+    const struct kfile *kf = &kfiles[key->file];
+    bool f16 = key->out == WT_F16 || (kf->needs & NEEDS_F16);
     for (int i = 0; i < WT_MAX_IN; i++)
         f16 |= key->in[i] == WT_F16;
     char pre[768];
-    bool sg = subgroups_of[key->file].bit && (key->mode[2] & subgroups_of[key->file].bit);
+    bool sg = (kf->needs & NEEDS_SG) && (key->mode[2] & SG_KEY_BIT);
     int np = snprintf(pre, sizeof pre,
                       "%s%s%s%salias SO = %s;\nalias SA = %s;\nalias SB = %s;\nalias SC = %s;\nalias C = %s;\n"
                       "const OP: u32 = %uu;\nconst MA: u32 = %uu;\nconst MB: u32 = %uu;\nconst MC: u32 = %uu;\n"
                       "const VPT: u32 = %uu;\n",
                       f16 ? "enable f16;\n" : "", sg ? "enable subgroups;\n" : "",
-                      key->file == WT_K_matmul_coop || key->file == WT_K_flash_coop || key->file == WT_K_flash_x3
-                          ? "enable chromium_experimental_subgroup_matrix;\n" : "",
-                      key->file == WT_K_matmul_wgm ? "enable wgc_workgroup_matrix;\n" : "",
+                      kf->needs & NEEDS_SGMAT ? "enable chromium_experimental_subgroup_matrix;\n" : "",
+                      kf->needs & NEEDS_WGMAT ? "enable wgc_workgroup_matrix;\n" : "",
                       storage_type(key->out), storage_type(key->in[0]),
                       storage_type(key->in[1]), storage_type(key->in[2]),
                       key->compute == WT_F16 ? "f32" : storage_type(key->compute), key->op, key->mode[0],
@@ -259,9 +182,9 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
                        ld[0] ? ld[0] : 8u, ld[1] ? ld[1] : 8u, ld[2] ? ld[2] : 8u, ld[3] ? ld[3] : 64u);
     }
     /* the parts: prelude, common.wgsl, the file (for unary_f / binary_f its `op`, and with a chain
-     * both op tables and chain.wgsl), its subgroup code or stand-ins (subgroups_of), code it
+     * both op tables and chain.wgsl), its subgroup code or stand-ins (NEEDS_SG), code it
      * shares with other files, the map entry point */
-    uint8_t map = map_of[key->file];
+    uint8_t map = kf->entry;
     bool ewf = key->file == WT_K_unary_f || key->file == WT_K_binary_f, one = key->file == WT_K_unary_f;
     if (ewf && key->nchain) {   /* the fused chain (batch.c, chain.wgsl): NCHAIN links LINK1.. after OP */
         np += snprintf(pre + np, sizeof pre - (size_t)np, "const NCHAIN: u32 = %uu;\n", key->nchain);
@@ -274,8 +197,7 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
     static const char chain1[] = "fn op(x: f32) -> f32 { return chain(unary_code(x, OP)); }\n";
     static const char chain2[] = "fn op(x: f32, y: f32) -> f32 { return chain(binary_code(x, y, OP)); }\n";
     snippet part[8] = {
-        { pre, (size_t)np }, { tensor_common_wgsl, sizeof tensor_common_wgsl - 1 },
-        { kfiles[key->file].text, kfiles[key->file].len },
+        { pre, (size_t)np }, TEXT(common), kf->text,
     };
     int nparts = 3;
     if (ewf && key->nchain) {   /* a fused chain: both op tables and chain.wgsl */
@@ -286,18 +208,12 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
     } else if (ewf) {
         part[nparts].text = one ? op1 : op2, part[nparts++].len = one ? sizeof op1 - 1 : sizeof op2 - 1;
     }
-    if (subgroups_of[key->file].bit) {
-        part[nparts].text = sg ? subgroups_of[key->file].with : subgroups_of[key->file].without;
-        part[nparts++].len = sg ? subgroups_of[key->file].with_len : subgroups_of[key->file].without_len;
-    }
-    for (int i = 0; i < 2 && shared_of[key->file][i]; i++) {
-        part[nparts].text = shared_of[key->file][i]->text;
-        part[nparts++].len = shared_of[key->file][i]->len;
-    }
-    if (map) {
-        part[nparts].text = maps[(map - 1) * 2 + (key->v4 ? 1 : 0)].text;
-        part[nparts++].len = maps[(map - 1) * 2 + (key->v4 ? 1 : 0)].len;
-    }
+    if (kf->needs & NEEDS_SG)
+        part[nparts++] = sg ? sg_with : sg_without;
+    for (int i = 0; i < 2 && kf->shared[i].len; i++)
+        part[nparts++] = kf->shared[i];
+    if (map != OWN)
+        part[nparts++] = maps[map - 1][key->v4 ? 1 : 0];
     size_t len = 0;
     for (int i = 0; i < nparts; i++)
         len += part[i].len;
@@ -309,10 +225,7 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
     src[len] = 0;
     char fname[64];
     snprintf(fname, sizeof fname, "%s.wgsl", kfiles[key->file].name);
-    bool unclamped = map != 0 || key->file == WT_K_matmul_coop || key->file == WT_K_flash_coop ||
-                     key->file == WT_K_flash_x3 || key->file == WT_K_matmul_wgm ||
-                     key->file == WT_K_flash3 || (key->file == WT_K_matmul4 && (key->op & 4u)) ||
-                     (key->file == WT_K_conv && (key->op & 16u));
+    bool unclamped = kf->unclamped == UNCLAMPED || (key->op & kf->unclamped);
     wgsl_result *r = wgsl_compile(src, len, &(wgsl_options){ .filename = fname, .no_f16 = !ctx->f16,
                                                            .no_bounds_checks = unclamped,
                                                            .allocator = { wa_alloc, wa_free, ctx } });
@@ -417,8 +330,9 @@ wt_kernel *wt_kernel_get(wt_context *ctx, const char *op, const wt_kkey *key) {
             k->nin = kfiles[key->file].nin;
             /* vec4s per invocation: on the H200 two lifted a chain of 5 unary ops 3-4% (3753 ->
              * 3877 GB/s), while add/mul measured best at one (4247 vs 4158 GB/s) */
-            uint32_t vpt = ctx->ew_vpt ? ctx->ew_vpt : map_of[key->file] == 1 ? 2u : 1u;
-            k->per = (uint8_t)(key->v4 && map_of[key->file] ? vpt : 1u);
+            uint8_t entry = kfiles[key->file].entry;
+            uint32_t vpt = ctx->ew_vpt ? ctx->ew_vpt : entry == MAP1 ? 2u : 1u;
+            k->per = (uint8_t)(key->v4 && entry != OWN ? vpt : 1u);
             if (build(ctx, op, k) != WT_OK) {
                 memset(k, 0, sizeof *k);
                 return NULL;

@@ -4,14 +4,14 @@
  * them, f16 where the adapter has it, both map entry points, a fused chain of each length.  A name
  * in the prelude that a file also declares, or a file that no longer compiles for a key it is
  * used with, fails here on any adapter, also where the kernel cannot run (the cooperative-matrix
- * files on lavapipe). */
+ * files on lavapipe).  Every catalogue row (src/tensor/catalogue.h) says when its kernel runs. */
 #include "tensor_test.h"
 #include "tensor/internal.h"
 #include "wgc/wgsl.h"
 
 static const char *const names[] = {
-#define X(name, nin) #name,
-    WT_KERNEL_FILES(X)
+#define X(name, nin, entry, s1, s2, needs, unclamped, when) #name,
+    WT_KERNEL_CATALOGUE(X)
 #undef X
 };
 
@@ -50,6 +50,8 @@ int main(void) {
     wt_context *ctx = tt_init(&f, NULL);
     bool f16 = wt_context_has_f16(ctx);
     for (uint32_t file = 0; file < WT_K_COUNT; file++) {
+        const char *when = wt_kernel_when(file);   /* every catalogue row says when it runs */
+        CHECKF(when && strlen(when) > 10, "%s.wgsl: no 'when' in the catalogue", names[file]);
         /* the tensor-core files: f16 operands, or f32 ones split into f16 parts (flash_x3) */
         bool x3 = file == WT_K_flash_x3;
         bool coop = file == WT_K_matmul_coop || file == WT_K_flash_coop || file == WT_K_matmul_wgm || x3;

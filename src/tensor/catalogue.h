@@ -1,0 +1,82 @@
+/* catalogue.h - the kernel catalogue: one row per kernel file of src/tensor/kernels/, everything
+ * the C side knows about it in one place.  kernel.c builds the kernel from the row (which entry
+ * point, which shared snippets go after it, which `enable` directives go before it, whether
+ * wgc's compiler clamps its indices); the op files choose among rows by the condition the last
+ * column states.  A file with no row here fails the build (its embedded text would be an unused
+ * constant), and every row's file must exist.
+ *
+ * X(name, inputs, entry, shared1, shared2, needs, unclamped, when)
+ *   name       kernels/<name>.wgsl; the enum value is WT_K_<name>
+ *   inputs     storage inputs bound after the output (group 0, bindings 1..)
+ *   entry      OWN: the file has `main`; MAP1 / MAP2: it defines `op`, and map1/map2.wgsl (or
+ *              their vec4 forms, key.v4) are the entry point
+ *   shared1/2  snippet files put after it (none: nothing)
+ *   needs      NEEDS_F16: always `enable f16;` (else only when a dtype of the key is f16);
+ *              NEEDS_SG: `enable subgroups;` and flash_sg.wgsl where the key's mode[2] bit 3 is
+ *              set, else flash_nosg.wgsl's stand-ins; NEEDS_SGMAT: subgroup matrices
+ *              (chromium_experimental_subgroup_matrix: VK_KHR_cooperative_matrix); NEEDS_WGMAT:
+ *              workgroup matrices (wgc_workgroup_matrix: VK_NV_cooperative_matrix2)
+ *   unclamped  CLAMPED: wgc's compiler clamps every index (robustBufferAccess2 guards bindings
+ *              anyway); UNCLAMPED: compiled without clamps, the file's header proves every index
+ *              in range; a number: only keys whose op has one of those bits (the proof's case)
+ *   when       which op runs it and when: the default's condition, or why it is a candidate */
+#ifndef WT_CATALOGUE_H
+#define WT_CATALOGUE_H
+
+#define WT_KERNEL_CATALOGUE(X) \
+    X(unary_f, 1, MAP1, none, none, 0, UNCLAMPED, \
+      "unary float ops (exp ... gelu, clamp) and fused chains (batch.c, chain.wgsl): always") \
+    X(unary_i, 1, MAP1, none, none, 0, UNCLAMPED, "unary ops on i32/u32 tensors: always") \
+    X(binary_f, 2, MAP2, none, none, 0, UNCLAMPED, "binary float ops and *_scalar: always") \
+    X(binary_i, 2, MAP2, none, none, 0, UNCLAMPED, "binary integer ops: always") \
+    X(compare, 2, MAP2, none, none, 0, UNCLAMPED, "comparisons and logical ops: always") \
+    X(where, 3, OWN, none, none, 0, CLAMPED, "wt_where, masked_fill: always") \
+    X(cast, 1, MAP1, none, none, 0, UNCLAMPED, "dtype casts, contiguous, clone: always") \
+    X(fill, 0, OWN, none, none, 0, CLAMPED, "full, arange, eye: always") \
+    X(rand, 0, OWN, none, none, 0, CLAMPED, "rand, randn (Philox-4x32-10): always") \
+    X(reduce, 1, OWN, reduce_index, none, 0, CLAMPED, \
+      "reductions: where reduce4 cannot read 16-byte quads (any layout, 64-bit-wide args)") \
+    X(reduce4, 1, OWN, reduce_index, none, 0, CLAMPED, \
+      "sum/prod/max/min/mean of 32-bit inputs with quad-aligned contiguous rows") \
+    X(scan, 2, OWN, none, none, 0, CLAMPED, "cumsum: always") \
+    X(copy, 1, OWN, none, none, 0, CLAMPED, "cat, stack, strided copies: where copy4 cannot") \
+    X(pad, 1, OWN, none, none, 0, CLAMPED, "pad (all modes): always") \
+    X(gather, 2, OWN, none, none, 0, CLAMPED, "gather, index_select, embedding: always") \
+    X(scatter, 2, OWN, none, none, 0, CLAMPED, "scatter_add: always") \
+    X(transpose, 1, OWN, none, none, 0, CLAMPED, "contiguous copy of a last-two-dims transpose: always") \
+    X(copy4, 1, OWN, none, none, 0, CLAMPED, \
+      "copies whose innermost dim, offsets and strides are quad-aligned on both sides") \
+    X(softmax, 1, OWN, none, none, 0, CLAMPED, "softmax/log_softmax: where softmax4 cannot") \
+    X(softmax4, 1, OWN, rows, none, 0, CLAMPED, \
+      "softmax/log_softmax of contiguous rows, K % 4 == 0 (one pass over memory)") \
+    X(norm, 3, OWN, none, none, 0, CLAMPED, "layer_norm/rms_norm: where norm4 cannot") \
+    X(norm4, 3, OWN, rows, none, 0, CLAMPED, "layer_norm/rms_norm of contiguous rows, K % 4 == 0") \
+    X(rope, 2, OWN, none, none, 0, CLAMPED, "rope: always") \
+    X(attention, 3, OWN, none, none, 0, CLAMPED, \
+      "plain attention's scale-and-mask pass: a mask tensor, or a shape flash cannot take") \
+    X(flash2, 3, OWN, none, none, 0, CLAMPED, \
+      "flash attention (FMA): devices with at most 32 KiB of workgroup memory, and D > 128") \
+    X(matmul, 3, OWN, matmul_tile, none, 0, CLAMPED, "tuner candidate (tiles 128x128, 128x64, 64x64, K16)") \
+    X(matmul2, 3, OWN, matmul_tile, matmul_step, 0, CLAMPED, \
+      "products of operands the 16-byte kernels cannot read: 128x64 warp tiles, 64x64 when few tiles") \
+    X(matmul3, 3, OWN, matmul_tile, matmul_step, 0, CLAMPED, \
+      "quad-aligned products that are not tile-exact (128x128 warp tiles; 64x64 when few tiles)") \
+    X(matvec, 3, OWN, none, none, 0, CLAMPED, "matmul with one output row or column, no batch, aligned rows") \
+    X(matmul_coop, 3, OWN, none, none, NEEDS_SGMAT, UNCLAMPED, \
+      "f16 matmul with WT_MATMUL_F16_TENSOR on subgroup matrices (where matmul_wgm cannot or loses)") \
+    X(conv, 3, OWN, none, none, 0, 16, "conv2d as an implicit GEMM: when the problem fills its tiles") \
+    X(conv_direct, 3, OWN, none, none, 0, CLAMPED, "conv2d: small or depthwise problems") \
+    X(pool, 1, OWN, none, none, 0, CLAMPED, "max_pool2d, avg_pool2d: always") \
+    X(matmul4, 3, OWN, matmul_tile, none, 0, 4, \
+      "quad-aligned tile-exact products (128x128 swizzled tiles; the fastest there)") \
+    X(winograd, 2, OWN, none, none, 0, CLAMPED, "conv2d 3x3, stride 1, one group, enough channels: F(2x2, 3x3)") \
+    X(flash3, 3, OWN, none, none, NEEDS_SG, UNCLAMPED, \
+      "flash attention (FMA), D <= 128, on devices with more than 32 KiB of workgroup memory") \
+    X(flash_coop, 3, OWN, flash_tc, none, NEEDS_SGMAT, UNCLAMPED, \
+      "f16 attention with WT_ATTENTION_F16_TENSOR on subgroup matrices") \
+    X(flash_x3, 3, OWN, flash_tc, none, NEEDS_F16 | NEEDS_SGMAT, UNCLAMPED, \
+      "f32 attention on devices with subgroup matrices (3 f16 products per f32 one)") \
+    X(matmul_wgm, 3, OWN, none, none, NEEDS_WGMAT, UNCLAMPED, \
+      "f16 tensor-core matmul on workgroup matrices: whole 128x256 tiles, K % 512 == 0")
+
+#endif
