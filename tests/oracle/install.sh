@@ -2,9 +2,11 @@
 # install.sh - install the npm package "webgpu" (dawn.node: Dawn + Tint for node) into
 # $BUILD/npm, idempotently, and print the package directory (the one holding index.js).
 #
-# The package is our reference oracle: Tint validates WGSL (tests/oracle/tint_diff.sh through
-# ../shared/tools/tint-check.mjs) and Dawn's OpenGL ES backend on Mesa llvmpipe runs the parity
-# kernels (tests/oracle/dawn-run.mjs).  The version is pinned to the one ../shared/tools uses.
+# The package is our reference oracle: Tint validates WGSL (tests/oracle/tint-check.mjs, used by
+# tests/oracle/tint_diff.sh, tests/wgsl/test_syntax_diff.sh and tests/wgsl/test_parity_dawn.sh)
+# and Dawn's OpenGL ES backend on Mesa llvmpipe runs the parity kernels
+# (tests/oracle/dawn-run.mjs).  The version is pinned: Tint's messages, which the tests compare
+# with ours, change between releases.
 # Nothing is installed when $BUILD/npm already holds that version.  Works with Debian 12's own
 # node 18 / npm 9 and with node 20 (the package declares no "engines"; dawn.node needs N-API 7
 # and glibc 2.34, both present on Debian 12).

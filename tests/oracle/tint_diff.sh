@@ -3,18 +3,15 @@
 # accept/reject, and for rejected files the same first error line (tests/oracle/tint_diff.py).
 # Disagreements fail unless listed, with a reason, in tests/wgsl/tint-diff-allow.txt.
 # Kept out of the suite until wgc check agrees; the suite copy is tests/wgsl/test_tint_diff.sh.
-# Usage: sh tests/oracle/tint_diff.sh [-v] [FILE...]     env: BUILD, WGC_SHARED
+# Tint answers through tests/oracle/tint-check.mjs.
+# Usage: sh tests/oracle/tint_diff.sh [-v] [FILE...]     env: BUILD
 set -u
 BUILD=${BUILD:-build}
 cd "$(dirname "$0")/../.." || exit 1
 fail() { echo "tint_diff: $*"; exit 1; }
 verbose=""
 [ "${1:-}" = -v ] && { verbose=--verbose; shift; }
-tint=""
-for t in ../shared/tools/tint-check.mjs ${WGC_SHARED:+"$WGC_SHARED/tools/tint-check.mjs"}; do
-  [ -f "$t" ] && { tint=$t; break; }
-done
-[ -n "$tint" ] || fail "tint-check.mjs not found at ../shared/tools/ or \$WGC_SHARED/tools/ (set WGC_SHARED)"
+tint=tests/oracle/tint-check.mjs
 [ -x "$BUILD/wgc" ] || fail "$BUILD/wgc not built (make)"
 pkg=$(sh tests/oracle/install.sh) || fail "cannot install the webgpu npm package"
 exec python3 tests/oracle/tint_diff.py --tint "$tint" --pkg "$pkg" --wgc "$BUILD/wgc" \

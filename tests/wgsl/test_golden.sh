@@ -8,7 +8,7 @@
 #   neither      the file must be valid: `wgc check` prints nothing and exits 0
 # UPDATE=1 rewrites the .err / .spvasm files from the current output (only those that exist,
 # plus .err for invalid files that have neither).  Read every regenerated file and verify it by
-# hand (and against Tint: node /work/shared/tools/tint-check.mjs FILE) before committing.
+# hand (and against Tint: node tests/oracle/tint-check.mjs FILE) before committing.
 # Env: BUILD (build dir, default build), GOLDEN_FILTER (substring of names to run).
 BUILD=${BUILD:-build}
 W=$(cd "$(dirname "$BUILD/wgc")" && pwd)/wgc

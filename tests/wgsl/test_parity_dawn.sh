@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_parity_dawn.sh - the execution-parity kernels (tests/parity/*.wgsl) on the reference
-# implementation: each must validate with Tint (../shared/tools/tint-check.mjs) and run on Dawn's
+# implementation: each must validate with Tint (tests/oracle/tint-check.mjs) and run on Dawn's
 # OpenGL ES backend on llvmpipe (tests/oracle/dawn-run.mjs), and its outputs must meet the
 # kernel's own @expect / @expect-py / @assert-py lines (tests/oracle/expect.py).  Kernels whose
 # @requires names a feature Dawn's GL adapter lacks (shader-f16, subgroups) are listed as
@@ -13,11 +13,7 @@ cd "$(dirname "$0")/../.." || exit 1
 fail() { echo "test_parity_dawn: $*"; exit 1; }
 
 pkg=$(sh tests/oracle/install.sh) || fail "cannot install the webgpu npm package"
-tint=""
-for t in ../shared/tools/tint-check.mjs ${WGC_SHARED:+"$WGC_SHARED/tools/tint-check.mjs"}; do
-  [ -f "$t" ] && { tint=$t; break; }
-done
-[ -n "$tint" ] || fail "tint-check.mjs not found at ../shared/tools/ or \$WGC_SHARED/tools/ (set WGC_SHARED)"
+tint=tests/oracle/tint-check.mjs
 
 kernels=$(ls tests/parity/*.wgsl)
 n=$(echo "$kernels" | wc -l)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_tint_diff.sh - the differential test of `wgc check` against Tint (Dawn's WGSL validator,
-# npm package "webgpu", through ../shared/tools/tint-check.mjs) over every .wgsl file in the
+# npm package "webgpu", through tests/oracle/tint-check.mjs) over every .wgsl file in the
 # repository: same accept/reject, and for rejected files the same first error line.  Deviations
 # need a line with a reason in tests/wgsl/tint-diff-allow.txt.  The work is done by
 # tests/oracle/tint_diff.sh; this adds a floor on the number of files compared, so the test
