@@ -340,3 +340,39 @@ void wt_batch_destroy(wt_context *ctx) {
     }
     wt_free(ctx, ctx->pbufs);
 }
+
+void wt_context_set_eager(wt_context *ctx, bool eager) {
+    if (ctx)
+        ctx->eager = eager;
+}
+
+wt_status wt_context_set_timing(wt_context *ctx, bool on) {
+    if (!ctx)
+        return WT_STATUS_INVALID_ARGUMENT;
+    if (on && !wg_device_has_feature(ctx->dev, WG_FEATURE_TIMESTAMP_QUERY))
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, "wt_context_set_timing",
+                         "the device was made without the timestamp-query feature");
+    if (on && !ctx->tq) {
+        ctx->tq = wg_device_create_query_set(ctx->dev, &(wg_query_set_desc){
+            .label = "wt batch timing", .type = WG_QUERY_TYPE_TIMESTAMP, .count = 2 * WT_TIMING_PAIRS });
+        if (!ctx->tq)
+            return wt_failst(ctx, WT_STATUS_GPU, "wt_context_set_timing", "timestamp query set: out of memory");
+    }
+    ctx->timing = on;
+    return WT_OK;
+}
+
+wt_status wt_flush(wt_context *ctx) {
+    if (!ctx)
+        return WT_STATUS_INVALID_ARGUMENT;
+    return wt_batch_flush(ctx, "wt_flush");
+}
+
+wt_status wt_sync(wt_context *ctx) {
+    if (!ctx)
+        return WT_STATUS_INVALID_ARGUMENT;
+    wt_status s = wt_batch_flush(ctx, "wt_sync");
+    if (s != WT_OK)
+        return s;
+    return wt_batch_wait(ctx, "wt_sync");
+}

@@ -1,6 +1,9 @@
 /* internal.h - the wt layer's private structures, shared by its files:
  *
- *   context.c  context, errors, allocator, statistics
+ *   context.c  context creation and destruction, the host allocator hook
+ *   errors.c   the error state (status + message)
+ *   policy.c   the policy (wt_policy) and its WGC_* mapping for programs
+ *   catalogue.h  the kernel catalogue: one row per kernel file
  *   pool.c     GPU buffer pool (size classes, retire-after-completion, trim, out-of-memory)
  *   kernel.c   kernel cache (WGSL file + specialisation key -> pipeline), bind group cache
  *   batch.c    the pending batch: recording dispatches, flush, wait

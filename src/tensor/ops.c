@@ -17,6 +17,40 @@
 
 #include "tensor/internal.h"
 
+/* dtypes: names, host and GPU bytes per element (WT_DTYPES) */
+static const char *const dtype_names[] = {
+    "default",
+#define X(name, str, hsize, gsize) str,
+    WT_DTYPES(X)
+#undef X
+};
+static const uint8_t dtype_hsize[] = {
+    4,
+#define X(name, str, hsize, gsize) hsize,
+    WT_DTYPES(X)
+#undef X
+};
+static const uint8_t dtype_gsize[] = {
+    4,
+#define X(name, str, hsize, gsize) gsize,
+    WT_DTYPES(X)
+#undef X
+};
+_Static_assert(sizeof dtype_names / sizeof *dtype_names == WT_DTYPE_COUNT, "one name per dtype");
+
+const char *wt_dtype_name(wt_dtype dt) {
+    return (unsigned)dt < WT_DTYPE_COUNT ? dtype_names[dt] : "?";
+}
+
+size_t wt_dtype_size(wt_dtype dt) {
+    return (unsigned)dt < WT_DTYPE_COUNT ? dtype_hsize[dt] : 0;
+}
+
+size_t wt_gpu_size(wt_dtype dt) {
+    return (unsigned)dt < WT_DTYPE_COUNT ? dtype_gsize[dt] : 0;
+}
+
+
 typedef enum { R_ARITH, R_TRUEDIV, R_COMPARE, R_LOGICAL, R_FLOAT, R_KEEP } op_rule;
 
 /* X(name, rule, code in the float (or compare) kernel, code in the integer kernel or -1) */

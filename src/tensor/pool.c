@@ -191,3 +191,21 @@ void wt_pool_destroy(wt_context *ctx) {
         wt_free(ctx, ctx->free_list[c]);
     }
 }
+
+void wt_get_stats(const wt_context *ctx, wt_stats *out) {
+    if (!ctx || !out)
+        return;
+    *out = ctx->stats;
+    uint64_t pooled = 0, nb = 0;
+    for (uint32_t c = 0; c < WT_POOL_CLASSES; c++) {
+        uint32_t k = ctx->free_end[c] - ctx->free_head[c];
+        pooled += (uint64_t)k * wt_pool_class_size(c);
+        nb += k;
+    }
+    for (uint32_t i = 0; i < ctx->retiring_count; i++)
+        pooled += wt_pool_class_size(ctx->retiring[i].cls);
+    nb += ctx->retiring_count;
+    out->pooled_bytes = pooled;
+    out->pooled_buffers = nb;
+    out->live_bytes = out->allocated_bytes - pooled;
+}
