@@ -23,19 +23,28 @@ struct Params {
 
 @group(1) @binding(0) var<uniform> P: Params;
 
-fn strided_index(i: u32, k: u32) -> u32 {
+// Peels dim d off a flat index over dims 0..d: returns the coordinate along d and leaves in *rem
+// the flat index over dims 0..d-1 (shape P.shape).
+fn peel(rem: ptr<function, u32>, d: u32) -> i32 {
+    let sz = P.shape[d >> 2u][d & 3u];
+    let q = *rem / sz;
+    let c = *rem - q * sz;
+    *rem = q;
+    return i32(c);
+}
+
+// base + the coordinates of flat index i (shape P.shape, rank P.ndim) . the strides of input k
+fn offset_of(i: u32, k: u32, base: i32) -> i32 {
     var rem = i;
-    var o = i32(P.off[k]);
-    var d = P.ndim;
-    loop {
-        if d == 0u { break; }
-        d = d - 1u;
-        let sz = P.shape[d >> 2u][d & 3u];
-        let q = rem / sz;
-        o = o + i32(rem - q * sz) * P.st[2u * k + (d >> 2u)][d & 3u];
-        rem = q;
+    var o = base;
+    for (var d = P.ndim; d > 0u; d = d - 1u) {
+        o = o + peel(&rem, d - 1u) * P.st[2u * k + ((d - 1u) >> 2u)][(d - 1u) & 3u];
     }
-    return u32(o);
+    return o;
+}
+
+fn strided_index(i: u32, k: u32) -> u32 {
+    return u32(offset_of(i, k, i32(P.off[k])));
 }
 
 // Element i's offsets in input 0 and in input 1 (a copy's source and destination) in one pass
@@ -44,16 +53,11 @@ fn strided_pair(i: u32) -> vec2<i32> {
     var rem = i;
     var s = i32(P.off[0]);
     var t = i32(P.off[1]);
-    var d = P.ndim;
-    loop {
-        if d == 0u { break; }
-        d = d - 1u;
-        let sz = P.shape[d >> 2u][d & 3u];
-        let q = rem / sz;
-        let c = i32(rem - q * sz);
-        s = s + c * P.st[d >> 2u][d & 3u];
-        t = t + c * P.st[2u + (d >> 2u)][d & 3u];
-        rem = q;
+    for (var d = P.ndim; d > 0u; d = d - 1u) {
+        let e = d - 1u;
+        let c = peel(&rem, e);
+        s = s + c * P.st[e >> 2u][e & 3u];
+        t = t + c * P.st[2u + (e >> 2u)][e & 3u];
     }
     return vec2<i32>(s, t);
 }

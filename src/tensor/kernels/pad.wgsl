@@ -18,15 +18,10 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     var rem = i;
     var src = i32(P.off[0]);
     var inside = true;
-    var d = P.ndim;
-    loop {
-        if d == 0u { break; }
-        d = d - 1u;
-        let sz = P.shape[d >> 2u][d & 3u];
-        let q = rem / sz;
+    for (var e = P.ndim; e > 0u; e = e - 1u) {
+        let d = e - 1u;
         let n = slot(d, 2u);
-        var x = i32(rem - q * sz) - slot(d, 1u);
-        rem = q;
+        var x = peel(&rem, d) - slot(d, 1u);
         if x < 0 || x >= n {
             if OP == 0u {
                 inside = false;

@@ -18,22 +18,6 @@ fn sidx(d: u32, k: u32) -> i32 {
     return P.st[2u * k + (d >> 2u)][d & 3u];
 }
 
-// offset of the row's first element for input k (0: a, 1: out)
-fn row_base(row: u32, k: u32) -> i32 {
-    var rem = row;
-    var o = i32(P.off[k]);
-    var d = P.ndim;
-    loop {
-        if d == 0u { break; }
-        d = d - 1u;
-        let sz = P.shape[d >> 2u][d & 3u];
-        let q = rem / sz;
-        o = o + i32(rem - q * sz) * sidx(d, k);
-        rem = q;
-    }
-    return o;
-}
-
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     let R = P.aux.x;
@@ -50,7 +34,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         blk = w % B;
         let j = blk * 256u + lid;
         if j < L {
-            v = C(a[u32(row_base(row, 0u) + i32(j) * sidx(nd, 0u))]);
+            v = C(a[u32(offset_of(row, 0u, i32(P.off[0])) + i32(j) * sidx(nd, 0u))]);
         }
     }
     ws[lid] = v;
@@ -74,5 +58,5 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     if j >= L { return; }
     var pre = C(0);
     if MB == 1u && blk > 0u { pre = C(b[row * B + blk - 1u]); }
-    out[u32(row_base(row, 1u) + i32(j) * sidx(nd, 1u))] = SO(ws[lid] + pre);
+    out[u32(offset_of(row, 1u, i32(P.off[1])) + i32(j) * sidx(nd, 1u))] = SO(ws[lid] + pre);
 }

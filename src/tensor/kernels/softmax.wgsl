@@ -21,21 +21,6 @@ const ZERO_EMPTY: bool = (OP & 2u) != 0u;
 var<workgroup> rm: array<f32, 256>;
 var<workgroup> rs: array<f32, 256>;
 
-fn row_off(o: u32, k: u32, base: i32) -> i32 {
-    var rem = o;
-    var b = base;
-    var d = P.ndim;
-    loop {
-        if d == 0u { break; }
-        d = d - 1u;
-        let sz = P.shape[d >> 2u][d & 3u];
-        let q = rem / sz;
-        b = b + i32(rem - q * sz) * P.st[2u * k + (d >> 2u)][d & 3u];
-        rem = q;
-    }
-    return b;
-}
-
 fn neg_inf() -> f32 {
     return bitcast<f32>(0xff800000u | P.pad0);
 }
@@ -74,8 +59,8 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(workgroup_id) wid:
     if MA == 1u {
         let o = elem_id(g);
         if o < M {
-            let ib = row_off(o, 0u, i32(P.off[0]));
-            let ob = row_off(o, 1u, 0);
+            let ib = offset_of(o, 0u, i32(P.off[0]));
+            let ob = offset_of(o, 1u, 0);
             var t = MS(neg_inf(), 0.0);
             for (var r = 0u; r < K; r = r + 1u) {
                 t = add(t, f32(a[u32(ib + i32(r) * sa)]));
@@ -96,8 +81,8 @@ fn row(wid: vec3<u32>, lid: u32, M: u32, K: u32, sa: i32) {
     var ib = 0;
     var ob = 0;
     if live {
-        ib = row_off(o, 0u, i32(P.off[0]));
-        ob = row_off(o, 1u, 0);
+        ib = offset_of(o, 0u, i32(P.off[0]));
+        ob = offset_of(o, 1u, 0);
         for (var r = lid; r < K; r = r + 256u) {
             t = add(t, f32(a[u32(ib + i32(r) * sa)]));
         }

@@ -11,21 +11,6 @@
 
 var<workgroup> tile: array<array<SA, 33>, 32>;
 
-fn batch_base(b: u32) -> i32 {
-    var rem = b;
-    var o = i32(P.off[0]);
-    var d = P.ndim;
-    loop {
-        if d == 0u { break; }
-        d = d - 1u;
-        let sz = P.shape[d >> 2u][d & 3u];
-        let q = rem / sz;
-        o = o + i32(rem - q * sz) * P.st[d >> 2u][d & 3u];
-        rem = q;
-    }
-    return o;
-}
-
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     let R = P.aux.x;
@@ -42,7 +27,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let y = lid >> 5u;
     let live = w < P.n / 256u;
     var base = 0;
-    if live { base = batch_base(b); }
+    if live { base = offset_of(b, 0u, i32(P.off[0])); }
     // read: lane x walks down the input's contiguous dim (rows i), y picks the column j
     for (var k = 0u; k < 32u; k = k + 8u) {
         let i = i0 + x;
