@@ -8,8 +8,11 @@
  * X(name, inputs, entry, shared1, shared2, needs, unclamped, when)
  *   name       kernels/<name>.wgsl; the enum value is WT_K_<name>
  *   inputs     storage inputs bound after the output (group 0, bindings 1..)
- *   entry      OWN: the file has `main`; MAP1 / MAP2: it defines `op`, and map1/map2.wgsl (or
- *              their vec4 forms, key.v4) are the entry point
+ *   entry      OWN: the file has `main` and declares its bindings; STD: it has `main`, and the
+ *              prelude declares the standard bindings (out: array<SO>, read_write; then a, b, c:
+ *              array<SA / SB / SC> for the inputs); MAP1 / MAP2: it defines `op`, and
+ *              map1/map2.wgsl (standard bindings) or map1v4/map2v4.wgsl (vec4 ones, key.v4) are
+ *              the entry point
  *   shared1/2  snippet files put after it (none: nothing)
  *   needs      NEEDS_F16: always `enable f16;` (else only when a dtype of the key is f16);
  *              NEEDS_SG: `enable subgroups;` and flash_sg.wgsl where the key's mode[2] bit 3 is
@@ -30,28 +33,28 @@
     X(binary_f, 2, MAP2, none, none, 0, UNCLAMPED, "binary float ops and *_scalar: always") \
     X(binary_i, 2, MAP2, none, none, 0, UNCLAMPED, "binary integer ops: always") \
     X(compare, 2, MAP2, none, none, 0, UNCLAMPED, "comparisons and logical ops: always") \
-    X(where, 3, OWN, none, none, 0, CLAMPED, "wt_where, masked_fill: always") \
+    X(where, 3, STD, none, none, 0, CLAMPED, "wt_where, masked_fill: always") \
     X(cast, 1, MAP1, none, none, 0, UNCLAMPED, "dtype casts, contiguous, clone: always") \
-    X(fill, 0, OWN, none, none, 0, CLAMPED, "full, arange, eye: always") \
-    X(rand, 0, OWN, none, none, 0, CLAMPED, "rand, randn (Philox-4x32-10): always") \
-    X(reduce, 1, OWN, reduce_index, none, 0, CLAMPED, \
+    X(fill, 0, STD, none, none, 0, CLAMPED, "full, arange, eye: always") \
+    X(rand, 0, STD, none, none, 0, CLAMPED, "rand, randn (Philox-4x32-10): always") \
+    X(reduce, 1, STD, reduce_index, none, 0, CLAMPED, \
       "reductions: where reduce4 cannot read 16-byte quads (any layout, 64-bit-wide args)") \
     X(reduce4, 1, OWN, reduce_index, none, 0, CLAMPED, \
       "sum/prod/max/min/mean of 32-bit inputs with quad-aligned contiguous rows") \
-    X(scan, 2, OWN, none, none, 0, CLAMPED, "cumsum: always") \
-    X(copy, 1, OWN, none, none, 0, CLAMPED, "cat, stack, strided copies: where copy4 cannot") \
-    X(pad, 1, OWN, none, none, 0, CLAMPED, "pad (all modes): always") \
-    X(gather, 2, OWN, none, none, 0, CLAMPED, "gather, index_select, embedding: always") \
+    X(scan, 2, STD, none, none, 0, CLAMPED, "cumsum: always") \
+    X(copy, 1, STD, none, none, 0, CLAMPED, "cat, stack, strided copies: where copy4 cannot") \
+    X(pad, 1, STD, none, none, 0, CLAMPED, "pad (all modes): always") \
+    X(gather, 2, STD, none, none, 0, CLAMPED, "gather, index_select, embedding: always") \
     X(scatter, 2, OWN, none, none, 0, CLAMPED, "scatter_add: always") \
-    X(transpose, 1, OWN, none, none, 0, CLAMPED, "contiguous copy of a last-two-dims transpose: always") \
+    X(transpose, 1, STD, none, none, 0, CLAMPED, "contiguous copy of a last-two-dims transpose: always") \
     X(copy4, 1, OWN, none, none, 0, CLAMPED, \
       "copies whose innermost dim, offsets and strides are quad-aligned on both sides") \
-    X(softmax, 1, OWN, none, none, 0, CLAMPED, "softmax/log_softmax: where softmax4 cannot") \
+    X(softmax, 1, STD, none, none, 0, CLAMPED, "softmax/log_softmax: where softmax4 cannot") \
     X(softmax4, 1, OWN, rows, none, 0, CLAMPED, \
       "softmax/log_softmax of contiguous rows, K % 4 == 0 (one pass over memory)") \
-    X(norm, 3, OWN, none, none, 0, CLAMPED, "layer_norm/rms_norm: where norm4 cannot") \
+    X(norm, 3, STD, none, none, 0, CLAMPED, "layer_norm/rms_norm: where norm4 cannot") \
     X(norm4, 3, OWN, rows, none, 0, CLAMPED, "layer_norm/rms_norm of contiguous rows, K % 4 == 0") \
-    X(rope, 2, OWN, none, none, 0, CLAMPED, "rope: always") \
+    X(rope, 2, STD, none, none, 0, CLAMPED, "rope: always") \
     X(attention, 3, OWN, none, none, 0, CLAMPED, \
       "plain attention's scale-and-mask pass: a mask tensor, or a shape flash cannot take") \
     X(flash2, 3, OWN, none, none, 0, CLAMPED, \

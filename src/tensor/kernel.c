@@ -28,7 +28,7 @@ typedef struct snippet {
 #define TEXT(name) { tensor_##name##_wgsl, sizeof tensor_##name##_wgsl - 1 }
 static const char tensor_none_wgsl[] = "";   /* the catalogue's "no snippet" */
 
-enum { OWN, MAP1, MAP2 };                      /* entry kinds */
+enum { OWN, MAP1, MAP2, STD };                 /* entry kinds (catalogue.h) */
 enum { NEEDS_F16 = 1, NEEDS_SG = 2, NEEDS_SGMAT = 4, NEEDS_WGMAT = 8 };
 enum { CLAMPED = 0, UNCLAMPED = 0x100 };       /* else: the op bits compiled without clamps */
 
@@ -54,7 +54,7 @@ static const snippet sg_with = TEXT(flash_sg), sg_without = TEXT(flash_nosg);
 #define SG_KEY_BIT 8u                          /* key.mode[2]: the caller found subgroups usable */
 
 bool wt_kernel_vec4_ok(uint32_t file) {
-    return file < WT_K_COUNT && kfiles[file].entry != OWN;
+    return file < WT_K_COUNT && (kfiles[file].entry == MAP1 || kfiles[file].entry == MAP2);
 }
 
 const char *wt_kernel_when(uint32_t file) {
@@ -162,7 +162,7 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
     bool f16 = key->out == WT_F16 || (kf->needs & NEEDS_F16);
     for (int i = 0; i < WT_MAX_IN; i++)
         f16 |= key->in[i] == WT_F16;
-    char pre[768];
+    char pre[1024];
     bool sg = (kf->needs & NEEDS_SG) && (key->mode[2] & SG_KEY_BIT);
     int np = snprintf(pre, sizeof pre,
                       "%s%s%s%salias SO = %s;\nalias SA = %s;\nalias SB = %s;\nalias SC = %s;\nalias C = %s;\n"
@@ -175,6 +175,18 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
                       storage_type(key->in[1]), storage_type(key->in[2]),
                       key->compute == WT_F16 ? "f32" : storage_type(key->compute), key->op, key->mode[0],
                       key->mode[1], key->mode[2], (unsigned)per);
+    /* STD files, and the scalar map entry points, take the standard bindings from here: out and
+     * the inputs a, b, c as arrays of their storage types (the pipeline layout of kernel.c) */
+    if (kf->entry == STD || ((kf->entry == MAP1 || kf->entry == MAP2) && !key->v4)) {
+        static const char *const bind[4] = {
+            "@group(0) @binding(0) var<storage, read_write> out: array<SO>;\n",
+            "@group(0) @binding(1) var<storage, read> a: array<SA>;\n",
+            "@group(0) @binding(2) var<storage, read> b: array<SB>;\n",
+            "@group(0) @binding(3) var<storage, read> c: array<SC>;\n",
+        };
+        for (uint32_t i = 0; i <= kf->nin && i < 4; i++)
+            np += snprintf(pre + np, sizeof pre - (size_t)np, "%s", bind[i]);
+    }
     if (key->file == WT_K_matmul_wgm) {
         uint32_t ld[4];
         memcpy(ld, key->ld, sizeof ld);
@@ -212,7 +224,7 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
         part[nparts++] = sg ? sg_with : sg_without;
     for (int i = 0; i < 2 && kf->shared[i].len; i++)
         part[nparts++] = kf->shared[i];
-    if (map != OWN)
+    if (map == MAP1 || map == MAP2)
         part[nparts++] = maps[map - 1][key->v4 ? 1 : 0];
     size_t len = 0;
     for (int i = 0; i < nparts; i++)
@@ -332,7 +344,7 @@ wt_kernel *wt_kernel_get(wt_context *ctx, const char *op, const wt_kkey *key) {
              * 3877 GB/s), while add/mul measured best at one (4247 vs 4158 GB/s) */
             uint8_t entry = kfiles[key->file].entry;
             uint32_t vpt = ctx->ew_vpt ? ctx->ew_vpt : entry == MAP1 ? 2u : 1u;
-            k->per = (uint8_t)(key->v4 && entry != OWN ? vpt : 1u);
+            k->per = (uint8_t)(key->v4 && (entry == MAP1 || entry == MAP2) ? vpt : 1u);
             if (build(ctx, op, k) != WT_OK) {
                 memset(k, 0, sizeof *k);
                 return NULL;

@@ -6,6 +6,8 @@
 //   1 contiguous: element i of the output reads element off + i
 //   2 one element: every output element reads element off (a broadcast scalar)
 //   3 parameter: the value comes from P.sv (a scalar operand), no buffer read
+// For the catalogue's STD files and the scalar map entry points the prelude also declares the
+// standard bindings: out (array<SO>, read_write) and the inputs a, b, c (array<SA / SB / SC>).
 // The output is always a fresh contiguous tensor.  One invocation per element; the grid is 2-D
 // (P.gx workgroups per row) so that more than 65535 x 256 elements fit.
 

@@ -4,9 +4,6 @@
 // One decomposition of i serves both sides.  MB == 1: each invocation copies 4 neighbours along
 // the last dim (its size is a multiple of 4; P.n counts invocations), 4 loads in flight.
 
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> a: array<SA>;
-
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     let i = elem_id(g);

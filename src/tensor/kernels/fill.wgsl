@@ -1,8 +1,6 @@
 // fill.wgsl - creation kernels with no input: OP 0 full (value P.sv.x as bits of C), OP 1 arange
 // (start P.sv.x + i * step P.sv.y, in C), OP 2 eye (1 where i / width == i % width, width P.aux.x).
 
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     let i = elem_id(g);

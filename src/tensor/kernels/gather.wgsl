@@ -3,10 +3,6 @@
 // a[P.off[0] + i . strides 0 + index * P.aux.y], where strides 0 has 0 along the gathered dim,
 // whose size is P.aux.x.  A negative index counts from the end; one out of range reads 0.
 
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> a: array<SA>;
-@group(0) @binding(2) var<storage, read> b: array<SB>;
-
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     let i = elem_id(g);

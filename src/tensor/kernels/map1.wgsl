@@ -1,9 +1,6 @@
 // map1.wgsl - entry point of the one-input elementwise kernels (unary_f, unary_i, cast), one
 // element per invocation, any addressing mode: out[i] = SO(op(C(a[index of i]))).
 
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> a: array<SA>;
-
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     let i = elem_id(g);

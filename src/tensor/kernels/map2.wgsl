@@ -2,10 +2,6 @@
 // element per invocation, any addressing mode; b may be a scalar from the parameter block (MB 3):
 // out[i] = SO(op(C(a[..]), C(b[..]))).
 
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> a: array<SA>;
-@group(0) @binding(2) var<storage, read> b: array<SB>;
-
 fn load_b(i: u32) -> C {
     if MB == 3u { return bitcast<C>(P.sv.y); }
     return C(b[src_index(i, 1u, MB)]);

@@ -7,11 +7,6 @@
 // Params: ndim/shape/st[0..1] = kept dims and their input strides, off = offsets of x, weight,
 // bias, aux = (M rows, K, input stride along the last dim), sv.x = eps.  Output row o at o * K.
 
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> a: array<SA>;
-@group(0) @binding(2) var<storage, read> wb: array<SB>;
-@group(0) @binding(3) var<storage, read> bb: array<SC>;
-
 const RMS: bool = (OP & 1u) != 0u;
 const HAS_W: bool = (OP & 2u) != 0u;
 const HAS_B: bool = (OP & 4u) != 0u;
@@ -66,8 +61,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     if live {
         for (var r = lid; r < K; r = r + 256u) {
             var y = (f32(a[u32(ib + i32(r) * sa)]) - mu) * inv;
-            if HAS_W { y = y * f32(wb[P.off[1] + r]); }
-            if HAS_B { y = y + f32(bb[P.off[2] + r]); }
+            if HAS_W { y = y * f32(b[P.off[1] + r]); }
+            if HAS_B { y = y + f32(c[P.off[2] + r]); }
             out[row * K + r] = SO(y);
         }
     }

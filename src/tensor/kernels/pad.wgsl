@@ -4,9 +4,6 @@
 // P.sv.x (bits of C) for OP 0 (constant), mirror for OP 1 (reflect: -x, 2(n-1)-x) and clamp for
 // OP 2 (replicate).
 
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> a: array<SA>;
-
 fn slot(d: u32, k: u32) -> i32 {
     return P.st[2u * k + (d >> 2u)][d & 3u];
 }

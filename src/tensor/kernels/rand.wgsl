@@ -5,8 +5,6 @@
 //   u1 = ((x0 >> 8) + 1) / 2^24, u2 = (x1 >> 8) / 2^24, z = sqrt(-2 ln u1) cos(2 pi u2).
 // The same seed gives the same numbers on every adapter (integer arithmetic only up to the last step).
 
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-
 fn mulhilo(a: u32, b: u32) -> vec2<u32> {
     let a0 = a & 0xffffu;
     let a1 = a >> 16u;

@@ -21,9 +21,6 @@
 // lower index (numpy's first occurrence).  An accumulator with index EMPTY holds nothing yet.
 // Segments are capped by the C side so that no invocation loops more than 65535 times.
 
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> a: array<SA>;
-
 const IN_PARTIAL: bool = (MB & 1u) != 0u;
 const OUT_PARTIAL: bool = (MB & 2u) != 0u;
 const IS_FLOAT: bool = (MB & 4u) != 0u;

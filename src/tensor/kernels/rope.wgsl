@@ -11,10 +11,6 @@
 // aux = (D, rd, elements per step of the sequence dim, sequence length).  The angle is reduced to
 // [-pi, pi] (Cody-Waite) before sin/cos, which are only accurate there on GPUs.
 
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> a: array<SA>;
-@group(0) @binding(2) var<storage, read> fr: array<f32>;
-
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     let i = elem_id(g);
@@ -40,7 +36,7 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     let sl = bitcast<i32>(P.off[2]);
     let y = f32(a[u32(i32(src) + (i32(partner) - i32(d)) * sl)]);
     let pos = (i / P.aux.z) % P.aux.w + P.off[1];
-    let ang = f32(pos) * fr[P.off[3] + p];
+    let ang = f32(pos) * f32(b[P.off[3] + p]);
     let k = round(ang * 0.15915494309189535);
     let r = (ang - k * 6.28125) - k * 0.0019353071795864769;
     let c = cos(r);

@@ -8,10 +8,6 @@
 //   OP 1: write each block's total to out[row * blocks + block] (a contiguous [rows, blocks]).
 // Long rows thus take three dispatches per level: totals, cumsum of the totals, scan + prefix.
 
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> a: array<SA>;
-@group(0) @binding(2) var<storage, read> b: array<SB>;
-
 var<workgroup> ws: array<C, 256>;
 
 fn sidx(d: u32, k: u32) -> i32 {

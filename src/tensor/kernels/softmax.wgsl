@@ -12,9 +12,6 @@
 // aux = (M rows, K, input stride along the dim, output stride along the dim).  No loop runs more
 // than 65535 times per invocation (lavapipe's limit): nn.c sends longer COL rows to ROW.
 
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> a: array<SA>;
-
 const LOGSM: bool = (OP & 1u) != 0u;
 const ZERO_EMPTY: bool = (OP & 2u) != 0u;
 

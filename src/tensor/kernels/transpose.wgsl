@@ -6,9 +6,6 @@
 // workgroup w: batch w / tiles, tile row (w % tiles) / ceil(C / 32), tile col the rest.  A lane
 // (x, y) of the 32 x 8 workgroup moves rows y, y + 8, y + 16, y + 24 of the tile.
 
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> a: array<SA>;
-
 var<workgroup> tile: array<array<SA, 33>, 32>;
 
 @compute @workgroup_size(256)

@@ -1,11 +1,6 @@
 // where.wgsl - out = cond ? a : b.  cond (any dtype) is tested against zero; a and b convert
 // to the output's storage type SO (the promoted dtype of a and b).
 
-@group(0) @binding(0) var<storage, read_write> out: array<SO>;
-@group(0) @binding(1) var<storage, read> a: array<SA>;
-@group(0) @binding(2) var<storage, read> b: array<SB>;
-@group(0) @binding(3) var<storage, read> c: array<SC>;
-
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     let i = elem_id(g);
