@@ -10,8 +10,9 @@
  * finished.  The batch flushes itself at max_batch_ops dispatches (with the default, already at
  * 16 when the GPU is idle as far as we know, so a long stream of ops starts running at once, then
  * at 32, 64, ... up to max_batch_ops, each chunk recorded while the GPU runs the one before), once
- * the pool handed out WT_BATCH_BYTES for it (a quarter of memory_limit when set: temporaries are
- * reusable only after their batch ran), and after every op in eager mode (with a wait).
+ * the pool handed out policy.batch_bytes for it (default max(1 GiB, device heap / 16); a quarter
+ * of memory_limit when that is set: temporaries are reusable only after their batch ran), and
+ * after every op in eager mode (with a wait).
  *
  * Fusion (fuse_chains, at flush): a unary float dispatch (not clamp) or a binary float dispatch
  * with a scalar right operand, whose tensor input is the f32 output of the unary or binary float

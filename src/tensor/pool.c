@@ -9,8 +9,8 @@
  * pool releases its free buffers, waits for the GPU, collects the retiring ones and tries once
  * more before reporting WT_STATUS_OUT_OF_MEMORY, which leaves every existing tensor intact.
  * Buffers of a batch's temporaries come back only after that batch ran, so a long batch of big
- * ops would only ever take buffers: batch.c flushes once the pool handed out WT_BATCH_BYTES (or
- * a quarter of memory_limit) for the pending batch, and later batches reuse what finished. */
+ * ops would only ever take buffers: batch.c flushes once the pool handed out the policy's
+ * batch_bytes (or a quarter of memory_limit) for the pending batch, and later batches reuse what finished. */
 #include <stdio.h>
 #include <string.h>
 
