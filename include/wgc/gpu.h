@@ -376,6 +376,13 @@ typedef struct wg_adapter_options {
 /* Borrowed, as wg_instance_get_adapter. */
 wg_adapter *wg_instance_request_adapter(wg_instance *inst, const wg_adapter_options *opt, wg_error *err);
 
+/* The adapters as one JSON document, the one `wgc info --json` prints and python/wgc's
+ * list_adapters() reads: {"adapters":[{"index","default","name","type","vendor",...,
+ * "subgroupMinSize","subgroupMaxSize","features":[..],"limits":{"maxBufferSize":..},
+ * "cooperativeMatrixShapes":[..]}]}.  snprintf rules: writes at most cap bytes (NUL included; buf
+ * may be NULL when cap is 0) and returns the full length. */
+size_t wg_instance_adapters_json(wg_instance *inst, char *buf, size_t cap);
+
 void wg_adapter_retain(wg_adapter *ad);
 void wg_adapter_release(wg_adapter *ad);
 const wg_adapter_info *wg_adapter_get_info(const wg_adapter *ad);
@@ -686,21 +693,30 @@ void wg_compute_pass_end(wg_compute_pass *p);
 void wg_compute_pass_retain(wg_compute_pass *p);
 void wg_compute_pass_release(wg_compute_pass *p);
 
-
-/* ==== tools: one-call kernel runs, a device with everything on, adapters as JSON ============== */
-/* src/gpu/tool.c (issue 6); used by `wgc run`, `wgc profile` and the Python package python/wgc,
- * which reaches these through ctypes, so they take plain structs and fill caller-owned memory. */
-
-/* A device on the adapter `select` names (index or name substring; NULL or "": $WGC_ADAPTER, else
- * by preference) with every feature the adapter supports enabled.  NULL and *err on failure. */
-wg_device *wg_instance_create_tool_device(wg_instance *inst, const char *select, wg_error *err);
-
-/* The adapters as one JSON document, the one `wgc info --json` prints: {"adapters":[{"index",
- * "default","name","type","vendor",...,"subgroupMinSize","subgroupMaxSize","features":[..],
- * "limits":{"maxBufferSize":..},"cooperativeMatrixShapes":[..]}]}.  snprintf rules: writes at
- * most cap bytes (NUL included; buf may be NULL when cap is 0) and returns the full length. */
-size_t wg_instance_adapters_json(wg_instance *inst, char *buf, size_t cap);
-
+/* ---- one-call kernel runs ---------------------------------------------------------------- */
+/* wg_device_run_kernel compiles a WGSL kernel, creates its pipeline and buffers, runs it and
+ * times it, in one call on plain structs that the caller owns: the engine of `wgc run` and
+ * `wgc profile`, and what the Python package (python/wgc) calls through ctypes.  Example, y = 2x
+ * over 1024 floats, timed over 100 runs after 10 warm-up runs:
+ *
+ *     float x[1024] = { ... }, y[1024];
+ *     wg_kernel_run_result *r = calloc(1, sizeof *r);                // ~14 KB: keep it off the stack
+ *     wg_status st = wg_device_run_kernel(dev, &(wg_kernel_run_desc){
+ *         .wgsl = "@group(0) @binding(0) var<storage, read> x: array<f32>;\n"
+ *                 "@group(0) @binding(1) var<storage, read_write> y: array<f32>;\n"
+ *                 "@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) i: vec3u) {\n"
+ *                 "    y[i.x] = 2.0 * x[i.x];\n}\n",
+ *         .dispatch = { 1024 / 64 },
+ *         .bindings = (wg_kernel_binding[]){ { 0, 0, sizeof x, x, NULL }, { 0, 1, sizeof y, NULL, y } },
+ *         .binding_count = 2, .warmup = 10, .repeat = 100 }, r);
+ *     if (st != WG_STATUS_OK)
+ *         fprintf(stderr, "%s\n%s", r->error.message, r->diagnostics);   // file:line:col diagnostics
+ *     else
+ *         printf("median %.0f ns (%s)\n", r->median_ns, r->timestamps ? "GPU timestamps" : "wall clock");
+ *
+ * Any device works; one with WG_FEATURE_TIMESTAMP_QUERY gives GPU times, one with
+ * WG_FEATURE_PIPELINE_STATISTICS the driver's register and spill figures (a device created with
+ * `.required_features = wg_adapter_get_info(ad)->features` has every feature the adapter has). */
 typedef struct wg_kernel_binding {
     uint32_t group, binding;
     uint64_t size;                 /* bytes (rounded up to 4 on the GPU) */

@@ -48,13 +48,27 @@ def _instance():
     return _state["instance"]
 
 
+def _adapter(sel):
+    err = _lib.Error()
+    opt = _lib.AdapterOptions(b"python", 0, sel.encode() if sel else None)
+    ad = _lib.lib.wg_instance_request_adapter(_instance(), ctypes.byref(opt), ctypes.byref(err))
+    if not ad:
+        raise WgcError(err.message.decode(errors="replace"))
+    return ad
+
+
 def _device(adapter):
+    """The device of an adapter selection, with every feature the adapter has (f16, subgroups,
+    timestamps, the driver's pipeline statistics)."""
     sel = _state["select"] if adapter is None else str(adapter)
     key = sel or ""
     dev = _state["devices"].get(key)
     if dev is None:
+        ad = _adapter(sel)
+        feats = sum(1 << f for f in range(1, 64) if _lib.lib.wg_adapter_has_feature(ad, f))
+        desc = _lib.DeviceDesc(label=b"python", required_features=feats)
         err = _lib.Error()
-        dev = _lib.lib.wg_instance_create_tool_device(_instance(), key.encode() or None, ctypes.byref(err))
+        dev = _lib.lib.wg_adapter_create_device(ad, ctypes.byref(desc), ctypes.byref(err))
         if not dev:
             raise WgcError(err.message.decode(errors="replace"))
         _state["devices"][key] = dev
@@ -94,12 +108,7 @@ def select_adapter(adapter):
 
 def _adapter_index(adapter):
     inst = _instance()
-    sel = _state["select"] if adapter is None else str(adapter)
-    err = _lib.Error()
-    opt = _lib.AdapterOptions(b"python", 0, sel.encode() if sel else None)
-    ad = _lib.lib.wg_instance_request_adapter(inst, ctypes.byref(opt), ctypes.byref(err))
-    if not ad:
-        raise WgcError(err.message.decode(errors="replace"))
+    ad = _adapter(_state["select"] if adapter is None else str(adapter))
     for i in range(_lib.lib.wg_instance_adapter_count(inst)):
         if _lib.lib.wg_instance_get_adapter(inst, i) == ad:
             return i

@@ -21,6 +21,15 @@ class AdapterOptions(ctypes.Structure):   # wg_adapter_options
     _fields_ = [("label", ctypes.c_char_p), ("power_preference", ctypes.c_int), ("select", ctypes.c_char_p)]
 
 
+class DeviceDesc(ctypes.Structure):       # wg_device_desc (callbacks stay NULL)
+    _fields_ = [("label", ctypes.c_char_p), ("required_features", ctypes.c_uint64),
+                ("required_limits", ctypes.c_void_p), ("uncaptured_error", ctypes.c_void_p),
+                ("uncaptured_error_user", ctypes.c_void_p), ("device_lost", ctypes.c_void_p),
+                ("device_lost_user", ctypes.c_void_p), ("lost_timeout_ms", ctypes.c_uint32),
+                ("memory_block_size", ctypes.c_uint64), ("staging_size", ctypes.c_uint64),
+                ("cache_dir", ctypes.c_char_p)]
+
+
 class KernelBinding(ctypes.Structure):    # wg_kernel_binding
     _fields_ = [("group", ctypes.c_uint32), ("binding", ctypes.c_uint32), ("size", ctypes.c_uint64),
                 ("data", ctypes.c_void_p), ("readback", ctypes.c_void_p)]
@@ -83,6 +92,7 @@ WGSL_STAGE_COMPUTE = 1
 
 # name -> (ctypes struct, C type): test_python.py compares the sizes with the C compiler's.
 STRUCTS = {"Error": (Error, "wg_error"), "AdapterOptions": (AdapterOptions, "wg_adapter_options"),
+           "DeviceDesc": (DeviceDesc, "wg_device_desc"),
            "KernelBinding": (KernelBinding, "wg_kernel_binding"), "KernelOverride": (KernelOverride, "wg_kernel_override"),
            "KernelRunDesc": (KernelRunDesc, "wg_kernel_run_desc"),
            "KernelRunResult": (KernelRunResult, "wg_kernel_run_result"), "WgslOptions": (WgslOptions, "wgsl_options"),
@@ -124,7 +134,8 @@ for _name, _res, _args in [
     ("wg_instance_get_adapter", _vp, [_vp, _sz]),
     ("wg_instance_request_adapter", _vp, [_vp, ctypes.POINTER(AdapterOptions), ctypes.POINTER(Error)]),
     ("wg_instance_adapters_json", _sz, [_vp, _cp, _sz]),
-    ("wg_instance_create_tool_device", _vp, [_vp, _cp, ctypes.POINTER(Error)]),
+    ("wg_adapter_has_feature", ctypes.c_bool, [_vp, ctypes.c_int]),
+    ("wg_adapter_create_device", _vp, [_vp, ctypes.POINTER(DeviceDesc), ctypes.POINTER(Error)]),
     ("wg_device_release", None, [_vp]),
     ("wg_device_get_adapter", _vp, [_vp]),
     ("wg_device_run_kernel", ctypes.c_int, [_vp, ctypes.POINTER(KernelRunDesc), ctypes.POINTER(KernelRunResult)]),

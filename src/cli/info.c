@@ -69,7 +69,7 @@ static void print_human(wg_instance *inst, const wg_adapter *def) {
     }
 }
 
-/* The document is the runtime's wg_instance_adapters_json (src/gpu/tool.c), the same one the
+/* The document is the runtime's wg_instance_adapters_json (src/gpu/instance.c), the same one the
  * Python package reads, so `wgc info --json` and wgc.list_adapters() always agree. */
 static int print_json(wg_instance *inst) {
     size_t n = wg_instance_adapters_json(inst, NULL, 0);

@@ -5,7 +5,7 @@
  *
  * The two commands share everything: options are parsed into one run_args, each --bind SPEC
  * becomes host data (generated here, or loaded with the tensor layer's wt_load_npy; outputs are
- * written with wt_save_npy), and the GPU work is one call of wg_device_run_kernel (src/gpu/tool.c),
+ * written with wt_save_npy), and the GPU work is one call of wg_device_run_kernel (src/gpu/runner.c),
  * the engine the Python package uses too.  Random data comes from the tensor layer's generator
  * (wt_manual_seed + wt_rand, Philox-4x32-10), so the numbers match wt_rand with the same seed.
  * Exit status: 0 ok, 1 invalid kernel (diagnostics on stderr), 2 usage, I/O or GPU error. */
@@ -528,7 +528,13 @@ static int run_main(int argc, char **argv, bool profile) {
     }
     wg_error err;
     inst = wg_instance_create(NULL, &err);
-    dev = inst ? wg_instance_create_tool_device(inst, a->adapter, &err) : NULL;
+    wg_adapter *ad = inst ? wg_instance_request_adapter(inst, &(wg_adapter_options){ .select = a->adapter }, &err) : NULL;
+    /* every feature the adapter has: f16 and subgroups for kernels that enable them, timestamps,
+     * the driver's pipeline statistics */
+    dev = ad ? wg_adapter_create_device(ad, &(wg_device_desc){ .label = cmd,
+                                                              .required_features = wg_adapter_get_info(ad)->features },
+                                        &err)
+             : NULL;
     if (!dev) {
         rc = cli_fail("%s: %s", cmd, err.message);
         goto done;

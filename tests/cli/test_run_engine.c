@@ -1,10 +1,10 @@
-/* test_run_engine.c - the tools section of gpu.h (src/gpu/tool.c), the engine behind `wgc run`,
- * `wgc profile` and python/wgc: wg_instance_adapters_json keeps snprintf's rules,
- * wg_instance_create_tool_device enables the adapter's features, wg_device_run_kernel computes
- * the right numbers, times them, and turns every misuse into an error value (compile errors with
- * diagnostics, missing / extra / duplicate / short bindings, unknown or ambiguous entry points,
- * NULL arguments); and with each of its host allocations failing in turn it ends with an error
- * or the right result and frees everything. */
+/* test_run_engine.c - what `wgc run`, `wgc profile` and python/wgc stand on: wg_instance_adapters_json
+ * keeps snprintf's rules; wg_device_run_kernel (src/gpu/runner.c), on a device with every feature
+ * the adapter has, runs gpu.h's worked example as written, computes the right numbers, times them,
+ * and turns every misuse into an error value (compile errors with diagnostics, missing / extra /
+ * duplicate / short bindings, unknown or ambiguous entry points, NULL arguments); and with each of
+ * its host allocations failing in turn it ends with an error or the right result and frees
+ * everything. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +49,37 @@ static const char *scale_wgsl =
     "@compute @workgroup_size(1) fn other() { y[0] = 5.0; }\n";
 
 enum { N = 300 };
+
+/* A device with every feature the adapter has, as `wgc run` and python/wgc make it. */
+static wg_device *all_features_device(wg_instance *inst, const char *select, wg_error *err) {
+    wg_adapter *ad = wg_instance_request_adapter(inst, &(wg_adapter_options){ .select = select }, err);
+    return ad ? wg_adapter_create_device(ad, &(wg_device_desc){ .required_features = wg_adapter_get_info(ad)->features },
+                                         err)
+              : NULL;
+}
+
+/* gpu.h's example of wg_device_run_kernel, as written there. */
+static void header_example(wg_device *dev) {
+    float x[1024], y[1024];
+    for (int i = 0; i < 1024; i++)
+        x[i] = (float)i;
+    wg_kernel_run_result *r = calloc(1, sizeof *r);                // ~14 KB: keep it off the stack
+    wg_status st = wg_device_run_kernel(dev, &(wg_kernel_run_desc){
+        .wgsl = "@group(0) @binding(0) var<storage, read> x: array<f32>;\n"
+                "@group(0) @binding(1) var<storage, read_write> y: array<f32>;\n"
+                "@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) i: vec3u) {\n"
+                "    y[i.x] = 2.0 * x[i.x];\n}\n",
+        .dispatch = { 1024 / 64 },
+        .bindings = (wg_kernel_binding[]){ { 0, 0, sizeof x, x, NULL }, { 0, 1, sizeof y, NULL, y } },
+        .binding_count = 2, .warmup = 10, .repeat = 100 }, r);
+    CHECKF(st == WG_STATUS_OK, "%s\n%s", r->error.message, r->diagnostics);
+    CHECK(r->runs == 100 && r->median_ns > 0);
+    int bad = 0;
+    for (int i = 0; i < 1024; i++)
+        bad += y[i] != 2.0f * (float)i;
+    CHECK_EQ_INT(bad, 0);
+    free(r);
+}
 
 /* Runs scale_wgsl's main with overrides scale=3; returns the status and checks y when OK. */
 static wg_status run_scale(wg_device *dev, uint32_t repeat, wg_kernel_run_result *res, uint64_t *ns, bool *right) {
@@ -98,10 +129,10 @@ int main(void) {
     CHECK(strlen(small) == sizeof small - 1 && !strncmp(small, full, sizeof small - 1));
     free(full);
 
-    /* a tool device has every feature the adapter has */
-    CHECK(wg_instance_create_tool_device(inst, "no adapter is called this", &err) == NULL);
+    /* a device with every feature the adapter has */
+    CHECK(all_features_device(inst, "no adapter is called this", &err) == NULL);
     CHECK_EQ_INT(err.id, WG_ERR_NO_ADAPTER);
-    wg_device *dev = wg_instance_create_tool_device(inst, NULL, &err);
+    wg_device *dev = all_features_device(inst, NULL, &err);
     CHECKF(dev != NULL, "%s", err.message);
     if (!dev) {
         wg_instance_release(inst);
@@ -111,6 +142,8 @@ int main(void) {
     for (int f = 1; f < WG_FEATURE_COUNT; f++)
         if (info->features & WG_FEATURE_BIT(f))
             CHECKF(wg_device_has_feature(dev, (wg_feature)f), "feature %s not enabled", wg_feature_name((wg_feature)f));
+
+    header_example(dev);
 
     /* a good run: values, times, statistics */
     wg_kernel_run_result *res = calloc(1, sizeof *res);
@@ -189,7 +222,7 @@ int main(void) {
         counting c = { .fail_at = k };
         wg_instance *fi = wg_instance_create(&(wg_instance_desc){ .validation = -1,
             .allocator = { c_alloc, c_realloc, c_free, &c } }, &err);
-        wg_device *fd = fi ? wg_instance_create_tool_device(fi, NULL, &err) : NULL;
+        wg_device *fd = fi ? all_features_device(fi, NULL, &err) : NULL;
         bool done = false;
         if (fd) {
             long before = c.count;
