@@ -54,6 +54,8 @@ typedef struct rt {
     wg_instance *inst;
     wg_adapter *ad;
     const wg_adapter_info *info;
+    wg_env_strings env;
+    wg_device_desc base;           /* the WGC_* settings (wg_config_from_env) every device starts from */
     wg_device *dev;
     wg_queue *q;
     bool ts;                       /* timestamp queries enabled */
@@ -78,11 +80,13 @@ static wg_device *make_device(rt *r, const char *label, const char *cache_dir) {
     if (wg_adapter_has_feature(r->ad, WG_FEATURE_TIMESTAMP_QUERY))
         feats |= WG_FEATURE_BIT(WG_FEATURE_TIMESTAMP_QUERY);
     wg_error err;
-    wg_device *dev = wg_adapter_create_device(
-        r->ad,
-        &(wg_device_desc){ .label = label, .required_features = feats, .uncaptured_error = on_error,
-                           .uncaptured_error_user = r, .cache_dir = cache_dir },
-        &err);
+    wg_device_desc d = r->base;
+    d.label = label;
+    d.required_features = feats;
+    d.uncaptured_error = on_error;
+    d.uncaptured_error_user = r;
+    d.cache_dir = cache_dir;
+    wg_device *dev = wg_adapter_create_device(r->ad, &d, &err);
     if (!dev)
         fprintf(stderr, "wgc bench: device: %s\n", err.message);
     return dev;
@@ -848,13 +852,16 @@ int bench_runtime(const bench_options *opt) {
         return 2;
     bench_report_init(rep, "runtime");
     wg_error err;
-    r.inst = wg_instance_create(&(wg_instance_desc){ .label = "bench", .validation = -1 }, &err);
+    wg_instance_desc idesc = { .label = "bench", .validation = -1 };
+    wg_adapter_options aopt = { .label = "bench" };
+    if (wg_config_from_env(&r.env, &idesc, &aopt, &r.base, &err))
+        r.inst = wg_instance_create(&idesc, &err);
     if (!r.inst) {
         free(rep);
         fprintf(stderr, "wgc bench: %s\n", err.message);
         return 2;
     }
-    r.ad = wg_instance_request_adapter(r.inst, NULL, &err);
+    r.ad = wg_instance_request_adapter(r.inst, &aopt, &err);
     if (!r.ad) {
         fprintf(stderr, "wgc bench: %s\n", err.message);
         wg_instance_release(r.inst);

@@ -527,14 +527,21 @@ static int run_main(int argc, char **argv, bool profile) {
         goto done;
     }
     wg_error err;
-    inst = wg_instance_create(NULL, &err);
-    wg_adapter *ad = inst ? wg_instance_request_adapter(inst, &(wg_adapter_options){ .select = a->adapter }, &err) : NULL;
+    wg_env_strings env;
+    wg_instance_desc idesc = { .label = cmd };
+    wg_adapter_options opt = { .label = cmd, .select = a->adapter };   /* --adapter, else $WGC_ADAPTER */
+    wg_device_desc ddesc = { .label = cmd };
+    if (!wg_config_from_env(&env, &idesc, &opt, &ddesc, &err)) {
+        rc = cli_fail("%s: %s", cmd, err.message);
+        goto done;
+    }
+    inst = wg_instance_create(&idesc, &err);
+    wg_adapter *ad = inst ? wg_instance_request_adapter(inst, &opt, &err) : NULL;
     /* every feature the adapter has: f16 and subgroups for kernels that enable them, timestamps,
      * the driver's pipeline statistics */
-    dev = ad ? wg_adapter_create_device(ad, &(wg_device_desc){ .label = cmd,
-                                                              .required_features = wg_adapter_get_info(ad)->features },
-                                        &err)
-             : NULL;
+    if (ad)
+        ddesc.required_features = wg_adapter_get_info(ad)->features;
+    dev = ad ? wg_adapter_create_device(ad, &ddesc, &err) : NULL;
     if (!dev) {
         rc = cli_fail("%s: %s", cmd, err.message);
         goto done;

@@ -1,10 +1,10 @@
 /* instance.c - the instance (loader, VkInstance, validation messenger) and its adapters: every
  * physical device with its info, WebGPU-named limits, subgroup sizes, features and cooperative
- * matrix shapes, and the default adapter choice (discrete > integrated > virtual > cpu, or
- * $WGC_ADAPTER=<index|name substring>).
+ * matrix shapes, and the default adapter choice (discrete > integrated > virtual > cpu, or the
+ * options' select: an index or a name substring).
  *
  * Adapters are owned by the instance; retaining an adapter retains its instance.  Validation
- * (VK_LAYER_KHRONOS_validation, asked for by desc or $WGC_VALIDATION=1) installs a debug-utils
+ * (VK_LAYER_KHRONOS_validation, asked for by wg_instance_desc.validation) installs a debug-utils
  * messenger that counts warnings and errors, so tests can assert there were none.  The adapter
  * list also comes as one JSON document (wg_instance_adapters_json), for the CLI and Python. */
 #include <assert.h>
@@ -380,8 +380,6 @@ wg_instance *wg_instance_create(const wg_instance_desc *desc, wg_error *err) {
 
     const char *path = desc->vulkan_library;
     if (!path || !*path)
-        path = getenv("WGC_VULKAN_LIB");
-    if (!path || !*path)
         path = "libvulkan.so.1";
     inst->lib = wg__loader_open(path, &inst->vk.vkGetInstanceProcAddr);
     if (!inst->lib) {
@@ -394,10 +392,6 @@ wg_instance *wg_instance_create(const wg_instance_desc *desc, wg_error *err) {
     }
 
     bool validation = desc->validation > 0;
-    if (desc->validation == 0) {
-        const char *v = getenv("WGC_VALIDATION");
-        validation = v && *v && strcmp(v, "0") != 0;
-    }
     const char *layers[1], *exts[3];
     uint32_t nlayers = 0, nexts = 0;
     if (validation) {
@@ -554,15 +548,13 @@ wg_adapter *wg_instance_request_adapter(wg_instance *inst, const wg_adapter_opti
         return NULL;
     }
     const char *sel = opt->select;
-    if (!sel || !*sel)
-        sel = getenv("WGC_ADAPTER");
     if (sel && *sel) {
         char *end;
         unsigned long idx = strtoul(sel, &end, 10);
         if (*end == 0) {
             if (idx < inst->adapter_count)
                 return &inst->adapters[idx];
-            wg__error_fill(err, WG_ERR_NO_ADAPTER, "WGC_ADAPTER index %lu, only %zu adapters", idx, inst->adapter_count);
+            wg__error_fill(err, WG_ERR_NO_ADAPTER, "adapter index %lu, only %zu adapters", idx, inst->adapter_count);
             return NULL;
         }
         for (size_t i = 0; i < inst->adapter_count; i++)
@@ -644,12 +636,12 @@ static void jstr(jbuf *j, const char *s) {
     jputs(j, "\"");
 }
 
-size_t wg_instance_adapters_json(wg_instance *inst, char *buf, size_t cap) {
+size_t wg_instance_adapters_json(wg_instance *inst, const wg_adapter_options *opt, char *buf, size_t cap) {
     jbuf j = { buf, cap, 0 };
     if (buf && cap)
         buf[0] = 0;
     wg_error err;
-    const wg_adapter *def = inst ? wg_instance_request_adapter(inst, NULL, &err) : NULL;
+    const wg_adapter *def = inst ? wg_instance_request_adapter(inst, opt, &err) : NULL;
     size_t n = inst ? wg_instance_adapter_count(inst) : 0;
     jputs(&j, "{\"adapters\":[");
     for (size_t i = 0; i < n; i++) {

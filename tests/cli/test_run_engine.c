@@ -50,12 +50,25 @@ static const char *scale_wgsl =
 
 enum { N = 300 };
 
-/* A device with every feature the adapter has, as `wgc run` and python/wgc make it. */
+/* An instance (no validation layers; the WGC_* settings mapped onto the rest). */
+static wg_instance *make_instance(wg_allocator al, wg_error *err) {
+    wg_env_strings env;
+    wg_instance_desc d = { .validation = -1, .allocator = al };
+    return wg_config_from_env(&env, &d, NULL, NULL, err) ? wg_instance_create(&d, err) : NULL;
+}
+
+/* A device with every feature the adapter has, as `wgc run` and python/wgc make it (the WGC_*
+ * settings mapped onto what is not set here). */
 static wg_device *all_features_device(wg_instance *inst, const char *select, wg_error *err) {
-    wg_adapter *ad = wg_instance_request_adapter(inst, &(wg_adapter_options){ .select = select }, err);
-    return ad ? wg_adapter_create_device(ad, &(wg_device_desc){ .required_features = wg_adapter_get_info(ad)->features },
-                                         err)
-              : NULL;
+    wg_env_strings env;
+    wg_adapter_options opt = { .select = select };
+    wg_device_desc d = { .cache_dir = "" };
+    if (!wg_config_from_env(&env, NULL, &opt, &d, err))
+        return NULL;
+    wg_adapter *ad = wg_instance_request_adapter(inst, &opt, err);
+    if (ad)
+        d.required_features = wg_adapter_get_info(ad)->features;
+    return ad ? wg_adapter_create_device(ad, &d, err) : NULL;
 }
 
 /* gpu.h's example of wg_device_run_kernel, as written there. */
@@ -112,21 +125,29 @@ static void expect_error(wg_device *dev, const wg_kernel_run_desc *d, wg_error_i
 
 int main(void) {
     wg_error err;
-    wg_instance *inst = wg_instance_create(&(wg_instance_desc){ .validation = -1 }, &err);
+    wg_instance *inst = make_instance((wg_allocator){ 0 }, &err);
     CHECKF(inst != NULL, "%s", err.message);
     if (!inst)
         return test_end();
 
     /* adapters as JSON, snprintf rules */
-    size_t need = wg_instance_adapters_json(inst, NULL, 0);
+    size_t need = wg_instance_adapters_json(inst, NULL, NULL, 0);
     CHECK(need > 20);
     char *full = malloc(need + 1), small[16];
-    CHECK_EQ_INT(wg_instance_adapters_json(inst, full, need + 1), need);
+    CHECK_EQ_INT(wg_instance_adapters_json(inst, NULL, full, need + 1), need);
     CHECK_EQ_INT(strlen(full), need);
     CHECK(!strncmp(full, "{\"adapters\":[{\"index\":0", 23) && full[need - 1] == '}');
     CHECK(strstr(full, "\"subgroupMinSize\":") && strstr(full, "\"maxComputeWorkgroupStorageSize\":"));
-    CHECK_EQ_INT(wg_instance_adapters_json(inst, small, sizeof small), need);
+    CHECK_EQ_INT(wg_instance_adapters_json(inst, NULL, small, sizeof small), need);
     CHECK(strlen(small) == sizeof small - 1 && !strncmp(small, full, sizeof small - 1));
+    /* "default" is the adapter the options pick: the last one when selected by index */
+    char last[16];
+    snprintf(last, sizeof last, "%zu", wg_instance_adapter_count(inst) - 1);
+    CHECK_EQ_INT(wg_instance_adapters_json(inst, &(wg_adapter_options){ .select = last }, full, need + 1), need);
+    const char *def = strstr(full, "\"default\":true"), *idx = full;
+    for (const char *p = full; (p = strstr(p, "{\"index\":")) != NULL && p < def; p++)
+        idx = p;
+    CHECKF(def && !strncmp(idx + 9, last, strlen(last)), "default of select='%s' in %s", last, full);
     free(full);
 
     /* a device with every feature the adapter has */
@@ -220,8 +241,7 @@ int main(void) {
     long sites = 0, failures = 0;
     for (long k = 1; k < 100000; k++) {
         counting c = { .fail_at = k };
-        wg_instance *fi = wg_instance_create(&(wg_instance_desc){ .validation = -1,
-            .allocator = { c_alloc, c_realloc, c_free, &c } }, &err);
+        wg_instance *fi = make_instance((wg_allocator){ c_alloc, c_realloc, c_free, &c }, &err);
         wg_device *fd = fi ? all_features_device(fi, NULL, &err) : NULL;
         bool done = false;
         if (fd) {
