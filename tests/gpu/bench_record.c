@@ -1,8 +1,9 @@
 /* bench_record.c - host cost of recording, for callgrind (instruction counts, not seconds):
  * 1000 dependent dispatches of a one-binding kernel recorded into one encoder, in two patterns,
  * each in its own function so callgrind can count just it:
- *   record_one_group   one bind group set once, 1000 dispatches (bench_runtime's dependent row)
- *   record_state_each  pipeline and the same bind group set before each dispatch (wgc bench runtime)
+ *   record_one_group   one bind group set once, 1000 dispatches
+ *   record_state_each  pipeline and the same bind group set before each dispatch (wgc bench runtime's
+ *                      dependent row)
  *   record_group_each  a bind group created, set and released per dispatch (the tensor layer)
  * Each runs REPS times (argv[1], default 3), submitted and waited; the result is checked.
  *   make gpu-record-callgrind   (valgrind --tool=callgrind --toggle-collect=<function>) */
