@@ -483,8 +483,16 @@ char *bench_torch_baseline(bench_report *rep, int b, const bench_options *opt, b
 bool bench_wt_open(bench_wt *w, const char *label, bool f16, bool kernels) {
     memset(w, 0, sizeof *w);
     wg_error err;
-    w->inst = wg_instance_create(&(wg_instance_desc){ .label = label, .validation = -1 }, &err);
-    wg_adapter *ad = w->inst ? wg_instance_request_adapter(w->inst, NULL, &err) : NULL;
+    wg_env_strings env;
+    wg_instance_desc idesc = { .label = label, .validation = -1 };
+    wg_adapter_options opt = { .label = label };
+    wg_device_desc ddesc = { .label = label };
+    if (!wg_config_from_env(&env, &idesc, &opt, &ddesc, &err)) {
+        fprintf(stderr, "wgc bench: %s\n", err.message);
+        return false;
+    }
+    w->inst = wg_instance_create(&idesc, &err);
+    wg_adapter *ad = w->inst ? wg_instance_request_adapter(w->inst, &opt, &err) : NULL;
     bool has_f16 = f16 && ad && wg_adapter_has_feature(ad, WG_FEATURE_SHADER_F16);
     uint64_t feats = has_f16 ? WG_FEATURE_BIT(WG_FEATURE_SHADER_F16) : 0;
     if (has_f16 && wg_adapter_has_feature(ad, WG_FEATURE_COOPERATIVE_MATRIX))   /* the tensor-core rows */
@@ -495,8 +503,8 @@ bool bench_wt_open(bench_wt *w, const char *label, bool f16, bool kernels) {
         feats |= WG_FEATURE_BIT(WG_FEATURE_SUBGROUPS);
     if (kernels && ad && wg_adapter_has_feature(ad, WG_FEATURE_PIPELINE_STATISTICS))
         feats |= WG_FEATURE_BIT(WG_FEATURE_PIPELINE_STATISTICS);
-    w->dev = ad ? wg_adapter_create_device(ad, &(wg_device_desc){ .label = label, .required_features = feats }, &err)
-                : NULL;
+    ddesc.required_features = feats;
+    w->dev = ad ? wg_adapter_create_device(ad, &ddesc, &err) : NULL;
     wt_context_desc cd = { .label = label };
     char perr[160] = "no wt context";
     bool pol = wt_policy_from_env(&cd.policy, perr, sizeof perr);   /* WGC_* knobs: doc/tensor.md */

@@ -5,8 +5,9 @@
  *   upload        wg_queue_write_buffer of the working set + wait (GB/s, best of runs)
  *   add           c = a + b on vec4<f32> over n floats; GPU time from pass timestamps; bytes
  *                 counted read + written (3 x 4n); best and median of runs after a warm-up
- *   copy          the runtime's copy_buffer_to_buffer (a shader copy for large buffers) and our
- *                 WGSL vec4 copy kernel; 2 x 4n bytes
+ *   copy          the runtime's copy_buffer_to_buffer (a shader copy for large buffers), the same
+ *                 with a size that is not a multiple of 16 (vkCmdCopyBuffer, the other engine),
+ *                 and our WGSL vec4 copy kernel; 2 x 4n bytes
  *   readback      wg_buffer_read, and a MAP_READ buffer + map_async + memcpy (end to end)
  *   dependent op  `ops` dispatches of a[i] += 1 over 1024 floats in one submit, each reading what
  *                 the last wrote: CPU µs/op to record, end-to-end µs/op, GPU µs/op (timestamps)
@@ -54,6 +55,8 @@ typedef struct rt {
     wg_instance *inst;
     wg_adapter *ad;
     const wg_adapter_info *info;
+    wg_env_strings env;
+    wg_device_desc base;           /* the WGC_* settings (wg_config_from_env) every device starts from */
     wg_device *dev;
     wg_queue *q;
     bool ts;                       /* timestamp queries enabled */
@@ -78,11 +81,13 @@ static wg_device *make_device(rt *r, const char *label, const char *cache_dir) {
     if (wg_adapter_has_feature(r->ad, WG_FEATURE_TIMESTAMP_QUERY))
         feats |= WG_FEATURE_BIT(WG_FEATURE_TIMESTAMP_QUERY);
     wg_error err;
-    wg_device *dev = wg_adapter_create_device(
-        r->ad,
-        &(wg_device_desc){ .label = label, .required_features = feats, .uncaptured_error = on_error,
-                           .uncaptured_error_user = r, .cache_dir = cache_dir },
-        &err);
+    wg_device_desc d = r->base;
+    d.label = label;
+    d.required_features = feats;
+    d.uncaptured_error = on_error;
+    d.uncaptured_error_user = r;
+    d.cache_dir = cache_dir;
+    wg_device *dev = wg_adapter_create_device(r->ad, &d, &err);
     if (!dev)
         fprintf(stderr, "wgc bench: device: %s\n", err.message);
     return dev;
@@ -326,6 +331,34 @@ static void bench_bandwidth(rt *r) {
     memset(hc, 0, bytes);
     if (wg_buffer_read(d, 0, hc, bytes) == WG_STATUS_OK)
         check_floats(r, "copy_buffer_to_buffer", hc, ha, n);
+
+    /* the same copy 4 bytes short, not a multiple of 16: vkCmdCopyBuffer on every adapter, the
+     * engine the runtime leaves big copies to on CPU adapters only (b -> d, so d changes) */
+    const uint64_t odd = bytes - 4;
+    wg_device_get_stats(r->dev, &st0);
+    enc = wg_device_create_command_encoder(r->dev, NULL);
+    wg_command_encoder_copy_buffer_to_buffer(enc, b, 0, d, 0, odd); /* warm-up */
+    for (int i = 0; qs && i < runs; i++) {
+        wg_command_encoder_write_timestamp(enc, qs, (uint32_t)(2 * i));
+        wg_command_encoder_copy_buffer_to_buffer(enc, b, 0, d, 0, odd);
+        wg_command_encoder_write_timestamp(enc, qs, (uint32_t)(2 * i + 1));
+    }
+    submit(r, enc);
+    wg_device_get_stats(r->dev, &st1);
+    if (qs && read_pairs(qs, runs, secs)) {
+        bench_row *row = bench_find_row(rep, "copy_transfer_GBps");
+        rate_row(row, 2.0 * (double)odd, secs, runs, "");
+        if (row) {
+            char tmp[sizeof row->note];
+            snprintf(tmp, sizeof tmp, "%llu-byte copies (not 16-byte sized): %s, timestamps; %s",
+                     (unsigned long long)odd, st1.shader_copies > st0.shader_copies ? "shader" : "vkCmdCopyBuffer",
+                     row->note + 2);
+            snprintf(row->note, sizeof row->note, "%s", tmp);
+        }
+    }
+    memset(hc, 0, bytes);
+    if (wg_buffer_read(d, 0, hc, bytes) == WG_STATUS_OK)
+        check_floats(r, "copy_buffer_to_buffer, odd size", hc, hb, n - 1);
 
     /* our WGSL vec4 copy kernel, b -> d */
     wg_compute_pipeline *pcopy = mkpipe(r->dev, "bench copy4", bench_copy4_wgsl, NULL);
@@ -706,6 +739,7 @@ static void baseline_torch(rt *r, int b) {
     set_base(rep, "add_GBps", b, bench_json_num(js, "add_GBps", NULL), "torch.add, CUDA events");
     set_base(rep, "copy_GBps", b, bench_json_num(js, "copy_GBps", NULL), "Tensor.copy_ device->device");
     set_base(rep, "copy_wgsl_GBps", b, bench_json_num(js, "copy_GBps", NULL), "Tensor.copy_ device->device");
+    set_base(rep, "copy_transfer_GBps", b, bench_json_num(js, "copy_GBps", NULL), "Tensor.copy_ device->device");
     set_base(rep, "dep_e2e_us", b, bench_json_num(js, "tiny_eager_us", NULL), "eager dependent adds + sync");
     set_base(rep, "dep_gpu_us", b, bench_json_num(js, "tiny_graph_us", NULL), "same in a CUDA graph");
     set_base(rep, "submit_wait_us", b, bench_json_num(js, "sync_us_mean", NULL), "tiny kernel + synchronize, mean");
@@ -810,6 +844,7 @@ static void baseline_dawn(rt *r, int b) {
 #define RUNTIME_ROWS(X) \
     X(add_GBps, "vec4 add (GPU time)", "GB/s", HIGHER, 4200) \
     X(copy_GBps, "copy_buffer_to_buffer (GPU time)", "GB/s", HIGHER, NAN) \
+    X(copy_transfer_GBps, "vkCmdCopyBuffer copy (GPU time)", "GB/s", HIGHER, NAN) \
     X(copy_wgsl_GBps, "WGSL vec4 copy kernel (GPU time)", "GB/s", HIGHER, NAN) \
     X(dep_e2e_us, "dependent tiny op, end to end", "us", LOWER, 2.5) \
     X(dep_gpu_us, "dependent tiny op, GPU time", "us", LOWER, 2.5) \
@@ -832,7 +867,7 @@ enum {
 #undef X
     RT_ROW_COUNT
 };
-_Static_assert(RT_ROW_COUNT == 17, "runtime rows: update the count, doc/bench.md and tests/cli/test_bench.sh");
+_Static_assert(RT_ROW_COUNT == 18, "runtime rows: update the count, doc/bench.md and tests/cli/test_bench.sh");
 _Static_assert(RT_ROW_COUNT <= BENCH_MAX_ROWS, "report too small");
 
 static void add_rows(bench_report *rep) {
@@ -848,13 +883,16 @@ int bench_runtime(const bench_options *opt) {
         return 2;
     bench_report_init(rep, "runtime");
     wg_error err;
-    r.inst = wg_instance_create(&(wg_instance_desc){ .label = "bench", .validation = -1 }, &err);
+    wg_instance_desc idesc = { .label = "bench", .validation = -1 };
+    wg_adapter_options aopt = { .label = "bench" };
+    if (wg_config_from_env(&r.env, &idesc, &aopt, &r.base, &err))
+        r.inst = wg_instance_create(&idesc, &err);
     if (!r.inst) {
         free(rep);
         fprintf(stderr, "wgc bench: %s\n", err.message);
         return 2;
     }
-    r.ad = wg_instance_request_adapter(r.inst, NULL, &err);
+    r.ad = wg_instance_request_adapter(r.inst, &aopt, &err);
     if (!r.ad) {
         fprintf(stderr, "wgc bench: %s\n", err.message);
         wg_instance_release(r.inst);

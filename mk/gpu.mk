@@ -27,14 +27,7 @@ $(BUILD)/gen/%.spv.h: $(BUILD)/gen/%.spv $(BUILD)/embed
 
 .PRECIOUS: $(BUILD)/gen/%.spv
 
-# bench_runtime: the runtime's microbenchmarks (tiny dependent dispatches, submit+wait, upload,
-# readback, shader copy, vec4 add, pipeline creation).  `make gpu-bench` builds and runs it.
-$(BUILD)/bench_runtime: tests/gpu/bench_runtime.c $(BUILD)/libwgc.a $(GEN)
-	$(CC) $(CFLAGS_ALL) -Itests -Itests/gpu -o $@ $< $(BUILD)/libwgc.a $(LDFLAGS) $(LDLIBS_ALL)
-
-gpu-bench: $(BUILD)/bench_runtime
-	$(BUILD)/bench_runtime
-
+# The runtime's microbenchmark is `wgc bench runtime` (bench/runtime.c, doc/bench.md).
 # bench_record: the host cost of recording 1000 dispatches (one bind group / one per dispatch),
 # counted by callgrind in instructions; `make gpu-record-callgrind` prints both counts.
 $(BUILD)/bench_record: tests/gpu/bench_record.c $(BUILD)/libwgc.a
@@ -45,7 +38,7 @@ gpu-record-callgrind: $(BUILD)/bench_record
 	  valgrind --tool=callgrind --callgrind-out-file=$(BUILD)/callgrind.$$f.out --toggle-collect=$$f \
 	    $(BUILD)/bench_record 3 2>&1 | sed -n "s/.*Collected : */$$f: Ir /p"; done
 
-.PHONY: gpu-bench gpu-record-callgrind
+.PHONY: gpu-record-callgrind
 
 # A forwarding fake Vulkan loader that can fail vkQueueSubmit with VK_ERROR_DEVICE_LOST.
 $(BUILD)/tests/gpu/libwgfake.so: tests/gpu/fake_vulkan.c

@@ -195,7 +195,8 @@ typedef enum wg_error_type {
     X(QUERY_SET_DESTROYED, VALIDATION, "query set is destroyed") \
     X(QUERY_COUNT, VALIDATION, "query count is zero or exceeds 4096") \
     X(SUBMIT_TOO_MANY, VALIDATION, "more than 64 command buffers in one submit") \
-    X(WORKGROUP_STORAGE_LIMIT, VALIDATION, "workgroup storage exceeds maxComputeWorkgroupStorageSize")
+    X(WORKGROUP_STORAGE_LIMIT, VALIDATION, "workgroup storage exceeds maxComputeWorkgroupStorageSize") \
+    X(ENV_VALUE, VALIDATION, "a WGC_* environment variable has a value wg cannot use")
 
 typedef enum wg_error_id {
 #define X(name, type, summary) WG_ERR_##name,
@@ -346,8 +347,8 @@ bool wg_adapter_info_has_coop_shape(const wg_adapter_info *info, uint32_t m, uin
 typedef struct wg_instance_desc {
     const char *label;
     wg_allocator allocator;
-    const char *vulkan_library;  /* NULL: $WGC_VULKAN_LIB, else "libvulkan.so.1" */
-    int validation;              /* 0: on iff $WGC_VALIDATION=1; 1 on; -1 off.  Needs vulkan-validationlayers */
+    const char *vulkan_library;  /* NULL or "": "libvulkan.so.1" */
+    int validation;              /* 0 or -1: off; 1: VK_LAYER_KHRONOS_validation (needs vulkan-validationlayers) */
 } wg_instance_desc;
 
 wg_instance *wg_instance_create(const wg_instance_desc *desc, wg_error *err);
@@ -371,10 +372,18 @@ typedef enum wg_power_preference {
 typedef struct wg_adapter_options {
     const char *label;
     wg_power_preference power_preference;
-    const char *select;          /* index or name substring; NULL: $WGC_ADAPTER, else by preference */
+    const char *select;          /* adapter index or name substring; NULL or "": by power_preference */
 } wg_adapter_options;
 /* Borrowed, as wg_instance_get_adapter. */
 wg_adapter *wg_instance_request_adapter(wg_instance *inst, const wg_adapter_options *opt, wg_error *err);
+
+/* The adapters as one JSON document, the one `wgc info --json` prints and python/wgc's
+ * list_adapters() reads: {"adapters":[{"index","default","name","type","vendor",...,
+ * "subgroupMinSize","subgroupMaxSize","features":[..],"limits":{"maxBufferSize":..},
+ * "cooperativeMatrixShapes":[..]}]}; "default" is the adapter wg_instance_request_adapter(inst,
+ * opt) picks (opt may be NULL).  snprintf rules: writes at most cap bytes (NUL included; buf may be
+ * NULL when cap is 0) and returns the full length. */
+size_t wg_instance_adapters_json(wg_instance *inst, const wg_adapter_options *opt, char *buf, size_t cap);
 
 void wg_adapter_retain(wg_adapter *ad);
 void wg_adapter_release(wg_adapter *ad);
@@ -392,6 +401,24 @@ typedef enum wg_device_lost_reason {
     WG_DEVICE_LOST_COUNT
 } wg_device_lost_reason;
 
+/* What copies big (>= 1 MiB), 16-byte-aligned buffer ranges.  On the H200 vkCmdCopyBuffer reaches
+ * about 5% of the copy kernel's bandwidth (213 against 3880 GB/s); on lavapipe the kernel reaches
+ * 1-2 GB/s against vkCmdCopyBuffer's 27. */
+typedef enum wg_copy_engine {
+    WG_COPY_ENGINE_DEFAULT = 0,     /* SHADER on GPUs, TRANSFER on CPU adapters */
+    WG_COPY_ENGINE_SHADER,          /* the runtime's copy kernel (a compute dispatch) */
+    WG_COPY_ENGINE_TRANSFER,        /* vkCmdCopyBuffer */
+    WG_COPY_ENGINE_COUNT
+} wg_copy_engine;
+
+/* How buffers use device-local memory the driver also makes host-visible (CPU adapters, ReBAR). */
+typedef enum wg_device_memory {
+    WG_DEVICE_MEMORY_DEFAULT = 0,   /* map it: writes and reads are memcpy, zero-fill on the host */
+    WG_DEVICE_MEMORY_UNMAPPED,      /* debug: never map it, as on a discrete GPU (staging ring, readback
+                                     * buffer, GPU zero-fill, host shadows): tests cover those paths on lavapipe */
+    WG_DEVICE_MEMORY_COUNT
+} wg_device_memory;
+
 typedef void (*wg_error_callback)(void *user, const wg_error *err);
 typedef void (*wg_device_lost_callback)(void *user, wg_device_lost_reason reason, const char *message);
 
@@ -403,10 +430,12 @@ typedef struct wg_device_desc {
     void *uncaptured_error_user;
     wg_device_lost_callback device_lost;
     void *device_lost_user;
-    uint32_t lost_timeout_ms;            /* 0: $WGC_LOST_TIMEOUT_MS, else 30000 */
+    uint32_t lost_timeout_ms;            /* 0: 30000; a wait for the GPU longer than this loses the device */
     uint64_t memory_block_size;          /* 0: device memory / 64, within 64..256 MiB; suballocation block */
     uint64_t staging_size;               /* 0: 32 MiB; the write_buffer ring */
-    const char *cache_dir;               /* NULL: $WGC_CACHE_DIR, $XDG_CACHE_HOME/wgc, ~/.cache/wgc; "" none */
+    const char *cache_dir;               /* pipeline cache; NULL: $XDG_CACHE_HOME/wgc, else ~/.cache/wgc; "": none */
+    wg_copy_engine copy_engine;          /* 0: shader on GPUs, transfer on CPU adapters */
+    wg_device_memory device_memory;      /* 0: map device memory where the driver makes it host-visible */
 } wg_device_desc;
 
 wg_device *wg_adapter_create_device(wg_adapter *ad, const wg_device_desc *desc, wg_error *err);
@@ -443,6 +472,47 @@ typedef struct wg_device_stats {
 void wg_device_get_stats(const wg_device *dev, wg_device_stats *out);
 /* The on-disk pipeline cache file in use ("" if none). */
 const char *wg_device_pipeline_cache_path(const wg_device *dev);
+
+/* ---- settings from the environment -------------------------------------------------------- */
+/* The library reads no environment variable (but XDG_CACHE_HOME and HOME for the default cache
+ * directory): every setting is a descriptor field.  Programs that want the WGC_* variables (the
+ * wgc CLI, its benchmarks, the tests, python/wgc) map them with this one call before creating the
+ * instance, adapter and device:
+ *
+ *     variable              field                                  values
+ *     WGC_VULKAN_LIB        wg_instance_desc.vulkan_library        a path or library name
+ *     WGC_VALIDATION        wg_instance_desc.validation            1 on, 0 off
+ *     WGC_ADAPTER           wg_adapter_options.select              an index or a name substring
+ *     WGC_LOST_TIMEOUT_MS   wg_device_desc.lost_timeout_ms         milliseconds, 0 the default
+ *     WGC_CACHE_DIR         wg_device_desc.cache_dir               a directory
+ *     WGC_COPY              wg_device_desc.copy_engine             shader, transfer
+ *     WGC_DEBUG_UNMAPPED    wg_device_desc.device_memory           1 unmapped, 0 the default
+ *
+ *     wg_env_strings env;                                             // the strings live here
+ *     wg_instance_desc idesc = { .label = "tool" };
+ *     wg_adapter_options opt = { .select = argv_adapter };            // NULL: $WGC_ADAPTER
+ *     wg_device_desc ddesc = { .label = "tool" };
+ *     if (!wg_config_from_env(&env, &idesc, &opt, &ddesc, &err)) {    // e.g. WGC_COPY=fast
+ *         fprintf(stderr, "%s\n", err.message);
+ *         return 2;
+ *     }
+ *     wg_instance *inst = wg_instance_create(&idesc, &err);           // then request_adapter(&opt),
+ *     ...                                                             // create_device(&ddesc)
+ *
+ * Only fields still at their zero default are filled (NULL or "" for vulkan_library and select,
+ * NULL for cache_dir), so what the program set wins.  An unset or empty variable leaves its field
+ * alone.  inst, adapter and dev may each be NULL (not wanted).  Strings are copied into *strings,
+ * which must outlive the creation calls (they copy what they keep); nothing points into the
+ * environment.  A value that cannot be honoured (WGC_COPY=fast, WGC_LOST_TIMEOUT_MS=10s, a string
+ * longer than its buffer) fills *err with WG_ERR_ENV_VALUE naming the variable and returns false;
+ * the other variables are still mapped. */
+typedef struct wg_env_strings {
+    char vulkan_library[1024];      /* $WGC_VULKAN_LIB */
+    char adapter[256];              /* $WGC_ADAPTER */
+    char cache_dir[1024];           /* $WGC_CACHE_DIR */
+} wg_env_strings;
+bool wg_config_from_env(wg_env_strings *strings, wg_instance_desc *inst, wg_adapter_options *adapter,
+                        wg_device_desc *dev, wg_error *err);
 
 /* ---- buffers ------------------------------------------------------------------------------ */
 typedef enum wg_buffer_usage {           /* webgpu.h values */
@@ -686,21 +756,30 @@ void wg_compute_pass_end(wg_compute_pass *p);
 void wg_compute_pass_retain(wg_compute_pass *p);
 void wg_compute_pass_release(wg_compute_pass *p);
 
-
-/* ==== tools: one-call kernel runs, a device with everything on, adapters as JSON ============== */
-/* src/gpu/tool.c (issue 6); used by `wgc run`, `wgc profile` and the Python package python/wgc,
- * which reaches these through ctypes, so they take plain structs and fill caller-owned memory. */
-
-/* A device on the adapter `select` names (index or name substring; NULL or "": $WGC_ADAPTER, else
- * by preference) with every feature the adapter supports enabled.  NULL and *err on failure. */
-wg_device *wg_instance_create_tool_device(wg_instance *inst, const char *select, wg_error *err);
-
-/* The adapters as one JSON document, the one `wgc info --json` prints: {"adapters":[{"index",
- * "default","name","type","vendor",...,"subgroupMinSize","subgroupMaxSize","features":[..],
- * "limits":{"maxBufferSize":..},"cooperativeMatrixShapes":[..]}]}.  snprintf rules: writes at
- * most cap bytes (NUL included; buf may be NULL when cap is 0) and returns the full length. */
-size_t wg_instance_adapters_json(wg_instance *inst, char *buf, size_t cap);
-
+/* ---- one-call kernel runs ---------------------------------------------------------------- */
+/* wg_device_run_kernel compiles a WGSL kernel, creates its pipeline and buffers, runs it and
+ * times it, in one call on plain structs that the caller owns: the engine of `wgc run` and
+ * `wgc profile`, and what the Python package (python/wgc) calls through ctypes.  Example, y = 2x
+ * over 1024 floats, timed over 100 runs after 10 warm-up runs:
+ *
+ *     float x[1024] = { ... }, y[1024];
+ *     wg_kernel_run_result *r = calloc(1, sizeof *r);                // ~14 KB: keep it off the stack
+ *     wg_status st = wg_device_run_kernel(dev, &(wg_kernel_run_desc){
+ *         .wgsl = "@group(0) @binding(0) var<storage, read> x: array<f32>;\n"
+ *                 "@group(0) @binding(1) var<storage, read_write> y: array<f32>;\n"
+ *                 "@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) i: vec3u) {\n"
+ *                 "    y[i.x] = 2.0 * x[i.x];\n}\n",
+ *         .dispatch = { 1024 / 64 },
+ *         .bindings = (wg_kernel_binding[]){ { 0, 0, sizeof x, x, NULL }, { 0, 1, sizeof y, NULL, y } },
+ *         .binding_count = 2, .warmup = 10, .repeat = 100 }, r);
+ *     if (st != WG_STATUS_OK)
+ *         fprintf(stderr, "%s\n%s", r->error.message, r->diagnostics);   // file:line:col diagnostics
+ *     else
+ *         printf("median %.0f ns (%s)\n", r->median_ns, r->timestamps ? "GPU timestamps" : "wall clock");
+ *
+ * Any device works; one with WG_FEATURE_TIMESTAMP_QUERY gives GPU times, one with
+ * WG_FEATURE_PIPELINE_STATISTICS the driver's register and spill figures (a device created with
+ * `.required_features = wg_adapter_get_info(ad)->features` has every feature the adapter has). */
 typedef struct wg_kernel_binding {
     uint32_t group, binding;
     uint64_t size;                 /* bytes (rounded up to 4 on the GPU) */

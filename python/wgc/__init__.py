@@ -15,6 +15,10 @@ One device per adapter selection is created on first use and kept until the inte
 the arguments raise ValueError / TypeError; a kernel that does not compile or a GPU error is a
 result with ok False (the optimizer loop this serves wants values, not exceptions); no Vulkan at
 all raises RuntimeError.
+
+The runtime's WGC_* variables apply as they do to the wgc CLI (WGC_ADAPTER, WGC_VALIDATION,
+WGC_LOST_TIMEOUT_MS, WGC_CACHE_DIR, WGC_COPY, ...: doc/gpu.md), read when the instance and each
+device are created; a value the runtime cannot use raises WgcError.
 """
 import atexit
 import ctypes
@@ -32,29 +36,57 @@ except ImportError:  # pragma: no cover - depends on the machine
 
 
 class WgcError(RuntimeError):
-    """No usable Vulkan loader, driver or adapter."""
+    """No usable Vulkan loader, driver or adapter, or a WGC_* variable with an unusable value."""
 
 
 _state = {"instance": None, "devices": {}, "select": None}
 
 
+def _config(select=None):
+    """The WGC_* variables mapped onto the runtime's descriptors (wg_config_from_env), under an
+    explicit adapter selection: (strings, instance desc, adapter options, device desc).  The
+    descriptors point into strings: keep the tuple while they are used."""
+    strings, err = _lib.EnvStrings(), _lib.Error()
+    inst, dev = _lib.InstanceDesc(label=b"python"), _lib.DeviceDesc(label=b"python")
+    opt = _lib.AdapterOptions(b"python", 0, select.encode() if select else None)
+    if not _lib.lib.wg_config_from_env(ctypes.byref(strings), ctypes.byref(inst), ctypes.byref(opt),
+                                       ctypes.byref(dev), ctypes.byref(err)):
+        raise WgcError(err.message.decode(errors="replace"))
+    return strings, inst, opt, dev
+
+
 def _instance():
     if _state["instance"] is None:
         err = _lib.Error()
-        inst = _lib.lib.wg_instance_create(None, ctypes.byref(err))
+        cfg = _config()
+        inst = _lib.lib.wg_instance_create(ctypes.byref(cfg[1]), ctypes.byref(err))
         if not inst:
             raise WgcError(err.message.decode(errors="replace"))
         _state["instance"] = inst
     return _state["instance"]
 
 
+def _adapter(cfg):
+    err = _lib.Error()
+    ad = _lib.lib.wg_instance_request_adapter(_instance(), ctypes.byref(cfg[2]), ctypes.byref(err))
+    if not ad:
+        raise WgcError(err.message.decode(errors="replace"))
+    return ad
+
+
 def _device(adapter):
+    """The device of an adapter selection, with every feature the adapter has (f16, subgroups,
+    timestamps, the driver's pipeline statistics)."""
     sel = _state["select"] if adapter is None else str(adapter)
     key = sel or ""
     dev = _state["devices"].get(key)
     if dev is None:
+        cfg = _config(sel)
+        ad = _adapter(cfg)
+        desc = cfg[3]
+        desc.required_features = sum(1 << f for f in range(1, 64) if _lib.lib.wg_adapter_has_feature(ad, f))
         err = _lib.Error()
-        dev = _lib.lib.wg_instance_create_tool_device(_instance(), key.encode() or None, ctypes.byref(err))
+        dev = _lib.lib.wg_adapter_create_device(ad, ctypes.byref(desc), ctypes.byref(err))
         if not dev:
             raise WgcError(err.message.decode(errors="replace"))
         _state["devices"][key] = dev
@@ -78,9 +110,10 @@ def list_adapters():
     """Every Vulkan adapter as a dict (the `wgc info --json` fields: index, default, name, type,
     vendor, driverName, subgroupMinSize, subgroupMaxSize, features, limits, ...)."""
     inst = _instance()
-    n = _lib.lib.wg_instance_adapters_json(inst, None, 0)
+    cfg = _config()  # "default": $WGC_ADAPTER, else the best, as `wgc info --json` marks it
+    n = _lib.lib.wg_instance_adapters_json(inst, ctypes.byref(cfg[2]), None, 0)
     buf = ctypes.create_string_buffer(n + 1)
-    _lib.lib.wg_instance_adapters_json(inst, buf, n + 1)
+    _lib.lib.wg_instance_adapters_json(inst, ctypes.byref(cfg[2]), buf, n + 1)
     return json.loads(buf.value.decode())["adapters"]
 
 
@@ -94,12 +127,7 @@ def select_adapter(adapter):
 
 def _adapter_index(adapter):
     inst = _instance()
-    sel = _state["select"] if adapter is None else str(adapter)
-    err = _lib.Error()
-    opt = _lib.AdapterOptions(b"python", 0, sel.encode() if sel else None)
-    ad = _lib.lib.wg_instance_request_adapter(inst, ctypes.byref(opt), ctypes.byref(err))
-    if not ad:
-        raise WgcError(err.message.decode(errors="replace"))
+    ad = _adapter(_config(_state["select"] if adapter is None else str(adapter)))
     for i in range(_lib.lib.wg_instance_adapter_count(inst)):
         if _lib.lib.wg_instance_get_adapter(inst, i) == ad:
             return i

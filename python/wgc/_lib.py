@@ -17,8 +17,32 @@ class Error(ctypes.Structure):            # wg_error
     _fields_ = [("type", ctypes.c_int), ("id", ctypes.c_int), ("message", ctypes.c_char * 512)]
 
 
+class Allocator(ctypes.Structure):        # wg_allocator (NULL: libc)
+    _fields_ = [("alloc", ctypes.c_void_p), ("realloc", ctypes.c_void_p), ("free", ctypes.c_void_p),
+                ("user", ctypes.c_void_p)]
+
+
+class InstanceDesc(ctypes.Structure):     # wg_instance_desc
+    _fields_ = [("label", ctypes.c_char_p), ("allocator", Allocator), ("vulkan_library", ctypes.c_char_p),
+                ("validation", ctypes.c_int)]
+
+
+class EnvStrings(ctypes.Structure):       # wg_env_strings
+    _fields_ = [("vulkan_library", ctypes.c_char * 1024), ("adapter", ctypes.c_char * 256),
+                ("cache_dir", ctypes.c_char * 1024)]
+
+
 class AdapterOptions(ctypes.Structure):   # wg_adapter_options
     _fields_ = [("label", ctypes.c_char_p), ("power_preference", ctypes.c_int), ("select", ctypes.c_char_p)]
+
+
+class DeviceDesc(ctypes.Structure):       # wg_device_desc (callbacks stay NULL)
+    _fields_ = [("label", ctypes.c_char_p), ("required_features", ctypes.c_uint64),
+                ("required_limits", ctypes.c_void_p), ("uncaptured_error", ctypes.c_void_p),
+                ("uncaptured_error_user", ctypes.c_void_p), ("device_lost", ctypes.c_void_p),
+                ("device_lost_user", ctypes.c_void_p), ("lost_timeout_ms", ctypes.c_uint32),
+                ("memory_block_size", ctypes.c_uint64), ("staging_size", ctypes.c_uint64),
+                ("cache_dir", ctypes.c_char_p), ("copy_engine", ctypes.c_int), ("device_memory", ctypes.c_int)]
 
 
 class KernelBinding(ctypes.Structure):    # wg_kernel_binding
@@ -83,6 +107,8 @@ WGSL_STAGE_COMPUTE = 1
 
 # name -> (ctypes struct, C type): test_python.py compares the sizes with the C compiler's.
 STRUCTS = {"Error": (Error, "wg_error"), "AdapterOptions": (AdapterOptions, "wg_adapter_options"),
+           "InstanceDesc": (InstanceDesc, "wg_instance_desc"), "EnvStrings": (EnvStrings, "wg_env_strings"),
+           "DeviceDesc": (DeviceDesc, "wg_device_desc"),
            "KernelBinding": (KernelBinding, "wg_kernel_binding"), "KernelOverride": (KernelOverride, "wg_kernel_override"),
            "KernelRunDesc": (KernelRunDesc, "wg_kernel_run_desc"),
            "KernelRunResult": (KernelRunResult, "wg_kernel_run_result"), "WgslOptions": (WgslOptions, "wgsl_options"),
@@ -118,13 +144,17 @@ def _load():
 lib = _load()
 _vp, _sz, _cp = ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p
 for _name, _res, _args in [
-    ("wg_instance_create", _vp, [_vp, ctypes.POINTER(Error)]),
+    ("wg_config_from_env", ctypes.c_bool, [ctypes.POINTER(EnvStrings), ctypes.POINTER(InstanceDesc),
+                                           ctypes.POINTER(AdapterOptions), ctypes.POINTER(DeviceDesc),
+                                           ctypes.POINTER(Error)]),
+    ("wg_instance_create", _vp, [ctypes.POINTER(InstanceDesc), ctypes.POINTER(Error)]),
     ("wg_instance_release", None, [_vp]),
     ("wg_instance_adapter_count", _sz, [_vp]),
     ("wg_instance_get_adapter", _vp, [_vp, _sz]),
     ("wg_instance_request_adapter", _vp, [_vp, ctypes.POINTER(AdapterOptions), ctypes.POINTER(Error)]),
-    ("wg_instance_adapters_json", _sz, [_vp, _cp, _sz]),
-    ("wg_instance_create_tool_device", _vp, [_vp, _cp, ctypes.POINTER(Error)]),
+    ("wg_instance_adapters_json", _sz, [_vp, ctypes.POINTER(AdapterOptions), _cp, _sz]),
+    ("wg_adapter_has_feature", ctypes.c_bool, [_vp, ctypes.c_int]),
+    ("wg_adapter_create_device", _vp, [_vp, ctypes.POINTER(DeviceDesc), ctypes.POINTER(Error)]),
     ("wg_device_release", None, [_vp]),
     ("wg_device_get_adapter", _vp, [_vp]),
     ("wg_device_run_kernel", ctypes.c_int, [_vp, ctypes.POINTER(KernelRunDesc), ctypes.POINTER(KernelRunResult)]),

@@ -473,13 +473,19 @@ int cli_demo(int argc, char **argv) {
         return cli_fail("demo: dim %lld must split into %lld heads of an even size <= 256", (long long)d.D,
                         (long long)d.H);
     wg_error err;
-    wg_instance *inst = wg_instance_create(NULL, &err);
+    wg_env_strings env;
+    wg_instance_desc idesc = { .label = "demo" };
+    wg_adapter_options opt = { .label = "demo" };
+    wg_device_desc ddesc = { .label = "demo" };
+    if (!wg_config_from_env(&env, &idesc, &opt, &ddesc, &err))
+        return cli_fail("demo: %s", err.message);
+    wg_instance *inst = wg_instance_create(&idesc, &err);
     if (!inst) {
         fprintf(stderr, "wgc: %s\nwgc: install: apt-get install libvulkan1 mesa-vulkan-drivers\n", err.message);
         return 1;
     }
-    wg_adapter *ad = wg_instance_request_adapter(inst, NULL, &err);
-    wg_device *dev = ad ? wg_adapter_create_device(ad, &(wg_device_desc){ .label = "demo" }, &err) : NULL;
+    wg_adapter *ad = wg_instance_request_adapter(inst, &opt, &err);
+    wg_device *dev = ad ? wg_adapter_create_device(ad, &ddesc, &err) : NULL;
     if (!dev) {
         fprintf(stderr, "wgc: %s\n", err.message);
         wg_instance_release(inst);

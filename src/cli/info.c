@@ -1,6 +1,6 @@
 /* info.c - `wgc info [--json]`: every Vulkan adapter with its info, WebGPU-named limits, subgroup
- * sizes, features and cooperative-matrix shapes; the default adapter is marked.  Without a
- * Vulkan loader or driver it says what to install and exits 1. */
+ * sizes, features and cooperative-matrix shapes; the default adapter ($WGC_ADAPTER, else by type)
+ * is marked.  Without a Vulkan loader or driver it says what to install and exits 1. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,14 +69,14 @@ static void print_human(wg_instance *inst, const wg_adapter *def) {
     }
 }
 
-/* The document is the runtime's wg_instance_adapters_json (src/gpu/tool.c), the same one the
+/* The document is the runtime's wg_instance_adapters_json (src/gpu/instance.c), the same one the
  * Python package reads, so `wgc info --json` and wgc.list_adapters() always agree. */
-static int print_json(wg_instance *inst) {
-    size_t n = wg_instance_adapters_json(inst, NULL, 0);
+static int print_json(wg_instance *inst, const wg_adapter_options *opt) {
+    size_t n = wg_instance_adapters_json(inst, opt, NULL, 0);
     char *buf = malloc(n + 1);
     if (!buf)
         return cli_fail("info: out of memory");
-    wg_instance_adapters_json(inst, buf, n + 1);
+    wg_instance_adapters_json(inst, opt, buf, n + 1);
     puts(buf);
     free(buf);
     return 0;
@@ -94,7 +94,13 @@ int cli_info(int argc, char **argv) {
             return cli_fail("info: unknown option '%s' (try wgc info --help)", argv[i]);
     }
     wg_error err;
-    wg_instance *inst = wg_instance_create(NULL, &err);
+    wg_env_strings env;
+    wg_instance_desc idesc = { .label = "info" };
+    wg_adapter_options opt = { .label = "info" };
+    wg_device_desc unused = { 0 };   /* no device here, but a bad device variable is reported too */
+    if (!wg_config_from_env(&env, &idesc, &opt, &unused, &err))
+        return cli_fail("info: %s", err.message);
+    wg_instance *inst = wg_instance_create(&idesc, &err);
     if (!inst) {
         if (json) {
             printf("{\"error\":");
@@ -105,8 +111,8 @@ int cli_info(int argc, char **argv) {
                         "apt-get install libvulkan1 mesa-vulkan-drivers\n", err.message);
         return 1;
     }
-    const wg_adapter *def = wg_instance_request_adapter(inst, NULL, &err);
-    if (json && print_json(inst)) {
+    const wg_adapter *def = wg_instance_request_adapter(inst, &opt, &err);
+    if (json && print_json(inst, &opt)) {
         wg_instance_release(inst);
         return 2;
     } else if (!json)

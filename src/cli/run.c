@@ -5,7 +5,7 @@
  *
  * The two commands share everything: options are parsed into one run_args, each --bind SPEC
  * becomes host data (generated here, or loaded with the tensor layer's wt_load_npy; outputs are
- * written with wt_save_npy), and the GPU work is one call of wg_device_run_kernel (src/gpu/tool.c),
+ * written with wt_save_npy), and the GPU work is one call of wg_device_run_kernel (src/gpu/runner.c),
  * the engine the Python package uses too.  Random data comes from the tensor layer's generator
  * (wt_manual_seed + wt_rand, Philox-4x32-10), so the numbers match wt_rand with the same seed.
  * Exit status: 0 ok, 1 invalid kernel (diagnostics on stderr), 2 usage, I/O or GPU error. */
@@ -334,11 +334,15 @@ static void set_value(const bind_spec *b, void *data, int64_t i, double v) {
     }
 }
 
-/* The tensor context, made on first use (only .npy files and rand: need it). */
+/* The tensor context, made on first use (only .npy files and rand: need it); NULL after printing
+ * why (a malformed WGC_* variable, or out of memory). */
 static wt_context *tensors(wg_device *dev, wt_context **ctx) {
     wt_context_desc cd = { .label = "wgc run" };
-    if (!*ctx && wt_policy_from_env(&cd.policy, NULL, 0))
+    char perr[160] = "out of memory";
+    if (!*ctx && wt_policy_from_env(&cd.policy, perr, sizeof perr))
         *ctx = wt_context_create(dev, &cd);
+    if (!*ctx)
+        cli_fail("%s", perr);
     return *ctx;
 }
 
@@ -346,7 +350,7 @@ static int make_data(bind_spec *b, wg_device *dev, wt_context **ctx) {
     wt_tensor *t = NULL;
     if (b->kind == SPEC_NPY) {
         if (!tensors(dev, ctx))
-            return cli_fail("out of memory");
+            return 2;
         t = wt_load_npy(*ctx, b->npy);
         if (!t)
             return cli_fail("--bind %u:%u: %s", b->group, b->binding, wt_last_error(*ctx));
@@ -389,7 +393,7 @@ static int make_data(bind_spec *b, wg_device *dev, wt_context **ctx) {
             set_value(b, b->data, i, b->kind == SPEC_FILL ? b->value : (double)i);
     } else if (b->kind == SPEC_RAND) {
         if (!tensors(dev, ctx))
-            return cli_fail("out of memory");
+            return 2;
         wt_manual_seed(*ctx, (uint64_t)b->value);
         bool fl = b->dt == WT_F32 || b->dt == WT_F16;
         wt_tensor *r = wt_rand(*ctx, fl ? b->dt : WT_F32, b->ndim, b->shape);
@@ -409,7 +413,7 @@ static int make_data(bind_spec *b, wg_device *dev, wt_context **ctx) {
 
 static int save_output(bind_spec *b, wt_context **ctx, wg_device *dev) {
     if (!tensors(dev, ctx))
-        return cli_fail("out of memory");
+        return 2;
     wt_tensor *t = wt_from_host(*ctx, b->dt, b->ndim, b->shape, b->back);
     wt_status s = t ? wt_save_npy(*ctx, t, b->out) : wt_last_status(*ctx);
     wt_release(t);
@@ -528,8 +532,21 @@ static int run_main(int argc, char **argv, bool profile) {
         goto done;
     }
     wg_error err;
-    inst = wg_instance_create(NULL, &err);
-    dev = inst ? wg_instance_create_tool_device(inst, a->adapter, &err) : NULL;
+    wg_env_strings env;
+    wg_instance_desc idesc = { .label = cmd };
+    wg_adapter_options opt = { .label = cmd, .select = a->adapter };   /* --adapter, else $WGC_ADAPTER */
+    wg_device_desc ddesc = { .label = cmd };
+    if (!wg_config_from_env(&env, &idesc, &opt, &ddesc, &err)) {
+        rc = cli_fail("%s: %s", cmd, err.message);
+        goto done;
+    }
+    inst = wg_instance_create(&idesc, &err);
+    wg_adapter *ad = inst ? wg_instance_request_adapter(inst, &opt, &err) : NULL;
+    /* every feature the adapter has: f16 and subgroups for kernels that enable them, timestamps,
+     * the driver's pipeline statistics */
+    if (ad)
+        ddesc.required_features = wg_adapter_get_info(ad)->features;
+    dev = ad ? wg_adapter_create_device(ad, &ddesc, &err) : NULL;
     if (!dev) {
         rc = cli_fail("%s: %s", cmd, err.message);
         goto done;

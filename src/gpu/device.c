@@ -118,6 +118,12 @@ wg_device *wg_adapter_create_device(wg_adapter *ad, const wg_device_desc *desc, 
         wg__error_fill(err, WG_ERR_FEATURE_UNSUPPORTED, "unknown feature bits 0x%llx", (unsigned long long)want);
         return NULL;
     }
+    if ((unsigned)desc->copy_engine >= WG_COPY_ENGINE_COUNT ||
+        (unsigned)desc->device_memory >= WG_DEVICE_MEMORY_COUNT) {
+        wg__error_fill(err, WG_ERR_BAD_ENUM, "device '%s': copy_engine %d, device_memory %d",
+                       desc->label ? desc->label : "", (int)desc->copy_engine, (int)desc->device_memory);
+        return NULL;
+    }
     wg_limits limits = ad->limits;
     if (desc->required_limits) {
         for (size_t i = 0; i < NLIMITS; i++) {
@@ -155,18 +161,15 @@ wg_device *wg_adapter_create_device(wg_adapter *ad, const wg_device_desc *desc, 
     dev->lost_user = desc->device_lost_user;
     if (desc->label)
         snprintf(dev->label, sizeof dev->label, "%s", desc->label);
-    uint64_t tmo = desc->lost_timeout_ms;
-    if (!tmo) {
-        const char *e = getenv("WGC_LOST_TIMEOUT_MS");
-        tmo = e && *e ? strtoull(e, NULL, 10) : 0;
-    }
-    dev->lost_timeout_ns = (tmo ? tmo : 30000) * 1000000ull;
+    dev->lost_timeout_ns = (desc->lost_timeout_ms ? desc->lost_timeout_ms : 30000) * 1000000ull;
     /* blocks of 1/64 of the device memory, between 64 and 256 MiB */
     uint64_t auto_block = ad->info.device_local_bytes / 64;
     auto_block = auto_block < (64ull << 20) ? 64ull << 20 : auto_block > (256ull << 20) ? 256ull << 20 : auto_block;
     dev->block_size = desc->memory_block_size ? desc->memory_block_size : auto_block;
-    const char *unmapped = getenv("WGC_DEBUG_UNMAPPED");
-    dev->unmapped_device_memory = unmapped && !strcmp(unmapped, "1");
+    dev->unmapped_device_memory = desc->device_memory == WG_DEVICE_MEMORY_UNMAPPED;
+    /* the copy kernel on GPUs, vkCmdCopyBuffer on CPU adapters: each is the faster one there (gpu.h) */
+    dev->copy_by_shader = desc->copy_engine == WG_COPY_ENGINE_SHADER ||
+                          (desc->copy_engine == WG_COPY_ENGINE_DEFAULT && ad->info.type != WG_ADAPTER_TYPE_CPU);
     dev->ring_size = desc->staging_size ? desc->staging_size : 32ull << 20;
     dev->ring_size = (dev->ring_size + 255) & ~255ull;
     wg_instance_retain(inst);

@@ -8,9 +8,9 @@
  * clears both sets).  Independent dispatches therefore run without barriers between them.
  *
  * Large aligned copies run as a compute kernel on GPUs (vkCmdCopyBuffer is slow on big GPUs; on
- * CPU adapters it is the faster one, and is used there); indirect dispatches first run a
- * one-invocation kernel that copies the counts into an internal buffer, zeroing them all if any
- * exceeds the limit, so a bad count is a no-op, never a hang. */
+ * CPU adapters it is the faster one, and is used there; wg_device_desc.copy_engine forces one);
+ * indirect dispatches first run a one-invocation kernel that copies the counts into an internal
+ * buffer, zeroing them all if any exceeds the limit, so a bad count is a no-op, never a hang. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -193,22 +193,6 @@ static void shader_copy(wg_command_encoder *e, wg_buffer *src, uint64_t so, wg_b
     dev->stats.shader_copies++;
 }
 
-/* Which engine copies big aligned ranges: a compute kernel on GPUs (vkCmdCopyBuffer reaches ~20%
- * of memory bandwidth on the H200), vkCmdCopyBuffer on CPU adapters (lavapipe: ~28 GB/s against
- * ~2 GB/s for the kernel).  $WGC_COPY=shader|transfer forces one (tests cover both paths). */
-static bool shader_copy_preferred(wg_device *dev) {
-    if (!dev->copy_path) {
-        const char *e = getenv("WGC_COPY");
-        if (e && !strcmp(e, "shader"))
-            dev->copy_path = 1;
-        else if (e && !strcmp(e, "transfer"))
-            dev->copy_path = 2;
-        else
-            dev->copy_path = dev->adapter->info.type == WG_ADAPTER_TYPE_CPU ? 2 : 1;
-    }
-    return dev->copy_path == 1;
-}
-
 void wg_command_encoder_copy_buffer_to_buffer(wg_command_encoder *e, wg_buffer *src, uint64_t so, wg_buffer *dst,
                                               uint64_t dst_off, uint64_t size) {
     if (!enc_ok(e, "copy_buffer_to_buffer"))
@@ -236,7 +220,7 @@ void wg_command_encoder_copy_buffer_to_buffer(wg_command_encoder *e, wg_buffer *
     }
     if (!track(e, &src->o) || !track(e, &dst->o) || !size)
         return;
-    bool shader = size >= SHADER_COPY_MIN && shader_copy_preferred(dev) && !(so % 16) && !(dst_off % 16) && !(size % 16) &&
+    bool shader = size >= SHADER_COPY_MIN && dev->copy_by_shader && !(so % 16) && !(dst_off % 16) && !(size % 16) &&
                   wg__internal_pipe(dev, &dev->copy_pipe, gpu_copy_spv, gpu_copy_spv_words, 2, 12);
     /* the shader binds windows starting at aligned offsets: track those */
     const uint64_t A = shader ? dev->limits.min_storage_buffer_offset_alignment : 1;

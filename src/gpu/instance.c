@@ -1,13 +1,15 @@
 /* instance.c - the instance (loader, VkInstance, validation messenger) and its adapters: every
  * physical device with its info, WebGPU-named limits, subgroup sizes, features and cooperative
- * matrix shapes, and the default adapter choice (discrete > integrated > virtual > cpu, or
- * $WGC_ADAPTER=<index|name substring>).
+ * matrix shapes, and the default adapter choice (discrete > integrated > virtual > cpu, or the
+ * options' select: an index or a name substring).
  *
  * Adapters are owned by the instance; retaining an adapter retains its instance.  Validation
- * (VK_LAYER_KHRONOS_validation, asked for by desc or $WGC_VALIDATION=1) installs a debug-utils
- * messenger that counts warnings and errors, so tests can assert there were none. */
+ * (VK_LAYER_KHRONOS_validation, asked for by wg_instance_desc.validation) installs a debug-utils
+ * messenger that counts warnings and errors, so tests can assert there were none.  The adapter
+ * list also comes as one JSON document (wg_instance_adapters_json), for the CLI and Python. */
 #include <assert.h>
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -378,8 +380,6 @@ wg_instance *wg_instance_create(const wg_instance_desc *desc, wg_error *err) {
 
     const char *path = desc->vulkan_library;
     if (!path || !*path)
-        path = getenv("WGC_VULKAN_LIB");
-    if (!path || !*path)
         path = "libvulkan.so.1";
     inst->lib = wg__loader_open(path, &inst->vk.vkGetInstanceProcAddr);
     if (!inst->lib) {
@@ -392,10 +392,6 @@ wg_instance *wg_instance_create(const wg_instance_desc *desc, wg_error *err) {
     }
 
     bool validation = desc->validation > 0;
-    if (desc->validation == 0) {
-        const char *v = getenv("WGC_VALIDATION");
-        validation = v && *v && strcmp(v, "0") != 0;
-    }
     const char *layers[1], *exts[3];
     uint32_t nlayers = 0, nexts = 0;
     if (validation) {
@@ -552,15 +548,13 @@ wg_adapter *wg_instance_request_adapter(wg_instance *inst, const wg_adapter_opti
         return NULL;
     }
     const char *sel = opt->select;
-    if (!sel || !*sel)
-        sel = getenv("WGC_ADAPTER");
     if (sel && *sel) {
         char *end;
         unsigned long idx = strtoul(sel, &end, 10);
         if (*end == 0) {
             if (idx < inst->adapter_count)
                 return &inst->adapters[idx];
-            wg__error_fill(err, WG_ERR_NO_ADAPTER, "WGC_ADAPTER index %lu, only %zu adapters", idx, inst->adapter_count);
+            wg__error_fill(err, WG_ERR_NO_ADAPTER, "adapter index %lu, only %zu adapters", idx, inst->adapter_count);
             return NULL;
         }
         for (size_t i = 0; i < inst->adapter_count; i++)
@@ -600,4 +594,101 @@ const wg_limits *wg_adapter_get_limits(const wg_adapter *ad) {
 }
 bool wg_adapter_has_feature(const wg_adapter *ad, wg_feature f) {
     return ad && f > WG_FEATURE_NONE && f < WG_FEATURE_COUNT && (ad->info.features & WG_FEATURE_BIT(f));
+}
+
+/* ---- the adapters as JSON (`wgc info --json`, python/wgc's list_adapters) ------------------ */
+typedef struct jbuf {
+    char *buf;
+    size_t cap, len;   /* len counts every byte asked for, written or not */
+} jbuf;
+
+static void jputs(jbuf *j, const char *s) {
+    size_t n = strlen(s);
+    if (j->len < j->cap) {
+        size_t room = j->cap - j->len - 1, k = n < room ? n : room;
+        memcpy(j->buf + j->len, s, k);
+        j->buf[j->len + k] = 0;
+    }
+    j->len += n;
+}
+
+static void jprintf(jbuf *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void jprintf(jbuf *j, const char *fmt, ...) {
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    jputs(j, tmp);
+}
+
+static void jstr(jbuf *j, const char *s) {
+    jputs(j, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        char e[8] = { (char)c, 0 };
+        if (c == '"' || c == '\\')
+            e[0] = '\\', e[1] = (char)c, e[2] = 0;
+        else if (c < 0x20)
+            snprintf(e, sizeof e, "\\u%04x", c);
+        jputs(j, e);
+    }
+    jputs(j, "\"");
+}
+
+size_t wg_instance_adapters_json(wg_instance *inst, const wg_adapter_options *opt, char *buf, size_t cap) {
+    jbuf j = { buf, cap, 0 };
+    if (buf && cap)
+        buf[0] = 0;
+    wg_error err;
+    const wg_adapter *def = inst ? wg_instance_request_adapter(inst, opt, &err) : NULL;
+    size_t n = inst ? wg_instance_adapter_count(inst) : 0;
+    jputs(&j, "{\"adapters\":[");
+    for (size_t i = 0; i < n; i++) {
+        const wg_adapter *ad = wg_instance_get_adapter(inst, i);
+        const wg_adapter_info *in = wg_adapter_get_info(ad);
+        const wg_limits *l = wg_adapter_get_limits(ad);
+        jprintf(&j, "%s{\"index\":%zu,\"default\":%s,\"name\":", i ? "," : "", i, ad == def ? "true" : "false");
+        jstr(&j, in->name);
+        jprintf(&j, ",\"type\":\"%s\",\"vendor\":", wg_adapter_type_name(in->type));
+        jstr(&j, in->vendor);
+        jprintf(&j, ",\"vendorId\":%u,\"deviceId\":%u,\"driverName\":", in->vendor_id, in->device_id);
+        jstr(&j, in->driver_name);
+        jputs(&j, ",\"driverInfo\":");
+        jstr(&j, in->driver_info);
+        char uuid[40], *u = uuid;
+        for (int b = 0; b < 16; b++) {
+            u += snprintf(u, 3, "%02x", in->device_uuid[b]);
+            if (b == 3 || b == 5 || b == 7 || b == 9)
+                *u++ = '-';
+        }
+        *u = 0;
+        jprintf(&j, ",\"driverVersion\":%u,\"apiVersion\":\"%u.%u.%u\",\"deviceUuid\":\"%s\"", in->driver_version,
+                in->api_version >> 22, (in->api_version >> 12) & 0x3ff, in->api_version & 0xfff, uuid);
+        jprintf(&j, ",\"subgroupMinSize\":%u,\"subgroupMaxSize\":%u,\"timestampPeriodNs\":%g,\"deviceLocalBytes\":%llu",
+                in->subgroup_min_size, in->subgroup_max_size, in->timestamp_period_ns,
+                (unsigned long long)in->device_local_bytes);
+        jputs(&j, ",\"features\":[");
+        int first = 1;
+        for (int f = 1; f < WG_FEATURE_COUNT; f++)
+            if (in->features & WG_FEATURE_BIT(f)) {
+                jprintf(&j, "%s\"%s\"", first ? "" : ",", wg_feature_name((wg_feature)f));
+                first = 0;
+            }
+        jputs(&j, "],\"limits\":{");
+        first = 1;
+#define X(field, name, kind) jprintf(&j, "%s\"%s\":%llu", first ? "" : ",", name, (unsigned long long)l->field), first = 0;
+        WG_LIMITS(X)
+#undef X
+        jputs(&j, "},\"cooperativeMatrixShapes\":[");
+        for (uint32_t k = 0; k < in->coop_shape_count; k++) {
+            const wg_coop_matrix_shape *s = &in->coop_shapes[k];
+            jprintf(&j, "%s{\"m\":%u,\"n\":%u,\"k\":%u,\"a\":\"%s\",\"b\":\"%s\",\"c\":\"%s\",\"result\":\"%s\",\"scope\":%u}",
+                    k ? "," : "", s->m, s->n, s->k, wg_component_type_name(s->a), wg_component_type_name(s->b),
+                    wg_component_type_name(s->c), wg_component_type_name(s->result), s->scope);
+        }
+        jputs(&j, "]}");
+    }
+    jputs(&j, "]}");
+    return j.len;
 }

@@ -338,8 +338,8 @@ struct wg_device {
     wg_limits limits;
     uint64_t features;
     bool host_query_reset, creation_feedback;
-    bool unmapped_device_memory;  /* $WGC_DEBUG_UNMAPPED=1: treat device memory as not host-visible (tests) */
-    uint8_t copy_path;            /* buffer copies (encoder.c): 0 not chosen yet, 1 shader, 2 vkCmdCopyBuffer */
+    bool unmapped_device_memory;  /* desc.device_memory UNMAPPED: treat device memory as not host-visible */
+    bool copy_by_shader;          /* big aligned copies by the copy kernel, else vkCmdCopyBuffer (encoder.c) */
 
     /* errors */
     wg_scope scopes[WG_MAX_SCOPES];

@@ -5,9 +5,9 @@
  * is a pointer compare) and a warm pipeline creation is a lookup.
  *
  * Across runs, a VkPipelineCache is loaded from and saved to
- * <dir>/pipelines-<device uuid>-<driver version>.bin, dir = desc.cache_dir, $WGC_CACHE_DIR,
- * $XDG_CACHE_HOME/wgc or ~/.cache/wgc.  Any failure there (unwritable directory, corrupt file)
- * just means no disk cache. */
+ * <dir>/pipelines-<device uuid>-<driver version>.bin, dir = desc.cache_dir, else
+ * $XDG_CACHE_HOME/wgc or ~/.cache/wgc (the only environment the library reads).  Any failure there
+ * (unwritable directory, corrupt file) just means no disk cache. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,10 +20,8 @@
 void wg__pipeline_cache_open(wg_device *dev, const char *dir) {
     char buf[768];
     if (!dir) {
-        const char *e = getenv("WGC_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
-        if (e && *e)
-            dir = e;
-        else if (x && *x)
+        const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+        if (x && *x)
             snprintf(buf, sizeof buf, "%s/wgc", x), dir = buf;
         else if (h && *h)
             snprintf(buf, sizeof buf, "%s/.cache/wgc", h), dir = buf;

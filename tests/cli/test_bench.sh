@@ -13,7 +13,8 @@ bad() { echo "FAIL: $*"; fail=1; }
 # runtime, text
 $W bench runtime --size small --baseline none >"$t/rt.txt" 2>"$t/rt.err"; rc=$?
 [ $rc -eq 0 ] || { bad "bench runtime exit $rc"; cat "$t/rt.err"; }
-for row in "vec4 add (GPU time)" "copy_buffer_to_buffer (GPU time)" "WGSL vec4 copy kernel" \
+for row in "vec4 add (GPU time)" "copy_buffer_to_buffer (GPU time)" "vkCmdCopyBuffer copy (GPU time)" \
+           "WGSL vec4 copy kernel" \
            "dependent tiny op, end to end" "dependent tiny op, CPU record" "dependent tiny op, GPU time" \
            "independent tiny op, GPU time" \
            "submit+wait, tiny dispatch (mean)" "submit+wait, tiny dispatch (min)" "upload (write_buffer)" \
@@ -60,7 +61,7 @@ def want(c, msg):
     if not c: errs.append(msg)
 want(bl["torch"]["ran"] and "Fake GPU" in bl["torch"]["info"], "torch baseline not parsed: %s" % bl["torch"])
 want(bl["dawn"]["ran"] and "Fake Dawn adapter" in bl["dawn"]["info"], "dawn baseline not parsed: %s" % bl["dawn"])
-for key in ("add_GBps", "copy_GBps", "dep_e2e_us", "dep_record_us", "submit_wait_us", "upload_GBps",
+for key in ("add_GBps", "copy_GBps", "copy_transfer_GBps", "dep_e2e_us", "dep_record_us", "submit_wait_us", "upload_GBps",
             "readback_GBps", "pipeline_cold_ms", "pipeline_warm_disk_ms", "pipeline_warm_mem_ms"):
     want(key in rows and isinstance(rows[key]["wgc"], (int, float)) and rows[key]["wgc"] > 0, "no figure: " + key)
 def close(a, b): return a is not None and abs(a - b) <= 1e-3 * abs(b)

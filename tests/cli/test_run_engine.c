@@ -1,10 +1,10 @@
-/* test_run_engine.c - the tools section of gpu.h (src/gpu/tool.c), the engine behind `wgc run`,
- * `wgc profile` and python/wgc: wg_instance_adapters_json keeps snprintf's rules,
- * wg_instance_create_tool_device enables the adapter's features, wg_device_run_kernel computes
- * the right numbers, times them, and turns every misuse into an error value (compile errors with
- * diagnostics, missing / extra / duplicate / short bindings, unknown or ambiguous entry points,
- * NULL arguments); and with each of its host allocations failing in turn it ends with an error
- * or the right result and frees everything. */
+/* test_run_engine.c - what `wgc run`, `wgc profile` and python/wgc stand on: wg_instance_adapters_json
+ * keeps snprintf's rules; wg_device_run_kernel (src/gpu/runner.c), on a device with every feature
+ * the adapter has, runs gpu.h's worked example as written, computes the right numbers, times them,
+ * and turns every misuse into an error value (compile errors with diagnostics, missing / extra /
+ * duplicate / short bindings, unknown or ambiguous entry points, NULL arguments); and with each of
+ * its host allocations failing in turn it ends with an error or the right result and frees
+ * everything. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +50,50 @@ static const char *scale_wgsl =
 
 enum { N = 300 };
 
+/* An instance (no validation layers; the WGC_* settings mapped onto the rest). */
+static wg_instance *make_instance(wg_allocator al, wg_error *err) {
+    wg_env_strings env;
+    wg_instance_desc d = { .validation = -1, .allocator = al };
+    return wg_config_from_env(&env, &d, NULL, NULL, err) ? wg_instance_create(&d, err) : NULL;
+}
+
+/* A device with every feature the adapter has, as `wgc run` and python/wgc make it (the WGC_*
+ * settings mapped onto what is not set here). */
+static wg_device *all_features_device(wg_instance *inst, const char *select, wg_error *err) {
+    wg_env_strings env;
+    wg_adapter_options opt = { .select = select };
+    wg_device_desc d = { .cache_dir = "" };
+    if (!wg_config_from_env(&env, NULL, &opt, &d, err))
+        return NULL;
+    wg_adapter *ad = wg_instance_request_adapter(inst, &opt, err);
+    if (ad)
+        d.required_features = wg_adapter_get_info(ad)->features;
+    return ad ? wg_adapter_create_device(ad, &d, err) : NULL;
+}
+
+/* gpu.h's example of wg_device_run_kernel, as written there. */
+static void header_example(wg_device *dev) {
+    float x[1024], y[1024];
+    for (int i = 0; i < 1024; i++)
+        x[i] = (float)i;
+    wg_kernel_run_result *r = calloc(1, sizeof *r);                // ~14 KB: keep it off the stack
+    wg_status st = wg_device_run_kernel(dev, &(wg_kernel_run_desc){
+        .wgsl = "@group(0) @binding(0) var<storage, read> x: array<f32>;\n"
+                "@group(0) @binding(1) var<storage, read_write> y: array<f32>;\n"
+                "@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) i: vec3u) {\n"
+                "    y[i.x] = 2.0 * x[i.x];\n}\n",
+        .dispatch = { 1024 / 64 },
+        .bindings = (wg_kernel_binding[]){ { 0, 0, sizeof x, x, NULL }, { 0, 1, sizeof y, NULL, y } },
+        .binding_count = 2, .warmup = 10, .repeat = 100 }, r);
+    CHECKF(st == WG_STATUS_OK, "%s\n%s", r->error.message, r->diagnostics);
+    CHECK(r->runs == 100 && r->median_ns > 0);
+    int bad = 0;
+    for (int i = 0; i < 1024; i++)
+        bad += y[i] != 2.0f * (float)i;
+    CHECK_EQ_INT(bad, 0);
+    free(r);
+}
+
 /* Runs scale_wgsl's main with overrides scale=3; returns the status and checks y when OK. */
 static wg_status run_scale(wg_device *dev, uint32_t repeat, wg_kernel_run_result *res, uint64_t *ns, bool *right) {
     static float x[N], y[N];
@@ -81,27 +125,35 @@ static void expect_error(wg_device *dev, const wg_kernel_run_desc *d, wg_error_i
 
 int main(void) {
     wg_error err;
-    wg_instance *inst = wg_instance_create(&(wg_instance_desc){ .validation = -1 }, &err);
+    wg_instance *inst = make_instance((wg_allocator){ 0 }, &err);
     CHECKF(inst != NULL, "%s", err.message);
     if (!inst)
         return test_end();
 
     /* adapters as JSON, snprintf rules */
-    size_t need = wg_instance_adapters_json(inst, NULL, 0);
+    size_t need = wg_instance_adapters_json(inst, NULL, NULL, 0);
     CHECK(need > 20);
     char *full = malloc(need + 1), small[16];
-    CHECK_EQ_INT(wg_instance_adapters_json(inst, full, need + 1), need);
+    CHECK_EQ_INT(wg_instance_adapters_json(inst, NULL, full, need + 1), need);
     CHECK_EQ_INT(strlen(full), need);
     CHECK(!strncmp(full, "{\"adapters\":[{\"index\":0", 23) && full[need - 1] == '}');
     CHECK(strstr(full, "\"subgroupMinSize\":") && strstr(full, "\"maxComputeWorkgroupStorageSize\":"));
-    CHECK_EQ_INT(wg_instance_adapters_json(inst, small, sizeof small), need);
+    CHECK_EQ_INT(wg_instance_adapters_json(inst, NULL, small, sizeof small), need);
     CHECK(strlen(small) == sizeof small - 1 && !strncmp(small, full, sizeof small - 1));
+    /* "default" is the adapter the options pick: the last one when selected by index */
+    char last[16];
+    snprintf(last, sizeof last, "%zu", wg_instance_adapter_count(inst) - 1);
+    CHECK_EQ_INT(wg_instance_adapters_json(inst, &(wg_adapter_options){ .select = last }, full, need + 1), need);
+    const char *def = strstr(full, "\"default\":true"), *idx = full;
+    for (const char *p = full; (p = strstr(p, "{\"index\":")) != NULL && p < def; p++)
+        idx = p;
+    CHECKF(def && !strncmp(idx + 9, last, strlen(last)), "default of select='%s' in %s", last, full);
     free(full);
 
-    /* a tool device has every feature the adapter has */
-    CHECK(wg_instance_create_tool_device(inst, "no adapter is called this", &err) == NULL);
+    /* a device with every feature the adapter has */
+    CHECK(all_features_device(inst, "no adapter is called this", &err) == NULL);
     CHECK_EQ_INT(err.id, WG_ERR_NO_ADAPTER);
-    wg_device *dev = wg_instance_create_tool_device(inst, NULL, &err);
+    wg_device *dev = all_features_device(inst, NULL, &err);
     CHECKF(dev != NULL, "%s", err.message);
     if (!dev) {
         wg_instance_release(inst);
@@ -111,6 +163,8 @@ int main(void) {
     for (int f = 1; f < WG_FEATURE_COUNT; f++)
         if (info->features & WG_FEATURE_BIT(f))
             CHECKF(wg_device_has_feature(dev, (wg_feature)f), "feature %s not enabled", wg_feature_name((wg_feature)f));
+
+    header_example(dev);
 
     /* a good run: values, times, statistics */
     wg_kernel_run_result *res = calloc(1, sizeof *res);
@@ -187,9 +241,8 @@ int main(void) {
     long sites = 0, failures = 0;
     for (long k = 1; k < 100000; k++) {
         counting c = { .fail_at = k };
-        wg_instance *fi = wg_instance_create(&(wg_instance_desc){ .validation = -1,
-            .allocator = { c_alloc, c_realloc, c_free, &c } }, &err);
-        wg_device *fd = fi ? wg_instance_create_tool_device(fi, NULL, &err) : NULL;
+        wg_instance *fi = make_instance((wg_allocator){ c_alloc, c_realloc, c_free, &c }, &err);
+        wg_device *fd = fi ? all_features_device(fi, NULL, &err) : NULL;
         bool done = false;
         if (fd) {
             long before = c.count;

@@ -1,8 +1,9 @@
 /* bench_record.c - host cost of recording, for callgrind (instruction counts, not seconds):
  * 1000 dependent dispatches of a one-binding kernel recorded into one encoder, in two patterns,
  * each in its own function so callgrind can count just it:
- *   record_one_group   one bind group set once, 1000 dispatches (bench_runtime's dependent row)
- *   record_state_each  pipeline and the same bind group set before each dispatch (wgc bench runtime)
+ *   record_one_group   one bind group set once, 1000 dispatches
+ *   record_state_each  pipeline and the same bind group set before each dispatch (wgc bench runtime's
+ *                      dependent row)
  *   record_group_each  a bind group created, set and released per dispatch (the tensor layer)
  * Each runs REPS times (argv[1], default 3), submitted and waited; the result is checked.
  *   make gpu-record-callgrind   (valgrind --tool=callgrind --toggle-collect=<function>) */
@@ -70,9 +71,14 @@ __attribute__((noinline)) void record_group_each(void) {
 int main(int argc, char **argv) {
     int reps = argc > 1 ? atoi(argv[1]) : 3;
     wg_error err;
-    wg_instance *inst = wg_instance_create(&(wg_instance_desc){ .label = "bench_record", .validation = -1 }, &err);
-    wg_adapter *ad = inst ? wg_instance_request_adapter(inst, NULL, &err) : NULL;
-    dev = ad ? wg_adapter_create_device(ad, NULL, &err) : NULL;
+    wg_env_strings env;
+    wg_instance_desc idesc = { .label = "bench_record", .validation = -1 };
+    wg_adapter_options opt = { .label = "bench_record" };
+    wg_device_desc ddesc = { .label = "bench_record" };
+    bool ok = wg_config_from_env(&env, &idesc, &opt, &ddesc, &err);
+    wg_instance *inst = ok ? wg_instance_create(&idesc, &err) : NULL;
+    wg_adapter *ad = inst ? wg_instance_request_adapter(inst, &opt, &err) : NULL;
+    dev = ad ? wg_adapter_create_device(ad, &ddesc, &err) : NULL;
     if (!dev) {
         fprintf(stderr, "bench_record: %s\n", err.message);
         wg_instance_release(inst);

@@ -1,6 +1,10 @@
 /* gpu_test.h - shared fixture of the runtime tests: a counting allocator (live allocations,
  * fail-the-Nth), an instance with the Vulkan validation layers on, the default adapter and a
- * device, and helpers to run the embedded kernels and to expect an error id from a scope. */
+ * device, and helpers to run the embedded kernels and to expect an error id from a scope.
+ *
+ * Settings come from descriptor fields; the fixture maps the WGC_* variables onto the fields a
+ * test left at zero (wg_config_from_env), so `WGC_ADAPTER=1 build/tests/gpu/test_x` or the
+ * valgrind target's WGC_LOST_TIMEOUT_MS reach every fixture device.  An unusable value fails. */
 #ifndef WGC_GPU_TEST_H
 #define WGC_GPU_TEST_H
 #include <dlfcn.h>
@@ -71,6 +75,16 @@ static void fixture_lost(void *user, wg_device_lost_reason r, const char *msg) {
     }
 }
 
+/* wg_config_from_env for a test: exits on an unusable value. */
+static inline void fixture_env(wg_env_strings *env, wg_instance_desc *inst, wg_adapter_options *opt,
+                               wg_device_desc *dev) {
+    wg_error err;
+    if (!wg_config_from_env(env, inst, opt, dev, &err)) {
+        fprintf(stderr, "FAIL: %s\n", err.message);
+        exit(1);
+    }
+}
+
 static inline wg_device *fixture_device(gpu_fixture *f, const wg_device_desc *extra) {
     wg_device_desc d = extra ? *extra : (wg_device_desc){ 0 };
     if (!d.label)
@@ -78,7 +92,9 @@ static inline wg_device *fixture_device(gpu_fixture *f, const wg_device_desc *ex
     d.device_lost = fixture_lost;
     d.device_lost_user = f;
     if (!d.cache_dir)
-        d.cache_dir = "";
+        d.cache_dir = "";      /* no disk cache unless a test asks (WGC_CACHE_DIR does not apply) */
+    wg_env_strings env;
+    fixture_env(&env, NULL, NULL, &d);
     wg_error err;
     wg_device *dev = wg_adapter_create_device(f->ad, &d, &err);
     CHECKF(dev != NULL, "device: %s", err.message);
@@ -113,14 +129,17 @@ static inline void fixture_init(gpu_fixture *f, const wg_device_desc *dd) {
     if (validation > 0)
         pin_validation_layer();
     wg_error err;
-    f->inst = wg_instance_create(&(wg_instance_desc){ .label = "test", .allocator = test_allocator(&f->ta),
-                                                      .validation = validation }, &err);
+    wg_env_strings env;
+    wg_instance_desc idesc = { .label = "test", .allocator = test_allocator(&f->ta), .validation = validation };
+    wg_adapter_options opt = { .label = "test" };
+    fixture_env(&env, &idesc, &opt, NULL);
+    f->inst = wg_instance_create(&idesc, &err);
     if (!f->inst) {
         fprintf(stderr, "FAIL: no instance: %s\n", err.message);
         exit(1);
     }
     CHECK(validation < 0 || wg_instance_validation_enabled(f->inst));
-    f->ad = wg_instance_request_adapter(f->inst, NULL, &err);
+    f->ad = wg_instance_request_adapter(f->inst, &opt, &err);
     if (!f->ad) {
         fprintf(stderr, "FAIL: no adapter: %s\n", err.message);
         exit(1);

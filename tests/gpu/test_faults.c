@@ -24,16 +24,19 @@ static int workload(test_alloc *ta) {
     int ok = 0;
     current = ta;
     wg_error err;
-    wg_instance *inst = wg_instance_create(&(wg_instance_desc){ .allocator = test_allocator(ta), .validation = -1 },
-                                           &err);
+    wg_env_strings env;
+    wg_instance_desc idesc = { .allocator = test_allocator(ta), .validation = -1 };
+    wg_adapter_options opt = { 0 };
+    wg_device_desc ddesc = { .uncaptured_error = on_error, .cache_dir = "", .staging_size = 4096 };
+    fixture_env(&env, &idesc, &opt, &ddesc);
+    wg_instance *inst = wg_instance_create(&idesc, &err);
     if (!inst) {
         if (!ta->failed)
             fprintf(stderr, "instance: %s\n", err.message);
         return 0;
     }
-    wg_adapter *ad = wg_instance_request_adapter(inst, NULL, NULL);
-    wg_device *dev = wg_adapter_create_device(ad, &(wg_device_desc){ .uncaptured_error = on_error, .cache_dir = "",
-                                                                     .staging_size = 4096 }, &err);
+    wg_adapter *ad = wg_instance_request_adapter(inst, &opt, NULL);
+    wg_device *dev = wg_adapter_create_device(ad, &ddesc, &err);
     if (!dev) {
         if (!ta->failed)
             fprintf(stderr, "device: %s\n", err.message);
@@ -99,7 +102,10 @@ static int workload(test_alloc *ta) {
 int main(void) {
     /* One instance alive throughout keeps the driver loaded: NVIDIA's driver stops loading after
      * about 30 load/unload cycles in one process (seen on the H200), and this test makes 40. */
-    wg_instance *keeper = wg_instance_create(&(wg_instance_desc){ .label = "keeper", .validation = -1 }, NULL);
+    wg_env_strings env;
+    wg_instance_desc kdesc = { .label = "keeper", .validation = -1 };
+    fixture_env(&env, &kdesc, NULL, NULL);
+    wg_instance *keeper = wg_instance_create(&kdesc, NULL);
     CHECK(keeper != NULL);
     test_alloc ta = { 0 };
     CHECK(workload(&ta) == 1);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # wgc info / demo: human and JSON output (validated by python3 -m json.tool), no libvulkan link,
-# clear failure (exit 1, what to install) with no loader or no driver, WGC_ADAPTER selection.
+# clear failure (exit 1, what to install) with no loader or no driver, WGC_ADAPTER selection, and
+# WGC_* values the runtime cannot use (exit 2, naming the variable).
 W=${BUILD:-build}/wgc
 fail=0
 err() { echo "FAIL: $*"; fail=1; }
@@ -45,6 +46,14 @@ out=$(WGC_ADAPTER=no-such-gpu $W info 2>&1); rc=$?
 [ $rc -eq 1 ] || err "WGC_ADAPTER=no-such-gpu: exit $rc"
 out=$(WGC_ADAPTER=42 $W demo 2>&1); rc=$?
 [ $rc -eq 1 ] || err "demo WGC_ADAPTER=42: exit $rc"
+# unusable WGC_* values: every command that touches the GPU says which and exits 2
+for cmd in info demo; do
+  out=$(WGC_COPY=fast $W $cmd 2>&1); rc=$?
+  [ $rc -eq 2 ] || err "$cmd WGC_COPY=fast: exit $rc"
+  echo "$out" | grep -q "WGC_COPY='fast': want shader or transfer" || err "$cmd WGC_COPY=fast: $out"
+done
+out=$(WGC_VALIDATION=yes $W info --json 2>&1); rc=$?
+[ $rc -eq 2 ] || err "info WGC_VALIDATION=yes: exit $rc"
 # demo
 # (the validation layer's own exit-time leaks are not ours: no leak check in this one run)
 out=$(ASAN_OPTIONS=detect_leaks=0 WGC_VALIDATION=1 $W demo 2>&1) || err "demo exit $?"

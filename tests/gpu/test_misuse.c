@@ -831,7 +831,11 @@ static wg_error_id c_create(ctx *c, uint32_t p) {
     wg_limits lim = { 0 };
     const wg_limits *al = wg_adapter_get_limits(c->f->ad);
     uint64_t feat = 0;
+    int copy = 0, memory = 0;
     switch (p) {
+    case 11: copy = WG_COPY_ENGINE_COUNT; break;
+    case 12: copy = -1; break;
+    case 13: memory = WG_DEVICE_MEMORY_COUNT; break;
     case 3: feat = WG_FEATURE_BIT(WG_FEATURE_COOPERATIVE_MATRIX); break;
     case 4: feat = 1ull << 40; break;
     case 10: feat = WG_FEATURE_BIT(WG_FEATURE_PIPELINE_STATISTICS); break;
@@ -842,7 +846,8 @@ static wg_error_id c_create(ctx *c, uint32_t p) {
     case 9: lim.max_bind_groups = 100; break;
     }
     wg_device *d = wg_adapter_create_device(c->f->ad, &(wg_device_desc){ .required_features = feat,
-                                                                        .required_limits = &lim, .cache_dir = "" }, &err);
+        .required_limits = &lim, .cache_dir = "", .copy_engine = (wg_copy_engine)copy,
+        .device_memory = (wg_device_memory)memory }, &err);
     CHECK(d == NULL);
     wg_device_release(d);
     return err.id;
@@ -986,6 +991,7 @@ static void build_cases(const wg_limits *L, bool coop, bool stats) {
         add_case("statistics unsupported", 10, WG_ERR_FEATURE_UNSUPPORTED, c_create);
     add_case("unknown feature", 4, WG_ERR_FEATURE_UNSUPPORTED, c_create);
     ROWS("limit exceeds adapter", WG_ERR_LIMIT_EXCEEDS_ADAPTER, c_create, 5, 6, 7, 8, 9);
+    ROWS("device settings out of range", WG_ERR_BAD_ENUM, c_create, 11, 12, 13);
     (void)L;
 }
 

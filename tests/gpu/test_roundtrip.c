@@ -1,7 +1,8 @@
 /* test_roundtrip.c - upload, dispatch, copy, clear and readback round trips for odd sizes,
  * through every path: direct writes, the staging ring (also tiny, so it wraps and chunks),
  * mapped_at_creation, map_async read/write, shader copies and vkCmdCopyBuffer copies (the default
- * choice for the adapter type, then each forced with $WGC_COPY). */
+ * choice for the adapter type, then each forced with wg_device_desc.copy_engine), and again with
+ * device memory the host cannot see (wg_device_desc.device_memory). */
 #include "gpu_test.h"
 #include "gpu_add.spv.h"
 
@@ -70,12 +71,22 @@ static void add_test(gpu_fixture *f, uint32_t n) {
     free(o);
 }
 
-/* Big aligned copies: a shader on GPUs, vkCmdCopyBuffer on CPU adapters; $WGC_COPY forces one. */
+static wg_copy_engine copy_engine;   /* the fixture device's, after the WGC_* mapping */
+
+/* The fixture with desc d (WGC_* mapped onto what d leaves at zero, as the fixture does). */
+static void open_fixture(gpu_fixture *f, wg_device_desc d) {
+    wg_env_strings env;
+    d.cache_dir = d.cache_dir ? d.cache_dir : "";
+    fixture_env(&env, NULL, NULL, &d);
+    copy_engine = d.copy_engine;
+    fixture_init(f, &d);
+}
+
+/* Big aligned copies: a shader on GPUs, vkCmdCopyBuffer on CPU adapters, unless the device forces one. */
 static bool expect_shader_copies(gpu_fixture *f) {
-    const char *e = getenv("WGC_COPY");
-    if (e && !strcmp(e, "shader"))
+    if (copy_engine == WG_COPY_ENGINE_SHADER)
         return true;
-    if (e && !strcmp(e, "transfer"))
+    if (copy_engine == WG_COPY_ENGINE_TRANSFER)
         return false;
     return wg_adapter_get_info(f->ad)->type != WG_ADAPTER_TYPE_CPU;
 }
@@ -212,26 +223,22 @@ static void suite(gpu_fixture *f) {
 
 int main(void) {
     gpu_fixture f;
-    fixture_init(&f, NULL);
+    open_fixture(&f, (wg_device_desc){ 0 });
     suite(&f);
     fixture_end(&f);
 
     /* again with device memory the host cannot see (as on discrete GPUs): zero-init by GPU fill,
      * every write through the staging ring, reads through the readback buffer, mapped_at_creation
      * through a host shadow; big copies by the shader, as on GPUs */
-    setenv("WGC_DEBUG_UNMAPPED", "1", 1);
-    setenv("WGC_COPY", "shader", 1);
-    fixture_init(&f, NULL);
+    open_fixture(&f, (wg_device_desc){ .device_memory = WG_DEVICE_MEMORY_UNMAPPED,
+                                       .copy_engine = WG_COPY_ENGINE_SHADER });
     suite(&f);
     fixture_end(&f);
-    unsetenv("WGC_DEBUG_UNMAPPED");
 
     /* and with vkCmdCopyBuffer forced, as on CPU adapters */
-    setenv("WGC_COPY", "transfer", 1);
-    fixture_init(&f, NULL);
+    open_fixture(&f, (wg_device_desc){ .copy_engine = WG_COPY_ENGINE_TRANSFER });
     copy_tests(&f);
     fixture_end(&f);
-    unsetenv("WGC_COPY");
 
     /* a tiny staging ring: writes wrap and split into chunks */
     fixture_init(&f, &(wg_device_desc){ .staging_size = 4096 });

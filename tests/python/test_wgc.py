@@ -7,6 +7,7 @@ import os
 import shutil
 import struct
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -90,6 +91,32 @@ class Specs(unittest.TestCase):
             wgc.select_adapter(None)
         with self.assertRaises(wgc.WgcError):
             wgc.get_device_specs("no adapter has this name")
+
+
+class Environment(unittest.TestCase):
+    """The WGC_* variables reach the runtime through wg_config_from_env, in a fresh interpreter."""
+
+    def run_py(self, code, **env):
+        return subprocess.run([sys.executable, "-c", code], env=dict(os.environ, **env), capture_output=True,
+                              universal_newlines=True, timeout=120)
+
+    def test_adapter_variable(self):
+        last = len(wgc.list_adapters()) - 1
+        r = self.run_py("import json, wgc; print(json.dumps([a['default'] for a in wgc.list_adapters()]))",
+                        WGC_ADAPTER=str(last))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(json.loads(r.stdout)[last])
+        r = self.run_py("import wgc; print(wgc.get_device_specs()['index'])", WGC_ADAPTER=str(last))
+        self.assertEqual(r.stdout.strip(), str(last), r.stderr)
+
+    def test_unusable_value_raises(self):
+        code = ("import wgc\ntry:\n    wgc.run_kernel('@compute @workgroup_size(1) fn main() {}', None, 1, {})\n"
+                "except wgc.WgcError as e:\n    print('WgcError:', e)\n")
+        r = self.run_py(code, WGC_COPY="fast")
+        self.assertIn("WgcError: ", r.stdout, r.stderr)
+        self.assertIn("WGC_COPY='fast'", r.stdout)
+        r = self.run_py(code, WGC_LOST_TIMEOUT_MS="10s")
+        self.assertIn("WGC_LOST_TIMEOUT_MS='10s'", r.stdout, r.stderr)
 
 
 class Validate(unittest.TestCase):

@@ -580,14 +580,23 @@ int main(void) {
     if (system(cmd) != 0) printf("note: dawn-run reported errors (%s/stderr.log)\n", dawndir);
 
     wg_error err;
-    env.inst = wg_instance_create(NULL, &err);
-    wg_adapter *ad = env.inst ? wg_instance_request_adapter(env.inst, NULL, &err) : NULL;
+    wg_env_strings strs;   /* the WGC_* settings */
+    wg_instance_desc idesc = { .label = "parity" };
+    wg_adapter_options opt = { .label = "parity" };
+    wg_device_desc ddesc = { .label = "parity" };
+    if (!wg_config_from_env(&strs, &idesc, &opt, &ddesc, &err)) {
+        printf("FAIL: %s\n", err.message);
+        return 1;
+    }
+    env.inst = wg_instance_create(&idesc, &err);
+    wg_adapter *ad = env.inst ? wg_instance_request_adapter(env.inst, &opt, &err) : NULL;
     if (ad) {
         env.has_f16 = wg_adapter_has_feature(ad, WG_FEATURE_SHADER_F16);
         env.has_subgroups = wg_adapter_has_feature(ad, WG_FEATURE_SUBGROUPS);
         uint64_t feats = (env.has_f16 ? WG_FEATURE_BIT(WG_FEATURE_SHADER_F16) : 0) |
                          (env.has_subgroups ? WG_FEATURE_BIT(WG_FEATURE_SUBGROUPS) : 0);
-        env.dev = wg_adapter_create_device(ad, &(wg_device_desc){ .label = "parity", .required_features = feats }, &err);
+        ddesc.required_features = feats;
+        env.dev = wg_adapter_create_device(ad, &ddesc, &err);
     }
     if (!env.dev) {
         printf("FAIL: no wg device: %s\n", err.message);

@@ -113,16 +113,21 @@ int main(void) {
     wg_error err;
     const char *v = getenv("WGC_TEST_VALIDATION"); /* "0": no validation layers (machines without them) */
     use_layers = v && !strcmp(v, "0") ? -1 : 1;
-    inst = wg_instance_create(&(wg_instance_desc){ .label = "pipelines", .validation = use_layers }, &err);
+    wg_env_strings env;   /* the WGC_* settings, under what the test sets */
+    wg_instance_desc idesc = { .label = "pipelines", .validation = use_layers };
+    wg_adapter_options opt = { .label = "pipelines" };
+    wg_device_desc ddesc = { .label = "pipelines", .cache_dir = "" };
+    if (!wg_config_from_env(&env, &idesc, &opt, &ddesc, &err)) { printf("FAIL: %s\n", err.message); return 1; }
+    inst = wg_instance_create(&idesc, &err);
     if (!inst) { printf("FAIL: no instance: %s\n", err.message); return 1; }
-    wg_adapter *ad = wg_instance_request_adapter(inst, NULL, &err);
+    wg_adapter *ad = wg_instance_request_adapter(inst, &opt, &err);
     if (!ad) { printf("FAIL: no adapter: %s\n", err.message); return 1; }
     has_f16 = wg_adapter_has_feature(ad, WG_FEATURE_SHADER_F16);
     has_subgroups = wg_adapter_has_feature(ad, WG_FEATURE_SUBGROUPS);
     uint64_t feats = (has_f16 ? WG_FEATURE_BIT(WG_FEATURE_SHADER_F16) : 0) |
                      (has_subgroups ? WG_FEATURE_BIT(WG_FEATURE_SUBGROUPS) : 0);
-    dev = wg_adapter_create_device(ad, &(wg_device_desc){ .label = "pipelines", .required_features = feats,
-                                                          .cache_dir = "" }, &err);
+    ddesc.required_features = feats;
+    dev = wg_adapter_create_device(ad, &ddesc, &err);
     if (!dev) { printf("FAIL: no device: %s\n", err.message); return 1; }
     static char *files[4096];
     int n = list("tests/wgsl/golden", "spvasm", files, 2048);

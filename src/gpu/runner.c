@@ -1,13 +1,12 @@
-/* tool.c - one-call helpers over the public wg API for tools: a device with every feature the
- * adapter has, the adapter list as JSON, and wg_device_run_kernel, the engine of `wgc run`,
- * `wgc profile` and the Python package (python/wgc, through ctypes).
+/* runner.c - wg_device_run_kernel, one call that compiles, runs and times a WGSL kernel: the
+ * engine of `wgc run`, `wgc profile` and the Python package (python/wgc, through ctypes), and
+ * public API for C programs that want a kernel's numbers or results without the object model.
  *
- * The kernel runner does nothing the public API cannot: it compiles the WGSL itself (to time the
- * compile apart from pipeline creation and to apply overrides), checks the caller's bindings
- * against the entry point's reflection, creates one buffer per binding, records warmup runs in
- * one submit and the timed runs in another, each timed run its own compute pass with a begin and
- * end timestamp (the runtime inserts the barriers between runs that write the same buffers),
- * then reads back.  Device errors are caught in error scopes and returned in the result; nothing
+ * It does nothing the public API cannot: it compiles the WGSL itself (to time the compile
+ * apart from pipeline creation and to apply overrides), checks the caller's bindings against the
+ * entry point's reflection, creates one buffer per binding, records warmup runs in one submit and
+ * the timed runs in another, each timed run its own compute pass with a begin and end timestamp
+ * (the runtime inserts the barriers between runs that write the same buffers), then reads back.  Device errors are caught in error scopes and returned in the result; nothing
  * is printed.  Host memory goes through the device's allocator hook. */
 #include <math.h>
 #include <stdarg.h>
@@ -19,115 +18,8 @@
 #include "gpu/internal.h"
 #include "wgc/wgsl.h"
 
-#define TOOL_MAX_QUERY_PAIRS 2048   /* a query set holds at most 4096 timestamps */
+#define RUN_MAX_QUERY_PAIRS 2048   /* a query set holds at most 4096 timestamps */
 
-wg_device *wg_instance_create_tool_device(wg_instance *inst, const char *select, wg_error *err) {
-    wg_adapter_options opt = { .label = "tool", .select = select && *select ? select : NULL };
-    wg_adapter *ad = wg_instance_request_adapter(inst, &opt, err);
-    if (!ad)
-        return NULL;
-    const wg_adapter_info *info = wg_adapter_get_info(ad);
-    return wg_adapter_create_device(ad, &(wg_device_desc){ .label = "tool", .required_features = info->features }, err);
-}
-
-/* ---- JSON --------------------------------------------------------------------------------- */
-typedef struct jbuf {
-    char *buf;
-    size_t cap, len;   /* len counts every byte asked for, written or not */
-} jbuf;
-
-static void jputs(jbuf *j, const char *s) {
-    size_t n = strlen(s);
-    if (j->len < j->cap) {
-        size_t room = j->cap - j->len - 1, k = n < room ? n : room;
-        memcpy(j->buf + j->len, s, k);
-        j->buf[j->len + k] = 0;
-    }
-    j->len += n;
-}
-
-static void jprintf(jbuf *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void jprintf(jbuf *j, const char *fmt, ...) {
-    char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    jputs(j, tmp);
-}
-
-static void jstr(jbuf *j, const char *s) {
-    jputs(j, "\"");
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        char e[8] = { (char)c, 0 };
-        if (c == '"' || c == '\\')
-            e[0] = '\\', e[1] = (char)c, e[2] = 0;
-        else if (c < 0x20)
-            snprintf(e, sizeof e, "\\u%04x", c);
-        jputs(j, e);
-    }
-    jputs(j, "\"");
-}
-
-size_t wg_instance_adapters_json(wg_instance *inst, char *buf, size_t cap) {
-    jbuf j = { buf, cap, 0 };
-    if (buf && cap)
-        buf[0] = 0;
-    wg_error err;
-    const wg_adapter *def = inst ? wg_instance_request_adapter(inst, NULL, &err) : NULL;
-    size_t n = inst ? wg_instance_adapter_count(inst) : 0;
-    jputs(&j, "{\"adapters\":[");
-    for (size_t i = 0; i < n; i++) {
-        const wg_adapter *ad = wg_instance_get_adapter(inst, i);
-        const wg_adapter_info *in = wg_adapter_get_info(ad);
-        const wg_limits *l = wg_adapter_get_limits(ad);
-        jprintf(&j, "%s{\"index\":%zu,\"default\":%s,\"name\":", i ? "," : "", i, ad == def ? "true" : "false");
-        jstr(&j, in->name);
-        jprintf(&j, ",\"type\":\"%s\",\"vendor\":", wg_adapter_type_name(in->type));
-        jstr(&j, in->vendor);
-        jprintf(&j, ",\"vendorId\":%u,\"deviceId\":%u,\"driverName\":", in->vendor_id, in->device_id);
-        jstr(&j, in->driver_name);
-        jputs(&j, ",\"driverInfo\":");
-        jstr(&j, in->driver_info);
-        char uuid[40], *u = uuid;
-        for (int b = 0; b < 16; b++) {
-            u += snprintf(u, 3, "%02x", in->device_uuid[b]);
-            if (b == 3 || b == 5 || b == 7 || b == 9)
-                *u++ = '-';
-        }
-        *u = 0;
-        jprintf(&j, ",\"driverVersion\":%u,\"apiVersion\":\"%u.%u.%u\",\"deviceUuid\":\"%s\"", in->driver_version,
-                in->api_version >> 22, (in->api_version >> 12) & 0x3ff, in->api_version & 0xfff, uuid);
-        jprintf(&j, ",\"subgroupMinSize\":%u,\"subgroupMaxSize\":%u,\"timestampPeriodNs\":%g,\"deviceLocalBytes\":%llu",
-                in->subgroup_min_size, in->subgroup_max_size, in->timestamp_period_ns,
-                (unsigned long long)in->device_local_bytes);
-        jputs(&j, ",\"features\":[");
-        int first = 1;
-        for (int f = 1; f < WG_FEATURE_COUNT; f++)
-            if (in->features & WG_FEATURE_BIT(f)) {
-                jprintf(&j, "%s\"%s\"", first ? "" : ",", wg_feature_name((wg_feature)f));
-                first = 0;
-            }
-        jputs(&j, "],\"limits\":{");
-        first = 1;
-#define X(field, name, kind) jprintf(&j, "%s\"%s\":%llu", first ? "" : ",", name, (unsigned long long)l->field), first = 0;
-        WG_LIMITS(X)
-#undef X
-        jputs(&j, "},\"cooperativeMatrixShapes\":[");
-        for (uint32_t k = 0; k < in->coop_shape_count; k++) {
-            const wg_coop_matrix_shape *s = &in->coop_shapes[k];
-            jprintf(&j, "%s{\"m\":%u,\"n\":%u,\"k\":%u,\"a\":\"%s\",\"b\":\"%s\",\"c\":\"%s\",\"result\":\"%s\",\"scope\":%u}",
-                    k ? "," : "", s->m, s->n, s->k, wg_component_type_name(s->a), wg_component_type_name(s->b),
-                    wg_component_type_name(s->c), wg_component_type_name(s->result), s->scope);
-        }
-        jputs(&j, "]}");
-    }
-    jputs(&j, "]}");
-    return j.len;
-}
-
-/* ---- kernel runs -------------------------------------------------------------------------- */
 static double now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -494,7 +386,7 @@ wg_status wg_device_run_kernel(wg_device *dev, const wg_kernel_run_desc *desc, w
         goto done;
     }
     out->timestamps = !desc->wall_clock && wg_device_has_feature(dev, WG_FEATURE_TIMESTAMP_QUERY);
-    uint32_t chunk = out->timestamps ? (repeat < TOOL_MAX_QUERY_PAIRS ? repeat : TOOL_MAX_QUERY_PAIRS) : 0;
+    uint32_t chunk = out->timestamps ? (repeat < RUN_MAX_QUERY_PAIRS ? repeat : RUN_MAX_QUERY_PAIRS) : 0;
     if (chunk)
         st.qs = wg_device_create_query_set(dev, &(wg_query_set_desc){ .label = "run", .type = WG_QUERY_TYPE_TIMESTAMP,
                                                                         .count = 2 * chunk });
@@ -504,7 +396,7 @@ wg_status wg_device_run_kernel(wg_device *dev, const wg_kernel_run_desc *desc, w
         double w0 = now_ms();
         record_runs(&st, n, d, st.qs);
         if (out->timestamps) {
-            uint64_t pairs[2 * TOOL_MAX_QUERY_PAIRS];
+            uint64_t pairs[2 * RUN_MAX_QUERY_PAIRS];
             if (wg_query_set_read_ns(st.qs, 0, 2 * n, pairs) != WG_STATUS_OK)
                 break;
             for (uint32_t i = 0; i < n; i++)
