@@ -10,7 +10,7 @@
  *                    matrices, where the device has them, else matmul_coop.wgsl, subgroup
  *                    matrices), where the device has cooperative matrices; target 0.5 of torch f16;
  *                    where matmul_wgm.wgsl ran (matmul.c's guard did not fall back), a row for
- *                    matmul_coop.wgsl alone (WGC_MATMUL_WGM=0)
+ *                    matmul_coop.wgsl alone (policy matmul_workgroup_matrix OFF)
  *   matvec 4096^2    y = W . x, W [4096, 4096] f32: GB/s of W read (the decode path)
  * Time per op: `reps` copies recorded back to back into one batch (independent outputs, no
  * barrier between them), wt_sync, wall clock / reps; best of `runs` (median in the note).  The
@@ -158,11 +158,13 @@ static void check_mm(nb *b, const char *what, const mm_case *c) {
     wt_release(out);
 }
 
-/* Whether the tensor-core rows run matmul_wgm.wgsl: WGC_MATMUL_WGM is not 0, ctx has built it and
- * matmul.c's guard never fell back to matmul_coop.wgsl (wt_stats.wgm_fallbacks). */
+/* Whether the tensor-core rows run matmul_wgm.wgsl: the policy's matmul_workgroup_matrix is not
+ * OFF, ctx has built it and matmul.c's guard never fell back to matmul_coop.wgsl
+ * (wt_stats.wgm_fallbacks). */
 static bool wgm_ran(wt_context *ctx) {
-    const char *e = getenv("WGC_MATMUL_WGM");
-    if (e && e[0] == '0')
+    wt_policy p;
+    wt_context_get_policy(ctx, &p);
+    if (p.matmul_workgroup_matrix == WT_OFF)
         return false;
     wt_stats s;
     wt_get_stats(ctx, &s);
@@ -245,9 +247,13 @@ static void hgemm_tc(nb *b) {
         flops_row(b, "hgemm4096_tc_TFLOPs", row->name, &c, 5);
         /* where matmul_wgm.wgsl ran: matmul_coop.wgsl alone on the same product */
         if (wgm_ran(b->ctx)) {
-            setenv("WGC_MATMUL_WGM", "0", 1);
+            wt_policy p, off;
+            wt_context_get_policy(b->ctx, &p);
+            off = p;
+            off.matmul_workgroup_matrix = WT_OFF;
+            wt_context_set_policy(b->ctx, &off);
             flops_row(b, "hgemm4096_tc_TFLOPs_matmul_coop", "matmul f16 4096^3 on tensor cores, subgroup matrices only", &c, 5);
-            unsetenv("WGC_MATMUL_WGM");
+            wt_context_set_policy(b->ctx, &p);
         }
     }
     wt_release(x);

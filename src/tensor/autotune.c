@@ -54,7 +54,7 @@ typedef struct tune_entry {
 static pthread_mutex_t tune_lock = PTHREAD_MUTEX_INITIALIZER;
 static tune_entry tune_table[TUNE_MAX];
 static int tune_count;
-static uint8_t loaded_uuids[8][16];
+static char loaded_paths[8][1024];     /* cache files read into the table */
 static int loaded_count;
 
 static uint32_t bucket(int64_t x) {
@@ -78,9 +78,13 @@ static void class_name(uint32_t cls, char *buf, size_t n) {
              (cls >> 8) & 255, (cls >> 1) & 127, cls & 1, cls >> 28);
 }
 
-static bool cache_path(const uint8_t *uuid, char *buf, size_t n, char *dir, size_t dn) {
-    const char *base = getenv("WGC_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (base && *base)
+/* The cache file of a device: <cache_dir>/wgc/... with the policy's cache_dir ("": none), else
+ * $XDG_CACHE_HOME/wgc, else $HOME/.cache/wgc. */
+static bool cache_path(wt_context *ctx, const uint8_t *uuid, char *buf, size_t n, char *dir, size_t dn) {
+    const char *base = ctx->pol.cache_dir, *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (base && !*base)
+        return false;
+    if (base)
         snprintf(dir, dn, "%s/wgc", base);
     else if (xdg && *xdg)
         snprintf(dir, dn, "%s/wgc", xdg);
@@ -118,16 +122,16 @@ static void add(const uint8_t *uuid, uint32_t cls, wt_matmul_kernel k) {
     e->kernel = k;
 }
 
-/* Reads the device's cache file into the table, once per device (lock held). */
-static void load(const uint8_t *uuid) {
+/* Reads the device's cache file into the table, once per file (lock held). */
+static void load(wt_context *ctx, const uint8_t *uuid) {
+    char path[1024], dir[900];
+    if (!cache_path(ctx, uuid, path, sizeof path, dir, sizeof dir))
+        return;
     for (int i = 0; i < loaded_count; i++)
-        if (!memcmp(loaded_uuids[i], uuid, 16))
+        if (!strcmp(loaded_paths[i], path))
             return;
     if (loaded_count < 8)
-        memcpy(loaded_uuids[loaded_count++], uuid, 16);
-    char path[1024], dir[900];
-    if (!cache_path(uuid, path, sizeof path, dir, sizeof dir))
-        return;
+        memcpy(loaded_paths[loaded_count++], path, sizeof path);
     FILE *f = fopen(path, "r");
     if (!f)
         return;
@@ -161,9 +165,10 @@ static bool tiled(int k) {
     return k > WT_MATMUL_AUTO && k < WT_MATMUL_KERNEL_COUNT && k != WT_MATMUL_MATVEC;
 }
 
-static void save(const uint8_t *uuid, uint32_t cls, wt_matmul_kernel k, const double *us, int n, const char *timer) {
+static void save(wt_context *ctx, const uint8_t *uuid, uint32_t cls, wt_matmul_kernel k, const double *us, int n,
+                 const char *timer) {
     char path[1024], dir[900];
-    if (!cache_path(uuid, path, sizeof path, dir, sizeof dir))
+    if (!cache_path(ctx, uuid, path, sizeof path, dir, sizeof dir))
         return;
     /* mkdir -p of the two levels we may need (<base>/wgc, and <home>/.cache) */
     char *slash = strrchr(dir, '/');
@@ -429,7 +434,7 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
         wt_release(o);
         o = ok[i] ? mm(ctx, ea, eb, k) : NULL;
         ok[i] = o && compare(ctx, o, eref, &diff, &mag) && diff <= 1e-4 * mag + (dt == WT_F16 ? 1e-2 : 1e-6);
-        const char *fault = getenv("WGC_TUNE_FAULT");      /* test hook: this kernel's check fails */
+        const char *fault = ctx->pol.fault_tune_reject;      /* test hook: this kernel's check fails */
         if (fault && !strcmp(fault, wt_matmul_kernel_name(k)))
             ok[i] = false;
         survivors += ok[i];
@@ -515,14 +520,13 @@ wt_matmul_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64
     const uint8_t *uuid = wg_adapter_get_info(wg_device_get_adapter(ctx->dev))->device_uuid;
     uint32_t cls = shape_class(M, N, K, batch, dt, layout);
     pthread_mutex_lock(&tune_lock);
-    load(uuid);
+    load(ctx, uuid);
     wt_matmul_kernel k = find(uuid, cls);
     pthread_mutex_unlock(&tune_lock);
     if (k == WT_MATMUL_KERNEL_COUNT)
         return WT_MATMUL_AUTO;
-    const char *on = getenv("WGC_TUNE"), *minf = getenv("WGC_TUNE_MIN_FLOP");
-    double min_flop = minf && *minf ? atof(minf) : 268435456.0;
-    if (k != WT_MATMUL_AUTO || (on && !strcmp(on, "0")) || 2.0 * (double)M * (double)N * (double)K * (double)batch < min_flop)
+    double min_flop = ctx->pol.tune_min_flop > 0 ? ctx->pol.tune_min_flop : 268435456.0;
+    if (k != WT_MATMUL_AUTO || ctx->pol.tune == WT_TUNE_OFF || 2.0 * (double)M * (double)N * (double)K * (double)batch < min_flop)
         return k;
     /* tune, keeping the caller's error state, pending work and random stream intact */
     wt_error_state es;
@@ -538,7 +542,7 @@ wt_matmul_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64
     if (find(uuid, cls) == WT_MATMUL_AUTO) {
         add(uuid, cls, k == WT_MATMUL_AUTO ? WT_MATMUL_KERNEL_COUNT : k);   /* never retried in this process */
         if (k != WT_MATMUL_AUTO)
-            save(uuid, cls, k, us, WT_MATMUL_KERNEL_COUNT, timer);
+            save(ctx, uuid, cls, k, us, WT_MATMUL_KERNEL_COUNT, timer);
     }
     pthread_mutex_unlock(&tune_lock);
     return k;

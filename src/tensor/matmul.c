@@ -359,8 +359,7 @@ static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, 
  * long as wgm_guard below finds it faster; WGC_MATMUL_WGM=0 turns it off (tests and benchmarks
  * compare the two). */
 static bool wgm_ok(wt_context *ctx, const mm_plan *p) {
-    const char *e = getenv("WGC_MATMUL_WGM");
-    if ((e && e[0] == '0') || p->M <= 0 || p->N <= 0 || p->K <= 0 || p->M % 128 || p->N % 256 || p->K % 512)
+    if (ctx->pol.matmul_workgroup_matrix == WT_OFF || p->M <= 0 || p->N <= 0 || p->K <= 0 || p->M % 128 || p->N % 256 || p->K % 512)
         return false;
     if (lda_of(p) > UINT32_MAX || ldb_of(p) > UINT32_MAX || !wg_device_has_feature(ctx->dev, WG_FEATURE_WORKGROUP_MATRIX))
         return false;
@@ -425,8 +424,7 @@ static uint64_t pipelines_created(wt_context *ctx) {
 /* Run this product on matmul_wgm.wgsl (true) or on matmul_coop.wgsl (false)? */
 static bool wgm_guard(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, wt_tensor *bias,
                       wt_dtype odt, int ond, const int64_t *shape) {
-    const char *e = getenv("WGC_MATMUL_WGM"), *fault = getenv("WGC_WGM_GUARD_FAULT");
-    if (e && e[0] == '1')
+    if (ctx->pol.matmul_workgroup_matrix == WT_ON)
         return true;
     wt_kkey key = tiles_key(p, WT_K_matmul_wgm, 0, odt, bias);
     struct wt_wgm_verdict *v = NULL;
@@ -448,7 +446,7 @@ static bool wgm_guard(wt_context *ctx, const char *op, const mm_plan *p, wt_tens
     for (int look = 0; look < 2 && !(tw < tc); look++) {
         double c = wt_time_product(ctx, wgm_arm_product, &coop, &gpu);
         double w = failed ? -1 : wt_time_product(ctx, wgm_arm_product, &wgm, &gpu);
-        if (fault && fault[0] == '1')
+        if (ctx->pol.fault_wgm_slow)
             w = 2 * c;
         tc = c > 0 && c < tc ? c : tc;  /* matmul_coop.wgsl failed: matmul_wgm.wgsl wins */
         tw = w > 0 && w < tw ? w : tw;  /* matmul_wgm.wgsl failed: it loses */
@@ -483,12 +481,11 @@ static bool fits_i32(int64_t v) {
  * tile128x64w 1.17 ms (29.3 TFLOP/s), padded 0.88 ms (39.0; wgc bench nn 0.83 of cuBLAS);
  * x . W^T in place (the tuner's tile128x128u) 1.04 ms, padded 0.93 (37.0; 0.75 of F.linear).
  * WGC_MM_PAD=0 turns it off, =1 takes it for every such product whatever its size (tests). */
-static bool pad_pays(const mm_plan *p) {
-    const char *e = getenv("WGC_MM_PAD");
-    if ((e && e[0] == '0') || p->batch != 1 || p->M <= 0 || p->N <= 0 || p->K <= 0 || v4_ok(p) || matvec_ok(p) ||
+static bool pad_pays(wt_context *ctx, const mm_plan *p) {
+    if (ctx->pol.matmul_pad == WT_OFF || p->batch != 1 || p->M <= 0 || p->N <= 0 || p->K <= 0 || v4_ok(p) || matvec_ok(p) ||
         p->a_ks != 1 || (p->b_ns != 1 && p->b_ks != 1))
         return false;
-    if (e && e[0] == '1')
+    if (ctx->pol.matmul_pad == WT_ON)
         return true;
     int64_t mp = cdiv(p->M, 128) * 128, np = cdiv(p->N, 128) * 128, kp = cdiv(p->K, 8) * 8;
     return mp / 128 * (np / 128) >= 256 && p->K >= 256 &&
@@ -650,7 +647,7 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
 
     wt_dtype odt = wt_promote(a->dtype, b->dtype);
     if ((!desc || (desc->kernel == WT_MATMUL_AUTO && desc->precision == WT_MATMUL_PRECISION_DEFAULT)) &&
-        pad_pays(&p)) {
+        pad_pays(ctx, &p)) {
         wt_tensor *r = mm_padded(ctx, op, &p, a, b, b_t, bias, ond, rshape);
         if (r)
             return r;

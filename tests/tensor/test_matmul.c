@@ -3,7 +3,7 @@
  * read in place, broadcast batch dims (3-D and 4-D), 1-D operands, linear with and without bias,
  * the matvec kernel (decode path), f16 where the device has it, empty products, and errors that
  * name the op and the shapes; the 16-byte kernels on W^T (k-contiguous B) and A^T operands, the
- * padded path for ragged products (WGC_MM_PAD=1) and its fallback when memory is short; the
+ * padded path for ragged products (policy matmul_pad ON) and its fallback when memory is short; the
  * autotuner's cache, gate and per-layout classes.  The reference works on the logical values of each operand, read
  * back from the very view passed to the op.  Error bound per output: f32 1e-5 * sum |a b| + 1e-6;
  * f16 (output rounded to binary16) 2e-3 * |ref| + 1e-3 * sum |a b| + 1e-3. */
@@ -433,7 +433,7 @@ static void test_v4(void) {
     wt_release(x); wt_release(y); wt_release(z); wt_release(zt); wt_release(zo); wt_release(w6); wt_release(w8); wt_release(w4t);
 }
 
-/* Ragged products through padded copies on the 16-byte kernels (WGC_MM_PAD=1 takes the path at
+/* Ragged products through padded copies on the 16-byte kernels (matmul_pad ON takes the path at
  * any size): row-major and x . W^T, bias [N] and [1], f16, views with offsets, 3-D x; then a
  * context whose memory_limit leaves no room for the copies: the product runs in place, right,
  * with no error left and every temporary back in the pool. */
@@ -444,8 +444,17 @@ static wt_tensor *ops_of(wt_tensor *r, uint64_t *ops) {
     return r;
 }
 
+/* Sets the context's policy with one field changed. */
+#define SET_POLICY(field, value)                                                   \
+    do {                                                                           \
+        wt_policy p_;                                                              \
+        wt_context_get_policy(ctx, &p_);                                           \
+        p_.field = (value);                                                        \
+        CHECKF(wt_context_set_policy(ctx, &p_) == WT_OK, "%s", wt_last_error(ctx)); \
+    } while (0)
+
 static void test_pad(void) {
-    setenv("WGC_MM_PAD", "1", 1);
+    SET_POLICY(matmul_pad, WT_ON);
     static const int64_t sz[][3] = { { 67, 45, 70 }, { 130, 33, 131 }, { 5, 131, 9 }, { 129, 128, 257 } };
     wt_stats s0;
     for (size_t i = 0; i < sizeof sz / sizeof *sz; i++) {
@@ -511,7 +520,8 @@ static void test_pad(void) {
     uint64_t limit = s0.allocated_bytes;
     wt_release(a); wt_release(b); wt_release(o);
     wt_context_destroy(ctx);
-    ctx = wt_context_create(wt_context_device(keep), &(wt_context_desc){ .memory_limit = limit });
+    ctx = wt_context_create(wt_context_device(keep),
+                            &(wt_context_desc){ .memory_limit = limit, .policy = { .matmul_pad = WT_ON } });
     CHECK(ctx != NULL);
     a = rnd(WT_F32, WT_SHAPE(M, K));
     b = rnd(WT_F32, WT_SHAPE(K, N));
@@ -531,7 +541,7 @@ static void test_pad(void) {
            (unsigned long long)s0.pooled_bytes);
     wt_context_destroy(ctx);
     ctx = keep;
-    unsetenv("WGC_MM_PAD");
+    SET_POLICY(matmul_pad, WT_AUTO);
 }
 
 static void test_empty(void) {
@@ -595,8 +605,8 @@ static char cache_dir[64];
 
 static void test_autotune(void) {
     CHECK_EQ_INT(wt_autotune_lookup(ctx, 1000, 1000, 1000, 1, WT_F32), WT_MATMUL_TILE128X64U);   /* from the file */
-    setenv("WGC_TUNE_MIN_FLOP", "1", 1);
-    setenv("WGC_TUNE_FAULT", "tile128x64", 1);
+    SET_POLICY(tune_min_flop, 1);
+    SET_POLICY(fault_tune_reject, "tile128x64");
     wt_tensor *keep = rnd(WT_F32, WT_SHAPE(4));
     wt_context_set_eager(ctx, true);        /* eager: timed by the host clock */
     wt_matmul_kernel k = wt_autotune_lookup(ctx, 100, 90, 80, 1, WT_F32);
@@ -628,7 +638,8 @@ static void test_autotune(void) {
     /* lazily, on a device with timestamp queries, the candidates are timed on the GPU */
     gpu_fixture g;
     fixture_init(&g, &(wg_device_desc){ .required_features = WG_FEATURE_BIT(WG_FEATURE_TIMESTAMP_QUERY) });
-    wt_context *tc = wt_context_create(g.dev, NULL);
+    wt_context *tc = wt_context_create(g.dev, &(wt_context_desc){ .policy = { .cache_dir = cache_dir,
+        .tune_min_flop = 1, .fault_tune_reject = "tile128x64" } });
     CHECK(tc != NULL);
     if (tc) {
         wt_matmul_kernel kt = wt_autotune_lookup(tc, 200, 200, 200, 1, WT_F32);
@@ -691,8 +702,8 @@ static void test_autotune(void) {
     wt_release(a0); wt_release(at); wt_release(b2); wt_release(y2);
     wt_release(wl); wt_release(y);
     wt_release(a); wt_release(b); wt_release(c); wt_release(keep);
-    unsetenv("WGC_TUNE_MIN_FLOP");
-    unsetenv("WGC_TUNE_FAULT");
+    SET_POLICY(tune_min_flop, 0);
+    SET_POLICY(fault_tune_reject, NULL);
 }
 
 int main(void) {
@@ -703,10 +714,10 @@ int main(void) {
     snprintf(cache_dir, sizeof cache_dir, "/tmp/wgc-tune-XXXXXX");
     if (!mkdtemp(cache_dir))
         return 1;
-    setenv("WGC_CACHE_DIR", cache_dir, 1);
+    const wt_context_desc cd = { .policy = { .cache_dir = cache_dir } };
     {
         tt_fixture pf;
-        wt_context *pc = tt_init(&pf, NULL);
+        wt_context *pc = tt_init(&pf, &cd);
         const uint8_t *u = wg_adapter_get_info(wg_device_get_adapter(wt_context_device(pc)))->device_uuid;
         char path[256];
         int w = snprintf(path, sizeof path, "%s/wgc", cache_dir);
@@ -723,7 +734,7 @@ int main(void) {
         tt_end(&pf);
     }
     tt_fixture f;
-    ctx = tt_init(&f, NULL);
+    ctx = tt_init(&f, &cd);
     if (light)
         printf("note: under valgrind: auto and tile64x64 kernels, small shapes, no f16, no autotuning\n");
     test_shapes();

@@ -15,10 +15,10 @@
  * the prelude kernel.c gives it, so that a broken kernel fails here even on adapters without
  * cooperative matrices.  Where the device has workgroup matrices (WG_FEATURE_WORKGROUP_MATRIX),
  * whole-tile products run matmul_wgm.wgsl by default: the variant cases above run with
- * WGC_MATMUL_WGM=0 (so they test matmul_coop.wgsl), five cases of their own test matmul_wgm.wgsl
- * (WGC_MATMUL_WGM=1, unguarded), guard_cases tests matmul.c's guard that times it against
+ * matmul_workgroup_matrix OFF (so they test matmul_coop.wgsl), five cases of their own test matmul_wgm.wgsl
+ * (ON, unguarded), guard_cases tests matmul.c's guard that times it against
  * matmul_coop.wgsl, and the bench also times matmul_coop.wgsl alone on the same product.
- * WGC_MATMUL_WGM=0 from the caller leaves matmul_wgm.wgsl out. */
+ * WGC_MATMUL_WGM=0 from the caller (the policy's OFF) leaves matmul_wgm.wgsl out. */
 #include <time.h>
 
 #include "tensor_test.h"
@@ -28,6 +28,16 @@
 #define COOP_VARIANTS 10  /* matmul.c's coop_tiles */
 
 static wt_context *ctx;
+static wt_toggle wgm_caller;     /* the policy's matmul_workgroup_matrix from the caller (WGC_MATMUL_WGM) */
+
+/* The context's use of matmul_wgm.wgsl (wt_policy.matmul_workgroup_matrix) and the guard's fault hook. */
+static void set_wgm(wt_toggle t, bool slow) {
+    wt_policy p;
+    wt_context_get_policy(ctx, &p);
+    p.matmul_workgroup_matrix = t;
+    p.fault_wgm_slow = slow;
+    CHECKF(wt_context_set_policy(ctx, &p) == WT_OK, "%s", wt_last_error(ctx));
+}
 static uint64_t seed = 0x5eed;
 
 static wt_tensor *rnd(int64_t r, int64_t c) {
@@ -227,12 +237,11 @@ static void bench_4096(void) {
     const char *v = getenv("WGC_COOP_VARIANT");
     printf("BENCH f16 matmul 4096^3: tensor cores (variant %s) %.1f TFLOP/s, default kernels %.1f TFLOP/s\n",
            v ? v : "auto", tc, df);
-    const char *wgm_env = getenv("WGC_MATMUL_WGM");
-    if (!(wgm_env && wgm_env[0] == '0') && wg_device_has_feature(wt_context_device(ctx), WG_FEATURE_WORKGROUP_MATRIX)) {
-        setenv("WGC_MATMUL_WGM", "0", 1);   /* the subgroup-matrix kernel on the same product */
+    if (wgm_caller != WT_OFF && wg_device_has_feature(wt_context_device(ctx), WG_FEATURE_WORKGROUP_MATRIX)) {
+        set_wgm(WT_OFF, false);   /* the subgroup-matrix kernel on the same product */
         printf("BENCH f16 matmul 4096^3: subgroup matrices only (matmul_coop.wgsl) %.1f TFLOP/s\n",
                bench(n, &tensor_mode, a, b));
-        unsetenv("WGC_MATMUL_WGM");
+        set_wgm(WT_AUTO, false);
     }
     /* the staging layouts: A and B column-major (transposed views, read in place) */
     wt_tensor *at = wt_transpose(ctx, a, 0, 1), *bt = wt_transpose(ctx, b, 0, 1);
@@ -248,14 +257,14 @@ static void bench_4096(void) {
     print_stats();
 }
 
-/* matmul.c's guard on matmul_wgm.wgsl (the default, WGC_MATMUL_WGM unset): the first product of a
+/* matmul.c's guard on matmul_wgm.wgsl (the default, matmul_workgroup_matrix AUTO): the first product of a
  * kernel key is timed against matmul_coop.wgsl, the verdict holds until 32 more pipelines have
- * been created on the device, a key that lost (WGC_WGM_GUARD_FAULT=1) runs matmul_coop.wgsl from
+ * been created on the device, a key that lost (the policy's fault_wgm_slow) runs matmul_coop.wgsl from
  * then on; results right either way.  Then a matmul_wgm pipeline created after 64 generated
  * pipelines of 4000 multiply-adds (where it ran 61-96 TFLOP/s against 283-296): the guard's
  * verdict must agree with the two kernels' own timings wherever they differ clearly. */
 static void guard_cases(void) {
-    unsetenv("WGC_MATMUL_WGM");
+    set_wgm(WT_AUTO, false);
     wt_tensor *a = rnd(256, 2048), *b = rnd(2048, 512);
     wt_stats s0 = stats_now();
     double t0 = now_s();
@@ -282,7 +291,7 @@ static void guard_cases(void) {
     wt_release(b);
     check_case(256, 512, 2048, false, false, false);     /* whichever kernel the guard took */
     /* a key that lost runs matmul_coop.wgsl, checked once */
-    setenv("WGC_WGM_GUARD_FAULT", "1", 1);
+    set_wgm(WT_AUTO, true);
     s0 = stats_now();
     check_case(128, 256, 2560, false, true, true);
     a = rnd(128, 2560);
@@ -294,7 +303,7 @@ static void guard_cases(void) {
     CHECKF(o1 && o2 && s1.wgm_checks == s0.wgm_checks + 1 && s1.wgm_fallbacks == s0.wgm_fallbacks + 3,
            "a losing key: %llu checks, %llu fallbacks (1 and 3 expected)",
            (unsigned long long)(s1.wgm_checks - s0.wgm_checks), (unsigned long long)(s1.wgm_fallbacks - s0.wgm_fallbacks));
-    unsetenv("WGC_WGM_GUARD_FAULT");
+    set_wgm(WT_AUTO, false);
     wt_release(o1); wt_release(o2); wt_release(a); wt_release(b); wt_release(b0); wt_release(bias); wt_release(bias1);
 
     /* a matmul_wgm pipeline created after 64 large ones */
@@ -310,11 +319,11 @@ static void guard_cases(void) {
     CHECKF(o1 && s1.wgm_checks == s0.wgm_checks + 1, "4096^3: %llu checks", (unsigned long long)(s1.wgm_checks - s0.wgm_checks));
     bool lost = s1.wgm_fallbacks > s0.wgm_fallbacks;
     wt_release(o1);
-    setenv("WGC_MATMUL_WGM", "1", 1);
+    set_wgm(WT_ON, false);
     double tw = bench(n, &tensor_mode, a, b);
-    setenv("WGC_MATMUL_WGM", "0", 1);
+    set_wgm(WT_OFF, false);
     double tc = bench(n, &tensor_mode, a, b);
-    unsetenv("WGC_MATMUL_WGM");
+    set_wgm(WT_AUTO, false);
     double tg = bench(n, &tensor_mode, a, b);
     printf("BENCH guard after 64 generated pipelines, f16 4096^3: matmul_wgm %.1f TFLOP/s, matmul_coop %.1f, "
            "guarded %.1f (matmul_wgm %s)\n", tw, tc, tg, lost ? "lost" : "won");
@@ -346,9 +355,11 @@ int main(void) {
         printf("under valgrind: two cases\n");
     /* with tensor cores, every variant (WGC_COOP_VARIANT, matmul.c) on every case; the whole-tile
      * cases would run matmul_wgm.wgsl where the device has workgroup matrices, so that is off here */
-    const char *wgm_env = getenv("WGC_MATMUL_WGM");
-    bool wgm_off = wgm_env && wgm_env[0] == '0';
-    setenv("WGC_MATMUL_WGM", "0", 1);
+    wt_policy p0;
+    wt_context_get_policy(ctx, &p0);
+    wgm_caller = p0.matmul_workgroup_matrix;
+    bool wgm_off = wgm_caller == WT_OFF;
+    set_wgm(WT_OFF, false);
     const char *forced = getenv("WGC_COOP_VARIANT");
     for (int var = 0; var < (tc && !forced ? COOP_VARIANTS : 1); var++) {
         if (tc && !forced) {
@@ -375,17 +386,14 @@ int main(void) {
      * whole 128 x 256 tiles, K a multiple of 512 (8 to 24 slices), every layout, the bias; K a
      * multiple of 64 but not of 512 runs matmul_coop.wgsl (matmul.c's wgm_ok) */
     bool wgm = tc && wg_device_has_feature(wt_context_device(ctx), WG_FEATURE_WORKGROUP_MATRIX);
-    if (wgm_off)
-        setenv("WGC_MATMUL_WGM", "0", 1);
-    else
-        unsetenv("WGC_MATMUL_WGM");
+    set_wgm(wgm_off ? WT_OFF : WT_AUTO, false);
     if (!wgm)
         printf("SKIP: no workgroup matrices on %s: matmul_coop.wgsl runs every case\n", name);
     else if (wgm_off)
         printf("SKIP: WGC_MATMUL_WGM=0: matmul_wgm.wgsl is not tested\n");
     else {
         printf("workgroup matrices on %s\n", name);
-        setenv("WGC_MATMUL_WGM", "1", 1);        /* matmul_wgm.wgsl itself, unguarded */
+        set_wgm(WT_ON, false);        /* matmul_wgm.wgsl itself, unguarded */
         uint32_t w0 = wgm_kernels(ctx);
         check_case(128, 256, 448, false, false, false);   /* K % 512 != 0: matmul_coop.wgsl */
         CHECKF(wgm_kernels(ctx) == w0, "K 448 built %u matmul_wgm kernels", wgm_kernels(ctx) - w0);
