@@ -493,42 +493,17 @@ wt_tensor *wt_scaled_dot_product_attention(wt_context *ctx, wt_tensor *q, wt_ten
 wt_tensor *wt_matmul(wt_context *ctx, wt_tensor *a, wt_tensor *b);
 /* x [..., K] . w^T + bias: w [N, K] (nn.Linear's weight), bias [N] or [1] or NULL. */
 wt_tensor *wt_linear(wt_context *ctx, wt_tensor *x, wt_tensor *w, wt_tensor *bias);
-/* Kernels: X(NAME, "name").  AUTO picks by shape (matvec for one row or column, else the
- * autotuner's cached choice, else a heuristic). */
-#define WT_MATMUL_KERNELS(X)                                                  \
-    X(AUTO, "auto")                                                          \
-    X(TILE128, "tile128x128")      /* 8 x 8 outputs per invocation */         \
-    X(TILE128X64, "tile128x64")    /* 8 x 4 */                                \
-    X(TILE64, "tile64x64")         /* 4 x 4 */                                \
-    X(TILE128K16, "tile128x128k16") /* 8 x 8, K steps of 16 (33 KiB shared) */ \
-    X(TILE128U, "tile128x128u")    /* the same four, inner loop unrolled */    \
-    X(TILE128X64U, "tile128x64u")                                             \
-    X(TILE64U, "tile64x64u")                                                  \
-    X(TILE128K16U, "tile128x128k16u")                                         \
-    X(TILE128W, "tile128x128w")    /* unrolled, 8 x 4 invocations per warp */  \
-    X(TILE128X64W, "tile128x64w")                                             \
-    X(TILE128X64V4, "tile128x64v4")  /* unrolled, 16-byte loads and stores:   */ \
-    X(TILE128X64V4W, "tile128x64v4w") /* row-major operands, K and N % 4 == 0 */ \
-    X(TILE128V4W, "tile128x128v4w")                                           \
-    X(MATVEC, "matvec")            /* M or N = 1, no batch, aligned rows */     \
-    X(TILE128V4S, "tile128x128v4s")   /* 16-byte, swizzled unpadded tiles */   \
-    X(TILE128K16V4S, "tile128x128k16v4s") /* the same, K steps of 16 (32 KiB) */ \
-    X(TILE128X256V4S, "tile128x256v4s") /* 8 x 16 outputs per invocation */     \
-    X(TILE64V4W, "tile64x64v4w")      /* 16-byte 64 x 64, K steps of 16 */    \
-    X(TILE128X64V4S, "tile128x64v4s") /* swizzled, 128 invocations of 8 x 8 */
-typedef enum wt_matmul_kernel {
-#define X(name, str) WT_MATMUL_##name,
-    WT_MATMUL_KERNELS(X)
-#undef X
-    WT_MATMUL_KERNEL_COUNT
-} wt_matmul_kernel;
-const char *wt_matmul_kernel_name(wt_matmul_kernel k);
+/* The kernel is chosen by shape: matvec for one output row or column, else the autotuner's choice
+ * for the shape class, else a heuristic (doc/tensor.md, "Kernels"); wt_policy.matmul_kernel forces
+ * one by name.  Fills up to cap entries of out (NULL when cap is 0) with the kernels' names, the
+ * tiled kernels first, and returns how many there are. */
+size_t wt_matmul_kernel_names(const char **out, size_t cap);
 /* Precision modes: DEFAULT accumulates in f32 on the kernels above.  F16_TENSOR (opt-in): f16 x f16
  * products on tensor cores through WGSL subgroup matrices (VK_KHR_cooperative_matrix, 16x16x16
  * f16 -> f32 shapes, subgroup size 32), f32 accumulation rounded to f16 on store; taken when
  * wt_matmul_tensor_cores() says the device can and the shape fits (both operands f16, no batch,
  * K a multiple of 16, each operand row- or column-major with 16-byte aligned offset and stride,
- * kernel AUTO), else the DEFAULT path runs. */
+ * no tiled kernel forced by the policy), else the DEFAULT path runs. */
 typedef enum wt_matmul_precision {
     WT_MATMUL_PRECISION_DEFAULT = 0,
     WT_MATMUL_F16_TENSOR,
@@ -536,22 +511,21 @@ typedef enum wt_matmul_precision {
 } wt_matmul_precision;
 typedef struct wt_matmul_desc {
     const char *label;
-    wt_matmul_kernel kernel;       /* 0: AUTO */
     wt_matmul_precision precision; /* 0: DEFAULT */
 } wt_matmul_desc;
 /* Whether WT_MATMUL_F16_TENSOR can use tensor cores on ctx's device: the device was created with
  * WG_FEATURE_COOPERATIVE_MATRIX (and SHADER_F16), the adapter lists a 16x16x16 f16 x f16 -> f32
  * subgroup shape and its subgroup size is 32. */
 bool wt_matmul_tensor_cores(wt_context *ctx);
-/* wt_matmul (+ bias [N] added to every row, or NULL) with a kernel chosen by desc (NULL: AUTO). */
+/* wt_matmul (+ bias [N] added to every row, or NULL) in desc's precision (NULL: DEFAULT). */
 wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, const wt_matmul_desc *desc);
 /* The autotuner: for the shape class of (M, N, K, batch, dtype) on this device, times every tiled
- * kernel once on a problem of that class (after checking each against TILE64 on a small random
- * problem: a kernel that fails to build or differs is never chosen) and remembers the fastest, in
- * memory and in $WGC_CACHE_DIR/wgc/tune-v4-<device uuid>.txt (else $XDG_CACHE_HOME, else
- * ~/.cache; WGC_TUNE=0 turns tuning off).  wt_matmul calls it on first use of a class; the
- * lookup never tunes when tuning is off.  Returns the choice (AUTO when none). */
-wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt);
+ * kernel once on a problem of that class (after checking each against tile64x64u on a small
+ * random problem: a kernel that fails to build or differs is never chosen) and remembers the
+ * fastest, in memory and in a file under wt_policy.cache_dir (doc/tensor.md, "Tuning").
+ * wt_matmul tunes on first use of a class (wt_policy.tune).  Returns the name of the choice for
+ * contiguous row-major operands, NULL when none. */
+const char *wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt);
 
 /* ---- convolution and pooling (src/tensor/conv.c) ------------------------------------------- */
 /* conv2d as torch.nn.functional.conv2d: x [N, C, H, W] (any strides: read in place), weight

@@ -48,7 +48,7 @@
 typedef struct tune_entry {
     uint8_t uuid[16];
     uint32_t cls;
-    wt_matmul_kernel kernel;
+    wt_mm_kernel kernel;
 } tune_entry;
 
 static pthread_mutex_t tune_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -98,22 +98,15 @@ static bool cache_path(wt_context *ctx, const uint8_t *uuid, char *buf, size_t n
     return w > 0 && (size_t)w + 5 < n && snprintf(buf + w, n - (size_t)w, ".txt") == 4;
 }
 
-static wt_matmul_kernel kernel_by_name(const char *s) {
-    for (int k = WT_MATMUL_TILE128; k < WT_MATMUL_KERNEL_COUNT; k++)
-        if (k != WT_MATMUL_MATVEC && !strcmp(s, wt_matmul_kernel_name((wt_matmul_kernel)k)))
-            return (wt_matmul_kernel)k;
-    return WT_MATMUL_AUTO;
-}
-
 /* The entry for the class: a kernel, KERNEL_COUNT for "tuned, nothing chosen", AUTO for none. */
-static wt_matmul_kernel find(const uint8_t *uuid, uint32_t cls) {
+static wt_mm_kernel find(const uint8_t *uuid, uint32_t cls) {
     for (int i = tune_count - 1; i >= 0; i--)      /* the latest line wins */
         if (tune_table[i].cls == cls && !memcmp(tune_table[i].uuid, uuid, 16))
             return tune_table[i].kernel;
-    return WT_MATMUL_AUTO;
+    return WT_MM_AUTO;
 }
 
-static void add(const uint8_t *uuid, uint32_t cls, wt_matmul_kernel k) {
+static void add(const uint8_t *uuid, uint32_t cls, wt_mm_kernel k) {
     if (tune_count >= TUNE_MAX)
         memmove(tune_table, tune_table + 1, (TUNE_MAX - 1) * sizeof *tune_table), tune_count--;
     tune_entry *e = &tune_table[tune_count++];
@@ -153,19 +146,14 @@ static void load(wt_context *ctx, const uint8_t *uuid) {
         for (int i = 1; i < WT_DTYPE_COUNT; i++)
             if (!strcmp(dt, wt_dtype_name((wt_dtype)i)))
                 d = (wt_dtype)i;
-        wt_matmul_kernel kk = kernel_by_name(kname);
-        if (d != WT_DTYPE_DEFAULT && kk != WT_MATMUL_AUTO)
+        wt_mm_kernel kk = wt_mm_kernel_by_name(kname);
+        if (d != WT_DTYPE_DEFAULT && WT_MM_TILED(kk))
             add(uuid, l << 28 | (uint32_t)d << 24 | m << 16 | n << 8 | k << 1 | bb, kk);
     }
     fclose(f);
 }
 
-/* The tiled kernels: every kernel but AUTO and MATVEC. */
-static bool tiled(int k) {
-    return k > WT_MATMUL_AUTO && k < WT_MATMUL_KERNEL_COUNT && k != WT_MATMUL_MATVEC;
-}
-
-static void save(wt_context *ctx, const uint8_t *uuid, uint32_t cls, wt_matmul_kernel k, const double *us, int n,
+static void save(wt_context *ctx, const uint8_t *uuid, uint32_t cls, wt_mm_kernel k, const double *us, int n,
                  const char *timer) {
     char path[1024], dir[900];
     if (!cache_path(ctx, uuid, path, sizeof path, dir, sizeof dir))
@@ -184,10 +172,10 @@ static void save(wt_context *ctx, const uint8_t *uuid, uint32_t cls, wt_matmul_k
         return;
     char cn[64];
     class_name(cls, cn, sizeof cn);
-    fprintf(f, "%s %s timer=%s", cn, wt_matmul_kernel_name(k), timer);
+    fprintf(f, "%s %s timer=%s", cn, wt_mm_kernel_name(k), timer);
     for (int i = 0; i < n; i++)
-        if (tiled(i))
-            fprintf(f, " %s=%.1f", wt_matmul_kernel_name((wt_matmul_kernel)i), us[i]);
+        if (WT_MM_TILED(i))
+            fprintf(f, " %s=%.1f", wt_mm_kernel_name((wt_mm_kernel)i), us[i]);
     fputc('\n', f);
     fclose(f);
 }
@@ -196,15 +184,6 @@ static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static bool can_run(wt_context *ctx, wt_matmul_kernel k) {
-    uint32_t smem = wg_device_get_limits(ctx->dev)->max_compute_workgroup_storage_size;
-    if (k == WT_MATMUL_TILE128K16 || k == WT_MATMUL_TILE128K16U)
-        return smem >= 33792;
-    if (k == WT_MATMUL_TILE128K16V4S)
-        return smem >= 32768;
-    return true;
 }
 
 /* max |x - y| over two f32 tensors of equal size, and max |y|; false when a read fails. */
@@ -243,14 +222,14 @@ static wt_tensor *operand(wt_context *ctx, wt_dtype dt, int64_t bt, int64_t r, i
     return v;
 }
 
-static wt_tensor *mm(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_kernel k) {
-    return wt_matmul_ex(ctx, a, b, NULL, &(wt_matmul_desc){ .label = "autotune", .kernel = k });
+static wt_tensor *mm(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_mm_kernel k) {
+    return wt_matmul_kernel_ex(ctx, a, b, NULL, k);
 }
 
 /* A product on one tiled kernel (the tuner's candidates). */
 typedef struct tune_arg {
     wt_tensor *a, *b;
-    wt_matmul_kernel k;
+    wt_mm_kernel k;
 } tune_arg;
 
 static wt_tensor *tune_product(wt_context *ctx, void *arg) {
@@ -407,12 +386,12 @@ bool wt_warm_up(wt_context *ctx, wt_product_fn fn, void *arg, double seconds) {
     return true;
 }
 
-static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
+static wt_mm_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
                              unsigned layout, double *us, const char **timer) {
     bool at = layout & WT_MM_LAYOUT_A_COLS, bt_ = layout & WT_MM_LAYOUT_B_KCONTIG;
     *timer = "gpu";
-    int nk = WT_MATMUL_KERNEL_COUNT;          /* us[] and ok[] are indexed by kernel */
-    bool ok[WT_MATMUL_KERNEL_COUNT];
+    int nk = WT_MM_KERNEL_COUNT;          /* us[] and ok[] are indexed by kernel */
+    bool ok[WT_MM_KERNEL_COUNT];
     for (int i = 0; i < nk; i++)
         us[i] = -1;
     /* 1. correctness against TILE64 on a small ragged problem and on a tile-exact one (128 x 64 .
@@ -420,13 +399,13 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
      * rows, as the 16-byte kernels need M % 4 == 0 there) */
     wt_tensor *sa = operand(ctx, dt, 1, at ? 68 : 67, 44, at), *sb = operand(ctx, dt, 1, 44, 72, bt_);
     wt_tensor *ea = operand(ctx, dt, 1, 128, 64, at), *eb = operand(ctx, dt, 1, 64, 256, bt_);
-    wt_tensor *ref = sa && sb ? mm(ctx, sa, sb, WT_MATMUL_TILE64) : NULL;
-    wt_tensor *eref = ea && eb ? mm(ctx, ea, eb, WT_MATMUL_TILE64) : NULL;
+    wt_tensor *ref = sa && sb ? mm(ctx, sa, sb, WT_MM_TILE64U) : NULL;
+    wt_tensor *eref = ea && eb ? mm(ctx, ea, eb, WT_MM_TILE64U) : NULL;
     int survivors = 0;
     for (int i = 0; i < nk; i++) {
-        wt_matmul_kernel k = (wt_matmul_kernel)i;
+        wt_mm_kernel k = (wt_mm_kernel)i;
         ok[i] = false;
-        if (!ref || !eref || !tiled(i) || !can_run(ctx, k))
+        if (!ref || !eref || !WT_MM_TILED(i))
             continue;
         wt_tensor *o = mm(ctx, sa, sb, k);
         double diff, mag;
@@ -435,7 +414,7 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
         o = ok[i] ? mm(ctx, ea, eb, k) : NULL;
         ok[i] = o && compare(ctx, o, eref, &diff, &mag) && diff <= 1e-4 * mag + (dt == WT_F16 ? 1e-2 : 1e-6);
         const char *fault = ctx->pol.fault_tune_reject;      /* test hook: this kernel's check fails */
-        if (fault && !strcmp(fault, wt_matmul_kernel_name(k)))
+        if (fault && !strcmp(fault, wt_mm_kernel_name(k)))
             ok[i] = false;
         survivors += ok[i];
         wt_release(o);
@@ -448,7 +427,7 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
     wt_release(eb);
     wt_release(eref);
     if (!survivors)
-        return WT_MATMUL_AUTO;
+        return WT_MM_AUTO;
     /* 2. time the survivors on a problem of the class */
     int64_t m = M < 4096 ? M : 4096, n = N < 4096 ? N : 4096, k = K < 4096 ? K : 4096, bt = batch;
     while (bt > 1 && bt * m * n > ((int64_t)1 << 24))
@@ -460,17 +439,17 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
      * 0.2-0.3 s of work run 4-6x slower; doc/tensor.md) */
     for (int i = 0; i < nk && a && b; i++)
         if (ok[i]) {
-            tune_arg ta = { a, b, (wt_matmul_kernel)i };
+            tune_arg ta = { a, b, (wt_mm_kernel)i };
             wt_warm_up(ctx, tune_product, &ta, 0.3);
             wt_clear_error(ctx);
             break;
         }
-    wt_matmul_kernel best = WT_MATMUL_AUTO;
+    wt_mm_kernel best = WT_MM_AUTO;
     double best_t = INFINITY;
     for (int i = 0; i < nk && a && b; i++) {
         if (!ok[i])
             continue;
-        wt_matmul_kernel kk = (wt_matmul_kernel)i;
+        wt_mm_kernel kk = (wt_mm_kernel)i;
         tune_arg ta = { a, b, kk };
         bool gpu;
         double t = wt_time_product(ctx, tune_product, &ta, &gpu);
@@ -486,11 +465,11 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
     /* 3. a second look: every candidate within 2x of the fastest is timed twice more, in turn,
      * and keeps its best time, so one slow measurement (a clock change, another process) does
      * not decide the choice (on the H200 sgemm 1024^3 once went to a kernel half as fast) */
-    for (int round = 0; round < 2 && best != WT_MATMUL_AUTO; round++)
+    for (int round = 0; round < 2 && best != WT_MM_AUTO; round++)
         for (int i = 0; i < nk && a && b; i++) {
             if (!ok[i] || us[i] <= 0 || us[i] > 2.0 * best_t * 1e6)
                 continue;
-            wt_matmul_kernel kk = (wt_matmul_kernel)i;
+            wt_mm_kernel kk = (wt_mm_kernel)i;
             tune_arg ta = { a, b, kk };
             double t = (*timer)[0] == 'g' ? gpu_time(ctx, tune_product, &ta) : wall_time(ctx, tune_product, &ta);
             wt_clear_error(ctx);
@@ -500,7 +479,7 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
     for (int i = 0; i < nk; i++)
         if (ok[i] && us[i] > 0 && us[i] * 1e-6 < best_t) {
             best_t = us[i] * 1e-6;
-            best = (wt_matmul_kernel)i;
+            best = (wt_mm_kernel)i;
         }
     wt_release(a);
     wt_release(b);
@@ -508,41 +487,42 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
 }
 
 /* Contiguous row-major operands: ragged when K or N is not a multiple of 4. */
-wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt) {
-    return wt_autotune_layout(ctx, M, N, K, batch, dt, K % 4 || N % 4 ? WT_MM_LAYOUT_RAGGED : 0u);
+const char *wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt) {
+    wt_mm_kernel k = wt_autotune_layout(ctx, M, N, K, batch, dt, K % 4 || N % 4 ? WT_MM_LAYOUT_RAGGED : 0u);
+    return k != WT_MM_AUTO ? wt_mm_kernel_name(k) : NULL;
 }
 
-wt_matmul_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
+wt_mm_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
                                     unsigned layout) {
     if (!ctx || M <= 0 || N <= 0 || K <= 0 || batch <= 0 || dt <= WT_DTYPE_DEFAULT || dt >= WT_DTYPE_COUNT ||
         layout > 7)
-        return WT_MATMUL_AUTO;
+        return WT_MM_AUTO;
     const uint8_t *uuid = wg_adapter_get_info(wg_device_get_adapter(ctx->dev))->device_uuid;
     uint32_t cls = shape_class(M, N, K, batch, dt, layout);
     pthread_mutex_lock(&tune_lock);
     load(ctx, uuid);
-    wt_matmul_kernel k = find(uuid, cls);
+    wt_mm_kernel k = find(uuid, cls);
     pthread_mutex_unlock(&tune_lock);
-    if (k == WT_MATMUL_KERNEL_COUNT)
-        return WT_MATMUL_AUTO;
+    if (k == WT_MM_KERNEL_COUNT)
+        return WT_MM_AUTO;
     double min_flop = ctx->pol.tune_min_flop > 0 ? ctx->pol.tune_min_flop : 268435456.0;
-    if (k != WT_MATMUL_AUTO || ctx->pol.tune == WT_TUNE_OFF || 2.0 * (double)M * (double)N * (double)K * (double)batch < min_flop)
+    if (k != WT_MM_AUTO || ctx->pol.tune == WT_TUNE_OFF || 2.0 * (double)M * (double)N * (double)K * (double)batch < min_flop)
         return k;
     /* tune, keeping the caller's error state, pending work and random stream intact */
     wt_error_state es;
     wt_error_save(ctx, &es);
     uint64_t rng = ctx->rng_counter;
-    double us[WT_MATMUL_KERNEL_COUNT];
+    double us[WT_MM_KERNEL_COUNT];
     const char *timer = "none";
     if (wt_flush(ctx) == WT_OK)
         k = tune(ctx, M, N, K, batch, dt, layout, us, &timer);
     wt_error_restore(ctx, &es);
     ctx->rng_counter = rng;
     pthread_mutex_lock(&tune_lock);
-    if (find(uuid, cls) == WT_MATMUL_AUTO) {
-        add(uuid, cls, k == WT_MATMUL_AUTO ? WT_MATMUL_KERNEL_COUNT : k);   /* never retried in this process */
-        if (k != WT_MATMUL_AUTO)
-            save(ctx, uuid, cls, k, us, WT_MATMUL_KERNEL_COUNT, timer);
+    if (find(uuid, cls) == WT_MM_AUTO) {
+        add(uuid, cls, k == WT_MM_AUTO ? WT_MM_KERNEL_COUNT : k);   /* never retried in this process */
+        if (k != WT_MM_AUTO)
+            save(ctx, uuid, cls, k, us, WT_MM_KERNEL_COUNT, timer);
     }
     pthread_mutex_unlock(&tune_lock);
     return k;

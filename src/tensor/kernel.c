@@ -44,7 +44,6 @@
 #include "tensor_scatter.wgsl.h"
 #include "tensor_transpose.wgsl.h"
 #include "tensor_copy4.wgsl.h"
-#include "tensor_matmul.wgsl.h"     /* matmul.c */
 #include "tensor_matmul2.wgsl.h"
 #include "tensor_matmul3.wgsl.h"
 #include "tensor_matmul_tile.wgsl.h"
@@ -117,7 +116,7 @@ static const snippet reduce_index = SNIPPET(reduce_index), rows = SNIPPET(rows),
 static const snippet *const shared_of[WT_K_COUNT][2] = {
     [WT_K_reduce] = { &reduce_index }, [WT_K_reduce4] = { &reduce_index },
     [WT_K_norm4] = { &rows }, [WT_K_softmax4] = { &rows },
-    [WT_K_matmul] = { &matmul_tile }, [WT_K_matmul2] = { &matmul_tile, &matmul_step },
+    [WT_K_matmul2] = { &matmul_tile, &matmul_step },
     [WT_K_matmul3] = { &matmul_tile, &matmul_step }, [WT_K_matmul4] = { &matmul_tile },
     [WT_K_flash_coop] = { &flash_tc }, [WT_K_flash_x3] = { &flash_tc },
 };

@@ -40,15 +40,40 @@ typedef struct mm_plan {
     int64_t c_off, c_ns;                  /* bias (n) at c_off + n * c_ns */
 } mm_plan;
 
-static const char *const kernel_names[] = {
-#define X(name, str) str,
-    WT_MATMUL_KERNELS(X)
+/* The kernels' table (internal.h WT_MM_KERNELS), indexed by wt_mm_kernel. */
+static const struct mm_kernel_row {
+    const char *name;
+    wt_kfile file;
+    uint8_t op;
+    uint16_t tm, tn, bk;
+    uint32_t smem;
+    bool v4;
+} kt[WT_MM_KERNEL_COUNT] = {
+    [WT_MM_AUTO] = { "auto", WT_K_COUNT, 0, 0, 0, 0, 0, false },
+#define X(nm, str, file, op, tm, tn, bk, smem, v4) [WT_MM_##nm] = { str, WT_K_##file, op, tm, tn, bk, smem, v4 },
+    WT_MM_KERNELS(X)
 #undef X
 };
-_Static_assert(sizeof kernel_names / sizeof *kernel_names == WT_MATMUL_KERNEL_COUNT, "one name per kernel");
 
-const char *wt_matmul_kernel_name(wt_matmul_kernel k) {
-    return (unsigned)k < WT_MATMUL_KERNEL_COUNT ? kernel_names[k] : "?";
+const char *wt_mm_kernel_name(wt_mm_kernel k) {
+    return (unsigned)k < WT_MM_KERNEL_COUNT ? kt[k].name : "?";
+}
+
+wt_mm_kernel wt_mm_kernel_by_name(const char *name) {
+    for (int k = 1; name && k < WT_MM_KERNEL_COUNT; k++)
+        if (!strcmp(name, kt[k].name))
+            return (wt_mm_kernel)k;
+    return WT_MM_AUTO;
+}
+
+bool wt_matmul_kernel_known(const char *name) {
+    return wt_mm_kernel_by_name(name) != WT_MM_AUTO;
+}
+
+size_t wt_matmul_kernel_names(const char **out, size_t cap) {
+    for (size_t k = 1; out && k < WT_MM_KERNEL_COUNT && k - 1 < cap; k++)
+        out[k - 1] = kt[k].name;
+    return WT_MM_KERNEL_COUNT - 1;
 }
 
 static int64_t cdiv(int64_t a, int64_t b) {
@@ -102,12 +127,6 @@ static unsigned layout_of(const mm_plan *p) {
            (v4_ok(p) ? 0u : WT_MM_LAYOUT_RAGGED);
 }
 
-static bool is_v4(wt_matmul_kernel k) {
-    return k == WT_MATMUL_TILE128X64V4 || k == WT_MATMUL_TILE128X64V4W || k == WT_MATMUL_TILE128V4W ||
-           k == WT_MATMUL_TILE128V4S || k == WT_MATMUL_TILE128K16V4S || k == WT_MATMUL_TILE128X256V4S ||
-           k == WT_MATMUL_TILE64V4W || k == WT_MATMUL_TILE128X64V4S;
-}
-
 /* Without a tuned choice.  16-byte kernels where the operands allow (H200, GPU timestamps:
  * 4096^3 tile128x128v4s 3.39 ms, tile128x128v4w 3.99, tile128x64w 4.82; bmm 32x512x512x64
  * tile128x128v4s 38 us, tile128x64w 62; 1024^3 (64 tiles of 128 x 128) tile64x64v4w 72 us,
@@ -118,17 +137,17 @@ static bool is_v4(wt_matmul_kernel k) {
  * SM, 64 x 64 tiles keep more of the GPU busy.  The layouts matmul3/matmul4 read in place (W^T,
  * A^T) take the same rule: x . W^T 4096^3 tile128x128v4s 3.51 ms against 4.85 for
  * tile128x64w; A^T . B 3.16 ms (the tuner finds tile128x64v4s, 2.90) against 4.60. */
-static wt_matmul_kernel heuristic(const mm_plan *p) {
+static wt_mm_kernel heuristic(const mm_plan *p) {
     if (matvec_ok(p))
-        return WT_MATMUL_MATVEC;
+        return WT_MM_MATVEC;
     if (v4_ok(p)) {
         if (p->batch * cdiv(p->M, 128) * cdiv(p->N, 128) >= 256)
-            return p->M % 128 == 0 && p->N % 128 == 0 && p->K % 8 == 0 ? WT_MATMUL_TILE128V4S : WT_MATMUL_TILE128V4W;
-        return WT_MATMUL_TILE64V4W;
+            return p->M % 128 == 0 && p->N % 128 == 0 && p->K % 8 == 0 ? WT_MM_TILE128V4S : WT_MM_TILE128V4W;
+        return WT_MM_TILE64V4W;
     }
     if (p->batch * cdiv(p->M, 128) * cdiv(p->N, 64) >= 128)
-        return WT_MATMUL_TILE128X64W;
-    return WT_MATMUL_TILE64U;
+        return WT_MM_TILE128X64W;
+    return WT_MM_TILE64U;
 }
 
 /* The product's dispatch: out from the two operands and the bias (an empty tensor's storage has
@@ -162,33 +181,11 @@ static wt_status record_matvec(wt_context *ctx, const char *op, const mm_plan *p
     return record_product(ctx, op, &key, &pr, out, mat, vec, bias);
 }
 
-static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p, wt_matmul_kernel kind,
+static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p, wt_mm_kernel kind,
                               wt_tensor *out, wt_tensor *a, wt_tensor *b, wt_tensor *bias) {
-    /* kernel -> file, OP (matmul.wgsl / matmul2.wgsl / matmul3.wgsl: tile shape code 0..3, + 4:
-     * WARP8; matmul4.wgsl: 1 K16, 2 WIDE, 8 HALF), tile rows x columns, K step, workgroup memory */
-    static const struct { uint8_t file, op; uint16_t tm, tn, bk; uint32_t smem; } kt[WT_MATMUL_KERNEL_COUNT] = {
-        [WT_MATMUL_TILE128] = { WT_K_matmul, 0, 128, 128, 8, 16896 },
-        [WT_MATMUL_TILE128X64] = { WT_K_matmul, 2, 128, 64, 8, 12800 },
-        [WT_MATMUL_TILE64] = { WT_K_matmul, 1, 64, 64, 16, 17408 },
-        [WT_MATMUL_TILE128K16] = { WT_K_matmul, 3, 128, 128, 16, 33792 },
-        [WT_MATMUL_TILE128U] = { WT_K_matmul2, 0, 128, 128, 8, 16896 },
-        [WT_MATMUL_TILE128X64U] = { WT_K_matmul2, 2, 128, 64, 8, 12800 },
-        [WT_MATMUL_TILE64U] = { WT_K_matmul2, 1, 64, 64, 16, 17408 },
-        [WT_MATMUL_TILE128K16U] = { WT_K_matmul2, 3, 128, 128, 16, 33792 },
-        [WT_MATMUL_TILE128W] = { WT_K_matmul2, 4, 128, 128, 8, 16896 },
-        [WT_MATMUL_TILE128X64W] = { WT_K_matmul2, 6, 128, 64, 8, 12800 },
-        [WT_MATMUL_TILE128X64V4] = { WT_K_matmul3, 2, 128, 64, 8, 12800 },
-        [WT_MATMUL_TILE128X64V4W] = { WT_K_matmul3, 6, 128, 64, 8, 12800 },
-        [WT_MATMUL_TILE128V4W] = { WT_K_matmul3, 4, 128, 128, 8, 16896 },
-        [WT_MATMUL_TILE128V4S] = { WT_K_matmul4, 0, 128, 128, 8, 16384 },
-        [WT_MATMUL_TILE128K16V4S] = { WT_K_matmul4, 1, 128, 128, 16, 32768 },
-        [WT_MATMUL_TILE128X256V4S] = { WT_K_matmul4, 2, 128, 256, 8, 24576 },
-        [WT_MATMUL_TILE64V4W] = { WT_K_matmul3, 5, 64, 64, 16, 17408 },
-        [WT_MATMUL_TILE128X64V4S] = { WT_K_matmul4, 8, 128, 64, 8, 12288 },
-    };
     if (wg_device_get_limits(ctx->dev)->max_compute_workgroup_storage_size < kt[kind].smem)
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %s needs %u bytes of workgroup memory",
-                         wt_matmul_kernel_name(kind), (unsigned)kt[kind].smem);
+                         kt[kind].name, (unsigned)kt[kind].smem);
     int64_t tm = kt[kind].tm, tn = kt[kind].tn;
     uint8_t kop = kt[kind].op;
     /* matmul4.wgsl EXACT: tile-exact shapes compile without range selects and index clamps */
@@ -239,13 +236,6 @@ bool wt_matmul_tensor_cores(wt_context *ctx) {
                                           WG_COMPONENT_F32);
 }
 
-/* matmul_coop.wgsl's variants (the key's op): workgroup tile rows x columns (its header gives each
- * variant's subgroup blocks, slice depth, buffering and H200 figures). */
-static const struct { int64_t tm, tn; } coop_tiles[] = { { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 },
-                                                          { 128, 256 }, { 256, 128 }, { 128, 128 }, { 128, 256 },
-                                                          { 256, 128 }, { 128, 128 } };
-#define COOP_VARIANTS ((int)(sizeof coop_tiles / sizeof *coop_tiles))
-
 /* Does t's storage (f16) hold element `last`? */
 static bool coop_holds(const wt_tensor *t, int64_t last) {
     return last < (int64_t)(t->st->bytes / 2);
@@ -270,22 +260,13 @@ static bool coop_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const
     return wt_matmul_tensor_cores(ctx);
 }
 
-/* The variant: WGC_COOP_VARIANT (0..9, benchmarks and tests), else 128 x 128 tiles of 4 subgroups
- * with one slice buffer 32 deep (variant 9) where there are enough tiles to fill the GPU four times
- * over (H200, f16 4096^3, test_matmul_coop's measure, one run: 219.1 TFLOP/s, A^T 250.6, against
- * 204.1 / 229.8 for variant 4 (128 x 256, the choice until then), 218.2 / 220.8 for 7 (128 x 256,
- * 48 deep), 212.1 for 8, 199.1 for 5, 192.0 for 6), else 128 x 128 double-buffered (variant 0;
- * 9 is unmeasured on products of fewer tiles).  The sixth round's alternatives to 9 (A staged
- * column-major, 48-deep slices, 128 x 64 and 64 x 128 tiles; the kernel's header) all lost, and so
- * did the seventh's (A transposed in registers by subgroup shuffles 153.6-156.3, B's fragments
- * straight from global memory 126.6-138.3, against 216.8-220.7 for 9). */
-static int coop_variant(const mm_plan *p) {
-    const char *v = getenv("WGC_COOP_VARIANT");
-    char *end;
-    long n = v ? strtol(v, &end, 10) : -1;
-    if (v && *v && !*end && n >= 0 && n < COOP_VARIANTS)
-        return (int)n;
-    return cdiv(p->M, 128) * cdiv(p->N, 128) >= 528 ? 9 : 0;
+/* matmul_coop.wgsl's op: one slice buffer (COOP_SB1) where there are enough tiles to fill the GPU
+ * four times over (H200, f16 4096^3: 219.1 TFLOP/s, A^T 250.6, the kernel's header), else two
+ * (COOP; COOP_SB1 is unmeasured on fewer tiles); a forced kernel (the policy) wins. */
+static wt_mm_kernel coop_kernel(const mm_plan *p, wt_mm_kernel forced) {
+    if (forced == WT_MM_COOP || forced == WT_MM_COOP_SB1)
+        return forced;
+    return cdiv(p->M, 128) * cdiv(p->N, 128) >= 528 ? WT_MM_COOP_SB1 : WT_MM_COOP;
 }
 
 /* The tensor-core kernels' key and parameters (matmul_coop.wgsl, matmul_wgm.wgsl): operand layouts
@@ -336,10 +317,10 @@ static wt_status record_tiles(wt_context *ctx, const char *op, const mm_plan *p,
     return record_product(ctx, op, &key, &pr, out, a, b, bias);
 }
 
-static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *out, wt_tensor *a,
-                             wt_tensor *b, wt_tensor *bias) {
-    int var = coop_variant(p);
-    int64_t tiles_m = cdiv(p->M, coop_tiles[var].tm), tiles_n = cdiv(p->N, coop_tiles[var].tn);
+static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, wt_mm_kernel kind, wt_tensor *out,
+                             wt_tensor *a, wt_tensor *b, wt_tensor *bias) {
+    int var = kt[kind].op;
+    int64_t tiles_m = cdiv(p->M, kt[kind].tm), tiles_n = cdiv(p->N, kt[kind].tn);
     int64_t groups = tiles_m * tiles_n;
     if (groups > (int64_t)(UINT32_MAX / 256))
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "%lld output tiles are too many for one dispatch",
@@ -358,8 +339,8 @@ static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, 
  * applies (H200, 4096^3, 307-314 TFLOP/s against 237-243 for matmul_coop.wgsl, the header) as
  * long as wgm_guard below finds it faster; WGC_MATMUL_WGM=0 turns it off (tests and benchmarks
  * compare the two). */
-static bool wgm_ok(wt_context *ctx, const mm_plan *p) {
-    if (ctx->pol.matmul_workgroup_matrix == WT_OFF || p->M <= 0 || p->N <= 0 || p->K <= 0 || p->M % 128 || p->N % 256 || p->K % 512)
+static bool wgm_fits(wt_context *ctx, const mm_plan *p) {
+    if (p->M <= 0 || p->N <= 0 || p->K <= 0 || p->M % 128 || p->N % 256 || p->K % 512)
         return false;
     if (lda_of(p) > UINT32_MAX || ldb_of(p) > UINT32_MAX || !wg_device_has_feature(ctx->dev, WG_FEATURE_WORKGROUP_MATRIX))
         return false;
@@ -401,14 +382,14 @@ typedef struct wgm_arm {
     wt_dtype odt;
     int ond;
     const int64_t *shape;
-    bool wgm;
+    wt_mm_kernel kind;                    /* WGM or a matmul_coop kernel */
 } wgm_arm;
 
 static wt_tensor *wgm_arm_product(wt_context *ctx, void *arg) {
     wgm_arm *w = arg;
     wt_tensor *o = wt_tensor_new(ctx, w->op, w->odt, w->ond, w->shape);
-    if (o && (w->wgm ? record_wgm(ctx, w->op, w->p, o, w->a, w->b, w->bias)
-                     : record_coop(ctx, w->op, w->p, o, w->a, w->b, w->bias)) != WT_OK) {
+    if (o && (w->kind == WT_MM_WGM ? record_wgm(ctx, w->op, w->p, o, w->a, w->b, w->bias)
+                                   : record_coop(ctx, w->op, w->p, w->kind, o, w->a, w->b, w->bias)) != WT_OK) {
         wt_release(o);
         return NULL;
     }
@@ -439,8 +420,8 @@ static bool wgm_guard(wt_context *ctx, const char *op, const mm_plan *p, wt_tens
         return true;
     wt_error_state es;                /* the timing's own errors are not the caller's */
     wt_error_save(ctx, &es);
-    wgm_arm coop = { op, p, a, b, bias, odt, ond, shape, false }, wgm = coop;
-    wgm.wgm = true;
+    wgm_arm coop = { op, p, a, b, bias, odt, ond, shape, coop_kernel(p, WT_MM_AUTO) }, wgm = coop;
+    wgm.kind = WT_MM_WGM;
     double tc = INFINITY, tw = INFINITY;
     bool gpu, failed = !wt_warm_up(ctx, wgm_arm_product, &wgm, 0.3);
     for (int look = 0; look < 2 && !(tw < tc); look++) {
@@ -493,7 +474,7 @@ static bool pad_pays(wt_context *ctx, const mm_plan *p) {
 }
 
 static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b, bool b_t, wt_tensor *bias,
-                     const wt_matmul_desc *desc);
+                     wt_matmul_precision prec, wt_mm_kernel kernel);
 
 /* pad_pays's path: the result [.., M, N] (rshape), a view of the padded [Mp, Np] product (row
  * stride Np: no copy out), or NULL with the context's error state as it was before (an allocation
@@ -516,7 +497,7 @@ static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, w
     t[WP] = t[AP] && t[WT] ? wt_pad(ctx, t[WT], pw, WT_PAD_CONSTANT, 0) : NULL;
     t[CP] = bias && bias->shape[0] != 1 && t[WP] ? wt_pad(ctx, bias, pc, WT_PAD_CONSTANT, 0) : NULL;
     if (t[WP] && (!bias || bias->shape[0] == 1 || t[CP]))
-        t[R] = mm(ctx, op, t[AP], t[WP], kc, t[CP] ? t[CP] : bias, NULL);
+        t[R] = mm(ctx, op, t[AP], t[WP], kc, t[CP] ? t[CP] : bias, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO);
     t[N1] = t[R] ? wt_narrow(ctx, t[R], 0, 0, p->M) : NULL;
     t[N2] = t[N1] ? wt_narrow(ctx, t[N1], 1, 0, p->N) : NULL;
     if (t[N2])
@@ -537,7 +518,7 @@ static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, w
 /* The product of a [..., M, K] and b [..., K, N] (b_t: b is given as [..., N, K], as linear's
  * weight); a_vec / b_vec: the operand was 1-D (its dim is dropped from the result). */
 static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b, bool b_t, wt_tensor *bias,
-                     const wt_matmul_desc *desc) {
+                     wt_matmul_precision prec, wt_mm_kernel kernel) {
     if (!wt_check_tensor(ctx, op, a) || !wt_check_tensor(ctx, op, b) || (bias && !wt_check_tensor(ctx, op, bias)))
         return NULL;
     char s1[160], s2[160], s3[160];
@@ -550,10 +531,10 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
         return wt_fail(ctx, WT_STATUS_SHAPE, op, "shapes %s and %s: operands must have at least one dim", s1, s2);
     if (b_t && b->ndim != 2)
         return wt_fail(ctx, WT_STATUS_SHAPE, op, "weight shape %s: expected [out_features, in_features]", s2);
-    if (desc && (unsigned)desc->precision >= WT_MATMUL_PRECISION_COUNT)
-        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "precision %d is not a wt_matmul_precision", (int)desc->precision);
-    if (desc && (unsigned)desc->kernel >= WT_MATMUL_KERNEL_COUNT)
-        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %d is not a wt_matmul_kernel", (int)desc->kernel);
+    if ((unsigned)prec >= WT_MATMUL_PRECISION_COUNT)
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "precision %d is not a wt_matmul_precision", (int)prec);
+    if ((unsigned)kernel >= WT_MM_KERNEL_COUNT)
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %d is not a matmul kernel", (int)kernel);
 
     /* matrix views of the operands: (rows, cols, row stride, col stride) and batch dims */
     bool a_vec = a->ndim == 1, b_vec = b->ndim == 1 && !b_t;
@@ -646,8 +627,8 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
                        "shapes %s and %s: negative or too large strides (make the operands contiguous)", s1, s2);
 
     wt_dtype odt = wt_promote(a->dtype, b->dtype);
-    if ((!desc || (desc->kernel == WT_MATMUL_AUTO && desc->precision == WT_MATMUL_PRECISION_DEFAULT)) &&
-        pad_pays(ctx, &p)) {
+    wt_mm_kernel kind = kernel != WT_MM_AUTO ? kernel : wt_mm_kernel_by_name(ctx->pol.matmul_kernel);
+    if (kind == WT_MM_AUTO && prec == WT_MATMUL_PRECISION_DEFAULT && pad_pays(ctx, &p)) {
         wt_tensor *r = mm_padded(ctx, op, &p, a, b, b_t, bias, ond, rshape);
         if (r)
             return r;
@@ -655,38 +636,36 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
     wt_tensor *out = wt_tensor_new(ctx, op, odt, ond, rshape);
     if (!out || out->numel == 0)
         return out;
-    wt_matmul_kernel kind = desc ? desc->kernel : WT_MATMUL_AUTO;
-    if (kind == WT_MATMUL_MATVEC && !matvec_ok(&p)) {
+    bool tc = kt[kind].file == WT_K_matmul_coop || kt[kind].file == WT_K_matmul_wgm;
+    const char *why = kind == WT_MM_MATVEC && !matvec_ok(&p) ? "M or N = 1, no batch, aligned k-contiguous rows"
+                      : kt[kind].v4 && !v4_ok(&p)
+                          ? "row-major operands (or A m-contiguous with M a multiple of 4, B k-contiguous) with K and "
+                            "N multiples of 4 and quad-aligned rows"
+                      : tc && !coop_ok(ctx, &p, a, b) ? "tensor cores and f16 operands with 16-byte aligned rows, K % 16 == 0"
+                      : kind == WT_MM_WGM && !wgm_fits(ctx, &p) ? "workgroup matrices and whole 128 x 256 tiles, K % 512 == 0"
+                                                                 : NULL;
+    if (why) {
         wt_release(out);
-        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
-                       "shapes %s and %s: the matvec kernel needs M or N = 1, no batch, aligned k-contiguous rows", s1,
-                       s2);
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "shapes %s and %s: kernel %s needs %s", s1, s2,
+                       kt[kind].name, why);
     }
-    if (desc && desc->precision == WT_MATMUL_F16_TENSOR && kind == WT_MATMUL_AUTO && coop_ok(ctx, &p, a, b)) {
-        bool wgm = wgm_ok(ctx, &p) && wgm_guard(ctx, op, &p, a, b, bias, odt, ond, rshape);
-        if ((wgm ? record_wgm(ctx, op, &p, out, a, b, bias) : record_coop(ctx, op, &p, out, a, b, bias)) != WT_OK) {
-            wt_release(out);
-            return NULL;
-        }
-        return out;
-    }
-    if (is_v4(kind) && !v4_ok(&p)) {
-        wt_release(out);
-        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
-                       "shapes %s and %s: kernel %s needs row-major operands (or A m-contiguous with M a multiple "
-                       "of 4, B k-contiguous) with K and N multiples of 4 and quad-aligned rows", s1, s2,
-                       wt_matmul_kernel_name(kind));
-    }
-    if (kind == WT_MATMUL_AUTO) {
+    if (kind == WT_MM_AUTO && prec == WT_MATMUL_F16_TENSOR && coop_ok(ctx, &p, a, b))
+        kind = ctx->pol.matmul_workgroup_matrix != WT_OFF && wgm_fits(ctx, &p) &&
+                       wgm_guard(ctx, op, &p, a, b, bias, odt, ond, rshape)
+                   ? WT_MM_WGM
+                   : coop_kernel(&p, WT_MM_AUTO);
+    if (kind == WT_MM_AUTO) {
         kind = heuristic(&p);
-        if (kind != WT_MATMUL_MATVEC) {
-            wt_matmul_kernel tuned = wt_autotune_layout(ctx, p.M, p.N, p.K, p.batch, odt, layout_of(&p));
-            if (tuned != WT_MATMUL_AUTO && (!is_v4(tuned) || v4_ok(&p)))
+        if (kind != WT_MM_MATVEC) {
+            wt_mm_kernel tuned = wt_autotune_layout(ctx, p.M, p.N, p.K, p.batch, odt, layout_of(&p));
+            if (tuned != WT_MM_AUTO && (!kt[tuned].v4 || v4_ok(&p)))
                 kind = tuned;
         }
     }
-    wt_status s = kind == WT_MATMUL_MATVEC ? record_matvec(ctx, op, &p, out, a, b, bias)
-                                           : record_tiled(ctx, op, &p, kind, out, a, b, bias);
+    wt_status s = kind == WT_MM_MATVEC ? record_matvec(ctx, op, &p, out, a, b, bias)
+                  : kind == WT_MM_WGM  ? record_wgm(ctx, op, &p, out, a, b, bias)
+                  : kt[kind].file == WT_K_matmul_coop ? record_coop(ctx, op, &p, kind, out, a, b, bias)
+                                                      : record_tiled(ctx, op, &p, kind, out, a, b, bias);
     if (s != WT_OK) {
         wt_release(out);
         return NULL;
@@ -695,20 +674,17 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
 }
 
 wt_tensor *wt_matmul(wt_context *ctx, wt_tensor *a, wt_tensor *b) {
-    return mm(ctx, "wt_matmul", a, b, false, NULL, NULL);
+    return mm(ctx, "wt_matmul", a, b, false, NULL, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO);
 }
 
 wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, const wt_matmul_desc *desc) {
-    return mm(ctx, "wt_matmul", a, b, false, bias, desc);
+    return mm(ctx, "wt_matmul", a, b, false, bias, desc ? desc->precision : WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO);
+}
+
+wt_tensor *wt_matmul_kernel_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, wt_mm_kernel kernel) {
+    return mm(ctx, "wt_matmul", a, b, false, bias, WT_MATMUL_PRECISION_DEFAULT, kernel);
 }
 
 wt_tensor *wt_linear(wt_context *ctx, wt_tensor *x, wt_tensor *w, wt_tensor *bias) {
-    return mm(ctx, "wt_linear", x, w, true, bias, NULL);
-}
-
-bool wt_matmul_kernel_known(const char *name) {
-    for (int k = 1; k < WT_MATMUL_KERNEL_COUNT; k++)
-        if (name && !strcmp(name, kernel_names[k]))
-            return true;
-    return false;
+    return mm(ctx, "wt_linear", x, w, true, bias, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO);
 }

@@ -2,16 +2,17 @@
  * operands on tensor cores through WGSL subgroup matrices, f32 accumulation) against a double
  * reference: tile-exact and ragged shapes, transposed (column-major) operands read in place, a
  * bias, K % 32 = 16, with the f16 error bound of test_matmul (2e-3 |ref| + 1e-3 sum |a b| + 1e-3);
- * with tensor cores, every case runs on each variant (WGC_COOP_VARIANT 0..9, matmul.c).  On an
+ * with tensor cores, every case runs on each matmul_coop kernel (coop128x128, coop128x128s: the
+ * policy's matmul_kernel).  On an
  * adapter without cooperative matrices (lavapipe) the test says "SKIP: no cooperative matrix on
  * <adapter>" and checks that the mode falls back to the default kernels with the same results.
  * WGC_COOP_BENCH=1 adds the f16 4096^3 timing (TFLOP/s, tensor cores against the default
  * kernels, median of 5 batches of 10 products) with 256 outputs checked against double (the
- * variant matmul.c picks for that shape, or the WGC_COOP_VARIANT one), and the
+ * kernel matmul.c picks for that shape, or the one WGC_MATMUL_KERNEL forces), and the
  * tensor-core timings with A, B or both column-major (transposed views), then the driver's
  * Register Count and Shared Memory Size of every matmul_coop pipeline built (wt_kernel_list, where
  * the device has pipeline statistics).  Under valgrind, two cases.  Everywhere, matmul_coop.wgsl
- * is compiled by our compiler for every variant (tile shape), operand layout and bias mode with
+ * is compiled by our compiler for both ops (slice buffers), every operand layout and bias mode with
  * the prelude kernel.c gives it, so that a broken kernel fails here even on adapters without
  * cooperative matrices.  Where the device has workgroup matrices (WG_FEATURE_WORKGROUP_MATRIX),
  * whole-tile products run matmul_wgm.wgsl by default: the variant cases above run with
@@ -25,7 +26,8 @@
 #include "wgc/wgsl.h"
 #include "tensor/internal.h"
 
-#define COOP_VARIANTS 10  /* matmul.c's coop_tiles */
+#define COOP_VARIANTS 2   /* matmul_coop.wgsl's ops: coop128x128, coop128x128s */
+static const char *const coop_names[COOP_VARIANTS] = { "coop128x128", "coop128x128s" };
 
 static wt_context *ctx;
 static wt_toggle wgm_caller;     /* the policy's matmul_workgroup_matrix from the caller (WGC_MATMUL_WGM) */
@@ -234,7 +236,9 @@ static void bench_4096(void) {
     }
     double tc = bench(n, &tensor_mode, a, b);
     double df = bench(n, &(wt_matmul_desc){ .label = "default" }, a, b);
-    const char *v = getenv("WGC_COOP_VARIANT");
+    wt_policy pv;
+    wt_context_get_policy(ctx, &pv);
+    const char *v = pv.matmul_kernel;
     printf("BENCH f16 matmul 4096^3: tensor cores (variant %s) %.1f TFLOP/s, default kernels %.1f TFLOP/s\n",
            v ? v : "auto", tc, df);
     if (wgm_caller != WT_OFF && wg_device_has_feature(wt_context_device(ctx), WG_FEATURE_WORKGROUP_MATRIX)) {
@@ -353,20 +357,21 @@ int main(void) {
     bool light = test_under_valgrind();   /* each lavapipe kernel build takes seconds there */
     if (light)
         printf("under valgrind: two cases\n");
-    /* with tensor cores, every variant (WGC_COOP_VARIANT, matmul.c) on every case; the whole-tile
+    /* with tensor cores, every matmul_coop kernel (the policy's matmul_kernel) on every case; the whole-tile
      * cases would run matmul_wgm.wgsl where the device has workgroup matrices, so that is off here */
     wt_policy p0;
     wt_context_get_policy(ctx, &p0);
     wgm_caller = p0.matmul_workgroup_matrix;
     bool wgm_off = wgm_caller == WT_OFF;
     set_wgm(WT_OFF, false);
-    const char *forced = getenv("WGC_COOP_VARIANT");
+    bool forced = p0.matmul_kernel != NULL;
     for (int var = 0; var < (tc && !forced ? COOP_VARIANTS : 1); var++) {
         if (tc && !forced) {
-            char vs[12];
-            snprintf(vs, sizeof vs, "%d", var);
-            setenv("WGC_COOP_VARIANT", vs, 1);
-            printf("variant %d\n", var);
+            wt_policy pk;
+            wt_context_get_policy(ctx, &pk);
+            pk.matmul_kernel = coop_names[var];
+            CHECK(wt_context_set_policy(ctx, &pk) == WT_OK);
+            printf("kernel %s\n", coop_names[var]);
         }
         check_case(128, 128, 64, false, false, false);
         check_case(200, 136, 96, false, false, true);
@@ -376,12 +381,17 @@ int main(void) {
             check_case(72, 200, 80, true, false, true);     /* K % 32 = 16: a half slice */
             check_case(300, 264, 1040, false, true, false);
             check_case(520, 136, 32, true, true, true);
-            /* not eligible (K % 16): the default kernels, still right */
-            check_case(33, 65, 40, false, false, false);
         }
     }
-    if (tc && !forced)
-        unsetenv("WGC_COOP_VARIANT");
+    if (tc && !forced) {
+        wt_policy pk;
+        wt_context_get_policy(ctx, &pk);
+        pk.matmul_kernel = NULL;
+        CHECK(wt_context_set_policy(ctx, &pk) == WT_OK);
+    }
+    /* not eligible (K % 16): the default kernels, still right */
+    if (!light)
+        check_case(33, 65, 40, false, false, false);
     /* workgroup matrices (matmul_wgm.wgsl, VK_NV_cooperative_matrix2, the default where it applies):
      * whole 128 x 256 tiles, K a multiple of 512 (8 to 24 slices), every layout, the bias; K a
      * multiple of 64 but not of 512 runs matmul_coop.wgsl (matmul.c's wgm_ok) */
