@@ -38,6 +38,10 @@ typedef struct mm_plan {
     int64_t a_off, a_ms, a_ks;            /* A (m, k) at a_off + m * a_ms + k * a_ks */
     int64_t b_off, b_ks, b_ns;            /* B (k, n) at b_off + k * b_ks + n * b_ns */
     int64_t c_off, c_ns;                  /* bias (n) at c_off + n * c_ns */
+    wt_dtype odt;                         /* the result: dtype, rank, shape */
+    int ond;
+    int64_t shape[WT_MAX_DIMS];
+    char sa[160], sb[160];                /* the operands' shapes, for messages */
 } mm_plan;
 
 /* The kernels' table (internal.h WT_MM_KERNELS), indexed by wt_mm_kernel. */
@@ -375,21 +379,20 @@ static wt_status record_wgm(wt_context *ctx, const char *op, const mm_plan *p, w
  * it slower (tests). */
 #define WGM_RECHECK 32u
 
+static wt_status record(wt_context *ctx, const char *op, const mm_plan *p, wt_mm_kernel kind, wt_tensor *out,
+                        wt_tensor *a, wt_tensor *b, wt_tensor *bias);
+
 typedef struct wgm_arm {
     const char *op;
     const mm_plan *p;
     wt_tensor *a, *b, *bias;
-    wt_dtype odt;
-    int ond;
-    const int64_t *shape;
     wt_mm_kernel kind;                    /* WGM or a matmul_coop kernel */
 } wgm_arm;
 
 static wt_tensor *wgm_arm_product(wt_context *ctx, void *arg) {
     wgm_arm *w = arg;
-    wt_tensor *o = wt_tensor_new(ctx, w->op, w->odt, w->ond, w->shape);
-    if (o && (w->kind == WT_MM_WGM ? record_wgm(ctx, w->op, w->p, o, w->a, w->b, w->bias)
-                                   : record_coop(ctx, w->op, w->p, w->kind, o, w->a, w->b, w->bias)) != WT_OK) {
+    wt_tensor *o = wt_tensor_new(ctx, w->op, w->p->odt, w->p->ond, w->p->shape);
+    if (o && record(ctx, w->op, w->p, w->kind, o, w->a, w->b, w->bias) != WT_OK) {
         wt_release(o);
         return NULL;
     }
@@ -403,11 +406,10 @@ static uint64_t pipelines_created(wt_context *ctx) {
 }
 
 /* Run this product on matmul_wgm.wgsl (true) or on matmul_coop.wgsl (false)? */
-static bool wgm_guard(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, wt_tensor *bias,
-                      wt_dtype odt, int ond, const int64_t *shape) {
+static bool wgm_guard(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, wt_tensor *bias) {
     if (ctx->pol.matmul_workgroup_matrix == WT_ON)
         return true;
-    wt_kkey key = tiles_key(p, WT_K_matmul_wgm, 0, odt, bias);
+    wt_kkey key = tiles_key(p, WT_K_matmul_wgm, 0, p->odt, bias);
     struct wt_wgm_verdict *v = NULL;
     for (uint32_t i = 0; i < ctx->wgm_count && !v; i++)
         if (!memcmp(&ctx->wgm[i].key, &key, sizeof key))
@@ -420,7 +422,7 @@ static bool wgm_guard(wt_context *ctx, const char *op, const mm_plan *p, wt_tens
         return true;
     wt_error_state es;                /* the timing's own errors are not the caller's */
     wt_error_save(ctx, &es);
-    wgm_arm coop = { op, p, a, b, bias, odt, ond, shape, coop_kernel(p, WT_MM_AUTO) }, wgm = coop;
+    wgm_arm coop = { op, p, a, b, bias, coop_kernel(p, WT_MM_AUTO) }, wgm = coop;
     wgm.kind = WT_MM_WGM;
     double tc = INFINITY, tw = INFINITY;
     bool gpu, failed = !wt_warm_up(ctx, wgm_arm_product, &wgm, 0.3);
@@ -448,10 +450,6 @@ static bool wgm_guard(wt_context *ctx, const char *op, const mm_plan *p, wt_tens
     return !v->slow;
 }
 
-static bool fits_i32(int64_t v) {
-    return v >= 0 && v <= INT32_MAX;
-}
-
 /* Ragged products (K or N not a multiple of 4, unaligned rows) cannot use the 16-byte kernels in
  * place.  When the product is large enough (a GPU's worth of 128 x 128 tiles, K >= 256) and the
  * tile-exact shape wastes at most 10%, padded copies pay: A zero-padded to [Mp, Kp] and B to
@@ -476,11 +474,11 @@ static bool pad_pays(wt_context *ctx, const mm_plan *p) {
 static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b, bool b_t, wt_tensor *bias,
                      wt_matmul_precision prec, wt_mm_kernel kernel);
 
-/* pad_pays's path: the result [.., M, N] (rshape), a view of the padded [Mp, Np] product (row
- * stride Np: no copy out), or NULL with the context's error state as it was before (an allocation
- * failed: the caller runs the product in place).  The padded operands go back to the pool. */
+/* pad_pays's path: the result, a view of the padded [Mp, Np] product (row stride Np: no copy
+ * out), or NULL with the context's error state as it was before (an allocation failed: the
+ * caller runs the product in place).  The padded operands go back to the pool. */
 static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, bool b_t,
-                            wt_tensor *bias, int ond, const int64_t *rshape) {
+                            wt_tensor *bias) {
     wt_error_state es;
     wt_error_save(ctx, &es);
     int64_t mp = cdiv(p->M, 128) * 128, np = cdiv(p->N, 128) * 128, kp = cdiv(p->K, 8) * 8;
@@ -501,7 +499,7 @@ static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, w
     t[N1] = t[R] ? wt_narrow(ctx, t[R], 0, 0, p->M) : NULL;
     t[N2] = t[N1] ? wt_narrow(ctx, t[N1], 1, 0, p->N) : NULL;
     if (t[N2])
-        out = ond == 2 ? t[N2] : wt_view(ctx, t[N2], ond, rshape);
+        out = p->ond == 2 ? t[N2] : wt_view(ctx, t[N2], p->ond, p->shape);
     if (out == t[N2])
         t[N2] = NULL;
     if (t[A2] == a)
@@ -515,158 +513,204 @@ static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, w
     return out;
 }
 
-/* The product of a [..., M, K] and b [..., K, N] (b_t: b is given as [..., N, K], as linear's
- * weight); a_vec / b_vec: the operand was 1-D (its dim is dropped from the result). */
-static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b, bool b_t, wt_tensor *bias,
-                     wt_matmul_precision prec, wt_mm_kernel kernel) {
-    if (!wt_check_tensor(ctx, op, a) || !wt_check_tensor(ctx, op, b) || (bias && !wt_check_tensor(ctx, op, bias)))
-        return NULL;
-    char s1[160], s2[160], s3[160];
-    wt_shape_str(s1, sizeof s1, a->ndim, a->shape);
-    wt_shape_str(s2, sizeof s2, b->ndim, b->shape);
-    if (!wt_is_float(a->dtype) || !wt_is_float(b->dtype) || (bias && !wt_is_float(bias->dtype)))
-        return wt_fail(ctx, WT_STATUS_DTYPE, op, "dtypes %s and %s%s%s: f32 or f16 operands only", wt_dtype_name(a->dtype),
-                       wt_dtype_name(b->dtype), bias ? ", bias " : "", bias ? wt_dtype_name(bias->dtype) : "");
-    if (a->ndim == 0 || b->ndim == 0)
-        return wt_fail(ctx, WT_STATUS_SHAPE, op, "shapes %s and %s: operands must have at least one dim", s1, s2);
-    if (b_t && b->ndim != 2)
-        return wt_fail(ctx, WT_STATUS_SHAPE, op, "weight shape %s: expected [out_features, in_features]", s2);
-    if ((unsigned)prec >= WT_MATMUL_PRECISION_COUNT)
-        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "precision %d is not a wt_matmul_precision", (int)prec);
-    if ((unsigned)kernel >= WT_MM_KERNEL_COUNT)
-        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %d is not a matmul kernel", (int)kernel);
+/* ---- plan: shapes and strides -> mm_plan ----------------------------------------------------- */
 
+static bool fits_i32(int64_t v) {
+    return v >= 0 && v <= INT32_MAX;
+}
+
+/* The plan of a [..., M, K] . b [..., K, N] (b_t: b is given as [N, K], linear's weight; a 1-D
+ * operand's dim is dropped from the result): matrix views of the operands, the batch dims
+ * broadcast and collapsed, the result's shape; or an error naming the op and the shapes. */
+static wt_status plan(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b, bool b_t, wt_tensor *bias,
+                      mm_plan *p) {
+    memset(p, 0, sizeof *p);
+    char s3[160];
+    wt_shape_str(p->sa, sizeof p->sa, a->ndim, a->shape);
+    wt_shape_str(p->sb, sizeof p->sb, b->ndim, b->shape);
+    const char *s1 = p->sa, *s2 = p->sb;
+    if (!wt_is_float(a->dtype) || !wt_is_float(b->dtype) || (bias && !wt_is_float(bias->dtype)))
+        return wt_failst(ctx, WT_STATUS_DTYPE, op, "dtypes %s and %s%s%s: f32 or f16 operands only",
+                         wt_dtype_name(a->dtype), wt_dtype_name(b->dtype), bias ? ", bias " : "",
+                         bias ? wt_dtype_name(bias->dtype) : "");
+    if (a->ndim == 0 || b->ndim == 0)
+        return wt_failst(ctx, WT_STATUS_SHAPE, op, "shapes %s and %s: operands must have at least one dim", s1, s2);
+    if (b_t && b->ndim != 2)
+        return wt_failst(ctx, WT_STATUS_SHAPE, op, "weight shape %s: expected [out_features, in_features]", s2);
     /* matrix views of the operands: (rows, cols, row stride, col stride) and batch dims */
     bool a_vec = a->ndim == 1, b_vec = b->ndim == 1 && !b_t;
-    mm_plan p;
-    memset(&p, 0, sizeof p);
     int an = a->ndim, bn = b->ndim;
     if (a_vec) {
-        p.M = 1; p.K = a->shape[0]; p.a_ms = 0; p.a_ks = a->strides[0];
+        p->M = 1; p->K = a->shape[0]; p->a_ms = 0; p->a_ks = a->strides[0];
     } else {
-        p.M = a->shape[an - 2]; p.K = a->shape[an - 1]; p.a_ms = a->strides[an - 2]; p.a_ks = a->strides[an - 1];
+        p->M = a->shape[an - 2]; p->K = a->shape[an - 1]; p->a_ms = a->strides[an - 2]; p->a_ks = a->strides[an - 1];
     }
     int64_t kb;
     if (b_vec) {
-        kb = b->shape[0]; p.N = 1; p.b_ks = b->strides[0]; p.b_ns = 0;
+        kb = b->shape[0]; p->N = 1; p->b_ks = b->strides[0]; p->b_ns = 0;
     } else if (b_t) {
-        kb = b->shape[1]; p.N = b->shape[0]; p.b_ks = b->strides[1]; p.b_ns = b->strides[0];
+        kb = b->shape[1]; p->N = b->shape[0]; p->b_ks = b->strides[1]; p->b_ns = b->strides[0];
     } else {
-        kb = b->shape[bn - 2]; p.N = b->shape[bn - 1]; p.b_ks = b->strides[bn - 2]; p.b_ns = b->strides[bn - 1];
+        kb = b->shape[bn - 2]; p->N = b->shape[bn - 1]; p->b_ks = b->strides[bn - 2]; p->b_ns = b->strides[bn - 1];
     }
-    if (kb != p.K)
-        return wt_fail(ctx, WT_STATUS_SHAPE, op, "shapes %s and %s%s: inner dims %lld and %lld differ", s1, s2,
-                       b_t ? " (weight transposed)" : "", (long long)p.K, (long long)kb);
-    p.a_off = a->offset;
-    p.b_off = b->offset;
+    if (kb != p->K)
+        return wt_failst(ctx, WT_STATUS_SHAPE, op, "shapes %s and %s%s: inner dims %lld and %lld differ", s1, s2,
+                         b_t ? " (weight transposed)" : "", (long long)p->K, (long long)kb);
+    p->a_off = a->offset;
+    p->b_off = b->offset;
     /* batch dims, right-aligned and broadcast */
     int abn = a_vec ? 0 : an - 2, bbn = (b_vec || b_t) ? 0 : bn - 2;
     int obn = abn > bbn ? abn : bbn;
-    int64_t oshape[WT_MAX_DIMS];
-    int64_t ast[WT_MAX_DIMS], bst[WT_MAX_DIMS];
+    int64_t oshape[WT_MAX_DIMS], ast[WT_MAX_DIMS], bst[WT_MAX_DIMS];
     for (int d = 0; d < obn; d++) {
         int da = d - (obn - abn), db = d - (obn - bbn);
         int64_t sa = da >= 0 ? a->shape[da] : 1, sb = db >= 0 ? b->shape[db] : 1;
         if (sa != sb && sa != 1 && sb != 1)
-            return wt_fail(ctx, WT_STATUS_SHAPE, op, "shapes %s and %s: batch dims are not broadcastable", s1, s2);
+            return wt_failst(ctx, WT_STATUS_SHAPE, op, "shapes %s and %s: batch dims are not broadcastable", s1, s2);
         oshape[d] = sa == 1 ? sb : sa;
         ast[d] = da >= 0 && sa != 1 ? a->strides[da] : 0;
         bst[d] = db >= 0 && sb != 1 ? b->strides[db] : 0;
     }
-    int ond = 0;
-    int64_t rshape[WT_MAX_DIMS];
     for (int d = 0; d < obn; d++)
-        rshape[ond++] = oshape[d];
+        p->shape[p->ond++] = oshape[d];
     if (!a_vec)
-        rshape[ond++] = p.M;
+        p->shape[p->ond++] = p->M;
     if (!b_vec)
-        rshape[ond++] = p.N;
+        p->shape[p->ond++] = p->N;
+    p->odt = wt_promote(a->dtype, b->dtype);
     if (bias) {
         wt_shape_str(s3, sizeof s3, bias->ndim, bias->shape);
-        if (bias->ndim != 1 || (bias->shape[0] != p.N && bias->shape[0] != 1))
-            return wt_fail(ctx, WT_STATUS_SHAPE, op, "bias shape %s does not match %lld output features", s3,
-                           (long long)p.N);
-        p.c_off = bias->offset;
-        p.c_ns = bias->shape[0] == 1 ? 0 : bias->strides[0];
+        if (bias->ndim != 1 || (bias->shape[0] != p->N && bias->shape[0] != 1))
+            return wt_failst(ctx, WT_STATUS_SHAPE, op, "bias shape %s does not match %lld output features", s3,
+                             (long long)p->N);
+        p->c_off = bias->offset;
+        p->c_ns = bias->shape[0] == 1 ? 0 : bias->strides[0];
     }
     /* collapse the batch: drop size-1 dims, merge neighbours whose strides chain in both A and B */
     for (int d = 0; d < obn; d++) {
         if (oshape[d] == 1)
             continue;
-        if (p.nb && ast[d] * oshape[d] == p.ast[p.nb - 1] && bst[d] * oshape[d] == p.bst[p.nb - 1]) {
-            p.bshape[p.nb - 1] *= oshape[d];
-            p.ast[p.nb - 1] = ast[d];
-            p.bst[p.nb - 1] = bst[d];
+        if (p->nb && ast[d] * oshape[d] == p->ast[p->nb - 1] && bst[d] * oshape[d] == p->bst[p->nb - 1]) {
+            p->bshape[p->nb - 1] *= oshape[d];
+            p->ast[p->nb - 1] = ast[d];
+            p->bst[p->nb - 1] = bst[d];
             continue;
         }
-        p.bshape[p.nb] = oshape[d];
-        p.ast[p.nb] = ast[d];
-        p.bst[p.nb] = bst[d];
-        p.nb++;
+        p->bshape[p->nb] = oshape[d];
+        p->ast[p->nb] = ast[d];
+        p->bst[p->nb] = bst[d];
+        p->nb++;
     }
     /* batch dims that only A has and that continue A's rows are more rows (x [B, S, K] . W) */
-    while (p.nb && p.bst[p.nb - 1] == 0 && p.M > 1 && p.ast[p.nb - 1] == p.M * p.a_ms) {
-        p.M *= p.bshape[p.nb - 1];
-        p.nb--;
+    while (p->nb && p->bst[p->nb - 1] == 0 && p->M > 1 && p->ast[p->nb - 1] == p->M * p->a_ms) {
+        p->M *= p->bshape[p->nb - 1];
+        p->nb--;
     }
-    if (p.M == 1 && p.nb && p.bst[p.nb - 1] == 0) {    /* a batch of single rows: rows */
-        p.M = p.bshape[p.nb - 1];
-        p.a_ms = p.ast[p.nb - 1];
-        p.nb--;
+    if (p->M == 1 && p->nb && p->bst[p->nb - 1] == 0) {    /* a batch of single rows: rows */
+        p->M = p->bshape[p->nb - 1];
+        p->a_ms = p->ast[p->nb - 1];
+        p->nb--;
     }
-    p.batch = 1;
-    for (int d = 0; d < p.nb; d++)
-        p.batch *= p.bshape[d];
+    p->batch = 1;
+    for (int d = 0; d < p->nb; d++)
+        p->batch *= p->bshape[d];
     /* the kernels index with 32-bit unsigned math from non-negative strides */
-    bool ok = fits_i32(p.a_ms) && fits_i32(p.a_ks) && fits_i32(p.b_ks) && fits_i32(p.b_ns) && fits_i32(p.c_ns) &&
-              fits_i32(p.M) && fits_i32(p.N) && fits_i32(p.K);
-    for (int d = 0; d < p.nb; d++)
-        ok = ok && fits_i32(p.ast[d]) && fits_i32(p.bst[d]);
+    bool ok = fits_i32(p->a_ms) && fits_i32(p->a_ks) && fits_i32(p->b_ks) && fits_i32(p->b_ns) &&
+              fits_i32(p->c_ns) && fits_i32(p->M) && fits_i32(p->N) && fits_i32(p->K);
+    for (int d = 0; d < p->nb; d++)
+        ok = ok && fits_i32(p->ast[d]) && fits_i32(p->bst[d]);
     if (!ok)
-        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
-                       "shapes %s and %s: negative or too large strides (make the operands contiguous)", s1, s2);
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op,
+                         "shapes %s and %s: negative or too large strides (make the operands contiguous)", s1, s2);
+    return WT_OK;
+}
 
-    wt_dtype odt = wt_promote(a->dtype, b->dtype);
-    wt_mm_kernel kind = kernel != WT_MM_AUTO ? kernel : wt_mm_kernel_by_name(ctx->pol.matmul_kernel);
-    if (kind == WT_MM_AUTO && prec == WT_MATMUL_PRECISION_DEFAULT && pad_pays(ctx, &p)) {
-        wt_tensor *r = mm_padded(ctx, op, &p, a, b, b_t, bias, ond, rshape);
+/* ---- choose: the kernel ------------------------------------------------------------------------ */
+
+/* Why kernel k cannot run plan p, or NULL when it can. */
+static const char *cannot_run(wt_context *ctx, const mm_plan *p, wt_mm_kernel k, const wt_tensor *a,
+                              const wt_tensor *b) {
+    if (k == WT_MM_MATVEC && !matvec_ok(p))
+        return "M or N = 1, no batch, aligned k-contiguous rows";
+    if (kt[k].v4 && !v4_ok(p))
+        return "row-major operands (or A m-contiguous with M a multiple of 4, B k-contiguous) with K and N "
+               "multiples of 4 and quad-aligned rows";
+    if ((kt[k].file == WT_K_matmul_coop || k == WT_MM_WGM) && !coop_ok(ctx, p, a, b))
+        return "tensor cores and f16 operands with 16-byte aligned rows, K a multiple of 16";
+    if (k == WT_MM_WGM && !wgm_fits(ctx, p))
+        return "workgroup matrices and whole 128 x 256 tiles, K a multiple of 512";
+    return NULL;
+}
+
+/* Run plan p on zero-padded copies (pad_pays)?  Only when nothing is forced. */
+static bool choose_pad(wt_context *ctx, const mm_plan *p, wt_matmul_precision prec, wt_mm_kernel forced) {
+    return forced == WT_MM_AUTO && prec == WT_MATMUL_PRECISION_DEFAULT && pad_pays(ctx, p);
+}
+
+/* The kernel for plan p: the one forced (by the caller, else by the policy's matmul_kernel; an
+ * error when it cannot run p), else for F16_TENSOR where tensor cores can run p matmul_wgm.wgsl
+ * (where it fits and wgm_guard keeps it) or matmul_coop.wgsl, else matvec where it applies, else
+ * the autotuner's choice for p's class, else the heuristic. */
+static wt_status choose(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, wt_tensor *bias,
+                        wt_matmul_precision prec, wt_mm_kernel forced, wt_mm_kernel *kind) {
+    *kind = forced;
+    if (forced != WT_MM_AUTO) {
+        const char *why = cannot_run(ctx, p, forced, a, b);
+        return why ? wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "shapes %s and %s: kernel %s needs %s", p->sa,
+                               p->sb, kt[forced].name, why)
+                   : WT_OK;
+    }
+    if (prec == WT_MATMUL_F16_TENSOR && coop_ok(ctx, p, a, b)) {
+        bool wgm = ctx->pol.matmul_workgroup_matrix != WT_OFF && wgm_fits(ctx, p) && wgm_guard(ctx, op, p, a, b, bias);
+        *kind = wgm ? WT_MM_WGM : coop_kernel(p, WT_MM_AUTO);
+        return WT_OK;
+    }
+    *kind = heuristic(p);
+    if (*kind != WT_MM_MATVEC) {
+        wt_mm_kernel tuned = wt_autotune_layout(ctx, p->M, p->N, p->K, p->batch, p->odt, layout_of(p));
+        if (tuned != WT_MM_AUTO && !cannot_run(ctx, p, tuned, a, b))
+            *kind = tuned;
+    }
+    return WT_OK;
+}
+
+/* ---- record: the dispatch ---------------------------------------------------------------------- */
+
+static wt_status record(wt_context *ctx, const char *op, const mm_plan *p, wt_mm_kernel kind, wt_tensor *out,
+                        wt_tensor *a, wt_tensor *b, wt_tensor *bias) {
+    if (kind == WT_MM_MATVEC)
+        return record_matvec(ctx, op, p, out, a, b, bias);
+    if (kind == WT_MM_WGM)
+        return record_wgm(ctx, op, p, out, a, b, bias);
+    if (kt[kind].file == WT_K_matmul_coop)
+        return record_coop(ctx, op, p, kind, out, a, b, bias);
+    return record_tiled(ctx, op, p, kind, out, a, b, bias);
+}
+
+/* The product: plan, choose, record.  kernel: forced by the caller (WT_MM_AUTO: the policy's
+ * matmul_kernel, else chosen). */
+static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b, bool b_t, wt_tensor *bias,
+                     wt_matmul_precision prec, wt_mm_kernel kernel) {
+    if (!wt_check_tensor(ctx, op, a) || !wt_check_tensor(ctx, op, b) || (bias && !wt_check_tensor(ctx, op, bias)))
+        return NULL;
+    if ((unsigned)prec >= WT_MATMUL_PRECISION_COUNT)
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "precision %d is not a wt_matmul_precision", (int)prec);
+    if ((unsigned)kernel >= WT_MM_KERNEL_COUNT)
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %d is not a matmul kernel", (int)kernel);
+    mm_plan p;
+    if (plan(ctx, op, a, b, b_t, bias, &p) != WT_OK)
+        return NULL;
+    wt_mm_kernel forced = kernel != WT_MM_AUTO ? kernel : wt_mm_kernel_by_name(ctx->pol.matmul_kernel), kind;
+    if (choose_pad(ctx, &p, prec, forced)) {
+        wt_tensor *r = mm_padded(ctx, op, &p, a, b, b_t, bias);
         if (r)
             return r;
     }
-    wt_tensor *out = wt_tensor_new(ctx, op, odt, ond, rshape);
+    wt_tensor *out = wt_tensor_new(ctx, op, p.odt, p.ond, p.shape);
     if (!out || out->numel == 0)
         return out;
-    bool tc = kt[kind].file == WT_K_matmul_coop || kt[kind].file == WT_K_matmul_wgm;
-    const char *why = kind == WT_MM_MATVEC && !matvec_ok(&p) ? "M or N = 1, no batch, aligned k-contiguous rows"
-                      : kt[kind].v4 && !v4_ok(&p)
-                          ? "row-major operands (or A m-contiguous with M a multiple of 4, B k-contiguous) with K and "
-                            "N multiples of 4 and quad-aligned rows"
-                      : tc && !coop_ok(ctx, &p, a, b) ? "tensor cores and f16 operands with 16-byte aligned rows, K % 16 == 0"
-                      : kind == WT_MM_WGM && !wgm_fits(ctx, &p) ? "workgroup matrices and whole 128 x 256 tiles, K % 512 == 0"
-                                                                 : NULL;
-    if (why) {
-        wt_release(out);
-        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "shapes %s and %s: kernel %s needs %s", s1, s2,
-                       kt[kind].name, why);
-    }
-    if (kind == WT_MM_AUTO && prec == WT_MATMUL_F16_TENSOR && coop_ok(ctx, &p, a, b))
-        kind = ctx->pol.matmul_workgroup_matrix != WT_OFF && wgm_fits(ctx, &p) &&
-                       wgm_guard(ctx, op, &p, a, b, bias, odt, ond, rshape)
-                   ? WT_MM_WGM
-                   : coop_kernel(&p, WT_MM_AUTO);
-    if (kind == WT_MM_AUTO) {
-        kind = heuristic(&p);
-        if (kind != WT_MM_MATVEC) {
-            wt_mm_kernel tuned = wt_autotune_layout(ctx, p.M, p.N, p.K, p.batch, odt, layout_of(&p));
-            if (tuned != WT_MM_AUTO && (!kt[tuned].v4 || v4_ok(&p)))
-                kind = tuned;
-        }
-    }
-    wt_status s = kind == WT_MM_MATVEC ? record_matvec(ctx, op, &p, out, a, b, bias)
-                  : kind == WT_MM_WGM  ? record_wgm(ctx, op, &p, out, a, b, bias)
-                  : kt[kind].file == WT_K_matmul_coop ? record_coop(ctx, op, &p, kind, out, a, b, bias)
-                                                      : record_tiled(ctx, op, &p, kind, out, a, b, bias);
-    if (s != WT_OK) {
+    if (choose(ctx, op, &p, a, b, bias, prec, forced, &kind) != WT_OK ||
+        record(ctx, op, &p, kind, out, a, b, bias) != WT_OK) {
         wt_release(out);
         return NULL;
     }
