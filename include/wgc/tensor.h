@@ -118,10 +118,16 @@ typedef enum wt_toggle {
     WT_OFF,
     WT_TOGGLE_COUNT
 } wt_toggle;
-/* When the matmul autotuner times kernels (doc/tensor.md, "Tuning").  FIRST_USE: a lazy wt_matmul
- * whose shape class has no cached choice tunes it there (it flushes the pending work and waits,
- * within tune_budget_ms); AHEAD: lazy ops only look the cache up (a miss takes the heuristic) and
- * wt_autotune_matmul tunes ahead of time; OFF: neither looks nor tunes. */
+/* When matmuls time kernels: the autotuner (which tiled kernel is fastest for a shape class) and
+ * the guard of WT_MATMUL_F16_TENSOR's workgroup-matrix kernel (wt_policy.matmul_workgroup_matrix
+ * AUTO).  FIRST_USE: the first lazy wt_matmul of a class without a cached choice tunes it there:
+ * it submits the pending work and waits while it times candidates, for at most about
+ * tune_budget_ms (the candidates not timed by then are left out; such a choice is kept for the
+ * process but not written to the cache file), and the first tensor-core product of a kernel key
+ * times the guard likewise.  AHEAD: lazy ops never time; they take a cached choice, else the
+ * heuristic, and a workgroup-matrix verdict made ahead, else the subgroup-matrix kernel;
+ * wt_autotune_matmul does the timing, with no budget.  OFF: lazy ops neither look the cache up
+ * nor time (the heuristic; the guard as AHEAD). */
 typedef enum wt_tune_mode {
     WT_TUNE_DEFAULT = 0,          /* FIRST_USE */
     WT_TUNE_FIRST_USE,
@@ -148,13 +154,14 @@ typedef struct wt_policy {
                                      wt_matmul_kernel_names lists them); an unknown name is an error */
     wt_toggle matmul_workgroup_matrix;  /* f16 tensor-core products on workgroup matrices where the
                                      device has them: AUTO = when faster than the subgroup-matrix
-                                     kernel on the first product of a shape (timed), ON = always,
-                                     OFF = never */
+                                     kernel on the first product of a kernel key (timed when tune
+                                     allows, see wt_tune_mode), ON = always, OFF = never */
     wt_toggle matmul_pad;         /* large ragged products on zero-padded copies: AUTO = when it pays,
                                      ON = always (tests), OFF = never */
     /* tuning */
     wt_tune_mode tune;
-    uint32_t tune_budget_ms;      /* a class's tuning stops timing new candidates past this; 0: 2000 */
+    uint32_t tune_budget_ms;      /* FIRST_USE: a lazy op's tuning stops timing new candidates past
+                                     this; 0: 2000 */
     double tune_min_flop;         /* smaller products are never tuned; 0: 2^28 */
     const char *cache_dir;        /* tuner cache; NULL: $XDG_CACHE_HOME/wgc, else ~/.cache/wgc; "": none */
     /* test hooks: fault injection for the suite (NULL / false in programs) */
@@ -519,12 +526,19 @@ typedef struct wt_matmul_desc {
 bool wt_matmul_tensor_cores(wt_context *ctx);
 /* wt_matmul (+ bias [N] added to every row, or NULL) in desc's precision (NULL: DEFAULT). */
 wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, const wt_matmul_desc *desc);
-/* The autotuner: for the shape class of (M, N, K, batch, dtype) on this device, times every tiled
- * kernel once on a problem of that class (after checking each against tile64x64u on a small
- * random problem: a kernel that fails to build or differs is never chosen) and remembers the
- * fastest, in memory and in a file under wt_policy.cache_dir (doc/tensor.md, "Tuning").
- * wt_matmul tunes on first use of a class (wt_policy.tune).  Returns the name of the choice for
- * contiguous row-major operands, NULL when none. */
+/* The autotuner: for the shape class of (M, N, K, batch, dtype, operand layout) on this device, it
+ * times every tiled kernel on a problem of that class (after checking each against tile64x64u on
+ * small random problems: a kernel that fails to build or differs is never chosen) and remembers
+ * the fastest, in memory and in a file under wt_policy.cache_dir (doc/tensor.md, "Tuning").
+ * When it runs: wt_policy.tune.
+ * wt_autotune_matmul tunes ahead of time: it runs one product a [batch, M, K] . b (b [batch, K, N],
+ * or with b_transposed the transposed view of a weight [N, K], as wt_linear reads it) of dtype dt
+ * on random operands, which tunes the class that product uses (any tune mode, no budget) and, for
+ * f16 where the device has tensor cores, also one WT_MATMUL_F16_TENSOR product, which makes the
+ * workgroup-matrix guard's verdict for it.  Submits the pending work and waits. */
+wt_status wt_autotune_matmul(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
+                             bool b_transposed);
+/* The cached choice for contiguous row-major operands, by name; NULL when none.  Never tunes. */
 const char *wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt);
 
 /* ---- convolution and pooling (src/tensor/conv.c) ------------------------------------------- */

@@ -49,6 +49,7 @@ typedef struct tune_entry {
     uint8_t uuid[16];
     uint32_t cls;
     wt_mm_kernel kernel;
+    bool partial;                 /* a budget left candidates out: not in the file, tuned again ahead */
 } tune_entry;
 
 static pthread_mutex_t tune_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -98,21 +99,23 @@ static bool cache_path(wt_context *ctx, const uint8_t *uuid, char *buf, size_t n
     return w > 0 && (size_t)w + 5 < n && snprintf(buf + w, n - (size_t)w, ".txt") == 4;
 }
 
-/* The entry for the class: a kernel, KERNEL_COUNT for "tuned, nothing chosen", AUTO for none. */
-static wt_mm_kernel find(const uint8_t *uuid, uint32_t cls) {
-    for (int i = tune_count - 1; i >= 0; i--)      /* the latest line wins */
+/* The entry for the class (the latest wins), or NULL. */
+static tune_entry *find(const uint8_t *uuid, uint32_t cls) {
+    for (int i = tune_count - 1; i >= 0; i--)
         if (tune_table[i].cls == cls && !memcmp(tune_table[i].uuid, uuid, 16))
-            return tune_table[i].kernel;
-    return WT_MM_AUTO;
+            return &tune_table[i];
+    return NULL;
 }
 
-static void add(const uint8_t *uuid, uint32_t cls, wt_mm_kernel k) {
+/* k: a kernel, or WT_MM_KERNEL_COUNT for "tuned, nothing chosen". */
+static void add(const uint8_t *uuid, uint32_t cls, wt_mm_kernel k, bool partial) {
     if (tune_count >= TUNE_MAX)
         memmove(tune_table, tune_table + 1, (TUNE_MAX - 1) * sizeof *tune_table), tune_count--;
     tune_entry *e = &tune_table[tune_count++];
     memcpy(e->uuid, uuid, 16);
     e->cls = cls;
     e->kernel = k;
+    e->partial = partial;
 }
 
 /* Reads the device's cache file into the table, once per file (lock held). */
@@ -148,7 +151,7 @@ static void load(wt_context *ctx, const uint8_t *uuid) {
                 d = (wt_dtype)i;
         wt_mm_kernel kk = wt_mm_kernel_by_name(kname);
         if (d != WT_DTYPE_DEFAULT && WT_MM_TILED(kk))
-            add(uuid, l << 28 | (uint32_t)d << 24 | m << 16 | n << 8 | k << 1 | bb, kk);
+            add(uuid, l << 28 | (uint32_t)d << 24 | m << 16 | n << 8 | k << 1 | bb, kk, false);
     }
     fclose(f);
 }
@@ -386,8 +389,11 @@ bool wt_warm_up(wt_context *ctx, wt_product_fn fn, void *arg, double seconds) {
     return true;
 }
 
+/* The fastest tiled kernel for the class of (M, N, K, batch, dt, layout) on this device, or
+ * WT_MM_AUTO; us[k]: the kernels' times (-1: not timed).  Past `deadline` (now_s() time) no
+ * further candidate is checked or timed once one has been (*cut is then set). */
 static wt_mm_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
-                             unsigned layout, double *us, const char **timer) {
+                         unsigned layout, double deadline, double *us, const char **timer, bool *cut) {
     bool at = layout & WT_MM_LAYOUT_A_COLS, bt_ = layout & WT_MM_LAYOUT_B_KCONTIG;
     *timer = "gpu";
     int nk = WT_MM_KERNEL_COUNT;          /* us[] and ok[] are indexed by kernel */
@@ -407,6 +413,10 @@ static wt_mm_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64
         ok[i] = false;
         if (!ref || !eref || !WT_MM_TILED(i))
             continue;
+        if (survivors && now_s() > deadline) {
+            *cut = true;
+            continue;
+        }
         wt_tensor *o = mm(ctx, sa, sb, k);
         double diff, mag;
         ok[i] = o && compare(ctx, o, ref, &diff, &mag) && diff <= 1e-4 * mag + (dt == WT_F16 ? 1e-2 : 1e-6);
@@ -449,6 +459,10 @@ static wt_mm_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64
     for (int i = 0; i < nk && a && b; i++) {
         if (!ok[i])
             continue;
+        if (best != WT_MM_AUTO && now_s() > deadline) {
+            *cut = true;
+            continue;
+        }
         wt_mm_kernel kk = (wt_mm_kernel)i;
         tune_arg ta = { a, b, kk };
         bool gpu;
@@ -467,7 +481,7 @@ static wt_mm_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64
      * not decide the choice (on the H200 sgemm 1024^3 once went to a kernel half as fast) */
     for (int round = 0; round < 2 && best != WT_MM_AUTO; round++)
         for (int i = 0; i < nk && a && b; i++) {
-            if (!ok[i] || us[i] <= 0 || us[i] > 2.0 * best_t * 1e6)
+            if (!ok[i] || us[i] <= 0 || us[i] > 2.0 * best_t * 1e6 || now_s() > deadline)
                 continue;
             wt_mm_kernel kk = (wt_mm_kernel)i;
             tune_arg ta = { a, b, kk };
@@ -486,14 +500,13 @@ static wt_mm_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64
     return best;
 }
 
-/* Contiguous row-major operands: ragged when K or N is not a multiple of 4. */
-const char *wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt) {
-    wt_mm_kernel k = wt_autotune_layout(ctx, M, N, K, batch, dt, K % 4 || N % 4 ? WT_MM_LAYOUT_RAGGED : 0u);
-    return k != WT_MM_AUTO ? wt_mm_kernel_name(k) : NULL;
+bool wt_mm_may_time(const wt_context *ctx) {
+    return ctx->mm_ahead || ctx->pol.tune == WT_TUNE_DEFAULT || ctx->pol.tune == WT_TUNE_FIRST_USE;
 }
 
-wt_mm_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
-                                    unsigned layout) {
+/* The choice for the class; tune_ok: tune a class without one (or with a partial one, ahead). */
+static wt_mm_kernel choice(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
+                           unsigned layout, bool tune_ok) {
     if (!ctx || M <= 0 || N <= 0 || K <= 0 || batch <= 0 || dt <= WT_DTYPE_DEFAULT || dt >= WT_DTYPE_COUNT ||
         layout > 7)
         return WT_MM_AUTO;
@@ -501,29 +514,78 @@ wt_mm_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K
     uint32_t cls = shape_class(M, N, K, batch, dt, layout);
     pthread_mutex_lock(&tune_lock);
     load(ctx, uuid);
-    wt_mm_kernel k = find(uuid, cls);
+    tune_entry *e = find(uuid, cls);
+    wt_mm_kernel k = e ? e->kernel : WT_MM_AUTO;
+    bool partial = e && e->partial;
     pthread_mutex_unlock(&tune_lock);
-    if (k == WT_MM_KERNEL_COUNT)
-        return WT_MM_AUTO;
-    double min_flop = ctx->pol.tune_min_flop > 0 ? ctx->pol.tune_min_flop : 268435456.0;
-    if (k != WT_MM_AUTO || ctx->pol.tune == WT_TUNE_OFF || 2.0 * (double)M * (double)N * (double)K * (double)batch < min_flop)
-        return k;
+    if (!tune_ok || (e && !(partial && ctx->mm_ahead)))
+        return k == WT_MM_KERNEL_COUNT ? WT_MM_AUTO : k;
     /* tune, keeping the caller's error state, pending work and random stream intact */
+    uint32_t budget = ctx->pol.tune_budget_ms ? ctx->pol.tune_budget_ms : 2000;
+    double deadline = ctx->mm_ahead ? INFINITY : now_s() + 1e-3 * budget;
     wt_error_state es;
     wt_error_save(ctx, &es);
     uint64_t rng = ctx->rng_counter;
     double us[WT_MM_KERNEL_COUNT];
     const char *timer = "none";
+    bool cut = false;
+    k = WT_MM_AUTO;
     if (wt_flush(ctx) == WT_OK)
-        k = tune(ctx, M, N, K, batch, dt, layout, us, &timer);
+        k = tune(ctx, M, N, K, batch, dt, layout, deadline, us, &timer, &cut);
     wt_error_restore(ctx, &es);
     ctx->rng_counter = rng;
     pthread_mutex_lock(&tune_lock);
-    if (find(uuid, cls) == WT_MM_AUTO) {
-        add(uuid, cls, k == WT_MM_AUTO ? WT_MM_KERNEL_COUNT : k);   /* never retried in this process */
-        if (k != WT_MM_AUTO)
+    e = find(uuid, cls);
+    if (!e || e->partial) {
+        add(uuid, cls, k == WT_MM_AUTO ? WT_MM_KERNEL_COUNT : k, cut);   /* never retried in this process */
+        if (k != WT_MM_AUTO && !cut)
             save(ctx, uuid, cls, k, us, WT_MM_KERNEL_COUNT, timer);
     }
     pthread_mutex_unlock(&tune_lock);
     return k;
+}
+
+wt_mm_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
+                                unsigned layout) {
+    if (!ctx || (ctx->pol.tune == WT_TUNE_OFF && !ctx->mm_ahead))
+        return WT_MM_AUTO;
+    double min_flop = ctx->pol.tune_min_flop > 0 ? ctx->pol.tune_min_flop : 268435456.0;
+    bool big = 2.0 * (double)M * (double)N * (double)K * (double)batch >= min_flop;
+    return choice(ctx, M, N, K, batch, dt, layout, wt_mm_may_time(ctx) && (big || ctx->mm_ahead));
+}
+
+/* Contiguous row-major operands: ragged when K or N is not a multiple of 4. */
+const char *wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt) {
+    wt_mm_kernel k = choice(ctx, M, N, K, batch, dt, K % 4 || N % 4 ? WT_MM_LAYOUT_RAGGED : 0u, false);
+    return k != WT_MM_AUTO ? wt_mm_kernel_name(k) : NULL;
+}
+
+wt_status wt_autotune_matmul(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
+                             bool b_transposed) {
+    const char *op = "wt_autotune_matmul";
+    if (!ctx)
+        return WT_STATUS_INVALID_ARGUMENT;
+    if (M <= 0 || N <= 0 || K <= 0 || batch <= 0 || (dt != WT_F32 && dt != WT_F16))
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "M %lld, N %lld, K %lld, batch %lld, %s: positive sizes, "
+                         "f32 or f16", (long long)M, (long long)N, (long long)K, (long long)batch, wt_dtype_name(dt));
+    wt_status s = wt_flush(ctx);
+    if (s != WT_OK)
+        return s;
+    uint64_t rng = ctx->rng_counter;
+    wt_tensor *a = operand(ctx, dt, batch, M, K, false);
+    wt_tensor *w = b_transposed ? operand(ctx, dt, 1, N, K, false) : NULL;
+    wt_tensor *b = b_transposed ? (w ? wt_transpose(ctx, w, 0, 1) : NULL) : operand(ctx, dt, batch, K, N, false);
+    ctx->mm_ahead = true;
+    wt_tensor *r = a && b ? wt_matmul(ctx, a, b) : NULL, *rt = NULL;
+    if (r && dt == WT_F16 && wt_matmul_tensor_cores(ctx))
+        rt = wt_matmul_ex(ctx, a, b, NULL, &(wt_matmul_desc){ .label = op, .precision = WT_MATMUL_F16_TENSOR });
+    ctx->mm_ahead = false;
+    s = r && (rt || dt != WT_F16 || !wt_matmul_tensor_cores(ctx)) ? wt_sync(ctx) : ctx->status;
+    wt_release(a);
+    wt_release(b);
+    wt_release(w);
+    wt_release(r);
+    wt_release(rt);
+    ctx->rng_counter = rng;
+    return s;
 }

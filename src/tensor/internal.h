@@ -200,6 +200,8 @@ struct wt_context {
      * when timed, and the device's pipelines_created count then */
     struct wt_wgm_verdict { wt_kkey key; uint64_t at; bool slow; } wgm[WT_WGM_VERDICTS];
     uint32_t wgm_count;
+    bool mm_ahead;                /* inside wt_autotune_matmul: the tuner and the guard may time,
+                                     whatever the policy's tune mode, with no budget */
 
     wt_stats stats;
 };
@@ -267,12 +269,16 @@ wt_mm_kernel wt_mm_kernel_by_name(const char *name);    /* WT_MM_AUTO when unkno
  * product (the tuner, conv.c's Winograd GEMMs). */
 wt_tensor *wt_matmul_kernel_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, wt_mm_kernel kernel);
 
-/* autotune.c: the tuner's choice for operands in a layout (WT_MM_LAYOUT_* bits; 0: row-major) */
+/* autotune.c: the tuner's choice for operands in a layout (WT_MM_LAYOUT_* bits; 0: row-major);
+ * tunes a class without a choice where wt_mm_may_time says so and the product is large enough */
 #define WT_MM_LAYOUT_B_KCONTIG 1u    /* B k-contiguous (b_ks == 1 != b_ns: linear's W^T) */
 #define WT_MM_LAYOUT_A_COLS 2u       /* A m-contiguous (a_ms == 1 != a_ks: a transposed view) */
 #define WT_MM_LAYOUT_RAGGED 4u       /* the 16-byte kernels cannot run it (matmul.c v4_ok) */
 wt_mm_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
                                 unsigned layout);
+/* May a matmul time kernels now (the tuner, the matmul_wgm guard)?  Inside wt_autotune_matmul,
+ * or in a lazy op when the policy's tune is FIRST_USE (the default). */
+bool wt_mm_may_time(const wt_context *ctx);
 /* Seconds per product made by fn(ctx, arg) (a new tensor whose dispatch it recorded last): GPU
  * timestamps around a pass of repeated copies of that dispatch where the device has the feature
  * (not eager), else the host clock around repeated products; best of three after one look that

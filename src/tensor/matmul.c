@@ -414,10 +414,13 @@ static bool wgm_guard(wt_context *ctx, const char *op, const mm_plan *p, wt_tens
     for (uint32_t i = 0; i < ctx->wgm_count && !v; i++)
         if (!memcmp(&ctx->wgm[i].key, &key, sizeof key))
             v = &ctx->wgm[i];
-    if (v && (v->slow || pipelines_created(ctx) < v->at + WGM_RECHECK)) {
+    bool may_time = wt_mm_may_time(ctx);
+    if (v && (v->slow || !may_time || pipelines_created(ctx) < v->at + WGM_RECHECK)) {
         ctx->stats.wgm_fallbacks += v->slow;
         return !v->slow;
     }
+    if (!may_time)                    /* no verdict, and no timing inside a lazy op: matmul_coop.wgsl */
+        return false;
     if (wt_flush(ctx) != WT_OK)       /* the caller's work failed: its error stands */
         return true;
     wt_error_state es;                /* the timing's own errors are not the caller's */

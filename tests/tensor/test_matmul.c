@@ -590,8 +590,9 @@ static void test_errors(void) {
     wt_release(x); wt_release(i); wt_release(s); wt_release(c);
 }
 
-/* The autotuner: a cached choice is read from the file, a new class is tuned (a kernel whose
- * check fails is never chosen), the choice is written and then served without timing again. */
+/* The autotuner: a cached choice is read from the file, a new class is tuned ahead
+ * (wt_autotune_matmul; a kernel whose check fails is never chosen), the choice is written and
+ * then served without timing again; lazy products of new classes tune on first use. */
 static char cache_dir[64];
 
 static void test_autotune(void) {
@@ -601,6 +602,7 @@ static void test_autotune(void) {
     SET_POLICY(fault_tune_reject, "tile128x64w");
     wt_tensor *keep = rnd(WT_F32, WT_SHAPE(4));
     wt_context_set_eager(ctx, true);        /* eager: timed by the host clock */
+    CHECK_EQ_INT(wt_autotune_matmul(ctx, 100, 90, 80, 1, WT_F32, false), WT_OK);
     const char *k = wt_autotune_lookup(ctx, 100, 90, 80, 1, WT_F32);
     wt_context_set_eager(ctx, false);
     CHECKF(k && strncmp(k, "tile", 4) == 0 && strcmp(k, "tile128x64w"), "tuned: %s", k ? k : "none");
@@ -634,6 +636,7 @@ static void test_autotune(void) {
         .tune_min_flop = 1, .fault_tune_reject = "tile128x64w" } });
     CHECK(tc != NULL);
     if (tc) {
+        CHECK_EQ_INT(wt_autotune_matmul(tc, 200, 200, 200, 1, WT_F32, false), WT_OK);
         const char *kt = wt_autotune_lookup(tc, 200, 200, 200, 1, WT_F32);
         CHECKF(kt && strncmp(kt, "tile", 4) == 0 && strcmp(kt, "tile128x64w"), "tuned: %s", kt ? kt : "none");
         CHECKF(wt_last_status(tc) == WT_OK, "%s", wt_last_error(tc));
@@ -697,6 +700,86 @@ static void test_autotune(void) {
     SET_POLICY(fault_tune_reject, NULL);
 }
 
+/* Lines of the tuner's cache file that start with prefix and contain part (NULL: any). */
+static int cache_lines(wt_context *c, const char *prefix, const char *part) {
+    char path[256], line[512];
+    const uint8_t *u = wg_adapter_get_info(wg_device_get_adapter(wt_context_device(c)))->device_uuid;
+    int w = snprintf(path, sizeof path, "%s/wgc/tune-v4-", cache_dir);
+    for (int i = 0; i < 16; i++)
+        w += snprintf(path + w, sizeof path - (size_t)w, "%02x", u[i]);
+    snprintf(path + w, sizeof path - (size_t)w, ".txt");
+    FILE *f = fopen(path, "r");
+    int n = 0;
+    while (f && fgets(line, sizeof line, f))
+        n += !strncmp(line, prefix, strlen(prefix)) && (!part || strstr(line, part));
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* ops recorded by one wt_matmul of [M, K] . [K, N] on c (1: no tuning inside it), checked. */
+static uint64_t matmul_ops(wt_context *c, int64_t M, int64_t N, int64_t K) {
+    wt_tensor *a = wt_uniform(c, WT_F32, WT_SHAPE(M, K), -1, 1), *b = wt_uniform(c, WT_F32, WT_SHAPE(K, N), -1, 1);
+    wt_stats s0, s1;
+    wt_get_stats(c, &s0);
+    wt_tensor *r = wt_matmul(c, a, b);
+    wt_get_stats(c, &s1);
+    wt_context *keep = ctx;
+    ctx = c;
+    check_mm("tune modes", r, a, b, false, NULL);
+    ctx = keep;
+    wt_release(a); wt_release(b); wt_release(r);
+    return s1.ops - s0.ops;
+}
+
+/* The tune modes: FIRST_USE within a budget (a cut tuning is kept in memory, not in the file;
+ * wt_autotune_matmul completes it), AHEAD (lazy ops never tune; wt_autotune_matmul does) and OFF
+ * (no lookup, no tuning).  Each on its own context and shape class. */
+static void test_tune_modes(void) {
+    wg_device *dev = wt_context_device(ctx);
+    wt_context *c = wt_context_create(dev, &(wt_context_desc){ .policy = { .cache_dir = cache_dir,
+        .tune_min_flop = 1, .tune_budget_ms = 1 } });
+    CHECK(c != NULL);
+    if (c) {
+        uint64_t ops = matmul_ops(c, 300, 300, 300);                 /* class f32:m9:n9:k9:b0:l0 */
+        CHECKF(ops > 1, "first use: %llu ops (tuning expected)", (unsigned long long)ops);
+        const char *k = wt_autotune_lookup(c, 300, 300, 300, 1, WT_F32);
+        CHECKF(k != NULL, "first use within the budget: no choice");
+        CHECK_EQ_INT(cache_lines(c, "f32:m9:n9:k9:b0:l0 ", NULL), 0);     /* cut short: not in the file */
+        CHECK_EQ_INT(wt_autotune_matmul(c, 300, 300, 300, 1, WT_F32, false), WT_OK);
+        CHECK_EQ_INT(cache_lines(c, "f32:m9:n9:k9:b0:l0 ", NULL), 1);
+        CHECK_EQ_INT(cache_lines(c, "f32:m9:n9:k9:b0:l0 ", "=-1"), 0);    /* every candidate timed */
+        CHECK_EQ_INT(matmul_ops(c, 300, 300, 300), 1);
+        CHECKF(wt_last_status(c) == WT_OK, "%s", wt_last_error(c));
+        wt_context_destroy(c);
+    }
+    c = wt_context_create(dev, &(wt_context_desc){ .policy = { .cache_dir = cache_dir, .tune = WT_TUNE_AHEAD } });
+    CHECK(c != NULL);
+    if (c) {
+        CHECK_EQ_INT(matmul_ops(c, 600, 40, 40), 1);                   /* class f32:m10:n6:k6:b0:l0 */
+        CHECK(wt_autotune_lookup(c, 600, 40, 40, 1, WT_F32) == NULL);
+        CHECK_EQ_INT(wt_autotune_matmul(c, 600, 40, 40, 1, WT_F32, false), WT_OK);
+        CHECK(wt_autotune_lookup(c, 600, 40, 40, 1, WT_F32) != NULL);
+        CHECK_EQ_INT(cache_lines(c, "f32:m10:n6:k6:b0:l0 ", NULL), 1);
+        CHECK_EQ_INT(matmul_ops(c, 600, 40, 40), 1);
+        /* x . W^T ahead: its own class (l1) */
+        CHECK_EQ_INT(wt_autotune_matmul(c, 600, 40, 40, 1, WT_F32, true), WT_OK);
+        CHECK_EQ_INT(cache_lines(c, "f32:m10:n6:k6:b0:l1 ", NULL), 1);
+        CHECK_EQ_INT(wt_autotune_matmul(c, 0, 40, 40, 1, WT_F32, false), WT_STATUS_INVALID_ARGUMENT);
+        wt_clear_error(c);
+        wt_context_destroy(c);
+    }
+    c = wt_context_create(dev, &(wt_context_desc){ .policy = { .cache_dir = cache_dir, .tune = WT_TUNE_OFF,
+        .tune_min_flop = 1 } });
+    CHECK(c != NULL);
+    if (c) {
+        CHECK_EQ_INT(matmul_ops(c, 40, 600, 40), 1);                   /* class f32:m6:n10:k6:b0:l0 */
+        CHECK(wt_autotune_lookup(c, 40, 600, 40, 1, WT_F32) == NULL);
+        CHECK_EQ_INT(cache_lines(c, "f32:m6:n10:k6:b0:l0 ", NULL), 0);
+        wt_context_destroy(c);
+    }
+}
+
 int main(void) {
     light = test_under_valgrind();
     if (light)      /* lavapipe builds kernels at their first dispatch: minutes under valgrind */
@@ -742,8 +825,10 @@ int main(void) {
     }
     test_empty();
     test_errors();
-    if (!light)
+    if (!light) {
         test_autotune();
+        test_tune_modes();
+    }
     tt_end(&f);
     char path[256];
     int w = snprintf(path, sizeof path, "%s/wgc/", cache_dir);

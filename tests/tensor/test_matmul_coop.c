@@ -335,6 +335,32 @@ static void guard_cases(void) {
     CHECKF(!(tw > 1.1 * tc) || !lost, "matmul_wgm ran %.1f against %.1f and the guard dropped it", tw, tc);
     wt_release(a);
     wt_release(b);
+
+    /* tune AHEAD: a lazy product of a new key is not timed (matmul_coop.wgsl runs);
+     * wt_autotune_matmul makes the verdict, which later products follow */
+    wt_policy p;
+    wt_context_get_policy(ctx, &p);
+    p.tune = WT_TUNE_AHEAD;
+    CHECK(wt_context_set_policy(ctx, &p) == WT_OK);
+    a = rnd(384, 1024);
+    b = rnd(1024, 768);
+    s0 = stats_now();
+    o1 = wt_matmul_ex(ctx, a, b, NULL, &tensor_mode);
+    s1 = stats_now();
+    CHECKF(o1 && s1.wgm_checks == s0.wgm_checks, "AHEAD: %llu checks in a lazy op",
+           (unsigned long long)(s1.wgm_checks - s0.wgm_checks));
+    CHECK(wt_autotune_matmul(ctx, 384, 768, 1024, 1, WT_F16, false) == WT_OK);
+    s2 = stats_now();
+    CHECKF(s2.wgm_checks == s1.wgm_checks + 1, "wt_autotune_matmul: %llu checks",
+           (unsigned long long)(s2.wgm_checks - s1.wgm_checks));
+    wt_release(o1);
+    o1 = wt_matmul_ex(ctx, a, b, NULL, &tensor_mode);
+    CHECK(o1 && stats_now().wgm_checks == s2.wgm_checks);
+    p.tune = WT_TUNE_DEFAULT;
+    CHECK(wt_context_set_policy(ctx, &p) == WT_OK);
+    wt_release(o1);
+    wt_release(a);
+    wt_release(b);
 }
 
 int main(void) {
