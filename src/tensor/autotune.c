@@ -7,27 +7,29 @@
  * same kernels (their loads), so a choice is never reused across layouts; tuning builds its
  * operands in the class's layout (transposed views of fresh tensors).  RAGGED marks products the
  * 16-byte kernels cannot run (K or N not a multiple of 4, unaligned rows): a choice made among
- * the other kernels is never served to an aligned product of the same buckets.  On the first wt_matmul of a class
- * whose product is large enough to matter (2 M N K batch >= $WGC_TUNE_MIN_FLOP, default 2^28),
- * wt_autotune_lookup tunes: every tiled kernel the device can run is first checked on a small
- * random ragged problem (67 x 44 . 44 x 72, 68 rows for m-contiguous A: partial tiles in M, N
- * and K, quad-aligned so that the 16-byte kernels qualify) and on a tile-exact one (128 x 64 . 64 x 256: the exact-shape
- * specialisations) against TILE64, the reference variant; one that fails
- * to build or differs by more than 1e-4 of the largest output is never chosen.  The survivors
- * are timed on a problem of the class itself (dims capped at 4096, a batch of at most 2^24
- * outputs): with the device's timestamp-query feature, GPU timestamps around one compute pass of
- * `reps` copies of the kernel's dispatch (reps chosen so that a pass lasts >= 1 ms), best of
- * three; without it (or in eager mode), by the host clock around `reps` products recorded into
- * one batch between two waits (>= 2 ms, so one submit and wait weighs <= 2.5%, the same for
- * every candidate), after 0.3 s of products that bring the GPU's clocks up.  Candidates within
- * 2x of the fastest are timed twice more, in turn, and keep their best time; the fastest wins.  Choices live in a process-wide table (a mutex guards
- * it; contexts on other threads may share it) keyed by the device UUID, and are appended to
- * $WGC_CACHE_DIR/wgc/tune-v4-<uuid>.txt (TUNE_VERSION; else $XDG_CACHE_HOME/wgc, else $HOME/.cache/wgc), one line
- * per class: "<class> <kernel> timer=gpu|wall <kernel>=<us>...", read back on the first lookup
- * for that device.  WGC_TUNE=0 turns tuning off (lookups still read the cache);
- * WGC_TUNE_FAULT=<kernel> makes that kernel fail its check (for tests).  Tuning flushes and
- * waits (once per class); the caller's
- * pending work is submitted first and its error state is left as it was. */
+ * the other kernels is never served to an aligned product of the same buckets.
+ *
+ * Tuning a class: every tiled kernel the device can run is first checked on a small random
+ * ragged problem (67 x 44 . 44 x 72, 68 rows for m-contiguous A: partial tiles in M, N and K,
+ * quad-aligned so that the 16-byte kernels qualify) and on a tile-exact one (128 x 64 . 64 x 256)
+ * against tile64x64u, the reference; one that fails to build or differs by more than 1e-4 of the
+ * largest output is never chosen.  The survivors are timed on a problem of the class itself
+ * (dims capped at 4096, a batch of at most 2^24 outputs) by wt_time_product (GPU timestamps where
+ * the device has them, else the host clock), after 0.3 s of products that bring the GPU's clocks
+ * up (H200: after about 1.5 s idle the first 0.2-0.3 s of work run 4-6x slower).  Candidates
+ * within 2x of the fastest are timed twice more and keep their best time (one slow measurement
+ * once sent sgemm 1024^3 to a kernel half as fast); the fastest wins.
+ *
+ * When: wt_policy.tune (wt_mm_may_time).  FIRST_USE: the first lazy product of a class with
+ * 2 M N K batch >= tune_min_flop (default 2^28) tunes, checking and timing no new candidate once
+ * tune_budget_ms (default 2000) has passed; a choice cut short that way is kept for the process
+ * only (tune_entry.partial).  wt_autotune_matmul tunes with no budget (and completes a partial
+ * choice).  Tuning submits the caller's pending work and waits; the caller's error state and
+ * random stream are left as they were.  Choices live in a process-wide table (a mutex guards it;
+ * contexts on other threads may share it) keyed by the device UUID, and are appended to
+ * <cache_dir>/wgc/tune-v4-<uuid>.txt (wt_policy.cache_dir, else $XDG_CACHE_HOME, else
+ * $HOME/.cache; TUNE_VERSION), one line per class: "<class> <kernel> timer=gpu|wall
+ * <kernel>=<us>...", read back once per file; lines naming an unknown kernel are skipped. */
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -40,9 +42,8 @@
 #include "tensor/internal.h"
 
 #define TUNE_MAX 256
-/* In the cache file's name: bump it when the candidate kernels change (a new kernel, a kernel
- * whose code changed its speed) or the timing does, so that choices made among the old ones, or
- * the old way, are made again (v4: the 0.3 s warm-up; v3's 50 ms left candidates on a low clock). */
+/* In the cache file's name: bump it when a kernel is added or its code changes its speed, or the
+ * timing changes, so that choices made among the old ones, or the old way, are made again. */
 #define TUNE_VERSION "v4"
 
 typedef struct tune_entry {
@@ -400,7 +401,7 @@ static wt_mm_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64
     bool ok[WT_MM_KERNEL_COUNT];
     for (int i = 0; i < nk; i++)
         us[i] = -1;
-    /* 1. correctness against TILE64 on a small ragged problem and on a tile-exact one (128 x 64 .
+    /* 1. correctness against tile64x64u on a small ragged problem and on a tile-exact one (128 x 64 .
      * 64 x 256: matmul4.wgsl's EXACT specialisation), in the class's layout (A m-contiguous: 68
      * rows, as the 16-byte kernels need M % 4 == 0 there) */
     wt_tensor *sa = operand(ctx, dt, 1, at ? 68 : 67, 44, at), *sb = operand(ctx, dt, 1, 44, 72, bt_);

@@ -1,26 +1,21 @@
 /* matmul.c - the matmul family: wt_matmul (torch.matmul rules: 1-D operands, batched 3-D/4-D
- * with broadcast batch dims), wt_linear (x . W^T + b) and wt_matmul_ex (a kernel forced, for
- * tests, benchmarks and the autotuner in autotune.c).
+ * with broadcast batch dims), wt_linear (x . W^T + b), wt_matmul_ex (a precision mode) and
+ * wt_matmul_kernel_ex (a kernel forced: the tuner, tests, conv.c).
  *
- * Operands are read in place: the kernels read A and B through their strides (a transposed view
- * is a stride swap), so a plan is just (shape, strides, offset) per operand after the batch dims
- * are broadcast and collapsed (size-1 dims dropped, mergeable neighbours merged; batch dims
- * that continue A's rows become rows).  The one exception, AUTO only: a large ragged product
- * (no 16-byte kernel can read it in place) runs on zero-padded copies when that pays, its result
- * a view of the padded product (pad_pays).  Kernel files: matmul.wgsl, the tiled GEMM (four tile
- * shapes, see its header), matmul2.wgsl, the same tiles with the inner loop unrolled (and a
- * warp-tiled layout), matmul3.wgsl, the unrolled kernel with 16-byte global loads and stores
- * for quad-aligned operands (A row-major or m-contiguous, B row-major or k-contiguous: x . W^T
- * reads W in place), matmul4.wgsl, the same operands with unpadded swizzled tiles and a
- * specialisation for tile-exact shapes (no range selects, no index clamps; the fastest on the
- * H200), and matvec.wgsl, the bandwidth-bound decode path for one output row or
- * column (M == 1 or N == 1, no batch) whose matrix has contiguous, 16-byte aligned rows.  The
- * kernel is chosen by shape: matvec when it applies, else the autotuner's choice for the shape
- * class, else a heuristic (16-byte 128 x 128 tiles when the operands allow and there are enough
- * tiles, else 128 x 64 tiles when there are enough of them to fill the GPU, else 64 x 64).  The product
- * accumulates in f32 (f16 operands are widened on load) and rounds once on store.  Opt-in
- * (wt_matmul_desc.precision = WT_MATMUL_F16_TENSOR): matmul_coop.wgsl, f16 operands on tensor
- * cores through subgroup matrices, where the device and the shape allow (coop_ok). */
+ * A product goes through three steps.  plan(): operands are read in place through their strides
+ * (a transposed view is a stride swap), so a plan is (shape, strides, offset) per operand after
+ * the batch dims are broadcast and collapsed (size-1 dims dropped, mergeable neighbours merged;
+ * batch dims that continue A's rows become rows).  choose(): the kernel forced by the caller or
+ * by the policy (wt_policy.matmul_kernel), else for WT_MATMUL_F16_TENSOR the tensor-core kernels
+ * where the device and the shape allow, else matvec for one output row or column, else the
+ * autotuner's choice for the shape class (autotune.c), else heuristic().  One exception to
+ * reading in place: a large ragged product (no 16-byte kernel can read it) runs on zero-padded
+ * copies when that pays (pad_pays), its result a view of the padded product.  record(): the
+ * dispatch.  The kernels, one row each in internal.h's WT_MM_KERNELS: matmul2.wgsl (any strides),
+ * matmul3.wgsl and matmul4.wgsl (16-byte loads and stores for quad-aligned operands; matmul4 with
+ * swizzled tiles and a tile-exact specialisation), matvec.wgsl (the bandwidth-bound decode
+ * path), matmul_coop.wgsl (subgroup matrices) and matmul_wgm.wgsl (workgroup matrices).  The
+ * tiled kernels accumulate in f32 (f16 operands are widened on load) and round once on store. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,16 +126,13 @@ static unsigned layout_of(const mm_plan *p) {
            (v4_ok(p) ? 0u : WT_MM_LAYOUT_RAGGED);
 }
 
-/* Without a tuned choice.  16-byte kernels where the operands allow (H200, GPU timestamps:
- * 4096^3 tile128x128v4s 3.39 ms, tile128x128v4w 3.99, tile128x64w 4.82; bmm 32x512x512x64
- * tile128x128v4s 38 us, tile128x64w 62; 1024^3 (64 tiles of 128 x 128) tile64x64v4w 72 us,
- * tile64x64u 82), matmul4's 128 x 128 only tile-exact (elsewhere it is not measured and spills
- * 16 bytes on the H200).  Other operands: the unrolled 128 x 64 warp-tiled kernel is the
- * fastest or within 3% of it on 4095 x 4097 x 1023 (28.0 TFLOP/s; 128 x 128 tiles 10-15%
- * slower, K steps of 16 half as fast; AUTO pads such products, pad_pays); below ~one tile per
- * SM, 64 x 64 tiles keep more of the GPU busy.  The layouts matmul3/matmul4 read in place (W^T,
- * A^T) take the same rule: x . W^T 4096^3 tile128x128v4s 3.51 ms against 4.85 for
- * tile128x64w; A^T . B 3.16 ms (the tuner finds tile128x64v4s, 2.90) against 4.60. */
+/* Without a tuned choice: 16-byte kernels where the operands allow, 128 x 128 tiles when there are
+ * >= 256 of them (matmul4's tile128x128v4s on tile-exact shapes, H200 4096^3 3.39 ms, else
+ * matmul3's tile128x128v4w, 3.99 ms), else tile64x64v4w (1024^3 72 us against 82 for
+ * tile64x64u); other operands: tile128x64w where there are >= 128 of its tiles (within 3% of
+ * the fastest in-place kernel on 4095 x 4097 x 1023), else tile64x64u (more of the GPU busy
+ * below about one tile per SM).  The transposed layouts matmul3/matmul4 read in place take the
+ * same rule (x . W^T 4096^3 tile128x128v4s 3.51 ms against 4.85 for tile128x64w). */
 static wt_mm_kernel heuristic(const mm_plan *p) {
     if (matvec_ok(p))
         return WT_MM_MATVEC;
@@ -335,14 +327,11 @@ static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, 
 /* Can matmul_wgm.wgsl (workgroup matrices, VK_NV_cooperative_matrix2) run this plan, which coop_ok
  * accepted (f16 operands, no batch, leading dimensions and offsets multiples of 8: 16-byte aligned
  * rows, as the cooperative-matrix loads want)?  Whole 128 x 256 tiles (M % 128, N % 256), K a
- * multiple of 8 64-deep slices (K % 512: NVIDIA's driver unrolls the slice loop by 8, and with a
- * remainder the code doubles and spills: 96-109 TFLOP/s at K 3328-4032 on the H200 against
- * 219-232 for matmul_coop.wgsl, the kernel's header), leading dimensions that fit the kernel's u32
- * constants, a device listing the 128 x 256 x 64 f16 -> f32 shape for 256 invocations.  Every
- * load and store then lies inside its tensor (the kernel's header).  The default where it
- * applies (H200, 4096^3, 307-314 TFLOP/s against 237-243 for matmul_coop.wgsl, the header) as
- * long as wgm_guard below finds it faster; WGC_MATMUL_WGM=0 turns it off (tests and benchmarks
- * compare the two). */
+ * multiple of 8 64-deep slices (K % 512; the kernel's header says why), leading dimensions that
+ * fit the kernel's u32 constants, a device listing the 128 x 256 x 64 f16 -> f32 shape for 256
+ * invocations.  Every load and store then lies inside its tensor.  The default where it applies
+ * (H200, 4096^3: 307-314 TFLOP/s against 237-243 for matmul_coop.wgsl) unless the policy's
+ * matmul_workgroup_matrix is OFF, behind wgm_guard when it is AUTO. */
 static bool wgm_fits(wt_context *ctx, const mm_plan *p) {
     if (p->M <= 0 || p->N <= 0 || p->K <= 0 || p->M % 128 || p->N % 256 || p->K % 512)
         return false;
@@ -364,19 +353,18 @@ static wt_status record_wgm(wt_context *ctx, const char *op, const mm_plan *p, w
 }
 
 /* The guard against matmul_wgm.wgsl pipelines that run far below their speed on a fresh device
- * (H200, 4096^3 after 0.5 s of warm-up: 61-96 TFLOP/s against 283-296 where the pipeline was
- * created after 64 large pipelines on the device, 69-179 for the fifth to eighth matmul_wgm
- * pipelines of one process, against 217-236 for matmul_coop.wgsl; doc/tensor.md).  The first
+ * (H200, 4096^3 after warm-up: 61-96 TFLOP/s where the pipeline was created after 64 large
+ * pipelines on the device, against 217-236 for matmul_coop.wgsl; doc/tensor.md).  The first
  * product of each matmul_wgm kernel key in a context is timed against matmul_coop.wgsl on the
- * same operands, after 0.3 s of matmul_wgm products that bring the GPU's clocks up (a pipeline
- * build leaves the GPU idle, and the first 0.2-0.3 s of work after that run 4-6x slower); when
+ * same operands, after 0.3 s of matmul_wgm products that bring the GPU's clocks up; when
  * matmul_wgm loses, both are timed a second time.  The verdict holds until 32 more pipelines have
  * been created on the device (wg_device_stats.pipelines_created), then the key's next product
  * looks again; a key that lost runs matmul_coop.wgsl for the rest of the context.  A check
- * flushes the caller's pending work and waits (H200: 0.31 s, 1.02 s with the two pipelines to
- * build; doc/tensor.md).  wt_stats counts the checks and the products that fell back.
- * WGC_MATMUL_WGM=1 takes matmul_wgm.wgsl unguarded; WGC_WGM_GUARD_FAULT=1 makes every check find
- * it slower (tests). */
+ * submits the caller's pending work and waits (H200: 0.31 s), so it runs only where
+ * wt_mm_may_time allows (wt_policy.tune FIRST_USE, or inside wt_autotune_matmul); elsewhere a key
+ * without a verdict runs matmul_coop.wgsl and a stale verdict stands.  wt_stats counts the checks
+ * and the products that fell back.  The policy's matmul_workgroup_matrix ON takes matmul_wgm.wgsl
+ * unguarded; fault_wgm_slow makes every check find it slower (tests). */
 #define WGM_RECHECK 32u
 
 static wt_status record(wt_context *ctx, const char *op, const mm_plan *p, wt_mm_kernel kind, wt_tensor *out,
@@ -458,11 +446,10 @@ static bool wgm_guard(wt_context *ctx, const char *op, const mm_plan *p, wt_tens
  * tile-exact shape wastes at most 10%, padded copies pay: A zero-padded to [Mp, Kp] and B to
  * [Kp, Np] (or, k-contiguous, to [Np, Kp]) with Mp, Np multiples of 128 and Kp of 8 (matmul4's
  * EXACT shapes), the product on the fast kernel, whose [M, N] corner is the result (a view with
- * row stride Np, no copy out).  Row-major A, B row-major or k-contiguous, no batch, kernel AUTO
- * only.  H200 (lin's timing program, batch GPU timestamps), 4095 x 4097 x 1023: in place
- * tile128x64w 1.17 ms (29.3 TFLOP/s), padded 0.88 ms (39.0; wgc bench nn 0.83 of cuBLAS);
- * x . W^T in place (the tuner's tile128x128u) 1.04 ms, padded 0.93 (37.0; 0.75 of F.linear).
- * WGC_MM_PAD=0 turns it off, =1 takes it for every such product whatever its size (tests). */
+ * row stride Np, no copy out).  Row-major A, B row-major or k-contiguous, no batch, no kernel
+ * forced.  H200, 4095 x 4097 x 1023: padded 0.88 ms (39.0 TFLOP/s) against 1.17 in place on
+ * tile128x64w.  The policy's matmul_pad OFF turns it off, ON takes it for every such product
+ * whatever its size (tests). */
 static bool pad_pays(wt_context *ctx, const mm_plan *p) {
     if (ctx->pol.matmul_pad == WT_OFF || p->batch != 1 || p->M <= 0 || p->N <= 0 || p->K <= 0 || v4_ok(p) || matvec_ok(p) ||
         p->a_ks != 1 || (p->b_ns != 1 && p->b_ks != 1))

@@ -420,7 +420,7 @@ int main(void) {
         check_case(33, 65, 40, false, false, false);
     /* workgroup matrices (matmul_wgm.wgsl, VK_NV_cooperative_matrix2, the default where it applies):
      * whole 128 x 256 tiles, K a multiple of 512 (8 to 24 slices), every layout, the bias; K a
-     * multiple of 64 but not of 512 runs matmul_coop.wgsl (matmul.c's wgm_ok) */
+     * multiple of 64 but not of 512 runs matmul_coop.wgsl (matmul.c's wgm_fits) */
     bool wgm = tc && wg_device_has_feature(wt_context_device(ctx), WG_FEATURE_WORKGROUP_MATRIX);
     set_wgm(wgm_off ? WT_OFF : WT_AUTO, false);
     if (!wgm)
