@@ -527,10 +527,10 @@ bool wt_matmul_tensor_cores(wt_context *ctx);
 /* wt_matmul (+ bias [N] added to every row, or NULL) in desc's precision (NULL: DEFAULT). */
 wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, const wt_matmul_desc *desc);
 /* The autotuner: for the shape class of (M, N, K, batch, dtype, operand layout) on this device, it
- * times every tiled kernel on a problem of that class (after checking each against tile64x64u on
- * small random problems: a kernel that fails to build or differs is never chosen) and remembers
- * the fastest, in memory and in a file under wt_policy.cache_dir (doc/tensor.md, "Tuning").
- * When it runs: wt_policy.tune.
+ * times every tiled kernel on a problem of that class (after checking each against a reference
+ * kernel on small random problems: a kernel that fails to build or differs is never chosen) and
+ * remembers the fastest, in memory and in a file under wt_policy.cache_dir (doc/tensor.md,
+ * "Tuning").  When it runs: wt_policy.tune.
  * wt_autotune_matmul tunes ahead of time: it runs one product a [batch, M, K] . b (b [batch, K, N],
  * or with b_transposed the transposed view of a weight [N, K], as wt_linear reads it) of dtype dt
  * on random operands, which tunes the class that product uses (any tune mode, no budget) and, for
