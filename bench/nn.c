@@ -10,7 +10,7 @@
  *                    matrices, where the device has them, else matmul_coop.wgsl, subgroup
  *                    matrices), where the device has cooperative matrices; target 0.5 of torch f16;
  *                    where matmul_wgm.wgsl ran (matmul.c's guard did not fall back), a row for
- *                    matmul_coop.wgsl alone (WGC_MATMUL_WGM=0)
+ *                    matmul_coop.wgsl alone (policy matmul_workgroup_matrix OFF)
  *   matvec 4096^2    y = W . x, W [4096, 4096] f32: GB/s of W read (the decode path)
  * Time per op: `reps` copies recorded back to back into one batch (independent outputs, no
  * barrier between them), wt_sync, wall clock / reps; best of `runs` (median in the note).  The
@@ -102,15 +102,15 @@ static float *read_f32(nb *b, wt_tensor *t) {
 typedef struct mm_case {
     wt_tensor *a, *b;              /* [batch, M, K] or [M, K]; [batch, K, N] or [K, N] */
     int64_t batch, M, N, K;
-    wt_matmul_kernel kernel;
+    const char *kernel;            /* forced through the policy (wt_policy.matmul_kernel); NULL: chosen */
     wt_matmul_precision precision;
     wt_tensor *w;                  /* linear rows: W [N, K] (b is its transposed view); else NULL */
 } mm_case;
 
 static wt_tensor *run_mm(nb *b, const mm_case *c) {
-    if (c->w && !c->kernel)
+    if (c->w)
         return wt_linear(b->ctx, c->a, c->w, NULL);
-    return wt_matmul_ex(b->ctx, c->a, c->b, NULL, &(wt_matmul_desc){ .kernel = c->kernel, .precision = c->precision });
+    return wt_matmul_ex(b->ctx, c->a, c->b, NULL, &(wt_matmul_desc){ .precision = c->precision });
 }
 
 typedef struct mm_call {
@@ -158,11 +158,13 @@ static void check_mm(nb *b, const char *what, const mm_case *c) {
     wt_release(out);
 }
 
-/* Whether the tensor-core rows run matmul_wgm.wgsl: WGC_MATMUL_WGM is not 0, ctx has built it and
- * matmul.c's guard never fell back to matmul_coop.wgsl (wt_stats.wgm_fallbacks). */
+/* Whether the tensor-core rows run matmul_wgm.wgsl: the policy's matmul_workgroup_matrix is not
+ * OFF, ctx has built it and matmul.c's guard never fell back to matmul_coop.wgsl
+ * (wt_stats.wgm_fallbacks). */
 static bool wgm_ran(wt_context *ctx) {
-    const char *e = getenv("WGC_MATMUL_WGM");
-    if (e && e[0] == '0')
+    wt_policy p;
+    wt_context_get_policy(ctx, &p);
+    if (p.matmul_workgroup_matrix == WT_OFF)
         return false;
     wt_stats s;
     wt_get_stats(ctx, &s);
@@ -178,24 +180,36 @@ static void flops_row(nb *b, const char *key, const char *name, mm_case *c, int 
     }
     bench_times t;
     bench_say(b->opt, "%s", key);
-    if (!row || !bench_time_op(b->ctx, b->timed, &b->errors, call_mm, &(mm_call){ b, c }, reps, b->sz.runs, &t))
+    wt_policy pol, forced;
+    wt_context_get_policy(b->ctx, &pol);
+    forced = pol;
+    forced.matmul_kernel = c->kernel;
+    if (c->kernel && wt_context_set_policy(b->ctx, &forced) != WT_OK) {
+        ok(b, key, NULL);
+        return;
+    }
+    bool timed = row && bench_time_op(b->ctx, b->timed, &b->errors, call_mm, &(mm_call){ b, c }, reps, b->sz.runs, &t);
+    if (timed)
+        check_mm(b, key, c);
+    if (c->kernel)
+        wt_context_set_policy(b->ctx, &pol);
+    if (!timed)
         return;
     double flop = 2.0 * (double)c->batch * (double)c->M * (double)c->N * (double)c->K;
     row->ours = flop / t.best * 1e-12;
     /* linear rows: the tuner's class for W^T operands is not the public lookup's (row-major);
      * ragged rows may run padded copies on another class */
     bool ragged = c->K % 4 || c->N % 4;
-    wt_matmul_kernel k = c->kernel ? c->kernel
-                         : c->w || ragged ? WT_MATMUL_AUTO
-                                          : wt_autotune_lookup(b->ctx, c->M, c->N, c->K, c->batch, wt_dtype_of(c->a));
+    const char *k = c->kernel ? c->kernel
+                    : c->w || ragged ? NULL
+                                     : wt_autotune_lookup(b->ctx, c->M, c->N, c->K, c->batch, wt_dtype_of(c->a));
     snprintf(row->note, sizeof row->note, "%s; %s, best of %d x %d reps, median %.4g TFLOP/s",
              c->precision == WT_MATMUL_F16_TENSOR ? (wgm_ran(b->ctx) ? "matmul_wgm (workgroup matrices)"
                                                              : "matmul_coop (subgroup matrices)")
-             : c->kernel || k ? wt_matmul_kernel_name(k)
+             : k              ? k
              : ragged         ? "auto (ragged: padded copies where they pay)"
              : c->w           ? "auto (W^T layout)" : "heuristic", b->timed ? "GPU time" : "wall clock",
              b->sz.runs, reps, flop / t.median * 1e-12);
-    check_mm(b, key, c);
 }
 
 /* linear: y is the transposed view of W [N, K] (batch 1). */
@@ -207,22 +221,20 @@ static void gemm(nb *b, const char *key, wt_dtype dt, int64_t batch, int64_t M, 
     wt_tensor *y = linear ? (w ? wt_transpose(ctx, w, 0, 1) : NULL)
                    : batch > 1 ? wt_uniform(ctx, dt, WT_SHAPE(batch, K, N), -1, 1) : wt_uniform(ctx, dt, WT_SHAPE(K, N), -1, 1);
     if (ok(b, "inputs", x) && ok(b, "inputs", y)) {
-        mm_case c = { x, y, batch, M, N, K, WT_MATMUL_AUTO, WT_MATMUL_PRECISION_DEFAULT, w };
+        mm_case c = { x, y, batch, M, N, K, NULL, WT_MATMUL_PRECISION_DEFAULT, w };
         const bench_row *main_row = bench_find_row(b->rep, key);
         flops_row(b, key, main_row ? main_row->name : key, &c, reps);
-        for (int k = WT_MATMUL_TILE128; variants && b->all_kernels && k < WT_MATMUL_KERNEL_COUNT; k++) {
-            if (k == WT_MATMUL_MATVEC)
-                continue;
+        const char *names[32];
+        size_t nk = wt_matmul_kernel_names(names, 32);
+        for (size_t k = 0; variants && b->all_kernels && k < nk && k < 32; k++) {
+            if (strncmp(names[k], "tile", 4))
+                continue;   /* the tiled kernels only (not matvec, not the tensor-core kernels) */
             char vk[48], vn[160];
-            snprintf(vk, sizeof vk, "%s_%s", key, wt_matmul_kernel_name((wt_matmul_kernel)k));
-            snprintf(vn, sizeof vn, "%s, %s", main_row ? main_row->name : key, wt_matmul_kernel_name((wt_matmul_kernel)k));
-            bool v4 = strstr(wt_matmul_kernel_name((wt_matmul_kernel)k), "v4") != NULL;
-            if (v4 && (K % 4 || N % 4))
+            snprintf(vk, sizeof vk, "%s_%s", key, names[k]);
+            snprintf(vn, sizeof vn, "%s, %s", main_row ? main_row->name : key, names[k]);
+            if (strstr(names[k], "v4") && (K % 4 || N % 4))
                 continue;   /* the 16-byte kernels need K and N multiples of 4 */
-            if ((k == WT_MATMUL_TILE128K16 || k == WT_MATMUL_TILE128K16U) &&
-                wg_device_get_limits(wt_context_device(b->ctx))->max_compute_workgroup_storage_size < 33792)
-                continue;   /* the kernel needs 33 KiB of workgroup memory */
-            c.kernel = (wt_matmul_kernel)k;
+            c.kernel = names[k];
             flops_row(b, vk, vn, &c, reps);
         }
     }
@@ -241,13 +253,17 @@ static void hgemm_tc(nb *b) {
     int64_t n = b->sz.s2;
     wt_tensor *x = wt_uniform(b->ctx, WT_F16, WT_SHAPE(n, n), -1, 1), *y = wt_uniform(b->ctx, WT_F16, WT_SHAPE(n, n), -1, 1);
     if (ok(b, "inputs", x) && ok(b, "inputs", y)) {
-        mm_case c = { x, y, 1, n, n, n, WT_MATMUL_AUTO, WT_MATMUL_F16_TENSOR, NULL };
+        mm_case c = { x, y, 1, n, n, n, NULL, WT_MATMUL_F16_TENSOR, NULL };
         flops_row(b, "hgemm4096_tc_TFLOPs", row->name, &c, 5);
         /* where matmul_wgm.wgsl ran: matmul_coop.wgsl alone on the same product */
         if (wgm_ran(b->ctx)) {
-            setenv("WGC_MATMUL_WGM", "0", 1);
+            wt_policy p, off;
+            wt_context_get_policy(b->ctx, &p);
+            off = p;
+            off.matmul_workgroup_matrix = WT_OFF;
+            wt_context_set_policy(b->ctx, &off);
             flops_row(b, "hgemm4096_tc_TFLOPs_matmul_coop", "matmul f16 4096^3 on tensor cores, subgroup matrices only", &c, 5);
-            unsetenv("WGC_MATMUL_WGM");
+            wt_context_set_policy(b->ctx, &p);
         }
     }
     wt_release(x);
@@ -262,7 +278,7 @@ static void matvec(nb *b) {
     bench_row *row = bench_find_row(b->rep, "matvec4096_GBps");
     bench_say(b->opt, "matvec");
     if (ok(b, "inputs", w) && ok(b, "inputs", x) && row) {
-        mm_case c = { w, x, 1, n, 1, n, WT_MATMUL_AUTO, WT_MATMUL_PRECISION_DEFAULT, NULL };
+        mm_case c = { w, x, 1, n, 1, n, NULL, WT_MATMUL_PRECISION_DEFAULT, NULL };
         bench_times t;
         if (bench_time_op(b->ctx, b->timed, &b->errors, call_mm, &(mm_call){ b, &c }, reps, b->sz.runs, &t)) {
             double bytes = 4.0 * (double)n * (double)n;
@@ -271,7 +287,7 @@ static void matvec(nb *b) {
                      b->timed ? "GPU time" : "wall clock", b->sz.runs, reps, bytes / t.median * 1e-9, (long long)n);
             /* check: W [n, n] . x [n] as a [n, n] . [n, 1] product */
             wt_tensor *x2 = wt_reshape(ctx, x, WT_SHAPE(n, 1));
-            mm_case c2 = { w, x2, 1, n, 1, n, WT_MATMUL_AUTO, WT_MATMUL_PRECISION_DEFAULT, NULL };
+            mm_case c2 = { w, x2, 1, n, 1, n, NULL, WT_MATMUL_PRECISION_DEFAULT, NULL };
             if (ok(b, "reshape", x2))
                 check_mm(b, "matvec", &c2);
             wt_release(x2);

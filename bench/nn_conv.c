@@ -161,7 +161,7 @@ void nn_conv_rows(bench_report *rep, wt_context *ctx, bool timed, bench_size siz
     const char *ck = getenv("WGC_CONV_KERNELS");
     if (variants || (ck && (!strcmp(ck, "all") || !strcmp(ck, "wino")))) {
         /* Winograd F(2x2, 3x3): layouts (WGC_CONV_WINO_TM), two tiles per transform item
-         * (WGC_CONV_WINO_X2), the GEMMs' matmul kernel (WGC_CONV_WINO_MM) and the chunk size
+         * (WGC_CONV_WINO_X2), the GEMMs' matmul kernel (wt_policy.matmul_kernel) and the chunk size
          * (WGC_CONV_WINO_KB), src/tensor/conv.c's knobs */
         static const struct { const char *tm, *x2, *mm, *kb, *key, *name; } wv[] = {
             { NULL, NULL, NULL, NULL, "conv2d_wino_TFLOPs", "  conv2d kernel winograd" },
@@ -180,14 +180,20 @@ void nn_conv_rows(bench_report *rep, wt_context *ctx, bool timed, bench_size siz
                 setenv("WGC_CONV_WINO_TM", wv[i].tm, 1);
             if (wv[i].x2)
                 setenv("WGC_CONV_WINO_X2", wv[i].x2, 1);
-            if (wv[i].mm)
-                setenv("WGC_CONV_WINO_MM", wv[i].mm, 1);
+            wt_policy pol, mm = { 0 };
+            wt_context_get_policy(ctx, &pol);
+            if (wv[i].mm) {
+                mm = pol;
+                mm.matmul_kernel = wv[i].mm;
+                wt_context_set_policy(ctx, &mm);
+            }
             if (wv[i].kb)
                 setenv("WGC_CONV_WINO_KB", wv[i].kb, 1);
             conv_row(rep, ctx, timed, wv[i].key, wv[i].name, &s, runs, WT_CONV_WINOGRAD, x, w, b, hx, hw, hb, wrong, errors);
             unsetenv("WGC_CONV_WINO_TM");
             unsetenv("WGC_CONV_WINO_X2");
-            unsetenv("WGC_CONV_WINO_MM");
+            if (wv[i].mm)
+                wt_context_set_policy(ctx, &pol);
             unsetenv("WGC_CONV_WINO_KB");
         }
         if (!variants && strcmp(ck, "all"))   /* "wino": the implicit GEMM too, for comparison */

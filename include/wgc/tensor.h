@@ -118,10 +118,16 @@ typedef enum wt_toggle {
     WT_OFF,
     WT_TOGGLE_COUNT
 } wt_toggle;
-/* When the matmul autotuner times kernels (doc/tensor.md, "Tuning").  FIRST_USE: a lazy wt_matmul
- * whose shape class has no cached choice tunes it there (it flushes the pending work and waits,
- * within tune_budget_ms); AHEAD: lazy ops only look the cache up (a miss takes the heuristic) and
- * wt_autotune_matmul tunes ahead of time; OFF: neither looks nor tunes. */
+/* When matmuls time kernels: the autotuner (which tiled kernel is fastest for a shape class) and
+ * the guard of WT_MATMUL_F16_TENSOR's workgroup-matrix kernel (wt_policy.matmul_workgroup_matrix
+ * AUTO).  FIRST_USE: the first lazy wt_matmul of a class without a cached choice tunes it there:
+ * it submits the pending work and waits while it times candidates, for at most about
+ * tune_budget_ms (the candidates not timed by then are left out; such a choice is kept for the
+ * process but not written to the cache file), and the first tensor-core product of a kernel key
+ * times the guard likewise.  AHEAD: lazy ops never time; they take a cached choice, else the
+ * heuristic, and a workgroup-matrix verdict made ahead, else the subgroup-matrix kernel;
+ * wt_autotune_matmul does the timing, with no budget.  OFF: lazy ops neither look the cache up
+ * nor time (the heuristic; the guard as AHEAD). */
 typedef enum wt_tune_mode {
     WT_TUNE_DEFAULT = 0,          /* FIRST_USE */
     WT_TUNE_FIRST_USE,
@@ -148,13 +154,14 @@ typedef struct wt_policy {
                                      wt_matmul_kernel_names lists them); an unknown name is an error */
     wt_toggle matmul_workgroup_matrix;  /* f16 tensor-core products on workgroup matrices where the
                                      device has them: AUTO = when faster than the subgroup-matrix
-                                     kernel on the first product of a shape (timed), ON = always,
-                                     OFF = never */
+                                     kernel on the first product of a kernel key (timed when tune
+                                     allows, see wt_tune_mode), ON = always, OFF = never */
     wt_toggle matmul_pad;         /* large ragged products on zero-padded copies: AUTO = when it pays,
                                      ON = always (tests), OFF = never */
     /* tuning */
     wt_tune_mode tune;
-    uint32_t tune_budget_ms;      /* a class's tuning stops timing new candidates past this; 0: 2000 */
+    uint32_t tune_budget_ms;      /* FIRST_USE: a lazy op's tuning stops timing new candidates past
+                                     this; 0: 2000 */
     double tune_min_flop;         /* smaller products are never tuned; 0: 2^28 */
     const char *cache_dir;        /* tuner cache; NULL: $XDG_CACHE_HOME/wgc, else ~/.cache/wgc; "": none */
     /* test hooks: fault injection for the suite (NULL / false in programs) */
@@ -493,42 +500,17 @@ wt_tensor *wt_scaled_dot_product_attention(wt_context *ctx, wt_tensor *q, wt_ten
 wt_tensor *wt_matmul(wt_context *ctx, wt_tensor *a, wt_tensor *b);
 /* x [..., K] . w^T + bias: w [N, K] (nn.Linear's weight), bias [N] or [1] or NULL. */
 wt_tensor *wt_linear(wt_context *ctx, wt_tensor *x, wt_tensor *w, wt_tensor *bias);
-/* Kernels: X(NAME, "name").  AUTO picks by shape (matvec for one row or column, else the
- * autotuner's cached choice, else a heuristic). */
-#define WT_MATMUL_KERNELS(X)                                                  \
-    X(AUTO, "auto")                                                          \
-    X(TILE128, "tile128x128")      /* 8 x 8 outputs per invocation */         \
-    X(TILE128X64, "tile128x64")    /* 8 x 4 */                                \
-    X(TILE64, "tile64x64")         /* 4 x 4 */                                \
-    X(TILE128K16, "tile128x128k16") /* 8 x 8, K steps of 16 (33 KiB shared) */ \
-    X(TILE128U, "tile128x128u")    /* the same four, inner loop unrolled */    \
-    X(TILE128X64U, "tile128x64u")                                             \
-    X(TILE64U, "tile64x64u")                                                  \
-    X(TILE128K16U, "tile128x128k16u")                                         \
-    X(TILE128W, "tile128x128w")    /* unrolled, 8 x 4 invocations per warp */  \
-    X(TILE128X64W, "tile128x64w")                                             \
-    X(TILE128X64V4, "tile128x64v4")  /* unrolled, 16-byte loads and stores:   */ \
-    X(TILE128X64V4W, "tile128x64v4w") /* row-major operands, K and N % 4 == 0 */ \
-    X(TILE128V4W, "tile128x128v4w")                                           \
-    X(MATVEC, "matvec")            /* M or N = 1, no batch, aligned rows */     \
-    X(TILE128V4S, "tile128x128v4s")   /* 16-byte, swizzled unpadded tiles */   \
-    X(TILE128K16V4S, "tile128x128k16v4s") /* the same, K steps of 16 (32 KiB) */ \
-    X(TILE128X256V4S, "tile128x256v4s") /* 8 x 16 outputs per invocation */     \
-    X(TILE64V4W, "tile64x64v4w")      /* 16-byte 64 x 64, K steps of 16 */    \
-    X(TILE128X64V4S, "tile128x64v4s") /* swizzled, 128 invocations of 8 x 8 */
-typedef enum wt_matmul_kernel {
-#define X(name, str) WT_MATMUL_##name,
-    WT_MATMUL_KERNELS(X)
-#undef X
-    WT_MATMUL_KERNEL_COUNT
-} wt_matmul_kernel;
-const char *wt_matmul_kernel_name(wt_matmul_kernel k);
+/* The kernel is chosen by shape: matvec for one output row or column, else the autotuner's choice
+ * for the shape class, else a heuristic (doc/tensor.md, "Kernels"); wt_policy.matmul_kernel forces
+ * one by name.  Fills up to cap entries of out (NULL when cap is 0) with the kernels' names, the
+ * tiled kernels first, and returns how many there are. */
+size_t wt_matmul_kernel_names(const char **out, size_t cap);
 /* Precision modes: DEFAULT accumulates in f32 on the kernels above.  F16_TENSOR (opt-in): f16 x f16
  * products on tensor cores through WGSL subgroup matrices (VK_KHR_cooperative_matrix, 16x16x16
  * f16 -> f32 shapes, subgroup size 32), f32 accumulation rounded to f16 on store; taken when
  * wt_matmul_tensor_cores() says the device can and the shape fits (both operands f16, no batch,
  * K a multiple of 16, each operand row- or column-major with 16-byte aligned offset and stride,
- * kernel AUTO), else the DEFAULT path runs. */
+ * no tiled kernel forced by the policy), else the DEFAULT path runs. */
 typedef enum wt_matmul_precision {
     WT_MATMUL_PRECISION_DEFAULT = 0,
     WT_MATMUL_F16_TENSOR,
@@ -536,22 +518,28 @@ typedef enum wt_matmul_precision {
 } wt_matmul_precision;
 typedef struct wt_matmul_desc {
     const char *label;
-    wt_matmul_kernel kernel;       /* 0: AUTO */
     wt_matmul_precision precision; /* 0: DEFAULT */
 } wt_matmul_desc;
 /* Whether WT_MATMUL_F16_TENSOR can use tensor cores on ctx's device: the device was created with
  * WG_FEATURE_COOPERATIVE_MATRIX (and SHADER_F16), the adapter lists a 16x16x16 f16 x f16 -> f32
  * subgroup shape and its subgroup size is 32. */
 bool wt_matmul_tensor_cores(wt_context *ctx);
-/* wt_matmul (+ bias [N] added to every row, or NULL) with a kernel chosen by desc (NULL: AUTO). */
+/* wt_matmul (+ bias [N] added to every row, or NULL) in desc's precision (NULL: DEFAULT). */
 wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, const wt_matmul_desc *desc);
-/* The autotuner: for the shape class of (M, N, K, batch, dtype) on this device, times every tiled
- * kernel once on a problem of that class (after checking each against TILE64 on a small random
- * problem: a kernel that fails to build or differs is never chosen) and remembers the fastest, in
- * memory and in $WGC_CACHE_DIR/wgc/tune-v4-<device uuid>.txt (else $XDG_CACHE_HOME, else
- * ~/.cache; WGC_TUNE=0 turns tuning off).  wt_matmul calls it on first use of a class; the
- * lookup never tunes when tuning is off.  Returns the choice (AUTO when none). */
-wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt);
+/* The autotuner: for the shape class of (M, N, K, batch, dtype, operand layout) on this device, it
+ * times every tiled kernel on a problem of that class (after checking each against a reference
+ * kernel on small random problems: a kernel that fails to build or differs is never chosen) and
+ * remembers the fastest, in memory and in a file under wt_policy.cache_dir (doc/tensor.md,
+ * "Tuning").  When it runs: wt_policy.tune.
+ * wt_autotune_matmul tunes ahead of time: it runs one product a [batch, M, K] . b (b [batch, K, N],
+ * or with b_transposed the transposed view of a weight [N, K], as wt_linear reads it) of dtype dt
+ * on random operands, which tunes the class that product uses (any tune mode, no budget) and, for
+ * f16 where the device has tensor cores, also one WT_MATMUL_F16_TENSOR product, which makes the
+ * workgroup-matrix guard's verdict for it.  Submits the pending work and waits. */
+wt_status wt_autotune_matmul(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
+                             bool b_transposed);
+/* The cached choice for contiguous row-major operands, by name; NULL when none.  Never tunes. */
+const char *wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt);
 
 /* ---- convolution and pooling (src/tensor/conv.c) ------------------------------------------- */
 /* conv2d as torch.nn.functional.conv2d: x [N, C, H, W] (any strides: read in place), weight

@@ -7,27 +7,29 @@
  * same kernels (their loads), so a choice is never reused across layouts; tuning builds its
  * operands in the class's layout (transposed views of fresh tensors).  RAGGED marks products the
  * 16-byte kernels cannot run (K or N not a multiple of 4, unaligned rows): a choice made among
- * the other kernels is never served to an aligned product of the same buckets.  On the first wt_matmul of a class
- * whose product is large enough to matter (2 M N K batch >= $WGC_TUNE_MIN_FLOP, default 2^28),
- * wt_autotune_lookup tunes: every tiled kernel the device can run is first checked on a small
- * random ragged problem (67 x 44 . 44 x 72, 68 rows for m-contiguous A: partial tiles in M, N
- * and K, quad-aligned so that the 16-byte kernels qualify) and on a tile-exact one (128 x 64 . 64 x 256: the exact-shape
- * specialisations) against TILE64, the reference variant; one that fails
- * to build or differs by more than 1e-4 of the largest output is never chosen.  The survivors
- * are timed on a problem of the class itself (dims capped at 4096, a batch of at most 2^24
- * outputs): with the device's timestamp-query feature, GPU timestamps around one compute pass of
- * `reps` copies of the kernel's dispatch (reps chosen so that a pass lasts >= 1 ms), best of
- * three; without it (or in eager mode), by the host clock around `reps` products recorded into
- * one batch between two waits (>= 2 ms, so one submit and wait weighs <= 2.5%, the same for
- * every candidate), after 0.3 s of products that bring the GPU's clocks up.  Candidates within
- * 2x of the fastest are timed twice more, in turn, and keep their best time; the fastest wins.  Choices live in a process-wide table (a mutex guards
- * it; contexts on other threads may share it) keyed by the device UUID, and are appended to
- * $WGC_CACHE_DIR/wgc/tune-v4-<uuid>.txt (TUNE_VERSION; else $XDG_CACHE_HOME/wgc, else $HOME/.cache/wgc), one line
- * per class: "<class> <kernel> timer=gpu|wall <kernel>=<us>...", read back on the first lookup
- * for that device.  WGC_TUNE=0 turns tuning off (lookups still read the cache);
- * WGC_TUNE_FAULT=<kernel> makes that kernel fail its check (for tests).  Tuning flushes and
- * waits (once per class); the caller's
- * pending work is submitted first and its error state is left as it was. */
+ * the other kernels is never served to an aligned product of the same buckets.
+ *
+ * Tuning a class: every tiled kernel the device can run is first checked on a small random
+ * ragged problem (67 x 44 . 44 x 72, 68 rows for m-contiguous A: partial tiles in M, N and K,
+ * quad-aligned so that the 16-byte kernels qualify) and on a tile-exact one (128 x 64 . 64 x 256)
+ * against tile64x64u, the reference; one that fails to build or differs by more than 1e-4 of the
+ * largest output is never chosen.  The survivors are timed on a problem of the class itself
+ * (dims capped at 4096, a batch of at most 2^24 outputs) by wt_time_product (GPU timestamps where
+ * the device has them, else the host clock), after 0.3 s of products that bring the GPU's clocks
+ * up (H200: after about 1.5 s idle the first 0.2-0.3 s of work run 4-6x slower).  Candidates
+ * within 2x of the fastest are timed twice more and keep their best time (one slow measurement
+ * once sent sgemm 1024^3 to a kernel half as fast); the fastest wins.
+ *
+ * When: wt_policy.tune (wt_mm_may_time).  FIRST_USE: the first lazy product of a class with
+ * 2 M N K batch >= tune_min_flop (default 2^28) tunes, checking and timing no new candidate once
+ * tune_budget_ms (default 2000) has passed; a choice cut short that way is kept for the process
+ * only (tune_entry.partial).  wt_autotune_matmul tunes with no budget (and completes a partial
+ * choice).  Tuning submits the caller's pending work and waits; the caller's error state and
+ * random stream are left as they were.  Choices live in a process-wide table (a mutex guards it;
+ * contexts on other threads may share it) keyed by the device UUID, and are appended to
+ * <cache_dir>/wgc/tune-v4-<uuid>.txt (wt_policy.cache_dir, else $XDG_CACHE_HOME, else
+ * $HOME/.cache; TUNE_VERSION), one line per class: "<class> <kernel> timer=gpu|wall
+ * <kernel>=<us>...", read back once per file; lines naming an unknown kernel are skipped. */
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -40,21 +42,21 @@
 #include "tensor/internal.h"
 
 #define TUNE_MAX 256
-/* In the cache file's name: bump it when the candidate kernels change (a new kernel, a kernel
- * whose code changed its speed) or the timing does, so that choices made among the old ones, or
- * the old way, are made again (v4: the 0.3 s warm-up; v3's 50 ms left candidates on a low clock). */
+/* In the cache file's name: bump it when a kernel is added or its code changes its speed, or the
+ * timing changes, so that choices made among the old ones, or the old way, are made again. */
 #define TUNE_VERSION "v4"
 
 typedef struct tune_entry {
     uint8_t uuid[16];
     uint32_t cls;
-    wt_matmul_kernel kernel;
+    wt_mm_kernel kernel;
+    bool partial;                 /* a budget left candidates out: not in the file, tuned again ahead */
 } tune_entry;
 
 static pthread_mutex_t tune_lock = PTHREAD_MUTEX_INITIALIZER;
 static tune_entry tune_table[TUNE_MAX];
 static int tune_count;
-static uint8_t loaded_uuids[8][16];
+static char loaded_paths[8][1024];     /* cache files read into the table */
 static int loaded_count;
 
 static uint32_t bucket(int64_t x) {
@@ -78,9 +80,13 @@ static void class_name(uint32_t cls, char *buf, size_t n) {
              (cls >> 8) & 255, (cls >> 1) & 127, cls & 1, cls >> 28);
 }
 
-static bool cache_path(const uint8_t *uuid, char *buf, size_t n, char *dir, size_t dn) {
-    const char *base = getenv("WGC_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (base && *base)
+/* The cache file of a device: <cache_dir>/wgc/... with the policy's cache_dir ("": none), else
+ * $XDG_CACHE_HOME/wgc, else $HOME/.cache/wgc. */
+static bool cache_path(wt_context *ctx, const uint8_t *uuid, char *buf, size_t n, char *dir, size_t dn) {
+    const char *base = ctx->pol.cache_dir, *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (base && !*base)
+        return false;
+    if (base)
         snprintf(dir, dn, "%s/wgc", base);
     else if (xdg && *xdg)
         snprintf(dir, dn, "%s/wgc", xdg);
@@ -94,40 +100,35 @@ static bool cache_path(const uint8_t *uuid, char *buf, size_t n, char *dir, size
     return w > 0 && (size_t)w + 5 < n && snprintf(buf + w, n - (size_t)w, ".txt") == 4;
 }
 
-static wt_matmul_kernel kernel_by_name(const char *s) {
-    for (int k = WT_MATMUL_TILE128; k < WT_MATMUL_KERNEL_COUNT; k++)
-        if (k != WT_MATMUL_MATVEC && !strcmp(s, wt_matmul_kernel_name((wt_matmul_kernel)k)))
-            return (wt_matmul_kernel)k;
-    return WT_MATMUL_AUTO;
-}
-
-/* The entry for the class: a kernel, KERNEL_COUNT for "tuned, nothing chosen", AUTO for none. */
-static wt_matmul_kernel find(const uint8_t *uuid, uint32_t cls) {
-    for (int i = tune_count - 1; i >= 0; i--)      /* the latest line wins */
+/* The entry for the class (the latest wins), or NULL. */
+static tune_entry *find(const uint8_t *uuid, uint32_t cls) {
+    for (int i = tune_count - 1; i >= 0; i--)
         if (tune_table[i].cls == cls && !memcmp(tune_table[i].uuid, uuid, 16))
-            return tune_table[i].kernel;
-    return WT_MATMUL_AUTO;
+            return &tune_table[i];
+    return NULL;
 }
 
-static void add(const uint8_t *uuid, uint32_t cls, wt_matmul_kernel k) {
+/* k: a kernel, or WT_MM_KERNEL_COUNT for "tuned, nothing chosen". */
+static void add(const uint8_t *uuid, uint32_t cls, wt_mm_kernel k, bool partial) {
     if (tune_count >= TUNE_MAX)
         memmove(tune_table, tune_table + 1, (TUNE_MAX - 1) * sizeof *tune_table), tune_count--;
     tune_entry *e = &tune_table[tune_count++];
     memcpy(e->uuid, uuid, 16);
     e->cls = cls;
     e->kernel = k;
+    e->partial = partial;
 }
 
-/* Reads the device's cache file into the table, once per device (lock held). */
-static void load(const uint8_t *uuid) {
+/* Reads the device's cache file into the table, once per file (lock held). */
+static void load(wt_context *ctx, const uint8_t *uuid) {
+    char path[1024], dir[900];
+    if (!cache_path(ctx, uuid, path, sizeof path, dir, sizeof dir))
+        return;
     for (int i = 0; i < loaded_count; i++)
-        if (!memcmp(loaded_uuids[i], uuid, 16))
+        if (!strcmp(loaded_paths[i], path))
             return;
     if (loaded_count < 8)
-        memcpy(loaded_uuids[loaded_count++], uuid, 16);
-    char path[1024], dir[900];
-    if (!cache_path(uuid, path, sizeof path, dir, sizeof dir))
-        return;
+        memcpy(loaded_paths[loaded_count++], path, sizeof path);
     FILE *f = fopen(path, "r");
     if (!f)
         return;
@@ -149,21 +150,17 @@ static void load(const uint8_t *uuid) {
         for (int i = 1; i < WT_DTYPE_COUNT; i++)
             if (!strcmp(dt, wt_dtype_name((wt_dtype)i)))
                 d = (wt_dtype)i;
-        wt_matmul_kernel kk = kernel_by_name(kname);
-        if (d != WT_DTYPE_DEFAULT && kk != WT_MATMUL_AUTO)
-            add(uuid, l << 28 | (uint32_t)d << 24 | m << 16 | n << 8 | k << 1 | bb, kk);
+        wt_mm_kernel kk = wt_mm_kernel_by_name(kname);
+        if (d != WT_DTYPE_DEFAULT && WT_MM_TILED(kk))
+            add(uuid, l << 28 | (uint32_t)d << 24 | m << 16 | n << 8 | k << 1 | bb, kk, false);
     }
     fclose(f);
 }
 
-/* The tiled kernels: every kernel but AUTO and MATVEC. */
-static bool tiled(int k) {
-    return k > WT_MATMUL_AUTO && k < WT_MATMUL_KERNEL_COUNT && k != WT_MATMUL_MATVEC;
-}
-
-static void save(const uint8_t *uuid, uint32_t cls, wt_matmul_kernel k, const double *us, int n, const char *timer) {
+static void save(wt_context *ctx, const uint8_t *uuid, uint32_t cls, wt_mm_kernel k, const double *us, int n,
+                 const char *timer) {
     char path[1024], dir[900];
-    if (!cache_path(uuid, path, sizeof path, dir, sizeof dir))
+    if (!cache_path(ctx, uuid, path, sizeof path, dir, sizeof dir))
         return;
     /* mkdir -p of the two levels we may need (<base>/wgc, and <home>/.cache) */
     char *slash = strrchr(dir, '/');
@@ -179,10 +176,10 @@ static void save(const uint8_t *uuid, uint32_t cls, wt_matmul_kernel k, const do
         return;
     char cn[64];
     class_name(cls, cn, sizeof cn);
-    fprintf(f, "%s %s timer=%s", cn, wt_matmul_kernel_name(k), timer);
+    fprintf(f, "%s %s timer=%s", cn, wt_mm_kernel_name(k), timer);
     for (int i = 0; i < n; i++)
-        if (tiled(i))
-            fprintf(f, " %s=%.1f", wt_matmul_kernel_name((wt_matmul_kernel)i), us[i]);
+        if (WT_MM_TILED(i))
+            fprintf(f, " %s=%.1f", wt_mm_kernel_name((wt_mm_kernel)i), us[i]);
     fputc('\n', f);
     fclose(f);
 }
@@ -191,15 +188,6 @@ static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static bool can_run(wt_context *ctx, wt_matmul_kernel k) {
-    uint32_t smem = wg_device_get_limits(ctx->dev)->max_compute_workgroup_storage_size;
-    if (k == WT_MATMUL_TILE128K16 || k == WT_MATMUL_TILE128K16U)
-        return smem >= 33792;
-    if (k == WT_MATMUL_TILE128K16V4S)
-        return smem >= 32768;
-    return true;
 }
 
 /* max |x - y| over two f32 tensors of equal size, and max |y|; false when a read fails. */
@@ -238,14 +226,14 @@ static wt_tensor *operand(wt_context *ctx, wt_dtype dt, int64_t bt, int64_t r, i
     return v;
 }
 
-static wt_tensor *mm(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_matmul_kernel k) {
-    return wt_matmul_ex(ctx, a, b, NULL, &(wt_matmul_desc){ .label = "autotune", .kernel = k });
+static wt_tensor *mm(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_mm_kernel k) {
+    return wt_matmul_kernel_ex(ctx, a, b, NULL, k);
 }
 
 /* A product on one tiled kernel (the tuner's candidates). */
 typedef struct tune_arg {
     wt_tensor *a, *b;
-    wt_matmul_kernel k;
+    wt_mm_kernel k;
 } tune_arg;
 
 static wt_tensor *tune_product(wt_context *ctx, void *arg) {
@@ -402,35 +390,42 @@ bool wt_warm_up(wt_context *ctx, wt_product_fn fn, void *arg, double seconds) {
     return true;
 }
 
-static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
-                             unsigned layout, double *us, const char **timer) {
+/* The fastest tiled kernel for the class of (M, N, K, batch, dt, layout) on this device, or
+ * WT_MM_AUTO; us[k]: the kernels' times (-1: not timed).  Past `deadline` (now_s() time) no
+ * further candidate is checked or timed once one has been (*cut is then set). */
+static wt_mm_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
+                         unsigned layout, double deadline, double *us, const char **timer, bool *cut) {
     bool at = layout & WT_MM_LAYOUT_A_COLS, bt_ = layout & WT_MM_LAYOUT_B_KCONTIG;
     *timer = "gpu";
-    int nk = WT_MATMUL_KERNEL_COUNT;          /* us[] and ok[] are indexed by kernel */
-    bool ok[WT_MATMUL_KERNEL_COUNT];
+    int nk = WT_MM_KERNEL_COUNT;          /* us[] and ok[] are indexed by kernel */
+    bool ok[WT_MM_KERNEL_COUNT];
     for (int i = 0; i < nk; i++)
         us[i] = -1;
-    /* 1. correctness against TILE64 on a small ragged problem and on a tile-exact one (128 x 64 .
+    /* 1. correctness against tile64x64u on a small ragged problem and on a tile-exact one (128 x 64 .
      * 64 x 256: matmul4.wgsl's EXACT specialisation), in the class's layout (A m-contiguous: 68
      * rows, as the 16-byte kernels need M % 4 == 0 there) */
     wt_tensor *sa = operand(ctx, dt, 1, at ? 68 : 67, 44, at), *sb = operand(ctx, dt, 1, 44, 72, bt_);
     wt_tensor *ea = operand(ctx, dt, 1, 128, 64, at), *eb = operand(ctx, dt, 1, 64, 256, bt_);
-    wt_tensor *ref = sa && sb ? mm(ctx, sa, sb, WT_MATMUL_TILE64) : NULL;
-    wt_tensor *eref = ea && eb ? mm(ctx, ea, eb, WT_MATMUL_TILE64) : NULL;
+    wt_tensor *ref = sa && sb ? mm(ctx, sa, sb, WT_MM_TILE64U) : NULL;
+    wt_tensor *eref = ea && eb ? mm(ctx, ea, eb, WT_MM_TILE64U) : NULL;
     int survivors = 0;
     for (int i = 0; i < nk; i++) {
-        wt_matmul_kernel k = (wt_matmul_kernel)i;
+        wt_mm_kernel k = (wt_mm_kernel)i;
         ok[i] = false;
-        if (!ref || !eref || !tiled(i) || !can_run(ctx, k))
+        if (!ref || !eref || !WT_MM_TILED(i))
             continue;
+        if (survivors && now_s() > deadline) {
+            *cut = true;
+            continue;
+        }
         wt_tensor *o = mm(ctx, sa, sb, k);
         double diff, mag;
         ok[i] = o && compare(ctx, o, ref, &diff, &mag) && diff <= 1e-4 * mag + (dt == WT_F16 ? 1e-2 : 1e-6);
         wt_release(o);
         o = ok[i] ? mm(ctx, ea, eb, k) : NULL;
         ok[i] = o && compare(ctx, o, eref, &diff, &mag) && diff <= 1e-4 * mag + (dt == WT_F16 ? 1e-2 : 1e-6);
-        const char *fault = getenv("WGC_TUNE_FAULT");      /* test hook: this kernel's check fails */
-        if (fault && !strcmp(fault, wt_matmul_kernel_name(k)))
+        const char *fault = ctx->pol.fault_tune_reject;      /* test hook: this kernel's check fails */
+        if (fault && !strcmp(fault, wt_mm_kernel_name(k)))
             ok[i] = false;
         survivors += ok[i];
         wt_release(o);
@@ -443,7 +438,7 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
     wt_release(eb);
     wt_release(eref);
     if (!survivors)
-        return WT_MATMUL_AUTO;
+        return WT_MM_AUTO;
     /* 2. time the survivors on a problem of the class */
     int64_t m = M < 4096 ? M : 4096, n = N < 4096 ? N : 4096, k = K < 4096 ? K : 4096, bt = batch;
     while (bt > 1 && bt * m * n > ((int64_t)1 << 24))
@@ -455,17 +450,21 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
      * 0.2-0.3 s of work run 4-6x slower; doc/tensor.md) */
     for (int i = 0; i < nk && a && b; i++)
         if (ok[i]) {
-            tune_arg ta = { a, b, (wt_matmul_kernel)i };
+            tune_arg ta = { a, b, (wt_mm_kernel)i };
             wt_warm_up(ctx, tune_product, &ta, 0.3);
             wt_clear_error(ctx);
             break;
         }
-    wt_matmul_kernel best = WT_MATMUL_AUTO;
+    wt_mm_kernel best = WT_MM_AUTO;
     double best_t = INFINITY;
     for (int i = 0; i < nk && a && b; i++) {
         if (!ok[i])
             continue;
-        wt_matmul_kernel kk = (wt_matmul_kernel)i;
+        if (best != WT_MM_AUTO && now_s() > deadline) {
+            *cut = true;
+            continue;
+        }
+        wt_mm_kernel kk = (wt_mm_kernel)i;
         tune_arg ta = { a, b, kk };
         bool gpu;
         double t = wt_time_product(ctx, tune_product, &ta, &gpu);
@@ -481,11 +480,11 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
     /* 3. a second look: every candidate within 2x of the fastest is timed twice more, in turn,
      * and keeps its best time, so one slow measurement (a clock change, another process) does
      * not decide the choice (on the H200 sgemm 1024^3 once went to a kernel half as fast) */
-    for (int round = 0; round < 2 && best != WT_MATMUL_AUTO; round++)
+    for (int round = 0; round < 2 && best != WT_MM_AUTO; round++)
         for (int i = 0; i < nk && a && b; i++) {
-            if (!ok[i] || us[i] <= 0 || us[i] > 2.0 * best_t * 1e6)
+            if (!ok[i] || us[i] <= 0 || us[i] > 2.0 * best_t * 1e6 || now_s() > deadline)
                 continue;
-            wt_matmul_kernel kk = (wt_matmul_kernel)i;
+            wt_mm_kernel kk = (wt_mm_kernel)i;
             tune_arg ta = { a, b, kk };
             double t = (*timer)[0] == 'g' ? gpu_time(ctx, tune_product, &ta) : wall_time(ctx, tune_product, &ta);
             wt_clear_error(ctx);
@@ -495,51 +494,99 @@ static wt_matmul_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
     for (int i = 0; i < nk; i++)
         if (ok[i] && us[i] > 0 && us[i] * 1e-6 < best_t) {
             best_t = us[i] * 1e-6;
-            best = (wt_matmul_kernel)i;
+            best = (wt_mm_kernel)i;
         }
     wt_release(a);
     wt_release(b);
     return best;
 }
 
-/* Contiguous row-major operands: ragged when K or N is not a multiple of 4. */
-wt_matmul_kernel wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt) {
-    return wt_autotune_layout(ctx, M, N, K, batch, dt, K % 4 || N % 4 ? WT_MM_LAYOUT_RAGGED : 0u);
+bool wt_mm_may_time(const wt_context *ctx) {
+    return ctx->mm_ahead || ctx->pol.tune == WT_TUNE_DEFAULT || ctx->pol.tune == WT_TUNE_FIRST_USE;
 }
 
-wt_matmul_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
-                                    unsigned layout) {
+/* The choice for the class; tune_ok: tune a class without one (or with a partial one, ahead). */
+static wt_mm_kernel choice(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
+                           unsigned layout, bool tune_ok) {
     if (!ctx || M <= 0 || N <= 0 || K <= 0 || batch <= 0 || dt <= WT_DTYPE_DEFAULT || dt >= WT_DTYPE_COUNT ||
         layout > 7)
-        return WT_MATMUL_AUTO;
+        return WT_MM_AUTO;
     const uint8_t *uuid = wg_adapter_get_info(wg_device_get_adapter(ctx->dev))->device_uuid;
     uint32_t cls = shape_class(M, N, K, batch, dt, layout);
     pthread_mutex_lock(&tune_lock);
-    load(uuid);
-    wt_matmul_kernel k = find(uuid, cls);
+    load(ctx, uuid);
+    tune_entry *e = find(uuid, cls);
+    wt_mm_kernel k = e ? e->kernel : WT_MM_AUTO;
+    bool partial = e && e->partial;
     pthread_mutex_unlock(&tune_lock);
-    if (k == WT_MATMUL_KERNEL_COUNT)
-        return WT_MATMUL_AUTO;
-    const char *on = getenv("WGC_TUNE"), *minf = getenv("WGC_TUNE_MIN_FLOP");
-    double min_flop = minf && *minf ? atof(minf) : 268435456.0;
-    if (k != WT_MATMUL_AUTO || (on && !strcmp(on, "0")) || 2.0 * (double)M * (double)N * (double)K * (double)batch < min_flop)
-        return k;
+    if (!tune_ok || (e && !(partial && ctx->mm_ahead)))
+        return k == WT_MM_KERNEL_COUNT ? WT_MM_AUTO : k;
     /* tune, keeping the caller's error state, pending work and random stream intact */
+    uint32_t budget = ctx->pol.tune_budget_ms ? ctx->pol.tune_budget_ms : 2000;
+    double deadline = ctx->mm_ahead ? INFINITY : now_s() + 1e-3 * budget;
     wt_error_state es;
     wt_error_save(ctx, &es);
     uint64_t rng = ctx->rng_counter;
-    double us[WT_MATMUL_KERNEL_COUNT];
+    double us[WT_MM_KERNEL_COUNT];
     const char *timer = "none";
+    bool cut = false;
+    k = WT_MM_AUTO;
     if (wt_flush(ctx) == WT_OK)
-        k = tune(ctx, M, N, K, batch, dt, layout, us, &timer);
+        k = tune(ctx, M, N, K, batch, dt, layout, deadline, us, &timer, &cut);
     wt_error_restore(ctx, &es);
     ctx->rng_counter = rng;
     pthread_mutex_lock(&tune_lock);
-    if (find(uuid, cls) == WT_MATMUL_AUTO) {
-        add(uuid, cls, k == WT_MATMUL_AUTO ? WT_MATMUL_KERNEL_COUNT : k);   /* never retried in this process */
-        if (k != WT_MATMUL_AUTO)
-            save(uuid, cls, k, us, WT_MATMUL_KERNEL_COUNT, timer);
+    e = find(uuid, cls);
+    if (!e || e->partial) {
+        add(uuid, cls, k == WT_MM_AUTO ? WT_MM_KERNEL_COUNT : k, cut);   /* never retried in this process */
+        if (k != WT_MM_AUTO && !cut)
+            save(ctx, uuid, cls, k, us, WT_MM_KERNEL_COUNT, timer);
     }
     pthread_mutex_unlock(&tune_lock);
     return k;
+}
+
+wt_mm_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
+                                unsigned layout) {
+    if (!ctx || (ctx->pol.tune == WT_TUNE_OFF && !ctx->mm_ahead))
+        return WT_MM_AUTO;
+    double min_flop = ctx->pol.tune_min_flop > 0 ? ctx->pol.tune_min_flop : 268435456.0;
+    bool big = 2.0 * (double)M * (double)N * (double)K * (double)batch >= min_flop;
+    return choice(ctx, M, N, K, batch, dt, layout, wt_mm_may_time(ctx) && (big || ctx->mm_ahead));
+}
+
+/* Contiguous row-major operands: ragged when K or N is not a multiple of 4. */
+const char *wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt) {
+    wt_mm_kernel k = choice(ctx, M, N, K, batch, dt, K % 4 || N % 4 ? WT_MM_LAYOUT_RAGGED : 0u, false);
+    return k != WT_MM_AUTO ? wt_mm_kernel_name(k) : NULL;
+}
+
+wt_status wt_autotune_matmul(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
+                             bool b_transposed) {
+    const char *op = "wt_autotune_matmul";
+    if (!ctx)
+        return WT_STATUS_INVALID_ARGUMENT;
+    if (M <= 0 || N <= 0 || K <= 0 || batch <= 0 || (dt != WT_F32 && dt != WT_F16))
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "M %lld, N %lld, K %lld, batch %lld, %s: positive sizes, "
+                         "f32 or f16", (long long)M, (long long)N, (long long)K, (long long)batch, wt_dtype_name(dt));
+    wt_status s = wt_flush(ctx);
+    if (s != WT_OK)
+        return s;
+    uint64_t rng = ctx->rng_counter;
+    wt_tensor *a = operand(ctx, dt, batch, M, K, false);
+    wt_tensor *w = b_transposed ? operand(ctx, dt, 1, N, K, false) : NULL;
+    wt_tensor *b = b_transposed ? (w ? wt_transpose(ctx, w, 0, 1) : NULL) : operand(ctx, dt, batch, K, N, false);
+    ctx->mm_ahead = true;
+    wt_tensor *r = a && b ? wt_matmul(ctx, a, b) : NULL, *rt = NULL;
+    if (r && dt == WT_F16 && wt_matmul_tensor_cores(ctx))
+        rt = wt_matmul_ex(ctx, a, b, NULL, &(wt_matmul_desc){ .label = op, .precision = WT_MATMUL_F16_TENSOR });
+    ctx->mm_ahead = false;
+    s = r && (rt || dt != WT_F16 || !wt_matmul_tensor_cores(ctx)) ? wt_sync(ctx) : ctx->status;
+    wt_release(a);
+    wt_release(b);
+    wt_release(w);
+    wt_release(r);
+    wt_release(rt);
+    ctx->rng_counter = rng;
+    return s;
 }

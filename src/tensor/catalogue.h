@@ -59,19 +59,26 @@
       "plain attention's scale-and-mask pass: a mask tensor, or a shape flash cannot take") \
     X(flash2, 3, OWN, none, none, 0, CLAMPED, \
       "flash attention (FMA): devices with at most 32 KiB of workgroup memory, and D > 128") \
-    X(matmul, 3, OWN, matmul_tile, none, 0, CLAMPED, "tuner candidate (tiles 128x128, 128x64, 64x64, K16)") \
     X(matmul2, 3, OWN, matmul_tile, matmul_step, 0, CLAMPED, \
-      "products of operands the 16-byte kernels cannot read: 128x64 warp tiles, 64x64 when few tiles") \
+      "products the 16-byte kernels cannot read in place: tile128x64w from 128 tiles (within " \
+      "3% of the fastest at 4095x4097x1023, H200), else tile64x64u (also the tuner's " \
+      "reference); tuner candidate tile128x128u, its pick for ragged x.W^T (1.04 ms against " \
+      "1.17)") \
     X(matmul3, 3, OWN, matmul_tile, matmul_step, 0, CLAMPED, \
-      "quad-aligned products that are not tile-exact (128x128 warp tiles; 64x64 when few tiles)") \
+      "quad-aligned products that are not tile-exact: tile128x128v4w from 256 tiles (4096^3 " \
+      "3.98 ms, H200), else tile64x64v4w (1024^3 72 us against 82; also the Winograd GEMMs)") \
     X(matvec, 3, OWN, none, none, 0, CLAMPED, "matmul with one output row or column, no batch, aligned rows") \
     X(matmul_coop, 3, OWN, none, none, NEEDS_SGMAT, UNCLAMPED, \
-      "f16 matmul with WT_MATMUL_F16_TENSOR on subgroup matrices (where matmul_wgm cannot or loses)") \
+      "f16 products with WT_MATMUL_F16_TENSOR where matmul_wgm cannot run or loses its guard: " \
+      "128x128 tiles, one 32-deep slice buffer from 528 tiles (4096^3 219 TFLOP/s, H200), " \
+      "else double-buffered") \
     X(conv, 3, OWN, none, none, 0, 16, "conv2d as an implicit GEMM: when the problem fills its tiles") \
     X(conv_direct, 3, OWN, none, none, 0, CLAMPED, "conv2d: small or depthwise problems") \
     X(pool, 1, OWN, none, none, 0, CLAMPED, "max_pool2d, avg_pool2d: always") \
     X(matmul4, 3, OWN, matmul_tile, none, 0, 4, \
-      "quad-aligned tile-exact products (128x128 swizzled tiles; the fastest there)") \
+      "quad-aligned tile-exact products from 256 tiles: tile128x128v4s (4096^3 3.39 ms, 0.82x " \
+      "cuBLAS, H200); tuner candidate tile128x64v4s, its pick for A^T.B (2.90 ms against " \
+      "3.16)") \
     X(winograd, 2, OWN, none, none, 0, CLAMPED, "conv2d 3x3, stride 1, one group, enough channels: F(2x2, 3x3)") \
     X(flash3, 3, OWN, none, none, NEEDS_SG, UNCLAMPED, \
       "flash attention (FMA), D <= 128, on devices with more than 32 KiB of workgroup memory") \

@@ -107,19 +107,16 @@ static unsigned wino_bits(void) {
     return b & 4u ? b & ~8u : b;
 }
 
-/* The matmul kernel of the 16 GEMMs [rows x C] . [C x cols] ($WGC_CONV_WINO_MM names one in
- * wt_matmul_kernel_name's spelling: a measurement knob).  At most 64 rows with 16-byte
+/* The matmul kernel of the 16 GEMMs [rows x C] . [C x cols].  At most 64 rows with 16-byte
  * operands (C and cols multiples of 4): matmul3's 16-byte 64 x 64 tiles, else AUTO (matmul.c's
- * tuner or heuristic, whose 128-row tiles would be half empty).  H200, channel-major at the
+ * tuner or heuristic, whose 128-row tiles would be half empty); AUTO too when the policy forces a
+ * matmul kernel (wt_policy.matmul_kernel, a benchmark's measurement).  H200, channel-major at the
  * bench shape (rows K = 64): tile64x64v4w 30.3 TFLOP/s (also the tuner's pick), tile128x128v4w
  * (the heuristic's, with tuning off) 24.3. */
-static wt_matmul_kernel wino_mm_kernel(int64_t rows, int64_t C, int64_t cols) {
-    const char *e = getenv("WGC_CONV_WINO_MM");
-    if (e && *e)
-        for (int k = 1; k < WT_MATMUL_KERNEL_COUNT; k++)
-            if (!strcmp(e, wt_matmul_kernel_name((wt_matmul_kernel)k)))
-                return (wt_matmul_kernel)k;
-    return rows <= 64 && C % 4 == 0 && cols % 4 == 0 ? WT_MATMUL_TILE64V4W : WT_MATMUL_AUTO;
+static wt_mm_kernel wino_mm_kernel(const wt_context *ctx, int64_t rows, int64_t C, int64_t cols) {
+    if (ctx->pol.matmul_kernel)
+        return WT_MM_AUTO;
+    return rows <= 64 && C % 4 == 0 && cols % 4 == 0 ? WT_MM_TILE64V4W : WT_MM_AUTO;
 }
 
 /* Images per chunk: V (16 C tiles f32) and M (16 K tiles) of one chunk stay under
@@ -188,9 +185,9 @@ static wt_status winograd(wt_context *ctx, const char *op, wt_tensor *x, wt_tens
         in[0] = x->st;
         s = k ? wt_record(ctx, op, k, &p, V->st, 2, in) : ctx->status;
         /* the GEMMs: M[xi] = U[xi] V[xi] (tile-major: V[xi] U[xi]) */
-        wt_matmul_desc md = { .label = "conv2d winograd",
-                              .kernel = tm ? wino_mm_kernel(T, C, K) : wino_mm_kernel(K, C, T) };
-        wt_tensor *M = s == WT_OK ? (tm ? wt_matmul_ex(ctx, V, U, NULL, &md) : wt_matmul_ex(ctx, U, V, NULL, &md)) : NULL;
+        wt_mm_kernel mk = tm ? wino_mm_kernel(ctx, T, C, K) : wino_mm_kernel(ctx, K, C, T);
+        wt_tensor *M = s == WT_OK ? (tm ? wt_matmul_kernel_ex(ctx, V, U, NULL, mk) : wt_matmul_kernel_ex(ctx, U, V, NULL, mk))
+                                  : NULL;
         wt_release(V);
         if (!M) {
             s = s == WT_OK ? ctx->status : s;

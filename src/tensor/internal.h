@@ -193,6 +193,8 @@ struct wt_context {
      * when timed, and the device's pipelines_created count then */
     struct wt_wgm_verdict { wt_kkey key; uint64_t at; bool slow; } wgm[WT_WGM_VERDICTS];
     uint32_t wgm_count;
+    bool mm_ahead;                /* inside wt_autotune_matmul: the tuner and the guard may time,
+                                     whatever the policy's tune mode, with no budget */
 
     wt_stats stats;
 };
@@ -227,12 +229,49 @@ void wt_pool_put(wt_context *ctx, wg_buffer *buf, uint32_t cls);
 void wt_pool_collect(wt_context *ctx);        /* moves finished retiring buffers to the free lists */
 void wt_pool_destroy(wt_context *ctx);
 
-/* autotune.c: wt_autotune_lookup for operands in a layout (WT_MM_LAYOUT_* bits; 0: row-major) */
+/* matmul.c: the matmul kernels, one row each: X(NAME, "name", kernel file, op, tile rows, tile
+ * columns, K step, workgroup bytes, 16-byte loads).  The tiled kernels come first (every one is a
+ * tuner candidate; TILE64U, the first, is also the tuner's reference), then matvec and the
+ * tensor-core kernels.  When each runs, and the measurement behind it: doc/tensor.md's kernel
+ * table and each file's header. */
+#define WT_MM_KERNELS(X)                                                         \
+    X(TILE64U, "tile64x64u", matmul2, 1, 64, 64, 16, 17408, false)               \
+    X(TILE128U, "tile128x128u", matmul2, 0, 128, 128, 8, 16896, false)           \
+    X(TILE128X64W, "tile128x64w", matmul2, 6, 128, 64, 8, 12800, false)          \
+    X(TILE64V4W, "tile64x64v4w", matmul3, 5, 64, 64, 16, 17408, true)            \
+    X(TILE128V4W, "tile128x128v4w", matmul3, 4, 128, 128, 8, 16896, true)        \
+    X(TILE128V4S, "tile128x128v4s", matmul4, 0, 128, 128, 8, 16384, true)        \
+    X(TILE128X64V4S, "tile128x64v4s", matmul4, 8, 128, 64, 8, 12288, true)       \
+    X(MATVEC, "matvec", matvec, 0, 0, 0, 0, 0, false)                            \
+    X(COOP, "coop128x128", matmul_coop, 0, 128, 128, 32, 0, false)               \
+    X(COOP_SB1, "coop128x128s", matmul_coop, 1, 128, 128, 32, 0, false)          \
+    X(WGM, "wgm128x256", matmul_wgm, 0, 128, 256, 64, 0, false)
+
+typedef enum wt_mm_kernel {
+    WT_MM_AUTO = 0,           /* the policy's matmul_kernel, else chosen by shape */
+#define X(name, str, file, op, tm, tn, bk, smem, v4) WT_MM_##name,
+    WT_MM_KERNELS(X)
+#undef X
+    WT_MM_KERNEL_COUNT
+} wt_mm_kernel;
+#define WT_MM_TILED(k) ((k) > WT_MM_AUTO && (k) < WT_MM_MATVEC)   /* the tuner's candidates */
+
+const char *wt_mm_kernel_name(wt_mm_kernel k);          /* "tile64x64u"; "auto"; "?" out of range */
+wt_mm_kernel wt_mm_kernel_by_name(const char *name);    /* WT_MM_AUTO when unknown */
+/* wt_matmul_ex with the kernel given (AUTO: as wt_matmul_ex); an error when it cannot run the
+ * product (the tuner, conv.c's Winograd GEMMs). */
+wt_tensor *wt_matmul_kernel_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, wt_mm_kernel kernel);
+
+/* autotune.c: the tuner's choice for operands in a layout (WT_MM_LAYOUT_* bits; 0: row-major);
+ * tunes a class without a choice where wt_mm_may_time says so and the product is large enough */
 #define WT_MM_LAYOUT_B_KCONTIG 1u    /* B k-contiguous (b_ks == 1 != b_ns: linear's W^T) */
 #define WT_MM_LAYOUT_A_COLS 2u       /* A m-contiguous (a_ms == 1 != a_ks: a transposed view) */
 #define WT_MM_LAYOUT_RAGGED 4u       /* the 16-byte kernels cannot run it (matmul.c v4_ok) */
-wt_matmul_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
-                                    unsigned layout);
+wt_mm_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
+                                unsigned layout);
+/* May a matmul time kernels now (the tuner, the matmul_wgm guard)?  Inside wt_autotune_matmul,
+ * or in a lazy op when the policy's tune is FIRST_USE (the default). */
+bool wt_mm_may_time(const wt_context *ctx);
 /* Seconds per product made by fn(ctx, arg) (a new tensor whose dispatch it recorded last): GPU
  * timestamps around a pass of repeated copies of that dispatch where the device has the feature
  * (not eager), else the host clock around repeated products; best of three after one look that

@@ -1,26 +1,21 @@
 /* matmul.c - the matmul family: wt_matmul (torch.matmul rules: 1-D operands, batched 3-D/4-D
- * with broadcast batch dims), wt_linear (x . W^T + b) and wt_matmul_ex (a kernel forced, for
- * tests, benchmarks and the autotuner in autotune.c).
+ * with broadcast batch dims), wt_linear (x . W^T + b), wt_matmul_ex (a precision mode) and
+ * wt_matmul_kernel_ex (a kernel forced: the tuner, tests, conv.c).
  *
- * Operands are read in place: the kernels read A and B through their strides (a transposed view
- * is a stride swap), so a plan is just (shape, strides, offset) per operand after the batch dims
- * are broadcast and collapsed (size-1 dims dropped, mergeable neighbours merged; batch dims
- * that continue A's rows become rows).  The one exception, AUTO only: a large ragged product
- * (no 16-byte kernel can read it in place) runs on zero-padded copies when that pays, its result
- * a view of the padded product (pad_pays).  Kernel files: matmul.wgsl, the tiled GEMM (four tile
- * shapes, see its header), matmul2.wgsl, the same tiles with the inner loop unrolled (and a
- * warp-tiled layout), matmul3.wgsl, the unrolled kernel with 16-byte global loads and stores
- * for quad-aligned operands (A row-major or m-contiguous, B row-major or k-contiguous: x . W^T
- * reads W in place), matmul4.wgsl, the same operands with unpadded swizzled tiles and a
- * specialisation for tile-exact shapes (no range selects, no index clamps; the fastest on the
- * H200), and matvec.wgsl, the bandwidth-bound decode path for one output row or
- * column (M == 1 or N == 1, no batch) whose matrix has contiguous, 16-byte aligned rows.  The
- * kernel is chosen by shape: matvec when it applies, else the autotuner's choice for the shape
- * class, else a heuristic (16-byte 128 x 128 tiles when the operands allow and there are enough
- * tiles, else 128 x 64 tiles when there are enough of them to fill the GPU, else 64 x 64).  The product
- * accumulates in f32 (f16 operands are widened on load) and rounds once on store.  Opt-in
- * (wt_matmul_desc.precision = WT_MATMUL_F16_TENSOR): matmul_coop.wgsl, f16 operands on tensor
- * cores through subgroup matrices, where the device and the shape allow (coop_ok). */
+ * A product goes through three steps.  plan(): operands are read in place through their strides
+ * (a transposed view is a stride swap), so a plan is (shape, strides, offset) per operand after
+ * the batch dims are broadcast and collapsed (size-1 dims dropped, mergeable neighbours merged;
+ * batch dims that continue A's rows become rows).  choose(): the kernel forced by the caller or
+ * by the policy (wt_policy.matmul_kernel), else for WT_MATMUL_F16_TENSOR the tensor-core kernels
+ * where the device and the shape allow, else matvec for one output row or column, else the
+ * autotuner's choice for the shape class (autotune.c), else heuristic().  One exception to
+ * reading in place: a large ragged product (no 16-byte kernel can read it) runs on zero-padded
+ * copies when that pays (pad_pays), its result a view of the padded product.  record(): the
+ * dispatch.  The kernels, one row each in internal.h's WT_MM_KERNELS: matmul2.wgsl (any strides),
+ * matmul3.wgsl and matmul4.wgsl (16-byte loads and stores for quad-aligned operands; matmul4 with
+ * swizzled tiles and a tile-exact specialisation), matvec.wgsl (the bandwidth-bound decode
+ * path), matmul_coop.wgsl (subgroup matrices) and matmul_wgm.wgsl (workgroup matrices).  The
+ * tiled kernels accumulate in f32 (f16 operands are widened on load) and round once on store. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,17 +33,46 @@ typedef struct mm_plan {
     int64_t a_off, a_ms, a_ks;            /* A (m, k) at a_off + m * a_ms + k * a_ks */
     int64_t b_off, b_ks, b_ns;            /* B (k, n) at b_off + k * b_ks + n * b_ns */
     int64_t c_off, c_ns;                  /* bias (n) at c_off + n * c_ns */
+    wt_dtype odt;                         /* the result: dtype, rank, shape */
+    int ond;
+    int64_t shape[WT_MAX_DIMS];
+    char sa[160], sb[160];                /* the operands' shapes, for messages */
 } mm_plan;
 
-static const char *const kernel_names[] = {
-#define X(name, str) str,
-    WT_MATMUL_KERNELS(X)
+/* The kernels' table (internal.h WT_MM_KERNELS), indexed by wt_mm_kernel. */
+static const struct mm_kernel_row {
+    const char *name;
+    wt_kfile file;
+    uint8_t op;
+    uint16_t tm, tn, bk;
+    uint32_t smem;
+    bool v4;
+} kt[WT_MM_KERNEL_COUNT] = {
+    [WT_MM_AUTO] = { "auto", WT_K_COUNT, 0, 0, 0, 0, 0, false },
+#define X(nm, str, file, op, tm, tn, bk, smem, v4) [WT_MM_##nm] = { str, WT_K_##file, op, tm, tn, bk, smem, v4 },
+    WT_MM_KERNELS(X)
 #undef X
 };
-_Static_assert(sizeof kernel_names / sizeof *kernel_names == WT_MATMUL_KERNEL_COUNT, "one name per kernel");
 
-const char *wt_matmul_kernel_name(wt_matmul_kernel k) {
-    return (unsigned)k < WT_MATMUL_KERNEL_COUNT ? kernel_names[k] : "?";
+const char *wt_mm_kernel_name(wt_mm_kernel k) {
+    return (unsigned)k < WT_MM_KERNEL_COUNT ? kt[k].name : "?";
+}
+
+wt_mm_kernel wt_mm_kernel_by_name(const char *name) {
+    for (int k = 1; name && k < WT_MM_KERNEL_COUNT; k++)
+        if (!strcmp(name, kt[k].name))
+            return (wt_mm_kernel)k;
+    return WT_MM_AUTO;
+}
+
+bool wt_matmul_kernel_known(const char *name) {
+    return wt_mm_kernel_by_name(name) != WT_MM_AUTO;
+}
+
+size_t wt_matmul_kernel_names(const char **out, size_t cap) {
+    for (size_t k = 1; out && k < WT_MM_KERNEL_COUNT && k - 1 < cap; k++)
+        out[k - 1] = kt[k].name;
+    return WT_MM_KERNEL_COUNT - 1;
 }
 
 static int64_t cdiv(int64_t a, int64_t b) {
@@ -102,33 +126,24 @@ static unsigned layout_of(const mm_plan *p) {
            (v4_ok(p) ? 0u : WT_MM_LAYOUT_RAGGED);
 }
 
-static bool is_v4(wt_matmul_kernel k) {
-    return k == WT_MATMUL_TILE128X64V4 || k == WT_MATMUL_TILE128X64V4W || k == WT_MATMUL_TILE128V4W ||
-           k == WT_MATMUL_TILE128V4S || k == WT_MATMUL_TILE128K16V4S || k == WT_MATMUL_TILE128X256V4S ||
-           k == WT_MATMUL_TILE64V4W || k == WT_MATMUL_TILE128X64V4S;
-}
-
-/* Without a tuned choice.  16-byte kernels where the operands allow (H200, GPU timestamps:
- * 4096^3 tile128x128v4s 3.39 ms, tile128x128v4w 3.99, tile128x64w 4.82; bmm 32x512x512x64
- * tile128x128v4s 38 us, tile128x64w 62; 1024^3 (64 tiles of 128 x 128) tile64x64v4w 72 us,
- * tile64x64u 82), matmul4's 128 x 128 only tile-exact (elsewhere it is not measured and spills
- * 16 bytes on the H200).  Other operands: the unrolled 128 x 64 warp-tiled kernel is the
- * fastest or within 3% of it on 4095 x 4097 x 1023 (28.0 TFLOP/s; 128 x 128 tiles 10-15%
- * slower, K steps of 16 half as fast; AUTO pads such products, pad_pays); below ~one tile per
- * SM, 64 x 64 tiles keep more of the GPU busy.  The layouts matmul3/matmul4 read in place (W^T,
- * A^T) take the same rule: x . W^T 4096^3 tile128x128v4s 3.51 ms against 4.85 for
- * tile128x64w; A^T . B 3.16 ms (the tuner finds tile128x64v4s, 2.90) against 4.60. */
-static wt_matmul_kernel heuristic(const mm_plan *p) {
+/* Without a tuned choice: 16-byte kernels where the operands allow, 128 x 128 tiles when there are
+ * >= 256 of them (matmul4's tile128x128v4s on tile-exact shapes, H200 4096^3 3.39 ms, else
+ * matmul3's tile128x128v4w, 3.99 ms), else tile64x64v4w (1024^3 72 us against 82 for
+ * tile64x64u); other operands: tile128x64w where there are >= 128 of its tiles (within 3% of
+ * the fastest in-place kernel on 4095 x 4097 x 1023), else tile64x64u (more of the GPU busy
+ * below about one tile per SM).  The transposed layouts matmul3/matmul4 read in place take the
+ * same rule (x . W^T 4096^3 tile128x128v4s 3.51 ms against 4.85 for tile128x64w). */
+static wt_mm_kernel heuristic(const mm_plan *p) {
     if (matvec_ok(p))
-        return WT_MATMUL_MATVEC;
+        return WT_MM_MATVEC;
     if (v4_ok(p)) {
         if (p->batch * cdiv(p->M, 128) * cdiv(p->N, 128) >= 256)
-            return p->M % 128 == 0 && p->N % 128 == 0 && p->K % 8 == 0 ? WT_MATMUL_TILE128V4S : WT_MATMUL_TILE128V4W;
-        return WT_MATMUL_TILE64V4W;
+            return p->M % 128 == 0 && p->N % 128 == 0 && p->K % 8 == 0 ? WT_MM_TILE128V4S : WT_MM_TILE128V4W;
+        return WT_MM_TILE64V4W;
     }
     if (p->batch * cdiv(p->M, 128) * cdiv(p->N, 64) >= 128)
-        return WT_MATMUL_TILE128X64W;
-    return WT_MATMUL_TILE64U;
+        return WT_MM_TILE128X64W;
+    return WT_MM_TILE64U;
 }
 
 /* The product's dispatch: out from the two operands and the bias (an empty tensor's storage has
@@ -162,33 +177,11 @@ static wt_status record_matvec(wt_context *ctx, const char *op, const mm_plan *p
     return record_product(ctx, op, &key, &pr, out, mat, vec, bias);
 }
 
-static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p, wt_matmul_kernel kind,
+static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p, wt_mm_kernel kind,
                               wt_tensor *out, wt_tensor *a, wt_tensor *b, wt_tensor *bias) {
-    /* kernel -> file, OP (matmul.wgsl / matmul2.wgsl / matmul3.wgsl: tile shape code 0..3, + 4:
-     * WARP8; matmul4.wgsl: 1 K16, 2 WIDE, 8 HALF), tile rows x columns, K step, workgroup memory */
-    static const struct { uint8_t file, op; uint16_t tm, tn, bk; uint32_t smem; } kt[WT_MATMUL_KERNEL_COUNT] = {
-        [WT_MATMUL_TILE128] = { WT_K_matmul, 0, 128, 128, 8, 16896 },
-        [WT_MATMUL_TILE128X64] = { WT_K_matmul, 2, 128, 64, 8, 12800 },
-        [WT_MATMUL_TILE64] = { WT_K_matmul, 1, 64, 64, 16, 17408 },
-        [WT_MATMUL_TILE128K16] = { WT_K_matmul, 3, 128, 128, 16, 33792 },
-        [WT_MATMUL_TILE128U] = { WT_K_matmul2, 0, 128, 128, 8, 16896 },
-        [WT_MATMUL_TILE128X64U] = { WT_K_matmul2, 2, 128, 64, 8, 12800 },
-        [WT_MATMUL_TILE64U] = { WT_K_matmul2, 1, 64, 64, 16, 17408 },
-        [WT_MATMUL_TILE128K16U] = { WT_K_matmul2, 3, 128, 128, 16, 33792 },
-        [WT_MATMUL_TILE128W] = { WT_K_matmul2, 4, 128, 128, 8, 16896 },
-        [WT_MATMUL_TILE128X64W] = { WT_K_matmul2, 6, 128, 64, 8, 12800 },
-        [WT_MATMUL_TILE128X64V4] = { WT_K_matmul3, 2, 128, 64, 8, 12800 },
-        [WT_MATMUL_TILE128X64V4W] = { WT_K_matmul3, 6, 128, 64, 8, 12800 },
-        [WT_MATMUL_TILE128V4W] = { WT_K_matmul3, 4, 128, 128, 8, 16896 },
-        [WT_MATMUL_TILE128V4S] = { WT_K_matmul4, 0, 128, 128, 8, 16384 },
-        [WT_MATMUL_TILE128K16V4S] = { WT_K_matmul4, 1, 128, 128, 16, 32768 },
-        [WT_MATMUL_TILE128X256V4S] = { WT_K_matmul4, 2, 128, 256, 8, 24576 },
-        [WT_MATMUL_TILE64V4W] = { WT_K_matmul3, 5, 64, 64, 16, 17408 },
-        [WT_MATMUL_TILE128X64V4S] = { WT_K_matmul4, 8, 128, 64, 8, 12288 },
-    };
     if (wg_device_get_limits(ctx->dev)->max_compute_workgroup_storage_size < kt[kind].smem)
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %s needs %u bytes of workgroup memory",
-                         wt_matmul_kernel_name(kind), (unsigned)kt[kind].smem);
+                         kt[kind].name, (unsigned)kt[kind].smem);
     int64_t tm = kt[kind].tm, tn = kt[kind].tn;
     uint8_t kop = kt[kind].op;
     /* matmul4.wgsl EXACT: tile-exact shapes compile without range selects and index clamps */
@@ -239,13 +232,6 @@ bool wt_matmul_tensor_cores(wt_context *ctx) {
                                           WG_COMPONENT_F32);
 }
 
-/* matmul_coop.wgsl's variants (the key's op): workgroup tile rows x columns (its header gives each
- * variant's subgroup blocks, slice depth, buffering and H200 figures). */
-static const struct { int64_t tm, tn; } coop_tiles[] = { { 128, 128 }, { 128, 256 }, { 256, 128 }, { 128, 128 },
-                                                          { 128, 256 }, { 256, 128 }, { 128, 128 }, { 128, 256 },
-                                                          { 256, 128 }, { 128, 128 } };
-#define COOP_VARIANTS ((int)(sizeof coop_tiles / sizeof *coop_tiles))
-
 /* Does t's storage (f16) hold element `last`? */
 static bool coop_holds(const wt_tensor *t, int64_t last) {
     return last < (int64_t)(t->st->bytes / 2);
@@ -270,22 +256,13 @@ static bool coop_ok(wt_context *ctx, const mm_plan *p, const wt_tensor *a, const
     return wt_matmul_tensor_cores(ctx);
 }
 
-/* The variant: WGC_COOP_VARIANT (0..9, benchmarks and tests), else 128 x 128 tiles of 4 subgroups
- * with one slice buffer 32 deep (variant 9) where there are enough tiles to fill the GPU four times
- * over (H200, f16 4096^3, test_matmul_coop's measure, one run: 219.1 TFLOP/s, A^T 250.6, against
- * 204.1 / 229.8 for variant 4 (128 x 256, the choice until then), 218.2 / 220.8 for 7 (128 x 256,
- * 48 deep), 212.1 for 8, 199.1 for 5, 192.0 for 6), else 128 x 128 double-buffered (variant 0;
- * 9 is unmeasured on products of fewer tiles).  The sixth round's alternatives to 9 (A staged
- * column-major, 48-deep slices, 128 x 64 and 64 x 128 tiles; the kernel's header) all lost, and so
- * did the seventh's (A transposed in registers by subgroup shuffles 153.6-156.3, B's fragments
- * straight from global memory 126.6-138.3, against 216.8-220.7 for 9). */
-static int coop_variant(const mm_plan *p) {
-    const char *v = getenv("WGC_COOP_VARIANT");
-    char *end;
-    long n = v ? strtol(v, &end, 10) : -1;
-    if (v && *v && !*end && n >= 0 && n < COOP_VARIANTS)
-        return (int)n;
-    return cdiv(p->M, 128) * cdiv(p->N, 128) >= 528 ? 9 : 0;
+/* matmul_coop.wgsl's op: one slice buffer (COOP_SB1) where there are enough tiles to fill the GPU
+ * four times over (H200, f16 4096^3: 219.1 TFLOP/s, A^T 250.6, the kernel's header), else two
+ * (COOP; COOP_SB1 is unmeasured on fewer tiles); a forced kernel (the policy) wins. */
+static wt_mm_kernel coop_kernel(const mm_plan *p, wt_mm_kernel forced) {
+    if (forced == WT_MM_COOP || forced == WT_MM_COOP_SB1)
+        return forced;
+    return cdiv(p->M, 128) * cdiv(p->N, 128) >= 528 ? WT_MM_COOP_SB1 : WT_MM_COOP;
 }
 
 /* The tensor-core kernels' key and parameters (matmul_coop.wgsl, matmul_wgm.wgsl): operand layouts
@@ -336,10 +313,10 @@ static wt_status record_tiles(wt_context *ctx, const char *op, const mm_plan *p,
     return record_product(ctx, op, &key, &pr, out, a, b, bias);
 }
 
-static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *out, wt_tensor *a,
-                             wt_tensor *b, wt_tensor *bias) {
-    int var = coop_variant(p);
-    int64_t tiles_m = cdiv(p->M, coop_tiles[var].tm), tiles_n = cdiv(p->N, coop_tiles[var].tn);
+static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, wt_mm_kernel kind, wt_tensor *out,
+                             wt_tensor *a, wt_tensor *b, wt_tensor *bias) {
+    int var = kt[kind].op;
+    int64_t tiles_m = cdiv(p->M, kt[kind].tm), tiles_n = cdiv(p->N, kt[kind].tn);
     int64_t groups = tiles_m * tiles_n;
     if (groups > (int64_t)(UINT32_MAX / 256))
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "%lld output tiles are too many for one dispatch",
@@ -350,17 +327,13 @@ static wt_status record_coop(wt_context *ctx, const char *op, const mm_plan *p, 
 /* Can matmul_wgm.wgsl (workgroup matrices, VK_NV_cooperative_matrix2) run this plan, which coop_ok
  * accepted (f16 operands, no batch, leading dimensions and offsets multiples of 8: 16-byte aligned
  * rows, as the cooperative-matrix loads want)?  Whole 128 x 256 tiles (M % 128, N % 256), K a
- * multiple of 8 64-deep slices (K % 512: NVIDIA's driver unrolls the slice loop by 8, and with a
- * remainder the code doubles and spills: 96-109 TFLOP/s at K 3328-4032 on the H200 against
- * 219-232 for matmul_coop.wgsl, the kernel's header), leading dimensions that fit the kernel's u32
- * constants, a device listing the 128 x 256 x 64 f16 -> f32 shape for 256 invocations.  Every
- * load and store then lies inside its tensor (the kernel's header).  The default where it
- * applies (H200, 4096^3, 307-314 TFLOP/s against 237-243 for matmul_coop.wgsl, the header) as
- * long as wgm_guard below finds it faster; WGC_MATMUL_WGM=0 turns it off (tests and benchmarks
- * compare the two). */
-static bool wgm_ok(wt_context *ctx, const mm_plan *p) {
-    const char *e = getenv("WGC_MATMUL_WGM");
-    if ((e && e[0] == '0') || p->M <= 0 || p->N <= 0 || p->K <= 0 || p->M % 128 || p->N % 256 || p->K % 512)
+ * multiple of 8 64-deep slices (K % 512; the kernel's header says why), leading dimensions that
+ * fit the kernel's u32 constants, a device listing the 128 x 256 x 64 f16 -> f32 shape for 256
+ * invocations.  Every load and store then lies inside its tensor.  The default where it applies
+ * (H200, 4096^3: 307-314 TFLOP/s against 237-243 for matmul_coop.wgsl) unless the policy's
+ * matmul_workgroup_matrix is OFF, behind wgm_guard when it is AUTO. */
+static bool wgm_fits(wt_context *ctx, const mm_plan *p) {
+    if (p->M <= 0 || p->N <= 0 || p->K <= 0 || p->M % 128 || p->N % 256 || p->K % 512)
         return false;
     if (lda_of(p) > UINT32_MAX || ldb_of(p) > UINT32_MAX || !wg_device_has_feature(ctx->dev, WG_FEATURE_WORKGROUP_MATRIX))
         return false;
@@ -380,36 +353,34 @@ static wt_status record_wgm(wt_context *ctx, const char *op, const mm_plan *p, w
 }
 
 /* The guard against matmul_wgm.wgsl pipelines that run far below their speed on a fresh device
- * (H200, 4096^3 after 0.5 s of warm-up: 61-96 TFLOP/s against 283-296 where the pipeline was
- * created after 64 large pipelines on the device, 69-179 for the fifth to eighth matmul_wgm
- * pipelines of one process, against 217-236 for matmul_coop.wgsl; doc/tensor.md).  The first
+ * (H200, 4096^3 after warm-up: 61-96 TFLOP/s where the pipeline was created after 64 large
+ * pipelines on the device, against 217-236 for matmul_coop.wgsl; doc/tensor.md).  The first
  * product of each matmul_wgm kernel key in a context is timed against matmul_coop.wgsl on the
- * same operands, after 0.3 s of matmul_wgm products that bring the GPU's clocks up (a pipeline
- * build leaves the GPU idle, and the first 0.2-0.3 s of work after that run 4-6x slower); when
+ * same operands, after 0.3 s of matmul_wgm products that bring the GPU's clocks up; when
  * matmul_wgm loses, both are timed a second time.  The verdict holds until 32 more pipelines have
  * been created on the device (wg_device_stats.pipelines_created), then the key's next product
  * looks again; a key that lost runs matmul_coop.wgsl for the rest of the context.  A check
- * flushes the caller's pending work and waits (H200: 0.31 s, 1.02 s with the two pipelines to
- * build; doc/tensor.md).  wt_stats counts the checks and the products that fell back.
- * WGC_MATMUL_WGM=1 takes matmul_wgm.wgsl unguarded; WGC_WGM_GUARD_FAULT=1 makes every check find
- * it slower (tests). */
+ * submits the caller's pending work and waits (H200: 0.31 s), so it runs only where
+ * wt_mm_may_time allows (wt_policy.tune FIRST_USE, or inside wt_autotune_matmul); elsewhere a key
+ * without a verdict runs matmul_coop.wgsl and a stale verdict stands.  wt_stats counts the checks
+ * and the products that fell back.  The policy's matmul_workgroup_matrix ON takes matmul_wgm.wgsl
+ * unguarded; fault_wgm_slow makes every check find it slower (tests). */
 #define WGM_RECHECK 32u
+
+static wt_status record(wt_context *ctx, const char *op, const mm_plan *p, wt_mm_kernel kind, wt_tensor *out,
+                        wt_tensor *a, wt_tensor *b, wt_tensor *bias);
 
 typedef struct wgm_arm {
     const char *op;
     const mm_plan *p;
     wt_tensor *a, *b, *bias;
-    wt_dtype odt;
-    int ond;
-    const int64_t *shape;
-    bool wgm;
+    wt_mm_kernel kind;                    /* WGM or a matmul_coop kernel */
 } wgm_arm;
 
 static wt_tensor *wgm_arm_product(wt_context *ctx, void *arg) {
     wgm_arm *w = arg;
-    wt_tensor *o = wt_tensor_new(ctx, w->op, w->odt, w->ond, w->shape);
-    if (o && (w->wgm ? record_wgm(ctx, w->op, w->p, o, w->a, w->b, w->bias)
-                     : record_coop(ctx, w->op, w->p, o, w->a, w->b, w->bias)) != WT_OK) {
+    wt_tensor *o = wt_tensor_new(ctx, w->op, w->p->odt, w->p->ond, w->p->shape);
+    if (o && record(ctx, w->op, w->p, w->kind, o, w->a, w->b, w->bias) != WT_OK) {
         wt_release(o);
         return NULL;
     }
@@ -423,32 +394,33 @@ static uint64_t pipelines_created(wt_context *ctx) {
 }
 
 /* Run this product on matmul_wgm.wgsl (true) or on matmul_coop.wgsl (false)? */
-static bool wgm_guard(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, wt_tensor *bias,
-                      wt_dtype odt, int ond, const int64_t *shape) {
-    const char *e = getenv("WGC_MATMUL_WGM"), *fault = getenv("WGC_WGM_GUARD_FAULT");
-    if (e && e[0] == '1')
+static bool wgm_guard(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, wt_tensor *bias) {
+    if (ctx->pol.matmul_workgroup_matrix == WT_ON)
         return true;
-    wt_kkey key = tiles_key(p, WT_K_matmul_wgm, 0, odt, bias);
+    wt_kkey key = tiles_key(p, WT_K_matmul_wgm, 0, p->odt, bias);
     struct wt_wgm_verdict *v = NULL;
     for (uint32_t i = 0; i < ctx->wgm_count && !v; i++)
         if (!memcmp(&ctx->wgm[i].key, &key, sizeof key))
             v = &ctx->wgm[i];
-    if (v && (v->slow || pipelines_created(ctx) < v->at + WGM_RECHECK)) {
+    bool may_time = wt_mm_may_time(ctx);
+    if (v && (v->slow || !may_time || pipelines_created(ctx) < v->at + WGM_RECHECK)) {
         ctx->stats.wgm_fallbacks += v->slow;
         return !v->slow;
     }
+    if (!may_time)                    /* no verdict, and no timing inside a lazy op: matmul_coop.wgsl */
+        return false;
     if (wt_flush(ctx) != WT_OK)       /* the caller's work failed: its error stands */
         return true;
     wt_error_state es;                /* the timing's own errors are not the caller's */
     wt_error_save(ctx, &es);
-    wgm_arm coop = { op, p, a, b, bias, odt, ond, shape, false }, wgm = coop;
-    wgm.wgm = true;
+    wgm_arm coop = { op, p, a, b, bias, coop_kernel(p, WT_MM_AUTO) }, wgm = coop;
+    wgm.kind = WT_MM_WGM;
     double tc = INFINITY, tw = INFINITY;
     bool gpu, failed = !wt_warm_up(ctx, wgm_arm_product, &wgm, 0.3);
     for (int look = 0; look < 2 && !(tw < tc); look++) {
         double c = wt_time_product(ctx, wgm_arm_product, &coop, &gpu);
         double w = failed ? -1 : wt_time_product(ctx, wgm_arm_product, &wgm, &gpu);
-        if (fault && fault[0] == '1')
+        if (ctx->pol.fault_wgm_slow)
             w = 2 * c;
         tc = c > 0 && c < tc ? c : tc;  /* matmul_coop.wgsl failed: matmul_wgm.wgsl wins */
         tw = w > 0 && w < tw ? w : tw;  /* matmul_wgm.wgsl failed: it loses */
@@ -469,26 +441,20 @@ static bool wgm_guard(wt_context *ctx, const char *op, const mm_plan *p, wt_tens
     return !v->slow;
 }
 
-static bool fits_i32(int64_t v) {
-    return v >= 0 && v <= INT32_MAX;
-}
-
 /* Ragged products (K or N not a multiple of 4, unaligned rows) cannot use the 16-byte kernels in
  * place.  When the product is large enough (a GPU's worth of 128 x 128 tiles, K >= 256) and the
  * tile-exact shape wastes at most 10%, padded copies pay: A zero-padded to [Mp, Kp] and B to
  * [Kp, Np] (or, k-contiguous, to [Np, Kp]) with Mp, Np multiples of 128 and Kp of 8 (matmul4's
  * EXACT shapes), the product on the fast kernel, whose [M, N] corner is the result (a view with
- * row stride Np, no copy out).  Row-major A, B row-major or k-contiguous, no batch, kernel AUTO
- * only.  H200 (lin's timing program, batch GPU timestamps), 4095 x 4097 x 1023: in place
- * tile128x64w 1.17 ms (29.3 TFLOP/s), padded 0.88 ms (39.0; wgc bench nn 0.83 of cuBLAS);
- * x . W^T in place (the tuner's tile128x128u) 1.04 ms, padded 0.93 (37.0; 0.75 of F.linear).
- * WGC_MM_PAD=0 turns it off, =1 takes it for every such product whatever its size (tests). */
-static bool pad_pays(const mm_plan *p) {
-    const char *e = getenv("WGC_MM_PAD");
-    if ((e && e[0] == '0') || p->batch != 1 || p->M <= 0 || p->N <= 0 || p->K <= 0 || v4_ok(p) || matvec_ok(p) ||
+ * row stride Np, no copy out).  Row-major A, B row-major or k-contiguous, no batch, no kernel
+ * forced.  H200, 4095 x 4097 x 1023: padded 0.88 ms (39.0 TFLOP/s) against 1.17 in place on
+ * tile128x64w.  The policy's matmul_pad OFF turns it off, ON takes it for every such product
+ * whatever its size (tests). */
+static bool pad_pays(wt_context *ctx, const mm_plan *p) {
+    if (ctx->pol.matmul_pad == WT_OFF || p->batch != 1 || p->M <= 0 || p->N <= 0 || p->K <= 0 || v4_ok(p) || matvec_ok(p) ||
         p->a_ks != 1 || (p->b_ns != 1 && p->b_ks != 1))
         return false;
-    if (e && e[0] == '1')
+    if (ctx->pol.matmul_pad == WT_ON)
         return true;
     int64_t mp = cdiv(p->M, 128) * 128, np = cdiv(p->N, 128) * 128, kp = cdiv(p->K, 8) * 8;
     return mp / 128 * (np / 128) >= 256 && p->K >= 256 &&
@@ -496,13 +462,13 @@ static bool pad_pays(const mm_plan *p) {
 }
 
 static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b, bool b_t, wt_tensor *bias,
-                     const wt_matmul_desc *desc);
+                     wt_matmul_precision prec, wt_mm_kernel kernel);
 
-/* pad_pays's path: the result [.., M, N] (rshape), a view of the padded [Mp, Np] product (row
- * stride Np: no copy out), or NULL with the context's error state as it was before (an allocation
- * failed: the caller runs the product in place).  The padded operands go back to the pool. */
+/* pad_pays's path: the result, a view of the padded [Mp, Np] product (row stride Np: no copy
+ * out), or NULL with the context's error state as it was before (an allocation failed: the
+ * caller runs the product in place).  The padded operands go back to the pool. */
 static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, bool b_t,
-                            wt_tensor *bias, int ond, const int64_t *rshape) {
+                            wt_tensor *bias) {
     wt_error_state es;
     wt_error_save(ctx, &es);
     int64_t mp = cdiv(p->M, 128) * 128, np = cdiv(p->N, 128) * 128, kp = cdiv(p->K, 8) * 8;
@@ -519,11 +485,11 @@ static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, w
     t[WP] = t[AP] && t[WT] ? wt_pad(ctx, t[WT], pw, WT_PAD_CONSTANT, 0) : NULL;
     t[CP] = bias && bias->shape[0] != 1 && t[WP] ? wt_pad(ctx, bias, pc, WT_PAD_CONSTANT, 0) : NULL;
     if (t[WP] && (!bias || bias->shape[0] == 1 || t[CP]))
-        t[R] = mm(ctx, op, t[AP], t[WP], kc, t[CP] ? t[CP] : bias, NULL);
+        t[R] = mm(ctx, op, t[AP], t[WP], kc, t[CP] ? t[CP] : bias, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO);
     t[N1] = t[R] ? wt_narrow(ctx, t[R], 0, 0, p->M) : NULL;
     t[N2] = t[N1] ? wt_narrow(ctx, t[N1], 1, 0, p->N) : NULL;
     if (t[N2])
-        out = ond == 2 ? t[N2] : wt_view(ctx, t[N2], ond, rshape);
+        out = p->ond == 2 ? t[N2] : wt_view(ctx, t[N2], p->ond, p->shape);
     if (out == t[N2])
         t[N2] = NULL;
     if (t[A2] == a)
@@ -537,160 +503,204 @@ static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, w
     return out;
 }
 
-/* The product of a [..., M, K] and b [..., K, N] (b_t: b is given as [..., N, K], as linear's
- * weight); a_vec / b_vec: the operand was 1-D (its dim is dropped from the result). */
-static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b, bool b_t, wt_tensor *bias,
-                     const wt_matmul_desc *desc) {
-    if (!wt_check_tensor(ctx, op, a) || !wt_check_tensor(ctx, op, b) || (bias && !wt_check_tensor(ctx, op, bias)))
-        return NULL;
-    char s1[160], s2[160], s3[160];
-    wt_shape_str(s1, sizeof s1, a->ndim, a->shape);
-    wt_shape_str(s2, sizeof s2, b->ndim, b->shape);
-    if (!wt_is_float(a->dtype) || !wt_is_float(b->dtype) || (bias && !wt_is_float(bias->dtype)))
-        return wt_fail(ctx, WT_STATUS_DTYPE, op, "dtypes %s and %s%s%s: f32 or f16 operands only", wt_dtype_name(a->dtype),
-                       wt_dtype_name(b->dtype), bias ? ", bias " : "", bias ? wt_dtype_name(bias->dtype) : "");
-    if (a->ndim == 0 || b->ndim == 0)
-        return wt_fail(ctx, WT_STATUS_SHAPE, op, "shapes %s and %s: operands must have at least one dim", s1, s2);
-    if (b_t && b->ndim != 2)
-        return wt_fail(ctx, WT_STATUS_SHAPE, op, "weight shape %s: expected [out_features, in_features]", s2);
-    if (desc && (unsigned)desc->precision >= WT_MATMUL_PRECISION_COUNT)
-        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "precision %d is not a wt_matmul_precision", (int)desc->precision);
-    if (desc && (unsigned)desc->kernel >= WT_MATMUL_KERNEL_COUNT)
-        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %d is not a wt_matmul_kernel", (int)desc->kernel);
+/* ---- plan: shapes and strides -> mm_plan ----------------------------------------------------- */
 
+static bool fits_i32(int64_t v) {
+    return v >= 0 && v <= INT32_MAX;
+}
+
+/* The plan of a [..., M, K] . b [..., K, N] (b_t: b is given as [N, K], linear's weight; a 1-D
+ * operand's dim is dropped from the result): matrix views of the operands, the batch dims
+ * broadcast and collapsed, the result's shape; or an error naming the op and the shapes. */
+static wt_status plan(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b, bool b_t, wt_tensor *bias,
+                      mm_plan *p) {
+    memset(p, 0, sizeof *p);
+    char s3[160];
+    wt_shape_str(p->sa, sizeof p->sa, a->ndim, a->shape);
+    wt_shape_str(p->sb, sizeof p->sb, b->ndim, b->shape);
+    const char *s1 = p->sa, *s2 = p->sb;
+    if (!wt_is_float(a->dtype) || !wt_is_float(b->dtype) || (bias && !wt_is_float(bias->dtype)))
+        return wt_failst(ctx, WT_STATUS_DTYPE, op, "dtypes %s and %s%s%s: f32 or f16 operands only",
+                         wt_dtype_name(a->dtype), wt_dtype_name(b->dtype), bias ? ", bias " : "",
+                         bias ? wt_dtype_name(bias->dtype) : "");
+    if (a->ndim == 0 || b->ndim == 0)
+        return wt_failst(ctx, WT_STATUS_SHAPE, op, "shapes %s and %s: operands must have at least one dim", s1, s2);
+    if (b_t && b->ndim != 2)
+        return wt_failst(ctx, WT_STATUS_SHAPE, op, "weight shape %s: expected [out_features, in_features]", s2);
     /* matrix views of the operands: (rows, cols, row stride, col stride) and batch dims */
     bool a_vec = a->ndim == 1, b_vec = b->ndim == 1 && !b_t;
-    mm_plan p;
-    memset(&p, 0, sizeof p);
     int an = a->ndim, bn = b->ndim;
     if (a_vec) {
-        p.M = 1; p.K = a->shape[0]; p.a_ms = 0; p.a_ks = a->strides[0];
+        p->M = 1; p->K = a->shape[0]; p->a_ms = 0; p->a_ks = a->strides[0];
     } else {
-        p.M = a->shape[an - 2]; p.K = a->shape[an - 1]; p.a_ms = a->strides[an - 2]; p.a_ks = a->strides[an - 1];
+        p->M = a->shape[an - 2]; p->K = a->shape[an - 1]; p->a_ms = a->strides[an - 2]; p->a_ks = a->strides[an - 1];
     }
     int64_t kb;
     if (b_vec) {
-        kb = b->shape[0]; p.N = 1; p.b_ks = b->strides[0]; p.b_ns = 0;
+        kb = b->shape[0]; p->N = 1; p->b_ks = b->strides[0]; p->b_ns = 0;
     } else if (b_t) {
-        kb = b->shape[1]; p.N = b->shape[0]; p.b_ks = b->strides[1]; p.b_ns = b->strides[0];
+        kb = b->shape[1]; p->N = b->shape[0]; p->b_ks = b->strides[1]; p->b_ns = b->strides[0];
     } else {
-        kb = b->shape[bn - 2]; p.N = b->shape[bn - 1]; p.b_ks = b->strides[bn - 2]; p.b_ns = b->strides[bn - 1];
+        kb = b->shape[bn - 2]; p->N = b->shape[bn - 1]; p->b_ks = b->strides[bn - 2]; p->b_ns = b->strides[bn - 1];
     }
-    if (kb != p.K)
-        return wt_fail(ctx, WT_STATUS_SHAPE, op, "shapes %s and %s%s: inner dims %lld and %lld differ", s1, s2,
-                       b_t ? " (weight transposed)" : "", (long long)p.K, (long long)kb);
-    p.a_off = a->offset;
-    p.b_off = b->offset;
+    if (kb != p->K)
+        return wt_failst(ctx, WT_STATUS_SHAPE, op, "shapes %s and %s%s: inner dims %lld and %lld differ", s1, s2,
+                         b_t ? " (weight transposed)" : "", (long long)p->K, (long long)kb);
+    p->a_off = a->offset;
+    p->b_off = b->offset;
     /* batch dims, right-aligned and broadcast */
     int abn = a_vec ? 0 : an - 2, bbn = (b_vec || b_t) ? 0 : bn - 2;
     int obn = abn > bbn ? abn : bbn;
-    int64_t oshape[WT_MAX_DIMS];
-    int64_t ast[WT_MAX_DIMS], bst[WT_MAX_DIMS];
+    int64_t oshape[WT_MAX_DIMS], ast[WT_MAX_DIMS], bst[WT_MAX_DIMS];
     for (int d = 0; d < obn; d++) {
         int da = d - (obn - abn), db = d - (obn - bbn);
         int64_t sa = da >= 0 ? a->shape[da] : 1, sb = db >= 0 ? b->shape[db] : 1;
         if (sa != sb && sa != 1 && sb != 1)
-            return wt_fail(ctx, WT_STATUS_SHAPE, op, "shapes %s and %s: batch dims are not broadcastable", s1, s2);
+            return wt_failst(ctx, WT_STATUS_SHAPE, op, "shapes %s and %s: batch dims are not broadcastable", s1, s2);
         oshape[d] = sa == 1 ? sb : sa;
         ast[d] = da >= 0 && sa != 1 ? a->strides[da] : 0;
         bst[d] = db >= 0 && sb != 1 ? b->strides[db] : 0;
     }
-    int ond = 0;
-    int64_t rshape[WT_MAX_DIMS];
     for (int d = 0; d < obn; d++)
-        rshape[ond++] = oshape[d];
+        p->shape[p->ond++] = oshape[d];
     if (!a_vec)
-        rshape[ond++] = p.M;
+        p->shape[p->ond++] = p->M;
     if (!b_vec)
-        rshape[ond++] = p.N;
+        p->shape[p->ond++] = p->N;
+    p->odt = wt_promote(a->dtype, b->dtype);
     if (bias) {
         wt_shape_str(s3, sizeof s3, bias->ndim, bias->shape);
-        if (bias->ndim != 1 || (bias->shape[0] != p.N && bias->shape[0] != 1))
-            return wt_fail(ctx, WT_STATUS_SHAPE, op, "bias shape %s does not match %lld output features", s3,
-                           (long long)p.N);
-        p.c_off = bias->offset;
-        p.c_ns = bias->shape[0] == 1 ? 0 : bias->strides[0];
+        if (bias->ndim != 1 || (bias->shape[0] != p->N && bias->shape[0] != 1))
+            return wt_failst(ctx, WT_STATUS_SHAPE, op, "bias shape %s does not match %lld output features", s3,
+                             (long long)p->N);
+        p->c_off = bias->offset;
+        p->c_ns = bias->shape[0] == 1 ? 0 : bias->strides[0];
     }
     /* collapse the batch: drop size-1 dims, merge neighbours whose strides chain in both A and B */
     for (int d = 0; d < obn; d++) {
         if (oshape[d] == 1)
             continue;
-        if (p.nb && ast[d] * oshape[d] == p.ast[p.nb - 1] && bst[d] * oshape[d] == p.bst[p.nb - 1]) {
-            p.bshape[p.nb - 1] *= oshape[d];
-            p.ast[p.nb - 1] = ast[d];
-            p.bst[p.nb - 1] = bst[d];
+        if (p->nb && ast[d] * oshape[d] == p->ast[p->nb - 1] && bst[d] * oshape[d] == p->bst[p->nb - 1]) {
+            p->bshape[p->nb - 1] *= oshape[d];
+            p->ast[p->nb - 1] = ast[d];
+            p->bst[p->nb - 1] = bst[d];
             continue;
         }
-        p.bshape[p.nb] = oshape[d];
-        p.ast[p.nb] = ast[d];
-        p.bst[p.nb] = bst[d];
-        p.nb++;
+        p->bshape[p->nb] = oshape[d];
+        p->ast[p->nb] = ast[d];
+        p->bst[p->nb] = bst[d];
+        p->nb++;
     }
     /* batch dims that only A has and that continue A's rows are more rows (x [B, S, K] . W) */
-    while (p.nb && p.bst[p.nb - 1] == 0 && p.M > 1 && p.ast[p.nb - 1] == p.M * p.a_ms) {
-        p.M *= p.bshape[p.nb - 1];
-        p.nb--;
+    while (p->nb && p->bst[p->nb - 1] == 0 && p->M > 1 && p->ast[p->nb - 1] == p->M * p->a_ms) {
+        p->M *= p->bshape[p->nb - 1];
+        p->nb--;
     }
-    if (p.M == 1 && p.nb && p.bst[p.nb - 1] == 0) {    /* a batch of single rows: rows */
-        p.M = p.bshape[p.nb - 1];
-        p.a_ms = p.ast[p.nb - 1];
-        p.nb--;
+    if (p->M == 1 && p->nb && p->bst[p->nb - 1] == 0) {    /* a batch of single rows: rows */
+        p->M = p->bshape[p->nb - 1];
+        p->a_ms = p->ast[p->nb - 1];
+        p->nb--;
     }
-    p.batch = 1;
-    for (int d = 0; d < p.nb; d++)
-        p.batch *= p.bshape[d];
+    p->batch = 1;
+    for (int d = 0; d < p->nb; d++)
+        p->batch *= p->bshape[d];
     /* the kernels index with 32-bit unsigned math from non-negative strides */
-    bool ok = fits_i32(p.a_ms) && fits_i32(p.a_ks) && fits_i32(p.b_ks) && fits_i32(p.b_ns) && fits_i32(p.c_ns) &&
-              fits_i32(p.M) && fits_i32(p.N) && fits_i32(p.K);
-    for (int d = 0; d < p.nb; d++)
-        ok = ok && fits_i32(p.ast[d]) && fits_i32(p.bst[d]);
+    bool ok = fits_i32(p->a_ms) && fits_i32(p->a_ks) && fits_i32(p->b_ks) && fits_i32(p->b_ns) &&
+              fits_i32(p->c_ns) && fits_i32(p->M) && fits_i32(p->N) && fits_i32(p->K);
+    for (int d = 0; d < p->nb; d++)
+        ok = ok && fits_i32(p->ast[d]) && fits_i32(p->bst[d]);
     if (!ok)
-        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
-                       "shapes %s and %s: negative or too large strides (make the operands contiguous)", s1, s2);
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op,
+                         "shapes %s and %s: negative or too large strides (make the operands contiguous)", s1, s2);
+    return WT_OK;
+}
 
-    wt_dtype odt = wt_promote(a->dtype, b->dtype);
-    if ((!desc || (desc->kernel == WT_MATMUL_AUTO && desc->precision == WT_MATMUL_PRECISION_DEFAULT)) &&
-        pad_pays(&p)) {
-        wt_tensor *r = mm_padded(ctx, op, &p, a, b, b_t, bias, ond, rshape);
+/* ---- choose: the kernel ------------------------------------------------------------------------ */
+
+/* Why kernel k cannot run plan p, or NULL when it can. */
+static const char *cannot_run(wt_context *ctx, const mm_plan *p, wt_mm_kernel k, const wt_tensor *a,
+                              const wt_tensor *b) {
+    if (k == WT_MM_MATVEC && !matvec_ok(p))
+        return "M or N = 1, no batch, aligned k-contiguous rows";
+    if (kt[k].v4 && !v4_ok(p))
+        return "row-major operands (or A m-contiguous with M a multiple of 4, B k-contiguous) with K and N "
+               "multiples of 4 and quad-aligned rows";
+    if ((kt[k].file == WT_K_matmul_coop || k == WT_MM_WGM) && !coop_ok(ctx, p, a, b))
+        return "tensor cores and f16 operands with 16-byte aligned rows, K a multiple of 16";
+    if (k == WT_MM_WGM && !wgm_fits(ctx, p))
+        return "workgroup matrices and whole 128 x 256 tiles, K a multiple of 512";
+    return NULL;
+}
+
+/* Run plan p on zero-padded copies (pad_pays)?  Only when nothing is forced. */
+static bool choose_pad(wt_context *ctx, const mm_plan *p, wt_matmul_precision prec, wt_mm_kernel forced) {
+    return forced == WT_MM_AUTO && prec == WT_MATMUL_PRECISION_DEFAULT && pad_pays(ctx, p);
+}
+
+/* The kernel for plan p: the one forced (by the caller, else by the policy's matmul_kernel; an
+ * error when it cannot run p), else for F16_TENSOR where tensor cores can run p matmul_wgm.wgsl
+ * (where it fits and wgm_guard keeps it) or matmul_coop.wgsl, else matvec where it applies, else
+ * the autotuner's choice for p's class, else the heuristic. */
+static wt_status choose(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, wt_tensor *bias,
+                        wt_matmul_precision prec, wt_mm_kernel forced, wt_mm_kernel *kind) {
+    *kind = forced;
+    if (forced != WT_MM_AUTO) {
+        const char *why = cannot_run(ctx, p, forced, a, b);
+        return why ? wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "shapes %s and %s: kernel %s needs %s", p->sa,
+                               p->sb, kt[forced].name, why)
+                   : WT_OK;
+    }
+    if (prec == WT_MATMUL_F16_TENSOR && coop_ok(ctx, p, a, b)) {
+        bool wgm = ctx->pol.matmul_workgroup_matrix != WT_OFF && wgm_fits(ctx, p) && wgm_guard(ctx, op, p, a, b, bias);
+        *kind = wgm ? WT_MM_WGM : coop_kernel(p, WT_MM_AUTO);
+        return WT_OK;
+    }
+    *kind = heuristic(p);
+    if (*kind != WT_MM_MATVEC) {
+        wt_mm_kernel tuned = wt_autotune_layout(ctx, p->M, p->N, p->K, p->batch, p->odt, layout_of(p));
+        if (tuned != WT_MM_AUTO && !cannot_run(ctx, p, tuned, a, b))
+            *kind = tuned;
+    }
+    return WT_OK;
+}
+
+/* ---- record: the dispatch ---------------------------------------------------------------------- */
+
+static wt_status record(wt_context *ctx, const char *op, const mm_plan *p, wt_mm_kernel kind, wt_tensor *out,
+                        wt_tensor *a, wt_tensor *b, wt_tensor *bias) {
+    if (kind == WT_MM_MATVEC)
+        return record_matvec(ctx, op, p, out, a, b, bias);
+    if (kind == WT_MM_WGM)
+        return record_wgm(ctx, op, p, out, a, b, bias);
+    if (kt[kind].file == WT_K_matmul_coop)
+        return record_coop(ctx, op, p, kind, out, a, b, bias);
+    return record_tiled(ctx, op, p, kind, out, a, b, bias);
+}
+
+/* The product: plan, choose, record.  kernel: forced by the caller (WT_MM_AUTO: the policy's
+ * matmul_kernel, else chosen). */
+static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b, bool b_t, wt_tensor *bias,
+                     wt_matmul_precision prec, wt_mm_kernel kernel) {
+    if (!wt_check_tensor(ctx, op, a) || !wt_check_tensor(ctx, op, b) || (bias && !wt_check_tensor(ctx, op, bias)))
+        return NULL;
+    if ((unsigned)prec >= WT_MATMUL_PRECISION_COUNT)
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "precision %d is not a wt_matmul_precision", (int)prec);
+    if ((unsigned)kernel >= WT_MM_KERNEL_COUNT)
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %d is not a matmul kernel", (int)kernel);
+    mm_plan p;
+    if (plan(ctx, op, a, b, b_t, bias, &p) != WT_OK)
+        return NULL;
+    wt_mm_kernel forced = kernel != WT_MM_AUTO ? kernel : wt_mm_kernel_by_name(ctx->pol.matmul_kernel), kind;
+    if (choose_pad(ctx, &p, prec, forced)) {
+        wt_tensor *r = mm_padded(ctx, op, &p, a, b, b_t, bias);
         if (r)
             return r;
     }
-    wt_tensor *out = wt_tensor_new(ctx, op, odt, ond, rshape);
+    wt_tensor *out = wt_tensor_new(ctx, op, p.odt, p.ond, p.shape);
     if (!out || out->numel == 0)
         return out;
-    wt_matmul_kernel kind = desc ? desc->kernel : WT_MATMUL_AUTO;
-    if (kind == WT_MATMUL_MATVEC && !matvec_ok(&p)) {
-        wt_release(out);
-        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
-                       "shapes %s and %s: the matvec kernel needs M or N = 1, no batch, aligned k-contiguous rows", s1,
-                       s2);
-    }
-    if (desc && desc->precision == WT_MATMUL_F16_TENSOR && kind == WT_MATMUL_AUTO && coop_ok(ctx, &p, a, b)) {
-        bool wgm = wgm_ok(ctx, &p) && wgm_guard(ctx, op, &p, a, b, bias, odt, ond, rshape);
-        if ((wgm ? record_wgm(ctx, op, &p, out, a, b, bias) : record_coop(ctx, op, &p, out, a, b, bias)) != WT_OK) {
-            wt_release(out);
-            return NULL;
-        }
-        return out;
-    }
-    if (is_v4(kind) && !v4_ok(&p)) {
-        wt_release(out);
-        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
-                       "shapes %s and %s: kernel %s needs row-major operands (or A m-contiguous with M a multiple "
-                       "of 4, B k-contiguous) with K and N multiples of 4 and quad-aligned rows", s1, s2,
-                       wt_matmul_kernel_name(kind));
-    }
-    if (kind == WT_MATMUL_AUTO) {
-        kind = heuristic(&p);
-        if (kind != WT_MATMUL_MATVEC) {
-            wt_matmul_kernel tuned = wt_autotune_layout(ctx, p.M, p.N, p.K, p.batch, odt, layout_of(&p));
-            if (tuned != WT_MATMUL_AUTO && (!is_v4(tuned) || v4_ok(&p)))
-                kind = tuned;
-        }
-    }
-    wt_status s = kind == WT_MATMUL_MATVEC ? record_matvec(ctx, op, &p, out, a, b, bias)
-                                           : record_tiled(ctx, op, &p, kind, out, a, b, bias);
-    if (s != WT_OK) {
+    if (choose(ctx, op, &p, a, b, bias, prec, forced, &kind) != WT_OK ||
+        record(ctx, op, &p, kind, out, a, b, bias) != WT_OK) {
         wt_release(out);
         return NULL;
     }
@@ -698,20 +708,17 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
 }
 
 wt_tensor *wt_matmul(wt_context *ctx, wt_tensor *a, wt_tensor *b) {
-    return mm(ctx, "wt_matmul", a, b, false, NULL, NULL);
+    return mm(ctx, "wt_matmul", a, b, false, NULL, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO);
 }
 
 wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, const wt_matmul_desc *desc) {
-    return mm(ctx, "wt_matmul", a, b, false, bias, desc);
+    return mm(ctx, "wt_matmul", a, b, false, bias, desc ? desc->precision : WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO);
+}
+
+wt_tensor *wt_matmul_kernel_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, wt_mm_kernel kernel) {
+    return mm(ctx, "wt_matmul", a, b, false, bias, WT_MATMUL_PRECISION_DEFAULT, kernel);
 }
 
 wt_tensor *wt_linear(wt_context *ctx, wt_tensor *x, wt_tensor *w, wt_tensor *bias) {
-    return mm(ctx, "wt_linear", x, w, true, bias, NULL);
-}
-
-bool wt_matmul_kernel_known(const char *name) {
-    for (int k = 1; k < WT_MATMUL_KERNEL_COUNT; k++)
-        if (name && !strcmp(name, kernel_names[k]))
-            return true;
-    return false;
+    return mm(ctx, "wt_linear", x, w, true, bias, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO);
 }

@@ -171,15 +171,15 @@ wt_status wt_policy_apply(wt_context *ctx, const char *op, const wt_policy *in) 
         !fits(ctx, op, "fault_tune_reject", p.fault_tune_reject, sizeof ctx->pol_fault_tune))
         return ctx->status;
     /* valid: commit */
-    if (p.cache_dir) {
+    if (p.cache_dir && p.cache_dir != ctx->pol_cache_dir) {   /* not the context's own copy */
         snprintf(ctx->pol_cache_dir, sizeof ctx->pol_cache_dir, "%s", p.cache_dir);
         p.cache_dir = ctx->pol_cache_dir;
     }
-    if (p.matmul_kernel) {
+    if (p.matmul_kernel && p.matmul_kernel != ctx->pol_matmul_kernel) {   /* not the context's own copy */
         snprintf(ctx->pol_matmul_kernel, sizeof ctx->pol_matmul_kernel, "%s", p.matmul_kernel);
         p.matmul_kernel = ctx->pol_matmul_kernel;
     }
-    if (p.fault_tune_reject) {
+    if (p.fault_tune_reject && p.fault_tune_reject != ctx->pol_fault_tune) {   /* not the context's own copy */
         snprintf(ctx->pol_fault_tune, sizeof ctx->pol_fault_tune, "%s", p.fault_tune_reject);
         p.fault_tune_reject = ctx->pol_fault_tune;
     }

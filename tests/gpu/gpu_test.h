@@ -95,6 +95,8 @@ static inline wg_device *fixture_device(gpu_fixture *f, const wg_device_desc *ex
         d.cache_dir = "";      /* no disk cache unless a test asks (WGC_CACHE_DIR does not apply) */
     wg_env_strings env;
     fixture_env(&env, NULL, NULL, &d);
+    if (!d.lost_timeout_ms && test_under_valgrind())
+        d.lost_timeout_ms = 1200000;   /* lavapipe builds kernels at their first dispatch: minutes there */
     wg_error err;
     wg_device *dev = wg_adapter_create_device(f->ad, &d, &err);
     CHECKF(dev != NULL, "device: %s", err.message);

@@ -3,9 +3,8 @@
 # lavapipe included, with their subgroup matrices emulated in WGSL (tests/tensor/coop_emu.py: the
 # matrices as 8 elements per invocation, multiply-accumulate through workgroup memory), against a
 # double-precision reference: flash attention causal with Lq != Lk, grouped heads and a large
-# scale (the rescaling path); matmul (variants 0, 4, 7, 9 and 8 on 128-row tiles: both bufferings,
-# 4 and 8 subgroups, the epilogue in one or two rounds, slices 16, 32 and 48 deep) with a bias,
-# ragged M/N/K and transposed operands; the ceiling
+# scale (the rescaling path); matmul (matmul_coop.wgsl's ops 0 and 1: both bufferings, slices 16
+# and 32 deep) with a bias, ragged M/N/K and transposed operands; the ceiling
 # kernel of test_coop_peak.c (tests/tensor/coop_peak.wgsl), all four modes, exact.  So CI checks
 # what the kernels compute, not only that they compile; test_matmul_coop / test_attention_coop
 # run them for real on adapters with cooperative matrices.

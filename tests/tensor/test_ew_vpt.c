@@ -1,7 +1,8 @@
-/* test_ew_vpt.c - the vec4 map kernels with several vec4s per invocation (WGC_EW_VPT = 1, 2, 4,
- * read when a context is created; unset = the default): add, a scalar add, mul by a broadcast element and a unary
- * chain on sizes that end inside a workgroup, exactly at one and one vec4 past it, each checked
- * element by element against the host; plus a batch flush threshold set through WGC_BATCH_MB. */
+/* test_ew_vpt.c - the vec4 map kernels with several vec4s per invocation (policy
+ * ew_vec4_per_thread = 1, 2, 4, and 0 = the default): add, a scalar add, mul by a broadcast
+ * element and a unary chain on sizes that end inside a workgroup, exactly at one and one vec4 past
+ * it, each checked element by element against the host; plus a batch flush threshold set through
+ * the policy's batch_bytes. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -23,16 +24,13 @@ static void check(wt_context *ctx, const char *what, int vpt, int64_t n, wt_tens
 
 int main(void) {
     static const int64_t sizes[] = { 4, 1020, 1024 * 4, 1024 * 4 + 4, 2048 * 4 + 12, 8 * 1024 * 4 + 4 };
-    static const char *const vpts[] = { "1", "2", "4", NULL };   /* NULL: the default (2 for map1, 1 for map2) */
+    static const uint32_t vpts[] = { 1, 2, 4, 0 };   /* 0: the default (2 for map1, 1 for map2) */
     for (int vi = 0; vi < 4; vi++) {
-        if (vpts[vi])
-            setenv("WGC_EW_VPT", vpts[vi], 1);
-        else
-            unsetenv("WGC_EW_VPT");
-        setenv("WGC_BATCH_MB", vi == 2 ? "1" : "0", 1);   /* vpt 4: flush after 1 MiB of outputs */
         tt_fixture f;
-        wt_context *ctx = tt_init(&f, NULL);
-        int vpt = vpts[vi] ? atoi(vpts[vi]) : 0;
+        wt_context *ctx = tt_init(&f, &(wt_context_desc){
+            .policy = { .ew_vec4_per_thread = vpts[vi],
+                        .batch_bytes = vi == 2 ? 1u << 20 : 0 } });   /* vpt 4: flush after 1 MiB of outputs */
+        int vpt = (int)vpts[vi];
         for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
             int64_t n = sizes[si];
             double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);

@@ -3,7 +3,7 @@
  * read in place, broadcast batch dims (3-D and 4-D), 1-D operands, linear with and without bias,
  * the matvec kernel (decode path), f16 where the device has it, empty products, and errors that
  * name the op and the shapes; the 16-byte kernels on W^T (k-contiguous B) and A^T operands, the
- * padded path for ragged products (WGC_MM_PAD=1) and its fallback when memory is short; the
+ * padded path for ragged products (policy matmul_pad ON) and its fallback when memory is short; the
  * autotuner's cache, gate and per-layout classes.  The reference works on the logical values of each operand, read
  * back from the very view passed to the op.  Error bound per output: f32 1e-5 * sum |a b| + 1e-6;
  * f16 (output rounded to binary16) 2e-3 * |ref| + 1e-3 * sum |a b| + 1e-3. */
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "tensor_test.h"
+#include "tensor/internal.h"
 
 static wt_context *ctx;
 static uint64_t seed = 0x1234567;
@@ -98,19 +99,14 @@ static void check_mm(const char *what, wt_tensor *out, wt_tensor *a, wt_tensor *
     free(ov);
 }
 
-/* TILE128K16(U) needs 33 KiB of workgroup memory (lavapipe has 32): elsewhere it must refuse. */
+/* The 16-byte kernels (matmul3.wgsl, matmul4.wgsl). */
 static bool is_v4(int k) {
-    return k == WT_MATMUL_TILE128X64V4 || k == WT_MATMUL_TILE128X64V4W || k == WT_MATMUL_TILE128V4W ||
-           k == WT_MATMUL_TILE128V4S || k == WT_MATMUL_TILE128K16V4S || k == WT_MATMUL_TILE128X256V4S ||
-           k == WT_MATMUL_TILE64V4W || k == WT_MATMUL_TILE128X64V4S;
+    return strstr(wt_mm_kernel_name((wt_mm_kernel)k), "v4") != NULL;
 }
 
 /* Kernels the general loops run: all but the 16-byte ones (test_v4: they need aligned shapes). */
 static bool kernel_runs(int k) {
-    if ((light && k != WT_MATMUL_AUTO && k != WT_MATMUL_TILE64) || is_v4(k))
-        return false;
-    return (k != WT_MATMUL_TILE128K16 && k != WT_MATMUL_TILE128K16U) ||
-           wg_device_get_limits(wt_context_device(ctx))->max_compute_workgroup_storage_size >= 33792;
+    return !(light && k != WT_MM_AUTO && k != WT_MM_TILE64U) && !is_v4(k);
 }
 
 /* The same [K, N] values k-contiguous: the transposed view of a [N, K] copy (W^T). */
@@ -121,22 +117,22 @@ static wt_tensor *kcontig(wt_tensor *b) {
     return r;
 }
 
-static wt_tensor *mm_k(wt_tensor *a, wt_tensor *b, wt_tensor *bias, wt_matmul_kernel k) {
-    return wt_matmul_ex(ctx, a, b, bias, &(wt_matmul_desc){ .kernel = k });
+static wt_tensor *mm_k(wt_tensor *a, wt_tensor *b, wt_tensor *bias, wt_mm_kernel k) {
+    return wt_matmul_kernel_ex(ctx, a, b, bias, k);
 }
 
 /* Every tiled kernel on 2-D row-major operands of odd sizes. */
 static void test_shapes(void) {
     static const int64_t sz[][3] = { { 1, 1, 1 },    { 3, 17, 5 },   { 17, 3, 65 },  { 65, 129, 17 },
                                      { 129, 65, 3 }, { 130, 33, 131 }, { 2, 257, 1 }, { 200, 40, 260 } };
-    for (int k = WT_MATMUL_AUTO; k < WT_MATMUL_MATVEC; k++) if (kernel_runs(k))
+    for (int k = WT_MM_AUTO; k < WT_MM_MATVEC; k++) if (kernel_runs(k))
         for (size_t i = 0; i < (light ? 3 : sizeof sz / sizeof *sz); i++) {
             int64_t M = sz[i][0], K = sz[i][1], N = sz[i][2];
             wt_tensor *a = rnd(WT_F32, WT_SHAPE(M, K)), *b = rnd(WT_F32, WT_SHAPE(K, N));
             char what[96];
-            snprintf(what, sizeof what, "%s %lldx%lldx%lld", wt_matmul_kernel_name((wt_matmul_kernel)k), (long long)M,
+            snprintf(what, sizeof what, "%s %lldx%lldx%lld", wt_mm_kernel_name((wt_mm_kernel)k), (long long)M,
                      (long long)K, (long long)N);
-            wt_tensor *c = mm_k(a, b, NULL, (wt_matmul_kernel)k);
+            wt_tensor *c = mm_k(a, b, NULL, (wt_mm_kernel)k);
             check_mm(what, c, a, b, false, NULL);
             CHECK_EQ_INT(wt_ndim(c), 2);
             wt_release(a); wt_release(b); wt_release(c);
@@ -152,17 +148,17 @@ static void test_views(void) {
     wt_tensor *as = wt_slice(ctx, wide, 1, 1, 2 * K + 1, 2);        /* stride 2 along k */
     wt_tensor *bw = rnd(WT_F32, WT_SHAPE(K + 3, N + 5));
     wt_tensor *bs = wt_narrow(ctx, wt_narrow(ctx, bw, 0, 3, K), 1, 5, N);   /* offset, row stride N + 5 */
-    for (int k = WT_MATMUL_AUTO; k < WT_MATMUL_MATVEC; k++) if (kernel_runs(k)) {
+    for (int k = WT_MM_AUTO; k < WT_MM_MATVEC; k++) if (kernel_runs(k)) {
         wt_stats s0, s1;
         wt_get_stats(ctx, &s0);
-        wt_tensor *c1 = mm_k(a, b, NULL, (wt_matmul_kernel)k);
+        wt_tensor *c1 = mm_k(a, b, NULL, (wt_mm_kernel)k);
         wt_get_stats(ctx, &s1);
         CHECKF(s1.ops - s0.ops == 1, "transposed operands: %llu ops recorded (a copy was made?)",
                (unsigned long long)(s1.ops - s0.ops));
         check_mm("a^T . b^T", c1, a, b, false, NULL);
-        wt_tensor *c2 = mm_k(as, bs, NULL, (wt_matmul_kernel)k);
+        wt_tensor *c2 = mm_k(as, bs, NULL, (wt_mm_kernel)k);
         check_mm("strided a . narrowed b", c2, as, bs, false, NULL);
-        wt_tensor *c3 = mm_k(a, bs, NULL, (wt_matmul_kernel)k);
+        wt_tensor *c3 = mm_k(a, bs, NULL, (wt_mm_kernel)k);
         check_mm("a^T . narrowed b", c3, a, bs, false, NULL);
         wt_release(c1); wt_release(c2); wt_release(c3);
     }
@@ -182,8 +178,8 @@ static void test_batched(void) {
     check_mm("[3,17,33].[33,9]", c, a, b2, false, NULL);
     wt_release(c);
     wt_tensor *a4 = rnd(WT_F32, WT_SHAPE(2, 1, 5, 7)), *b4 = rnd(WT_F32, WT_SHAPE(1, 3, 7, 66));
-    for (int k = WT_MATMUL_AUTO; k < WT_MATMUL_MATVEC; k++) if (kernel_runs(k)) {
-        c = mm_k(a4, b4, NULL, (wt_matmul_kernel)k);
+    for (int k = WT_MM_AUTO; k < WT_MM_MATVEC; k++) if (kernel_runs(k)) {
+        c = mm_k(a4, b4, NULL, (wt_mm_kernel)k);
         check_mm("[2,1,5,7].[1,3,7,66]", c, a4, b4, false, NULL);
         if (c) {
             CHECK_EQ_INT(wt_ndim(c), 4);
@@ -238,10 +234,10 @@ static void test_vectors(void) {
         wt_tensor *wt = wt_transpose(ctx, w, 0, 1);
         char what[64];
         snprintf(what, sizeof what, "matvec W[%lld,%lld].x", (long long)rk[i][0], (long long)rk[i][1]);
-        c = mm_k(w, x, NULL, WT_MATMUL_MATVEC);
+        c = mm_k(w, x, NULL, WT_MM_MATVEC);
         check_mm(what, c, w, x, false, NULL);
         wt_release(c);
-        c = mm_k(x2, wt, NULL, WT_MATMUL_MATVEC);
+        c = mm_k(x2, wt, NULL, WT_MM_MATVEC);
         check_mm("matvec x.W^T", c, x2, wt, false, NULL);
         wt_release(c);
         wt_tensor *bias = rnd(WT_F32, WT_SHAPE(rk[i][0]));
@@ -273,8 +269,8 @@ static void test_linear(void) {
     wt_release(y);
     /* bias on the matmul_ex path, every kernel */
     wt_tensor *a = rnd(WT_F32, WT_SHAPE(70, 40)), *bt = wt_transpose(ctx, w, 0, 1);
-    for (int k = WT_MATMUL_AUTO; k < WT_MATMUL_MATVEC; k++) if (kernel_runs(k)) {
-        y = mm_k(a, bt, bias, (wt_matmul_kernel)k);
+    for (int k = WT_MM_AUTO; k < WT_MM_MATVEC; k++) if (kernel_runs(k)) {
+        y = mm_k(a, bt, bias, (wt_mm_kernel)k);
         check_mm("matmul_ex bias", y, a, w, true, bias);
         wt_release(y);
     }
@@ -287,8 +283,8 @@ static void test_f16(void) {
         return;
     }
     wt_tensor *a = rnd(WT_F16, WT_SHAPE(2, 65, 47)), *b = rnd(WT_F16, WT_SHAPE(47, 130));
-    for (int k = WT_MATMUL_AUTO; k < WT_MATMUL_MATVEC; k++) if (kernel_runs(k)) {
-        wt_tensor *c = mm_k(a, b, NULL, (wt_matmul_kernel)k);
+    for (int k = WT_MM_AUTO; k < WT_MM_MATVEC; k++) if (kernel_runs(k)) {
+        wt_tensor *c = mm_k(a, b, NULL, (wt_mm_kernel)k);
         check_mm("f16 [2,65,47].[47,130]", c, a, b, false, NULL);
         CHECK(c && wt_dtype_of(c) == WT_F16);
         wt_release(c);
@@ -311,34 +307,34 @@ static void test_f16(void) {
 static void test_v4(void) {
     static const int64_t sz[][4] = { { 1, 67, 44, 72 }, { 1, 129, 8, 260 }, { 1, 5, 132, 4 }, { 3, 70, 36, 68 },
                                      { 1, 128, 64, 256 }, { 2, 256, 40, 256 }, { 1, 128, 16, 384 } };
-    for (int k = WT_MATMUL_TILE128; k < WT_MATMUL_KERNEL_COUNT; k++)
+    for (int k = WT_MM_AUTO + 1; k < WT_MM_MATVEC; k++)
         for (size_t i = 0; is_v4(k) && i < sizeof sz / sizeof *sz; i++) {
             int64_t B = sz[i][0], M = sz[i][1], K = sz[i][2], N = sz[i][3];
             wt_tensor *a = B > 1 ? rnd(WT_F32, WT_SHAPE(B, M, K)) : rnd(WT_F32, WT_SHAPE(M, K));
             wt_tensor *b = rnd(WT_F32, WT_SHAPE(K, N)), *bias = rnd(WT_F32, WT_SHAPE(N));
             char what[96];
-            snprintf(what, sizeof what, "%s %lldx%lldx%lldx%lld", wt_matmul_kernel_name((wt_matmul_kernel)k),
+            snprintf(what, sizeof what, "%s %lldx%lldx%lldx%lld", wt_mm_kernel_name((wt_mm_kernel)k),
                      (long long)B, (long long)M, (long long)K, (long long)N);
             bool with_bias = i == 3 || i == 5;
-            wt_tensor *c = mm_k(a, b, with_bias ? bias : NULL, (wt_matmul_kernel)k);
+            wt_tensor *c = mm_k(a, b, with_bias ? bias : NULL, (wt_mm_kernel)k);
             check_mm(what, c, a, b, false, with_bias ? bias : NULL);
             wt_release(a); wt_release(b); wt_release(c); wt_release(bias);
         }
     /* B k-contiguous (x . W^T, W [N, K] read in place: the kernels' MB == 1 variants), every
      * 16-byte kernel on the same shapes, with and without bias, no copy made */
-    for (int k = WT_MATMUL_TILE128; k < WT_MATMUL_KERNEL_COUNT; k++)
+    for (int k = WT_MM_AUTO + 1; k < WT_MM_MATVEC; k++)
         for (size_t i = 0; is_v4(k) && i < sizeof sz / sizeof *sz; i++) {
             int64_t B = sz[i][0], M = sz[i][1], K = sz[i][2], N = sz[i][3];
             wt_tensor *a = B > 1 ? rnd(WT_F32, WT_SHAPE(B, M, K)) : rnd(WT_F32, WT_SHAPE(M, K));
             wt_tensor *w = B > 1 && i == 5 ? rnd(WT_F32, WT_SHAPE(B, N, K)) : rnd(WT_F32, WT_SHAPE(N, K));
             wt_tensor *bt = wt_transpose(ctx, w, wt_ndim(w) - 2, wt_ndim(w) - 1), *bias = rnd(WT_F32, WT_SHAPE(N));
             char what[96];
-            snprintf(what, sizeof what, "%s x.W^T %lldx%lldx%lldx%lld%s", wt_matmul_kernel_name((wt_matmul_kernel)k),
+            snprintf(what, sizeof what, "%s x.W^T %lldx%lldx%lldx%lld%s", wt_mm_kernel_name((wt_mm_kernel)k),
                      (long long)B, (long long)M, (long long)K, (long long)N, wt_ndim(w) == 3 ? " batched W" : "");
             bool with_bias = i == 0 || i == 3 || i == 4;
             wt_stats s0, s1;
             wt_get_stats(ctx, &s0);
-            wt_tensor *c = mm_k(a, bt, with_bias ? bias : NULL, (wt_matmul_kernel)k);
+            wt_tensor *c = mm_k(a, bt, with_bias ? bias : NULL, (wt_mm_kernel)k);
             wt_get_stats(ctx, &s1);
             CHECKF(s1.ops - s0.ops == 1, "%s: %llu ops recorded (a copy was made?)", what,
                    (unsigned long long)(s1.ops - s0.ops));
@@ -348,7 +344,7 @@ static void test_v4(void) {
     /* A m-contiguous (A^T views, M a multiple of 4: the kernels' MA == 1 variants), with B
      * row-major or k-contiguous, batched, with bias */
     static const int64_t st[][4] = { { 1, 68, 44, 72 }, { 1, 132, 8, 260 }, { 2, 128, 40, 256 }, { 1, 128, 16, 256 } };
-    for (int k = WT_MATMUL_TILE128; k < WT_MATMUL_KERNEL_COUNT; k++)
+    for (int k = WT_MM_AUTO + 1; k < WT_MM_MATVEC; k++)
         for (size_t i = 0; is_v4(k) && i < sizeof st / sizeof *st; i++) {
             int64_t B = st[i][0], M = st[i][1], K = st[i][2], N = st[i][3];
             wt_tensor *a0 = B > 1 ? rnd(WT_F32, WT_SHAPE(B, K, M)) : rnd(WT_F32, WT_SHAPE(K, M));
@@ -356,9 +352,9 @@ static void test_v4(void) {
             wt_tensor *b = rnd(WT_F32, WT_SHAPE(K, N)), *bt = kcontig(b), *bias = rnd(WT_F32, WT_SHAPE(N));
             for (int l = 0; l < 2; l++) {
                 char what[96];
-                snprintf(what, sizeof what, "%s A^T.%s %lldx%lldx%lldx%lld", wt_matmul_kernel_name((wt_matmul_kernel)k),
+                snprintf(what, sizeof what, "%s A^T.%s %lldx%lldx%lldx%lld", wt_mm_kernel_name((wt_mm_kernel)k),
                          l ? "W^T" : "B", (long long)B, (long long)M, (long long)K, (long long)N);
-                wt_tensor *c = mm_k(a, l ? bt : b, i == 1 ? bias : NULL, (wt_matmul_kernel)k);
+                wt_tensor *c = mm_k(a, l ? bt : b, i == 1 ? bias : NULL, (wt_mm_kernel)k);
                 check_mm(what, c, a, l ? bt : b, false, i == 1 ? bias : NULL);
                 wt_release(c);
             }
@@ -368,12 +364,12 @@ static void test_v4(void) {
         wt_tensor *wb = rnd(WT_F32, WT_SHAPE(140, 72)), *x = rnd(WT_F32, WT_SHAPE(2, 65, 64));
         wt_tensor *w = wt_narrow(ctx, wt_narrow(ctx, wb, 0, 4, 132), 1, 8, 64), *bias = rnd(WT_F32, WT_SHAPE(132));
         wt_tensor *wt = wt_transpose(ctx, w, 0, 1);
-        for (int k = WT_MATMUL_TILE128; k < WT_MATMUL_KERNEL_COUNT; k++) {
+        for (int k = WT_MM_AUTO + 1; k < WT_MM_MATVEC; k++) {
             if (!is_v4(k))
                 continue;
             char what[96];
-            snprintf(what, sizeof what, "%s x.W^T narrowed W", wt_matmul_kernel_name((wt_matmul_kernel)k));
-            wt_tensor *c = mm_k(x, wt, bias, (wt_matmul_kernel)k);
+            snprintf(what, sizeof what, "%s x.W^T narrowed W", wt_mm_kernel_name((wt_mm_kernel)k));
+            wt_tensor *c = mm_k(x, wt, bias, (wt_mm_kernel)k);
             check_mm(what, c, x, w, true, bias);
             wt_release(c);
         }
@@ -385,31 +381,31 @@ static void test_v4(void) {
     /* aligned offsets and row strides of views; broadcast batch; f16 */
     wt_tensor *big = rnd(WT_F32, WT_SHAPE(2, 40, 48)), *bw = rnd(WT_F32, WT_SHAPE(2, 28, 40));
     wt_tensor *av = wt_narrow(ctx, big, 2, 4, 24), *bv = wt_narrow(ctx, wt_narrow(ctx, bw, 1, 4, 24), 2, 8, 32);
-    wt_tensor *c = mm_k(av, bv, NULL, WT_MATMUL_TILE128X64V4W);
+    wt_tensor *c = mm_k(av, bv, NULL, WT_MM_TILE128V4W);
     check_mm("v4 narrowed views", c, av, bv, false, NULL);
     wt_release(c);
     if (wt_context_has_f16(ctx)) {
         wt_tensor *h = rnd(WT_F16, WT_SHAPE(33, 16)), *g = rnd(WT_F16, WT_SHAPE(16, 20));
         wt_tensor *he = rnd(WT_F16, WT_SHAPE(128, 16)), *ge = rnd(WT_F16, WT_SHAPE(16, 256));   /* tile-exact */
-        for (int k = WT_MATMUL_TILE128; k < WT_MATMUL_KERNEL_COUNT; k++) {
+        for (int k = WT_MM_AUTO + 1; k < WT_MM_MATVEC; k++) {
             if (!is_v4(k))
                 continue;
             char what[64];
-            snprintf(what, sizeof what, "v4 f16 %s", wt_matmul_kernel_name((wt_matmul_kernel)k));
-            c = mm_k(h, g, NULL, (wt_matmul_kernel)k);
+            snprintf(what, sizeof what, "v4 f16 %s", wt_mm_kernel_name((wt_mm_kernel)k));
+            c = mm_k(h, g, NULL, (wt_mm_kernel)k);
             check_mm(what, c, h, g, false, NULL);
             CHECK(c && wt_dtype_of(c) == WT_F16);
             wt_release(c);
-            c = mm_k(he, ge, NULL, (wt_matmul_kernel)k);
+            c = mm_k(he, ge, NULL, (wt_mm_kernel)k);
             check_mm(what, c, he, ge, false, NULL);
             wt_release(c);
             /* x . W^T in f16, ragged and tile-exact */
             wt_tensor *gt = kcontig(g), *get = kcontig(ge);
-            snprintf(what, sizeof what, "v4 f16 x.W^T %s", wt_matmul_kernel_name((wt_matmul_kernel)k));
-            c = mm_k(h, gt, NULL, (wt_matmul_kernel)k);
+            snprintf(what, sizeof what, "v4 f16 x.W^T %s", wt_mm_kernel_name((wt_mm_kernel)k));
+            c = mm_k(h, gt, NULL, (wt_mm_kernel)k);
             check_mm(what, c, h, gt, false, NULL);
             wt_release(c);
-            c = mm_k(he, get, NULL, (wt_matmul_kernel)k);
+            c = mm_k(he, get, NULL, (wt_mm_kernel)k);
             check_mm(what, c, he, get, false, NULL);
             wt_release(c);
             wt_release(gt); wt_release(get);
@@ -420,8 +416,8 @@ static void test_v4(void) {
     wt_tensor *x = rnd(WT_F32, WT_SHAPE(8, 6)), *y = rnd(WT_F32, WT_SHAPE(6, 8)), *z = rnd(WT_F32, WT_SHAPE(8, 8));
     wt_tensor *zt = wt_transpose(ctx, x, 0, 1), *zo = wt_narrow(ctx, z, 1, 1, 4);   /* zt: [6, 8], M = 6 */
     wt_tensor *w6 = rnd(WT_F32, WT_SHAPE(4, 9)), *w8 = wt_narrow(ctx, w6, 1, 0, 8), *w4t = wt_transpose(ctx, w8, 0, 1);
-    wt_tensor *r[4] = { mm_k(x, y, NULL, WT_MATMUL_TILE128X64V4), mm_k(z, zo, NULL, WT_MATMUL_TILE128X64V4),
-                        mm_k(zt, z, NULL, WT_MATMUL_TILE128X64V4), mm_k(z, w4t, NULL, WT_MATMUL_TILE128V4S) };
+    wt_tensor *r[4] = { mm_k(x, y, NULL, WT_MM_TILE64V4W), mm_k(z, zo, NULL, WT_MM_TILE64V4W),
+                        mm_k(zt, z, NULL, WT_MM_TILE64V4W), mm_k(z, w4t, NULL, WT_MM_TILE128V4S) };
     for (int i = 0; i < 4; i++) {
         CHECKF(r[i] == NULL, "refusal %d", i);
         wt_release(r[i]);
@@ -433,7 +429,7 @@ static void test_v4(void) {
     wt_release(x); wt_release(y); wt_release(z); wt_release(zt); wt_release(zo); wt_release(w6); wt_release(w8); wt_release(w4t);
 }
 
-/* Ragged products through padded copies on the 16-byte kernels (WGC_MM_PAD=1 takes the path at
+/* Ragged products through padded copies on the 16-byte kernels (matmul_pad ON takes the path at
  * any size): row-major and x . W^T, bias [N] and [1], f16, views with offsets, 3-D x; then a
  * context whose memory_limit leaves no room for the copies: the product runs in place, right,
  * with no error left and every temporary back in the pool. */
@@ -444,8 +440,17 @@ static wt_tensor *ops_of(wt_tensor *r, uint64_t *ops) {
     return r;
 }
 
+/* Sets the context's policy with one field changed. */
+#define SET_POLICY(field, value)                                                   \
+    do {                                                                           \
+        wt_policy p_;                                                              \
+        wt_context_get_policy(ctx, &p_);                                           \
+        p_.field = (value);                                                        \
+        CHECKF(wt_context_set_policy(ctx, &p_) == WT_OK, "%s", wt_last_error(ctx)); \
+    } while (0)
+
 static void test_pad(void) {
-    setenv("WGC_MM_PAD", "1", 1);
+    SET_POLICY(matmul_pad, WT_ON);
     static const int64_t sz[][3] = { { 67, 45, 70 }, { 130, 33, 131 }, { 5, 131, 9 }, { 129, 128, 257 } };
     wt_stats s0;
     for (size_t i = 0; i < sizeof sz / sizeof *sz; i++) {
@@ -468,12 +473,12 @@ static void test_pad(void) {
         CHECK(c && wt_ndim(c) == 2 && wt_shape(c)[0] == M && wt_shape(c)[1] == N);
         wt_release(c);
         wt_tensor *wtv = wt_transpose(ctx, w, 0, 1);
-        c = mm_k(a, wtv, b1, WT_MATMUL_AUTO);
+        c = mm_k(a, wtv, b1, WT_MM_AUTO);
         check_mm("padded a . W^T bias [1]", c, a, w, true, b1);
         wt_release(c);
         wt_get_stats(ctx, &s0);
         ops = s0.ops;
-        c = ops_of(mm_k(a, b, NULL, WT_MATMUL_TILE64), &ops);      /* a forced kernel: in place */
+        c = ops_of(mm_k(a, b, NULL, WT_MM_TILE64U), &ops);      /* a forced kernel: in place */
         CHECK_EQ_INT(ops, 1);
         check_mm("forced kernel, not padded", c, a, b, false, NULL);
         wt_release(c);
@@ -511,7 +516,8 @@ static void test_pad(void) {
     uint64_t limit = s0.allocated_bytes;
     wt_release(a); wt_release(b); wt_release(o);
     wt_context_destroy(ctx);
-    ctx = wt_context_create(wt_context_device(keep), &(wt_context_desc){ .memory_limit = limit });
+    ctx = wt_context_create(wt_context_device(keep),
+                            &(wt_context_desc){ .memory_limit = limit, .policy = { .matmul_pad = WT_ON } });
     CHECK(ctx != NULL);
     a = rnd(WT_F32, WT_SHAPE(M, K));
     b = rnd(WT_F32, WT_SHAPE(K, N));
@@ -531,7 +537,7 @@ static void test_pad(void) {
            (unsigned long long)s0.pooled_bytes);
     wt_context_destroy(ctx);
     ctx = keep;
-    unsetenv("WGC_MM_PAD");
+    SET_POLICY(matmul_pad, WT_AUTO);
 }
 
 static void test_empty(void) {
@@ -578,35 +584,33 @@ static void test_errors(void) {
     wt_tensor *s = wt_scalar(ctx, WT_F32, 1);
     expect_error(wt_matmul(ctx, s, a), WT_STATUS_SHAPE, "wt_matmul", "at least one dim");
     wt_tensor *c = rnd(WT_F32, WT_SHAPE(3, 3));
-    expect_error(mm_k(a, c, NULL, WT_MATMUL_MATVEC), WT_STATUS_INVALID_ARGUMENT, "wt_matmul", "matvec");
+    expect_error(mm_k(a, c, NULL, WT_MM_MATVEC), WT_STATUS_INVALID_ARGUMENT, "wt_matmul", "matvec");
     expect_error(wt_matmul(ctx, NULL, a), WT_STATUS_NULL_TENSOR, "wt_matmul", "NULL");
-    if (wg_device_get_limits(wt_context_device(ctx))->max_compute_workgroup_storage_size < 33792) {
-        printf("tile128x128k16 not run: the device has < 33792 bytes of workgroup memory\n");
-        expect_error(mm_k(a, c, NULL, WT_MATMUL_TILE128K16), WT_STATUS_INVALID_ARGUMENT, "wt_matmul", "33792 bytes");
-        expect_error(mm_k(a, c, NULL, WT_MATMUL_TILE128K16U), WT_STATUS_INVALID_ARGUMENT, "wt_matmul", "33792 bytes");
-    }
     wt_release(a); wt_release(b); wt_release(a3); wt_release(b3); wt_release(w); wt_release(bias);
     wt_release(x); wt_release(i); wt_release(s); wt_release(c);
 }
 
-/* The autotuner: a cached choice is read from the file, a new class is tuned (a kernel whose
- * check fails is never chosen), the choice is written and then served without timing again. */
+/* The autotuner: a cached choice is read from the file, a new class is tuned ahead
+ * (wt_autotune_matmul; a kernel whose check fails is never chosen), the choice is written and
+ * then served without timing again; lazy products of new classes tune on first use. */
 static char cache_dir[64];
 
 static void test_autotune(void) {
-    CHECK_EQ_INT(wt_autotune_lookup(ctx, 1000, 1000, 1000, 1, WT_F32), WT_MATMUL_TILE128X64U);   /* from the file */
-    setenv("WGC_TUNE_MIN_FLOP", "1", 1);
-    setenv("WGC_TUNE_FAULT", "tile128x64", 1);
+    const char *k0 = wt_autotune_lookup(ctx, 1000, 1000, 1000, 1, WT_F32);     /* from the file */
+    CHECKF(k0 && !strcmp(k0, "tile128x128u"), "cached: %s", k0 ? k0 : "none");
+    SET_POLICY(tune_min_flop, 1);
+    SET_POLICY(fault_tune_reject, "tile128x64w");
     wt_tensor *keep = rnd(WT_F32, WT_SHAPE(4));
     wt_context_set_eager(ctx, true);        /* eager: timed by the host clock */
-    wt_matmul_kernel k = wt_autotune_lookup(ctx, 100, 90, 80, 1, WT_F32);
+    CHECK_EQ_INT(wt_autotune_matmul(ctx, 100, 90, 80, 1, WT_F32, false), WT_OK);
+    const char *k = wt_autotune_lookup(ctx, 100, 90, 80, 1, WT_F32);
     wt_context_set_eager(ctx, false);
-    CHECKF(k > WT_MATMUL_AUTO && k < WT_MATMUL_KERNEL_COUNT && k != WT_MATMUL_MATVEC && k != WT_MATMUL_TILE128X64,
-           "tuned: %s", wt_matmul_kernel_name(k));
+    CHECKF(k && strncmp(k, "tile", 4) == 0 && strcmp(k, "tile128x64w"), "tuned: %s", k ? k : "none");
     CHECKF(wt_last_status(ctx) == WT_OK, "tuning left an error: %s", wt_last_error(ctx));
     wt_stats s0, s1;
     wt_get_stats(ctx, &s0);
-    CHECK_EQ_INT(wt_autotune_lookup(ctx, 127, 65, 100, 1, WT_F32), k);      /* same class: no timing */
+    const char *k2 = wt_autotune_lookup(ctx, 127, 65, 100, 1, WT_F32);      /* same class: no timing */
+    CHECKF(k && k2 && !strcmp(k, k2), "%s, then %s", k ? k : "none", k2 ? k2 : "none");
     wt_get_stats(ctx, &s1);
     CHECK_EQ_INT(s1.ops - s0.ops, 0);
     /* the file holds the choice */
@@ -620,7 +624,7 @@ static void test_autotune(void) {
     CHECKF(f != NULL, "no cache file %s", path);
     int found = 0;
     while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "f32:m7:n7:k7:b0:l4 ", 19) && !strncmp(line + 19, wt_matmul_kernel_name(k), strlen(wt_matmul_kernel_name(k))))
+        if (!strncmp(line, "f32:m7:n7:k7:b0:l4 ", 19) && k && !strncmp(line + 19, k, strlen(k)))
             found++;
     if (f)
         fclose(f);
@@ -628,12 +632,13 @@ static void test_autotune(void) {
     /* lazily, on a device with timestamp queries, the candidates are timed on the GPU */
     gpu_fixture g;
     fixture_init(&g, &(wg_device_desc){ .required_features = WG_FEATURE_BIT(WG_FEATURE_TIMESTAMP_QUERY) });
-    wt_context *tc = wt_context_create(g.dev, NULL);
+    wt_context *tc = wt_context_create(g.dev, &(wt_context_desc){ .policy = { .cache_dir = cache_dir,
+        .tune_min_flop = 1, .fault_tune_reject = "tile128x64w" } });
     CHECK(tc != NULL);
     if (tc) {
-        wt_matmul_kernel kt = wt_autotune_lookup(tc, 200, 200, 200, 1, WT_F32);
-        CHECKF(kt > WT_MATMUL_AUTO && kt < WT_MATMUL_KERNEL_COUNT && kt != WT_MATMUL_MATVEC &&
-               kt != WT_MATMUL_TILE128X64, "tuned: %s", wt_matmul_kernel_name(kt));
+        CHECK_EQ_INT(wt_autotune_matmul(tc, 200, 200, 200, 1, WT_F32, false), WT_OK);
+        const char *kt = wt_autotune_lookup(tc, 200, 200, 200, 1, WT_F32);
+        CHECKF(kt && strncmp(kt, "tile", 4) == 0 && strcmp(kt, "tile128x64w"), "tuned: %s", kt ? kt : "none");
         CHECKF(wt_last_status(tc) == WT_OK, "%s", wt_last_error(tc));
         wt_context_destroy(tc);
     }
@@ -691,22 +696,100 @@ static void test_autotune(void) {
     wt_release(a0); wt_release(at); wt_release(b2); wt_release(y2);
     wt_release(wl); wt_release(y);
     wt_release(a); wt_release(b); wt_release(c); wt_release(keep);
-    unsetenv("WGC_TUNE_MIN_FLOP");
-    unsetenv("WGC_TUNE_FAULT");
+    SET_POLICY(tune_min_flop, 0);
+    SET_POLICY(fault_tune_reject, NULL);
+}
+
+/* Lines of the tuner's cache file that start with prefix and contain part (NULL: any). */
+static int cache_lines(wt_context *c, const char *prefix, const char *part) {
+    char path[256], line[512];
+    const uint8_t *u = wg_adapter_get_info(wg_device_get_adapter(wt_context_device(c)))->device_uuid;
+    int w = snprintf(path, sizeof path, "%s/wgc/tune-v4-", cache_dir);
+    for (int i = 0; i < 16; i++)
+        w += snprintf(path + w, sizeof path - (size_t)w, "%02x", u[i]);
+    snprintf(path + w, sizeof path - (size_t)w, ".txt");
+    FILE *f = fopen(path, "r");
+    int n = 0;
+    while (f && fgets(line, sizeof line, f))
+        n += !strncmp(line, prefix, strlen(prefix)) && (!part || strstr(line, part));
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* ops recorded by one wt_matmul of [M, K] . [K, N] on c (1: no tuning inside it), checked. */
+static uint64_t matmul_ops(wt_context *c, int64_t M, int64_t N, int64_t K) {
+    wt_tensor *a = wt_uniform(c, WT_F32, WT_SHAPE(M, K), -1, 1), *b = wt_uniform(c, WT_F32, WT_SHAPE(K, N), -1, 1);
+    wt_stats s0, s1;
+    wt_get_stats(c, &s0);
+    wt_tensor *r = wt_matmul(c, a, b);
+    wt_get_stats(c, &s1);
+    wt_context *keep = ctx;
+    ctx = c;
+    check_mm("tune modes", r, a, b, false, NULL);
+    ctx = keep;
+    wt_release(a); wt_release(b); wt_release(r);
+    return s1.ops - s0.ops;
+}
+
+/* The tune modes: FIRST_USE within a budget (a cut tuning is kept in memory, not in the file;
+ * wt_autotune_matmul completes it), AHEAD (lazy ops never tune; wt_autotune_matmul does) and OFF
+ * (no lookup, no tuning).  Each on its own context and shape class. */
+static void test_tune_modes(void) {
+    wg_device *dev = wt_context_device(ctx);
+    wt_context *c = wt_context_create(dev, &(wt_context_desc){ .policy = { .cache_dir = cache_dir,
+        .tune_min_flop = 1, .tune_budget_ms = 1 } });
+    CHECK(c != NULL);
+    if (c) {
+        uint64_t ops = matmul_ops(c, 300, 300, 300);                 /* class f32:m9:n9:k9:b0:l0 */
+        CHECKF(ops > 1, "first use: %llu ops (tuning expected)", (unsigned long long)ops);
+        const char *k = wt_autotune_lookup(c, 300, 300, 300, 1, WT_F32);
+        CHECKF(k != NULL, "first use within the budget: no choice");
+        CHECK_EQ_INT(cache_lines(c, "f32:m9:n9:k9:b0:l0 ", NULL), 0);     /* cut short: not in the file */
+        CHECK_EQ_INT(wt_autotune_matmul(c, 300, 300, 300, 1, WT_F32, false), WT_OK);
+        CHECK_EQ_INT(cache_lines(c, "f32:m9:n9:k9:b0:l0 ", NULL), 1);
+        CHECK_EQ_INT(cache_lines(c, "f32:m9:n9:k9:b0:l0 ", "=-1"), 0);    /* every candidate timed */
+        CHECK_EQ_INT(matmul_ops(c, 300, 300, 300), 1);
+        CHECKF(wt_last_status(c) == WT_OK, "%s", wt_last_error(c));
+        wt_context_destroy(c);
+    }
+    c = wt_context_create(dev, &(wt_context_desc){ .policy = { .cache_dir = cache_dir, .tune = WT_TUNE_AHEAD } });
+    CHECK(c != NULL);
+    if (c) {
+        CHECK_EQ_INT(matmul_ops(c, 600, 40, 40), 1);                   /* class f32:m10:n6:k6:b0:l0 */
+        CHECK(wt_autotune_lookup(c, 600, 40, 40, 1, WT_F32) == NULL);
+        CHECK_EQ_INT(wt_autotune_matmul(c, 600, 40, 40, 1, WT_F32, false), WT_OK);
+        CHECK(wt_autotune_lookup(c, 600, 40, 40, 1, WT_F32) != NULL);
+        CHECK_EQ_INT(cache_lines(c, "f32:m10:n6:k6:b0:l0 ", NULL), 1);
+        CHECK_EQ_INT(matmul_ops(c, 600, 40, 40), 1);
+        /* x . W^T ahead: its own class (l1) */
+        CHECK_EQ_INT(wt_autotune_matmul(c, 600, 40, 40, 1, WT_F32, true), WT_OK);
+        CHECK_EQ_INT(cache_lines(c, "f32:m10:n6:k6:b0:l1 ", NULL), 1);
+        CHECK_EQ_INT(wt_autotune_matmul(c, 0, 40, 40, 1, WT_F32, false), WT_STATUS_INVALID_ARGUMENT);
+        wt_clear_error(c);
+        wt_context_destroy(c);
+    }
+    c = wt_context_create(dev, &(wt_context_desc){ .policy = { .cache_dir = cache_dir, .tune = WT_TUNE_OFF,
+        .tune_min_flop = 1 } });
+    CHECK(c != NULL);
+    if (c) {
+        CHECK_EQ_INT(matmul_ops(c, 40, 600, 40), 1);                   /* class f32:m6:n10:k6:b0:l0 */
+        CHECK(wt_autotune_lookup(c, 40, 600, 40, 1, WT_F32) == NULL);
+        CHECK_EQ_INT(cache_lines(c, "f32:m6:n10:k6:b0:l0 ", NULL), 0);
+        wt_context_destroy(c);
+    }
 }
 
 int main(void) {
-    light = test_under_valgrind();
-    if (light)      /* lavapipe builds kernels at their first dispatch: minutes under valgrind */
-        setenv("WGC_LOST_TIMEOUT_MS", "1200000", 0);
+    light = test_under_valgrind();   /* the fixture's lost timeout is 20 minutes there */
     /* a private tuning cache with one choice in it, before the first lookup reads it */
     snprintf(cache_dir, sizeof cache_dir, "/tmp/wgc-tune-XXXXXX");
     if (!mkdtemp(cache_dir))
         return 1;
-    setenv("WGC_CACHE_DIR", cache_dir, 1);
+    const wt_context_desc cd = { .policy = { .cache_dir = cache_dir } };
     {
         tt_fixture pf;
-        wt_context *pc = tt_init(&pf, NULL);
+        wt_context *pc = tt_init(&pf, &cd);
         const uint8_t *u = wg_adapter_get_info(wg_device_get_adapter(wt_context_device(pc)))->device_uuid;
         char path[256];
         int w = snprintf(path, sizeof path, "%s/wgc", cache_dir);
@@ -717,13 +800,13 @@ int main(void) {
         snprintf(path + w, sizeof path - (size_t)w, ".txt");
         FILE *f = fopen(path, "w");
         if (f) {
-            fputs("f32:m10:n10:k10:b0:l0 tile128x64u tile128x128=1.0\ngarbage line\n", f);
+            fputs("f32:m10:n10:k10:b0:l0 tile128x128u tile64x64u=1.0\ngarbage line\n", f);
             fclose(f);
         }
         tt_end(&pf);
     }
     tt_fixture f;
-    ctx = tt_init(&f, NULL);
+    ctx = tt_init(&f, &cd);
     if (light)
         printf("note: under valgrind: auto and tile64x64 kernels, small shapes, no f16, no autotuning\n");
     test_shapes();
@@ -740,8 +823,10 @@ int main(void) {
     }
     test_empty();
     test_errors();
-    if (!light)
+    if (!light) {
         test_autotune();
+        test_tune_modes();
+    }
     tt_end(&f);
     char path[256];
     int w = snprintf(path, sizeof path, "%s/wgc/", cache_dir);

@@ -2,32 +2,44 @@
  * operands on tensor cores through WGSL subgroup matrices, f32 accumulation) against a double
  * reference: tile-exact and ragged shapes, transposed (column-major) operands read in place, a
  * bias, K % 32 = 16, with the f16 error bound of test_matmul (2e-3 |ref| + 1e-3 sum |a b| + 1e-3);
- * with tensor cores, every case runs on each variant (WGC_COOP_VARIANT 0..9, matmul.c).  On an
+ * with tensor cores, every case runs on each matmul_coop kernel (coop128x128, coop128x128s: the
+ * policy's matmul_kernel).  On an
  * adapter without cooperative matrices (lavapipe) the test says "SKIP: no cooperative matrix on
  * <adapter>" and checks that the mode falls back to the default kernels with the same results.
  * WGC_COOP_BENCH=1 adds the f16 4096^3 timing (TFLOP/s, tensor cores against the default
  * kernels, median of 5 batches of 10 products) with 256 outputs checked against double (the
- * variant matmul.c picks for that shape, or the WGC_COOP_VARIANT one), and the
+ * kernel matmul.c picks for that shape, or the one WGC_MATMUL_KERNEL forces), and the
  * tensor-core timings with A, B or both column-major (transposed views), then the driver's
  * Register Count and Shared Memory Size of every matmul_coop pipeline built (wt_kernel_list, where
  * the device has pipeline statistics).  Under valgrind, two cases.  Everywhere, matmul_coop.wgsl
- * is compiled by our compiler for every variant (tile shape), operand layout and bias mode with
+ * is compiled by our compiler for both ops (slice buffers), every operand layout and bias mode with
  * the prelude kernel.c gives it, so that a broken kernel fails here even on adapters without
  * cooperative matrices.  Where the device has workgroup matrices (WG_FEATURE_WORKGROUP_MATRIX),
  * whole-tile products run matmul_wgm.wgsl by default: the variant cases above run with
- * WGC_MATMUL_WGM=0 (so they test matmul_coop.wgsl), five cases of their own test matmul_wgm.wgsl
- * (WGC_MATMUL_WGM=1, unguarded), guard_cases tests matmul.c's guard that times it against
+ * matmul_workgroup_matrix OFF (so they test matmul_coop.wgsl), five cases of their own test matmul_wgm.wgsl
+ * (ON, unguarded), guard_cases tests matmul.c's guard that times it against
  * matmul_coop.wgsl, and the bench also times matmul_coop.wgsl alone on the same product.
- * WGC_MATMUL_WGM=0 from the caller leaves matmul_wgm.wgsl out. */
+ * WGC_MATMUL_WGM=0 from the caller (the policy's OFF) leaves matmul_wgm.wgsl out. */
 #include <time.h>
 
 #include "tensor_test.h"
 #include "wgc/wgsl.h"
 #include "tensor/internal.h"
 
-#define COOP_VARIANTS 10  /* matmul.c's coop_tiles */
+#define COOP_VARIANTS 2   /* matmul_coop.wgsl's ops: coop128x128, coop128x128s */
+static const char *const coop_names[COOP_VARIANTS] = { "coop128x128", "coop128x128s" };
 
 static wt_context *ctx;
+static wt_toggle wgm_caller;     /* the policy's matmul_workgroup_matrix from the caller (WGC_MATMUL_WGM) */
+
+/* The context's use of matmul_wgm.wgsl (wt_policy.matmul_workgroup_matrix) and the guard's fault hook. */
+static void set_wgm(wt_toggle t, bool slow) {
+    wt_policy p;
+    wt_context_get_policy(ctx, &p);
+    p.matmul_workgroup_matrix = t;
+    p.fault_wgm_slow = slow;
+    CHECKF(wt_context_set_policy(ctx, &p) == WT_OK, "%s", wt_last_error(ctx));
+}
 static uint64_t seed = 0x5eed;
 
 static wt_tensor *rnd(int64_t r, int64_t c) {
@@ -224,15 +236,16 @@ static void bench_4096(void) {
     }
     double tc = bench(n, &tensor_mode, a, b);
     double df = bench(n, &(wt_matmul_desc){ .label = "default" }, a, b);
-    const char *v = getenv("WGC_COOP_VARIANT");
+    wt_policy pv;
+    wt_context_get_policy(ctx, &pv);
+    const char *v = pv.matmul_kernel;
     printf("BENCH f16 matmul 4096^3: tensor cores (variant %s) %.1f TFLOP/s, default kernels %.1f TFLOP/s\n",
            v ? v : "auto", tc, df);
-    const char *wgm_env = getenv("WGC_MATMUL_WGM");
-    if (!(wgm_env && wgm_env[0] == '0') && wg_device_has_feature(wt_context_device(ctx), WG_FEATURE_WORKGROUP_MATRIX)) {
-        setenv("WGC_MATMUL_WGM", "0", 1);   /* the subgroup-matrix kernel on the same product */
+    if (wgm_caller != WT_OFF && wg_device_has_feature(wt_context_device(ctx), WG_FEATURE_WORKGROUP_MATRIX)) {
+        set_wgm(WT_OFF, false);   /* the subgroup-matrix kernel on the same product */
         printf("BENCH f16 matmul 4096^3: subgroup matrices only (matmul_coop.wgsl) %.1f TFLOP/s\n",
                bench(n, &tensor_mode, a, b));
-        unsetenv("WGC_MATMUL_WGM");
+        set_wgm(WT_AUTO, false);
     }
     /* the staging layouts: A and B column-major (transposed views, read in place) */
     wt_tensor *at = wt_transpose(ctx, a, 0, 1), *bt = wt_transpose(ctx, b, 0, 1);
@@ -248,14 +261,14 @@ static void bench_4096(void) {
     print_stats();
 }
 
-/* matmul.c's guard on matmul_wgm.wgsl (the default, WGC_MATMUL_WGM unset): the first product of a
+/* matmul.c's guard on matmul_wgm.wgsl (the default, matmul_workgroup_matrix AUTO): the first product of a
  * kernel key is timed against matmul_coop.wgsl, the verdict holds until 32 more pipelines have
- * been created on the device, a key that lost (WGC_WGM_GUARD_FAULT=1) runs matmul_coop.wgsl from
+ * been created on the device, a key that lost (the policy's fault_wgm_slow) runs matmul_coop.wgsl from
  * then on; results right either way.  Then a matmul_wgm pipeline created after 64 generated
  * pipelines of 4000 multiply-adds (where it ran 61-96 TFLOP/s against 283-296): the guard's
  * verdict must agree with the two kernels' own timings wherever they differ clearly. */
 static void guard_cases(void) {
-    unsetenv("WGC_MATMUL_WGM");
+    set_wgm(WT_AUTO, false);
     wt_tensor *a = rnd(256, 2048), *b = rnd(2048, 512);
     wt_stats s0 = stats_now();
     double t0 = now_s();
@@ -282,7 +295,7 @@ static void guard_cases(void) {
     wt_release(b);
     check_case(256, 512, 2048, false, false, false);     /* whichever kernel the guard took */
     /* a key that lost runs matmul_coop.wgsl, checked once */
-    setenv("WGC_WGM_GUARD_FAULT", "1", 1);
+    set_wgm(WT_AUTO, true);
     s0 = stats_now();
     check_case(128, 256, 2560, false, true, true);
     a = rnd(128, 2560);
@@ -294,7 +307,7 @@ static void guard_cases(void) {
     CHECKF(o1 && o2 && s1.wgm_checks == s0.wgm_checks + 1 && s1.wgm_fallbacks == s0.wgm_fallbacks + 3,
            "a losing key: %llu checks, %llu fallbacks (1 and 3 expected)",
            (unsigned long long)(s1.wgm_checks - s0.wgm_checks), (unsigned long long)(s1.wgm_fallbacks - s0.wgm_fallbacks));
-    unsetenv("WGC_WGM_GUARD_FAULT");
+    set_wgm(WT_AUTO, false);
     wt_release(o1); wt_release(o2); wt_release(a); wt_release(b); wt_release(b0); wt_release(bias); wt_release(bias1);
 
     /* a matmul_wgm pipeline created after 64 large ones */
@@ -310,16 +323,42 @@ static void guard_cases(void) {
     CHECKF(o1 && s1.wgm_checks == s0.wgm_checks + 1, "4096^3: %llu checks", (unsigned long long)(s1.wgm_checks - s0.wgm_checks));
     bool lost = s1.wgm_fallbacks > s0.wgm_fallbacks;
     wt_release(o1);
-    setenv("WGC_MATMUL_WGM", "1", 1);
+    set_wgm(WT_ON, false);
     double tw = bench(n, &tensor_mode, a, b);
-    setenv("WGC_MATMUL_WGM", "0", 1);
+    set_wgm(WT_OFF, false);
     double tc = bench(n, &tensor_mode, a, b);
-    unsetenv("WGC_MATMUL_WGM");
+    set_wgm(WT_AUTO, false);
     double tg = bench(n, &tensor_mode, a, b);
     printf("BENCH guard after 64 generated pipelines, f16 4096^3: matmul_wgm %.1f TFLOP/s, matmul_coop %.1f, "
            "guarded %.1f (matmul_wgm %s)\n", tw, tc, tg, lost ? "lost" : "won");
     CHECKF(!(tw < 0.67 * tc) || lost, "matmul_wgm ran %.1f against %.1f and the guard kept it", tw, tc);
     CHECKF(!(tw > 1.1 * tc) || !lost, "matmul_wgm ran %.1f against %.1f and the guard dropped it", tw, tc);
+    wt_release(a);
+    wt_release(b);
+
+    /* tune AHEAD: a lazy product of a new key is not timed (matmul_coop.wgsl runs);
+     * wt_autotune_matmul makes the verdict, which later products follow */
+    wt_policy p;
+    wt_context_get_policy(ctx, &p);
+    p.tune = WT_TUNE_AHEAD;
+    CHECK(wt_context_set_policy(ctx, &p) == WT_OK);
+    a = rnd(384, 1024);
+    b = rnd(1024, 768);
+    s0 = stats_now();
+    o1 = wt_matmul_ex(ctx, a, b, NULL, &tensor_mode);
+    s1 = stats_now();
+    CHECKF(o1 && s1.wgm_checks == s0.wgm_checks, "AHEAD: %llu checks in a lazy op",
+           (unsigned long long)(s1.wgm_checks - s0.wgm_checks));
+    CHECK(wt_autotune_matmul(ctx, 384, 768, 1024, 1, WT_F16, false) == WT_OK);
+    s2 = stats_now();
+    CHECKF(s2.wgm_checks == s1.wgm_checks + 1, "wt_autotune_matmul: %llu checks",
+           (unsigned long long)(s2.wgm_checks - s1.wgm_checks));
+    wt_release(o1);
+    o1 = wt_matmul_ex(ctx, a, b, NULL, &tensor_mode);
+    CHECK(o1 && stats_now().wgm_checks == s2.wgm_checks);
+    p.tune = WT_TUNE_DEFAULT;
+    CHECK(wt_context_set_policy(ctx, &p) == WT_OK);
+    wt_release(o1);
     wt_release(a);
     wt_release(b);
 }
@@ -344,18 +383,21 @@ int main(void) {
     bool light = test_under_valgrind();   /* each lavapipe kernel build takes seconds there */
     if (light)
         printf("under valgrind: two cases\n");
-    /* with tensor cores, every variant (WGC_COOP_VARIANT, matmul.c) on every case; the whole-tile
+    /* with tensor cores, every matmul_coop kernel (the policy's matmul_kernel) on every case; the whole-tile
      * cases would run matmul_wgm.wgsl where the device has workgroup matrices, so that is off here */
-    const char *wgm_env = getenv("WGC_MATMUL_WGM");
-    bool wgm_off = wgm_env && wgm_env[0] == '0';
-    setenv("WGC_MATMUL_WGM", "0", 1);
-    const char *forced = getenv("WGC_COOP_VARIANT");
+    wt_policy p0;
+    wt_context_get_policy(ctx, &p0);
+    wgm_caller = p0.matmul_workgroup_matrix;
+    bool wgm_off = wgm_caller == WT_OFF;
+    set_wgm(WT_OFF, false);
+    bool forced = p0.matmul_kernel != NULL;
     for (int var = 0; var < (tc && !forced ? COOP_VARIANTS : 1); var++) {
         if (tc && !forced) {
-            char vs[12];
-            snprintf(vs, sizeof vs, "%d", var);
-            setenv("WGC_COOP_VARIANT", vs, 1);
-            printf("variant %d\n", var);
+            wt_policy pk;
+            wt_context_get_policy(ctx, &pk);
+            pk.matmul_kernel = coop_names[var];
+            CHECK(wt_context_set_policy(ctx, &pk) == WT_OK);
+            printf("kernel %s\n", coop_names[var]);
         }
         check_case(128, 128, 64, false, false, false);
         check_case(200, 136, 96, false, false, true);
@@ -365,27 +407,29 @@ int main(void) {
             check_case(72, 200, 80, true, false, true);     /* K % 32 = 16: a half slice */
             check_case(300, 264, 1040, false, true, false);
             check_case(520, 136, 32, true, true, true);
-            /* not eligible (K % 16): the default kernels, still right */
-            check_case(33, 65, 40, false, false, false);
         }
     }
-    if (tc && !forced)
-        unsetenv("WGC_COOP_VARIANT");
+    if (tc && !forced) {
+        wt_policy pk;
+        wt_context_get_policy(ctx, &pk);
+        pk.matmul_kernel = NULL;
+        CHECK(wt_context_set_policy(ctx, &pk) == WT_OK);
+    }
+    /* not eligible (K % 16): the default kernels, still right */
+    if (!light)
+        check_case(33, 65, 40, false, false, false);
     /* workgroup matrices (matmul_wgm.wgsl, VK_NV_cooperative_matrix2, the default where it applies):
      * whole 128 x 256 tiles, K a multiple of 512 (8 to 24 slices), every layout, the bias; K a
-     * multiple of 64 but not of 512 runs matmul_coop.wgsl (matmul.c's wgm_ok) */
+     * multiple of 64 but not of 512 runs matmul_coop.wgsl (matmul.c's wgm_fits) */
     bool wgm = tc && wg_device_has_feature(wt_context_device(ctx), WG_FEATURE_WORKGROUP_MATRIX);
-    if (wgm_off)
-        setenv("WGC_MATMUL_WGM", "0", 1);
-    else
-        unsetenv("WGC_MATMUL_WGM");
+    set_wgm(wgm_off ? WT_OFF : WT_AUTO, false);
     if (!wgm)
         printf("SKIP: no workgroup matrices on %s: matmul_coop.wgsl runs every case\n", name);
     else if (wgm_off)
         printf("SKIP: WGC_MATMUL_WGM=0: matmul_wgm.wgsl is not tested\n");
     else {
         printf("workgroup matrices on %s\n", name);
-        setenv("WGC_MATMUL_WGM", "1", 1);        /* matmul_wgm.wgsl itself, unguarded */
+        set_wgm(WT_ON, false);        /* matmul_wgm.wgsl itself, unguarded */
         uint32_t w0 = wgm_kernels(ctx);
         check_case(128, 256, 448, false, false, false);   /* K % 512 != 0: matmul_coop.wgsl */
         CHECKF(wgm_kernels(ctx) == w0, "K 448 built %u matmul_wgm kernels", wgm_kernels(ctx) - w0);

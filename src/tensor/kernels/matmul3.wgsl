@@ -1,18 +1,19 @@
-// matmul3.wgsl - matmul2.wgsl (unrolled inner loop, OP = tile shape 0..3 + 4 for the 8 x 4 warp
-// layout) with 16-byte global memory traffic, for operands whose contiguous runs are
-// quad-aligned: A k-contiguous (stride 1 along k; row stride, offset and K multiples of 4) or,
-// AT (MA == 1), m-contiguous (A^T views; column stride and M multiples of 4), B n-contiguous
-// (row stride, offset and N multiples of 4) or, BT (MB == 1), k-contiguous (x . W^T; W's row
-// stride a multiple of 4), batch strides multiples of 4 (src/tensor/matmul.c checks;
-// wt_matmul_ex refuses the kernel otherwise).  A is loaded as vec4 runs along k and written
-// transposed into the k-major tile (four component stores), B as vec4 runs along n straight
-// into its tile; BT loads B as A is loaded, AT loads A as B is; each output row segment of
-// four is one vec4 store.  Since K, N (and M for AT) are multiples of 4, a quad is either
-// wholly inside or wholly outside the matrix.  One A slot
-// and at most one B slot per invocation: tile shapes 0, 1 and 2 only (not 3, 128 x 128 x 16).
-// H200: 64 x 64 with the 8 x 4 warp layout (OP 5, tile64x64v4w) is the fastest at 1024^3 (72 us,
-// 28.2 TFLOP/s = 0.75 of cuBLAS; matmul2's 64 x 64 82 us); at 4096^3 128 x 128 (OP 4) takes
-// 3.98 ms, matmul4.wgsl's tile-exact 128 x 128 3.39 ms.
+// matmul3.wgsl - matmul2.wgsl (unrolled inner loop, OP = tile shape 0..2 + 4 for the 8 x 4 warp
+// layout, matmul_step.wgsl) with 16-byte global memory traffic, for operands whose contiguous
+// runs are quad-aligned: A k-contiguous (stride 1 along k; row stride, offset and K multiples of
+// 4) or, AT (MA == 1), m-contiguous (A^T views; column stride and M multiples of 4), B
+// n-contiguous (row stride, offset and N multiples of 4) or, BT (MB == 1), k-contiguous
+// (x . W^T; W's row stride a multiple of 4), batch strides multiples of 4 (src/tensor/matmul.c
+// checks).  A is loaded as vec4 runs along k and written transposed into the k-major tile (four
+// component stores), B as vec4 runs along n straight into its tile; BT loads B as A is loaded,
+// AT loads A as B is; each output row segment of four is one vec4 store.  Since K, N (and M for
+// AT) are multiples of 4, a quad is either wholly inside or wholly outside the matrix.  One A
+// slot and at most one B slot per invocation.
+//
+// H200 (GPU timestamps): 64 x 64 WARP8 (tile64x64v4w, matmul.c's default for 16-byte products
+// of fewer than 256 tiles of 128 x 128) sgemm 1024^3 72 us = 28.2 TFLOP/s, 0.75 of cuBLAS
+// (matmul2's 64 x 64 82 us); 128 x 128 WARP8 (tile128x128v4w, the default for 16-byte products
+// that are not tile-exact) 4096^3 3.98 ms.
 
 @group(0) @binding(0) var<storage, read_write> out: array<vec4<SO>>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<SA>>;

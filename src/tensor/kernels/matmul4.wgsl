@@ -1,19 +1,17 @@
 // matmul4.wgsl - the 16-byte tiled product of matmul3.wgsl (same bindings, Params and
 // preconditions: A row-major or m-contiguous, B row-major or k-contiguous, their contiguous runs,
 // offsets and batch strides quad-aligned, K and N multiples of 4, M too for m-contiguous A;
-// src/tensor/matmul.c checks) with unpadded, swizzled workgroup tiles, so that 128 x 128 tiles
-// with K steps of 16 fit in 32 KiB, and wider per-invocation tiles.
+// src/tensor/matmul.c checks) with unpadded, swizzled workgroup tiles and K steps of 8.
 //
-// OP bit 0 (K16): K steps of 16 instead of 8.  Bit 1 (WIDE): 128 x 256 tiles, 8 x 16 outputs
-// per invocation (else 128 x 128, 8 x 8).  K16 and WIDE are not combined (48 KiB).  Bit 2
-// (EXACT): set by matmul.c only when M % 128 == 0, N % TN == 0 and K % BK == 0; then every
-// row, column and k a tile touches lies inside the operands' views (tiles start at multiples of
-// the tile size and the views are valid tensors), so the loads need no range select and the
-// module is compiled without index clamping (kernel.c build()).  Workgroup memory: 16 KiB
-// (128 x 128 x 8), 32 KiB (K16), 24 KiB (WIDE), 12 KiB (HALF).
+// OP bit 2 (EXACT): set by matmul.c only when M % 128 == 0, N % TN == 0 and K % 8 == 0; then
+// every row, column and k a tile touches lies inside the operands' views (tiles start at
+// multiples of the tile size and the views are valid tensors), so the loads need no range select
+// and the module is compiled without index clamping (kernel.c build()).  Bit 3 (HALF): 128
+// invocations (8 x 4 per warp, 4 warps) on 128 x 64 tiles, the same 8 x 8 outputs per
+// invocation.  Workgroup memory: 16 KiB (128 x 128), 12 KiB (HALF).
 //
-// 256 invocations (HALF: 128), 8 x 4 per warp (matmul2.wgsl's WARP8): invocation (tx, ty) owns rows
-// 4 ty .. 4 ty + 3 and 64 + 4 ty .. and column quads tx + 16 j.  A's tile is k-major,
+// 256 invocations (HALF: 128), 8 x 4 per warp (matmul2.wgsl's WARP8): invocation (tx, ty) owns
+// rows 4 ty .. 4 ty + 3 and 64 + 4 ty .. and column quads tx and tx + QS.  A's tile is k-major,
 // As[buffer * BK + k][quad of 4 rows], stored transposed from vec4 runs along k (four scalar
 // stores); its quad index is XORed with swz(k) = (k / 4) * (32 / BK) (< 8), which spreads the
 // scalar stores of a warp (BK / 4 k-groups x 32 / BK quads) over all 32 banks and keeps a
@@ -26,42 +24,32 @@
 // the same swz(k) (QN >= 16 quads per row: the same bank argument; the reads Bs[k][tx ^ swz]
 // stay within an aligned group of 8 quads).  AT (MA == 1, A m-contiguous: A^T views, M a
 // multiple of 4) loads A's tile as row-major B's: vec4 runs along m of row k stored whole at
-// As[k][quad ^ swz(k)].  The next K step is
-// loaded into registers while the current one is multiplied (two buffers, one barrier per
-// step); the step is unrolled through calls with constant rows (matmul2.wgsl).  HALF (OP bit 3):
-// 128 invocations (8 x 4 per warp, 4 warps) on 128 x 64 tiles, the same 8 x 8 per invocation.
+// As[k][quad ^ swz(k)].  The next K step is loaded into registers while the current one is
+// multiplied (two buffers, one barrier per step); the step is unrolled through calls with
+// constant rows (matmul2.wgsl).
 //
-// H200 (driver 580, wgc bench nn with the autotuner's GPU timestamps, cuBLAS f32 = torch with
-// TF32 off in the same run): 128 x 128 x 8 EXACT is the fastest kernel at 4096^3 (3.39 ms,
-// 42.1 TFLOP/s = 0.82 of cuBLAS 51.1; matmul3's tile128x128v4w 3.98 ms), 8192^3 (42.1 = 0.82)
-// and bmm 32 x 512 x 512 x 64 (27.1 = 0.88).  The driver gives it 128 registers (two workgroups
-// per SM); without EXACT it reports 16 bytes of local memory (a spill).  K16 (4.24 ms, 169-187 registers), WIDE (4.23 ms,
-// 220-224) and HALF (3.75 ms, 143-151) run fewer warps per SM and lose: they stay for the
-// autotuner, whose candidates they are, and for other devices.  Layouts at 4096^3 (lin's timing
-// program, batch GPU timestamps, 20 independent products): x . W^T (BT) 128 x 128 EXACT 3.51 ms
-// = 39.2 TFLOP/s (row-major 3.32; the wgc bench nn linear row 40.2 = 0.80 of torch's F.linear;
-// matmul2's 128 x 64 warp-tiled, the old path, 4.85), HALF 3.79; A^T . B (AT) HALF 2.90 ms =
-// 47.4 TFLOP/s, 128 x 128 3.16 (matmul2's 128 x 64 4.60).
+// H200 (GPU timestamps): 128 x 128 EXACT (tile128x128v4s, matmul.c's default for tile-exact
+// 16-byte products) 4096^3 3.39 ms = 42.1 TFLOP/s, 0.82 of cuBLAS (matmul3's tile128x128v4w
+// 3.98 ms).  HALF (tile128x64v4s, a tuner candidate): A^T . B 4096^3 2.90 ms against 3.16 for
+// 128 x 128.
 
 @group(0) @binding(0) var<storage, read_write> out: array<vec4<SO>>;
 @group(0) @binding(1) var<storage, read> a: array<vec4<SA>>;
 @group(0) @binding(2) var<storage, read> b: array<vec4<SB>>;
 @group(0) @binding(3) var<storage, read> c: array<SC>;
 
-const K16: bool = (OP & 1u) != 0u;
-const WIDE: bool = (OP & 2u) != 0u;
 const EXACT: bool = (OP & 4u) != 0u;
 const HALF: bool = (OP & 8u) != 0u;            // 128 invocations, 128 x 64 tiles
 const BT: bool = MB == 1u;                     // B k-contiguous (x . W^T): tile loaded as A's
 const AT: bool = MA == 1u;                     // A m-contiguous (A^T view): tile loaded as B's
 const NT: u32 = select(256u, 128u, HALF);      // invocations per workgroup
-const BK: u32 = select(8u, 16u, K16);          // K step
+const BK: u32 = 8u;                            // K step
 const TM: u32 = 128u;                          // tile rows
-const TN: u32 = select(select(128u, 256u, WIDE), 64u, HALF);   // tile columns
+const TN: u32 = select(128u, 64u, HALF);       // tile columns
 const QM: u32 = TM / 4u;                       // quads per A tile row (32)
 const QN: u32 = TN / 4u;                       // quads per B tile row
 const QS: u32 = select(16u, 8u, HALF);         // step between an invocation's column quads
-const SLA: u32 = TM * BK / 4u;                 // vec4 load slots per step: 256 or 512
+const SLA: u32 = TM * BK / 4u;                 // vec4 load slots per step (256)
 const SLB: u32 = TN * BK / 4u;
 
 var<workgroup> As: array<array<vec4<f32>, QM>, 2u * BK>;   // [buffer * BK + k][quad ^ swz(k)]
@@ -69,15 +57,15 @@ var<workgroup> Bs: array<array<vec4<f32>, QN>, 2u * BK>;   // [buffer * BK + k][
 
 var<private> tx: u32;
 var<private> ty: u32;
-// c<r><j>: output row r (0..3: 4 ty + r, 4..7: 64 + 4 ty + r - 4), column quad tx + 16 j
-var<private> c00: vec4<f32>; var<private> c01: vec4<f32>; var<private> c02: vec4<f32>; var<private> c03: vec4<f32>;
-var<private> c10: vec4<f32>; var<private> c11: vec4<f32>; var<private> c12: vec4<f32>; var<private> c13: vec4<f32>;
-var<private> c20: vec4<f32>; var<private> c21: vec4<f32>; var<private> c22: vec4<f32>; var<private> c23: vec4<f32>;
-var<private> c30: vec4<f32>; var<private> c31: vec4<f32>; var<private> c32: vec4<f32>; var<private> c33: vec4<f32>;
-var<private> c40: vec4<f32>; var<private> c41: vec4<f32>; var<private> c42: vec4<f32>; var<private> c43: vec4<f32>;
-var<private> c50: vec4<f32>; var<private> c51: vec4<f32>; var<private> c52: vec4<f32>; var<private> c53: vec4<f32>;
-var<private> c60: vec4<f32>; var<private> c61: vec4<f32>; var<private> c62: vec4<f32>; var<private> c63: vec4<f32>;
-var<private> c70: vec4<f32>; var<private> c71: vec4<f32>; var<private> c72: vec4<f32>; var<private> c73: vec4<f32>;
+// c<r><j>: output row r (0..3: 4 ty + r, 4..7: 64 + 4 ty + r - 4), column quad tx + QS j
+var<private> c00: vec4<f32>; var<private> c01: vec4<f32>;
+var<private> c10: vec4<f32>; var<private> c11: vec4<f32>;
+var<private> c20: vec4<f32>; var<private> c21: vec4<f32>;
+var<private> c30: vec4<f32>; var<private> c31: vec4<f32>;
+var<private> c40: vec4<f32>; var<private> c41: vec4<f32>;
+var<private> c50: vec4<f32>; var<private> c51: vec4<f32>;
+var<private> c60: vec4<f32>; var<private> c61: vec4<f32>;
+var<private> c70: vec4<f32>; var<private> c71: vec4<f32>;
 
 fn swz(row: u32) -> u32 { return ((row % BK) / 4u) * (32u / BK); }
 fn swzb(row: u32) -> u32 { return select(0u, swz(row), BT); }
@@ -106,26 +94,6 @@ fn step(row: u32) {
     c51 = fma(vec4<f32>(a1.y), b1, c51);
     c61 = fma(vec4<f32>(a1.z), b1, c61);
     c71 = fma(vec4<f32>(a1.w), b1, c71);
-    if WIDE {
-        let b2 = Bs[row][qb + 32u];
-        let b3 = Bs[row][qb + 48u];
-        c02 = fma(vec4<f32>(a0.x), b2, c02);
-        c12 = fma(vec4<f32>(a0.y), b2, c12);
-        c22 = fma(vec4<f32>(a0.z), b2, c22);
-        c32 = fma(vec4<f32>(a0.w), b2, c32);
-        c42 = fma(vec4<f32>(a1.x), b2, c42);
-        c52 = fma(vec4<f32>(a1.y), b2, c52);
-        c62 = fma(vec4<f32>(a1.z), b2, c62);
-        c72 = fma(vec4<f32>(a1.w), b2, c72);
-        c03 = fma(vec4<f32>(a0.x), b3, c03);
-        c13 = fma(vec4<f32>(a0.y), b3, c13);
-        c23 = fma(vec4<f32>(a0.z), b3, c23);
-        c33 = fma(vec4<f32>(a0.w), b3, c33);
-        c43 = fma(vec4<f32>(a1.x), b3, c43);
-        c53 = fma(vec4<f32>(a1.y), b3, c53);
-        c63 = fma(vec4<f32>(a1.z), b3, c63);
-        c73 = fma(vec4<f32>(a1.w), b3, c73);
-    }
 }
 
 // The whole K step of buffer `buf` (a constant at every call).
@@ -133,10 +101,6 @@ fn tile(buf: u32) {
     let r = buf * BK;
     step(r); step(r + 1u); step(r + 2u); step(r + 3u);
     step(r + 4u); step(r + 5u); step(r + 6u); step(r + 7u);
-    if K16 {
-        step(r + 8u); step(r + 9u); step(r + 10u); step(r + 11u);
-        step(r + 12u); step(r + 13u); step(r + 14u); step(r + 15u);
-    }
 }
 
 // A quad along k at element index i (a multiple of 4) of row r, k .. k + 3; B quad along n at
@@ -336,8 +300,4 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let n0 = tn * TN + 4u * tx;
     st_col(oo, m0, n0, c00, c10, c20, c30, c40, c50, c60, c70);
     st_col(oo, m0, n0 + 4u * QS, c01, c11, c21, c31, c41, c51, c61, c71);
-    if WIDE {
-        st_col(oo, m0, n0 + 128u, c02, c12, c22, c32, c42, c52, c62, c72);
-        st_col(oo, m0, n0 + 192u, c03, c13, c23, c33, c43, c53, c63, c73);
-    }
 }

@@ -1,14 +1,14 @@
 // matmul_step.wgsl - what matmul2.wgsl and matmul3.wgsl share (src/tensor/kernel.c puts it after
-// either, with matmul_tile.wgsl): the tile shapes of OP (matmul.wgsl's 0..3, bit 2 the 8 x 4 warp
+// either, with matmul_tile.wgsl): the tile shapes of OP (matmul2.wgsl's 0..2, bit 2 the 8 x 4 warp
 // layout), the two-buffer workgroup tiles, the invocation's 8 x 8 accumulators as private
 // variables, the unrolled K step (every workgroup read at a constant first index) and the store
 // of the accumulators through the including file's st4 (scalar in matmul2, 16-byte in matmul3).
 
-const SHAPE: u32 = OP & 3u;                                 // matmul.wgsl's OP
+const SHAPE: u32 = OP & 3u;                                 // 0: 128 x 128, 1: 64 x 64, 2: 128 x 64
 const WARP8: bool = (OP & 4u) != 0u;                        // 8 x 4 invocations per warp
-const BK: u32 = select(8u, 16u, SHAPE == 1u || SHAPE == 3u);   // K step
-const TM: u32 = select(128u, 64u, SHAPE == 1u);                // tile rows
-const TN: u32 = select(64u, 128u, SHAPE == 0u || SHAPE == 3u); // tile columns
+const BK: u32 = select(8u, 16u, SHAPE == 1u);               // K step
+const TM: u32 = select(128u, 64u, SHAPE == 1u);             // tile rows
+const TN: u32 = select(64u, 128u, SHAPE == 0u);             // tile columns
 const QM: u32 = TM / 4u;
 const QN: u32 = TN / 4u;
 const RA: u32 = QM + 1u;                                    // padded rows, in vec4

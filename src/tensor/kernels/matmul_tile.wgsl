@@ -1,5 +1,4 @@
-// matmul_tile.wgsl - the tile walk shared by matmul.wgsl, matmul2.wgsl, matmul3.wgsl and
-// matmul4.wgsl (src/tensor/kernel.c puts it after each).  Workgroup g of the grid computes one
+// matmul_tile.wgsl - the tile walk shared by matmul2.wgsl, matmul3.wgsl and matmul4.wgsl (src/tensor/kernel.c puts it after each).  Workgroup g of the grid computes one
 // output tile: batch bi = g / (tiles_m x tiles_n) (P.sv.w x P.off.w), then inside the batch the
 // tiles are visited in groups of 8 tile rows (a wave of workgroups reuses the same columns of B
 // from L2).  A's and B's element offsets for the batch add batch coordinate x stride over the
