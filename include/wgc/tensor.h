@@ -152,6 +152,12 @@ typedef struct wt_policy {
                                      OFF = never */
     wt_toggle matmul_pad;         /* large ragged products on zero-padded copies: AUTO = when it pays,
                                      ON = always (tests), OFF = never */
+    /* attention */
+    const char *attention_kernel; /* NULL: chosen by device and shape; else the FMA flash kernel
+                                     by name where it fits the device (else the default): "flash2",
+                                     "flash3", "flash3_wq", "flash3_wq_nosg", "flash3_ds",
+                                     "flash3_wq4" (src/tensor/attention.c's table FL says what
+                                     each is; tests, benchmarks); an unknown name is an error */
     /* tuning */
     wt_tune_mode tune;
     uint32_t tune_budget_ms;      /* a class's tuning stops timing new candidates past this; 0: 2000 */
