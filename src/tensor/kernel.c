@@ -89,7 +89,7 @@ _Static_assert(sizeof kfiles / sizeof *kfiles == WT_K_COUNT, "one row per kernel
  * compiler's index clamping (robustBufferAccess2 still guards the bindings); so do
  * matmul_coop.wgsl, whose subgroup-matrix loads matmul.c keeps inside the bindings (coop_ok),
  * flash_coop.wgsl (attention_coop.c checks its operands likewise), matmul4.wgsl's EXACT (op bit
- * 4) and conv.wgsl's op bit 16 specialisations (their headers give the proof), and flash3.wgsl,
+ * 4) specialisations (its header gives the proof), and flash3.wgsl,
  * whose shared-memory indices are in range by construction and whose loads and stores are
  * guarded by the shape (7% faster on the H200 without the clamps). */
 static const uint8_t map_of[WT_K_COUNT] = {
@@ -311,8 +311,7 @@ wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *k
     snprintf(fname, sizeof fname, "%s.wgsl", kfiles[key->file].name);
     bool unclamped = map != 0 || key->file == WT_K_matmul_coop || key->file == WT_K_flash_coop ||
                      key->file == WT_K_flash_x3 || key->file == WT_K_matmul_wgm ||
-                     key->file == WT_K_flash3 || (key->file == WT_K_matmul4 && (key->op & 4u)) ||
-                     (key->file == WT_K_conv && (key->op & 16u));
+                     key->file == WT_K_flash3 || (key->file == WT_K_matmul4 && (key->op & 4u));
     wgsl_result *r = wgsl_compile(src, len, &(wgsl_options){ .filename = fname, .no_f16 = !ctx->f16,
                                                            .no_bounds_checks = unclamped,
                                                            .allocator = { wa_alloc, wa_free, ctx } });

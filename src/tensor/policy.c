@@ -27,6 +27,7 @@ typedef enum { P_U32, P_MB, P_DOUBLE, P_TOGGLE, P_TUNE, P_STRING } ptype;
     X("WGC_MATMUL_WGM", matmul_workgroup_matrix, P_TOGGLE, 0, 0)                \
     X("WGC_MM_PAD", matmul_pad, P_TOGGLE, 0, 0)                                 \
     X("WGC_ATTENTION_KERNEL", attention_kernel, P_STRING, 0, 0)                 \
+    X("WGC_WINOGRAD_CHUNK_MB", winograd_chunk_bytes, P_MB, 1, 1 << 20)          \
     X("WGC_TUNE", tune, P_TUNE, 0, 0)                                           \
     X("WGC_TUNE_BUDGET_MS", tune_budget_ms, P_U32, 1, 3600000)                  \
     X("WGC_TUNE_MIN_FLOP", tune_min_flop, P_DOUBLE, 0, 0)                       \

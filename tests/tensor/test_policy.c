@@ -9,7 +9,7 @@ static void clear_env(void) {
     const char *names[] = { "WGC_BATCH_OPS", "WGC_EARLY_OPS", "WGC_BATCH_RAMP", "WGC_BATCH_MB", "WGC_FUSION",
                             "WGC_EW_VPT", "WGC_MATMUL_KERNEL", "WGC_MATMUL_WGM", "WGC_MM_PAD", "WGC_TUNE",
                             "WGC_TUNE_BUDGET_MS", "WGC_TUNE_MIN_FLOP", "WGC_CACHE_DIR", "WGC_TUNE_FAULT",
-                            "WGC_WGM_GUARD_FAULT", "WGC_ATTENTION_KERNEL" };
+                            "WGC_WGM_GUARD_FAULT", "WGC_ATTENTION_KERNEL", "WGC_WINOGRAD_CHUNK_MB" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         unsetenv(names[i]);
 }
@@ -30,6 +30,7 @@ static void from_env(void) {
     setenv("WGC_CACHE_DIR", "/tmp/x", 1);
     setenv("WGC_WGM_GUARD_FAULT", "1", 1);
     setenv("WGC_ATTENTION_KERNEL", "flash2", 1);
+    setenv("WGC_WINOGRAD_CHUNK_MB", "16", 1);
     CHECKF(wt_policy_from_env(&p, err, sizeof err), "%s", err);
     CHECK_EQ_INT(p.max_batch_ops, 12);
     CHECK_EQ_INT(p.batch_bytes, 3 << 20);
@@ -40,6 +41,7 @@ static void from_env(void) {
     CHECK_STR(p.cache_dir, "/tmp/x");
     CHECK(p.fault_wgm_slow);
     CHECK_STR(p.attention_kernel, "flash2");
+    CHECK_EQ_INT(p.winograd_chunk_bytes, 16 << 20);
     /* a field already set wins over the environment */
     wt_policy q = { .max_batch_ops = 7, .fusion = WT_ON };
     CHECK(wt_policy_from_env(&q, err, sizeof err));
@@ -48,7 +50,7 @@ static void from_env(void) {
     /* malformed values: refused, the message names the variable */
     const char *bad[][2] = { { "WGC_BATCH_OPS", "0" }, { "WGC_BATCH_OPS", "70000" }, { "WGC_BATCH_OPS", "12x" },
                              { "WGC_EW_VPT", "-1" }, { "WGC_MM_PAD", "maybe" }, { "WGC_TUNE", "2" },
-                             { "WGC_TUNE_MIN_FLOP", "nan" } };
+                             { "WGC_TUNE_MIN_FLOP", "nan" }, { "WGC_WINOGRAD_CHUNK_MB", "0" } };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         clear_env();
         setenv(bad[i][0], bad[i][1], 1);
