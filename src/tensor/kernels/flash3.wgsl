@@ -57,9 +57,9 @@
 // EX, bit 3 SG (with WQ: the row maxima and sums of a warp's 8 columns met by subgroup shuffles,
 // flash_sg.wgsl, which src/tensor/kernel.c appends with `enable subgroups;`, else the stand-ins
 // of flash_nosg.wgsl; attention.c's flash3_sg: subgroups of 8+ lanes), bit 4 SD, bit 6 OK
-// (above); MB = mode bits: bit 1 K chunks of 64 head dims (else 32), bit 3 NG 4 (else 8), bit 4
-// DS, bit 5 DO, bit 6 SPL, bit 0 WQ (with SPL), bit 7 PT (with SPL).  attention.c's
-// configurations: mode 2 (D <= 64), 195 = 1 + 2 + 64 + 128 with SG, SD and OK (D <= 128 with
+// (above); MB = mode bits: bit 3 NG 4 (else 8), bit 4 DS, bit 5 DO, bit 6 SPL, bit 0 WQ (with
+// SPL), bit 7 PT (with SPL); bit 1 (64-dim K chunks, the only size) is set in every mode
+// number.  attention.c's configurations: mode 2 (D <= 64), 195 = 1 + 2 + 64 + 128 with SG, SD and OK (D <= 128 with
 // subgroups: H200, causal B1 H32 S4096 D128, f32 29.83 TFLOP/s, f16 28.58), 195 without them
 // (f32 without subgroups: 25.97), 114 = 2 + 16 + 32 + 64 (f16 without subgroups: 24.67), and for
 // tests 203 = 195 + NG 4 (the D 128 code in 31 KiB, so that lavapipe runs it).
@@ -90,14 +90,14 @@ const BC: u32 = 64u;                          // keys per tile
 const NO4: u32 = max(D4 / 16u, 1u);           // output column quads per 16 lanes (1 or 2)
 const OK: bool = (MC & 64u) != 0u && SPL && NO4 == 2u;  // O split over keys: quads c, c + 16 over half the keys
 const NOB: bool = NO4 == 2u && (!SPL || OK);  // a lane's second output quad (ob0 ..)
-const KC: u32 = min(DP, select(32u, 64u, (MB & 2u) != 0u));  // head dims per K chunk
-const NKC: u32 = DP / KC;                     // K chunks per tile (1, 2 or 4)
+const KC: u32 = min(DP, 64u);                 // head dims per K chunk
+const NKC: u32 = DP / KC;                     // K chunks per tile (1 or 2)
 const NS: u32 = KC * 16u;                     // quads of a chunk (K: KC x 16, V: VC x D4)
 const VC: u32 = NS / D4;                      // keys per V chunk
-const NVC: u32 = BC / VC;                     // V chunks per tile (1, 2 or 4)
+const NVC: u32 = BC / VC;                     // V chunks per tile (1 or 2)
 const VR: u32 = NO4;                          // kv rows per key of a V chunk
 const KQ: u32 = KC / 4u;                      // head-dim quads per key of a K chunk
-const NPF: u32 = NS / WGS;                    // quads of a chunk per lane (2 .. 16)
+const NPF: u32 = NS / WGS;                    // quads of a chunk per lane (1 .. 8)
 const KW: u32 = WGS / KQ;                     // keys a K chunk's slot i advances by
 const VW: u32 = WGS / D4;                     // keys a V chunk's slot i advances by
 const QG: u32 = RPG * D4 + 1u;                // quads per row group of the q tile (padded)
@@ -135,8 +135,6 @@ var<private> vb0: i32;
 // the next chunk, fetched one chunk ahead (slots 0 .. NPF - 1)
 var<private> f0: vec4<f32>; var<private> f1: vec4<f32>; var<private> f2: vec4<f32>; var<private> f3: vec4<f32>;
 var<private> f4: vec4<f32>; var<private> f5: vec4<f32>; var<private> f6: vec4<f32>; var<private> f7: vec4<f32>;
-var<private> f8: vec4<f32>; var<private> f9: vec4<f32>; var<private> fa: vec4<f32>; var<private> fb: vec4<f32>;
-var<private> fc: vec4<f32>; var<private> fd: vec4<f32>; var<private> fe: vec4<f32>; var<private> ff: vec4<f32>;
 // S (rows 0 .. RPG - 1 of the group, keys 4 lc ..), O (the same rows, quads lcv and lc + 16)
 var<private> s0: vec4<f32>; var<private> s1: vec4<f32>; var<private> s2: vec4<f32>; var<private> s3: vec4<f32>;
 // SPL: S rows 0 .. 3, keys lk and lk + 16
@@ -233,16 +231,6 @@ fn fetch_k(k0: u32, dc: u32) {
         f6 = ld_k(a + 6 * st, j + 6u * KW, e);
         f7 = ld_k(a + 7 * st, j + 7u * KW, e);
     }
-    if NPF > 8u {
-        f8 = ld_k(a + 8 * st, j + 8u * KW, e);
-        f9 = ld_k(a + 9 * st, j + 9u * KW, e);
-        fa = ld_k(a + 10 * st, j + 10u * KW, e);
-        fb = ld_k(a + 11 * st, j + 11u * KW, e);
-        fc = ld_k(a + 12 * st, j + 12u * KW, e);
-        fd = ld_k(a + 13 * st, j + 13u * KW, e);
-        fe = ld_k(a + 14 * st, j + 14u * KW, e);
-        ff = ld_k(a + 15 * st, j + 15u * KW, e);
-    }
 }
 
 fn store_k() {
@@ -257,16 +245,6 @@ fn store_k() {
         kv[kj + 5u * KW][kd] = f5;
         kv[kj + 6u * KW][kd] = f6;
         kv[kj + 7u * KW][kd] = f7;
-    }
-    if NPF > 8u {
-        kv[kj + 8u * KW][kd] = f8;
-        kv[kj + 9u * KW][kd] = f9;
-        kv[kj + 10u * KW][kd] = fa;
-        kv[kj + 11u * KW][kd] = fb;
-        kv[kj + 12u * KW][kd] = fc;
-        kv[kj + 13u * KW][kd] = fd;
-        kv[kj + 14u * KW][kd] = fe;
-        kv[kj + 15u * KW][kd] = ff;
     }
 }
 
@@ -289,16 +267,6 @@ fn fetch_v(j0: u32) {
         f6 = ld_v(a + 6 * st, j + 6u * VW, e);
         f7 = ld_v(a + 7 * st, j + 7u * VW, e);
     }
-    if NPF > 8u {
-        f8 = ld_v(a + 8 * st, j + 8u * VW, e);
-        f9 = ld_v(a + 9 * st, j + 9u * VW, e);
-        fa = ld_v(a + 10 * st, j + 10u * VW, e);
-        fb = ld_v(a + 11 * st, j + 11u * VW, e);
-        fc = ld_v(a + 12 * st, j + 12u * VW, e);
-        fd = ld_v(a + 13 * st, j + 13u * VW, e);
-        fe = ld_v(a + 14 * st, j + 14u * VW, e);
-        ff = ld_v(a + 15 * st, j + 15u * VW, e);
-    }
 }
 
 // key j of the chunk, quad ve: row j VR + ve / 16, column ve % 16
@@ -311,10 +279,6 @@ fn store_v() {
     if NPF > 1u { sv_(1u, f1); }
     if NPF > 2u { sv_(2u, f2); sv_(3u, f3); }
     if NPF > 4u { sv_(4u, f4); sv_(5u, f5); sv_(6u, f6); sv_(7u, f7); }
-    if NPF > 8u {
-        sv_(8u, f8); sv_(9u, f9); sv_(10u, fa); sv_(11u, fb);
-        sv_(12u, fc); sv_(13u, fd); sv_(14u, fe); sv_(15u, ff);
-    }
 }
 
 // S += q k^T over head-dim quad dq of the q tile (a constant at every call): keys lc + 16 e of
@@ -380,7 +344,7 @@ fn s_chunk(ch: u32) {
     let q = ch * KQ;
     s_step(q); s_step(q + 1u); s_step(q + 2u); s_step(q + 3u);
     if KC >= 32u { s_step(q + 4u); s_step(q + 5u); s_step(q + 6u); s_step(q + 7u); }
-    if KC >= 64u {
+    if KC == 64u {
         s_step(q + 8u); s_step(q + 9u); s_step(q + 10u); s_step(q + 11u);
         s_step(q + 12u); s_step(q + 13u); s_step(q + 14u); s_step(q + 15u);
     }
@@ -595,22 +559,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             if DS { fetch_k(k0, KC); }
             store_k();
             workgroupBarrier();
-            if !DS { if NKC > 2u { fetch_k(k0, 2u * KC); } else { fetch_v(k0); } }
-            s_chunk(1u);
-        }
-        if NKC > 2u {
-            workgroupBarrier();
-            if DS { fetch_k(k0, 2u * KC); }
-            store_k();
-            workgroupBarrier();
-            if !DS { fetch_k(k0, 3u * KC); }
-            s_chunk(2u);
-            workgroupBarrier();
-            if DS { fetch_k(k0, 3u * KC); }
-            store_k();
-            workgroupBarrier();
             if !DS { fetch_v(k0); }
-            s_chunk(3u);
+            s_chunk(1u);
         }
         // SD: half 1's partial S meets half 0's in P's places (P of the last tile is read: a
         //     barrier has passed since; with PT key-major: 4 quads per lane)
@@ -722,22 +672,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             if DO { fetch_v(k0 + VC); }
             store_v();
             workgroupBarrier();
-            if !DO { if NVC > 2u { fetch_v(k0 + 2u * VC); } else if more { fetch_k(k0 + BC, 0u); } }
+            if !DO && more { fetch_k(k0 + BC, 0u); }
             o_chunk(1u);
-        }
-        if NVC > 2u {
-            workgroupBarrier();
-            if DO { fetch_v(k0 + 2u * VC); }
-            store_v();
-            workgroupBarrier();
-            if !DO { fetch_v(k0 + 3u * VC); }
-            o_chunk(2u);
-            workgroupBarrier();
-            if DO { fetch_v(k0 + 3u * VC); }
-            store_v();
-            workgroupBarrier();
-            if more && !DO { fetch_k(k0 + BC, 0u); }
-            o_chunk(3u);
         }
     }
 
