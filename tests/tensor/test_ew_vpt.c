@@ -29,7 +29,10 @@ int main(void) {
             setenv("WGC_EW_VPT", vpts[vi], 1);
         else
             unsetenv("WGC_EW_VPT");
-        setenv("WGC_BATCH_MB", vi == 2 ? "1" : "0", 1);   /* vpt 4: flush after 1 MiB of outputs */
+        if (vi == 2)
+            setenv("WGC_BATCH_MB", "1", 1);   /* vpt 4: flush after 1 MiB of outputs */
+        else
+            unsetenv("WGC_BATCH_MB");         /* the default (wt_policy_from_env refuses 0) */
         tt_fixture f;
         wt_context *ctx = tt_init(&f, NULL);
         int vpt = vpts[vi] ? atoi(vpts[vi]) : 0;
