@@ -6,12 +6,9 @@
  * note).  48 sampled outputs of one more convolution are checked against a double-precision host
  * convolution; a mismatch counts as a wrong result.  With variants
  * (WGC_NN_KERNELS=all, or WGC_CONV_KERNELS=all for these rows only) a row per forced kernel
- * (implicit GEMM with 64x128 and 64x256 tiles, direct, and conv.wgsl's OP-bit variants through
- * src/tensor/conv.c's WGC_CONV_GEMM_OP knob) follows; WGC_CONV_KERNELS=wino: rows for
- * Winograd's variants (conv.c's WGC_CONV_WINO_* knobs) and the implicit GEMM only.  H200 (two
- * runs, cuDNN 36.9): AUTO (Winograd) 29.6 TFLOP/s = 0.80 of cuDNN (flop of the direct sum); the
- * implicit GEMM 21.7-22.0 = 0.59-0.60, its variants 19.1-22.2; Winograd's variants 19.8-29.7
- * (doc/tensor.md).  Baseline: torch.nn.functional.conv2d (cuDNN, TF32 off) in
+ * (Winograd by chunk size, the implicit GEMM, direct) follows; WGC_CONV_KERNELS=wino: the
+ * Winograd rows and the implicit GEMM only.  H200 (two runs, cuDNN 36.9): AUTO (Winograd) 29.6
+ * TFLOP/s = 0.80 of cuDNN (flop of the direct sum); the implicit GEMM 21.7-22.0 = 0.59-0.60.  Baseline: torch.nn.functional.conv2d (cuDNN, TF32 off) in
  * bench/baseline_nn.py (--conv N,C,K,H,W). */
 #include "nn_conv.h"
 
@@ -160,42 +157,24 @@ void nn_conv_rows(bench_report *rep, wt_context *ctx, bool timed, bench_size siz
     conv_row(rep, ctx, timed, "conv2d_TFLOPs", name, &s, runs, WT_CONV_AUTO, x, w, b, hx, hw, hb, wrong, errors);
     const char *ck = getenv("WGC_CONV_KERNELS");
     if (variants || (ck && (!strcmp(ck, "all") || !strcmp(ck, "wino")))) {
-        /* Winograd F(2x2, 3x3): layouts (WGC_CONV_WINO_TM), two tiles per transform item
-         * (WGC_CONV_WINO_X2), the GEMMs' matmul kernel (wt_policy.matmul_kernel) and the chunk size
-         * (WGC_CONV_WINO_KB), src/tensor/conv.c's knobs */
-        static const struct { const char *tm, *x2, *mm, *kb, *key, *name; } wv[] = {
-            { NULL, NULL, NULL, NULL, "conv2d_wino_TFLOPs", "  conv2d kernel winograd" },
-            { NULL, "1", NULL, NULL, "conv2d_wino_x2_TFLOPs", "  conv2d winograd, two tiles per item" },
-            { NULL, NULL, NULL, "16384", "conv2d_wino_16m_TFLOPs", "  conv2d winograd, chunks of 16 MiB" },
-            { NULL, NULL, NULL, "32768", "conv2d_wino_32m_TFLOPs", "  conv2d winograd, chunks of 32 MiB" },
-            { NULL, NULL, NULL, "65536", "conv2d_wino_64m_TFLOPs", "  conv2d winograd, chunks of 64 MiB" },
-            { NULL, NULL, NULL, "1048576", "conv2d_wino_1g_TFLOPs", "  conv2d winograd, chunks up to 1 GiB" },
-            { NULL, "1", NULL, "16384", "conv2d_wino_x2_16m_TFLOPs", "  conv2d winograd, two tiles, 16 MiB" },
-            { NULL, "1", NULL, "32768", "conv2d_wino_x2_32m_TFLOPs", "  conv2d winograd, two tiles, 32 MiB" },
-            { "1", NULL, "tile128x64v4s", NULL, "conv2d_wino_tm64s_TFLOPs",
-              "  conv2d winograd tile-major, tile128x64v4s" },
+        /* Winograd F(2x2, 3x3) by chunk size (wt_policy.winograd_chunk_bytes) */
+        static const struct { uint64_t mib; const char *key, *name; } wv[] = {
+            { 0, "conv2d_wino_TFLOPs", "  conv2d kernel winograd" },
+            { 16, "conv2d_wino_16m_TFLOPs", "  conv2d winograd, chunks of 16 MiB" },
+            { 32, "conv2d_wino_32m_TFLOPs", "  conv2d winograd, chunks of 32 MiB" },
+            { 64, "conv2d_wino_64m_TFLOPs", "  conv2d winograd, chunks of 64 MiB" },
+            { 1024, "conv2d_wino_1g_TFLOPs", "  conv2d winograd, chunks up to 1 GiB" },
         };
+        wt_policy pol;
+        wt_context_get_policy(ctx, &pol);
         for (size_t i = 0; i < sizeof wv / sizeof *wv; i++) {
-            if (wv[i].tm)
-                setenv("WGC_CONV_WINO_TM", wv[i].tm, 1);
-            if (wv[i].x2)
-                setenv("WGC_CONV_WINO_X2", wv[i].x2, 1);
-            wt_policy pol, mm = { 0 };
-            wt_context_get_policy(ctx, &pol);
-            if (wv[i].mm) {
-                mm = pol;
-                mm.matmul_kernel = wv[i].mm;
-                wt_context_set_policy(ctx, &mm);
-            }
-            if (wv[i].kb)
-                setenv("WGC_CONV_WINO_KB", wv[i].kb, 1);
+            wt_policy pw = pol;
+            if (wv[i].mib)
+                pw.winograd_chunk_bytes = wv[i].mib << 20;
+            wt_context_set_policy(ctx, &pw);
             conv_row(rep, ctx, timed, wv[i].key, wv[i].name, &s, runs, WT_CONV_WINOGRAD, x, w, b, hx, hw, hb, wrong, errors);
-            unsetenv("WGC_CONV_WINO_TM");
-            unsetenv("WGC_CONV_WINO_X2");
-            if (wv[i].mm)
-                wt_context_set_policy(ctx, &pol);
-            unsetenv("WGC_CONV_WINO_KB");
         }
+        wt_context_set_policy(ctx, &pol);
         if (!variants && strcmp(ck, "all"))   /* "wino": the implicit GEMM too, for comparison */
             conv_row(rep, ctx, timed, "conv2d_gemm_TFLOPs", "  conv2d kernel implicit gemm", &s, runs, WT_CONV_GEMM, x, w, b,
                      hx, hw, hb, wrong, errors);
@@ -204,26 +183,6 @@ void nn_conv_rows(bench_report *rep, wt_context *ctx, bool timed, bench_size siz
         char vn[80];
         snprintf(vn, sizeof vn, "  conv2d kernel implicit gemm");
         conv_row(rep, ctx, timed, "conv2d_gemm_TFLOPs", vn, &s, runs, WT_CONV_GEMM, x, w, b, hx, hw, hb, wrong, errors);
-        snprintf(vn, sizeof vn, "  conv2d kernel implicit gemm wide");
-        conv_row(rep, ctx, timed, "conv2d_gemm_wide_TFLOPs", vn, &s, runs, WT_CONV_GEMM_WIDE, x, w, b, hx, hw, hb, wrong,
-                 errors);
-        /* conv.wgsl's OP bits through src/tensor/conv.c's measurement knob: 4 = 8 x 4 lanes
-         * per warp, 8 = K steps of 16 */
-        static const struct { const char *bits, *key, *name; } ob[] = {
-            { "0", "conv2d_gemm_op0_TFLOPs", "  conv2d kernel implicit gemm, op bits 0" },
-            { "4", "conv2d_gemm_op4_TFLOPs", "  conv2d kernel implicit gemm, op bits 4 (warp 8x4)" },
-            { "8", "conv2d_gemm_op8_TFLOPs", "  conv2d kernel implicit gemm, op bits 8 (k16)" },
-            { "12", "conv2d_gemm_op12_TFLOPs", "  conv2d kernel implicit gemm, op bits 12 (warp 8x4, k16)" },
-            { "16", "conv2d_gemm_op16_TFLOPs", "  conv2d kernel implicit gemm, op bits 16 (no clamps)" },
-            { "2", "conv2d_gemm_wide_op2_TFLOPs", "  conv2d kernel implicit gemm wide, op bits 2 (8x8 per lane)" },
-            { "18", "conv2d_gemm_wide_op18_TFLOPs", "  conv2d kernel implicit gemm wide, op bits 18 (8x8, no clamps)" },
-        };
-        for (size_t i = 0; i < sizeof ob / sizeof *ob; i++) {
-            setenv("WGC_CONV_GEMM_OP", ob[i].bits, 1);
-            conv_row(rep, ctx, timed, ob[i].key, ob[i].name, &s, runs, i >= 5 ? WT_CONV_GEMM_WIDE : WT_CONV_GEMM, x, w, b,
-                     hx, hw, hb, wrong, errors);
-        }
-        unsetenv("WGC_CONV_GEMM_OP");
         snprintf(vn, sizeof vn, "  conv2d kernel direct");
         conv_row(rep, ctx, timed, "conv2d_direct_TFLOPs", vn, &s, runs, WT_CONV_DIRECT, x, w, b, hx, hw, hb, wrong, errors);
     }

@@ -332,30 +332,44 @@ static void baseline(lb *b, int bi, bool cpu_adapter, const char *adapter) {
     free(out);
 }
 
-/* WGC_LLM_FLASH3=m,m,...: rows of flash3.wgsl in the given configurations (mode bits, its
- * header, as WGC_FLASH3 takes them; a trailing h: with f16 inputs), with or without
- * WGC_LLM_EXTRA */
+/* The FMA flash kernel the context runs: name as wt_policy.attention_kernel takes it, NULL the
+ * default (the rest of the policy as it was) */
+static void attention_kernel(lb *b, const char *name) {
+    wt_policy p;
+    wt_context_get_policy(b->ctx, &p);
+    p.attention_kernel = name;
+    if (wt_context_set_policy(b->ctx, &p) != WT_OK)
+        bench_say(b->opt, "attention kernel %s: %s", name ? name : "default", wt_last_error(b->ctx));
+}
+
+/* WGC_LLM_ATTENTION=name,name,...: rows of the FMA flash kernels by name (wt_policy's
+ * attention_kernel, src/tensor/attention.c's table FL; a trailing h: with f16 inputs), with or
+ * without WGC_LLM_EXTRA */
 static void flash3_rows(lb *b) {
     int64_t H = b->sz.h, S = b->sz.s, D = b->sz.d;
     bool f16 = wt_context_has_f16(b->ctx);
-    const char *f3 = getenv("WGC_LLM_FLASH3");
+    wt_policy was;
+    wt_context_get_policy(b->ctx, &was);
+    char keep[32];
+    snprintf(keep, sizeof keep, "%s", was.attention_kernel ? was.attention_kernel : "");
+    const char *f3 = getenv("WGC_LLM_ATTENTION");
     for (const char *m = f3; m && *m;) {
-        char key[48], name[80], mb[8];
+        char key[64], name[96], kn[32];
         int n = (int)strcspn(m, ",");
-        snprintf(mb, sizeof mb, "%.*s", n < 7 ? n : 7, m);
-        bool h = mb[0] && mb[strlen(mb) - 1] == 'h';
-        if (h && !f16) {
-            m += n + (m[n] == ',');
-            continue;
-        }
-        snprintf(key, sizeof key, "x_flash3_m%s_TFLOPs", mb);
-        snprintf(name, sizeof name, "flash %s causal, flash3.wgsl mode %s", h ? "f16" : "f32", mb);
-        bench_add_row(b->rep, key, name, "TFLOP/s", BENCH_HIGHER, NAN);
-        setenv("WGC_FLASH3", mb, 1);
-        flash_row(b, key, h ? WT_F16 : WT_F32, H, S, D, true, WT_ATTENTION_FLASH, WT_ATTENTION_FMA, 3);
+        snprintf(kn, sizeof kn, "%.*s", n < 31 ? n : 31, m);
+        bool h = kn[0] && kn[strlen(kn) - 1] == 'h';
         m += n + (m[n] == ',');
+        if (h && !f16)
+            continue;
+        snprintf(key, sizeof key, "x_%s_TFLOPs", kn);
+        if (h)
+            kn[strlen(kn) - 1] = 0;
+        snprintf(name, sizeof name, "flash %s causal, %s", h ? "f16" : "f32", kn);
+        bench_add_row(b->rep, key, name, "TFLOP/s", BENCH_HIGHER, NAN);
+        attention_kernel(b, kn);
+        flash_row(b, key, h ? WT_F16 : WT_F32, H, S, D, true, WT_ATTENTION_FLASH, WT_ATTENTION_FMA, 3);
     }
-    unsetenv("WGC_FLASH3");
+    attention_kernel(b, keep[0] ? keep : NULL);
 }
 
 /* WGC_LLM_EXTRA=1: more rows without a baseline, to see the other kernel paths on one device. */
@@ -373,13 +387,13 @@ static void extra_rows(lb *b) {
     bench_add_row(b->rep, "x_flash_nc_TFLOPs", "flash f32 not causal", "TFLOP/s", BENCH_HIGHER, NAN);
     flash_row(b, "x_flash_nc_TFLOPs", WT_F32, H, S, D, false, WT_ATTENTION_FLASH, WT_ATTENTION_FMA, 3);
     bench_add_row(b->rep, "x_flash_v2_TFLOPs", "flash f32 causal, flash2.wgsl", "TFLOP/s", BENCH_HIGHER, NAN);
-    setenv("WGC_FLASH_KERNEL", "2", 1);
+    wt_policy was;
+    wt_context_get_policy(b->ctx, &was);
+    char keep[32];
+    snprintf(keep, sizeof keep, "%s", was.attention_kernel ? was.attention_kernel : "");
+    attention_kernel(b, "flash2");
     flash_row(b, "x_flash_v2_TFLOPs", WT_F32, H, S, D, true, WT_ATTENTION_FLASH, WT_ATTENTION_FMA, 3);
-    bench_add_row(b->rep, "x_flash_large_TFLOPs", "flash f32 causal, flash2.wgsl 16 KiB K/V buffer", "TFLOP/s",
-                  BENCH_HIGHER, NAN);
-    setenv("WGC_FLASH_KERNEL", "3", 1);
-    flash_row(b, "x_flash_large_TFLOPs", WT_F32, H, S, D, true, WT_ATTENTION_FLASH, WT_ATTENTION_FMA, 3);
-    unsetenv("WGC_FLASH_KERNEL");
+    attention_kernel(b, keep[0] ? keep : NULL);
     bench_add_row(b->rep, "x_flash_d64_TFLOPs", "flash f32 causal D64", "TFLOP/s", BENCH_HIGHER, NAN);
     flash_row(b, "x_flash_d64_TFLOPs", WT_F32, H, S, 64, true, WT_ATTENTION_FLASH, WT_ATTENTION_FMA, 3);
     bench_add_row(b->rep, "x_flash_d256_TFLOPs", "flash f32 causal D256", "TFLOP/s", BENCH_HIGHER, NAN);

@@ -158,6 +158,16 @@ typedef struct wt_policy {
                                      allows, see wt_tune_mode), ON = always, OFF = never */
     wt_toggle matmul_pad;         /* large ragged products on zero-padded copies: AUTO = when it pays,
                                      ON = always (tests), OFF = never */
+    /* attention */
+    const char *attention_kernel; /* NULL: chosen by device and shape; else the FMA flash kernel
+                                     by name where it fits the device (else the default): "flash2",
+                                     "flash3", "flash3_wq", "flash3_wq_nosg", "flash3_ds",
+                                     "flash3_wq4" (src/tensor/attention.c's table FL says what
+                                     each is; tests, benchmarks); an unknown name is an error */
+    /* convolution */
+    uint64_t winograd_chunk_bytes;  /* conv2d by Winograd runs a chunk of images at a time whose
+                                     transformed input and output stay under this many bytes each
+                                     (at least one image); 0: 256 MiB */
     /* tuning */
     wt_tune_mode tune;
     uint32_t tune_budget_ms;      /* FIRST_USE: a lazy op's tuning stops timing new candidates past
@@ -550,7 +560,6 @@ typedef enum wt_conv_impl {
     WT_CONV_AUTO = 0,         /* WINOGRAD or a GEMM when the problem fills its tiles, else DIRECT */
     WT_CONV_GEMM,             /* implicit GEMM: 64 channel x 128 pixel tiles, no im2col in memory */
     WT_CONV_DIRECT,           /* one invocation per output element (small, depthwise) */
-    WT_CONV_GEMM_WIDE,        /* implicit GEMM, 64 x 256 tiles (a variant; slower on the H200) */
     WT_CONV_WINOGRAD,         /* Winograd F(2x2, 3x3): 3x3, stride 1, dilation 1, groups 1 only */
     WT_CONV_IMPL_COUNT
 } wt_conv_impl;

@@ -12,10 +12,10 @@
  *          multiplies by v.  Memory O(Lq * Lk).
  *   flash  one workgroup per block of query rows streams the keys in tiles with an online
  *          softmax, K/V in chunks through workgroup memory; memory O(sequence).  No mask tensor
- *          (causal only); D <= 256, Dv == D.  flash3.wgsl (hand-unrolled, 16 KiB K/V chunks;
- *          256 lanes for 64 < D <= 128) for D <= 128 on devices with more than 32 KiB of
- *          workgroup memory, else flash2.wgsl (flash_kernel() below; its environment knobs for
- *          benchmarks and tests).
+ *          (causal only); D <= 256, Dv == D.  flash3.wgsl (hand-unrolled) for D <= 128 on devices
+ *          with more than 32 KiB of workgroup memory, else flash2.wgsl: flash_kernel() and the
+ *          table FL below, which wt_policy.attention_kernel names.  attention_coop.c takes the
+ *          tensor-core precisions first (f32's default where the device has tensor cores).
  * AUTO takes flash whenever it applies. */
 #include <math.h>
 #include <stdio.h>
@@ -240,17 +240,51 @@ static bool flash_ok(const at_plan *p, const wt_attention_desc *d) {
     return !d->mask && p->D >= 1 && p->D <= 256 && p->Dv == p->D;
 }
 
-/* flash3.wgsl's query rows per lane group for mode bits mb (its header: bit 0 eight, unless bit
- * 6 splits each group's S block over two lanes) */
-static int64_t flash3_rpg(unsigned mb) {
-    return mb & 1 && !(mb & 64) ? 8 : 4;
+/* The FMA flash kernels by name (wt_policy.attention_kernel; flash_kernel() picks the default):
+ * flash2.wgsl, or flash3.wgsl in one of its configurations, mode bits mb (its header).  Where a
+ * configuration has sg and the device subgroups of 8 to 128 lanes, flash3 also meets the row
+ * maxima and sums of a warp by shuffles (SG) and splits S over head dims (SD) and O over keys
+ * (OK).  Rows: when each is the default, or why it is kept. */
+typedef struct fl_kernel {
+    const char *name;
+    uint8_t mb;                   /* flash3's MB; flash2: 0 */
+    bool sg;                      /* SG, SD and OK where the device has the subgroups */
+} fl_kernel;
+
+enum { FL_FLASH2, FL_FLASH3, FL_WQ, FL_WQ_NOSG, FL_DS, FL_WQ4, FL_COUNT };
+
+static const fl_kernel FL[FL_COUNT] = {
+    /* D > 128, and every D where flash3 does not fit (lavapipe's 32 KiB) */
+    [FL_FLASH2] = { "flash2", 0, false },
+    /* 128 lanes, 8 groups of 4 rows, 64-dim K chunks fetched one chunk ahead: D <= 64, and
+     * D <= 128 where the others do not fit (H200, D 128: 19.7 TFLOP/s against flash2's 15.0) */
+    [FL_FLASH3] = { "flash3", 2, false },
+    /* 256 lanes, two per column, warps of 4 groups x 8 columns, P key-major (mode 195): 64 < D
+     * <= 128 for f32, and f16 with subgroups (H200, causal B1 H32 S4096 D128: f32 29.83 TFLOP/s,
+     * f16 28.58, with SG, SD and OK; without subgroups f32 25.97) */
+    [FL_WQ] = { "flash3_wq", 195, true },
+    /* the same without SG, SD and OK (tests: the default of devices without subgroups) */
+    [FL_WQ_NOSG] = { "flash3_wq_nosg", 195, false },
+    /* mode 114, every chunk fetched at its store: 64 < D <= 128, f16 without subgroups (H200:
+     * 24.67 TFLOP/s) */
+    [FL_DS] = { "flash3_ds", 114, false },
+    /* flash3_wq in 4 groups, 128 lanes, 16 rows (mode 203; H200 18.74 TFLOP/s): the D 128
+     * default's code within 32 KiB, so that lavapipe (CI) runs it (tests) */
+    [FL_WQ4] = { "flash3_wq4", 203, true },
+};
+
+bool wt_attention_kernel_known(const char *name) {
+    for (int i = 0; i < FL_COUNT; i++)
+        if (!strcmp(name, FL[i].name))
+            return true;
+    return false;
 }
 
 /* flash3.wgsl's workgroup memory in bytes for head dims up to 16 << l2 (<= 128) and mode bits
- * mb (its header: bit 1 16 KiB K/V chunks, bit 3 four groups, bit 6 two lanes per column) */
+ * mb (its header: 4 rows per group; bit 3 four groups, bit 6 two lanes per column) */
 static int64_t flash3_smem(int l2, unsigned mb) {
-    int64_t d4 = (16 << l2) / 4, rpg = flash3_rpg(mb), ng = mb & 8 ? 4 : 8, nh = mb & 64 ? 2 : 1;
-    return 16 * (ng * (rpg * d4 + 1) + 64 * 17 + ng * (rpg * 16 + 1) + 4 * ng * rpg * nh);
+    int64_t d4 = (16 << l2) / 4, ng = mb & 8 ? 4 : 8, nh = mb & 64 ? 2 : 1;
+    return 16 * (ng * (4 * d4 + 1) + 64 * 17 + ng * (4 * 16 + 1) + 4 * ng * 4 * nh);
 }
 
 /* flash3's 16-byte path: every row of q, k, v quad-aligned with unit stride along D */
@@ -269,98 +303,38 @@ static bool flash3_v4(const at_plan *p) {
 }
 
 /* flash3's unguarded path (MC bit 2): 16-byte rows, D a power of two (no padding), whole key
- * tiles and query blocks; WGC_FLASH3's bit 8 turns it off (for measurements) */
+ * tiles and query blocks */
 static bool flash3_exact(const at_plan *p, int l2, int64_t br) {
-    const char *f3 = getenv("WGC_FLASH3");
-    if (f3 && *f3 && (atoi(f3) & 256))
-        return false;
     return flash3_v4(p) && p->D == (16 << l2) && p->Lk % 64 == 0 && p->Lq % br == 0;
 }
 
-/* flash3's subgroup exchange (MC bit 3, flash_sg.wgsl): in mode bits mb with WQ (bits 0 and 6:
- * a warp holds 8 columns of 4 row groups) each row maximum meets across a warp's 8 columns by
- * three shuffles, and 4 shared quads per lane replace 32; where the device has subgroups of 8
- * lanes or more (aligned runs of local_invocation_index: NVIDIA's 32, lavapipe's 8).
- * WGC_FLASH3's bit 9 (512) turns it off (for measurements). */
-static bool flash3_sg(wt_context *ctx, unsigned mb) {
-    const char *f3 = getenv("WGC_FLASH3");
-    if ((f3 && *f3 && (atoi(f3) & 512)) || (mb & 65) != 65 || !wg_device_has_feature(ctx->dev, WG_FEATURE_SUBGROUPS))
+/* subgroups for flash3's exchange: aligned runs of 8 lanes or more (NVIDIA's 32, lavapipe's 8) */
+static bool flash3_sg(wt_context *ctx) {
+    if (!wg_device_has_feature(ctx->dev, WG_FEATURE_SUBGROUPS))
         return false;
     const wg_adapter_info *in = wg_adapter_get_info(wg_device_get_adapter(ctx->dev));
     return in && in->subgroup_min_size >= 8 && in->subgroup_max_size <= 128;
 }
 
-/* The flash kernel and its mode bits (key.mode[1]) for head dims up to 16 << l2; *br = query rows
- * per workgroup.  flash3 where D <= 128 and it fits the device's workgroup memory: for 64 < D <=
- * 128 (256 lanes, two per column of a row group) in mode 195 (a warp 4 row groups x 8 columns;
- * 64-dim K chunks fetched one chunk ahead into registers; P key-major), where the device has
- * subgroups for WQ's exchange (flash3_sg) with f32 and f16 inputs and with the S phase split over
- * head dims (flash3_sd) and the O phase over keys (flash3_ok): on the H200, causal B1 H32 S4096
- * D128, the run at 756bd7a (torch SDPA f32 42.39), f32 29.83 TFLOP/s (0.704 of SDPA) against 28.17
- * (mode 67 + SD, the default before), f16 28.58 against 26.44 (mode 243, the f16 default before);
- * without subgroups mode 195 with f32 (25.97, two runs at the commit that added the exchange) and
- * 114 with f16 (2 groups x 16 columns, fetched at the stores: 24.67); else (or where these do not
- * fit) mode 2 (128 lanes, 64-dim K chunks, fetched one chunk ahead); else flash2.  Earlier: mode 2
- * 19.7, flash2 15.0 (D <= 64 keeps mode 2: there mode 114's second half of the lanes would repeat
- * the first half's O work, and it was not measured; flash3's header has the other modes).
- * Benchmarks and tests: WGC_FLASH_KERNEL=2 takes flash2, =3 flash2 with its 16 KiB K/V buffer
- * where the device allows; WGC_FLASH3=<mode bits> a given flash3 configuration where it fits (plus
- * 256: without the unguarded path, flash3_exact; plus 512: without the subgroup exchange,
- * flash3_sg; plus 1024: S split over head dims, flash3_sd; plus 4096: O split over keys,
- * flash3_ok; WGC_FLASH3 leaves both off otherwise; plus 32768: the maxima from half 0's slots,
- * flash3_m2).  Registers on the H200: 170 per lane in the f32 default, 160 in f16 (one workgroup
- * per multiprocessor). */
-static wt_kfile flash_kernel(wt_context *ctx, int l2, bool f16, uint8_t *mode, int64_t *br) {
+/* The flash kernel for head dims up to 16 << l2: the policy's where it fits, else flash3 where
+ * D <= 128 and the device has more than 32 KiB of workgroup memory (FL's rows), else flash2.
+ * flash2 stays lavapipe's default: there flash3 fits only as flash3_wq4 at D 128 and takes 0.7-0.9
+ * s to compile against flash2's 0.1-0.3, and runs no faster (B1 H4 S512 D128 causal f32: 0.13-0.18
+ * s against 0.12-0.15). */
+static const fl_kernel *flash_kernel(wt_context *ctx, int l2, bool f16) {
     const wg_limits *lim = wg_device_get_limits(ctx->dev);
     uint64_t smax = lim ? lim->max_compute_workgroup_storage_size : 16384;
-    const char *fk = getenv("WGC_FLASH_KERNEL"), *f3 = getenv("WGC_FLASH3");
-    int64_t dp = 16 << l2;
-    if (l2 <= 3 && !(fk && *fk)) {
-        /* the default only on devices with more workgroup memory than lavapipe's 32 KiB (there
-         * flash2 stays the default: flash3's unrolled code takes llvmpipe seconds to compile;
-         * the tests run flash3 there through WGC_FLASH3) */
-        bool sg = flash3_sg(ctx, 67);
-        const uint8_t pref[] = { l2 == 3 ? (sg || !f16 ? 195 : 114) : 2, 2 };
-        for (size_t i = 0; i <= sizeof pref; i++) {
-            unsigned mb = i == 0 ? (f3 && *f3 ? (unsigned)atoi(f3) & 255 : 255) : pref[i - 1];
-            if (mb == 255 || (i > 0 && smax <= 32768) || (uint64_t)flash3_smem(l2, mb) > smax)
-                continue;
-            *mode = (uint8_t)mb;
-            *br = flash3_rpg(mb) * (mb & 8 ? 4 : 8);
-            return WT_K_flash3;
-        }
+    const char *want = ctx->pol.attention_kernel;
+    for (int i = 0; want && i < FL_COUNT; i++)
+        if (!strcmp(want, FL[i].name) && (i == FL_FLASH2 || (l2 <= 3 && (uint64_t)flash3_smem(l2, FL[i].mb) <= smax)))
+            return &FL[i];
+    if (l2 <= 3 && smax > 32768) {
+        int pref[2] = { l2 == 3 ? (flash3_sg(ctx) || !f16 ? FL_WQ : FL_DS) : FL_FLASH3, FL_FLASH3 };
+        for (int i = 0; i < 2; i++)
+            if ((uint64_t)flash3_smem(l2, FL[pref[i]].mb) <= smax)
+                return &FL[pref[i]];
     }
-    /* flash2's 16 KiB K/V chunk buffer (half the barriers) only on request and where it fits: on
-     * the H200 the 8 KiB buffer's higher occupancy wins (causal B1 H32 S4096 D128 f32: 15.0
-     * TFLOP/s against 12.5) */
-    *br = dp > 128 ? 16 : 32;
-    *mode = fk && !strcmp(fk, "3") && (uint64_t)(*br * dp * 4 + 16384 + *br * 64 * 4) <= smax ? 1 : 0;
-    return WT_K_flash2;
-}
-
-/* flash3's S split over head dims (MC bit 4, SD) and O split over keys (MC bit 6, OK), in modes
- * with bit 6 (two lanes per column): both the default in mode 195 (where flash3_sg holds: the
- * default mode for f32 and f16 then); with WGC_FLASH3 set, its bits 10 (1024) and 12 (4096) */
-static bool flash3_sd(wt_context *ctx, unsigned mb) {
-    const char *f3 = getenv("WGC_FLASH3");
-    if (f3 && *f3)
-        return (atoi(f3) & 1024) && (mb & 64);
-    return mb == 195 && flash3_sg(ctx, mb);
-}
-
-/* flash3's row maxima read from the two slots of half 0's warps alone (MC bit 7, M2, with SD and
- * flash3_sg: half 1's slots hold -inf there): opt-in, WGC_FLASH3's bit 15 (32768); on the H200
- * within noise of the default (flash3.wgsl's header) */
-static bool flash3_m2(void) {
-    const char *f3 = getenv("WGC_FLASH3");
-    return f3 && *f3 && (atoi(f3) & 32768);
-}
-
-static bool flash3_ok(wt_context *ctx, unsigned mb) {
-    const char *f3 = getenv("WGC_FLASH3");
-    if (f3 && *f3)
-        return (atoi(f3) & 4096) && (mb & 64);
-    return mb == 195 && flash3_sg(ctx, mb);
+    return &FL[FL_FLASH2];
 }
 
 static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor *k, wt_tensor *v,
@@ -369,9 +343,9 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     if (!out || !out->numel)
         return out;
     int l2 = flash_log2(p->D);
-    uint8_t mode = 0;
-    int64_t br = 32;
-    wt_kfile file = flash_kernel(ctx, l2, q->dtype == WT_F16, &mode, &br);
+    const fl_kernel *fk = flash_kernel(ctx, l2, q->dtype == WT_F16);
+    bool f3 = fk != &FL[FL_FLASH2], sg = f3 && fk->sg && flash3_sg(ctx);
+    int64_t br = f3 ? 4 * (fk->mb & 8 ? 4 : 8) : p->D > 128 ? 16 : 32;
     int64_t nqb = (p->Lq + br - 1) / br, groups = p->B * p->H * nqb;
     if (groups * 256 > UINT32_MAX) {
         wt_release(out);
@@ -384,15 +358,12 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     put_strides(&pr, 0, &p->q);
     put_strides(&pr, 1, &p->k);
     put_strides(&pr, 2, &p->v);
-    wt_kkey key = at_key(file, 0, out->dtype, q->dtype, k->dtype, v->dtype);
+    wt_kkey key = at_key(f3 ? WT_K_flash3 : WT_K_flash2, 0, out->dtype, q->dtype, k->dtype, v->dtype);
     key.mode[0] = (uint8_t)l2;
-    key.mode[1] = mode;
-    key.mode[2] = (uint8_t)((d->causal ? 1 : 0) | (file == WT_K_flash3 && flash3_v4(p) ? 2 : 0) |
-                            (file == WT_K_flash3 && flash3_exact(p, l2, br) ? 4 : 0) |
-                            (file == WT_K_flash3 && flash3_sg(ctx, mode) ? 8 : 0) |
-                            (file == WT_K_flash3 && flash3_sd(ctx, mode) ? 16 : 0) |
-                            (file == WT_K_flash3 && flash3_ok(ctx, mode) ? 64 : 0) |
-                            (file == WT_K_flash3 && flash3_m2() ? 128 : 0));
+    key.mode[1] = fk->mb;
+    /* flash3's MC: bit 1 16-byte loads, 2 unguarded, 3 SG, 4 SD, 6 OK */
+    key.mode[2] = (uint8_t)((d->causal ? 1 : 0) | (f3 && flash3_v4(p) ? 2 : 0) |
+                            (f3 && flash3_exact(p, l2, br) ? 4 : 0) | (sg ? 8 | 16 | 64 : 0));
     wt_storage *in[3] = { q->st, k->st, v->st };
     if (wt_record_key(ctx, op, &key, &pr, out->st, 3, in) != WT_OK) {
         wt_release(out);

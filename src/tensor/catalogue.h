@@ -56,9 +56,12 @@
     X(norm4, 3, OWN, rows, none, 0, CLAMPED, "layer_norm/rms_norm of contiguous rows, K % 4 == 0") \
     X(rope, 2, STD, none, none, 0, CLAMPED, "rope: always") \
     X(attention, 3, OWN, none, none, 0, CLAMPED, \
-      "plain attention's scale-and-mask pass: a mask tensor, or a shape flash cannot take") \
+      "plain attention's scale-and-mask pass: a mask tensor, D > 256 or Dv != D, or " \
+      "WT_ATTENTION_PLAIN") \
     X(flash2, 3, OWN, none, none, 0, CLAMPED, \
-      "flash attention (FMA): devices with at most 32 KiB of workgroup memory, and D > 128") \
+      "flash attention (FMA) for D > 128, and for every D on devices with at most 32 KiB of " \
+      "workgroup memory (lavapipe: flash3 fits there only in 4 groups, and compiles 3-40x " \
+      "slower on llvmpipe)") \
     X(matmul2, 3, OWN, matmul_tile, matmul_step, 0, CLAMPED, \
       "products the 16-byte kernels cannot read in place: tile128x64w from 128 tiles (within " \
       "3% of the fastest at 4095x4097x1023, H200), else tile64x64u (also the tuner's " \
@@ -72,20 +75,30 @@
       "f16 products with WT_MATMUL_F16_TENSOR where matmul_wgm cannot run or loses its guard: " \
       "128x128 tiles, one 32-deep slice buffer from 528 tiles (4096^3 219 TFLOP/s, H200), " \
       "else double-buffered") \
-    X(conv, 3, OWN, none, none, 0, 16, "conv2d as an implicit GEMM: when the problem fills its tiles") \
-    X(conv_direct, 3, OWN, none, none, 0, CLAMPED, "conv2d: small or depthwise problems") \
+    X(conv, 3, OWN, none, none, 0, CLAMPED, \
+      "conv2d as an implicit GEMM (64 x 128 tiles): where Winograd does not apply and the tiles fill") \
+    X(conv_direct, 3, OWN, none, none, 0, CLAMPED, \
+      "conv2d: depthwise, few channels, or a tiny inner dimension (the GEMM tiles would stay " \
+      "empty)") \
     X(pool, 1, OWN, none, none, 0, CLAMPED, "max_pool2d, avg_pool2d: always") \
     X(matmul4, 3, OWN, matmul_tile, none, 0, 4, \
       "quad-aligned tile-exact products from 256 tiles: tile128x128v4s (4096^3 3.39 ms, 0.82x " \
       "cuBLAS, H200); tuner candidate tile128x64v4s, its pick for A^T.B (2.90 ms against " \
       "3.16)") \
-    X(winograd, 2, OWN, none, none, 0, CLAMPED, "conv2d 3x3, stride 1, one group, enough channels: F(2x2, 3x3)") \
+    X(winograd, 2, OWN, none, none, 0, CLAMPED, \
+      "conv2d 3x3, stride 1, dilation 1, one group, f32: F(2x2, 3x3), channel-major (H200 " \
+      "29.6 TFLOP/s, 0.80x cuDNN)") \
     X(flash3, 3, OWN, none, none, NEEDS_SG, UNCLAMPED, \
-      "flash attention (FMA), D <= 128, on devices with more than 32 KiB of workgroup memory") \
+      "flash attention (FMA), D <= 128, more than 32 KiB of workgroup memory, as " \
+      "attention.c's table FL: flash3_wq for 64 < D <= 128 in f32 and, with subgroups, f16 " \
+      "(H200 f32 29.8 TFLOP/s, f16 28.6), flash3_ds for f16 without subgroups (24.7), flash3 " \
+      "(mode 2) for D <= 64 (19.7 at D 128 against flash2's 15.0); flash3_wq4 and " \
+      "flash3_wq_nosg only by name (tests)") \
     X(flash_coop, 3, OWN, flash_tc, none, NEEDS_SGMAT, UNCLAMPED, \
-      "f16 attention with WT_ATTENTION_F16_TENSOR on subgroup matrices") \
+      "f16 attention with WT_ATTENTION_F16_TENSOR on subgroup matrices (H200 75 TFLOP/s)") \
     X(flash_x3, 3, OWN, flash_tc, none, NEEDS_F16 | NEEDS_SGMAT, UNCLAMPED, \
-      "f32 attention on devices with subgroup matrices (3 f16 products per f32 one)") \
+      "f32 attention's default on devices with subgroup matrices: 3 f16 products per f32 one " \
+      "(H200 41.9 TFLOP/s, 0.99x SDPA f32)") \
     X(matmul_wgm, 3, OWN, none, none, NEEDS_WGMAT, UNCLAMPED, \
       "f16 tensor-core matmul on workgroup matrices: whole 128x256 tiles, K % 512 == 0")
 

@@ -4,8 +4,8 @@
  * N*OH*OW pixels] is the product of the weight [Kg x R] (R = Cg*KH*KW) and the patch matrix
  * [R x pixels], whose tiles are gathered from the input on the fly (through the input's
  * strides, zero outside the border), so no im2col buffer ever exists and a strided view is
- * read in place (tiles of 64 channels x 128 pixels, or 256 pixels on request; filter sizes up
- * to 7 x 7 are compiled in as constants).
+ * read in place (tiles of 64 channels x 128 pixels; filter sizes up to 7 x 7 are compiled in
+ * as constants).
  * conv_direct.wgsl computes one output element per invocation; AUTO takes it
  * when the GEMM's 64 x 128 tiles would be mostly empty (few output channels per group, as in
  * depthwise convolutions, or a tiny inner dimension).  Winograd's F(2x2, 3x3) (3 x 3, stride
@@ -30,21 +30,6 @@ static int64_t cdiv(int64_t a, int64_t b) {
 
 static bool fits_i32(int64_t v) {
     return v >= -(int64_t)INT32_MAX && v <= INT32_MAX;
-}
-
-/* conv.wgsl's OP bits beside WIDE: 2 = 8 x 8 outputs per lane (with WIDE), 4 = 8 x 4 lanes per
- * warp, 8 = K steps of 16, 16 = compiled without index clamping (kernel.c; conv.wgsl's header has
- * the proof that every index is in range).  The default CONV_BITS, or $WGC_CONV_GEMM_OP (a
- * measurement knob: bench/nn_conv.c's variant rows). */
-#define CONV_BITS 0u
-
-static unsigned gemm_bits(void) {
-    const char *e = getenv("WGC_CONV_GEMM_OP");
-    if (e && *e) {
-        unsigned v = (unsigned)strtoul(e, NULL, 0);
-        return v & 30u;
-    }
-    return CONV_BITS;
 }
 
 /* Checks x is a 4-D float tensor addressable with 32-bit indices. */
@@ -88,25 +73,6 @@ static bool wino_applies(int64_t KH, int64_t KW, int64_t sh, int64_t sw, int64_t
     return KH == 3 && KW == 3 && sh == 1 && sw == 1 && dh == 1 && dw == 1 && G == 1;
 }
 
-/* winograd.wgsl's OP bits: 4 = the tile-major layouts of U, V, M (the GEMMs [tiles x C] .
- * [C x K], whose K-wide rows let matmul4's 128 x 64 tiles run tile-exact; 0: channel-major,
- * [K x C] . [C x tiles]); 8 = two tiles per transform item (channel-major only).  WINO_BITS, or
- * $WGC_CONV_WINO_TM=0/1 and $WGC_CONV_WINO_X2=0/1 (measurement knobs, bench/nn_conv.c's variant
- * rows).  H200 (N32 C64 K64 128^2, TFLOP/s of the direct sum): channel-major 29.6-30.3,
- * tile-major 19.8-21.6 (its transforms read and write across channel planes), two tiles per
- * item 23.0 (an item's V and M accesses are two tiles apart: half-used store wavefronts). */
-#define WINO_BITS 0u
-
-static unsigned wino_bits(void) {
-    unsigned b = WINO_BITS;
-    const char *e = getenv("WGC_CONV_WINO_TM"), *x2 = getenv("WGC_CONV_WINO_X2");
-    if (e && *e)
-        b = (b & ~4u) | (*e == '0' ? 0u : 4u);
-    if (x2 && *x2)
-        b = (b & ~8u) | (*x2 == '0' ? 0u : 8u);
-    return b & 4u ? b & ~8u : b;
-}
-
 /* The matmul kernel of the 16 GEMMs [rows x C] . [C x cols].  At most 64 rows with 16-byte
  * operands (C and cols multiples of 4): matmul3's 16-byte 64 x 64 tiles, else AUTO (matmul.c's
  * tuner or heuristic, whose 128-row tiles would be half empty); AUTO too when the policy forces a
@@ -120,16 +86,13 @@ static wt_mm_kernel wino_mm_kernel(const wt_context *ctx, int64_t rows, int64_t 
 }
 
 /* Images per chunk: V (16 C tiles f32) and M (16 K tiles) of one chunk stay under
- * $WGC_CONV_WINO_KB KiB each (default 256 MiB; a measurement and test knob; at least one image
- * per chunk), and always under what one binding may hold and under a sixteenth of memory_limit:
- * 0 when one image alone is too big for those.  H200, N32 C64 K64 128^2 (16 MiB of V per
- * image): chunks of 16/32/64 MiB 27.0/28.2/28.7 TFLOP/s (more dispatches and barriers; no L2
- * gain to show), 256 MiB 29.6, one of 512 MiB 29.5-29.7. */
+ * wt_policy.winograd_chunk_bytes each (0: 256 MiB; at least one image per chunk), and always
+ * under what one binding may hold and under a sixteenth of memory_limit: 0 when one image alone
+ * is too big for those.  H200, N32 C64 K64 128^2 (16 MiB of V per image): 256 MiB 29.6 TFLOP/s,
+ * smaller chunks slower (16 MiB 27.0). */
 static int64_t wino_chunk(const wt_context *ctx, int64_t N, int64_t C, int64_t K, int64_t TT) {
-    uint64_t soft = 256ull << 20, hard = ctx->max_binding / 5 * 4;
-    const char *e = getenv("WGC_CONV_WINO_KB");
-    if (e && *e && strtoull(e, NULL, 10) > 0)
-        soft = strtoull(e, NULL, 10) << 10;
+    uint64_t soft = ctx->pol.winograd_chunk_bytes ? ctx->pol.winograd_chunk_bytes : 256ull << 20;
+    uint64_t hard = ctx->max_binding / 5 * 4;
     if (ctx->memory_limit && hard > ctx->memory_limit / 16)
         hard = ctx->memory_limit / 16;
     uint64_t per = 16ull * 4ull * (uint64_t)(C > K ? C : K) * (uint64_t)TT;
@@ -148,24 +111,22 @@ static wt_status winograd(wt_context *ctx, const char *op, wt_tensor *x, wt_tens
     int64_t N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
     int64_t K = out->shape[1], OH = out->shape[2], OW = out->shape[3];
     int64_t TH = cdiv(OH, 2), TW = cdiv(OW, 2), TT = TH * TW;
-    unsigned bits = wino_bits(), tm = bits & 4u;
-    int64_t TW2 = bits & 8u ? cdiv(TW, 2) : TW;   /* items along x per tile row */
     wt_kkey key = wt_key(WT_K_winograd, 0, WT_F32, w->dtype, x->dtype, WT_F32);
     wt_params p;
     memset(&p, 0, sizeof p);
-    key.op = (uint8_t)(0u | tm);
+    key.op = 0;   /* the filter transform */
     p.n = (uint32_t)(K * C);
     p.off[0] = (uint32_t)w->offset;
     p.shape[0] = (uint32_t)K;
     p.shape[1] = (uint32_t)C;
-    wt_tensor *U = wt_tensor_new(ctx, op, WT_F32, 3, tm ? (const int64_t[]){ 16, C, K } : (const int64_t[]){ 16, K, C });
+    wt_tensor *U = wt_tensor_new(ctx, op, WT_F32, 3, (const int64_t[]){ 16, K, C });
     wt_kernel *k = U ? wt_kernel_get(ctx, op, &key) : NULL;
     wt_storage *in[2] = { w->st, NULL };
     wt_status s = k ? wt_record(ctx, op, k, &p, U->st, 2, in) : ctx->status;
     for (int64_t n0 = 0; n0 < N && s == WT_OK; n0 += nc) {
         int64_t m = N - n0 < nc ? N - n0 : nc, T = m * TT;
         /* input transform: V */
-        key.op = (uint8_t)(1u | bits);
+        key.op = 1;
         key.in[0] = (uint8_t)x->dtype;
         memset(&p, 0, sizeof p);
         put_strides(&p, x);
@@ -178,23 +139,20 @@ static wt_status winograd(wt_context *ctx, const char *op, wt_tensor *x, wt_tens
         p.shape[3] = (uint32_t)T;
         p.shape[4] = (uint32_t)H;
         p.shape[5] = (uint32_t)W;
-        p.shape[6] = (uint32_t)TW2;
-        p.n = (uint32_t)(m * C * TH * TW2);
-        wt_tensor *V = wt_tensor_new(ctx, op, WT_F32, 3, tm ? (const int64_t[]){ 16, T, C } : (const int64_t[]){ 16, C, T });
+        p.n = (uint32_t)(m * C * TT);
+        wt_tensor *V = wt_tensor_new(ctx, op, WT_F32, 3, (const int64_t[]){ 16, C, T });
         k = V ? wt_kernel_get(ctx, op, &key) : NULL;
         in[0] = x->st;
         s = k ? wt_record(ctx, op, k, &p, V->st, 2, in) : ctx->status;
-        /* the GEMMs: M[xi] = U[xi] V[xi] (tile-major: V[xi] U[xi]) */
-        wt_mm_kernel mk = tm ? wino_mm_kernel(ctx, T, C, K) : wino_mm_kernel(ctx, K, C, T);
-        wt_tensor *M = s == WT_OK ? (tm ? wt_matmul_kernel_ex(ctx, V, U, NULL, mk) : wt_matmul_kernel_ex(ctx, U, V, NULL, mk))
-                                  : NULL;
+        /* the GEMMs: M[xi] = U[xi] V[xi] */
+        wt_tensor *M = s == WT_OK ? wt_matmul_kernel_ex(ctx, U, V, NULL, wino_mm_kernel(ctx, K, C, T)) : NULL;
         wt_release(V);
         if (!M) {
             s = s == WT_OK ? ctx->status : s;
             break;
         }
         /* output transform: y (+ bias) */
-        key.op = (uint8_t)(2u | bits);
+        key.op = 2;
         key.out = (uint8_t)out->dtype;
         key.in[0] = WT_F32;
         key.in[1] = (uint8_t)(b ? b->dtype : x->dtype);
@@ -208,8 +166,7 @@ static wt_status winograd(wt_context *ctx, const char *op, wt_tensor *x, wt_tens
         p.shape[3] = (uint32_t)T;
         p.shape[4] = (uint32_t)OH;
         p.shape[5] = (uint32_t)OW;
-        p.shape[6] = (uint32_t)TW2;
-        p.n = (uint32_t)(m * K * TH * TW2);
+        p.n = (uint32_t)(m * K * TT);
         k = wt_kernel_get(ctx, op, &key);
         in[0] = M->st;
         in[1] = b ? b->st : NULL;
@@ -290,8 +247,8 @@ wt_tensor *wt_conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor
                        "input %s, weight %s: winograd needs a 3x3 filter, stride 1, dilation 1, groups 1%s", sx, sw,
                        wino ? " and one image's transforms within a buffer binding" : "");
     }
-    /* H200, N32 C64 K64 128^2 3x3 (cuDNN 36.9 TFLOP/s): Winograd 29.6, 64x128 tiles 21.9, 64x256
-     * 19.7, direct 4.6.  Winograd for f32 with deep enough channel sums and enough tiles for its
+    /* H200, N32 C64 K64 128^2 3x3 (cuDNN 36.9 TFLOP/s): Winograd 29.6, the implicit GEMM 21.9,
+     * direct 4.6.  Winograd for f32 with deep enough channel sums and enough tiles for its
      * GEMMs (thresholds not measured elsewhere: only the bench shape is) */
     if (impl == WT_CONV_AUTO)
         impl = Kg < 16 || R < 16 ? WT_CONV_DIRECT
@@ -340,14 +297,12 @@ wt_tensor *wt_conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor
     key.in[2] = (uint8_t)x->dtype;
     key.mode[0] = b ? 1 : 0;
     wt_status s = WT_OK;
-    if (impl == WT_CONV_GEMM || impl == WT_CONV_GEMM_WIDE) {
-        bool wide = impl == WT_CONV_GEMM_WIDE;
-        int64_t tc = cdiv(Kg, 64), tp = cdiv(Ptot, wide ? 256 : 128), groups = G * tc * tp;
+    if (impl == WT_CONV_GEMM) {
+        int64_t tc = cdiv(Kg, 64), tp = cdiv(Ptot, 128), groups = G * tc * tp;
         if (groups > (int64_t)(UINT32_MAX / 256))
             s = wt_failst(ctx, WT_STATUS_SHAPE, op, "input %s, weight %s: %lld tiles are too many for one dispatch",
                           sx, sw, (long long)groups);
         key.file = WT_K_conv;
-        key.op = (uint8_t)((wide ? 1 : 0) | gemm_bits());
         if (KH <= 7 && KW <= 7) {   /* filter size as constants: divisions become multiplies */
             key.mode[1] = (uint8_t)KH;
             key.mode[2] = (uint8_t)KW;

@@ -146,7 +146,7 @@ struct wt_context {
     uint32_t ew_vpt;              /* policy.ew_vec4_per_thread (1, 2 or 4): vec4s per invocation of every
                                    * vec4 map kernel; 0: 2 for one input (map1v4), 1 for two (map2v4) */
     wt_policy pol;                /* the validated policy (policy.c); its strings point to the buffers: */
-    char pol_cache_dir[512], pol_matmul_kernel[32], pol_fault_tune[32];
+    char pol_cache_dir[512], pol_matmul_kernel[32], pol_fault_tune[32], pol_attention_kernel[32];
     uint32_t uniform_align, params_stride;
     uint64_t max_binding;
 
@@ -325,6 +325,7 @@ wt_status wt_batch_flush(wt_context *ctx, const char *op);
 wt_status wt_policy_apply(wt_context *ctx, const char *op, const wt_policy *p);
 /* matmul.c: is name one of the matmul kernels (wt_policy.matmul_kernel)? */
 bool wt_matmul_kernel_known(const char *name);
+bool wt_attention_kernel_known(const char *name);   /* attention.c */
 wt_status wt_batch_wait(wt_context *ctx, const char *op);
 void wt_batch_destroy(wt_context *ctx);
 

@@ -26,6 +26,8 @@ typedef enum { P_U32, P_MB, P_DOUBLE, P_TOGGLE, P_TUNE, P_STRING } ptype;
     X("WGC_MATMUL_KERNEL", matmul_kernel, P_STRING, 0, 0)                       \
     X("WGC_MATMUL_WGM", matmul_workgroup_matrix, P_TOGGLE, 0, 0)                \
     X("WGC_MM_PAD", matmul_pad, P_TOGGLE, 0, 0)                                 \
+    X("WGC_ATTENTION_KERNEL", attention_kernel, P_STRING, 0, 0)                 \
+    X("WGC_WINOGRAD_CHUNK_MB", winograd_chunk_bytes, P_MB, 1, 1 << 20)          \
     X("WGC_TUNE", tune, P_TUNE, 0, 0)                                           \
     X("WGC_TUNE_BUDGET_MS", tune_budget_ms, P_U32, 1, 3600000)                  \
     X("WGC_TUNE_MIN_FLOP", tune_min_flop, P_DOUBLE, 0, 0)                       \
@@ -166,9 +168,13 @@ wt_status wt_policy_apply(wt_context *ctx, const char *op, const wt_policy *in) 
     if (p.matmul_kernel && !wt_matmul_kernel_known(p.matmul_kernel))
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "policy matmul_kernel '%s': no such kernel",
                          p.matmul_kernel);
+    if (p.attention_kernel && !wt_attention_kernel_known(p.attention_kernel))
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "policy attention_kernel '%s': no such kernel",
+                         p.attention_kernel);
     if (!fits(ctx, op, "cache_dir", p.cache_dir, sizeof ctx->pol_cache_dir) ||
         !fits(ctx, op, "matmul_kernel", p.matmul_kernel, sizeof ctx->pol_matmul_kernel) ||
-        !fits(ctx, op, "fault_tune_reject", p.fault_tune_reject, sizeof ctx->pol_fault_tune))
+        !fits(ctx, op, "fault_tune_reject", p.fault_tune_reject, sizeof ctx->pol_fault_tune) ||
+        !fits(ctx, op, "attention_kernel", p.attention_kernel, sizeof ctx->pol_attention_kernel))
         return ctx->status;
     /* valid: commit */
     if (p.cache_dir && p.cache_dir != ctx->pol_cache_dir) {   /* not the context's own copy */
@@ -178,6 +184,10 @@ wt_status wt_policy_apply(wt_context *ctx, const char *op, const wt_policy *in) 
     if (p.matmul_kernel && p.matmul_kernel != ctx->pol_matmul_kernel) {   /* not the context's own copy */
         snprintf(ctx->pol_matmul_kernel, sizeof ctx->pol_matmul_kernel, "%s", p.matmul_kernel);
         p.matmul_kernel = ctx->pol_matmul_kernel;
+    }
+    if (p.attention_kernel && p.attention_kernel != ctx->pol_attention_kernel) {   /* not the context's own copy */
+        snprintf(ctx->pol_attention_kernel, sizeof ctx->pol_attention_kernel, "%s", p.attention_kernel);
+        p.attention_kernel = ctx->pol_attention_kernel;
     }
     if (p.fault_tune_reject && p.fault_tune_reject != ctx->pol_fault_tune) {   /* not the context's own copy */
         snprintf(ctx->pol_fault_tune, sizeof ctx->pol_fault_tune, "%s", p.fault_tune_reject);

@@ -4,8 +4,8 @@
  * block sizes), key tiles crossed, grouped-query heads, ranks 2 to 4, transposed (non-contiguous)
  * q/k/v, boolean and additive masks with broadcasting (plain), flash == plain, f16 where the
  * device has it, both flash kernels (the default, flash2.wgsl on lavapipe, flash3.wgsl on devices
- * with more workgroup memory; flash3 forced through WGC_FLASH3 in configurations that fit
- * lavapipe's 32 KiB, flash2's 16 KiB K/V buffer through WGC_FLASH_KERNEL=3), and errors. */
+ * with more workgroup memory; flash3's configurations forced through wt_policy.attention_kernel
+ * where they fit lavapipe's 32 KiB), and errors. */
 #include "tensor/tensor_test.h"
 
 static wt_context *ctx;
@@ -228,36 +228,33 @@ int main(void) {
         return test_end();
     }
     /* flash3.wgsl (the default where the device has more than 32 KiB of workgroup memory) in
-     * configurations that fit lavapipe's 32 KiB (else attention.c falls back to flash2): mode 0
-     * (32 rows as 8 groups of 4, 8 KiB K chunks, register prefetch) up to D 32; mode 114 (the
-     * f16 default without subgroups: 256 lanes, two per S block, every chunk fetched at its
-     * store) up to D 16; mode 122 (the same code with 4 groups: 128 lanes, 16 rows) up to D 32;
-     * modes 67 and 243 (the H200's f32 and f16 defaults: 256 lanes as warps of 4 groups x 8
-     * columns; 67 register prefetch, 243 fetched at the stores with P key-major) up to D 16, with
-     * the unguarded path (EX: D 16, Lq % 32 == 0, Lk % 64 == 0) too, their row maxima and sums met
-     * by subgroup shuffles where the device has subgroups of 8 lanes or more (flash_sg.wgsl;
-     * lavapipe's are 8 wide); 707 (195 + 512: the f32 default without subgroups, no shuffles);
-     * 1091 (67 + 1024: S split over head dims, SD: half 1's partial S meets half 0's through P's
-     * shared places, scalar stores); 5323 and 5195 up to D 128 (4 groups, 128 lanes: 31 KiB at D
-     * 128): 203 + 1024 + 4096 the H200's default's code (195 + SD + OK: P key-major, the SD
-     * exchange as quads, the O phase split over keys, quads c and c + 16 per lane) and 75 + 1024 +
-     * 4096 (OK with P row-major).  The other modes differ in constants only, and each takes
-     * llvmpipe seconds to compile: they are checked on the GPU, tests/tensor/test_attention with
-     * WGC_FLASH3 set (every case, D 128 and the smaller ones), which then replaces these nine.
+     * the configurations of attention.c's table FL, through wt_policy.attention_kernel, where
+     * they fit lavapipe's 32 KiB (else attention.c falls back to flash2): flash3 (mode 2: 8
+     * groups of 4 rows) up to D 32; flash3_ds (114, the f16 default without subgroups: 256 lanes,
+     * every chunk fetched at its store) up to D 16; flash3_wq (195, the H200's default: warps of
+     * 4 groups x 8 columns, P key-major, with the subgroup exchange and S split over head dims
+     * where the device has subgroups of 8 lanes or more; lavapipe's are 8 wide) and
+     * flash3_wq_nosg (the f32 default without subgroups) up to D 16, with the unguarded path (EX:
+     * D 16, Lq % 32 == 0, Lk % 64 == 0) too; flash3_wq4 (the same code in 4 groups, 128 lanes:
+     * 31 KiB at D 128, O split over keys) up to D 128.  Each takes llvmpipe seconds to compile;
+     * WGC_ATTENTION_KERNEL=<name> (the fixture's policy) runs one of them on every case instead.
      * 16-byte loads where D % 4 == 0 (transposed views too), the strided path for D 10, a single
-     * K slot per lane (mode 114, D 16) */
-    const char *given = getenv("WGC_FLASH3");
-    struct { char mode[8]; int64_t dmax; } modes[9] = { { "0", 32 },    { "114", 16 },  { "122", 32 },
-                                                        { "67", 16 },   { "243", 16 },  { "707", 16 },
-                                                        { "1091", 16 }, { "5323", 128 }, { "5195", 128 } };
-    int nmodes = 9;
-    if (given && *given) {
-        snprintf(modes[0].mode, sizeof modes[0].mode, "%.7s", given);
+     * K slot per lane (flash3_ds, D 16) */
+    wt_policy pol;
+    wt_context_get_policy(ctx, &pol);
+    struct { char name[32]; int64_t dmax; } modes[5] = { { "flash3", 32 },         { "flash3_ds", 16 },
+                                                         { "flash3_wq", 16 },      { "flash3_wq_nosg", 16 },
+                                                         { "flash3_wq4", 128 } };
+    int nmodes = 5;
+    if (pol.attention_kernel) {
+        snprintf(modes[0].name, sizeof modes[0].name, "%s", pol.attention_kernel);
         modes[0].dmax = 128;
         nmodes = 1;
     }
     for (int m = 0; m < nmodes; m++) {
-        setenv("WGC_FLASH3", modes[m].mode, 1);
+        wt_policy pm = pol;
+        pm.attention_kernel = modes[m].name;
+        CHECK_EQ_INT(wt_context_set_policy(ctx, &pm), WT_OK);
         int64_t dm = modes[m].dmax;
         if (dm >= 128) {
             run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 2, .Lq = 64, .Lk = 128, .D = 128, .causal = true }); /* EX */
@@ -289,13 +286,8 @@ int main(void) {
         if (wt_context_has_f16(ctx))
             run_case(WT_F16, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 16, .causal = true });
     }
-    unsetenv("WGC_FLASH3");
-    /* flash2 with the 16 KiB K/V buffer: fits lavapipe's 32 KiB for head dims up to 64 */
-    setenv("WGC_FLASH_KERNEL", "3", 1);
-    run_case(WT_F32, (acase){ .nd = 4, .B = 2, .H = 2, .Lq = 70, .Lk = 70, .D = 64, .causal = true });
-    run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 2, .Lq = 40, .Lk = 130, .D = 24, .causal = true });
-    run_case(WT_F32, (acase){ .nd = 4, .B = 1, .H = 2, .Lq = 33, .Lk = 45, .D = 8 });
-    unsetenv("WGC_FLASH_KERNEL");
+    pol.attention_kernel = NULL;
+    CHECK_EQ_INT(wt_context_set_policy(ctx, &pol), WT_OK);
     test_errors();
     if (wt_context_has_f16(ctx))
         test_cases(WT_F16);

@@ -150,9 +150,6 @@ static void test_conv(void) {
         char nm[96];
         snprintf(nm, sizeof nm, "%s gemm", cases[i].name);
         conv_check(nm, &cases[i].c, WT_F32, WT_CONV_GEMM);
-        snprintf(nm, sizeof nm, "%s gemm wide", cases[i].name);
-        if (!light)
-            conv_check(nm, &cases[i].c, WT_F32, WT_CONV_GEMM_WIDE);
         snprintf(nm, sizeof nm, "%s direct", cases[i].name);
         conv_check(nm, &cases[i].c, WT_F32, WT_CONV_DIRECT);
         if (cases[i].c.KH == 3 && cases[i].c.KW == 3 && cases[i].c.sh == 1 && cases[i].c.sw == 1 &&
@@ -169,16 +166,15 @@ static void test_conv(void) {
         printf("note: under valgrind: no f16 conv\n");
     } else if (wt_context_has_f16(ctx)) {
         conv_check("f16 gemm", &cases[0].c, WT_F16, WT_CONV_GEMM);
-        conv_check("f16 gemm wide", &cases[8].c, WT_F16, WT_CONV_GEMM_WIDE);
+        conv_check("f16 gemm many pixels", &cases[8].c, WT_F16, WT_CONV_GEMM);
         conv_check("f16 direct", &cases[3].c, WT_F16, WT_CONV_DIRECT);
     } else {
         printf("SKIP: f16 conv (no shader-f16 on this adapter)\n");
     }
 }
 
-/* conv.wgsl's layout and K-step variants (conv.c's WGC_CONV_GEMM_OP knob: 2 = 8 x 8 outputs per
- * lane with 64 x 256 tiles, 4 = 8 x 4 lanes per warp, 8 = K steps of 16, 16 = no index
- * clamping), each on every GEMM case, 64 x 128 and 64 x 256 tiles. */
+/* conv.wgsl's implicit GEMM on more shapes: strides, dilation, groups, views, many K steps and
+ * two channel tiles. */
 static void test_conv_variants(void) {
     static const conv_case cases[] = {
         { 2, 5, 11, 13, 70, 3, 3, 1, 1, 1, 1, 1, 1, 1, true, 0 },
@@ -190,25 +186,17 @@ static void test_conv_variants(void) {
         { 1, 3, 6, 20, 17, 2, 9, 1, 1, 0, 4, 1, 1, 1, true, 2 },
         { 1, 40, 9, 33, 70, 3, 3, 1, 1, 1, 1, 1, 1, 1, true, 0 },     /* R 360: many K steps, 2 channel tiles */
     };
-    static const char *const bits[] = { "0", "4", "8", "12", "2", "30" };
-    for (size_t v = 0; v < sizeof bits / sizeof *bits; v++) {
-        setenv("WGC_CONV_GEMM_OP", bits[v], 1);
-        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-            char nm[96];
-            snprintf(nm, sizeof nm, "case %zu gemm op bits %s", i, bits[v]);
-            conv_check(nm, &cases[i], WT_F32, WT_CONV_GEMM);
-            snprintf(nm, sizeof nm, "case %zu gemm wide op bits %s", i, bits[v]);
-            conv_check(nm, &cases[i], WT_F32, WT_CONV_GEMM_WIDE);
-        }
-        if (wt_context_has_f16(ctx))
-            conv_check("f16 gemm op bits", &cases[0], WT_F16, WT_CONV_GEMM);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char nm[96];
+        snprintf(nm, sizeof nm, "case %zu gemm", i);
+        conv_check(nm, &cases[i], WT_F32, WT_CONV_GEMM);
     }
-    unsetenv("WGC_CONV_GEMM_OP");
+    if (wt_context_has_f16(ctx))
+        conv_check("f16 gemm case 0", &cases[0], WT_F16, WT_CONV_GEMM);
 }
 
-/* Winograd F(2x2, 3x3) (conv.c's WT_CONV_WINOGRAD) in both layouts (WGC_CONV_WINO_TM), with two
- * tiles per transform item (WGC_CONV_WINO_X2; odd tile counts leave a lone last tile), in one
- * chunk and in chunks of one image (WGC_CONV_WINO_KB=1), on odd sizes (partial 2 x 2 tiles),
+/* Winograd F(2x2, 3x3) (conv.c's WT_CONV_WINOGRAD) in one chunk and in chunks of one image
+ * (wt_policy.winograd_chunk_bytes 1024), on odd sizes (partial 2 x 2 tiles),
  * asymmetric and zero padding, views, deep channel sums; f16; and its refusal of shapes it
  * cannot run.  The bound is the GEMM's (2e-6 of sum |x w| + 1): the transforms only add, subtract
  * and halve (B^T d B sums at most 4 inputs per value, G g G^T at most 9 quarter weights, A^T M A
@@ -221,25 +209,23 @@ static void test_winograd(void) {
         { 2, 64, 12, 7, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, false, 1 },   /* C 64: the bench's depth */
         { 1, 130, 5, 6, 9, 3, 3, 1, 1, 2, 1, 1, 1, 1, true, 0 },     /* C 130, 1 x 2 image padded */
     };
-    static const char *const tm[] = { "0", "0", "1" }, *const x2[] = { "0", "1", "0" }, *const kb[] = { "", "1" };
-    for (size_t l = 0; l < 3; l++)
-        for (size_t c = 0; c < 2; c++) {
-            setenv("WGC_CONV_WINO_TM", tm[l], 1);
-            setenv("WGC_CONV_WINO_X2", x2[l], 1);
-            setenv("WGC_CONV_WINO_KB", kb[c], 1);
-            for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-                if (light && (l || c || i > 1))
-                    continue;
-                char nm[112];
-                snprintf(nm, sizeof nm, "winograd case %zu tile-major %s x2 %s chunk KiB '%s'", i, tm[l], x2[l], kb[c]);
-                conv_check(nm, &cases[i], WT_F32, WT_CONV_WINOGRAD);
-            }
-            if (wt_context_has_f16(ctx) && !light)
-                conv_check("f16 winograd", &cases[1], WT_F16, WT_CONV_WINOGRAD);
+    wt_policy pol;
+    wt_context_get_policy(ctx, &pol);
+    for (size_t c = 0; c < 2; c++) {
+        wt_policy pc = pol;
+        pc.winograd_chunk_bytes = c ? 1024 : pol.winograd_chunk_bytes;
+        CHECK_EQ_INT(wt_context_set_policy(ctx, &pc), WT_OK);
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+            if (light && (c || i > 1))
+                continue;
+            char nm[112];
+            snprintf(nm, sizeof nm, "winograd case %zu chunk bytes %llu", i, (unsigned long long)pc.winograd_chunk_bytes);
+            conv_check(nm, &cases[i], WT_F32, WT_CONV_WINOGRAD);
         }
-    unsetenv("WGC_CONV_WINO_TM");
-    unsetenv("WGC_CONV_WINO_X2");
-    unsetenv("WGC_CONV_WINO_KB");
+        if (wt_context_has_f16(ctx) && !light)
+            conv_check("f16 winograd", &cases[1], WT_F16, WT_CONV_WINOGRAD);
+    }
+    CHECK_EQ_INT(wt_context_set_policy(ctx, &pol), WT_OK);
     static const conv_case no[] = {
         { 1, 4, 8, 8, 4, 3, 3, 2, 1, 1, 1, 1, 1, 1, false, 0 },      /* stride 2 */
         { 1, 4, 8, 8, 4, 3, 3, 1, 1, 1, 1, 1, 2, 1, false, 0 },      /* dilation 2 */

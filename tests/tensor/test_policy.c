@@ -1,14 +1,15 @@
 /* test_policy.c - the wt policy: wt_policy_from_env maps each WGC_* variable onto its field
  * (only where the field is zero), refuses malformed values with a message naming the variable;
- * a context rejects a policy out of range or naming an unknown kernel and then keeps the one it
- * had; the fields take effect (max_batch_ops flushes, fusion off keeps dispatches apart). */
+ * a context rejects a policy out of range or naming an unknown (matmul or attention) kernel and
+ * then keeps the one it had; the fields take effect (max_batch_ops flushes, fusion off keeps
+ * dispatches apart). */
 #include "tensor/tensor_test.h"
 
 static void clear_env(void) {
     const char *names[] = { "WGC_BATCH_OPS", "WGC_EARLY_OPS", "WGC_BATCH_RAMP", "WGC_BATCH_MB", "WGC_FUSION",
                             "WGC_EW_VPT", "WGC_MATMUL_KERNEL", "WGC_MATMUL_WGM", "WGC_MM_PAD", "WGC_TUNE",
                             "WGC_TUNE_BUDGET_MS", "WGC_TUNE_MIN_FLOP", "WGC_CACHE_DIR", "WGC_TUNE_FAULT",
-                            "WGC_WGM_GUARD_FAULT" };
+                            "WGC_WGM_GUARD_FAULT", "WGC_ATTENTION_KERNEL", "WGC_WINOGRAD_CHUNK_MB" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         unsetenv(names[i]);
 }
@@ -28,6 +29,8 @@ static void from_env(void) {
     setenv("WGC_TUNE_MIN_FLOP", "1e6", 1);
     setenv("WGC_CACHE_DIR", "/tmp/x", 1);
     setenv("WGC_WGM_GUARD_FAULT", "1", 1);
+    setenv("WGC_ATTENTION_KERNEL", "flash2", 1);
+    setenv("WGC_WINOGRAD_CHUNK_MB", "16", 1);
     CHECKF(wt_policy_from_env(&p, err, sizeof err), "%s", err);
     CHECK_EQ_INT(p.max_batch_ops, 12);
     CHECK_EQ_INT(p.batch_bytes, 3 << 20);
@@ -37,6 +40,8 @@ static void from_env(void) {
     CHECK(p.tune_min_flop == 1e6);
     CHECK_STR(p.cache_dir, "/tmp/x");
     CHECK(p.fault_wgm_slow);
+    CHECK_STR(p.attention_kernel, "flash2");
+    CHECK_EQ_INT(p.winograd_chunk_bytes, 16 << 20);
     /* a field already set wins over the environment */
     wt_policy q = { .max_batch_ops = 7, .fusion = WT_ON };
     CHECK(wt_policy_from_env(&q, err, sizeof err));
@@ -45,7 +50,7 @@ static void from_env(void) {
     /* malformed values: refused, the message names the variable */
     const char *bad[][2] = { { "WGC_BATCH_OPS", "0" }, { "WGC_BATCH_OPS", "70000" }, { "WGC_BATCH_OPS", "12x" },
                              { "WGC_EW_VPT", "-1" }, { "WGC_MM_PAD", "maybe" }, { "WGC_TUNE", "2" },
-                             { "WGC_TUNE_MIN_FLOP", "nan" } };
+                             { "WGC_TUNE_MIN_FLOP", "nan" }, { "WGC_WINOGRAD_CHUNK_MB", "0" } };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         clear_env();
         setenv(bad[i][0], bad[i][1], 1);
@@ -71,6 +76,11 @@ static void context_policy(wt_context *ctx) {
     CHECK_EQ_INT(wt_context_set_policy(ctx, &bad), WT_STATUS_INVALID_ARGUMENT);
     CHECKF(strstr(wt_last_error(ctx), "no-such-kernel") != NULL, "%s", wt_last_error(ctx));
     wt_clear_error(ctx);
+    bad = p;
+    bad.attention_kernel = "flash4";
+    CHECK_EQ_INT(wt_context_set_policy(ctx, &bad), WT_STATUS_INVALID_ARGUMENT);
+    CHECKF(strstr(wt_last_error(ctx), "flash4") != NULL, "%s", wt_last_error(ctx));
+    wt_clear_error(ctx);
     wt_policy now;
     wt_context_get_policy(ctx, &now);
     CHECK(!memcmp(&now, &p, sizeof p));       /* unchanged */
@@ -86,6 +96,13 @@ static void context_policy(wt_context *ctx) {
     memset(name, 'x', sizeof name - 1);
     wt_context_get_policy(ctx, &now);
     CHECK_STR(now.cache_dir, "/tmp/wgc-policy-test");
+    char kn[32];
+    snprintf(kn, sizeof kn, "%s", "flash3_wq4");
+    s.attention_kernel = kn;
+    CHECK_EQ_INT(wt_context_set_policy(ctx, &s), WT_OK);
+    memset(kn, 'x', sizeof kn - 1);
+    wt_context_get_policy(ctx, &now);
+    CHECK_STR(now.attention_kernel, "flash3_wq4");
 
     /* max_batch_ops takes effect: 10 dependent ops with a limit of 4 flush twice before the read */
     wt_policy b = { .max_batch_ops = 4, .fusion = WT_OFF };

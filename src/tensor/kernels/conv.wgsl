@@ -5,27 +5,16 @@
 // straight from the input through its strides (zero outside the padded border), so the
 // input may be any view.  W is the contiguous weight [K, Cg, KH, KW] (row ch at ch * R).
 //
-// Tile: 64 channels x TN pixels per 256-lane workgroup (OP 0: TN = 128, OP 1 "wide": 256), K
-// steps of 8, two shared-memory buffers (the next step is loaded into registers while the
-// current one is multiplied).  With QN = TN / 4, lane (tx, ty) = (t % 16, t / 16) owns channels
-// 4 ty .. 4 ty + 3 and pixels tx + 16 h + QN i (h < TN / 64, i < 4): a pixel vec4 in shared
-// memory holds pixels q, q + QN, q + 2 QN, q + 3 QN, so neighbouring lanes load and store
-// neighbouring pixels (coalesced in NCHW).  The step is unrolled through calls with constant
-// rows (every shared read has a constant first index).  More OP bits (conv.c): 2 (SQ, with
-// WIDE): lanes 32 x 8, each 8 channels x 8 pixels (channel quads ty, ty + 8, pixel quads tx,
-// tx + 32); 4 (WARP8): lanes 8 x 4 per warp; 8 (K16, not with WIDE): K steps of 16.
-// Bit 16: compiled without index clamping (kernel.c), since every index is in range by
-// construction: an input index is the select's 0 or, when the pixel lies inside the image and
-// r < R, an element of the input view (a valid tensor); a weight index is 0 or ch * R + r with
-// ch < Kg, r < R inside the contiguous weight; bias and output are indexed only for ch < Kg
-// (cl) and p < Ptot; workgroup reads use tx, ty, wq, kr, qd below their array sizes (lane
-// mappings below), and vector components are indexed by loops of 4.
+// Tile: 64 channels x TN = 128 pixels per 256-lane workgroup, K steps of 8, two shared-memory
+// buffers (the next step is loaded into registers while the current one is multiplied).  With
+// QN = TN / 4, lane (tx, ty) = (t % 16, t / 16) owns channels 4 ty .. 4 ty + 3 and pixels
+// tx + 16 h + QN i (h < 2, i < 4): a pixel vec4 in shared memory holds pixels q, q + QN,
+// q + 2 QN, q + 3 QN, so neighbouring lanes load and store neighbouring pixels (coalesced in
+// NCHW).  The step is unrolled through calls with constant rows (every shared read has a
+// constant first index).
 //
-// H200 (wgc bench nn, N32 C64 K64 128^2 3x3 pad 1 f32, three runs; cuDNN f32 36.9 TFLOP/s in
-// the same runs): the default 64 x 128 tiles 21.7-22.0 TFLOP/s (0.59-0.60 of cuDNN; 109
-// registers, two workgroups per SM), WARP8 21.6-22.2, no clamps 21.6-21.9, K16 21.1-21.8
-// (119-123 registers), WIDE 19.2-19.7 (173), SQ 19.1-19.9 (161-175 registers: one workgroup
-// per SM): none beats the default, which stays OP 0 / 1 (conv.c's CONV_BITS).
+// H200 (wgc bench nn, N32 C64 K64 128^2 3x3 pad 1 f32; cuDNN f32 36.9 TFLOP/s in the same runs):
+// 21.7-22.0 TFLOP/s (0.59-0.60 of cuDNN; 109 registers, two workgroups per SM).
 //
 // Params: shape = (P pixels, OH*OW, OW, R, KH*KW, KW, H, W), sv = (stride h, w, dilation h, w),
 // aux = (Kg, Cg, K, channel tiles), st[0] = input strides (n, c, h, w), st[1] = (pad h, pad w,
@@ -38,14 +27,9 @@
 @group(0) @binding(2) var<storage, read> ws: array<SB>;
 @group(0) @binding(3) var<storage, read> bs: array<SC>;
 
-const WIDE: bool = (OP & 1u) != 0u;
-const WARP8: bool = (OP & 4u) != 0u;                      // 8 x 4 lanes (tx, ty) per warp
-const SQ: bool = (OP & 2u) != 0u && WIDE;                 // WIDE with 8 x 8 outputs per lane
-const K16: bool = (OP & 8u) != 0u && !WIDE;               // K steps of 16
-const BK: u32 = select(8u, 16u, K16);
-const TN: u32 = select(128u, 256u, WIDE);                 // pixels per tile
+const BK: u32 = 8u;                                        // K step
+const TN: u32 = 128u;                                      // pixels per tile
 const QN: u32 = TN / 4u;                                   // pixel quads per tile
-const TWO_B: bool = TN * BK > 1024u;                       // two patch slots per lane
 const HAS_BIAS: bool = MA == 1u;
 
 var<workgroup> As: array<array<vec4<f32>, 17>, 2u * BK>;       // [buffer * BK + k][channel quad]
@@ -57,47 +41,13 @@ var<private> c00: vec4<f32>; var<private> c01: vec4<f32>;
 var<private> c10: vec4<f32>; var<private> c11: vec4<f32>;
 var<private> c20: vec4<f32>; var<private> c21: vec4<f32>;
 var<private> c30: vec4<f32>; var<private> c31: vec4<f32>;
-var<private> c02: vec4<f32>; var<private> c03: vec4<f32>;   // WIDE: pixel quads tx + 32, + 48
-var<private> c12: vec4<f32>; var<private> c13: vec4<f32>;
-var<private> c22: vec4<f32>; var<private> c23: vec4<f32>;
-var<private> c32: vec4<f32>; var<private> c33: vec4<f32>;
 
 // the patch loader's four pixels: input base index, top-left input row and column
 var<private> xb: vec4<i32>;
 var<private> ih0: vec4<i32>;
 var<private> iw0: vec4<i32>;
 
-// SQ: lane (tx < 32, ty < 8) owns channel quads ty, ty + 8 and pixel quads tx, tx + 32:
-// c<X>0 channel 4 ty + X, quad tx; c<X>1 quad tx + 32; c<X>2 channel 32 + 4 ty + X, quad tx;
-// c<X>3 quad tx + 32.
-fn step_sq(row: u32) {
-    let a0 = As[row][ty];
-    let a1 = As[row][ty + 8u];
-    let b0 = Bs[row][tx];
-    let b1 = Bs[row][tx + 32u];
-    c00 = fma(vec4<f32>(a0.x), b0, c00);
-    c10 = fma(vec4<f32>(a0.y), b0, c10);
-    c20 = fma(vec4<f32>(a0.z), b0, c20);
-    c30 = fma(vec4<f32>(a0.w), b0, c30);
-    c01 = fma(vec4<f32>(a0.x), b1, c01);
-    c11 = fma(vec4<f32>(a0.y), b1, c11);
-    c21 = fma(vec4<f32>(a0.z), b1, c21);
-    c31 = fma(vec4<f32>(a0.w), b1, c31);
-    c02 = fma(vec4<f32>(a1.x), b0, c02);
-    c12 = fma(vec4<f32>(a1.y), b0, c12);
-    c22 = fma(vec4<f32>(a1.z), b0, c22);
-    c32 = fma(vec4<f32>(a1.w), b0, c32);
-    c03 = fma(vec4<f32>(a1.x), b1, c03);
-    c13 = fma(vec4<f32>(a1.y), b1, c13);
-    c23 = fma(vec4<f32>(a1.z), b1, c23);
-    c33 = fma(vec4<f32>(a1.w), b1, c33);
-}
-
 fn step(row: u32) {
-    if SQ {
-        step_sq(row);
-        return;
-    }
     let a = As[row][ty];
     let b0 = Bs[row][tx];
     let b1 = Bs[row][tx + 16u];
@@ -109,28 +59,12 @@ fn step(row: u32) {
     c21 = fma(vec4<f32>(a.z), b1, c21);
     c30 = fma(vec4<f32>(a.w), b0, c30);
     c31 = fma(vec4<f32>(a.w), b1, c31);
-    if WIDE {
-        let b2 = Bs[row][tx + 32u];
-        let b3 = Bs[row][tx + 48u];
-        c02 = fma(vec4<f32>(a.x), b2, c02);
-        c03 = fma(vec4<f32>(a.x), b3, c03);
-        c12 = fma(vec4<f32>(a.y), b2, c12);
-        c13 = fma(vec4<f32>(a.y), b3, c13);
-        c22 = fma(vec4<f32>(a.z), b2, c22);
-        c23 = fma(vec4<f32>(a.z), b3, c23);
-        c32 = fma(vec4<f32>(a.w), b2, c32);
-        c33 = fma(vec4<f32>(a.w), b3, c33);
-    }
 }
 
 fn tile(buf: u32) {
     let r = buf * BK;
     step(r); step(r + 1u); step(r + 2u); step(r + 3u);
     step(r + 4u); step(r + 5u); step(r + 6u); step(r + 7u);
-    if K16 {
-        step(r + 8u); step(r + 9u); step(r + 10u); step(r + 11u);
-        step(r + 12u); step(r + 13u); step(r + 14u); step(r + 15u);
-    }
 }
 
 // Four weights: channels ch .. ch + 3 of the group at inner index r (0 outside).
@@ -215,28 +149,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let ch0 = tc * 64u;
     let p0 = tp * TN;
     let wbase = P.off.y + grp * Kg * R;
-    if SQ {
-        // 32 x 8 lanes, 8 x 4 per warp
-        let w = t / 32u;
-        let l = t % 32u;
-        tx = (w % 4u) * 8u + l % 8u;
-        ty = (w / 4u) * 4u + l / 8u;
-    } else if WARP8 {
-        // a warp covers 8 x 4 (tx, ty): its pixel reads of a k row are 8 vec4 (one 128-byte
-        // wavefront) instead of 16
-        let w = t / 32u;
-        let l = t % 32u;
-        tx = (w % 2u) * 8u + l % 8u;
-        ty = (w / 2u) * 4u + l / 8u;
-    } else {
-        tx = t % 16u;
-        ty = t / 16u;
-    }
+    tx = t % 16u;
+    ty = t / 16u;
 
-    // patch loader: slot t = (k row t / QN, pixel quad t % QN); TWO_B (WIDE or K16): also slot
-    // t + 256 (k row kr + 256 / QN, the same pixels)
+    // patch loader: slot t = (k row t / QN, pixel quad t % QN)
     let kr = t / QN;
-    let kr2 = kr + 256u / QN;
     let qd = t % QN;
     let st = P.st[0];
     for (var i = 0u; i < 4u; i++) {
@@ -262,11 +179,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var pa = vec4<f32>(0.0);
     if wl { pa = ldw(wbase, wch, wk); }
     var pb = ldx(kr);
-    var pb2 = vec4<f32>(0.0);
-    if TWO_B { pb2 = ldx(kr2); }
     if wl { As[wk][wq] = pa; }
     Bs[kr][qd] = pb;
-    if TWO_B { Bs[kr2][qd] = pb2; }
     workgroupBarrier();
 
     var kt = 0u;
@@ -277,13 +191,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         if more {
             if wl { pa = ldw(wbase, wch, k0 + wk); }
             pb = ldx(k0 + kr);
-            if TWO_B { pb2 = ldx(k0 + kr2); }
         }
         tile(0u);
         if more {
             if wl { As[BK + wk][wq] = pa; }
             Bs[BK + kr][qd] = pb;
-            if TWO_B { Bs[BK + kr2][qd] = pb2; }
         }
         workgroupBarrier();
         kt = kt + 1u;
@@ -293,13 +205,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         if more {
             if wl { pa = ldw(wbase, wch, k0 + wk); }
             pb = ldx(k0 + kr);
-            if TWO_B { pb2 = ldx(k0 + kr2); }
         }
         tile(1u);
         if more {
             if wl { As[wk][wq] = pa; }
             Bs[kr][qd] = pb;
-            if TWO_B { Bs[kr2][qd] = pb2; }
         }
         workgroupBarrier();
         kt = kt + 1u;
@@ -309,27 +219,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let ch = grp * Kg + ch0 + 4u * ty;
     let cl = ch0 + 4u * ty;
     let ob0 = obase(pq);
-    if SQ {
-        let p32 = pq + vec4<u32>(32u);
-        let ob32 = obase(p32);
-        st4c(ch, cl, pq, ob0, c00);
-        st4c(ch + 1u, cl + 1u, pq, ob0, c10);
-        st4c(ch + 2u, cl + 2u, pq, ob0, c20);
-        st4c(ch + 3u, cl + 3u, pq, ob0, c30);
-        st4c(ch, cl, p32, ob32, c01);
-        st4c(ch + 1u, cl + 1u, p32, ob32, c11);
-        st4c(ch + 2u, cl + 2u, p32, ob32, c21);
-        st4c(ch + 3u, cl + 3u, p32, ob32, c31);
-        st4c(ch + 32u, cl + 32u, pq, ob0, c02);
-        st4c(ch + 33u, cl + 33u, pq, ob0, c12);
-        st4c(ch + 34u, cl + 34u, pq, ob0, c22);
-        st4c(ch + 35u, cl + 35u, pq, ob0, c32);
-        st4c(ch + 32u, cl + 32u, p32, ob32, c03);
-        st4c(ch + 33u, cl + 33u, p32, ob32, c13);
-        st4c(ch + 34u, cl + 34u, p32, ob32, c23);
-        st4c(ch + 35u, cl + 35u, p32, ob32, c33);
-        return;
-    }
     let p16 = pq + vec4<u32>(16u);
     let ob16 = obase(p16);
     st4c(ch, cl, pq, ob0, c00);
@@ -340,20 +229,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     st4c(ch + 2u, cl + 2u, p16, ob16, c21);
     st4c(ch + 3u, cl + 3u, pq, ob0, c30);
     st4c(ch + 3u, cl + 3u, p16, ob16, c31);
-    if WIDE {
-        let p32 = pq + vec4<u32>(32u);
-        let p48 = pq + vec4<u32>(48u);
-        let ob32 = obase(p32);
-        let ob48 = obase(p48);
-        st4c(ch, cl, p32, ob32, c02);
-        st4c(ch, cl, p48, ob48, c03);
-        st4c(ch + 1u, cl + 1u, p32, ob32, c12);
-        st4c(ch + 1u, cl + 1u, p48, ob48, c13);
-        st4c(ch + 2u, cl + 2u, p32, ob32, c22);
-        st4c(ch + 2u, cl + 2u, p48, ob48, c23);
-        st4c(ch + 3u, cl + 3u, p32, ob32, c32);
-        st4c(ch + 3u, cl + 3u, p48, ob48, c33);
-    }
 }
 
 // st4 for output channel ch (global) that is channel cl of its group.

@@ -1,22 +1,23 @@
 // flash3.wgsl - flash attention for head dims up to 128, the default of src/tensor/attention.c on
-// devices with more than 32 KiB of workgroup memory (flash2.wgsl elsewhere): out = softmax(scale
+// devices with more than 32 KiB of workgroup memory (flash2.wgsl elsewhere; attention.c's table
+// FL names its configurations): out = softmax(scale
 // q k^T [causal]) v for one block of BR query rows of one (batch, head) per workgroup, the keys
 // streamed in tiles of BC = 64 with an online softmax.  Lanes form NG groups of 16 (16 NH with
-// SPL); group g owns rows RPG g .. RPG g + RPG - 1 (BR = NG RPG, 8 x 4 = 32 by default).
+// SPL); group g owns rows 4 g .. 4 g + 3 (BR = 4 NG, 32 with 8 groups).
 // Without SPL lane c of a group owns keys c, c + 16, c + 32, c + 48 of a tile (a 4 x 4 block of
 // S) and output column quads c and c + 16 (a 4 x 8 block of O), all in registers; with SPL (the
 // default at D > 64) a workgroup has 256 lanes and lane (c, half h) owns keys 32 h + c and
 // 32 h + c + 16 (a 4 x 2 block of S) and output quad 16 h + c (4 x 4 of O).  A warp holds 2
 // groups x 16 columns, or with WQ (the default at D > 64 with SG) 4 groups x 8 columns: per 4
 // head dims its S step then reads 8 distinct K quads and 4 q quads (6 shared wavefronts per 32
-// FMAs against 8; the O step 8 per 64 against 12).  With SD (MC bit 4, SPL: attention.c's
-// flash3_sd, the default with SG) the two halves split each K chunk's head dims instead of the
+// FMAs against 8; the O step 8 per 64 against 12).  With SD (MC bit 4, with SPL and PT: set
+// with SG) the two halves split each K chunk's head dims instead of the
 // keys: lane (c, half h) computes a 4 x 4 block of S (keys c + 16 e) over half h of every chunk
 // (8 shared wavefronts per 64 FMAs against 6 per 32); half 1 then stores its partial block in P's
-// places (with PT key-major: 4 quad stores; else 16 scalar ones), and after one more barrier (9
+// places (key-major: 4 quad stores per lane), and after one more barrier (9
 // per tile) half 0 adds it, masks, and alone writes P and its sum shares (half 1's maxima enter
-// as -inf, its shares stay 0).  With OK (MC bit 6, SPL at DP 128: attention.c's flash3_ok, the
-// default with SG) the halves split the O phase over keys instead of the output quads: lane (c,
+// as -inf, its shares stay 0).  With OK (MC bit 6, SPL at DP 128: set
+// with SG) the halves split the O phase over keys instead of the output quads: lane (c,
 // half h) owns output quads c and c + 16 of its 4 rows (a 4 x 8 block) over keys 16 h .. 16 h +
 // 15 of every 32-key V chunk (one O step: 4 P quads + 8 V quads per 128 FMAs, or with PT per key
 // 1 + 2 per 32, against 8 per 64), and at the end each half hands the other its partial block of
@@ -56,90 +57,17 @@
 // EX, bit 3 SG (with WQ: the row maxima and sums of a warp's 8 columns met by subgroup shuffles,
 // flash_sg.wgsl, which src/tensor/kernel.c appends with `enable subgroups;`, else the stand-ins
 // of flash_nosg.wgsl; attention.c's flash3_sg: subgroups of 8+ lanes), bit 4 SD, bit 6 OK
-// (above), bit 7 M2 (opt-in, with SD and SG: each lane reads the row maxima of half 0's two
-// warps alone, half 1's slots holding -inf; within noise, below); MB = mode bits: bit 1 K
-// chunks of 64 head dims (else 32), bit 4 DS, bit 5 DO, bit 6 SPL, bit 0 WQ with SPL, else RPG
-// 8 (else 4), bit 7 PT (with SPL) (attention.c's defaults for DP 128: with SG 195 = 1 + 2 + 64 +
-// 128 with SD and OK, f32 and f16 inputs; without: 195 with f32, 114 = 2 + 16 + 32 + 64 with
-// f16; 2 below), and opt-in, slower on the H200: bit 3 NG 4 (else 8), bit 2 head-major
-// workgroup order.
-// Workgroup memory 16 (NG (RPG DP / 4 + 1) + 64 17 + NG (16 RPG + 1) + 4 NG RPG NH) bytes
-// (attention.c's flash3_smem): 46464 for D 128 in mode 114, 44416 in mode 2 (NVIDIA's Vulkan
-// limit is 48 KiB), 32000 for D 32 in mode 0.
-// Registers (the driver's pipeline statistics on the H200, no spills): 5315 170 per lane (f16
-// 160), so one 256-lane workgroup per multiprocessor with room up to 255; 5331 (211) 170, 5363
-// (243: every chunk fetched at its store) 168: none near the 128 of a second workgroup.
-// Tried and deleted this round (two runs at c2f62b0 plus the variants, causal B1 H32 S4096
-// D128, TFLOP/s, torch SDPA f32 42.21 and 42.30; the default row 29.68 and 29.71, 05315 29.72
-// and 29.71, 5315 29.68 and 29.71, 5315h 28.37 and 28.38): SR (WGC_FLASH3 + 2048, with SD and
-// PT: the softmax split over rows, half h finishing rows 2 h and 2 h + 1, the partial S
-// exchanged both ways as a quad per row, P stored as .xy / .zw scalars; 166 registers): 7363
-// 27.88, 27.99 with V chunk 0 stored at the exchange's barrier, 28.64 without; 7379 (211) 27.96,
-// 7411 (243) 25.62, 7395 (227) 25.63, 7363h 26.51; VE (+ 8192: V chunk 0 stored at the SD
-// exchange's barrier instead of after the maxima's) 13507 29.26; VH (+ 16384: V chunk 0 fetched
-// and stored by half 1 alone, 8 quads per lane, while half 0 does the softmax; 182 registers)
-// 21699 29.10, 29.09, 21699h 27.64, 21715 (211) 27.27; with M2 (+ 32768) 54467 29.30, 29.25,
-// 54467h 27.65: every store issued between the S phase's end and the P barrier lengthens the
-// softmax's critical path (one 256-lane workgroup per multiprocessor, little to hide it).  M2
-// alone (kept, opt-in): 38083 29.79, 29.76 against 29.71 (+0.2%, within noise).  Also measured:
-// 5331 29.69, 5363 27.79.
-// SD + OK on the H200 (causal B1 H32 S4096 D128, wgc bench llm, TFLOP/s, WGC_FLASH3 = mode + 1024
-// (SD) + 4096 (OK), f16 inputs marked h; three runs while adding OK, the last at 756bd7a, torch
-// SDPA f32 42.45, 42.28, 42.39): 5315 = 195 + SD + OK (the default since) 29.84 in the second,
-// 29.84 and 29.85 in the last, its default row 29.83 (0.704 of SDPA); 5187 (67 + SD + OK, P
-// row-major) 29.14, 5203 (83, K fetched at its store) 29.14, 5331 (211) 29.83, 5219 (99, V fetched
-// at its store) 27.49, 4163 (67 + OK alone) 27.97, 4291 (195 + OK) 27.77, 5323 (203: NG 4, 128
-// lanes, BR 16) 18.74; the old default 1091 28.15, 28.17, 28.16, 28.17, its default row 28.21,
-// 28.19; 1219 (195 + SD: the quad exchange without OK) 27.56, 1235 27.63; f16 5315h 28.60, 28.59,
-// default row 28.58, 5331h 28.54, 5363h (243 + SD + OK) 28.25, 5187h 27.64, 1219h 27.35, 27.40,
-// 27.36, 1267h 26.96, 5323h 17.52, the old default 243h 26.43, 26.45, 26.44.  Tried and deleted
-// (first run): SK, SD over K chunk 0 and each lane's own 2 keys over the last chunk, the partial
-// blocks (as quads, key-major) meeting at the barriers that chunk needs anyway (8 barriers per
-// tile): 2115 (67) 27.25, 2131 27.20, 2243 26.68, 2259 26.75, 2291h 26.88: the barrier saved was
-// worth less than SD's reads per FMA in the last chunk.  Registers were not read that round (OK
-// holds 16 more accumulators per lane: one 256-lane workgroup per multiprocessor either way).
-// SD on the H200 (one run at 7b3783a, causal B1 H32 S4096 D128, torch SDPA f32 42.39, TFLOP/s,
-// WGC_FLASH3 = mode + 1024): 67 27.07 -> 1091 28.17 (the f32 default until 756bd7a), 83 -> 1107 28.17,
-// 115 25.66 -> 1139 26.24, 114 24.67 -> 1138 25.36, 66 -> 1090 26.89, 67h -> 1091h 26.58
-// (243h, then the f16 default, 26.45 in that run: within noise, kept).
-// Measured on the H200 (causal B1 H32 S4096 D128, wgc bench llm, three runs at the commit that
-// added SG, torch SDPA f32 42.3-42.4, TFLOP/s, registers per lane in parentheses, f16 inputs
-// marked h): with SG f32 67 (the default) 27.08, 27.07, 27.05 (138), 83 27.08 (138), 195 26.89,
-// 26.88, 26.86 (136), 211 26.85 (136), 243 25.87, 25.83 (132), 227 25.87 (132), 99 25.63 (134),
-// 115 25.66 (134); without SG (WGC_FLASH3 + 512) 707 = 195 25.97, 25.97 (165), 579 = 67 25.85
-// (146), 755 = 243 24.67; f16 with SG 243h (the default) 26.42, 26.44 (124 registers: two
-// workgroups per multiprocessor), 227h 26.46 (124), 211h 25.81 (126), 195h 25.73 (126), 67h 25.08
-// (128), without SG 707h 24.83, 114h 24.67, 24.67 (the f16 default before).  V chunk 0 fetched
-// and stored after P in the DS modes (tried, deleted) kept the registers and lost: 243 25.61, 83
-// 26.92, 115 25.37, 243h 26.34.  The DS / DO fetches in 2 or 4 pieces, each piece's addresses
-// made to depend (through P.pad0) on the last load of the one before, so that fewer fetched
-// quads are live at a store (tried, deleted; one run at 28faa9d, torch SDPA 42.30, 67 26.99):
-// 243 25.73 -> 22.95 in 2 pieces, 21.20 in 4; 115 25.54 -> 23.95, 20.97; 83 in 4 23.39; 243h
-// 26.28 -> 21.36 in 4: the serialized round trips cost more than the registers could return.
-// The running row maxima and each lane's sum shares kept in mxs instead of registers (LM, MC
-// bit 4: the maxima in two per-group slots alternating by tile parity, the sum shares in the
-// slots of the lanes whose maxima no longer land there with SG plus 4 more quads per group; 8
-// registers fewer in the loop; tried, deleted; one run at 7b3783a, torch SDPA 42.4, default row
-// 26.96; correct on lavapipe and the H200): 67 26.95 -> 26.69, 243 25.74 -> 25.41, 195 26.92,
-// 243h 25.79 (its default row 26.23): the extra shared traffic and dependent loads cost, and no
-// sign of a second workgroup per multiprocessor.
-// Before SG (one run at the commit that added WQ, PT and EX, torch SDPA 42.3; registers per
-// lane from the driver's pipeline statistics, f16 in parentheses): 195 (then the f32 default)
-// 26.0 TFLOP/s (165 registers, f16 153), 67 (WQ, register prefetch, P row-major) 25.8 (146,
-// 148), 83 (WQ, only the O phase prefetched) 25.8,
-// 243 (WQ + PT, fetched at the stores) 24.7 (159, 145), 242 (PT) 24.7 (159, 147), 114 24.5
-// (139, 141; f16 24.7), 115 (WQ) 24.4 (139, 141), 99 (WQ, only the S phase prefetched) 24.4;
-// without EX 114 24.3-24.4, 115 24.4 (EX alone: noise); q, P and row maxima of a group in one
-// shared row (deleted) 24.5-24.7, no gain.  None reaches 128 registers (two workgroups per
-// multiprocessor): one 256-lane workgroup per SM throughout.  Earlier (commits c3dae2f and
-// 88c2ad1): mode 114 (then the default) 24.0 TFLOP/s
-// f32 (140 registers: one 256-lane workgroup per multiprocessor) and 21.1 f16 (136), not causal
-// 24.1; SPL with register prefetch 23.4 (66), 23.5 (82), 23.7 (98); SPL with 32-dim K chunks 22.1
-// (64, 112); mode 2 (the default before 114) 19.7 (202 registers, two 128-lane workgroups), 18 19.5
-// (184), 34 19.3, 50 19.4 (182); NG 4: 122 15.3 (172), 74 15.5 (174), 58 8.7 and 10 8.9 (244 and
-// 255); earlier: mode 0 19.3, mode 6 (head-major) 15.9, modes 9 and 11 (RPG 8, NG 4) 4.3 (255
-// registers); rolled s_chunk / o_chunk loops (deleted) 18.1 in mode 114 (185 registers);
-// flash2.wgsl 15.0.
+// (above); MB = mode bits: bit 3 NG 4 (else 8), bit 4 DS, bit 5 DO, bit 6 SPL, bit 0 WQ (with
+// SPL), bit 7 PT (with SPL); bit 1 (64-dim K chunks, the only size) is set in every mode
+// number.  attention.c's configurations: mode 2 (D <= 64), 195 = 1 + 2 + 64 + 128 with SG, SD and OK (D <= 128 with
+// subgroups: H200, causal B1 H32 S4096 D128, f32 29.83 TFLOP/s, f16 28.58), 195 without them
+// (f32 without subgroups: 25.97), 114 = 2 + 16 + 32 + 64 (f16 without subgroups: 24.67), and for
+// tests 203 = 195 + NG 4 (the D 128 code in 31 KiB, so that lavapipe runs it).
+// Workgroup memory 16 (NG (4 DP / 4 + 1) + 64 17 + NG (4 16 + 1) + 4 NG 4 NH) bytes
+// (attention.c's flash3_smem): 46336 for D 128 in mode 195, 44288 in mode 2 (NVIDIA's Vulkan
+// limit is 48 KiB), 32000 for D 32 in mode 2.
+// Registers (the driver's pipeline statistics on the H200, no spills): 170 per lane in mode 195
+// with SG, SD and OK (f16 160), so one 256-lane workgroup per multiprocessor.
 // Inputs, strides and parameters as flash2.wgsl; P.shape[1].z = query blocks of BR rows.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
@@ -156,21 +84,20 @@ const SPL: bool = (MB & 64u) != 0u;           // two lanes per (group, column): 
 const NH: u32 = select(1u, 2u, SPL);          // lanes per (group, column)
 const NG: u32 = select(8u, 4u, (MB & 8u) != 0u);  // groups of 16 (16 NH) lanes
 const WGS: u32 = 16u * NG * NH;               // lanes
-const RPG: u32 = select(4u, 8u, (MB & 1u) != 0u && !SPL);  // rows per group
-const MQ: u32 = RPG / 4u;                     // row-maximum quads per lane
+const RPG: u32 = 4u;                          // rows per group
 const BR: u32 = NG * RPG;                     // query rows per workgroup
 const BC: u32 = 64u;                          // keys per tile
 const NO4: u32 = max(D4 / 16u, 1u);           // output column quads per 16 lanes (1 or 2)
 const OK: bool = (MC & 64u) != 0u && SPL && NO4 == 2u;  // O split over keys: quads c, c + 16 over half the keys
 const NOB: bool = NO4 == 2u && (!SPL || OK);  // a lane's second output quad (ob0 ..)
-const KC: u32 = min(DP, select(32u, 64u, (MB & 2u) != 0u));  // head dims per K chunk
-const NKC: u32 = DP / KC;                     // K chunks per tile (1, 2 or 4)
+const KC: u32 = min(DP, 64u);                 // head dims per K chunk
+const NKC: u32 = DP / KC;                     // K chunks per tile (1 or 2)
 const NS: u32 = KC * 16u;                     // quads of a chunk (K: KC x 16, V: VC x D4)
 const VC: u32 = NS / D4;                      // keys per V chunk
-const NVC: u32 = BC / VC;                     // V chunks per tile (1, 2 or 4)
+const NVC: u32 = BC / VC;                     // V chunks per tile (1 or 2)
 const VR: u32 = NO4;                          // kv rows per key of a V chunk
 const KQ: u32 = KC / 4u;                      // head-dim quads per key of a K chunk
-const NPF: u32 = NS / WGS;                    // quads of a chunk per lane (2 .. 16)
+const NPF: u32 = NS / WGS;                    // quads of a chunk per lane (1 .. 8)
 const KW: u32 = WGS / KQ;                     // keys a K chunk's slot i advances by
 const VW: u32 = WGS / D4;                     // keys a V chunk's slot i advances by
 const QG: u32 = RPG * D4 + 1u;                // quads per row group of the q tile (padded)
@@ -184,12 +111,11 @@ const SG: bool = (MC & 8u) != 0u && WQ;       // row maxima / sums of a warp's 8
 const SG2: u32 = select(0u, 16u, SG);         // SG: the mxs slots of lanes (0, half 1), (8, half 1)
 const SG3: u32 = select(0u, 24u, SG);
 const SD: bool = (MC & 16u) != 0u && SPL;    // S split over head dims: half h a 4 x 4 block over half of each chunk
-const M2: bool = (MC & 128u) != 0u && SD && SG;  // the row maxima from half 0's two slots alone (half 1's: -inf)
 
 var<workgroup> qs: array<array<vec4<f32>, QG>, NG>;  // [group][row i * D4 + head-dim quad]
 var<workgroup> kv: array<array<vec4<f32>, 17>, 64>;  // K chunk [key][head-dim quad], V chunk [key * VR + half][quad]
 var<workgroup> ps: array<array<vec4<f32>, PG>, NG>;  // P [group][row i * 16 + key quad] (PT: [group][key])
-var<workgroup> mxs: array<array<vec4<f32>, 16u * MQ * NH>, NG>;  // lanes' row maxima, then partial sums
+var<workgroup> mxs: array<array<vec4<f32>, 16u * NH>, NG>;  // lanes' row maxima, then partial sums
 
 // per invocation: group, lane in the group, its output quad, the K / V chunk slot coordinates
 var<private> lg: u32;
@@ -209,17 +135,12 @@ var<private> vb0: i32;
 // the next chunk, fetched one chunk ahead (slots 0 .. NPF - 1)
 var<private> f0: vec4<f32>; var<private> f1: vec4<f32>; var<private> f2: vec4<f32>; var<private> f3: vec4<f32>;
 var<private> f4: vec4<f32>; var<private> f5: vec4<f32>; var<private> f6: vec4<f32>; var<private> f7: vec4<f32>;
-var<private> f8: vec4<f32>; var<private> f9: vec4<f32>; var<private> fa: vec4<f32>; var<private> fb: vec4<f32>;
-var<private> fc: vec4<f32>; var<private> fd: vec4<f32>; var<private> fe: vec4<f32>; var<private> ff: vec4<f32>;
 // S (rows 0 .. RPG - 1 of the group, keys 4 lc ..), O (the same rows, quads lcv and lc + 16)
 var<private> s0: vec4<f32>; var<private> s1: vec4<f32>; var<private> s2: vec4<f32>; var<private> s3: vec4<f32>;
-var<private> s4: vec4<f32>; var<private> s5: vec4<f32>; var<private> s6: vec4<f32>; var<private> s7: vec4<f32>;
 // SPL: S rows 0 .. 3, keys lk and lk + 16
 var<private> t0: vec2<f32>; var<private> t1: vec2<f32>; var<private> t2: vec2<f32>; var<private> t3: vec2<f32>;
 var<private> oa0: vec4<f32>; var<private> oa1: vec4<f32>; var<private> oa2: vec4<f32>; var<private> oa3: vec4<f32>;
-var<private> oa4: vec4<f32>; var<private> oa5: vec4<f32>; var<private> oa6: vec4<f32>; var<private> oa7: vec4<f32>;
 var<private> ob0: vec4<f32>; var<private> ob1: vec4<f32>; var<private> ob2: vec4<f32>; var<private> ob3: vec4<f32>;
-var<private> ob4: vec4<f32>; var<private> ob5: vec4<f32>; var<private> ob6: vec4<f32>; var<private> ob7: vec4<f32>;
 
 fn neg_inf() -> f32 {
     return bitcast<f32>(0xff800000u | P.pad0);
@@ -310,16 +231,6 @@ fn fetch_k(k0: u32, dc: u32) {
         f6 = ld_k(a + 6 * st, j + 6u * KW, e);
         f7 = ld_k(a + 7 * st, j + 7u * KW, e);
     }
-    if NPF > 8u {
-        f8 = ld_k(a + 8 * st, j + 8u * KW, e);
-        f9 = ld_k(a + 9 * st, j + 9u * KW, e);
-        fa = ld_k(a + 10 * st, j + 10u * KW, e);
-        fb = ld_k(a + 11 * st, j + 11u * KW, e);
-        fc = ld_k(a + 12 * st, j + 12u * KW, e);
-        fd = ld_k(a + 13 * st, j + 13u * KW, e);
-        fe = ld_k(a + 14 * st, j + 14u * KW, e);
-        ff = ld_k(a + 15 * st, j + 15u * KW, e);
-    }
 }
 
 fn store_k() {
@@ -334,16 +245,6 @@ fn store_k() {
         kv[kj + 5u * KW][kd] = f5;
         kv[kj + 6u * KW][kd] = f6;
         kv[kj + 7u * KW][kd] = f7;
-    }
-    if NPF > 8u {
-        kv[kj + 8u * KW][kd] = f8;
-        kv[kj + 9u * KW][kd] = f9;
-        kv[kj + 10u * KW][kd] = fa;
-        kv[kj + 11u * KW][kd] = fb;
-        kv[kj + 12u * KW][kd] = fc;
-        kv[kj + 13u * KW][kd] = fd;
-        kv[kj + 14u * KW][kd] = fe;
-        kv[kj + 15u * KW][kd] = ff;
     }
 }
 
@@ -366,16 +267,6 @@ fn fetch_v(j0: u32) {
         f6 = ld_v(a + 6 * st, j + 6u * VW, e);
         f7 = ld_v(a + 7 * st, j + 7u * VW, e);
     }
-    if NPF > 8u {
-        f8 = ld_v(a + 8 * st, j + 8u * VW, e);
-        f9 = ld_v(a + 9 * st, j + 9u * VW, e);
-        fa = ld_v(a + 10 * st, j + 10u * VW, e);
-        fb = ld_v(a + 11 * st, j + 11u * VW, e);
-        fc = ld_v(a + 12 * st, j + 12u * VW, e);
-        fd = ld_v(a + 13 * st, j + 13u * VW, e);
-        fe = ld_v(a + 14 * st, j + 14u * VW, e);
-        ff = ld_v(a + 15 * st, j + 15u * VW, e);
-    }
 }
 
 // key j of the chunk, quad ve: row j VR + ve / 16, column ve % 16
@@ -388,10 +279,6 @@ fn store_v() {
     if NPF > 1u { sv_(1u, f1); }
     if NPF > 2u { sv_(2u, f2); sv_(3u, f3); }
     if NPF > 4u { sv_(4u, f4); sv_(5u, f5); sv_(6u, f6); sv_(7u, f7); }
-    if NPF > 8u {
-        sv_(8u, f8); sv_(9u, f9); sv_(10u, fa); sv_(11u, fb);
-        sv_(12u, fc); sv_(13u, fd); sv_(14u, fe); sv_(15u, ff);
-    }
 }
 
 // S += q k^T over head-dim quad dq of the q tile (a constant at every call): keys lc + 16 e of
@@ -423,12 +310,7 @@ fn s_step(dq: u32) {
     s1 = dot4(s1, qs[lg][D4 + dq], kx, ky, kz, kw);
     s2 = dot4(s2, qs[lg][2u * D4 + dq], kx, ky, kz, kw);
     s3 = dot4(s3, qs[lg][3u * D4 + dq], kx, ky, kz, kw);
-    if RPG == 8u {
-        s4 = dot4(s4, qs[lg][4u * D4 + dq], kx, ky, kz, kw);
-        s5 = dot4(s5, qs[lg][5u * D4 + dq], kx, ky, kz, kw);
-        s6 = dot4(s6, qs[lg][6u * D4 + dq], kx, ky, kz, kw);
-        s7 = dot4(s7, qs[lg][7u * D4 + dq], kx, ky, kz, kw);
-    }
+
 }
 
 // SD: S += q k^T over head-dim quad dq of the q tile, column d of the K chunk (dq = a constant +
@@ -462,7 +344,7 @@ fn s_chunk(ch: u32) {
     let q = ch * KQ;
     s_step(q); s_step(q + 1u); s_step(q + 2u); s_step(q + 3u);
     if KC >= 32u { s_step(q + 4u); s_step(q + 5u); s_step(q + 6u); s_step(q + 7u); }
-    if KC >= 64u {
+    if KC == 64u {
         s_step(q + 8u); s_step(q + 9u); s_step(q + 10u); s_step(q + 11u);
         s_step(q + 12u); s_step(q + 13u); s_step(q + 14u); s_step(q + 15u);
     }
@@ -526,25 +408,7 @@ fn o_step(pj: u32, vr: u32) {
         ob1 = dot4(ob1, p1, ux, uy, uz, uw);
         ob2 = dot4(ob2, p2, ux, uy, uz, uw);
         ob3 = dot4(ob3, p3, ux, uy, uz, uw);
-        if RPG == 8u {
-            let p4 = ps[lg][64u + pj];
-            let p5 = ps[lg][80u + pj];
-            let p6 = ps[lg][96u + pj];
-            let p7 = ps[lg][112u + pj];
-            oa4 = dot4(oa4, p4, vx, vy, vz, vw);
-            oa5 = dot4(oa5, p5, vx, vy, vz, vw);
-            oa6 = dot4(oa6, p6, vx, vy, vz, vw);
-            oa7 = dot4(oa7, p7, vx, vy, vz, vw);
-            ob4 = dot4(ob4, p4, ux, uy, uz, uw);
-            ob5 = dot4(ob5, p5, ux, uy, uz, uw);
-            ob6 = dot4(ob6, p6, ux, uy, uz, uw);
-            ob7 = dot4(ob7, p7, ux, uy, uz, uw);
-        }
-    } else if RPG == 8u {
-        oa4 = dot4(oa4, ps[lg][64u + pj], vx, vy, vz, vw);
-        oa5 = dot4(oa5, ps[lg][80u + pj], vx, vy, vz, vw);
-        oa6 = dot4(oa6, ps[lg][96u + pj], vx, vy, vz, vw);
-        oa7 = dot4(oa7, ps[lg][112u + pj], vx, vy, vz, vw);
+
     }
 }
 
@@ -581,13 +445,6 @@ fn put_p(i: u32, p: vec4<f32>) {
     ps[lg][x + 4u][e] = p.y;
     ps[lg][x + 8u][e] = p.z;
     ps[lg][x + 12u][e] = p.w;
-}
-
-// SD: row i's partial S (keys lc + 16 e) back from P's places (put_p)
-fn get_p(i: u32) -> vec4<f32> {
-    let x = 16u * i + lc / 4u;
-    let e = lc % 4u;
-    return vec4<f32>(ps[lg][x][e], ps[lg][x + 4u][e], ps[lg][x + 8u][e], ps[lg][x + 12u][e]);
 }
 
 // keys at or below lim (a row's last visible key) keep their scores, the rest become -inf
@@ -628,12 +485,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let w = wid.y * P.gx + wid.x;
     let nbh = max(B * H, 1u);
     let live = w < nbh * nqb;             // uniform: the same for the whole workgroup
-    var bh = w % nbh;                     // heaviest (causal) blocks of all heads first
-    var qblk = nqb - 1u - min(w / nbh, nqb - 1u);
-    if (MB & 4u) != 0u {
-        bh = w / max(nqb, 1u);
-        qblk = nqb - 1u - w % max(nqb, 1u);
-    }
+    let bh = w % nbh;                     // heaviest (causal) blocks of all heads first
+    let qblk = nqb - 1u - min(w / nbh, nqb - 1u);
     let b = bh / max(H, 1u);
     let h = bh % max(H, 1u);
     let hk = h / G;
@@ -679,10 +532,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
 
     let ni = vec4<f32>(neg_inf());
-    var ma = ni;                          // running max of rows 0..3 (mb: 4..7) of the group
-    var mb = ni;
+    var ma = ni;                          // running max of the group's rows 0..3
     var la = vec4<f32>(0.0);              // this lane's share of the running sums
-    var lb = vec4<f32>(0.0);
 
     // keys visible to this block: [0, kend)
     var kend = Lk;
@@ -696,7 +547,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         // 1. S = q k^T, K chunk by chunk; each chunk's fetch brings the next one (after the
         //    last, V chunk 0)
         s0 = vec4<f32>(0.0); s1 = vec4<f32>(0.0); s2 = vec4<f32>(0.0); s3 = vec4<f32>(0.0);
-        s4 = vec4<f32>(0.0); s5 = vec4<f32>(0.0); s6 = vec4<f32>(0.0); s7 = vec4<f32>(0.0);
         t0 = vec2<f32>(0.0); t1 = vec2<f32>(0.0); t2 = vec2<f32>(0.0); t3 = vec2<f32>(0.0);
         workgroupBarrier();
         if DO { fetch_k(k0, 0u); }
@@ -709,26 +559,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             if DS { fetch_k(k0, KC); }
             store_k();
             workgroupBarrier();
-            if !DS { if NKC > 2u { fetch_k(k0, 2u * KC); } else { fetch_v(k0); } }
-            s_chunk(1u);
-        }
-        if NKC > 2u {
-            workgroupBarrier();
-            if DS { fetch_k(k0, 2u * KC); }
-            store_k();
-            workgroupBarrier();
-            if !DS { fetch_k(k0, 3u * KC); }
-            s_chunk(2u);
-            workgroupBarrier();
-            if DS { fetch_k(k0, 3u * KC); }
-            store_k();
-            workgroupBarrier();
             if !DS { fetch_v(k0); }
-            s_chunk(3u);
+            s_chunk(1u);
         }
         // SD: half 1's partial S meets half 0's in P's places (P of the last tile is read: a
         //     barrier has passed since; with PT key-major: 4 quads per lane)
-        if SD && PT {
+        if SD {
             if lh == 1u {
                 ps[lg][lc] = vec4<f32>(s0.x, s1.x, s2.x, s3.x);
                 ps[lg][lc + 16u] = vec4<f32>(s0.y, s1.y, s2.y, s3.y);
@@ -746,20 +582,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 s2 += vec4<f32>(a.z, b.z, c.z, d.z);
                 s3 += vec4<f32>(a.w, b.w, c.w, d.w);
             }
-        } else if SD {
-            if lh == 1u { put_p(0u, s0); put_p(1u, s1); put_p(2u, s2); put_p(3u, s3); }
-            workgroupBarrier();
-            if lh == 0u { s0 += get_p(0u); s1 += get_p(1u); s2 += get_p(2u); s3 += get_p(3u); }
         }
         // 2. mask (only tiles that cross the diagonal or the last key), row maxima, rescale, P
         if k0 + BC > Lk || (CAUSAL && i32(k0 + BC) - 1 > i32(q0) + shift) {
             let jv = vec4<i32>(i32(k0 + lc)) + vec4<i32>(0, 16, 32, 48);
             var lim = vec4<i32>(i32(Lk) - 1);
-            var lim2 = lim;
             if CAUSAL {
                 let ib = vec4<i32>(i32(q0 + RPG * lg) + shift) + vec4<i32>(0, 1, 2, 3);
                 lim = min(lim, ib);
-                lim2 = min(lim2, ib + vec4<i32>(4));
             }
             let jw = vec2<i32>(i32(k0 + lk)) + vec2<i32>(0, 16);
             t0 = msk2(t0, jw, lim.x);
@@ -770,30 +600,22 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             s1 = msk(s1, jv, lim.y);
             s2 = msk(s2, jv, lim.z);
             s3 = msk(s3, jv, lim.w);
-            if RPG == 8u {
-                s4 = msk(s4, jv, lim2.x);
-                s5 = msk(s5, jv, lim2.y);
-                s6 = msk(s6, jv, lim2.z);
-                s7 = msk(s7, jv, lim2.w);
-            }
+
         }
         var mxa = vec4<f32>(hmax(s0), hmax(s1), hmax(s2), hmax(s3));
         if SPL && !SD { mxa = vec4<f32>(hmax2(t0), hmax2(t1), hmax2(t2), hmax2(t3)); }
         if SD && lh == 1u { mxa = ni; }
-        var mxb = vec4<f32>(hmax(s4), hmax(s5), hmax(s6), hmax(s7));
-        let me = (lh * 16u + lc) * MQ;
+        let me = lh * 16u + lc;
         if SG { mxa = sg_max(mxa); }
         mxs[lg][me] = mxa;
-        if RPG == 8u { mxs[lg][me + 1u] = mxb; }
+
         workgroupBarrier();
-        if M2 {
-            mxa = max(mxs[lg][0], mxs[lg][8]);
-        } else if SG {
+        if SG {
             mxa = max(max(mxs[lg][0], mxs[lg][8]), max(mxs[lg][SG2], mxs[lg][SG3]));
         } else {
             for (var u = 0u; u < 16u * NH; u = u + 1u) {
-                mxa = max(mxa, mxs[lg][u * MQ]);
-                if RPG == 8u { mxb = max(mxb, mxs[lg][u * MQ + 1u]); }
+                mxa = max(mxa, mxs[lg][u]);
+
             }
         }
         // every lane is past S: V chunk 0 may replace the last K chunk
@@ -839,24 +661,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 put_p(3u, p3);
             }
         }
-        if RPG == 8u {
-            let mnb = max(mb, mxb);
-            let mub = select(mnb, vec4<f32>(0.0), mnb == ni);
-            let ab = exp2(mb - mub);
-            mb = mnb;
-            lb = lb * ab;
-            oa4 = oa4 * ab.x; oa5 = oa5 * ab.y; oa6 = oa6 * ab.z; oa7 = oa7 * ab.w;
-            if NOB { ob4 = ob4 * ab.x; ob5 = ob5 * ab.y; ob6 = ob6 * ab.z; ob7 = ob7 * ab.w; }
-            let p4 = exp2(s4 - vec4<f32>(mub.x));
-            let p5 = exp2(s5 - vec4<f32>(mub.y));
-            let p6 = exp2(s6 - vec4<f32>(mub.z));
-            let p7 = exp2(s7 - vec4<f32>(mub.w));
-            lb = lb + vec4<f32>(hsum(p4), hsum(p5), hsum(p6), hsum(p7));
-            put_p(4u, p4);
-            put_p(5u, p5);
-            put_p(6u, p6);
-            put_p(7u, p7);
-        }
+
         // 3. O += P V, V chunk by chunk; the last chunk's fetch brings K chunk 0 of the next tile
         workgroupBarrier();
         let more = t + 1u < ntiles;
@@ -867,22 +672,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             if DO { fetch_v(k0 + VC); }
             store_v();
             workgroupBarrier();
-            if !DO { if NVC > 2u { fetch_v(k0 + 2u * VC); } else if more { fetch_k(k0 + BC, 0u); } }
+            if !DO && more { fetch_k(k0 + BC, 0u); }
             o_chunk(1u);
-        }
-        if NVC > 2u {
-            workgroupBarrier();
-            if DO { fetch_v(k0 + 2u * VC); }
-            store_v();
-            workgroupBarrier();
-            if !DO { fetch_v(k0 + 3u * VC); }
-            o_chunk(2u);
-            workgroupBarrier();
-            if DO { fetch_v(k0 + 3u * VC); }
-            store_v();
-            workgroupBarrier();
-            if more && !DO { fetch_k(k0 + BC, 0u); }
-            o_chunk(3u);
         }
     }
 
@@ -900,10 +691,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         kv[xr][xc + 3u] = select(ob3, oa3, h1);
     }
     // the row sums: the 16 lanes' shares (mxs is free: a barrier has passed since its last read)
-    let me = (lh * 16u + lc) * MQ;
+    let me = lh * 16u + lc;
     if SG { la = sg_sum(la); }
     mxs[lg][me] = la;
-    if RPG == 8u { mxs[lg][me + 1u] = lb; }
+
     workgroupBarrier();
     if OK {
         let xr = 32u * (1u - lh) + xs / 4u;
@@ -914,18 +705,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         }
     }
     var ta = vec4<f32>(0.0);
-    var tb = vec4<f32>(0.0);
     if SG {
         ta = (mxs[lg][0] + mxs[lg][8]) + (mxs[lg][SG2] + mxs[lg][SG3]);
     } else {
         for (var u = 0u; u < 16u * NH; u = u + 1u) {
-            ta = ta + mxs[lg][u * MQ];
-            if RPG == 8u { tb = tb + mxs[lg][u * MQ + 1u]; }
+            ta = ta + mxs[lg][u];
+
         }
     }
     if live && select(lc, lc + 16u * lh, SPL) < D4 {
         let ia = select(vec4<f32>(1.0) / ta, vec4<f32>(0.0), ta == vec4<f32>(0.0));
-        let ib = select(vec4<f32>(1.0) / tb, vec4<f32>(0.0), tb == vec4<f32>(0.0));
         let r0 = q0 + RPG * lg;
         if !OK || lh == 0u {
             store_row(r0, lcv, oa0 * ia.x, Lq, D, bh);
@@ -939,17 +728,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             store_row(r0 + 2u, lc + 16u, ob2 * ia.z, Lq, D, bh);
             store_row(r0 + 3u, lc + 16u, ob3 * ia.w, Lq, D, bh);
         }
-        if RPG == 8u {
-            store_row(r0 + 4u, lc, oa4 * ib.x, Lq, D, bh);
-            store_row(r0 + 5u, lc, oa5 * ib.y, Lq, D, bh);
-            store_row(r0 + 6u, lc, oa6 * ib.z, Lq, D, bh);
-            store_row(r0 + 7u, lc, oa7 * ib.w, Lq, D, bh);
-            if NOB {
-                store_row(r0 + 4u, lc + 16u, ob4 * ib.x, Lq, D, bh);
-                store_row(r0 + 5u, lc + 16u, ob5 * ib.y, Lq, D, bh);
-                store_row(r0 + 6u, lc + 16u, ob6 * ib.z, Lq, D, bh);
-                store_row(r0 + 7u, lc + 16u, ob7 * ib.w, Lq, D, bh);
-            }
-        }
+
     }
 }

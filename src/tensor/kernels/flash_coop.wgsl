@@ -20,10 +20,7 @@
 // q, k, v are read through strides P.st[0/2/4] (batch, head, row, d) with d contiguous and every
 // stride and offset a multiple of 8 (attention_coop.c checks); rows past Lq / Lk read as zeros.
 // P.shape[0] = (B, H, Lq, Lk), P.shape[1] = (D, H / Hkv, query blocks, -), P.sv.x = scale bits.
-// H200, B1 H32 S4096 D128 causal f16 (`wgc bench llm`, best of 5 x 3): 69.7 TFLOP/s (1.97 ms),
-// against 8.0 for the default flash kernel and 518 for PyTorch's SDPA (FlashAttention) in the same
-// run (0.13).  test_attention_coop's WGC_COOP_BENCH=1 timing of the same problem gave 18.8 in that
-// run (not explained yet: same kernel and shape, a test context).
+// H200, B1 H32 S4096 D128 causal f16 (`wgc bench llm`): 74.1-74.4 TFLOP/s, 243 registers.
 // Every index stays inside its array by construction (kernel.c compiles this file without the
 // compiler's bounds checks, as matmul_coop.wgsl).  kernel.c puts the `enable` in the prelude and
 // flash_tc.wgsl (neg_inf, chunk, rescale, emit: shared with flash_x3.wgsl) after this file.

@@ -14,11 +14,10 @@
 // below P.n (the product of the ranges of its parts), input reads are the select's 0 or inside
 // the image, output writes only where 2 ty + a < OH and 2 tx + b < OW.
 //
-// H200 (wgc bench nn, N32 C64 K64 128^2 pad 1 f32, two runs; cuDNN f32 36.9 TFLOP/s in the same
-// runs): channel-major, 256 MiB chunks (16 images), the GEMMs on matmul3's tile64x64v4w (conv.c's
-// choice for K <= 64, and the tuner's) 29.5-30.3 TFLOP/s of the direct sum's flop (0.80 of cuDNN; the implicit GEMM
-// conv.wgsl 21.7-21.9); tile-major with matmul4's 128 x 64 tiles 21.5-21.6 (transforms across
-// channel planes); X2 23.0 (stores two tiles apart).
+// H200 (wgc bench nn, N32 C64 K64 128^2 pad 1 f32; cuDNN f32 36.9 TFLOP/s in the same runs):
+// 256 MiB chunks (16 images), the GEMMs on matmul3's tile64x64v4w (conv.c's choice for K <= 64,
+// and the tuner's) 29.5-30.3 TFLOP/s of the direct sum's flop (0.80 of cuDNN; the implicit GEMM
+// conv.wgsl 21.7-21.9).
 //
 // OP 0, filter: item i = k C + c (P.n = K C); xs = the contiguous weight [K, C, 3, 3] from
 //   P.off.x; shape[0] = (K, C); writes U.
@@ -28,21 +27,13 @@
 // OP 2, output: item i = (n K + k) TT + t (P.n = images K TT); xs = M, bs = bias (MA = 1);
 //   shape[0] = (K, TT, TW, T), shape[1] = (OH, OW); out element (n K + k) OH OW + oh OW + ow
 //   from P.aux.x (the chunk's first output element); writes y.
-// OP bit 4, tile-major: U [16][C][K], V [16][T][C], M [16][T][K] (the GEMMs [T x C] . [C x K],
-//   whose rows of K let matmul4's 128 x 64 tiles run tile-exact); the items of OP 1 and 2 run
-//   along the channels: i = (n TT + t) C + c, i = (n TT + t) K + k.
-// OP bit 8, X2 (OP 1 and 2, channel-major only): an item transforms tiles (ty, 2 j) and (ty,
-//   2 j + 1) (the second when 2 j + 1 < TW), i = (n C + c) TH TW2 + ty TW2 + j with TW2 =
-//   ceil(TW / 2) in shape[1].z: its input patch is 4 x 6, its output 2 x 4.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> xs: array<SA>;
 @group(0) @binding(2) var<storage, read> bs: array<SB>;
 
 const HAS_BIAS: bool = MA == 1u;
-const TM: bool = (OP & 4u) != 0u;   // tile-major layouts
-const X2: bool = (OP & 8u) != 0u && !TM;   // two tiles (along x) per item
-const STAGE: u32 = OP & 3u;
+const STAGE: u32 = OP;
 
 // One row (or column) of B^T d B: (a - c, b + c, c - b, b - e).
 fn bt4(v: vec4<f32>) -> vec4<f32> {
@@ -62,13 +53,7 @@ fn at4(v: vec4<f32>) -> vec2<f32> {
 
 fn tr_filter(i: u32) {
     let KC = P.n;
-    var o = i;
-    if TM {
-        let K = P.shape[0].x;
-        let C = P.shape[0].y;
-        let k = i / C;
-        o = (i - k * C) * K + k;
-    }
+    let o = i;
     let b = P.off.x + 9u * i;
     var g: array<f32, 9>;
     for (var j = 0u; j < 9u; j++) {
@@ -119,29 +104,13 @@ fn tr_input(i: u32) {
     let T = P.shape[0].w;
     let H = P.shape[1].x;
     let st = P.st[0];
-    var per = TT;                      // items per (image, channel)
-    if X2 { per = P.shape[1].z * (TT / TW); }
-    var t = i % per;
-    let nc = i / per;
-    var c = nc % C;
-    var n = nc / C;
-    if TM {
-        c = i % C;
-        let nt = i / C;
-        n = nt / TT;
-        t = nt - n * TT;
-    }
-    var ty: u32;
-    var tx: u32;
-    if X2 {
-        ty = t / P.shape[1].z;
-        tx = 2u * (t - ty * P.shape[1].z);
-    } else {
-        ty = t / TW;
-        tx = t - ty * TW;
-    }
-    var o = c * T + n * TT + ty * TW + tx;
-    if TM { o = i; }
+    let t = i % TT;                    // items per (image, channel): TT
+    let nc = i / TT;
+    let c = nc % C;
+    let n = nc / C;
+    let ty = t / TW;
+    let tx = t - ty * TW;
+    let o = c * T + n * TT + ty * TW + tx;
     let y0 = i32(2u * ty) - P.st[1].x;
     let x0 = i32(2u * tx) - P.st[1].y;
     let rb = i32(P.off.x) + i32(n) * st.x + i32(c) * st.y + y0 * st.z;
@@ -151,13 +120,6 @@ fn tr_input(i: u32) {
     let d3 = ld4(rb + 3 * st.z, x0, u32(y0 + 3) < H);
     let CT = C * T;
     st_v(d0, d1, d2, d3, CT, o);
-    if X2 && tx + 1u < TW {            // the next tile: columns x0 + 2 .. x0 + 5
-        let h0 = ld4(rb, x0 + 2, u32(y0) < H);
-        let h1 = ld4(rb + st.z, x0 + 2, u32(y0 + 1) < H);
-        let h2 = ld4(rb + 2 * st.z, x0 + 2, u32(y0 + 2) < H);
-        let h3 = ld4(rb + 3 * st.z, x0 + 2, u32(y0 + 3) < H);
-        st_v(h0, h1, h2, h3, CT, o + 1u);
-    }
 }
 
 // A^T m A of the tile at M[xi][o] (plane stride KT): (y00, y01, y10, y11).
@@ -184,30 +146,13 @@ fn tr_output(i: u32) {
     let T = P.shape[0].w;
     let OH = P.shape[1].x;
     let OW = P.shape[1].y;
-    var per = TT;
-    if X2 { per = P.shape[1].z * (TT / TW); }
-    var t = i % per;
-    var nk = i / per;
-    var k = nk % K;
-    var n = nk / K;
-    if TM {
-        k = i % K;
-        let nt = i / K;
-        n = nt / TT;
-        t = nt - n * TT;
-        nk = n * K + k;
-    }
-    var ty: u32;
-    var tx: u32;
-    if X2 {
-        ty = t / P.shape[1].z;
-        tx = 2u * (t - ty * P.shape[1].z);
-    } else {
-        ty = t / TW;
-        tx = t - ty * TW;
-    }
-    var o = k * T + n * TT + ty * TW + tx;
-    if TM { o = i; }
+    let t = i % TT;
+    let nk = i / TT;
+    let k = nk % K;
+    let n = nk / K;
+    let ty = t / TW;
+    let tx = t - ty * TW;
+    let o = k * T + n * TT + ty * TW + tx;
     let KT = K * T;
     var bias = 0.0;
     if HAS_BIAS { bias = f32(bs[P.off.z + k]); }
@@ -221,15 +166,6 @@ fn tr_output(i: u32) {
     if ox + 1u < OW {
         out[ob + 1u] = SO(y.y);
         if two { out[ob + OW + 1u] = SO(y.w); }
-    }
-    if X2 && tx + 1u < TW {
-        let z = ld_y(KT, o + 1u) + vec4<f32>(bias);
-        out[ob + 2u] = SO(z.x);
-        if two { out[ob + OW + 2u] = SO(z.z); }
-        if ox + 3u < OW {
-            out[ob + 3u] = SO(z.y);
-            if two { out[ob + OW + 3u] = SO(z.w); }
-        }
     }
 }
 
