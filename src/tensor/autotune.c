@@ -27,8 +27,8 @@
  * choice).  Tuning submits the caller's pending work and waits; the caller's error state and
  * random stream are left as they were.  Choices live in a process-wide table (a mutex guards it;
  * contexts on other threads may share it) keyed by the device UUID, and are appended to
- * <cache_dir>/wgc/tune-v4-<uuid>.txt (wt_policy.cache_dir, else $XDG_CACHE_HOME, else
- * $HOME/.cache; TUNE_VERSION), one line per class: "<class> <kernel> timer=gpu|wall
+ * <cache_dir>/tune-v4-<uuid>.txt (wt_policy.cache_dir, else $XDG_CACHE_HOME/wgc, else
+ * $HOME/.cache/wgc: the directory wg's pipeline cache defaults to as well; TUNE_VERSION), one line per class: "<class> <kernel> timer=gpu|wall
  * <kernel>=<us>...", read back once per file; lines naming an unknown kernel are skipped. */
 #include <errno.h>
 #include <math.h>
@@ -80,14 +80,14 @@ static void class_name(uint32_t cls, char *buf, size_t n) {
              (cls >> 8) & 255, (cls >> 1) & 127, cls & 1, cls >> 28);
 }
 
-/* The cache file of a device: <cache_dir>/wgc/... with the policy's cache_dir ("": none), else
+/* The cache file of a device: <cache_dir>/tune-... with the policy's cache_dir ("": none), else
  * $XDG_CACHE_HOME/wgc, else $HOME/.cache/wgc. */
 static bool cache_path(wt_context *ctx, const uint8_t *uuid, char *buf, size_t n, char *dir, size_t dn) {
     const char *base = ctx->pol.cache_dir, *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     if (base && !*base)
         return false;
     if (base)
-        snprintf(dir, dn, "%s/wgc", base);
+        snprintf(dir, dn, "%s", base);
     else if (xdg && *xdg)
         snprintf(dir, dn, "%s/wgc", xdg);
     else if (home && *home)
