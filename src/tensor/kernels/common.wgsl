@@ -70,6 +70,16 @@ fn src_index(i: u32, k: u32, mode: u32) -> u32 {
     return strided_index(i, k);
 }
 
+// An index value (i32 bits, or u32 when MB == 1) along a dim of n elements (gather, scatter): a
+// negative one counts from the end; -1 when out of range.
+fn wrap_index(raw: u32, n: i32) -> i32 {
+    var k = bitcast<i32>(raw);
+    if MB == 1u && k < 0 { return -1; }   // a u32 index above 2^31 - 1
+    if k < 0 { k = k + n; }
+    if k < 0 || k >= n { return -1; }
+    return k;
+}
+
 fn elem_id(g: vec3<u32>) -> u32 {
     return g.y * (P.gx * 256u) + g.x;
 }

@@ -7,11 +7,8 @@
 fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     let i = elem_id(g);
     if i >= P.n { return; }
-    let n = i32(P.aux.x);
-    var k = bitcast<i32>(u32(b[strided_index(i, 1u)]));
-    if MB == 1u && k < 0 { k = n; }                    // u32 index above 2^31 - 1: out of range
-    if k < 0 { k = k + n; }
-    if k < 0 || k >= n {
+    let k = wrap_index(u32(b[strided_index(i, 1u)]), i32(P.aux.x));
+    if k < 0 {
         out[i] = SO(0);
         return;
     }

@@ -13,11 +13,8 @@
 fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     let i = elem_id(g);
     if i >= P.n { return; }
-    let n = i32(P.aux.x);
-    var k = bitcast<i32>(u32(b[strided_index(i, 1u)]));
-    if MB == 1u && k < 0 { k = n; }
-    if k < 0 { k = k + n; }
-    if k < 0 || k >= n { return; }
+    let k = wrap_index(u32(b[strided_index(i, 1u)]), i32(P.aux.x));
+    if k < 0 { return; }
     let dst = u32(i32(strided_index(i, 2u)) + k * bitcast<i32>(P.aux.y));
     let v = a[strided_index(i, 0u)];
     if OP == 0u {
