@@ -160,10 +160,9 @@ typedef struct wt_policy {
                                      ON = always (tests), OFF = never */
     /* attention */
     const char *attention_kernel; /* NULL: chosen by device and shape; else the FMA flash kernel
-                                     by name where it fits the device (else the default): "flash2",
-                                     "flash3", "flash3_wq", "flash3_wq_nosg", "flash3_ds",
-                                     "flash3_wq4" (src/tensor/attention.c's table FL says what
-                                     each is; tests, benchmarks); an unknown name is an error */
+                                     by name where it fits the device, else the default (tests,
+                                     benchmarks; wt_attention_kernel_names lists them); an unknown
+                                     name is an error */
     /* convolution */
     uint64_t winograd_chunk_bytes;  /* conv2d by Winograd runs a chunk of images at a time whose
                                      transformed input and output stay under this many bytes each
@@ -496,6 +495,9 @@ typedef struct wt_attention_desc {
 } wt_attention_desc;
 wt_tensor *wt_scaled_dot_product_attention(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt_tensor *v,
                                            const wt_attention_desc *desc);   /* desc NULL: defaults */
+/* The FMA flash kernels wt_policy.attention_kernel may name (the default is chosen by device and
+ * shape: doc/nn.md).  Fills up to cap entries of out (NULL when cap is 0); returns how many. */
+size_t wt_attention_kernel_names(const char **out, size_t cap);
 /* ---- end of the neural-network ops ---------------------------------------------------------- */
 
 /* ---- matmul family (src/tensor/matmul.c, autotune.c) --------------------------------------- */

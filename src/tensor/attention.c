@@ -273,6 +273,12 @@ static const fl_kernel FL[FL_COUNT] = {
     [FL_WQ4] = { "flash3_wq4", 203, true },
 };
 
+size_t wt_attention_kernel_names(const char **out, size_t cap) {
+    for (size_t i = 0; out && i < FL_COUNT && i < cap; i++)
+        out[i] = FL[i].name;
+    return FL_COUNT;
+}
+
 bool wt_attention_kernel_known(const char *name) {
     for (int i = 0; i < FL_COUNT; i++)
         if (!strcmp(name, FL[i].name))

@@ -87,6 +87,25 @@ static void context_policy(wt_context *ctx) {
     CHECK_EQ_INT(wt_context_set_policy(ctx, NULL), WT_STATUS_INVALID_ARGUMENT);
     wt_clear_error(ctx);
 
+    /* every kernel the lists name is accepted as a forced kernel, and the lists are not empty */
+    const char *names[64];
+    size_t nm = wt_matmul_kernel_names(names, 64), na;
+    CHECK(nm > 0 && nm <= 64);
+    for (size_t i = 0; i < nm && i < 64; i++) {
+        wt_policy f = p;
+        f.matmul_kernel = names[i];
+        CHECKF(wt_context_set_policy(ctx, &f) == WT_OK, "matmul kernel %s: %s", names[i], wt_last_error(ctx));
+    }
+    na = wt_attention_kernel_names(names, 64);
+    CHECK(na > 0 && na <= 64);
+    for (size_t i = 0; i < na && i < 64; i++) {
+        wt_policy f = p;
+        f.attention_kernel = names[i];
+        CHECKF(wt_context_set_policy(ctx, &f) == WT_OK, "attention kernel %s: %s", names[i], wt_last_error(ctx));
+    }
+    CHECK(wt_matmul_kernel_names(NULL, 0) == nm && wt_attention_kernel_names(NULL, 0) == na);
+    CHECK_EQ_INT(wt_context_set_policy(ctx, &p), WT_OK);
+
     /* strings are copied: the caller's buffer may go */
     char name[64];
     snprintf(name, sizeof name, "%s", "/tmp/wgc-policy-test");
