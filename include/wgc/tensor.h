@@ -170,7 +170,7 @@ typedef struct wt_policy {
     /* tuning */
     wt_tune_mode tune;
     uint32_t tune_budget_ms;      /* FIRST_USE: a lazy op's tuning stops timing new candidates past
-                                     this; 0: 2000 */
+                                     this (the shape's heuristic kernel is timed first); 0: 10000 */
     double tune_min_flop;         /* smaller products are never tuned; 0: 2^28 */
     const char *cache_dir;        /* tuner cache; NULL: $XDG_CACHE_HOME/wgc, else ~/.cache/wgc; "": none */
     /* test hooks: fault injection for the suite (NULL / false in programs) */

@@ -22,7 +22,7 @@
  *
  * When: wt_policy.tune (wt_mm_may_time).  FIRST_USE: the first lazy product of a class with
  * 2 M N K batch >= tune_min_flop (default 2^28) tunes, checking and timing no new candidate once
- * tune_budget_ms (default 2000) has passed; a choice cut short that way is kept for the process
+ * tune_budget_ms (default WT_TUNE_BUDGET_MS, 10 s) has passed; a choice cut short that way is kept for the process
  * only (tune_entry.partial).  wt_autotune_matmul tunes with no budget (and completes a partial
  * choice).  Tuning submits the caller's pending work and waits; the caller's error state and
  * random stream are left as they were.  Choices live in a process-wide table (a mutex guards it;
@@ -391,16 +391,26 @@ bool wt_warm_up(wt_context *ctx, wt_product_fn fn, void *arg, double seconds) {
 }
 
 /* The fastest tiled kernel for the class of (M, N, K, batch, dt, layout) on this device, or
- * WT_MM_AUTO; us[k]: the kernels' times (-1: not timed).  Past `deadline` (now_s() time) no
- * further candidate is checked or timed once one has been (*cut is then set). */
+ * WT_MM_AUTO; us[k]: the kernels' times (-1: not timed).  Candidates are checked and timed with
+ * `first` (the heuristic's kernel for the shape) leading, so that past `deadline` (now_s() time),
+ * where no further candidate is checked or timed once one has been (*cut is then set), the choice
+ * is never one the heuristic would beat. */
 static wt_mm_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
-                         unsigned layout, double deadline, double *us, const char **timer, bool *cut) {
+                         unsigned layout, wt_mm_kernel first, double deadline, double *us, const char **timer,
+                         bool *cut) {
     bool at = layout & WT_MM_LAYOUT_A_COLS, bt_ = layout & WT_MM_LAYOUT_B_KCONTIG;
     *timer = "gpu";
     int nk = WT_MM_KERNEL_COUNT;          /* us[] and ok[] are indexed by kernel */
     bool ok[WT_MM_KERNEL_COUNT];
-    for (int i = 0; i < nk; i++)
+    int order[WT_MM_KERNEL_COUNT], no = 0;  /* the candidates, `first` leading */
+    if (WT_MM_TILED(first))
+        order[no++] = first;
+    for (int i = 0; i < nk; i++) {
         us[i] = -1;
+        ok[i] = false;
+        if (WT_MM_TILED(i) && i != (int)first)
+            order[no++] = i;
+    }
     /* 1. correctness against tile64x64u on a small ragged problem and on a tile-exact one (128 x 64 .
      * 64 x 256: matmul4.wgsl's EXACT specialisation), in the class's layout (A m-contiguous: 68
      * rows, as the 16-byte kernels need M % 4 == 0 there) */
@@ -409,10 +419,10 @@ static wt_mm_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64
     wt_tensor *ref = sa && sb ? mm(ctx, sa, sb, WT_MM_TILE64U) : NULL;
     wt_tensor *eref = ea && eb ? mm(ctx, ea, eb, WT_MM_TILE64U) : NULL;
     int survivors = 0;
-    for (int i = 0; i < nk; i++) {
+    for (int j = 0; j < no; j++) {
+        int i = order[j];
         wt_mm_kernel k = (wt_mm_kernel)i;
-        ok[i] = false;
-        if (!ref || !eref || !WT_MM_TILED(i))
+        if (!ref || !eref)
             continue;
         if (survivors && now_s() > deadline) {
             *cut = true;
@@ -448,16 +458,17 @@ static wt_mm_kernel tune(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64
      * caller's work): 0.3 s of products first, so the first candidates are not timed on a slow
      * clock (H200: after about 1.5 s idle the SM clock drops from 1980 to 345 MHz, and the first
      * 0.2-0.3 s of work run 4-6x slower; doc/tensor.md) */
-    for (int i = 0; i < nk && a && b; i++)
-        if (ok[i]) {
-            tune_arg ta = { a, b, (wt_mm_kernel)i };
+    for (int j = 0; j < no && a && b; j++)
+        if (ok[order[j]]) {
+            tune_arg ta = { a, b, (wt_mm_kernel)order[j] };
             wt_warm_up(ctx, tune_product, &ta, 0.3);
             wt_clear_error(ctx);
             break;
         }
     wt_mm_kernel best = WT_MM_AUTO;
     double best_t = INFINITY;
-    for (int i = 0; i < nk && a && b; i++) {
+    for (int j = 0; j < no && a && b; j++) {
+        int i = order[j];
         if (!ok[i])
             continue;
         if (best != WT_MM_AUTO && now_s() > deadline) {
@@ -507,7 +518,7 @@ bool wt_mm_may_time(const wt_context *ctx) {
 
 /* The choice for the class; tune_ok: tune a class without one (or with a partial one, ahead). */
 static wt_mm_kernel choice(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
-                           unsigned layout, bool tune_ok) {
+                           unsigned layout, wt_mm_kernel first, bool tune_ok) {
     if (!ctx || M <= 0 || N <= 0 || K <= 0 || batch <= 0 || dt <= WT_DTYPE_DEFAULT || dt >= WT_DTYPE_COUNT ||
         layout > 7)
         return WT_MM_AUTO;
@@ -522,7 +533,7 @@ static wt_mm_kernel choice(wt_context *ctx, int64_t M, int64_t N, int64_t K, int
     if (!tune_ok || (e && !(partial && ctx->mm_ahead)))
         return k == WT_MM_KERNEL_COUNT ? WT_MM_AUTO : k;
     /* tune, keeping the caller's error state, pending work and random stream intact */
-    uint32_t budget = ctx->pol.tune_budget_ms ? ctx->pol.tune_budget_ms : 2000;
+    uint32_t budget = ctx->pol.tune_budget_ms ? ctx->pol.tune_budget_ms : WT_TUNE_BUDGET_MS;
     double deadline = ctx->mm_ahead ? INFINITY : now_s() + 1e-3 * budget;
     wt_error_state es;
     wt_error_save(ctx, &es);
@@ -532,7 +543,7 @@ static wt_mm_kernel choice(wt_context *ctx, int64_t M, int64_t N, int64_t K, int
     bool cut = false;
     k = WT_MM_AUTO;
     if (wt_flush(ctx) == WT_OK)
-        k = tune(ctx, M, N, K, batch, dt, layout, deadline, us, &timer, &cut);
+        k = tune(ctx, M, N, K, batch, dt, layout, first, deadline, us, &timer, &cut);
     wt_error_restore(ctx, &es);
     ctx->rng_counter = rng;
     pthread_mutex_lock(&tune_lock);
@@ -547,17 +558,17 @@ static wt_mm_kernel choice(wt_context *ctx, int64_t M, int64_t N, int64_t K, int
 }
 
 wt_mm_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
-                                unsigned layout) {
+                                unsigned layout, wt_mm_kernel first) {
     if (!ctx || (ctx->pol.tune == WT_TUNE_OFF && !ctx->mm_ahead))
         return WT_MM_AUTO;
     double min_flop = ctx->pol.tune_min_flop > 0 ? ctx->pol.tune_min_flop : 268435456.0;
     bool big = 2.0 * (double)M * (double)N * (double)K * (double)batch >= min_flop;
-    return choice(ctx, M, N, K, batch, dt, layout, wt_mm_may_time(ctx) && (big || ctx->mm_ahead));
+    return choice(ctx, M, N, K, batch, dt, layout, first, wt_mm_may_time(ctx) && (big || ctx->mm_ahead));
 }
 
 /* Contiguous row-major operands: ragged when K or N is not a multiple of 4. */
 const char *wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt) {
-    wt_mm_kernel k = choice(ctx, M, N, K, batch, dt, K % 4 || N % 4 ? WT_MM_LAYOUT_RAGGED : 0u, false);
+    wt_mm_kernel k = choice(ctx, M, N, K, batch, dt, K % 4 || N % 4 ? WT_MM_LAYOUT_RAGGED : 0u, WT_MM_AUTO, false);
     return k != WT_MM_AUTO ? wt_mm_kernel_name(k) : NULL;
 }
 

@@ -33,6 +33,8 @@
 #define WT_KERNEL_CACHE 4096u     /* kernel cache slots (a power of two) */
 #define WT_WGM_VERDICTS 32u       /* matmul.c: matmul_wgm verdicts kept (the oldest goes first) */
 #define WT_MAX_IN 3               /* inputs of a dispatch */
+#define WT_TUNE_BUDGET_MS 10000u  /* autotune.c: a lazy op's tuning of a class stops timing new
+                                   * candidates after this (wt_policy.tune_budget_ms 0) */
 #define WT_BATCH_BYTES (1ull << 30)   /* flush once the pool handed out this much for a batch */
 #define WT_CHAIN 7                /* ops fused after a kernel's own (wt_kkey.chain; chain.wgsl applies
                                    * LINK1 .. LINK7) */
@@ -268,7 +270,7 @@ wt_tensor *wt_matmul_kernel_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_t
 #define WT_MM_LAYOUT_A_COLS 2u       /* A m-contiguous (a_ms == 1 != a_ks: a transposed view) */
 #define WT_MM_LAYOUT_RAGGED 4u       /* the 16-byte kernels cannot run it (matmul.c v4_ok) */
 wt_mm_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt,
-                                unsigned layout);
+                                unsigned layout, wt_mm_kernel first);   /* first: the heuristic's kernel */
 /* May a matmul time kernels now (the tuner, the matmul_wgm guard)?  Inside wt_autotune_matmul,
  * or in a lazy op when the policy's tune is FIRST_USE (the default). */
 bool wt_mm_may_time(const wt_context *ctx);

@@ -657,7 +657,7 @@ static wt_status choose(wt_context *ctx, const char *op, const mm_plan *p, wt_te
     }
     *kind = heuristic(p);
     if (*kind != WT_MM_MATVEC) {
-        wt_mm_kernel tuned = wt_autotune_layout(ctx, p->M, p->N, p->K, p->batch, p->odt, layout_of(p));
+        wt_mm_kernel tuned = wt_autotune_layout(ctx, p->M, p->N, p->K, p->batch, p->odt, layout_of(p), *kind);
         if (tuned != WT_MM_AUTO && !cannot_run(ctx, p, tuned, a, b))
             *kind = tuned;
     }
