@@ -22,7 +22,16 @@
  *   unclamped  CLAMPED: wgc's compiler clamps every index (robustBufferAccess2 guards bindings
  *              anyway); UNCLAMPED: compiled without clamps, the file's header proves every index
  *              in range; a number: only keys whose op has one of those bits (the proof's case)
- *   when       which op runs it and when: the default's condition, or why it is a candidate */
+ *   when       which op runs it and when: the default's condition, or why it is a candidate
+ *
+ * Code the files repeat on purpose (`duplicates` over kernels/ lists 36 pairs): each kernel's
+ * entry unpacks its own Params fields (flash2/3, flash_coop/x3, winograd, attention, conv_direct,
+ * pool, scatter); loops unrolled inside one file (reduce4, matmul_coop, matmul2/3/4, flash2/3,
+ * flash_x3, winograd); the scalar and vec4 forms of one op (reduce/reduce4, norm/norm4,
+ * map1v4/map2v4); the tile loads of matmul2/3/4 and conv (scalar, 16-byte, swizzled, im2col
+ * addressing: the H200's fastest forms, each measured alone); and flash_coop/flash_x3 beyond
+ * flash_tc.wgsl: with more shared, the f16 kernel ran 71.3-71.9 TFLOP/s instead of 74.1-74.8 on
+ * the H200 (NVIDIA's compiler gave it 231 registers instead of 243). */
 #ifndef WT_CATALOGUE_H
 #define WT_CATALOGUE_H
 
