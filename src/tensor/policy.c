@@ -4,8 +4,8 @@
  * A context keeps a validated copy (wt_context.pol, strings copied into the context) and the
  * values derived from it (batch limits); ops read only that copy.  The library reads no
  * environment: wt_policy_from_env is the one place that maps WGC_* variables onto the struct,
- * and only programs call it (the CLI, bench, tests, the Python binding).  The table below is
- * that mapping; doc/tensor.md's settings table repeats it with each default's measurement. */
+ * and only programs call it (the CLI, bench, the tests).  The table below is that mapping;
+ * doc/tensor.md's settings table repeats it with each default's measurement. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
