@@ -1,5 +1,5 @@
-/* nn.c - `wgc bench nn`: the neural-network kernels of issue 5 beside PyTorch in the same run.
- * Matmul rows now (softmax, norms, attention and conv2d rows are added to NN_ROWS later):
+/* nn.c - `wgc bench nn`: the matmul family and conv2d beside PyTorch in the same run (softmax,
+ * norms and attention are `wgc bench llm`, nn_llm.c; conv2d's rows are nn_conv.c's):
  *   sgemm N^3        C = A . B, f32 [N, N], N = 1024, 4096, 8192       2 N^3 flop
  *   sgemm ragged     4095 x 4097 x 1023 (M x N x K): no dim a multiple of a tile
  *   linear 4096^3    wt_linear(x, W) = x . W^T, x [M, K], W [N, K] f32, no bias (W read in place)
@@ -13,7 +13,8 @@
  *                    matmul_coop.wgsl alone (policy matmul_workgroup_matrix OFF)
  *   matvec 4096^2    y = W . x, W [4096, 4096] f32: GB/s of W read (the decode path)
  * Time per op: `reps` copies recorded back to back into one batch (independent outputs, no
- * barrier between them), wt_sync, wall clock / reps; best of `runs` (median in the note).  The
+ * barrier between them), wt_sync, bench_time_op's GPU time (wall clock where the device has no
+ * timestamps) / reps; best of `runs` (median in the note).  The
  * first use of a shape class runs the autotuner (outside the timing; its choice is in the note).
  * Every result is checked on 48 sampled outputs against a double-precision host product; a wrong
  * value makes the command exit 1.  WGC_NN_KERNELS=all adds a row per forced tiled kernel for

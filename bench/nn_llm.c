@@ -12,9 +12,10 @@
  *                  torch's f32 SDPA runs CUTLASS's 3xTF32 on such GPUs), else the FMA kernels
  *   flash f32 fma  the same f32 on the FMA kernels alone (WT_ATTENTION_FMA); baseline torch f32
  * Time per op: `reps` copies recorded back to back into one batch (independent outputs), wt_sync,
- * wall clock / reps; best of `runs` (median in the note).  Every result is checked on sampled
+ * bench_time_op's GPU time (wall clock where the device has no timestamps) / reps; best of
+ * `runs` (median in the note).  Every result is checked on sampled
  * rows against a double-precision host computation; a wrong value makes the command exit 1.
- * Targets (issue 5): softmax >= 150% of PyTorch, norms >= 100%, flash f32 >= 70% of SDPA f32. */
+ * Targets: softmax >= 150% of PyTorch, norms >= 100%, flash f32 >= 70% of SDPA f32. */
 #include "bench.h"
 
 #include <math.h>
