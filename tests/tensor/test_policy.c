@@ -107,7 +107,7 @@ static void context_policy(wt_context *ctx) {
     CHECK_EQ_INT(wt_context_set_policy(ctx, &p), WT_OK);
 
     /* strings are copied: the caller's buffer may go */
-    char name[64];
+    char name[64] = { 0 };
     snprintf(name, sizeof name, "%s", "/tmp/wgc-policy-test");
     wt_policy s = p;
     s.cache_dir = name;
@@ -115,7 +115,7 @@ static void context_policy(wt_context *ctx) {
     memset(name, 'x', sizeof name - 1);
     wt_context_get_policy(ctx, &now);
     CHECK_STR(now.cache_dir, "/tmp/wgc-policy-test");
-    char kn[32];
+    char kn[32] = { 0 };
     snprintf(kn, sizeof kn, "%s", "flash3_wq4");
     s.attention_kernel = kn;
     CHECK_EQ_INT(wt_context_set_policy(ctx, &s), WT_OK);
