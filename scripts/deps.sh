@@ -27,5 +27,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "wgc: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null && apt-get install -y -q$missing >/dev/null || {
+# another apt holding the dpkg lock (unattended upgrades on a fresh machine): wait up to 10 minutes
+lock="-o DPkg::Lock::Timeout=600"
+apt-get $lock update -q >/dev/null && apt-get $lock install -y -q$missing >/dev/null || {
   echo "wgc: apt-get install failed for:$missing"; exit 1; }
