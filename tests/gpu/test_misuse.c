@@ -806,9 +806,24 @@ static wg_error_id c_submit(ctx *c, uint32_t p) {
         wg_buffer_release(tmp);
         return id;
     }
+    case 12: wg_queue_submit(c->q, 1, NULL); break; /* a count and no array */
     }
     wg_buffer_release(tmp);
     return 0;
+}
+/* the one-call runner: a count with a NULL array is an error in its result, never a read through NULL */
+static wg_error_id c_runner(ctx *c, uint32_t p) {
+    wg_kernel_run_result r;
+    wg_kernel_run_desc d = { .wgsl = "override n: u32 = 1u;\n"
+                                     "@group(0) @binding(0) var<storage, read_write> x: array<u32>;\n"
+                                     "@compute @workgroup_size(1) fn main() { x[0] = n; }\n",
+                             .dispatch = { 1, 1, 1 } };
+    if (p == 0)
+        d.binding_count = 3;
+    else
+        d.override_count = 3;
+    CHECK(wg_device_run_kernel(c->dev, &d, &r) == WG_STATUS_ERROR);
+    return r.error.id;
 }
 static wg_error_id c_scope(ctx *c, uint32_t p) {
     wg_device_push_error_scope(c->dev, (wg_error_type)p);
@@ -980,6 +995,9 @@ static void build_cases(const wg_limits *L, bool coop, bool stats) {
     add_case("submit null", 9, WG_ERR_NULL_OBJECT, c_submit);
     add_case("submit too many", 10, WG_ERR_SUBMIT_TOO_MANY, c_submit);
     add_case("submit 64 is fine", 11, WG_ERR_NONE, c_submit);
+    add_case("submit NULL array", 12, WG_ERR_NULL_OBJECT, c_submit);
+    add_case("run_kernel NULL bindings", 0, WG_ERR_NULL_OBJECT, c_runner);
+    add_case("run_kernel NULL overrides", 1, WG_ERR_NULL_OBJECT, c_runner);
     ROWS("scope filter", WG_ERR_BAD_ENUM, c_scope, 0, 5, 99);
     add_case("wgsl syntax error", 1, WG_ERR_WGSL_COMPILE, c_wgsl_only);
     add_case("wgsl without compute entry", 0, WG_ERR_SPIRV_NO_COMPUTE_ENTRY, c_wgsl_only);
