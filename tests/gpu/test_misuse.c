@@ -825,6 +825,27 @@ static wg_error_id c_runner(ctx *c, uint32_t p) {
     CHECK(wg_device_run_kernel(c->dev, &d, &r) == WG_STATUS_ERROR);
     return r.error.id;
 }
+/* a released buffer (last reference gone) stays readable while the device lives: every later
+ * release, retain, destroy or use is WG_ERR_OBJECT_RELEASED, never a use-after-free */
+static wg_error_id c_released(ctx *c, uint32_t p) {
+    wg_buffer *b = buf(c, 256, WG_BUFFER_USAGE_STORAGE | WG_BUFFER_USAGE_COPY_DST | WG_BUFFER_USAGE_COPY_SRC);
+    wg_buffer_release(b);
+    switch (p) {
+    case 0: wg_buffer_release(b); break;
+    case 1: wg_buffer_retain(b); break;
+    case 2: wg_buffer_destroy(b); break;
+    case 3: wg_queue_write_buffer(c->q, b, 0, data, 16); break;
+    case 4: { wg_command_encoder *e = enc(c); wg_command_encoder_copy_buffer_to_buffer(e, c->storage, 0, b, 0, 16);
+              finish_release(e); break; }
+    case 5: wg_bind_group_release(mkgroup(c->dev, c->inc, 1, &b)); break;
+    case 6: /* released long ago: many releases since, still detected within WG_RELEASED_KEEP */
+        for (int i = 0; i < 200; i++)
+            wg_buffer_release(buf(c, 64, 0));
+        wg_buffer_release(b);
+        break;
+    }
+    return 0;
+}
 static wg_error_id c_scope(ctx *c, uint32_t p) {
     wg_device_push_error_scope(c->dev, (wg_error_type)p);
     return 0;
@@ -996,6 +1017,7 @@ static void build_cases(const wg_limits *L, bool coop, bool stats) {
     add_case("submit too many", 10, WG_ERR_SUBMIT_TOO_MANY, c_submit);
     add_case("submit 64 is fine", 11, WG_ERR_NONE, c_submit);
     add_case("submit NULL array", 12, WG_ERR_NULL_OBJECT, c_submit);
+    ROWS("released buffer", WG_ERR_OBJECT_RELEASED, c_released, 0, 1, 2, 3, 4, 5, 6);
     add_case("run_kernel NULL bindings", 0, WG_ERR_NULL_OBJECT, c_runner);
     add_case("run_kernel NULL overrides", 1, WG_ERR_NULL_OBJECT, c_runner);
     ROWS("scope filter", WG_ERR_BAD_ENUM, c_scope, 0, 5, 99);
