@@ -93,6 +93,10 @@ bool wt_check_tensor(wt_context *ctx, const char *op, const wt_tensor *t) {
             wt_fail(ctx, WT_STATUS_NULL_TENSOR, op, "NULL tensor passed");
         return false;
     }
+    if (!t->refs) {
+        wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "tensor was already released");
+        return false;
+    }
     if (t->ctx != ctx) {
         wt_fail(ctx, WT_STATUS_WRONG_CONTEXT, op, "tensor belongs to another context");
         return false;
@@ -168,16 +172,29 @@ wt_tensor *wt_tensor_view(wt_context *ctx, const char *op, wt_tensor *base, int 
     return t;
 }
 
+/* A released tensor (refs 0) sits on the context's free list, so releasing or retaining it again
+ * is reported instead of corrupting the lists.  After wt_context_destroy the tensors the caller
+ * still holds have no storage and keep the context's shell alive; releasing the last of them
+ * frees the shell (see wt_context_destroy). */
+static bool tensor_live(wt_tensor *t, const char *op) {
+    if (t->refs)
+        return true;
+    wt_fail(t->ctx, WT_STATUS_INVALID_ARGUMENT, op, "tensor was already released");
+    return false;
+}
+
 void wt_retain(wt_tensor *t) {
-    if (t)
+    if (t && tensor_live(t, "wt_retain"))
         t->refs++;
 }
 
 void wt_release(wt_tensor *t) {
-    if (!t || --t->refs)
+    if (!t || !tensor_live(t, "wt_release") || --t->refs)
         return;
     wt_context *ctx = t->ctx;
-    wt_storage_unref(t->st);
+    if (t->st)
+        wt_storage_unref(t->st);
+    t->st = NULL;
     if (t->prev)
         t->prev->next = t->next;
     else
@@ -185,16 +202,22 @@ void wt_release(wt_tensor *t) {
     if (t->next)
         t->next->prev = t->prev;
     ctx->stats.live_tensors--;
+    if (ctx->destroyed) {
+        wt_free(ctx, t);
+        if (!ctx->live_tensors)
+            wt_free(ctx, ctx);
+        return;
+    }
     t->next = ctx->free_tensors;
     t->prev = NULL;
     ctx->free_tensors = t;
 }
 
 void wt_tensors_destroy(wt_context *ctx) {
-    while (ctx->live_tensors) {
-        wt_tensor *t = ctx->live_tensors;
-        t->refs = 1;
-        wt_release(t);
+    for (wt_tensor *t = ctx->live_tensors; t; t = t->next) {  /* they stay, without storage */
+        if (t->st)
+            wt_storage_unref(t->st);
+        t->st = NULL;
     }
     for (wt_tensor *t = ctx->free_tensors, *n; t; t = n) {
         n = t->next;
