@@ -512,8 +512,8 @@ wt_tensor *wt_slice(wt_context *ctx, wt_tensor *t, int dim, int64_t start, int64
     int64_t ns[WT_MAX_DIMS], st[WT_MAX_DIMS];
     memcpy(ns, t->shape, sizeof ns);
     memcpy(st, t->strides, sizeof st);
-    ns[dim] = (end - start + step - 1) / step;
-    st[dim] = t->strides[dim] * step;
+    ns[dim] = end == start ? 0 : 1 + (end - start - 1) / step;   /* no end - start + step: it overflows */
+    st[dim] = ns[dim] > 1 ? t->strides[dim] * step : t->strides[dim];   /* step < n there: no overflow */
     return wt_tensor_view(ctx, op, t, t->ndim, ns, st, t->offset + (ns[dim] ? start * t->strides[dim] : 0));
 }
 
@@ -524,7 +524,7 @@ wt_tensor *wt_narrow(wt_context *ctx, wt_tensor *t, int dim, int64_t start, int6
     int64_t n = t->shape[dim];
     if (start < 0)
         start += n;
-    if (start < 0 || length < 0 || start + length > n) {
+    if (start < 0 || length < 0 || start > n || length > n - start) {   /* not start + length: overflow */
         char b[160];
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "start %lld + length %lld out of range for dim %d of shape %s",
                        (long long)start, (long long)length, dim, wt_shape_str(b, sizeof b, t->ndim, t->shape));

@@ -185,6 +185,21 @@ int main(void) {
     expect_error("narrow", wt_narrow(ctx, m, 0, 8, 3), WT_STATUS_INVALID_ARGUMENT, "wt_narrow");
     expect_error("select", wt_select(ctx, m, 0, 10), WT_STATUS_INVALID_ARGUMENT, "index 10");
     expect_error("slice step", wt_slice(ctx, m, 0, 0, 5, 0), WT_STATUS_INVALID_ARGUMENT, "step");
+    {   /* huge steps and lengths do not overflow: one element; an error */
+        wt_tensor *ten = wt_arange(ctx, WT_F32, 0, 10, 1), *big = wt_slice(ctx, ten, 0, 0, 10, INT64_MAX);
+        CHECK(big && wt_numel(big) == 1);
+        double first = -1;
+        CHECK(big && wt_item(ctx, big, &first) == WT_OK && first == 0);
+        wt_release(big);
+        big = wt_slice(ctx, ten, 0, 3, INT64_MAX, INT64_MAX - 1);
+        CHECK(big && wt_numel(big) == 1 && wt_item(ctx, big, &first) == WT_OK && first == 3);
+        wt_release(big);
+        expect_error("narrow overflow", wt_narrow(ctx, ten, 0, INT64_MAX - 2, 5), WT_STATUS_INVALID_ARGUMENT,
+                     "out of range");
+        expect_error("narrow overflow 2", wt_narrow(ctx, ten, 0, 2, INT64_MAX), WT_STATUS_INVALID_ARGUMENT,
+                     "out of range");
+        wt_release(ten);
+    }
     expect_error("NULL input", wt_transpose(ctx, NULL, 0, 1), WT_STATUS_NULL_TENSOR, "wt_transpose");
     expect_error("add shapes", wt_add(ctx, m, n), WT_STATUS_SHAPE, "wt_add: shapes [10, 12] and [2, 12] are not broadcastable");
     wt_tensor *r8 = wt_reshape(ctx, base, WT_SHAPE(1, 1, 1, 1, 1, 1, 1, 120));
