@@ -650,7 +650,9 @@ wt_status wt_to_host(wt_context *ctx, wt_tensor *t, void *dst, size_t size) {
     if (!wt_check_tensor(ctx, op, t))
         return ctx->status;
     size_t hs = wt_dtype_size(t->dtype), gs = wt_gpu_size(t->dtype);
-    if (size != (size_t)t->numel * hs || (size && !dst)) {
+    if (size && !dst)
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "the destination pointer is NULL (%zu bytes given)", size);
+    if (size != (size_t)t->numel * hs) {
         char b[160];
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "%zu bytes given for a %s tensor of shape %s (%zu bytes)",
                          size, wt_dtype_name(t->dtype), wt_shape_str(b, sizeof b, t->ndim, t->shape),
@@ -711,7 +713,9 @@ wt_status wt_item(wt_context *ctx, wt_tensor *t, double *out) {
         return WT_STATUS_INVALID_ARGUMENT;
     if (!wt_check_tensor(ctx, op, t))
         return ctx->status;
-    if (t->numel != 1 || !out) {
+    if (!out)
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "the output pointer is NULL");
+    if (t->numel != 1) {
         char b[160];
         return wt_failst(ctx, WT_STATUS_SHAPE, op, "needs a one-element tensor, got shape %s",
                          wt_shape_str(b, sizeof b, t->ndim, t->shape));

@@ -310,6 +310,13 @@ int main(void) {
     wt_tensor *x3 = wt_ones(ctx, WT_F32, WT_SHAPE(3));
     CHECK(wt_to_host(ctx, x3, h3, 8) == WT_STATUS_INVALID_ARGUMENT && strstr(wt_last_error(ctx), "12 bytes"));
     CHECK(wt_item(ctx, x3, &it) == WT_STATUS_SHAPE);
+    wt_clear_error(ctx);
+    CHECK(wt_to_host(ctx, x3, NULL, 12) == WT_STATUS_INVALID_ARGUMENT && strstr(wt_last_error(ctx), "pointer is NULL"));
+    wt_clear_error(ctx);
+    wt_tensor *x1 = wt_ones(ctx, WT_F32, WT_SHAPE(1));
+    CHECK(wt_item(ctx, x1, NULL) == WT_STATUS_INVALID_ARGUMENT && strstr(wt_last_error(ctx), "output pointer is NULL"));
+    wt_release(x1);
+    wt_clear_error(ctx);
     wt_release(x3);
 
     /* releasing twice is an error, not a corrupted free list; tensors held past
