@@ -196,7 +196,8 @@ typedef enum wg_error_type {
     X(QUERY_COUNT, VALIDATION, "query count is zero or exceeds 4096") \
     X(SUBMIT_TOO_MANY, VALIDATION, "more than 64 command buffers in one submit") \
     X(WORKGROUP_STORAGE_LIMIT, VALIDATION, "workgroup storage exceeds maxComputeWorkgroupStorageSize") \
-    X(ENV_VALUE, VALIDATION, "a WGC_* environment variable has a value wg cannot use")
+    X(ENV_VALUE, VALIDATION, "a WGC_* environment variable has a value wg cannot use") \
+    X(OBJECT_RELEASED, VALIDATION, "object used or released after its last reference was released")
 
 typedef enum wg_error_id {
 #define X(name, type, summary) WG_ERR_##name,

@@ -57,6 +57,11 @@ typedef struct wgsl_override_value {
     double value;                /* converted to the override's type (bool: != 0) */
 } wgsl_override_value;
 
+/* The largest max_nesting honoured: a larger value is read as this one.  Each level of the
+ * parser's recursion takes about 100 bytes of stack (-O2), so 1024 levels fit a 256 KB thread
+ * stack with room to spare; without the cap a 4000-deep input overflows one. */
+#define WGSL_MAX_NESTING 1024
+
 typedef struct wgsl_options {
     const char *label;                       /* for debugging; unused by the compiler */
     const char *filename;                    /* shown in messages; NULL = "input.wgsl" */
@@ -68,7 +73,8 @@ typedef struct wgsl_options {
     const wgsl_override_value *overrides;    /* values for `override` declarations */
     uint32_t override_count;
     uint32_t max_errors;                     /* stop recording after this many errors; 0 = 64 */
-    uint32_t max_nesting;                    /* parser nesting limit (brackets, blocks, unary ops); 0 = 128, Tint's */
+    uint32_t max_nesting;                    /* parser nesting limit (brackets, blocks, unary ops); 0 = 128, Tint's;
+                                                capped at WGSL_MAX_NESTING */
     bool no_f16;                             /* reject `enable f16;` (adapter lacks shader-f16) */
     bool no_subgroups;                       /* reject `enable subgroups;` */
     bool no_subgroup_matrix;                 /* reject `enable chromium_experimental_subgroup_matrix;`

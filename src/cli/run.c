@@ -10,6 +10,7 @@
  * (wt_manual_seed + wt_rand, Philox-4x32-10), so the numbers match wt_rand with the same seed.
  * Exit status: 0 ok, 1 invalid kernel (diagnostics on stderr), 2 usage, I/O or GPU error. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,18 @@
 #define RUN_MAX_BINDS 64
 #define RUN_MAX_OVERRIDES 64
 #define RUN_SHOW 6   /* values shown per output */
+
+/* Every error of run/profile goes through run_fail: "wgc: <message>" on stderr (cli_fail), and
+ * the message kept so that --json can print it as its one document (run_json_error). */
+static char run_msg[512];
+static int run_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int run_fail(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(run_msg, sizeof run_msg, fmt, ap);
+    va_end(ap);
+    return cli_fail("%s", run_msg);
+}
 
 typedef enum spec_kind { SPEC_NONE = 0, SPEC_ZEROS, SPEC_FILL, SPEC_ARANGE, SPEC_RAND, SPEC_NPY, SPEC_COUNT } spec_kind;
 
@@ -111,6 +124,16 @@ static bool parse_num(const char *s, double *v) {
     return !*end && isfinite(*v);
 }
 
+/* fill:T:SHAPE:V: V must be a value of T, not something the conversion wraps or rounds to inf */
+static bool fill_fits(wt_dtype dt, double v) {
+    switch (dt) {
+    case WT_U32: return v == floor(v) && v >= 0 && v <= 4294967295.0;
+    case WT_I32: return v == floor(v) && v >= -2147483648.0 && v <= 2147483647.0;
+    case WT_F16: return isnan(v) || isinf(v) || fabs(v) <= 65504.0;
+    default: return isnan(v) || isinf(v) || fabs(v) <= 3.4028234663852886e38;
+    }
+}
+
 static wt_dtype parse_dtype(const char *s, size_t n) {
     static const struct { const char *name; wt_dtype dt; } t[] = { { "f32", WT_F32 }, { "f16", WT_F16 },
                                                                    { "i32", WT_I32 }, { "u32", WT_U32 } };
@@ -164,18 +187,18 @@ static int split_fields(const char *s, size_t n, const char **f, size_t *len, in
 static int parse_bind(const char *arg, bind_spec *b) {
     const char *eq = strchr(arg, '=');
     if (!eq)
-        return cli_fail("--bind '%s': expected G:B=SPEC", arg);
+        return run_fail("--bind '%s': expected G:B=SPEC", arg);
     char gb[32];
     size_t n = (size_t)(eq - arg);
     if (n == 0 || n >= sizeof gb)
-        return cli_fail("--bind '%s': expected G:B=SPEC", arg);
+        return run_fail("--bind '%s': expected G:B=SPEC", arg);
     memcpy(gb, arg, n);
     gb[n] = 0;
     char *colon = strchr(gb, ':');
     if (colon)
         *colon = 0;
     if (colon ? !parse_u32(gb, &b->group) || !parse_u32(colon + 1, &b->binding) : !parse_u32(gb, &b->binding))
-        return cli_fail("--bind '%s': G and B must be numbers", arg);
+        return run_fail("--bind '%s': G and B must be numbers", arg);
     b->text = eq + 1;
     for (const char *p = eq + 1; *p;) {
         const char *c = strchr(p, ',');
@@ -185,38 +208,43 @@ static int parse_bind(const char *arg, bind_spec *b) {
         int nf = split_fields(p, len, f, fl, 5);
         if (len > 4 && !strncmp(p, "out:", 4)) {
             if (len - 4 >= sizeof b->out)
-                return cli_fail("--bind '%s': output path too long", arg);
+                return run_fail("--bind '%s': output path too long", arg);
             memcpy(b->out, p + 4, len - 4);
             b->out[len - 4] = 0;
         } else if (b->kind != SPEC_NONE) {
-            return cli_fail("--bind '%s': more than one source of contents", arg);
+            return run_fail("--bind '%s': more than one source of contents", arg);
         } else if (nf >= 3 && (!strncmp(p, "zeros:", 6) || !strncmp(p, "fill:", 5) || !strncmp(p, "arange:", 7) ||
                                !strncmp(p, "rand:", 5))) {
             b->kind = p[0] == 'z' ? SPEC_ZEROS : p[0] == 'f' ? SPEC_FILL : p[0] == 'a' ? SPEC_ARANGE : SPEC_RAND;
             int want = b->kind == SPEC_FILL || b->kind == SPEC_RAND ? 4 : 3;
             if (nf != want)
-                return cli_fail("--bind '%s': '%.*s' needs %s", arg, (int)len, p,
+                return run_fail("--bind '%s': '%.*s' needs %s", arg, (int)len, p,
                                 want == 4 ? (b->kind == SPEC_FILL ? "fill:T:SHAPE:V" : "rand:T:SHAPE:SEED")
                                           : "KIND:T:SHAPE");
             b->dt = parse_dtype(f[1], fl[1]);
             if (!b->dt)
-                return cli_fail("--bind '%s': dtype '%.*s' (f32, f16, i32 or u32)", arg, (int)fl[1], f[1]);
+                return run_fail("--bind '%s': dtype '%.*s' (f32, f16, i32 or u32)", arg, (int)fl[1], f[1]);
             if (!parse_shape(f[2], fl[2], b))
-                return cli_fail("--bind '%s': shape '%.*s' (N or AxBx.., positive)", arg, (int)fl[2], f[2]);
+                return run_fail("--bind '%s': shape '%.*s' (N or AxBx.., positive)", arg, (int)fl[2], f[2]);
             if (want == 4) {
                 char num[64];
                 if (fl[3] >= sizeof num)
-                    return cli_fail("--bind '%s': bad number", arg);
+                    return run_fail("--bind '%s': bad number", arg);
                 memcpy(num, f[3], fl[3]);
                 num[fl[3]] = 0;
                 if (!parse_num(num, &b->value) || (b->kind == SPEC_RAND && (b->value < 0 || b->value != floor(b->value))))
-                    return cli_fail("--bind '%s': bad %s '%s'", arg, b->kind == SPEC_RAND ? "seed" : "value", num);
+                    return run_fail("--bind '%s': bad %s '%s'", arg, b->kind == SPEC_RAND ? "seed" : "value", num);
+                if (b->kind == SPEC_FILL && !fill_fits(b->dt, b->value))
+                    return run_fail("--bind '%s': value %s does not fit %.*s (%s)", arg, num, (int)fl[1], f[1],
+                                    b->dt == WT_U32 ? "an integer in 0..4294967295"
+                                    : b->dt == WT_I32 ? "an integer in -2147483648..2147483647"
+                                    : b->dt == WT_F16 ? "|value| <= 65504" : "a finite f32");
             }
         } else {
             if (len == 0 || len >= sizeof b->npy)
-                return cli_fail("--bind '%s': empty or too long SPEC", arg);
+                return run_fail("--bind '%s': empty or too long SPEC", arg);
             if (len < 4 || strncmp(p + len - 4, ".npy", 4))
-                return cli_fail("--bind '%s': '%.*s' is neither a .npy file nor zeros:/fill:/arange:/rand:/out:", arg,
+                return run_fail("--bind '%s': '%.*s' is neither a .npy file nor zeros:/fill:/arange:/rand:/out:", arg,
                                 (int)len, p);
             b->kind = SPEC_NPY;
             memcpy(b->npy, p, len);
@@ -225,7 +253,7 @@ static int parse_bind(const char *arg, bind_spec *b) {
         p = c ? c + 1 : p + len;
     }
     if (b->kind == SPEC_NONE)
-        return cli_fail("--bind '%s': out: needs contents too, e.g. zeros:f32:1024,out:FILE.npy", arg);
+        return run_fail("--bind '%s': out: needs contents too, e.g. zeros:f32:1024,out:FILE.npy", arg);
     return 0;
 }
 
@@ -240,7 +268,7 @@ static int parse_args(int argc, char **argv, run_args *a) {
                      (a->profile && (!strcmp(s, "--repeat") || !strcmp(s, "--warmup") || !strcmp(s, "--bytes") ||
                                      !strcmp(s, "--flops")));
         if (takes && !v)
-            return cli_fail("%s: %s needs a value (try wgc %s --help)", argv[0], s, argv[0]);
+            return run_fail("%s: %s needs a value (try wgc %s --help)", argv[0], s, argv[0]);
         if (takes)
             i++;
         if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
@@ -263,39 +291,39 @@ static int parse_args(int argc, char **argv, run_args *a) {
             int k = 0;
             for (char *tok = strtok(tmp, ","); tok; tok = strtok(NULL, ","))
                 if (k >= 3 || !parse_u32(tok, &a->dispatch[k++]))
-                    return cli_fail("%s: --dispatch '%s': X[,Y,Z] with non-negative numbers", argv[0], v);
+                    return run_fail("%s: --dispatch '%s': X[,Y,Z] with non-negative numbers", argv[0], v);
             if (k == 0)
-                return cli_fail("%s: --dispatch '%s': X[,Y,Z]", argv[0], v);
+                return run_fail("%s: --dispatch '%s': X[,Y,Z]", argv[0], v);
             a->have_dispatch = true;
         } else if (!strcmp(s, "--bind")) {
             if (a->nbind >= RUN_MAX_BINDS)
-                return cli_fail("%s: at most %d --bind", argv[0], RUN_MAX_BINDS);
+                return run_fail("%s: at most %d --bind", argv[0], RUN_MAX_BINDS);
             if (parse_bind(v, &a->binds[a->nbind]))
                 return 2;
             for (uint32_t k = 0; k < a->nbind; k++)
                 if (a->binds[k].group == a->binds[a->nbind].group && a->binds[k].binding == a->binds[a->nbind].binding)
-                    return cli_fail("%s: --bind %u:%u given twice", argv[0], a->binds[k].group, a->binds[k].binding);
+                    return run_fail("%s: --bind %u:%u given twice", argv[0], a->binds[k].group, a->binds[k].binding);
             a->nbind++;
         } else if (!strcmp(s, "--override")) {
             const char *eq = strchr(v, '=');
             if (!eq || eq == v || a->nov >= RUN_MAX_OVERRIDES || !parse_num(eq + 1, &a->ov[a->nov].value))
-                return cli_fail("%s: --override '%s': NAME=NUMBER", argv[0], v);
+                return run_fail("%s: --override '%s': NAME=NUMBER", argv[0], v);
             *(char *)eq = 0;   /* argv strings are writable */
             a->ov[a->nov++].name = v;
         } else if (!strcmp(s, "--repeat") || !strcmp(s, "--warmup")) {
             uint32_t n;
             if (!parse_u32(v, &n) || n > 1000000 || (s[2] == 'r' && n == 0))
-                return cli_fail("%s: %s '%s': a number (repeat 1..1000000, warmup 0..1000000)", argv[0], s, v);
+                return run_fail("%s: %s '%s': a number (repeat 1..1000000, warmup 0..1000000)", argv[0], s, v);
             *(s[2] == 'r' ? &a->repeat : &a->warmup) = n;
         } else if (!strcmp(s, "--bytes") || !strcmp(s, "--flops")) {
             double d;
             if (!parse_num(v, &d) || d <= 0)
-                return cli_fail("%s: %s '%s': a positive number (1e9 is fine)", argv[0], s, v);
+                return run_fail("%s: %s '%s': a positive number (1e9 is fine)", argv[0], s, v);
             *(s[2] == 'b' ? &a->bytes : &a->flops) = d;
         } else if (s[0] == '-' && s[1]) {
-            return cli_fail("%s: unknown option '%s' (try wgc %s --help)", argv[0], s, argv[0]);
+            return run_fail("%s: unknown option '%s' (try wgc %s --help)", argv[0], s, argv[0]);
         } else if (a->file) {
-            return cli_fail("%s: one kernel file at a time ('%s' and '%s')", argv[0], a->file, s);
+            return run_fail("%s: one kernel file at a time ('%s' and '%s')", argv[0], a->file, s);
         } else {
             a->file = s;
         }
@@ -305,7 +333,7 @@ static int parse_args(int argc, char **argv, run_args *a) {
         return 2;
     }
     if (!a->have_dispatch)
-        return cli_fail("%s: --dispatch X[,Y,Z] is required", argv[0]);
+        return run_fail("%s: --dispatch X[,Y,Z] is required", argv[0]);
     return 0;
 }
 
@@ -342,7 +370,7 @@ static wt_context *tensors(wg_device *dev, wt_context **ctx) {
     if (!*ctx && wt_policy_from_env(&cd.policy, perr, sizeof perr))
         *ctx = wt_context_create(dev, &cd);
     if (!*ctx)
-        cli_fail("%s", perr);
+        run_fail("%s", perr);
     return *ctx;
 }
 
@@ -353,14 +381,14 @@ static int make_data(bind_spec *b, wg_device *dev, wt_context **ctx) {
             return 2;
         t = wt_load_npy(*ctx, b->npy);
         if (!t)
-            return cli_fail("--bind %u:%u: %s", b->group, b->binding, wt_last_error(*ctx));
+            return run_fail("--bind %u:%u: %s", b->group, b->binding, wt_last_error(*ctx));
         wt_dtype dt = wt_dtype_of(t);
         if (dt == WT_BOOL) {   /* bools go to the GPU as u32 */
             wt_tensor *u = wt_cast(*ctx, t, WT_U32);
             wt_release(t);
             t = u;
             if (!t)
-                return cli_fail("--bind %u:%u: %s", b->group, b->binding, wt_last_error(*ctx));
+                return run_fail("--bind %u:%u: %s", b->group, b->binding, wt_last_error(*ctx));
             dt = WT_U32;
         }
         b->dt = dt;
@@ -375,19 +403,19 @@ static int make_data(bind_spec *b, wg_device *dev, wt_context **ctx) {
     b->bytes = (size_t)b->numel * elem_size(b->dt);
     if (b->bytes == 0) {
         wt_release(t);
-        return cli_fail("--bind %u:%u: '%s' has no elements", b->group, b->binding, b->npy);
+        return run_fail("--bind %u:%u: '%s' has no elements", b->group, b->binding, b->npy);
     }
     b->data = calloc(1, b->bytes);
     b->back = calloc(1, b->bytes);
     if (!b->data || !b->back) {
         wt_release(t);
-        return cli_fail("out of memory (%zu bytes for --bind %u:%u)", b->bytes, b->group, b->binding);
+        return run_fail("out of memory (%zu bytes for --bind %u:%u)", b->bytes, b->group, b->binding);
     }
     if (t) {
         wt_status s = wt_to_host(*ctx, t, b->data, b->bytes);
         wt_release(t);
         if (s != WT_OK)
-            return cli_fail("--bind %u:%u: %s", b->group, b->binding, wt_last_error(*ctx));
+            return run_fail("--bind %u:%u: %s", b->group, b->binding, wt_last_error(*ctx));
     } else if (b->kind == SPEC_FILL || b->kind == SPEC_ARANGE) {
         for (int64_t i = 0; i < b->numel; i++)
             set_value(b, b->data, i, b->kind == SPEC_FILL ? b->value : (double)i);
@@ -406,7 +434,7 @@ static int make_data(bind_spec *b, wg_device *dev, wt_context **ctx) {
                 set_value(b, b->data, i, floor(100.0 * tmp[i]));
         free(tmp);
         if (s != WT_OK || (!fl && !tmp))
-            return cli_fail("--bind %u:%u: rand: %s", b->group, b->binding, *wt_last_error(*ctx) ? wt_last_error(*ctx) : "out of memory");
+            return run_fail("--bind %u:%u: rand: %s", b->group, b->binding, *wt_last_error(*ctx) ? wt_last_error(*ctx) : "out of memory");
     }
     return 0;
 }
@@ -418,7 +446,7 @@ static int save_output(bind_spec *b, wt_context **ctx, wg_device *dev) {
     wt_status s = t ? wt_save_npy(*ctx, t, b->out) : wt_last_status(*ctx);
     wt_release(t);
     if (s != WT_OK)
-        return cli_fail("writing '%s': %s", b->out, wt_last_error(*ctx));
+        return run_fail("writing '%s': %s", b->out, wt_last_error(*ctx));
     return 0;
 }
 
@@ -510,13 +538,24 @@ static void pick_outputs(run_args *a, const char *src, size_t len, bool *is_out)
     wgsl_result_free(r);
 }
 
+/* --json promises one document on every exit: an error before the kernel ran is this one */
+static void run_json_error(void) {
+    printf("{\"ok\":false,\"error\":\"WGC_ERROR\",\"message\":");
+    cli_json_str(stdout, run_msg);
+    printf(",\"diagnostics\":\"\"}\n");
+}
+
 static int run_main(int argc, char **argv, bool profile) {
     run_args *a = calloc(1, sizeof *a);
     if (!a)
-        return cli_fail("out of memory");
+        return run_fail("out of memory");
     a->profile = profile;
     int rc = parse_args(argc, argv, a);
+    for (int i = 1; rc > 0 && i < argc; i++)   /* an error before --json was reached still owes it */
+        a->json |= !strcmp(argv[i], "--json");
     if (rc) {
+        if (rc > 0 && a->json)
+            run_json_error();
         free(a);
         return rc < 0 ? 0 : rc;
     }
@@ -527,8 +566,9 @@ static int run_main(int argc, char **argv, bool profile) {
     wg_device *dev = NULL;
     wt_context *ctx = NULL;
     uint64_t *ns = NULL;
+    bool json_done = false;
     if (!src) {
-        rc = cli_fail("%s: cannot read '%s'", cmd, a->file);
+        rc = run_fail("%s: cannot read '%s'", cmd, a->file);
         goto done;
     }
     wg_error err;
@@ -537,7 +577,7 @@ static int run_main(int argc, char **argv, bool profile) {
     wg_adapter_options opt = { .label = cmd, .select = a->adapter };   /* --adapter, else $WGC_ADAPTER */
     wg_device_desc ddesc = { .label = cmd };
     if (!wg_config_from_env(&env, &idesc, &opt, &ddesc, &err)) {
-        rc = cli_fail("%s: %s", cmd, err.message);
+        rc = run_fail("%s: %s", cmd, err.message);
         goto done;
     }
     inst = wg_instance_create(&idesc, &err);
@@ -548,7 +588,7 @@ static int run_main(int argc, char **argv, bool profile) {
         ddesc.required_features = wg_adapter_get_info(ad)->features;
     dev = ad ? wg_adapter_create_device(ad, &ddesc, &err) : NULL;
     if (!dev) {
-        rc = cli_fail("%s: %s", cmd, err.message);
+        rc = run_fail("%s: %s", cmd, err.message);
         goto done;
     }
     bool tty = isatty(2) && !getenv("WGC_NO_PROGRESS");
@@ -563,7 +603,7 @@ static int run_main(int argc, char **argv, bool profile) {
     wg_kernel_run_result *res = calloc(1, sizeof *res);
     if (!ns || !res) {
         free(res);
-        rc = cli_fail("out of memory");
+        rc = run_fail("out of memory");
         goto done;
     }
     const char *fname = strcmp(a->file, "-") ? a->file : "<stdin>";
@@ -582,6 +622,7 @@ static int run_main(int argc, char **argv, bool profile) {
         if (invalid)
             fputs(res->diagnostics, stderr);
         if (a->json) {
+            json_done = true;
             printf("{\"ok\":false,\"error\":");
             cli_json_str(stdout, wg_error_id_name(res->error.id));
             printf(",\"message\":");
@@ -591,7 +632,7 @@ static int run_main(int argc, char **argv, bool profile) {
             printf("}\n");
         }
         if (!invalid)
-            cli_fail("%s: %s", cmd, res->error.message);
+            run_fail("%s: %s", cmd, res->error.message);
         rc = invalid ? 1 : 2;
         free(res);
         goto done;
@@ -691,6 +732,8 @@ static int run_main(int argc, char **argv, bool profile) {
     free(res);
     rc = 0;
 done:
+    if (rc == 2 && a->json && !json_done)
+        run_json_error();
     for (uint32_t k = 0; k < a->nbind; k++) {
         free(a->binds[k].data);
         free(a->binds[k].back);

@@ -121,7 +121,8 @@ wg_bind_group *wg_device_create_bind_group(wg_device *dev, const wg_bind_group_d
         bool uniform = le->type == WG_BINDING_TYPE_UNIFORM;
         uint32_t usage = uniform ? WG_BUFFER_USAGE_UNIFORM : WG_BUFFER_USAGE_STORAGE;
         wg_buffer *b = e->buffer;
-        if (!b || b->o.dev != dev || b->o.invalid || b->destroyed || !(b->usage & usage)) {
+        if (!b || b->o.kind != WG_OBJ_BUFFER || b->o.dev != dev || b->o.invalid || b->destroyed ||
+            !(b->usage & usage)) {
             char what[96];  /* the message is only formatted on the error path */
             snprintf(what, sizeof what, "bind group '%.40s' binding %u buffer", name, le->binding);
             if (!wg__buffer_usable(dev, b, usage, what))

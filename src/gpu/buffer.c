@@ -278,6 +278,11 @@ void wg__buffer_free(wg_obj *o) {
 }
 
 void wg_buffer_destroy(wg_buffer *b) {
+    if (b && b->o.kind != WG_OBJ_BUFFER) {  /* released (see keep_released in device.c) */
+        wg__err(b->o.dev, WG_ERR_OBJECT_RELEASED, "wg_buffer_destroy: buffer '%s' was already released",
+                wg__label(b));
+        return;
+    }
     if (!b || b->o.invalid || b->destroyed)
         return;
     map_abort(b, WG_MAP_STATUS_ABORTED);

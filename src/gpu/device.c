@@ -28,17 +28,48 @@ void wg__obj_retain(wg_obj *o) {
         o->refs++;
 }
 
+/* A released buffer keeps its memory while the device lives, marked kind NONE, so a second
+ * release or a later use is reported as WG_ERR_OBJECT_RELEASED instead of touching freed memory.
+ * The ring holds the last WG_RELEASED_KEEP; the one it pushes out becomes a spare that
+ * wg__obj_new hands to a new buffer (from then on a stale pointer to it is not detected). */
+static void keep_released(wg_device *dev, wg_obj *o) {
+    o->kind = WG_OBJ_NONE;
+    o->refs = 0;
+    if (dev->nreleased < WG_RELEASED_KEEP) {
+        dev->released[(dev->released_head + dev->nreleased++) % WG_RELEASED_KEEP] = o;
+        return;
+    }
+    void *old = dev->released[dev->released_head];
+    dev->released[dev->released_head] = o;
+    dev->released_head = (dev->released_head + 1) % WG_RELEASED_KEEP;
+    if (wg__grow(&dev->alloc, (void **)&dev->buf_spare, &dev->capbuf_spare, dev->nbuf_spare + 1,
+                 sizeof *dev->buf_spare))
+        dev->buf_spare[dev->nbuf_spare++] = old;
+    else
+        wg__free(&dev->alloc, old);
+}
+
+/* wg_buffer_release: a released buffer (kind NONE, see keep_released) is an error, not a double free */
+static bool buffer_live(wg_buffer *b, const char *op) {
+    if (b->o.kind == WG_OBJ_BUFFER)
+        return true;
+    wg__err(b->o.dev, WG_ERR_OBJECT_RELEASED, "%s: buffer '%s' was already released", op, wg__label(b));
+    return false;
+}
+
 void wg__obj_release(wg_obj *o) {
-    if (!o || --o->refs > 0)
+    if (!o || o->kind == WG_OBJ_NONE || --o->refs > 0)  /* NONE: a released buffer */
         return;
     wg_device *dev = o->dev;
     if ((unsigned)o->kind < WG_OBJ_COUNT && free_fns[o->kind])
         free_fns[o->kind](o);
     bool internal = o->internal;
+    if (o->kind == WG_OBJ_BUFFER)
+        keep_released(dev, o);
     /* bind groups are made per dispatch by the tensor layer: keep a few for reuse (freed with
      * the device) instead of a malloc/free pair each */
-    if (o->kind == WG_OBJ_BIND_GROUP && dev->nbg_pool < 4096 &&
-        wg__grow(&dev->alloc, (void **)&dev->bg_pool, &dev->capbg_pool, dev->nbg_pool + 1, sizeof *dev->bg_pool))
+    else if (o->kind == WG_OBJ_BIND_GROUP && dev->nbg_pool < 4096 &&
+             wg__grow(&dev->alloc, (void **)&dev->bg_pool, &dev->capbg_pool, dev->nbg_pool + 1, sizeof *dev->bg_pool))
         dev->bg_pool[dev->nbg_pool++] = o;
     else
         wg__free(&dev->alloc, o);
@@ -46,13 +77,21 @@ void wg__obj_release(wg_obj *o) {
         wg__device_unref(dev);
 }
 
-#define WG_REFCOUNTED(X) X(buffer) X(shader_module) X(bind_group_layout) X(pipeline_layout) \
+#define WG_REFCOUNTED(X) X(shader_module) X(bind_group_layout) X(pipeline_layout) \
     X(compute_pipeline) X(bind_group) X(command_encoder) X(command_buffer) X(query_set)
 #define X(name)                                                                      \
     void wg_##name##_retain(wg_##name *x) { if (x) wg__obj_retain(&x->o); }         \
     void wg_##name##_release(wg_##name *x) { if (x) wg__obj_release(&x->o); }
 WG_REFCOUNTED(X)
 #undef X
+void wg_buffer_retain(wg_buffer *b) {
+    if (b && buffer_live(b, "wg_buffer_retain"))
+        wg__obj_retain(&b->o);
+}
+void wg_buffer_release(wg_buffer *b) {
+    if (b && buffer_live(b, "wg_buffer_release"))
+        wg__obj_release(&b->o);
+}
 
 void wg_compute_pass_retain(wg_compute_pass *p) {
     if (p)
@@ -317,6 +356,11 @@ static void device_destroy(wg_device *dev) {
     for (size_t i = 0; i < dev->nbg_pool; i++)
         wg__free(&dev->alloc, dev->bg_pool[i]);
     wg__free(&dev->alloc, dev->bg_pool);
+    for (uint32_t i = 0; i < dev->nreleased; i++)
+        wg__free(&dev->alloc, dev->released[i]);
+    for (size_t i = 0; i < dev->nbuf_spare; i++)
+        wg__free(&dev->alloc, dev->buf_spare[i]);
+    wg__free(&dev->alloc, dev->buf_spare);
     wg_instance *inst = dev->inst;
     wg__free(&dev->alloc, dev);
     wg_instance_release(inst);

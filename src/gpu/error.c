@@ -186,6 +186,9 @@ void *wg__obj_new(wg_device *dev, wg_obj_kind kind, size_t size, const char *lab
     if (kind == WG_OBJ_BIND_GROUP && dev->nbg_pool) {  /* see wg__obj_release */
         o = dev->bg_pool[--dev->nbg_pool];
         memset(o, 0, size);
+    } else if (kind == WG_OBJ_BUFFER && dev->nbuf_spare) {  /* see keep_released in device.c */
+        o = dev->buf_spare[--dev->nbuf_spare];
+        memset(o, 0, size);
     } else {
         o = wg__calloc(&dev->alloc, size);
     }
@@ -210,6 +213,10 @@ bool wg__check_obj(wg_device *dev, const void *obj, const char *what) {
     const wg_obj *o = obj;
     if (!o) {
         wg__err(dev, WG_ERR_NULL_OBJECT, "%s is NULL", what);
+        return false;
+    }
+    if (o->kind == WG_OBJ_NONE) {  /* a released buffer (see keep_released in device.c) */
+        wg__err(dev, WG_ERR_OBJECT_RELEASED, "%s '%s' was already released", what, wg__label(o));
         return false;
     }
     if (o->dev != dev) {

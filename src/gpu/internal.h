@@ -176,6 +176,7 @@ typedef enum wg_obj_kind {
 } wg_obj_kind;
 
 #define WG_LABEL_MAX 64
+#define WG_RELEASED_KEEP 256  /* released buffers kept unreused (see wg_device.released) */
 typedef struct wg_obj {
     wg_obj_kind kind;
     int32_t refs;
@@ -370,6 +371,13 @@ struct wg_device {
     size_t spare_cap;
     void **bg_pool;                  /* freed bind group objects (up to 4096), reused: a bind group */
     size_t nbg_pool, capbg_pool;     /* per dispatch lives until its command buffer retires */
+    /* released buffers: their memory stays with the device (never back to libc while it lives), so
+     * a second release or a use is reported (WG_ERR_OBJECT_RELEASED) instead of touching freed
+     * memory.  The last WG_RELEASED_KEEP wait in a ring untouched; older ones are reused by new buffers. */
+    void *released[WG_RELEASED_KEEP];
+    uint32_t released_head, nreleased;
+    void **buf_spare;
+    size_t nbuf_spare, capbuf_spare;
 
     /* deferred destruction */
     wg_garbage *garbage;

@@ -140,6 +140,12 @@ wg_status wg_device_run_kernel(wg_device *dev, const wg_kernel_run_desc *desc, w
         return fail(out, WG_ERR_NULL_OBJECT, "wg_device_run_kernel: desc or desc->wgsl is NULL");
     if (wg_device_is_lost(dev))
         return fail(out, WG_ERR_DEVICE_LOST, "wg_device_run_kernel");
+    if (desc->binding_count && !desc->bindings)
+        return fail(out, WG_ERR_NULL_OBJECT, "wg_device_run_kernel: binding_count is %u but bindings is NULL",
+                    desc->binding_count);
+    if (desc->override_count && !desc->overrides)
+        return fail(out, WG_ERR_NULL_OBJECT, "wg_device_run_kernel: override_count is %u but overrides is NULL",
+                    desc->override_count);
     run_state st = { .dev = dev, .al = &dev->alloc };
     uint32_t nbind = desc->binding_count, repeat = desc->repeat ? desc->repeat : 1;
     wg_status status = WG_STATUS_ERROR;

@@ -385,6 +385,10 @@ uint64_t wg_queue_submit(wg_queue *q, size_t count, wg_command_buffer *const *cb
         wg__err(dev, WG_ERR_SUBMIT_TOO_MANY, "%zu command buffers", count);
         ok = false;
     }
+    if (ok && count && !cbs) {
+        wg__err(dev, WG_ERR_NULL_OBJECT, "%zu command buffers but the array is NULL", count);
+        ok = false;
+    }
     for (size_t i = 0; ok && i < count; i++)
         ok = submit_check(dev, cbs[i]);
     for (size_t i = 0; ok && i < count; i++)

@@ -88,7 +88,13 @@ void wt_context_destroy(wt_context *ctx) {
     wt_kernels_destroy(ctx);
     wt_pool_destroy(ctx);
     wg_device *dev = ctx->dev;
-    wt_free(ctx, ctx);
+    if (ctx->live_tensors) {  /* tensors still held: the shell goes with the last wt_release */
+        ctx->destroyed = true;
+        ctx->dev = NULL;
+        ctx->q = NULL;
+    } else {
+        wt_free(ctx, ctx);
+    }
     wg_device_release(dev);
 }
 

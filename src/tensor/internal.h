@@ -135,6 +135,7 @@ typedef struct wt_paramsbuf {     /* per-batch uniform buffer for the Params blo
 struct wt_context {
     wg_device *dev;
     wg_queue *q;
+    bool destroyed;               /* wt_context_destroy ran; tensors still held keep this shell alive */
     wg_allocator al;
     char label[64];
     uint32_t max_batch, early_ops;

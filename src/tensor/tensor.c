@@ -93,6 +93,10 @@ bool wt_check_tensor(wt_context *ctx, const char *op, const wt_tensor *t) {
             wt_fail(ctx, WT_STATUS_NULL_TENSOR, op, "NULL tensor passed");
         return false;
     }
+    if (!t->refs) {
+        wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "tensor was already released");
+        return false;
+    }
     if (t->ctx != ctx) {
         wt_fail(ctx, WT_STATUS_WRONG_CONTEXT, op, "tensor belongs to another context");
         return false;
@@ -168,16 +172,29 @@ wt_tensor *wt_tensor_view(wt_context *ctx, const char *op, wt_tensor *base, int 
     return t;
 }
 
+/* A released tensor (refs 0) sits on the context's free list, so releasing or retaining it again
+ * is reported instead of corrupting the lists.  After wt_context_destroy the tensors the caller
+ * still holds have no storage and keep the context's shell alive; releasing the last of them
+ * frees the shell (see wt_context_destroy). */
+static bool tensor_live(wt_tensor *t, const char *op) {
+    if (t->refs)
+        return true;
+    wt_fail(t->ctx, WT_STATUS_INVALID_ARGUMENT, op, "tensor was already released");
+    return false;
+}
+
 void wt_retain(wt_tensor *t) {
-    if (t)
+    if (t && tensor_live(t, "wt_retain"))
         t->refs++;
 }
 
 void wt_release(wt_tensor *t) {
-    if (!t || --t->refs)
+    if (!t || !tensor_live(t, "wt_release") || --t->refs)
         return;
     wt_context *ctx = t->ctx;
-    wt_storage_unref(t->st);
+    if (t->st)
+        wt_storage_unref(t->st);
+    t->st = NULL;
     if (t->prev)
         t->prev->next = t->next;
     else
@@ -185,16 +202,22 @@ void wt_release(wt_tensor *t) {
     if (t->next)
         t->next->prev = t->prev;
     ctx->stats.live_tensors--;
+    if (ctx->destroyed) {
+        wt_free(ctx, t);
+        if (!ctx->live_tensors)
+            wt_free(ctx, ctx);
+        return;
+    }
     t->next = ctx->free_tensors;
     t->prev = NULL;
     ctx->free_tensors = t;
 }
 
 void wt_tensors_destroy(wt_context *ctx) {
-    while (ctx->live_tensors) {
-        wt_tensor *t = ctx->live_tensors;
-        t->refs = 1;
-        wt_release(t);
+    for (wt_tensor *t = ctx->live_tensors; t; t = t->next) {  /* they stay, without storage */
+        if (t->st)
+            wt_storage_unref(t->st);
+        t->st = NULL;
     }
     for (wt_tensor *t = ctx->free_tensors, *n; t; t = n) {
         n = t->next;
@@ -489,8 +512,8 @@ wt_tensor *wt_slice(wt_context *ctx, wt_tensor *t, int dim, int64_t start, int64
     int64_t ns[WT_MAX_DIMS], st[WT_MAX_DIMS];
     memcpy(ns, t->shape, sizeof ns);
     memcpy(st, t->strides, sizeof st);
-    ns[dim] = (end - start + step - 1) / step;
-    st[dim] = t->strides[dim] * step;
+    ns[dim] = end == start ? 0 : 1 + (end - start - 1) / step;   /* no end - start + step: it overflows */
+    st[dim] = ns[dim] > 1 ? t->strides[dim] * step : t->strides[dim];   /* step < n there: no overflow */
     return wt_tensor_view(ctx, op, t, t->ndim, ns, st, t->offset + (ns[dim] ? start * t->strides[dim] : 0));
 }
 
@@ -501,7 +524,7 @@ wt_tensor *wt_narrow(wt_context *ctx, wt_tensor *t, int dim, int64_t start, int6
     int64_t n = t->shape[dim];
     if (start < 0)
         start += n;
-    if (start < 0 || length < 0 || start + length > n) {
+    if (start < 0 || length < 0 || start > n || length > n - start) {   /* not start + length: overflow */
         char b[160];
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "start %lld + length %lld out of range for dim %d of shape %s",
                        (long long)start, (long long)length, dim, wt_shape_str(b, sizeof b, t->ndim, t->shape));
@@ -627,7 +650,9 @@ wt_status wt_to_host(wt_context *ctx, wt_tensor *t, void *dst, size_t size) {
     if (!wt_check_tensor(ctx, op, t))
         return ctx->status;
     size_t hs = wt_dtype_size(t->dtype), gs = wt_gpu_size(t->dtype);
-    if (size != (size_t)t->numel * hs || (size && !dst)) {
+    if (size && !dst)
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "the destination pointer is NULL (%zu bytes given)", size);
+    if (size != (size_t)t->numel * hs) {
         char b[160];
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "%zu bytes given for a %s tensor of shape %s (%zu bytes)",
                          size, wt_dtype_name(t->dtype), wt_shape_str(b, sizeof b, t->ndim, t->shape),
@@ -688,7 +713,9 @@ wt_status wt_item(wt_context *ctx, wt_tensor *t, double *out) {
         return WT_STATUS_INVALID_ARGUMENT;
     if (!wt_check_tensor(ctx, op, t))
         return ctx->status;
-    if (t->numel != 1 || !out) {
+    if (!out)
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "the output pointer is NULL");
+    if (t->numel != 1) {
         char b[160];
         return wt_failst(ctx, WT_STATUS_SHAPE, op, "needs a one-element tensor, got shape %s",
                          wt_shape_str(b, sizeof b, t->ndim, t->shape));

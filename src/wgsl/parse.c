@@ -10,8 +10,8 @@
  * Expressions follow the spec's operator grammar, which is not a precedence ladder: `a & b | c`,
  * `a < b < c`, `a + b << c`, `a && b || c` need parentheses; the parser reports
  * "mixing 'X' and 'Y' requires parenthesis".  Nesting (parenthesised or unary expressions,
- * compound statements) is bounded by opt.max_nesting (default 128, Tint's limit), so a deeply
- * nested input is an error, never a stack overflow. */
+ * compound statements) is bounded by opt.max_nesting (default 128, Tint's limit; at most
+ * WGSL_MAX_NESTING), so a deeply nested input is an error, never a stack overflow. */
 #include <stdio.h>
 #include <string.h>
 
@@ -1863,6 +1863,7 @@ int wgsl_parse(wgsl_cc *cc) {
     p->t = toks.v;
     p->n = toks.n;
     p->max_depth = cc->opt.max_nesting ? cc->opt.max_nesting : 128;
+    if (p->max_depth > WGSL_MAX_NESTING) p->max_depth = WGSL_MAX_NESTING; /* a larger one would overflow the stack */
     memset(p->m, 0, sizeof *p->m);
     /* nodes and list items never outnumber tokens by much: reserve once instead of growing */
     arena_grow(&cc->arena, (void **)&p->m->nodes, &p->m->node_cap, sizeof *p->m->nodes, toks.n + 16);

@@ -100,6 +100,9 @@ wgsl_result *wgsl_compile(const char *source, size_t length, const wgsl_options 
         box->filename = arena_strndup(&box->ar, cc->filename, strlen(cc->filename));
         if (source && length >= UINT32_MAX / 2)
             diag_error(cc, span_make(DIAG_NO_LOCATION, 0), "source is too large (%zu bytes)", length);
+        else if (cc->opt.override_count && !cc->opt.overrides)
+            diag_error(cc, span_make(DIAG_NO_LOCATION, 0), "options: override_count is %u but overrides is NULL",
+                       cc->opt.override_count);
         else if (cc->src_len && memchr(cc->src, 0, cc->src_len))
             /* WebGPU (Dawn) rejects such a module before compiling it; same words, no location */
             diag_error(cc, span_make(DIAG_NO_LOCATION, 0), "The WGSL shader contains an illegal character '\\0'");

@@ -10,6 +10,11 @@ t=$(mktemp -d /tmp/wgc-test-bench-XXXXXX)
 trap 'rm -rf "$t"' EXIT
 bad() { echo "FAIL: $*"; fail=1; }
 
+# an unknown suite lists every suite
+$W bench nope >"$t/nope.txt" 2>"$t/nope.err"; rc=$?
+[ $rc -eq 2 ] || bad "bench nope exit $rc"
+grep -q 'runtime, compile, ops, nn or llm' "$t/nope.err" || bad "bench nope: $(cat "$t/nope.err")"
+
 # runtime, text
 $W bench runtime --size small --baseline none >"$t/rt.txt" 2>"$t/rt.err"; rc=$?
 [ $rc -eq 0 ] || { bad "bench runtime exit $rc"; cat "$t/rt.err"; }

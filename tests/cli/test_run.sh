@@ -42,6 +42,18 @@ expect_rc 2 "$W" run k.wgsl --dispatch 1,2,3,4
 expect_rc 2 "$W" run k.wgsl --dispatch
 expect_rc 2 "$W" run k.wgsl --dispatch 1 --bind 0:0=zeros:f64:4
 expect_rc 2 "$W" run k.wgsl --dispatch 1 --bind 0:0=zeros:f32:0
+# fill values the dtype cannot hold are refused, not wrapped (u32 -1 was 4294967295)
+expect_rc 2 "$W" run k.wgsl --dispatch 1 --bind 0:0=fill:u32:4:-1
+grep -q 'value -1 does not fit u32' err.txt || bad "fill u32 -1: $(cat err.txt)"
+expect_rc 2 "$W" run k.wgsl --dispatch 1 --bind 0:0=fill:i32:4:2147483648
+expect_rc 2 "$W" run k.wgsl --dispatch 1 --bind 0:0=fill:i32:4:1.5
+expect_rc 2 "$W" run k.wgsl --dispatch 1 --bind 0:0=fill:f16:4:70000
+# --json prints one document on every exit, errors before the kernel runs included
+for args in "--bind 0:0=missing.npy --json" "--bind 0:0=fill:u32:4:-1 --json" "--json --frob"; do
+  expect_rc 2 "$W" run k.wgsl --dispatch 1 $args
+  python3 -c "import json,sys; d=json.load(open('out.txt')); assert d['ok'] is False and d['message'], d" ||
+    bad "--json error document ($args): $(cat out.txt)"
+done
 expect_rc 2 "$W" run k.wgsl --dispatch 1 --bind 0:0=rand:f32:4
 expect_rc 2 "$W" run k.wgsl --dispatch 1 --bind 0:0=out:y.npy
 expect_rc 2 "$W" run k.wgsl --dispatch 1 --bind x=zeros:f32:4

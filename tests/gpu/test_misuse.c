@@ -806,8 +806,44 @@ static wg_error_id c_submit(ctx *c, uint32_t p) {
         wg_buffer_release(tmp);
         return id;
     }
+    case 12: wg_queue_submit(c->q, 1, NULL); break; /* a count and no array */
     }
     wg_buffer_release(tmp);
+    return 0;
+}
+/* the one-call runner: a count with a NULL array is an error in its result, never a read through NULL */
+static wg_error_id c_runner(ctx *c, uint32_t p) {
+    wg_kernel_run_result r;
+    wg_kernel_run_desc d = { .wgsl = "override n: u32 = 1u;\n"
+                                     "@group(0) @binding(0) var<storage, read_write> x: array<u32>;\n"
+                                     "@compute @workgroup_size(1) fn main() { x[0] = n; }\n",
+                             .dispatch = { 1, 1, 1 } };
+    if (p == 0)
+        d.binding_count = 3;
+    else
+        d.override_count = 3;
+    CHECK(wg_device_run_kernel(c->dev, &d, &r) == WG_STATUS_ERROR);
+    return r.error.id;
+}
+/* a released buffer (last reference gone) stays readable while the device lives: every later
+ * release, retain, destroy or use is WG_ERR_OBJECT_RELEASED, never a use-after-free */
+static wg_error_id c_released(ctx *c, uint32_t p) {
+    wg_buffer *b = buf(c, 256, WG_BUFFER_USAGE_STORAGE | WG_BUFFER_USAGE_COPY_DST | WG_BUFFER_USAGE_COPY_SRC);
+    wg_buffer_release(b);
+    switch (p) {
+    case 0: wg_buffer_release(b); break;
+    case 1: wg_buffer_retain(b); break;
+    case 2: wg_buffer_destroy(b); break;
+    case 3: wg_queue_write_buffer(c->q, b, 0, data, 16); break;
+    case 4: { wg_command_encoder *e = enc(c); wg_command_encoder_copy_buffer_to_buffer(e, c->storage, 0, b, 0, 16);
+              finish_release(e); break; }
+    case 5: wg_bind_group_release(mkgroup(c->dev, c->inc, 1, &b)); break;
+    case 6: /* released long ago: many releases since, still detected within WG_RELEASED_KEEP */
+        for (int i = 0; i < 200; i++)
+            wg_buffer_release(buf(c, 64, 0));
+        wg_buffer_release(b);
+        break;
+    }
     return 0;
 }
 static wg_error_id c_scope(ctx *c, uint32_t p) {
@@ -980,6 +1016,10 @@ static void build_cases(const wg_limits *L, bool coop, bool stats) {
     add_case("submit null", 9, WG_ERR_NULL_OBJECT, c_submit);
     add_case("submit too many", 10, WG_ERR_SUBMIT_TOO_MANY, c_submit);
     add_case("submit 64 is fine", 11, WG_ERR_NONE, c_submit);
+    add_case("submit NULL array", 12, WG_ERR_NULL_OBJECT, c_submit);
+    ROWS("released buffer", WG_ERR_OBJECT_RELEASED, c_released, 0, 1, 2, 3, 4, 5, 6);
+    add_case("run_kernel NULL bindings", 0, WG_ERR_NULL_OBJECT, c_runner);
+    add_case("run_kernel NULL overrides", 1, WG_ERR_NULL_OBJECT, c_runner);
     ROWS("scope filter", WG_ERR_BAD_ENUM, c_scope, 0, 5, 99);
     add_case("wgsl syntax error", 1, WG_ERR_WGSL_COMPILE, c_wgsl_only);
     add_case("wgsl without compute entry", 0, WG_ERR_SPIRV_NO_COMPUTE_ENTRY, c_wgsl_only);

@@ -310,7 +310,39 @@ int main(void) {
     wt_tensor *x3 = wt_ones(ctx, WT_F32, WT_SHAPE(3));
     CHECK(wt_to_host(ctx, x3, h3, 8) == WT_STATUS_INVALID_ARGUMENT && strstr(wt_last_error(ctx), "12 bytes"));
     CHECK(wt_item(ctx, x3, &it) == WT_STATUS_SHAPE);
+    wt_clear_error(ctx);
+    CHECK(wt_to_host(ctx, x3, NULL, 12) == WT_STATUS_INVALID_ARGUMENT && strstr(wt_last_error(ctx), "pointer is NULL"));
+    wt_clear_error(ctx);
+    wt_tensor *x1 = wt_ones(ctx, WT_F32, WT_SHAPE(1));
+    CHECK(wt_item(ctx, x1, NULL) == WT_STATUS_INVALID_ARGUMENT && strstr(wt_last_error(ctx), "output pointer is NULL"));
+    wt_release(x1);
+    wt_clear_error(ctx);
     wt_release(x3);
+
+    /* releasing twice is an error, not a corrupted free list; tensors held past
+     * wt_context_destroy may still be released (the context's shell goes with the last one) */
+    wt_clear_error(ctx);
+    wt_tensor *twice = wt_ones(ctx, WT_F32, WT_SHAPE(3));
+    wt_release(twice);
+    wt_release(twice);
+    CHECK(wt_last_status(ctx) == WT_STATUS_INVALID_ARGUMENT && strstr(wt_last_error(ctx), "already released"));
+    wt_clear_error(ctx);
+    CHECK(wt_to_host(ctx, twice, h3, 12) == WT_STATUS_INVALID_ARGUMENT);
+    wt_clear_error(ctx);
+    {
+        test_alloc ta2 = { 0 };
+        wt_context *c2 = wt_context_create(f.g.dev, &(wt_context_desc){ .allocator = test_allocator(&ta2) });
+        wt_tensor *ta = wt_ones(c2, WT_F32, WT_SHAPE(4)), *tb = wt_slice(c2, ta, 0, 1, 3, 1);
+        wt_tensor *tc = wt_add(c2, ta, ta);
+        CHECK(ta && tb && tc);
+        wt_release(tc);
+        wt_context_destroy(c2);
+        CHECK(ta2.live > 0);   /* the shell and the two tensors still held */
+        wt_release(tb);
+        CHECK(ta2.live > 0);
+        wt_release(ta);
+        CHECK_EQ_INT(ta2.live, 0);
+    }
     tt_end(&f);
     return test_end();
 }

@@ -146,7 +146,9 @@ static void test_views(void) {
     wt_tensor *wide = rnd(WT_F32, WT_SHAPE(M, 2 * K + 1));
     wt_tensor *as = wt_slice(ctx, wide, 1, 1, 2 * K + 1, 2);        /* stride 2 along k */
     wt_tensor *bw = rnd(WT_F32, WT_SHAPE(K + 3, N + 5));
-    wt_tensor *bs = wt_narrow(ctx, wt_narrow(ctx, bw, 0, 3, K), 1, 5, N);   /* offset, row stride N + 5 */
+    wt_tensor *bs_in = wt_narrow(ctx, bw, 0, 3, K);   /* released at once: the view holds the storage */
+    wt_tensor *bs = wt_narrow(ctx, bs_in, 1, 5, N);   /* offset, row stride N + 5 */
+    wt_release(bs_in);
     for (int k = WT_MM_AUTO; k < WT_MM_MATVEC; k++) if (kernel_runs(k)) {
         wt_stats s0, s1;
         wt_get_stats(ctx, &s0);
@@ -361,7 +363,9 @@ static void test_v4(void) {
         }
     {   /* W^T from a narrowed weight (quad-aligned offset, row stride K + 8), linear on AUTO */
         wt_tensor *wb = rnd(WT_F32, WT_SHAPE(140, 72)), *x = rnd(WT_F32, WT_SHAPE(2, 65, 64));
-        wt_tensor *w = wt_narrow(ctx, wt_narrow(ctx, wb, 0, 4, 132), 1, 8, 64), *bias = rnd(WT_F32, WT_SHAPE(132));
+        wt_tensor *w_in = wt_narrow(ctx, wb, 0, 4, 132);   /* released at once: the view holds the storage */
+        wt_tensor *w = wt_narrow(ctx, w_in, 1, 8, 64), *bias = rnd(WT_F32, WT_SHAPE(132));
+        wt_release(w_in);
         wt_tensor *wt = wt_transpose(ctx, w, 0, 1);
         for (int k = WT_MM_AUTO + 1; k < WT_MM_MATVEC; k++) {
             if (!is_v4(k))
@@ -379,7 +383,9 @@ static void test_v4(void) {
     }
     /* aligned offsets and row strides of views; broadcast batch; f16 */
     wt_tensor *big = rnd(WT_F32, WT_SHAPE(2, 40, 48)), *bw = rnd(WT_F32, WT_SHAPE(2, 28, 40));
-    wt_tensor *av = wt_narrow(ctx, big, 2, 4, 24), *bv = wt_narrow(ctx, wt_narrow(ctx, bw, 1, 4, 24), 2, 8, 32);
+    wt_tensor *bv_in = wt_narrow(ctx, bw, 1, 4, 24);   /* released at once: the view holds the storage */
+    wt_tensor *av = wt_narrow(ctx, big, 2, 4, 24), *bv = wt_narrow(ctx, bv_in, 2, 8, 32);
+    wt_release(bv_in);
     wt_tensor *c = mm_k(av, bv, NULL, WT_MM_TILE128V4W);
     check_mm("v4 narrowed views", c, av, bv, false, NULL);
     wt_release(c);
@@ -486,7 +492,9 @@ static void test_pad(void) {
     {   /* views with odd offsets, a 3-D x, f16 */
         wt_tensor *wide = rnd(WT_F32, WT_SHAPE(70, 51)), *x3 = rnd(WT_F32, WT_SHAPE(2, 33, 50));
         wt_tensor *av = wt_narrow(ctx, wide, 1, 1, 50), *wb = rnd(WT_F32, WT_SHAPE(41, 53));
-        wt_tensor *w = wt_narrow(ctx, wt_narrow(ctx, wb, 0, 1, 39), 1, 3, 50), *bias = rnd(WT_F32, WT_SHAPE(39));
+        wt_tensor *w_in = wt_narrow(ctx, wb, 0, 1, 39);   /* released at once: the view holds the storage */
+        wt_tensor *w = wt_narrow(ctx, w_in, 1, 3, 50), *bias = rnd(WT_F32, WT_SHAPE(39));
+        wt_release(w_in);
         wt_tensor *c = wt_linear(ctx, av, w, bias);
         check_mm("padded linear, offset views", c, av, w, true, bias);
         wt_release(c);

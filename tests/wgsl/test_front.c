@@ -290,11 +290,16 @@ static void test_deep(void) {
         m += (size_t)sprintf(s + m, "%s", cases[k].mid);
         for (size_t i = 0; i < n; i++) { memcpy(s + m, cases[k].close, cl); m += cl; }
         m += (size_t)sprintf(s + m, "%s", cases[k].post);
-        wgsl_result *r = wgsl_compile(s, m, &(wgsl_options){ .parse_only = true });
-        CHECKF(r && !r->ok && r->diagnostic_count >= 1 &&
-                   strstr(r->diagnostics[0].message, "maximum parser recursive depth reached"),
-               "deep '%s': %s", cases[k].open, r && r->diagnostic_count ? r->diagnostics[0].message : "(none)");
-        wgsl_result_free(r);
+        /* a huge max_nesting is capped at WGSL_MAX_NESTING, so it cannot lift the bound either */
+        static const uint32_t limits[] = { 0, 1u << 31, UINT32_MAX };
+        for (size_t l = 0; l < sizeof limits / sizeof limits[0]; l++) {
+            wgsl_result *r = wgsl_compile(s, m, &(wgsl_options){ .parse_only = true, .max_nesting = limits[l] });
+            CHECKF(r && !r->ok && r->diagnostic_count >= 1 &&
+                       strstr(r->diagnostics[0].message, "maximum parser recursive depth reached"),
+                   "deep '%s' (max_nesting %u): %s", cases[k].open, limits[l],
+                   r && r->diagnostic_count ? r->diagnostics[0].message : "(none)");
+            wgsl_result_free(r);
+        }
         free(s);
     }
     /* long flat inputs parse iteratively; the limits Tint checks after parsing (expression depth
@@ -376,6 +381,13 @@ static void test_api(void) {
     CHECK(r && !r->ok && r->diagnostic_count == 1 && r->diagnostics[0].line == 0 &&
           !strcmp(r->diagnostics[0].message, "The WGSL shader contains an illegal character '\\0'"));
     CHECK(r && !strcmp(wgsl_result_text(r), "input.wgsl: error: The WGSL shader contains an illegal character '\\0'\n"));
+    wgsl_result_free(r);
+
+    /* options that promise an array and give none are an error, not a NULL dereference */
+    src = "override n: u32 = 1u;\n@compute @workgroup_size(1) fn main() { _ = n; }\n";
+    r = wgsl_compile(src, strlen(src), &(wgsl_options){ .override_count = 3 });
+    CHECK(r && !r->ok && r->diagnostic_count == 1 &&
+          !strcmp(r->diagnostics[0].message, "options: override_count is 3 but overrides is NULL"));
     wgsl_result_free(r);
 
     /* a note follows its error */
