@@ -29,7 +29,9 @@
  * Ownership: every function returning a wt_tensor * returns a new reference (wt_release it); views
  * hold a reference to their storage, so the base can be released first.  Recorded dispatches hold
  * their inputs and outputs until the GPU is done, so releasing a tensor right after using it is
- * fine.  Destroying the context frees every tensor made from it.  One thread at a time per context.
+ * fine.  Destroying the context frees every buffer and pipeline of it; a tensor still held then
+ * has no storage, and the context's host shell stays until the last such tensor is released (a
+ * second release of a tensor is an error, never a crash).  One thread at a time per context.
  *
  * Dtypes and type rules (numpy/PyTorch-like): f32, f16 (only where the device has shader-f16),
  * i32, u32, bool.  Host memory holds f16 as IEEE binary16 bits (uint16_t) and bool as one byte
@@ -197,7 +199,8 @@ typedef struct wt_context_desc {
 
 /* NULL only when the host allocation of the context fails or dev is NULL. */
 wt_context *wt_context_create(wg_device *dev, const wt_context_desc *desc);
-/* Flushes, waits, frees every tensor, buffer and pipeline of the context. */
+/* Flushes, waits, frees every buffer and pipeline of the context and every tensor no longer held
+ * (tensors still held: see "Ownership" above). */
 void wt_context_destroy(wt_context *ctx);
 wg_device *wt_context_device(wt_context *ctx);
 bool wt_context_has_f16(const wt_context *ctx);
