@@ -197,7 +197,8 @@ static void hostile(void) {
     uint64_t neg[] = { 1ull << 63 };
     one_tensor(&c, 1, neg, 0, 0, 32);
     bad(c.d, c.n, WL_STATUS_FORMAT, "dimension 0 is");
-    one_tensor(&c, 5, d4, 0, 0, 32);
+    uint64_t d5[] = { 4, 2, 1, 1, 1 };
+    one_tensor(&c, 5, d5, 0, 0, 32);
     bad(c.d, c.n, WL_STATUS_FORMAT, "5 dimensions");
     one_tensor(&c, 0, d4, 0, 0, 32);
     bad(c.d, c.n, WL_STATUS_FORMAT, "0 dimensions");
