@@ -7,7 +7,9 @@
  * Recursive descent with a depth limit (JSON_MAX_DEPTH), so hostile nesting is an error, not a
  * stack overflow.  Nodes and unescaped strings live in the model's arena; each node consumes at
  * least one byte of text, which bounds the memory.  Rejected: trailing commas, comments, leading
- * zeros, control characters in strings, invalid UTF-8 escapes (lone surrogates), trailing text. */
+ * zeros, control characters in strings, invalid UTF-8 (overlong forms, surrogates, past U+10FFFF) and
+ * lone surrogates in \u escapes, numbers beyond a double's range, trailing text.  Duplicate keys are
+ * kept in order; the callers refuse the ones that matter (names through the model's index). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,14 +24,19 @@ typedef struct jp {
     size_t n, pos;
     char *msg;
     size_t msg_size;
-    int failed;
+    wl_status failed;   /* WL_OK until the first failure: FORMAT or OUT_OF_MEMORY */
 } jp;
 
-static json_node *jfail(jp *p, const char *what) {
-    if (!p->failed) snprintf(p->msg, p->msg_size, "offset %zu: %s", p->pos, what);
-    p->failed = 1;
+static json_node *jfail_status(jp *p, wl_status status, const char *what) {
+    if (!p->failed) {
+        if (p->msg_size) snprintf(p->msg, p->msg_size, "offset %zu: %s", p->pos, what);
+        p->failed = status;
+    }
     return NULL;
 }
+
+static json_node *jfail(jp *p, const char *what) { return jfail_status(p, WL_STATUS_FORMAT, what); }
+static json_node *jnomem(jp *p) { return jfail_status(p, WL_STATUS_OUT_OF_MEMORY, "out of memory"); }
 
 static void ws(jp *p) {
     while (p->pos < p->n && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' || p->s[p->pos] == '\n' ||
@@ -53,6 +60,24 @@ static int hex4(jp *p, unsigned *out) {
     return 1;
 }
 
+/* The length of the UTF-8 sequence at s[0..n), 0 when it is not a valid one (RFC 3629). */
+static size_t utf8_len(const unsigned char *s, size_t n) {
+    unsigned c = s[0], cp, min;
+    size_t len;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) len = 2, cp = c & 0x1F, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF) len = 3, cp = c & 0x0F, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4, cp = c & 0x07, min = 0x10000;
+    else return 0;
+    if (n < len) return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        cp = cp << 6 | (s[i] & 0x3Fu);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    return len;
+}
+
 /* string = '"' chars '"' ; the unescaped text is never longer than the escaped one. */
 static int parse_string(jp *p, const char **out, size_t *out_len) {
     p->pos++;   /* '"' */
@@ -60,7 +85,7 @@ static int parse_string(jp *p, const char **out, size_t *out_len) {
     while (end < p->n && p->s[end] != '"') end += p->s[end] == '\\' ? 2 : 1;
     if (end > p->n) end = p->n;
     char *buf = wl__alloc(p->m, end - p->pos + 1);
-    if (!buf) return jfail(p, "out of memory"), 0;
+    if (!buf) return jnomem(p), 0;
     size_t k = 0;
     for (;;) {
         if (p->pos >= p->n) return jfail(p, "unterminated string"), 0;
@@ -70,6 +95,14 @@ static int parse_string(jp *p, const char **out, size_t *out_len) {
             break;
         }
         if (c < 0x20) return jfail(p, "control character in string"), 0;
+        if (c >= 0x80) {
+            size_t l = utf8_len((const unsigned char *)p->s + p->pos, p->n - p->pos);
+            if (!l) return jfail(p, "invalid UTF-8 in string"), 0;
+            memcpy(buf + k, p->s + p->pos, l);
+            k += l;
+            p->pos += l;
+            continue;
+        }
         if (c != '\\') {
             buf[k++] = (char)c;
             p->pos++;
@@ -152,11 +185,12 @@ static int parse_number(jp *p, json_node *v) {
     size_t len = p->pos - start;
     char tmp[64];
     char *txt = len < sizeof tmp ? tmp : wl__alloc(p->m, len + 1);
-    if (!txt) return jfail(p, "out of memory"), 0;
+    if (!txt) return jnomem(p), 0;
     memcpy(txt, p->s + start, len);
     txt[len] = 0;
     v->type = JSON_NUMBER;
     v->num = strtod(txt, NULL);
+    if (isinf(v->num)) return jfail(p, "number out of range"), 0;
     if (is_int) {
         errno = 0;
         long long ll = strtoll(txt, NULL, 10);
@@ -180,7 +214,7 @@ static json_node *parse_value(jp *p, int depth) {
     if (p->pos >= p->n) return jfail(p, "unexpected end of text");
     if (depth > JSON_MAX_DEPTH) return jfail(p, "nested too deeply");
     json_node *v = wl__alloc(p->m, sizeof *v);
-    if (!v) return jfail(p, "out of memory");
+    if (!v) return jnomem(p);
     v->offset = p->pos;
     char c = p->s[p->pos];
     if (c == '{' || c == '[') {
@@ -236,13 +270,16 @@ static json_node *parse_value(jp *p, int depth) {
     return v;
 }
 
-json_node *wl__json_parse(wl_model *m, const char *text, size_t len, char *msg, size_t msg_size) {
-    jp p = { m, text, len, 0, msg, msg_size, 0 };
+json_node *wl__json_parse(wl_model *m, const char *text, size_t len, char *msg, size_t msg_size,
+                          wl_status *status) {
+    jp p = { m, text, len, 0, msg, msg_size, WL_OK };
     if (msg_size) msg[0] = 0;
     json_node *v = parse_value(&p, 0);
-    if (!v) return NULL;
-    ws(&p);
-    if (p.pos != p.n) return jfail(&p, "text after the value");
+    if (v) {
+        ws(&p);
+        if (p.pos != p.n) v = jfail(&p, "text after the value");
+    }
+    if (status) *status = v ? WL_OK : p.failed;
     return v;
 }
 

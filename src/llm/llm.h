@@ -80,8 +80,10 @@ typedef struct json_node {
     size_t offset;                   /* in the text */
 } json_node;
 #define JSON_MAX_DEPTH 64
-/* NULL on error, with "offset N: what" in msg. */
-json_node *wl__json_parse(wl_model *m, const char *text, size_t len, char *msg, size_t msg_size);
+/* NULL on error, with "offset N: what" in msg and WL_STATUS_FORMAT or WL_STATUS_OUT_OF_MEMORY in
+ * *status (status may be NULL). */
+json_node *wl__json_parse(wl_model *m, const char *text, size_t len, char *msg, size_t msg_size,
+                          wl_status *status);
 const json_node *wl__json_get(const json_node *obj, const char *key);
 
 /* gguf.c, safetensors.c: parse a file already in m->files[file]. */

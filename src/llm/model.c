@@ -327,7 +327,9 @@ void wl_model_close(wl_model *m) {
 
 static wl_model *open_memory(const void *data, size_t size, const wl_allocator *alloc, wl_error *err,
                              wl_status (*parse)(wl_model *, uint32_t, wl_error *)) {
-    if (err) memset(err, 0, sizeof *err);
+    wl_error local;   /* the parsers may then rely on err */
+    if (!err) err = &local;
+    memset(err, 0, sizeof *err);
     if (!data && size) {
         wl__fail(err, WL_STATUS_INVALID_ARGUMENT, "wl", "NULL data");
         return NULL;
@@ -362,7 +364,9 @@ wl_model *wl_safetensors_open_memory(const void *data, size_t size, const wl_all
 }
 
 wl_model *wl_model_open(const char *path, const wl_allocator *alloc, wl_error *err) {
-    if (err) memset(err, 0, sizeof *err);
+    wl_error local;   /* the parsers may then rely on err */
+    if (!err) err = &local;
+    memset(err, 0, sizeof *err);
     if (!path || !*path) {
         wl__fail(err, WL_STATUS_INVALID_ARGUMENT, "wl_model_open", "no path");
         return NULL;
@@ -392,7 +396,7 @@ wl_model *wl_model_open(const char *path, const wl_allocator *alloc, wl_error *e
         }
     }
     if (s) {
-        if (err && err->status == WL_OK) wl__fail(err, s, path, "cannot open");
+        if (err->status == WL_OK) wl__fail(err, s, path, "cannot open");
         wl_model_close(m);
         return NULL;
     }

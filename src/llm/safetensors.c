@@ -5,7 +5,7 @@
  *   header = { "__metadata__": {string: string}?, name: {"dtype": D, "shape": [n*], "data_offsets": [b, e]}* }
  *
  * Offsets are relative to the buffer; each tensor's [b, e) must lie inside it, hold exactly its
- * shape's bytes, and not overlap another.  Dtypes F32, F16 and BF16 are read; the rest are refused
+ * shape's bytes, and not overlap another; a tensor's three fields appear once each.  Dtypes F32, F16 and BF16 are read; the rest are refused
  * by name.  Shapes (row-major, slowest first) become ggml-order ne[] (fastest first).  The index's
  * weight_map must name, for every tensor, the shard that holds it; shard names are plain file
  * names in the index's directory ('/' refused). */
@@ -43,8 +43,9 @@ wl_status wl__safetensors_parse(wl_model *m, uint32_t file, wl_error *err) {
         return wl__fail(err, WL_STATUS_FORMAT, prefix, "offset 0: header length %" PRIu64 " exceeds the format's"
                         " limit of %u", hl, ST_MAX_HEADER);
     char msg[160];
-    json_node *root = wl__json_parse(m, (const char *)f->base + 8, (size_t)hl, msg, sizeof msg);
-    if (!root) return wl__fail(err, WL_STATUS_FORMAT, prefix, "header JSON (starting at offset 8): %s", msg);
+    wl_status js;
+    json_node *root = wl__json_parse(m, (const char *)f->base + 8, (size_t)hl, msg, sizeof msg, &js);
+    if (!root) return wl__fail(err, js, prefix, "header JSON (starting at offset 8): %s", msg);
     if (root->type != JSON_OBJECT) return wl__fail(err, WL_STATUS_FORMAT, prefix, "offset 8: header is not an object");
     uint64_t buf_start = 8 + hl, buf_size = f->size - buf_start;
     uint64_t first = m->tensor_count;
@@ -73,6 +74,11 @@ wl_status wl__safetensors_parse(wl_model *m, uint32_t file, wl_error *err) {
             return wl__fail(err, WL_STATUS_FORMAT, prefix, "offset %" PRIu64 ": empty tensor name or one with a NUL", at);
         const json_node *dt = wl__json_get(e, "dtype"), *shape = wl__json_get(e, "shape"),
                         *offs = wl__json_get(e, "data_offsets");
+        for (const json_node *x = e->child; x; x = x->next)   /* each field once (linear: 3 names) */
+            if ((x == dt || x == shape || x == offs) ? 0 : !strcmp(x->key, "dtype") || !strcmp(x->key, "shape") ||
+                                                          !strcmp(x->key, "data_offsets"))
+                return wl__fail(err, WL_STATUS_FORMAT, prefix, "offset %" PRIu64 ": tensor '%s' repeats the key '%s'",
+                                8 + x->offset, e->key, x->key);
         if (!dt || dt->type != JSON_STRING)
             return wl__fail(err, WL_STATUS_FORMAT, prefix, "offset %" PRIu64 ": tensor '%s' has no string dtype", at, e->key);
         if (!shape || shape->type != JSON_ARRAY)
@@ -136,24 +142,32 @@ wl_status wl__safetensors_parse(wl_model *m, uint32_t file, wl_error *err) {
 
 /* ---- paths: index json, shards, config.json ------------------------------------------------ */
 
-/* The whole of a small file into the arena; *missing when it does not exist. */
-static char *read_small(wl_model *m, const char *path, size_t *len, int *missing, wl_error *err) {
-    *missing = 0;
+/* The whole of a small file into the arena (*text NUL-terminated); *text NULL and WL_OK when it
+ * does not exist. */
+static wl_status read_small(wl_model *m, const char *path, char **text, size_t *len, wl_error *err) {
+    *text = NULL;
     FILE *f = fopen(path, "rb");
-    if (!f) {
-        *missing = errno == ENOENT;
-        if (!*missing) wl__fail(err, WL_STATUS_IO, path, "cannot open: %s", strerror(errno));
-        return NULL;
+    if (!f) return errno == ENOENT ? WL_OK : wl__fail(err, WL_STATUS_IO, path, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return wl__fail(err, WL_STATUS_IO, path, "not a regular file");
     }
-    char *buf = wl__alloc(m, ST_MAX_JSON_FILE + 1);
-    size_t n = buf ? fread(buf, 1, ST_MAX_JSON_FILE + 1, f) : 0;
+    if ((uint64_t)st.st_size > ST_MAX_JSON_FILE) {
+        fclose(f);
+        return wl__fail(err, WL_STATUS_FORMAT, path, "bigger than %u bytes", ST_MAX_JSON_FILE);
+    }
+    size_t size = (size_t)st.st_size;
+    char *buf = wl__alloc(m, size + 1);
+    size_t n = buf ? fread(buf, 1, size, f) : 0;
     int bad = ferror(f);
     fclose(f);
-    if (!buf) return wl__fail(err, WL_STATUS_OUT_OF_MEMORY, path, "out of memory"), NULL;
-    if (bad) return wl__fail(err, WL_STATUS_IO, path, "read error"), NULL;
-    if (n > ST_MAX_JSON_FILE) return wl__fail(err, WL_STATUS_FORMAT, path, "bigger than %u bytes", ST_MAX_JSON_FILE), NULL;
+    if (!buf) return wl__fail(err, WL_STATUS_OUT_OF_MEMORY, path, "out of memory");
+    if (bad || n != size) return wl__fail(err, WL_STATUS_IO, path, "read error");
+    buf[n] = 0;
+    *text = buf;
     *len = n;
-    return buf;
+    return WL_OK;
 }
 
 /* dir/name into out; an over-long path is cut (and then not found). */
@@ -180,13 +194,13 @@ static wl_status read_config(wl_model *m, const char *dir, wl_error *err) {
     char path[4096];
     join(path, sizeof path, dir, "config.json");
     size_t len = 0;
-    int missing;
-    char *text = read_small(m, path, &len, &missing, err);
-    if (!text) return missing ? WL_OK : err->status;
+    char *text;
+    wl_status s = read_small(m, path, &text, &len, err);
+    if (s || !text) return s;
     char msg[160];
-    json_node *root = wl__json_parse(m, text, len, msg, sizeof msg);
-    if (!root || root->type != JSON_OBJECT)
-        return wl__fail(err, WL_STATUS_FORMAT, path, "%s", root ? "not a JSON object" : msg);
+    json_node *root = wl__json_parse(m, text, len, msg, sizeof msg, &s);
+    if (!root) return wl__fail(err, s, path, "%s", msg);
+    if (root->type != JSON_OBJECT) return wl__fail(err, WL_STATUS_FORMAT, path, "not a JSON object");
     for (json_node *e = root->child; e; e = e->next) {
         wl_value v = { 0 };
         if (e->type == JSON_STRING) {
@@ -242,18 +256,20 @@ static wl_status read_config(wl_model *m, const char *dir, wl_error *err) {
 
 static wl_status open_shard(wl_model *m, const char *path, wl_error *err) {
     wl_file *f;
-    if (wl__map(m, path, err, &f)) return err->status;
+    wl_status s = wl__map(m, path, err, &f);
+    if (s) return s;
     return wl__safetensors_parse(m, m->file_count - 1, err);
 }
 
 static wl_status open_index(wl_model *m, const char *dir, const char *path, wl_error *err) {
     size_t len = 0;
-    int missing;
-    char *text = read_small(m, path, &len, &missing, err);
-    if (!text) return missing ? wl__fail(err, WL_STATUS_IO, path, "cannot open: no such file") : err->status;
+    char *text;
+    wl_status s = read_small(m, path, &text, &len, err);
+    if (s) return s;
+    if (!text) return wl__fail(err, WL_STATUS_IO, path, "cannot open: no such file");
     char msg[160];
-    json_node *root = wl__json_parse(m, text, len, msg, sizeof msg);
-    if (!root) return wl__fail(err, WL_STATUS_FORMAT, path, "%s", msg);
+    json_node *root = wl__json_parse(m, text, len, msg, sizeof msg, &s);
+    if (!root) return wl__fail(err, s, path, "%s", msg);
     const json_node *wm = wl__json_get(root, "weight_map");
     if (!wm || wm->type != JSON_OBJECT) return wl__fail(err, WL_STATUS_FORMAT, path, "no weight_map object");
     if (!wm->count) return wl__fail(err, WL_STATUS_FORMAT, path, "empty weight_map");
@@ -268,9 +284,11 @@ static wl_status open_index(wl_model *m, const char *dir, const char *path, wl_e
         if (seen) continue;
         char shard[4096];
         join(shard, sizeof shard, dir, e->str);
-        if (open_shard(m, shard, err)) return err->status;
+        s = open_shard(m, shard, err);
+        if (s) return s;
     }
-    if (wl__index(m, err, path)) return err->status;
+    s = wl__index(m, err, path);
+    if (s) return s;
     for (const json_node *e = wm->child; e; e = e->next) {
         const wl_tensor_info *t = wl_model_tensor_find(m, e->key);
         const char *p = t ? m->files[t->file].path : "";
