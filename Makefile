@@ -22,7 +22,7 @@ CFLAGS_ALL = -std=c11 $(OPT) -g -fPIC $(WARN) $(WERROR) $(SAN) -D_POSIX_C_SOURCE
            -D_DEFAULT_SOURCE -Iinclude -Isrc -I$(BUILD)/gen $(CFLAGS)
 LDLIBS_ALL = -ldl -lm -lpthread $(LDLIBS)
 
-LIB_SRC  = $(sort $(wildcard src/gpu/*.c src/wgsl/*.c src/tensor/*.c))
+LIB_SRC  = $(sort $(wildcard src/gpu/*.c src/wgsl/*.c src/tensor/*.c src/llm/*.c))
 CLI_SRC  = $(sort $(wildcard src/cli/*.c))
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/obj/%.o)

@@ -2,6 +2,8 @@
 # deps.sh - install the Debian 12 packages wgc needs to build, run its demo and pass its tests.
 # As root it runs apt-get itself; otherwise it prints the exact apt-get line and fails.
 # Usage: sh scripts/deps.sh [demo|check]   (check = everything the test suite needs; the default)
+# check also fetches the test model (scripts/fetch-model.sh: once, into ~/.cache/wgc/models; a
+# no-op when cached); a failed fetch is reported here and fails tests/llm/test_model_real.sh.
 set -u
 what=${1:-check}
 pkgs="gcc make pkg-config libc6-dev libvulkan-dev libvulkan1 mesa-vulkan-drivers spirv-tools"
@@ -19,15 +21,24 @@ for p in $pkgs; do
   esac
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-if [ "$(id -u)" != 0 ]; then
-  echo "wgc: missing packages; run as root:"
-  echo "  apt-get update && apt-get install -y$missing"
-  exit 1
+install_missing() {
+  [ -z "$missing" ] && return 0
+  if [ "$(id -u)" != 0 ]; then
+    echo "wgc: missing packages; run as root:"
+    echo "  apt-get update && apt-get install -y$missing"
+    return 1
+  fi
+  echo "wgc: installing$missing"
+  export DEBIAN_FRONTEND=noninteractive
+  # another apt holding the dpkg lock (unattended upgrades on a fresh machine): wait up to 10 minutes
+  lock="-o DPkg::Lock::Timeout=600"
+  apt-get $lock update -q >/dev/null && apt-get $lock install -y -q$missing >/dev/null || {
+    echo "wgc: apt-get install failed for:$missing"; return 1; }
+}
+install_missing || exit 1
+if [ "$what" = check ]; then
+  here=$(dirname "$0")
+  sh "$here/fetch-model.sh" >/dev/null ||
+    echo "wgc: cannot fetch the test model (scripts/fetch-model.sh, above); tests/llm/test_model_real.sh will fail"
 fi
-echo "wgc: installing$missing"
-export DEBIAN_FRONTEND=noninteractive
-# another apt holding the dpkg lock (unattended upgrades on a fresh machine): wait up to 10 minutes
-lock="-o DPkg::Lock::Timeout=600"
-apt-get $lock update -q >/dev/null && apt-get $lock install -y -q$missing >/dev/null || {
-  echo "wgc: apt-get install failed for:$missing"; exit 1; }
+exit 0

@@ -14,7 +14,8 @@
     X(demo, "a checked vector add and a transformer block (wt) checked against the CPU, per-op times") \
     X(bench, "benchmarks with same-run baselines: runtime | compile | ops | nn | llm (--json, --svg)") \
     X(run, "run a compute kernel on buffers from .npy files or generators (wgc run k.wgsl --dispatch ..)") \
-    X(profile, "time a compute kernel with GPU timestamps: min/median/max, GB/s (--json)")
+    X(profile, "time a compute kernel with GPU timestamps: min/median/max, GB/s (--json)") \
+    X(model, "describe a GGUF or safetensors model: architecture, sizes, tensor types, memory (--json)")
 
 #define X(name, help) int cli_##name(int argc, char **argv);
 CLI_COMMANDS(X)
