@@ -522,13 +522,14 @@ static int run_main(int argc, char **argv, bool profile) {
     }
     const char *cmd = argv[0];
     size_t len = 0;
-    char *src = cli_read_file(a->file, &len);
+    char *src = NULL;
+    int read_rc = cli_read_source(cmd, a->file, CLI_MAX_SOURCE_SIZE, &src, &len);
     wg_instance *inst = NULL;
     wg_device *dev = NULL;
     wt_context *ctx = NULL;
     uint64_t *ns = NULL;
-    if (!src) {
-        rc = cli_fail("%s: cannot read '%s'", cmd, a->file);
+    if (read_rc) {
+        rc = read_rc;
         goto done;
     }
     wg_error err;
