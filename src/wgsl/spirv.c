@@ -1170,7 +1170,18 @@ static uint32_t value(emitter *e, uint32_t h) {
         return index_value(e, h);
     case AST_MEMBER: {
         uint32_t bh = n->u.member.base;
-        uint32_t base = value(e, bh);
+        uint32_t base;
+        ty_t bt = EX(bh)->type;
+        if (TI(bt)->kind == TY_PTR) {
+            /* p.wzyx through a pointer is a value of the pointee (spec 8.5.1.3 "Vector Multiple
+             * Component Selection" via 6.4.3 pointer-to-composite access): load, then shuffle */
+            pdec pd;
+            memset(&pd, 0, sizeof pd);
+            dec_ptr(e, bh, &pd);
+            base = load_sc(e, TI(bt)->elem, pd_chain(e, &pd, TI(bt)->elem), pd.sc);
+        } else {
+            base = value(e, bh);
+        }
         if (x->swz_n == 1) return SPV_VAL(&e->b, SPV_OP_CompositeExtract, tid(e, x->type), base, x->swz[0]);
         if (x->swz_n) {
             uint32_t ops[6] = { base, base, x->swz[0], x->swz[1], x->swz[2], x->swz[3] };
