@@ -4,7 +4,7 @@
  * private memory (specialised calls), a storage pointer forwarded through two functions, a
  * pointer to a runtime-sized array (hidden length), a uniform matrix read through a pointer
  * (std140 shadow), signed / and % with negative operands and zero divisors, and workgroup
- * memory zeroed before use, swizzles through pointers. */
+ * memory zeroed before use, swizzles through pointers, a loop nested in a continuing block. */
 #include "gpu/gpu_test.h"
 #include "wgc/wgsl.h"
 
@@ -62,6 +62,11 @@ static const char *kernel =
     "    out[14] = sw.x * 1000 + sw.y * 100 + sw.z * 10 + sw.w;\n"
     "    let t = zyx(ps);\n"
     "    out[15] = t.x * 100 + t.y * 10 + t.z;\n"
+    "    var ln = 0; var la = 0; var lb = 0;\n"
+    "    loop { ln += 1; continuing {\n"
+    "      loop { la += 1; if (ln > 1) { lb += 1; break; } else { break; } }\n"
+    "      break if ln >= 3; } }\n"
+    "    out[16] = ln * 100 + la * 10 + lb;\n"
     "  }\n"
     "}\n";
 
@@ -111,6 +116,7 @@ int main(void) {
         CHECK_EQ_INT(host[13], 5);        /* u.m[0].x + u.v.y */
         CHECK_EQ_INT(host[14], 4321);     /* swizzle through a pointer: loads, then shuffles */
         CHECK_EQ_INT(host[15], 321);      /* the same through a pointer parameter */
+        CHECK_EQ_INT(host[16], 332);      /* a loop that always breaks, inside continuing */
         wgsl_result_free(r);
     }
     fixture_end(&f);
