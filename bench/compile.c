@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -52,9 +53,10 @@ static int kset_add(kset *s, const char *path) {
         s->cap = cap;
     }
     kfile *k = &s->v[s->n];
+    const char *why;
     memset(k, 0, sizeof *k);
     k->path = strdup(path);
-    k->src = k->path ? cli_read_file(path, &k->len) : NULL;
+    k->src = k->path ? cli_read_file(path, CLI_MAX_SOURCE_SIZE, &k->len, &why) : NULL;
     if (!k->src) {
         free(k->path);
         return -1;
@@ -255,7 +257,8 @@ static bool run_tint(const bench_options *opt, kset *s, int runs, const char *tm
     char *stdout_text = NULL;
     int rc = bench_spawn(argv, NULL, 1800, !opt->verbose, &stdout_text);
     free(stdout_text);
-    char *res = cli_read_file(out, NULL);
+    const char *rwhy;
+    char *res = cli_read_file(out, SIZE_MAX, NULL, &rwhy);
     int got = 0;
     char err[160] = "";
     for (char *line = res; line && *line;) {

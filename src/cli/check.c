@@ -14,20 +14,30 @@
 #include "wgc/wgsl.h"
 
 static void check_usage(FILE *f) {
-    fputs("usage: wgc check [--json] [--parse-only] FILE...\n"
+    fputs("usage: wgc check [--json] [--parse-only] [--max-size BYTES] FILE...\n"
           "  Validates WGSL files (parse + semantic checks) and prints diagnostics as\n"
           "  file:line:col: severity: message, the source line and a caret.\n"
           "  --json        one JSON document: {\"ok\":..,\"files\":[{\"file\",\"ok\",\"diagnostics\":[..]}]}\n"
           "                with line, col (code points, 1-based), offset and length (bytes)\n"
           "  --parse-only  syntax only\n"
-          "  FILE may be '-' for stdin.  Exit: 0 all valid, 1 some invalid, 2 usage/unreadable.\n",
+          "  --max-size N  refuse a file larger than N bytes (k/M/G suffixes; default 16M)\n"
+          "  FILE may be '-' for stdin; devices and FIFOs are refused.\n"
+          "  Exit: 0 all valid, 1 some invalid, 2 usage/unreadable.\n",
           f);
 }
 
 int cli_check(int argc, char **argv) {
     int json = 0, parse_only = 0, nfiles = 0;
+    size_t max = CLI_MAX_SOURCE_SIZE;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!strcmp(a, "--max-size")) {
+            if (i + 1 >= argc || cli_parse_size(argv[i + 1], &max))
+                return cli_fail("check: --max-size wants a byte count (e.g. 64M)");
+            argv[i] = argv[i + 1] = NULL;     /* consumed: the file loop below skips NULLs */
+            i++;
+            continue;
+        }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             check_usage(stdout);
             return 0;
@@ -45,11 +55,10 @@ int cli_check(int argc, char **argv) {
     if (json) fputs("{\"files\":[", stdout);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (a[0] == '-' && a[1]) continue;
+        if (!a || (a[0] == '-' && a[1])) continue;
         size_t len = 0;
-        char *src = cli_read_file(a, &len);
-        if (!src) {
-            cli_fail("check: cannot read '%s'", a);
+        char *src;
+        if (cli_read_source("check", a, max, &src, &len)) {
             status = 2;
             continue;
         }

@@ -23,12 +23,22 @@ CLI_COMMANDS(X)
 
 /* Prints "wgc: <message>" to stderr; returns 2 so commands can `return cli_fail(...)`. */
 int cli_fail(const char *fmt, ...);
+const char *cli_last_message(void);   /* the last cli_fail message, without "wgc: " */
 
 /* Writes s to f as a JSON string: quoted, with '"', '\\' and control characters escaped (NULL as ""). */
 void cli_json_str(FILE *f, const char *s);
 
 /* The whole of a file (standard input for "-"), malloc'ed and NUL-terminated, its length in *len
- * (len may be NULL); NULL when it cannot be opened or read, or memory runs out. */
-char *cli_read_file(const char *path, size_t *len);
+ * (len may be NULL); NULL when it cannot be opened or read, or memory runs out (errno set), or
+ * with *why set to a reason ("is not a regular file": a device, FIFO or directory, refused without
+ * being opened; "is too large": more than max bytes). */
+char *cli_read_file(const char *path, size_t max, size_t *len, const char **why);
+/* The default limit on a WGSL source's size (the --max-size option raises it). */
+#define CLI_MAX_SOURCE_SIZE ((size_t)16 << 20)
+/* cli_read_file for a command's WGSL input: 0 with *src set, or the cli_fail status (2) after a
+ * one-line message "wgc: CMD: 'PATH' is not a regular file" (or too large, or unreadable). */
+int cli_read_source(const char *cmd, const char *path, size_t max, char **src, size_t *len);
+/* A byte count with an optional k/M/G suffix (powers of 1024): 0, or -1 when malformed. */
+int cli_parse_size(const char *s, size_t *out);
 
 #endif

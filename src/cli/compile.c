@@ -1,5 +1,5 @@
 /* compile.c - `wgc compile k.wgsl [-o k.spv] [--entry NAME] [--target vulkan1.1|vulkan1.3]
- * [--override NAME=V]... [--reflect] [--no-bounds-checks]`: WGSL to a SPIR-V binary.
+ * [--override NAME=V]... [--reflect] [--no-bounds-checks] [--max-size N]`: WGSL to a SPIR-V binary.
  *
  * Diagnostics go to stderr in the compiler's text form; exit 0 when the module was written,
  * 1 when the WGSL is invalid, 2 on bad usage or I/O errors.  --reflect prints the reflection
@@ -49,7 +49,8 @@ static void compile_usage(FILE *f) {
           "  --target ENV         vulkan1.1 (SPIR-V 1.3, default) or vulkan1.3 (SPIR-V 1.6)\n"
           "  --override NAME=V    value of an `override` declaration (NAME may be an @id number)\n"
           "  --reflect, --json   print entry points, bindings and overrides as JSON on stdout\n"
-          "  --no-bounds-checks   do not clamp indices (unsafe)\n", f);
+          "  --no-bounds-checks   do not clamp indices (unsafe)\n"
+          "  --max-size N         refuse an input larger than N bytes (k/M/G; default 16M)\n", f);
 }
 
 static const char *binding_kind_name(wgsl_binding_kind k) {
@@ -117,6 +118,7 @@ static void print_reflection(FILE *f, const wgsl_result *r, const char *entry) {
 int cli_compile(int argc, char **argv) {
     const char *in = NULL, *out = NULL, *entry = NULL;
     int reflect = 0;
+    size_t max = CLI_MAX_SOURCE_SIZE;
     wgsl_options opt;
     memset(&opt, 0, sizeof opt);
     wgsl_override_value ovs[64];
@@ -159,6 +161,9 @@ int cli_compile(int argc, char **argv) {
             }
         } else if (!strcmp(a, "--reflect") || !strcmp(a, "--json")) {
             reflect = 1;
+        } else if (!strcmp(a, "--max-size")) {
+            if (i + 1 >= argc || cli_parse_size(argv[++i], &max))
+                return cli_fail("compile: --max-size wants a byte count (e.g. 64M)");
         } else if (!strcmp(a, "--no-bounds-checks")) {
             opt.no_bounds_checks = true;
         } else if (a[0] == '-' && a[1]) {
@@ -174,8 +179,8 @@ int cli_compile(int argc, char **argv) {
         return 2;
     }
     size_t len = 0;
-    char *src = cli_read_file(in, &len);
-    if (!src) return cli_fail("compile: cannot read %s: %s", in, strerror(errno));
+    char *src;
+    if (cli_read_source("compile", in, max, &src, &len)) return 2;
     opt.filename = in;
     opt.overrides = ovs;
     opt.override_count = nov;

@@ -1,8 +1,11 @@
 /* main.c - wgc's entry: dispatches argv[1] through the command table in cli.h. */
+#include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 
@@ -18,14 +21,19 @@ static const cli_command commands[] = {
 #undef X
 };
 
+static char last_message[512];
+
 int cli_fail(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    fputs("wgc: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(last_message, sizeof last_message, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "wgc: %s\n", last_message);
     return 2;
+}
+
+const char *cli_last_message(void) {
+    return last_message;
 }
 
 void cli_json_str(FILE *f, const char *s) {
@@ -42,13 +50,29 @@ void cli_json_str(FILE *f, const char *s) {
     fputc('"', f);
 }
 
-char *cli_read_file(const char *path, size_t *len) {
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+char *cli_read_file(const char *path, size_t max, size_t *len, const char **why) {
+    static const char *const not_regular = "is not a regular file", *too_big = "is too large";
+    int use_stdin = !strcmp(path, "-");
+    struct stat st;
+    *why = NULL;
+    /* refused before opening: opening a FIFO waits for a writer, and a device (/dev/zero)
+     * never ends */
+    if (!use_stdin && !stat(path, &st) && !S_ISREG(st.st_mode)) {
+        *why = not_regular;
+        return NULL;
+    }
+    FILE *f = use_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return NULL;
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     while (buf) {
+        if (n > max) {                   /* one byte past the limit is enough to know */
+            *why = too_big;
+            free(buf);
+            buf = NULL;
+            break;
+        }
         if (n + 1 >= cap) {
             char *nb = realloc(buf, cap * 2);
             if (!nb) {
@@ -64,7 +88,7 @@ char *cli_read_file(const char *path, size_t *len) {
         if (got == 0)
             break;
     }
-    if (ferror(f)) {
+    if (buf && ferror(f)) {
         free(buf);
         buf = NULL;
     }
@@ -76,6 +100,37 @@ char *cli_read_file(const char *path, size_t *len) {
             *len = n;
     }
     return buf;
+}
+
+int cli_read_source(const char *cmd, const char *path, size_t max, char **src, size_t *len) {
+    const char *why;
+    int err;
+    errno = 0;
+    *src = cli_read_file(path, max, len, &why);
+    err = errno;
+    if (*src)
+        return 0;
+    if (why && !strcmp(why, "is too large"))
+        return cli_fail("%s: '%s' is larger than %zu bytes (--max-size raises the limit)", cmd, path, max);
+    if (why)
+        return cli_fail("%s: '%s' %s", cmd, path, why);
+    return cli_fail("%s: cannot read '%s'%s%s", cmd, path, err ? ": " : "", err ? strerror(err) : "");
+}
+
+int cli_parse_size(const char *s, size_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || errno || s[0] == '-')
+        return -1;
+    unsigned shift = 0;
+    if (*end == 'k' || *end == 'K') shift = 10, end++;
+    else if (*end == 'm' || *end == 'M') shift = 20, end++;
+    else if (*end == 'g' || *end == 'G') shift = 30, end++;
+    if (*end || v > (SIZE_MAX >> shift))
+        return -1;
+    *out = (size_t)(v << shift);
+    return 0;
 }
 
 static void usage(FILE *f) {

@@ -561,14 +561,16 @@ static int run_main(int argc, char **argv, bool profile) {
     }
     const char *cmd = argv[0];
     size_t len = 0;
-    char *src = cli_read_file(a->file, &len);
+    char *src = NULL;
+    int read_rc = cli_read_source(cmd, a->file, CLI_MAX_SOURCE_SIZE, &src, &len);
     wg_instance *inst = NULL;
     wg_device *dev = NULL;
     wt_context *ctx = NULL;
     uint64_t *ns = NULL;
     bool json_done = false;
-    if (!src) {
-        rc = run_fail("%s: cannot read '%s'", cmd, a->file);
+    if (read_rc) {
+        rc = read_rc;
+        snprintf(run_msg, sizeof run_msg, "%s", cli_last_message());   /* for --json */
         goto done;
     }
     wg_error err;

@@ -190,6 +190,10 @@ const char *cv_format(const ty_table *tt, const cv_value *v, char *buf, unsigned
     const char *head = r->kind == TY_VEC ? "vec" : r->kind == TY_MAT ? "mat" : r->kind == TY_ARRAY ? "array" :
                        r->kind == TY_STRUCT && r->name ? r->name : "?";
     pos += (unsigned)snprintf(buf + pos, size - pos, "%s(", head);
+    if (!v->u.elems) {                    /* an unbuilt zero array: its constructor */
+        snprintf(buf, size, "array()");
+        return buf;
+    }
     for (uint32_t i = 0; i < v->n && pos + 1 < size; i++) {
         if (i) pos += (unsigned)snprintf(buf + pos, size - pos, ", ");
         if (pos + 1 >= size) break;
@@ -289,6 +293,12 @@ int cv_zero(cv_ctx *cx, ty_t t, cv_value *out) {
     if (!is_composite(cx->tt, t) || !ty_is_constructible(cx->tt, t))
         return fail(cx, "type '%s' has no zero value", ty_name(cx->tt, t));
     uint32_t n = elem_count(cx->tt, t);
+    if (ty_kind_of(cx->tt, t) == TY_ARRAY && n > CV_ZERO_BUILT_MAX) {
+        out->type = t;                    /* unbuilt: cost independent of n (see value.h) */
+        out->n = n;
+        out->u.elems = NULL;
+        return CV_OK;
+    }
     cv_value *e = alloc_elems(cx, n);
     if (!e) return OOM(cx);
     /* values are immutable, so vector/matrix/array elements share one zero value (an array of
@@ -302,6 +312,12 @@ int cv_zero(cv_ctx *cx, ty_t t, cv_value *out) {
     out->n = n;
     out->u.elems = e;
     return CV_OK;
+}
+
+const cv_value *cv_elem(cv_ctx *cx, const cv_value *v, uint32_t i, cv_value *tmp) {
+    if (v->u.elems) return &v->u.elems[i];
+    if (cv_zero(cx, elem_type(cx->tt, v->type, i), tmp)) return NULL;
+    return tmp;
 }
 
 /* Applies f to each element pair, building a composite of type rt. */
@@ -772,6 +788,7 @@ int cv_index(cv_ctx *cx, const cv_value *v, int64_t i, cv_value *out) {
         return fail(cx, "cannot index type '%s'", ty_name(cx->tt, v->type));
     if (i < 0 || (uint64_t)i >= v->n)
         return fail(cx, "index %" PRId64 " out of bounds [0..%u]", i, v->n ? v->n - 1 : 0);
+    if (!v->u.elems) return cv_zero(cx, elem_type(cx->tt, v->type, (uint32_t)i), out);
     *out = v->u.elems[i];
     return CV_OK;
 }
@@ -795,8 +812,23 @@ int cv_member(cv_ctx *cx, const cv_value *v, uint32_t i, cv_value *out) {
     return CV_OK;
 }
 
+static bool is_zero(const cv_value *v) {
+    if (v->n) {
+        for (uint32_t i = 0; v->u.elems && i < v->n; i++)
+            if (!is_zero(&v->u.elems[i])) return false;
+        return true;
+    }
+    switch (v->type) {
+    case TY_BOOL: return !v->u.b;
+    case TY_AFLOAT: case TY_F32: case TY_F16: return v->u.f == 0;
+    default: return v->u.i == 0;
+    }
+}
+
 bool cv_equal(const cv_value *a, const cv_value *b) {
     if (a->type != b->type || a->n != b->n) return false;
+    if (a->n && !a->u.elems) return is_zero(b);    /* an unbuilt zero array */
+    if (a->n && !b->u.elems) return is_zero(a);
     if (a->n) {
         for (uint32_t i = 0; i < a->n; i++)
             if (!cv_equal(&a->u.elems[i], &b->u.elems[i])) return false;

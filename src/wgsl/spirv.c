@@ -41,6 +41,7 @@ typedef struct loop_ctx {
     uint32_t cont;              /* continue target, 0 for a switch */
     uint32_t header;            /* loop header (break-if goes back here) */
     uint32_t nbreak, ncont;     /* branches taken to brk / cont */
+    bool in_continuing;         /* its continuing block (or for-update) is being emitted */
 } loop_ctx;
 
 typedef enum ov_state { OV_PENDING = 0, OV_BUSY, OV_CONST, OV_SPEC, OV_FAILED } ov_state;
@@ -1170,7 +1171,18 @@ static uint32_t value(emitter *e, uint32_t h) {
         return index_value(e, h);
     case AST_MEMBER: {
         uint32_t bh = n->u.member.base;
-        uint32_t base = value(e, bh);
+        uint32_t base;
+        ty_t bt = EX(bh)->type;
+        if (TI(bt)->kind == TY_PTR) {
+            /* p.wzyx through a pointer is a value of the pointee (spec 8.5.1.3 "Vector Multiple
+             * Component Selection" via 6.4.3 pointer-to-composite access): load, then shuffle */
+            pdec pd;
+            memset(&pd, 0, sizeof pd);
+            dec_ptr(e, bh, &pd);
+            base = load_sc(e, TI(bt)->elem, pd_chain(e, &pd, TI(bt)->elem), pd.sc);
+        } else {
+            base = value(e, bh);
+        }
         if (x->swz_n == 1) return SPV_VAL(&e->b, SPV_OP_CompositeExtract, tid(e, x->type), base, x->swz[0]);
         if (x->swz_n) {
             uint32_t ops[6] = { base, base, x->swz[0], x->swz[1], x->swz[2], x->swz[3] };
@@ -1526,7 +1538,21 @@ static void branch(emitter *e, uint32_t target) {
 static void merge_block(emitter *e, uint32_t label, bool reached) {
     spv_label(&e->b, label);
     if (!reached) {
-        SPV_OP0(&e->b, SPV_OP_Unreachable);
+        /* Inside a construct nested in a continuing block (a loop whose body always breaks,
+         * `loop { if c { break; } else { break; } }`), OpUnreachable would be a way out of the
+         * continue construct that misses its back-edge block, which must structurally
+         * post-dominate it (SPIR-V 2.11 "Structured Control Flow").  There the dead block
+         * branches to the innermost construct's merge instead: a break, which is where control
+         * would go on, and leads on to the back edge. */
+        uint32_t k = e->nloops;
+        while (k && !e->loops[k - 1].in_continuing) k--;
+        if (k && k < e->nloops) {
+            loop_ctx *in = &e->loops[e->nloops - 1];
+            in->nbreak++;
+            SPV_OP(&e->b, SPV_OP_Branch, in->brk);
+        } else {
+            SPV_OP0(&e->b, SPV_OP_Unreachable);
+        }
         e->dead = 1;
     }
 }
@@ -1669,8 +1695,10 @@ static void loop_stmt(emitter *e, uint32_t h) {
     if (!lc->ncont) {
         SPV_OP(b, SPV_OP_Branch, header); /* unreachable continue target: trivial */
     } else {
+        lc->in_continuing = true;
         if (update) stmt(e, update);
         if (cont_stmt) block(e, cont_stmt);
+        e->loops[e->nloops - 1].in_continuing = false;
         e->dead = 0;
         if (b->block_open) SPV_OP(b, SPV_OP_Branch, header);
     }

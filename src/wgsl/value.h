@@ -5,7 +5,12 @@
  * in `i` (int64, i32 sign-extended, u32 zero-extended), abstract-float, f32 and f16 in `f` (a double
  * holding a value exactly representable in the type), bool in `b`.  Composites (vectors, matrices as
  * columns, arrays, structs) hold `n` element values in arena memory; values are immutable, so
- * elements may be shared between values.
+ * elements may be shared between values.  One exception keeps compile time and memory independent
+ * of an array's length: the zero value of an array longer than CV_ZERO_BUILT_MAX elements is kept
+ * unbuilt, as `n` with `elems == NULL` ("zero of type T"); cv_elem, cv_index, cv_equal, cv_format
+ * and the emitter (OpConstantNull) understand it.  Arrays are the only composites that can be long:
+ * vectors and matrices have at most 4 elements, and an array built from arguments is as long as
+ * its source text (WGSL has no array splat, spec 9.6 "Value Constructor Built-in Functions").
  *
  * Operations take a cv_ctx (the type table, whose allocation hook also provides value memory) and
  * return CV_OK or CV_ERROR; on error ctx->msg holds the message in Tint's wording
@@ -94,8 +99,12 @@ uint32_t cv_bits32(const cv_value *v);
 int cv_composite(cv_ctx *cx, ty_t t, const cv_value *elems, uint32_t n, cv_value *out);
 /* vecN<T> with every component = s. */
 int cv_splat(cv_ctx *cx, ty_t vec_t, const cv_value *s, cv_value *out);
-/* The zero value of a constructible type. */
+/* The zero value of a constructible type (an array longer than CV_ZERO_BUILT_MAX: unbuilt). */
+#define CV_ZERO_BUILT_MAX 64u
 int cv_zero(cv_ctx *cx, ty_t t, cv_value *out);
+/* Element i of composite v: &v->u.elems[i], or, for an unbuilt zero array, the element zero value
+ * written to *tmp.  NULL only when out of memory (cx->msg set). */
+const cv_value *cv_elem(cv_ctx *cx, const cv_value *v, uint32_t i, cv_value *tmp);
 
 /* Conversions.  Implicit: an abstract value to a type it converts to automatically (ranks), with
  * range errors.  Explicit: a value constructor/conversion T(e) between scalars (and component-wise

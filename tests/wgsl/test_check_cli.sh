@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_check_cli.sh - `wgc check`: exit 0 all valid / 1 some invalid / 2 usage or unreadable file,
 # text format (file:line:col: error: msg, source line, caret), several files, stdin '-', --json
-# (one parseable document with line/col/offset/length), --help.
+# (one parseable document with line/col/offset/length), --help, devices and FIFOs refused,
+# the input size limit (--max-size).
 W=${BUILD:-build}/wgc
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail=0
@@ -33,6 +34,28 @@ $W check >/dev/null 2>&1; rc=$?
 $W check --frob "$t/ok.wgsl" >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || no "bad option: exit $rc"
 $W check --help | grep -q -- "--json" || no "--help lacks --json"
+$W check --help | grep -q -- "--max-size" || no "--help lacks --max-size"
+
+# devices and FIFOs are refused at once with one line; the size limit and --max-size
+for dev in /dev/zero /dev/urandom; do
+  [ -e $dev ] || continue
+  start=$(date +%s)
+  timeout 20 $W check $dev >/dev/null 2>"$t/err"; rc=$?
+  [ $rc -eq 2 ] || no "$dev: exit $rc"
+  [ "$(cat "$t/err")" = "wgc: check: '$dev' is not a regular file" ] || no "$dev: message $(cat "$t/err")"
+  [ $(( $(date +%s) - start )) -le 2 ] || no "$dev: slow"
+done
+if mkfifo "$t/fifo" 2>/dev/null; then
+  timeout 20 $W check "$t/fifo" >/dev/null 2>"$t/err"; rc=$?
+  [ $rc -eq 2 ] && grep -q "is not a regular file" "$t/err" || no "fifo: exit $rc $(cat "$t/err")"
+fi
+timeout 20 $W check - </dev/zero >/dev/null 2>"$t/err"; rc=$?
+[ $rc -eq 2 ] || no "stdin /dev/zero: exit $rc"
+grep -q "'-' is larger than 16777216 bytes" "$t/err" || no "stdin /dev/zero: $(cat "$t/err")"
+$W check --max-size 8 "$t/ok.wgsl" >/dev/null 2>"$t/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "is larger than 8 bytes" "$t/err" || no "--max-size 8: exit $rc $(cat "$t/err")"
+$W check --max-size 1k "$t/ok.wgsl" || no "--max-size 1k: exit $?"
+$W check --max-size x "$t/ok.wgsl" >/dev/null 2>&1; [ $? -eq 2 ] || no "--max-size x accepted"
 
 out=$(printf 'const = 1;' | $W check -); rc=$?
 [ $rc -eq 1 ] || no "stdin: exit $rc"

@@ -425,10 +425,24 @@ static void test_composites(void) {
     CHECK(cv_member(&cx, &r, 0, &a) == CV_OK && a.type == v3);
     CHECK(cv_member(&cx, &r, 2, &a) == CV_ERROR);
     CHECK(cv_zero(&cx, ty_array_runtime(&tt, TY_I32), &r) == CV_ERROR);
-    /* nested big arrays share their zero element: 65535 x 65535 costs two levels, not 4e9 values */
+    /* zero arrays longer than CV_ZERO_BUILT_MAX stay unbuilt: 65535 x 65535 costs nothing, and
+     * indexing yields the element's zero; short ones are built */
     ty_t bigt = ty_array(&tt, ty_array(&tt, TY_F32, 65535), 65535);
-    CHECK(cv_zero(&cx, bigt, &r) == CV_OK && r.n == 65535 && r.u.elems[65534].n == 65535 &&
-          r.u.elems[65534].u.elems[65534].type == TY_F32 && r.u.elems[65534].u.elems[65534].u.f == 0);
+    cv_value r1, r2, tmp;
+    CHECK(cv_zero(&cx, bigt, &r) == CV_OK && r.n == 65535 && r.u.elems == NULL);
+    CHECK(cv_index(&cx, &r, 65534, &r1) == CV_OK && r1.n == 65535 && r1.u.elems == NULL);
+    CHECK(cv_index(&cx, &r1, 65534, &r2) == CV_OK && r2.type == TY_F32 && r2.u.f == 0);
+    CHECK(cv_index(&cx, &r1, 65535, &r2) == CV_ERROR);
+    CHECK(cv_elem(&cx, &r1, 7, &tmp) == &tmp && tmp.type == TY_F32);
+    ty_t t65 = ty_array(&tt, TY_I32, CV_ZERO_BUILT_MAX + 1), t64 = ty_array(&tt, TY_I32, CV_ZERO_BUILT_MAX);
+    cv_value z65, z64, e65[CV_ZERO_BUILT_MAX + 1];
+    for (unsigned i = 0; i <= CV_ZERO_BUILT_MAX; i++) e65[i] = cv_int(TY_I32, 0);
+    CHECK(cv_zero(&cx, t64, &z64) == CV_OK && z64.u.elems != NULL);
+    CHECK(cv_zero(&cx, t65, &z65) == CV_OK && z65.u.elems == NULL);
+    CHECK(cv_composite(&cx, t65, e65, CV_ZERO_BUILT_MAX + 1, &r1) == CV_OK);
+    CHECK(cv_equal(&r1, &z65) && cv_equal(&z65, &r1) && cv_equal(&z65, &z65));
+    e65[CV_ZERO_BUILT_MAX] = cv_int(TY_I32, 1);
+    CHECK(cv_composite(&cx, t65, e65, CV_ZERO_BUILT_MAX + 1, &r1) == CV_OK && !cv_equal(&r1, &z65));
     CHECK(cv_equal(&cols[0], &cols[0]) && !cv_equal(&cols[0], &cols[1]));
 
     /* integer vector shift by a vector */

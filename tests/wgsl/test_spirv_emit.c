@@ -4,6 +4,7 @@
  * (or NULL), never a crash or a leak. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "test.h"
 #include "wgc/wgsl.h"
@@ -29,10 +30,12 @@ static const char *kernel =
     "}\n";
 
 static int live, nallocs, fail_at;
+static size_t bytes;                      /* bytes requested since last reset */
 
 static void *t_alloc(void *user, size_t size) {
     (void)user;
     nallocs++;
+    bytes += size;
     if (fail_at && nallocs >= fail_at) return NULL;
     void *p = malloc(size);
     if (p) live++;
@@ -109,6 +112,29 @@ int main(void) {
     CHECK(r && r->ok && !r->spirv && !r->entry_point_count);
     wgsl_result_free(r);
     opt.check_only = false;
+
+    /* zero values of long arrays are never built (issue 21 item 2): the compile of a 636M-element
+     * zero array, indexed, costs what a short one does */
+    {
+        static const char *huge =
+            "fn f(i: i32) -> i32 {\n"
+            "  const c = array<array<u32, 636109182>, 1>()[0][636109181];\n"
+            "  let a = array<array<i32, 100>, 650>();\n"
+            "  return a[i][i] + i32(c) + array<i32, 636109182>()[0];\n"
+            "}\n"
+            "@compute @workgroup_size(1) fn main() { _ = f(1); }\n";
+        wgsl_options ho = { .filename = "huge.wgsl", .allocator = { .alloc = t_alloc, .free = t_free } };
+        struct timespec t0, t1;
+        bytes = 0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        r = wgsl_compile(huge, strlen(huge), &ho);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        CHECKF(r && r->ok, "%s", r ? wgsl_result_text(r) : "NULL");
+        CHECKF(s < 0.5, "huge zero array: %.3f s", s);
+        CHECKF(bytes < (size_t)4 << 20, "huge zero array: %zu bytes allocated", bytes);
+        wgsl_result_free(r);
+    }
 
     /* allocation failure at every allocation */
     opt.allocator = (wgsl_allocator){ .alloc = t_alloc, .free = t_free };

@@ -4,7 +4,7 @@
  * private memory (specialised calls), a storage pointer forwarded through two functions, a
  * pointer to a runtime-sized array (hidden length), a uniform matrix read through a pointer
  * (std140 shadow), signed / and % with negative operands and zero divisors, and workgroup
- * memory zeroed before use. */
+ * memory zeroed before use, swizzles through pointers, a loop nested in a continuing block. */
 #include "gpu/gpu_test.h"
 #include "wgc/wgsl.h"
 
@@ -24,6 +24,7 @@ static const char *kernel =
     "fn incp(p: ptr<private, i32>) { *p += 1000; }\n"
     "fn len(p: ptr<storage, array<i32>, read_write>) -> i32 { return i32(arrayLength(p)); }\n"
     "fn ucol(p: ptr<uniform, mat2x2f>, i: u32) -> vec2f { return (*p)[i]; }\n"
+    "fn zyx(q: ptr<function, vec4i>) -> vec3i { return q.zyx; }\n"
     "@compute @workgroup_size(4)\n"
     "fn main(@builtin(local_invocation_index) i: u32) {\n"
     "  var zsum = 0;\n"
@@ -55,6 +56,17 @@ static const char *kernel =
     "    out[11] = k / (k + 7);\n"
     "    out[12] = zsum;\n"
     "    out[13] = i32(u.m[0].x + u.v.y);\n"
+    "    var sv = vec4i(1, 2, 3, 4);\n"
+    "    let ps = &sv;\n"
+    "    let sw = ps.wzyx;\n"
+    "    out[14] = sw.x * 1000 + sw.y * 100 + sw.z * 10 + sw.w;\n"
+    "    let t = zyx(ps);\n"
+    "    out[15] = t.x * 100 + t.y * 10 + t.z;\n"
+    "    var ln = 0; var la = 0; var lb = 0;\n"
+    "    loop { ln += 1; continuing {\n"
+    "      loop { la += 1; if (ln > 1) { lb += 1; break; } else { break; } }\n"
+    "      break if ln >= 3; } }\n"
+    "    out[16] = ln * 100 + la * 10 + lb;\n"
     "  }\n"
     "}\n";
 
@@ -102,6 +114,9 @@ int main(void) {
         CHECK_EQ_INT(host[11], -7);       /* x / 0 == x */
         CHECK_EQ_INT(host[12], 0);        /* workgroup memory starts zeroed */
         CHECK_EQ_INT(host[13], 5);        /* u.m[0].x + u.v.y */
+        CHECK_EQ_INT(host[14], 4321);     /* swizzle through a pointer: loads, then shuffles */
+        CHECK_EQ_INT(host[15], 321);      /* the same through a pointer parameter */
+        CHECK_EQ_INT(host[16], 332);      /* a loop that always breaks, inside continuing */
         wgsl_result_free(r);
     }
     fixture_end(&f);
