@@ -434,7 +434,9 @@ typedef struct wg_device_desc {
     uint32_t lost_timeout_ms;            /* 0: 30000; a wait for the GPU longer than this loses the device */
     uint64_t memory_block_size;          /* 0: device memory / 64, within 64..256 MiB; suballocation block */
     uint64_t staging_size;               /* 0: 32 MiB; the write_buffer ring */
-    const char *cache_dir;               /* pipeline cache; NULL: $XDG_CACHE_HOME/wgc, else ~/.cache/wgc; "": none */
+    const char *cache_dir;               /* pipeline cache directory; NULL or "": none (wg_config_from_env
+                                            fills $WGC_CACHE_DIR, else $XDG_CACHE_HOME/wgc, else
+                                            ~/.cache/wgc) */
     wg_copy_engine copy_engine;          /* 0: shader on GPUs, transfer on CPU adapters */
     wg_device_memory device_memory;      /* 0: map device memory where the driver makes it host-visible */
 } wg_device_desc;
@@ -475,8 +477,9 @@ void wg_device_get_stats(const wg_device *dev, wg_device_stats *out);
 const char *wg_device_pipeline_cache_path(const wg_device *dev);
 
 /* ---- settings from the environment -------------------------------------------------------- */
-/* The library reads no environment variable (but XDG_CACHE_HOME and HOME for the default cache
- * directory): every setting is a descriptor field.  Programs that want the WGC_* variables (the
+/* The library reads no environment variable: every setting is a descriptor field (the per-user
+ * cache directory, $XDG_CACHE_HOME/wgc else ~/.cache/wgc, is this function's default for
+ * wg_device_desc.cache_dir).  Programs that want the WGC_* variables (the
  * wgc CLI, its benchmarks, the tests, python/wgc) map them with this one call before creating the
  * instance, adapter and device:
  *

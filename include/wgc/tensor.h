@@ -174,7 +174,8 @@ typedef struct wt_policy {
     uint32_t tune_budget_ms;      /* FIRST_USE: a lazy op's tuning stops timing new candidates past
                                      this (the shape's heuristic kernel is timed first); 0: 10000 */
     double tune_min_flop;         /* smaller products are never tuned; 0: 2^28 */
-    const char *cache_dir;        /* tuner cache; NULL: $XDG_CACHE_HOME/wgc, else ~/.cache/wgc; "": none */
+    const char *cache_dir;        /* tuner cache directory; NULL: the device's pipeline cache directory
+                                     (wg_device_desc.cache_dir); "": none */
     /* test hooks: fault injection for the suite (NULL / false in programs) */
     const char *fault_tune_reject;  /* the tuner's check rejects this kernel */
     bool fault_wgm_slow;          /* every workgroup-matrix timing finds it slower */

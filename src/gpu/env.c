@@ -148,5 +148,13 @@ bool wg_config_from_env(wg_env_strings *s, wg_instance_desc *inst, wg_adapter_op
         if (desc && unset(v, desc + v->field) && !env_map(v, desc + v->field, s, err))
             ok = false;
     }
+    /* no cache directory yet: the usual per-user one, $XDG_CACHE_HOME/wgc, else ~/.cache/wgc */
+    if (dev && !dev->cache_dir) {
+        const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+        int n = x && *x ? snprintf(s->cache_dir, sizeof s->cache_dir, "%s/wgc", x)
+              : h && *h ? snprintf(s->cache_dir, sizeof s->cache_dir, "%s/.cache/wgc", h) : -1;
+        if (n > 0 && (size_t)n < sizeof s->cache_dir)
+            dev->cache_dir = s->cache_dir;
+    }
     return ok;
 }

@@ -5,8 +5,8 @@
  * is a pointer compare) and a warm pipeline creation is a lookup.
  *
  * Across runs, a VkPipelineCache is loaded from and saved to
- * <dir>/pipelines-<device uuid>-<driver version>.bin, dir = desc.cache_dir, else
- * $XDG_CACHE_HOME/wgc or ~/.cache/wgc (the only environment the library reads).  Any failure there
+ * <dir>/pipelines-<device uuid>-<driver version>.bin, dir = desc.cache_dir (NULL or "": no disk
+ * cache; programs get the per-user directory from wg_config_from_env).  Any failure there
  * (unwritable directory, corrupt file) just means no disk cache. */
 #include <errno.h>
 #include <stdio.h>
@@ -18,14 +18,6 @@
 
 /* ---- on-disk VkPipelineCache ------------------------------------------------------------- */
 void wg__pipeline_cache_open(wg_device *dev, const char *dir) {
-    char buf[768];
-    if (!dir) {
-        const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
-        if (x && *x)
-            snprintf(buf, sizeof buf, "%s/wgc", x), dir = buf;
-        else if (h && *h)
-            snprintf(buf, sizeof buf, "%s/.cache/wgc", h), dir = buf;
-    }
     dev->cache_path[0] = 0;
     if (dir && *dir) {
         const wg_adapter_info *ai = &dev->adapter->info;

@@ -27,9 +27,9 @@
  * choice).  Tuning submits the caller's pending work and waits; the caller's error state and
  * random stream are left as they were.  Choices live in a process-wide table (a mutex guards it;
  * contexts on other threads may share it) keyed by the device UUID, and are appended to
- * <cache_dir>/tune-v4-<uuid>.txt (wt_policy.cache_dir, else $XDG_CACHE_HOME/wgc, else
- * $HOME/.cache/wgc: the directory wg's pipeline cache defaults to as well; TUNE_VERSION), one line per class: "<class> <kernel> timer=gpu|wall
- * <kernel>=<us>...", read back once per file; lines naming an unknown kernel are skipped. */
+ * <cache_dir>/tune-v4-<uuid>.txt (wt_policy.cache_dir, else the device's pipeline cache
+ * directory; TUNE_VERSION), one line per class: "<class> <kernel> timer=gpu|wall <kernel>=<us>...",
+ * read back once per file; lines naming an unknown kernel are skipped. */
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -81,19 +81,18 @@ static void class_name(uint32_t cls, char *buf, size_t n) {
 }
 
 /* The cache file of a device: <cache_dir>/tune-... with the policy's cache_dir ("": none), else
- * $XDG_CACHE_HOME/wgc, else $HOME/.cache/wgc. */
+ * the directory of the device's pipeline cache file (wg_device_pipeline_cache_path; none: none). */
 static bool cache_path(wt_context *ctx, const uint8_t *uuid, char *buf, size_t n, char *dir, size_t dn) {
-    const char *base = ctx->pol.cache_dir, *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (base && !*base)
-        return false;
-    if (base)
-        snprintf(dir, dn, "%s", base);
-    else if (xdg && *xdg)
-        snprintf(dir, dn, "%s/wgc", xdg);
-    else if (home && *home)
-        snprintf(dir, dn, "%s/.cache/wgc", home);
-    else
-        return false;
+    if (ctx->pol.cache_dir) {
+        if (!*ctx->pol.cache_dir)
+            return false;
+        snprintf(dir, dn, "%s", ctx->pol.cache_dir);
+    } else {       /* the directory of the device's pipeline cache file */
+        const char *pc = wg_device_pipeline_cache_path(ctx->dev), *slash = strrchr(pc, '/');
+        if (!slash || (size_t)(slash - pc) >= dn)
+            return false;
+        snprintf(dir, dn, "%.*s", (int)(slash - pc), pc);
+    }
     int w = snprintf(buf, n, "%s/tune-" TUNE_VERSION "-", dir);
     for (int i = 0; i < 16 && w > 0 && (size_t)w + 3 < n; i++)
         w += snprintf(buf + w, n - (size_t)w, "%02x", uuid[i]);

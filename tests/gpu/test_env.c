@@ -97,8 +97,8 @@ static int child_device(void) {
 static char *run_child(const char *mode, const char *const *vars, char *out, size_t cap) {
     const char *envp[512];
     size_t n = 0;
-    for (char **e = environ; *e && n < 400; e++)
-        if (strncmp(*e, "WGC_", 4))
+    for (char **e = environ; *e && n < 400; e++)   /* the cache default's variables only when given */
+        if (strncmp(*e, "WGC_", 4) && strncmp(*e, "HOME=", 5) && strncmp(*e, "XDG_CACHE_HOME=", 15))
             envp[n++] = *e;
     for (; vars && *vars && n < 510; vars++)
         envp[n++] = *vars;
@@ -162,6 +162,11 @@ int main(int argc, char **argv) {
     expect("fields", VARS("WGC_VALIDATION=0", "WGC_COPY=shader", "WGC_DEBUG_UNMAPPED=0", "WGC_LOST_TIMEOUT_MS=0"),
            "ok=1 lib=- val=-1 sel=- lost=0 cache=- copy=1 mem=0 in=1 err=-");
     expect("fields", VARS("WGC_LOST_TIMEOUT_MS=4294967295"), "ok=1 lib=- val=0 sel=- lost=4294967295 ");
+    /* no cache directory given: the per-user one */
+    expect("fields", VARS("XDG_CACHE_HOME=/tmp/xdg", "HOME=/home/u"),
+           "ok=1 lib=- val=0 sel=- lost=0 cache=/tmp/xdg/wgc copy=0 mem=0 in=1 err=-");
+    expect("fields", VARS("HOME=/home/u"), "ok=1 lib=- val=0 sel=- lost=0 cache=/home/u/.cache/wgc copy=0 ");
+    expect("fields", VARS("HOME=/home/u", "WGC_CACHE_DIR=/tmp/c"), "ok=1 lib=- val=0 sel=- lost=0 cache=/tmp/c ");
     /* what the program set wins */
     expect("explicit", all, "ok=1 lib=mine.so val=-1 sel=mine lost=7 cache=\"\" copy=1 mem=1 in=1 err=-");
     /* NULL descriptors are not wanted */
