@@ -34,28 +34,32 @@ typedef enum { P_U32, P_MB, P_DOUBLE, P_TOGGLE, P_TUNE, P_STRING } ptype;
     X("WGC_CACHE_DIR", cache_dir, P_STRING, 0, 0)                               \
     X("WGC_TUNE_FAULT", fault_tune_reject, P_STRING, 0, 0)
 
-static bool parse_toggle(const char *s, wt_toggle *out) {
-    if (!strcmp(s, "1") || !strcmp(s, "on"))
-        *out = WT_ON;
-    else if (!strcmp(s, "0") || !strcmp(s, "off"))
-        *out = WT_OFF;
-    else if (!strcmp(s, "auto"))
-        *out = WT_AUTO;
-    else
-        return false;
-    return true;
+/* The words of the enum-valued variables (wt_toggle and wt_tune_mode are both int-sized enums). */
+typedef struct word {
+    const char *text;
+    int value;
+} word;
+static const word toggle_words[] = { { "0", WT_OFF }, { "1", WT_ON }, { "on", WT_ON }, { "off", WT_OFF },
+                                     { "auto", WT_AUTO }, { NULL, 0 } };
+static const word tune_words[] = { { "0", WT_TUNE_OFF }, { "1", WT_TUNE_FIRST_USE }, { "off", WT_TUNE_OFF },
+                                   { "first-use", WT_TUNE_FIRST_USE }, { "ahead", WT_TUNE_AHEAD }, { NULL, 0 } };
+_Static_assert(sizeof(wt_toggle) == sizeof(int) && sizeof(wt_tune_mode) == sizeof(int), "int-sized enums");
+
+static bool parse_word(const char *s, const word *w, int *out) {
+    for (; w->text; w++)
+        if (!strcmp(s, w->text)) {
+            *out = w->value;
+            return true;
+        }
+    return false;
 }
 
-static bool parse_tune(const char *s, wt_tune_mode *out) {
-    if (!strcmp(s, "1") || !strcmp(s, "first-use"))
-        *out = WT_TUNE_FIRST_USE;
-    else if (!strcmp(s, "0") || !strcmp(s, "off"))
-        *out = WT_TUNE_OFF;
-    else if (!strcmp(s, "ahead"))
-        *out = WT_TUNE_AHEAD;
-    else
-        return false;
-    return true;
+/* "0, 1, on, off or auto" */
+static void list_words(char *buf, size_t n, const word *w) {
+    size_t k = 0;
+    buf[0] = 0;
+    for (const word *v = w; v->text && k < n; v++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%s", v == w ? "" : v[1].text ? ", " : " or ", v->text);
 }
 
 static bool parse_int(const char *s, uint64_t lo, uint64_t hi, uint64_t *out) {
@@ -94,12 +98,9 @@ static bool env_field(const char *name, void *field, ptype t, uint64_t lo, uint6
         }
         break;
     case P_TOGGLE:
-        if (*(wt_toggle *)field == WT_AUTO)
-            ok = parse_toggle(s, field);
-        break;
-    case P_TUNE:
-        if (*(wt_tune_mode *)field == WT_TUNE_DEFAULT)
-            ok = parse_tune(s, field);
+    case P_TUNE:            /* WT_AUTO and WT_TUNE_DEFAULT are 0 */
+        if (*(int *)field == 0)
+            ok = parse_word(s, t == P_TOGGLE ? toggle_words : tune_words, field);
         break;
     case P_STRING:
         if (!*(const char **)field)
@@ -107,11 +108,11 @@ static bool env_field(const char *name, void *field, ptype t, uint64_t lo, uint6
         break;
     }
     if (!ok) {
-        if (t == P_TOGGLE)
-            snprintf(err, n, "%s=%s: expected 0, 1, on, off or auto", name, s);
-        else if (t == P_TUNE)
-            snprintf(err, n, "%s=%s: expected 0, 1, off, first-use or ahead", name, s);
-        else if (t == P_DOUBLE)
+        char words[96];
+        if (t == P_TOGGLE || t == P_TUNE) {
+            list_words(words, sizeof words, t == P_TOGGLE ? toggle_words : tune_words);
+            snprintf(err, n, "%s=%s: expected %s", name, s, words);
+        } else if (t == P_DOUBLE)
             snprintf(err, n, "%s=%s: expected a non-negative number", name, s);
         else
             snprintf(err, n, "%s=%s: expected an integer from %llu to %llu", name, s, (unsigned long long)lo,
