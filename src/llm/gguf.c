@@ -78,16 +78,6 @@ static wl_status rd_name(reader *r, const char **out, const char *what) {
     return *out ? WL_OK : FAIL(r, WL_STATUS_OUT_OF_MEMORY, "out of memory");
 }
 
-static size_t scalar_bytes(wl_value_type t) {
-    switch (t) {
-    case WL_VALUE_U8: case WL_VALUE_I8: case WL_VALUE_BOOL: return 1;
-    case WL_VALUE_U16: case WL_VALUE_I16: return 2;
-    case WL_VALUE_U32: case WL_VALUE_I32: case WL_VALUE_F32: return 4;
-    case WL_VALUE_U64: case WL_VALUE_I64: case WL_VALUE_F64: return 8;
-    default: return 0;
-    }
-}
-
 /* u32:type in the file -> wl_value_type (GGUF's code + 1). */
 static wl_status rd_type(reader *r, wl_value_type *t, const char *what) {
     uint64_t at = r->pos;
@@ -104,7 +94,7 @@ static wl_status rd_value(reader *r, wl_value_type t, wl_value *v, int depth, co
     memset(v, 0, sizeof *v);
     v->type = t;
     uint64_t at = r->pos;
-    size_t sz = scalar_bytes(t);
+    size_t sz = wl__scalar_size(t);
     if (sz) {
         if (need(r, sz, key)) return WL_STATUS_FORMAT;
         v->data = r->base + r->pos;
@@ -127,7 +117,7 @@ static wl_status rd_value(reader *r, wl_value_type t, wl_value *v, int depth, co
     if (rd_type(r, &v->elem_type, "array element type")) return WL_STATUS_FORMAT;
     uint64_t count_at = r->pos;
     if (rd_u64(r, &v->count, "array count")) return WL_STATUS_FORMAT;
-    size_t es = scalar_bytes(v->elem_type);
+    size_t es = wl__scalar_size(v->elem_type);
     uint64_t min = es ? es : (v->elem_type == WL_VALUE_STRING ? 8 : 12);   /* least bytes per element */
     if (v->count > (r->size - r->pos) / min)
         return FAIL(r, WL_STATUS_FORMAT, "offset %" PRIu64 ": '%s': array of %" PRIu64 " %s elements cannot fit in"

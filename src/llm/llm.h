@@ -46,6 +46,7 @@ wl_status wl__fail(wl_error *err, wl_status status, const char *prefix, const ch
 wl_model *wl__model_new(const wl_allocator *alloc);
 void *wl__alloc(wl_model *m, size_t size);                 /* arena: zeroed, 16-aligned, freed at close */
 char *wl__strdup(wl_model *m, const char *s, size_t len);  /* NUL-terminated copy in the arena */
+size_t wl__scalar_size(wl_value_type t);                   /* bytes of a scalar value type; 0: not one */
 void *wl__heap_alloc(wl_model *m, size_t size);
 void wl__heap_free(wl_model *m, void *p);
 wl_status wl__grow(wl_model *m, void **arr, uint64_t *cap, uint64_t need, size_t elem);

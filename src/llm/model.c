@@ -437,7 +437,7 @@ const wl_tensor_info *wl_model_tensor_find(const wl_model *m, const char *name) 
 }
 
 /* ---- values ----------------------------------------------------------------------------------- */
-static size_t scalar_size(wl_value_type t) {
+size_t wl__scalar_size(wl_value_type t) {
     switch (t) {
     case WL_VALUE_U8: case WL_VALUE_I8: case WL_VALUE_BOOL: return 1;
     case WL_VALUE_U16: case WL_VALUE_I16: return 2;
@@ -457,7 +457,7 @@ wl_status wl_value_at(const wl_value *a, uint64_t i, wl_value *out) {
     }
     memset(out, 0, sizeof *out);
     out->type = a->elem_type;
-    out->data = (const unsigned char *)a->data + i * scalar_size(a->elem_type);
+    out->data = (const unsigned char *)a->data + i * wl__scalar_size(a->elem_type);
     return WL_OK;
 }
 
