@@ -66,9 +66,8 @@ static bool bad(wg_error *err, const char *name, const char *value, const char *
     return false;
 }
 
-/* Maps one variable onto the field at `field` (unset there, checked by the caller). */
-static bool env_map(const env_var *v, char *field, wg_env_strings *s, wg_error *err) {
-    const char *val = getenv(v->name);
+/* Maps one variable's value onto the field at `field` (unset there, checked by the caller). */
+static bool env_map(const env_var *v, const char *val, char *field, wg_env_strings *s, wg_error *err) {
     if (!val || !*val)
         return true;
     char want[96];
@@ -145,7 +144,7 @@ bool wg_config_from_env(wg_env_strings *s, wg_instance_desc *inst, wg_adapter_op
     for (size_t i = 0; i < sizeof env_vars / sizeof env_vars[0]; i++) {
         const env_var *v = &env_vars[i];
         char *desc = targets[v->target];
-        if (desc && unset(v, desc + v->field) && !env_map(v, desc + v->field, s, err))
+        if (desc && unset(v, desc + v->field) && !env_map(v, getenv(v->name), desc + v->field, s, err))
             ok = false;
     }
     /* no cache directory yet: the usual per-user one, $XDG_CACHE_HOME/wgc, else ~/.cache/wgc */

@@ -73,8 +73,8 @@ static bool parse_int(const char *s, uint64_t lo, uint64_t hi, uint64_t *out) {
 }
 
 /* One variable onto one field (only when the field is still zero); false on a malformed value. */
-static bool env_field(const char *name, void *field, ptype t, uint64_t lo, uint64_t hi, char *err, size_t n) {
-    const char *s = getenv(name);
+static bool env_field(const char *name, const char *s, void *field, ptype t, uint64_t lo, uint64_t hi, char *err,
+                      size_t n) {
     if (!s || !*s)
         return true;
     uint64_t v = 0;
@@ -132,13 +132,13 @@ bool wt_policy_from_env(wt_policy *p, char *err, size_t err_size) {
         snprintf(err, err_size, "wt_policy_from_env: policy is NULL");
         return false;
     }
-#define X(var, field, type, lo, hi)                                      \
-    if (!env_field(var, &p->field, type, lo, hi, err, err_size)) \
+#define X(var, field, type, lo, hi)                                                  \
+    if (!env_field(var, getenv(var), &p->field, type, lo, hi, err, err_size))   \
         return false;
     POLICY_ENV(X)
 #undef X
     wt_toggle slow = WT_AUTO;        /* WGC_WGM_GUARD_FAULT=1: fault_wgm_slow */
-    if (!env_field("WGC_WGM_GUARD_FAULT", &slow, P_TOGGLE, 0, 0, err, err_size))
+    if (!env_field("WGC_WGM_GUARD_FAULT", getenv("WGC_WGM_GUARD_FAULT"), &slow, P_TOGGLE, 0, 0, err, err_size))
         return false;
     p->fault_wgm_slow |= slow == WT_ON;
     return true;
