@@ -6,10 +6,9 @@
  * with and without a bias; qmatvec also on a second device created without subgroups (its workgroup
  * reduction).  Then the errors: unknown format, sizes, K not a multiple of the block, dtypes.
  *
- * Two modes write our decode to .npy for tests/llm/test_quant_gguf.py (the gguf package's
- * dequantize is the reference there):
- *   test_quant --raw FORMAT ROWS COLS IN.bin OUT.npy     raw blocks from a file
- *   test_quant --gguf MODEL.gguf TENSOR OUT.npy          a tensor of a GGUF file, from its mapping */
+ * `test_quant --gguf MODEL.gguf TENSOR OUT.npy` writes our decode of a GGUF tensor, uploaded straight
+ * from wl's mapping, to .npy for tests/llm/test_quant_gguf.py (the gguf package's dequantize is the
+ * reference there). */
 #include <stdio.h>
 
 #include "tensor_test.h"
@@ -417,25 +416,14 @@ static void test_compile(void) {
     printf("%d kernel keys compiled\n", n);
 }
 
-/* --raw / --gguf: decode to .npy for tests/llm/test_quant_gguf.py */
+/* --gguf: decode to .npy for tests/llm/test_quant_gguf.py */
 static int dump(int argc, char **argv) {
     tt_fixture f;
     ctx = tt_init(&f, NULL);
     wt_qweight *qw = NULL;
     wl_model *m = NULL;
-    char *raw = NULL;
     const char *out;
-    if (!strcmp(argv[1], "--raw") && argc == 7) {
-        wt_qformat fmt = WT_QFORMAT_NONE;
-        for (int i = 1; i < WT_QFORMAT_COUNT; i++)
-            if (!strcmp(argv[2], wt_qformat_name((wt_qformat)i)))
-                fmt = (wt_qformat)i;
-        size_t len = 0;
-        raw = test_read_file(argv[5], &len);
-        CHECKF(raw != NULL, "cannot read %s", argv[5]);
-        qw = wt_qweight_upload(ctx, fmt, atoll(argv[3]), atoll(argv[4]), raw, len);
-        out = argv[6];
-    } else if (!strcmp(argv[1], "--gguf") && argc == 5) {
+    if (!strcmp(argv[1], "--gguf") && argc == 5) {
         wl_error err;
         m = wl_model_open(argv[2], NULL, &err);
         CHECKF(m != NULL, "%s", err.message);
@@ -453,7 +441,7 @@ static int dump(int argc, char **argv) {
                                    (size_t)t->size);
         out = argv[4];
     } else {
-        fprintf(stderr, "usage: test_quant [--raw FORMAT ROWS COLS IN.bin OUT.npy | --gguf MODEL TENSOR OUT.npy]\n");
+        fprintf(stderr, "usage: test_quant [--gguf MODEL TENSOR OUT.npy]\n");
         return 2;
     }
     CHECKF(qw != NULL, "upload: %s", wt_last_error(ctx));
@@ -462,7 +450,6 @@ static int dump(int argc, char **argv) {
     wt_release(d);
     wt_qweight_release(qw);
     wl_model_close(m);
-    free(raw);
     tt_end(&f);
     return test_end();
 }
