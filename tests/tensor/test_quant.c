@@ -8,8 +8,9 @@
  *
  * `test_quant --gguf MODEL.gguf TENSOR OUT.npy` writes our decode of a GGUF tensor, uploaded straight
  * from wl's mapping, to .npy for tests/llm/test_quant_gguf.py (the gguf package's dequantize is the
- * reference there). */
+ * reference there).  `test_quant --bench FORMAT N K M REPS` times wt_qlinear. */
 #include <stdio.h>
+#include <time.h>
 
 #include "tensor_test.h"
 #include "tensor/internal.h"
@@ -454,7 +455,74 @@ static int dump(int argc, char **argv) {
     return test_end();
 }
 
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* --bench FORMAT N K M REPS: REPS wt_qlinear of M rows by a random N x K weight, recorded back to
+ * back and waited for once (after one warm-up): the time per product by the host clock and, where
+ * the device has timestamps, the GPU's busy time; GB/s of weight bytes. */
+static int bench(int argc, char **argv) {
+    if (argc != 7) {
+        fprintf(stderr, "usage: test_quant --bench FORMAT N K M REPS\n");
+        return 2;
+    }
+    tt_fixture f;
+    ctx = tt_init(&f, NULL);
+    wt_qformat fmt = WT_QFORMAT_NONE;
+    for (int i = 1; i < WT_QFORMAT_COUNT; i++)
+        if (!strcmp(argv[2], wt_qformat_name((wt_qformat)i)))
+            fmt = (wt_qformat)i;
+    int64_t N = atoll(argv[3]), K = atoll(argv[4]), M = atoll(argv[5]), reps = atoll(argv[6]);
+    CHECKF(fmt != WT_QFORMAT_NONE && N > 0 && K > 0 && M > 0 && reps > 0, "bad arguments");
+    size_t bytes;
+    uint8_t *w = random_weight(fmt, N, K, &bytes);
+    wt_qweight *qw = wt_qweight_upload(ctx, fmt, N, K, w, bytes);
+    wt_tensor *x = wt_rand(ctx, WT_F32, 2, (int64_t[]){ M, K });
+    bool gpu = wt_context_set_timing(ctx, true) == WT_OK;
+    wt_clear_error(ctx);
+    wt_release(wt_qlinear(ctx, x, qw, NULL));
+    wt_sync(ctx);
+    wt_stats s0;
+    wt_get_stats(ctx, &s0);
+    double t0 = now_s();
+    for (int64_t i = 0; i < reps; i++)
+        wt_release(wt_qlinear(ctx, x, qw, NULL));
+    CHECKF(wt_sync(ctx) == WT_OK, "%s", wt_last_error(ctx));
+    double host = (now_s() - t0) / (double)reps;
+    wt_stats s1;
+    wt_get_stats(ctx, &s1);
+    double dev = gpu ? (double)(s1.gpu_ns - s0.gpu_ns) * 1e-9 / (double)reps : 0;
+    printf("%s N %lld K %lld M %lld: %.1f us per product (host clock, %lld back to back), %.2f GB/s of weights",
+           wt_qformat_name(fmt), (long long)N, (long long)K, (long long)M, host * 1e6, (long long)reps,
+           (double)bytes / host * 1e-9);
+    if (gpu)
+        printf("; GPU busy %.1f us, %.2f GB/s", dev * 1e6, (double)bytes / dev * 1e-9);
+    printf("\n");
+    /* the dense f32 wt_linear of the same shape, for scale */
+    wt_tensor *wd = wt_qdequantize(ctx, qw);
+    wt_release(wt_linear(ctx, x, wd, NULL));
+    wt_sync(ctx);
+    t0 = now_s();
+    for (int64_t i = 0; i < reps; i++)
+        wt_release(wt_linear(ctx, x, wd, NULL));
+    CHECKF(wt_sync(ctx) == WT_OK, "%s", wt_last_error(ctx));
+    host = (now_s() - t0) / (double)reps;
+    printf("f32 wt_linear of the dequantized weight: %.1f us per product, %.2f GB/s\n", host * 1e6,
+           (double)(N * K * 4) / host * 1e-9);
+    wt_release(wd);
+    wt_release(x);
+    wt_qweight_release(qw);
+    free(w);
+    tt_end(&f);
+    return test_end();
+}
+
 int main(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "--bench"))
+        return bench(argc, argv);
     if (argc > 1)
         return dump(argc, argv);
     tt_fixture f;
