@@ -22,7 +22,8 @@
 
 #define QMAX_COLS (1 << 20)       /* K: the kernels' loops stay below 65,535 iterations */
 #define QMATVEC_ROWS 4            /* rows of x the matrix-vector kernel takes (one vec4 of sums) */
-enum { Q_BIAS = 1, Q_SG = 8 };    /* qmatvec / qmatmul MC bits (Q_SG is kernel.c's subgroup bit) */
+enum { Q_BIAS = 1, Q_TWO = 2, Q_SG = 8 };   /* qmatvec / qmatmul MC bits (Q_SG: kernel.c's subgroup bit) */
+#define QMATVEC_TWO_ROWS 4096     /* qmatvec gives each lane two weight rows from this many rows on */
 
 static const struct qformat {
     const char *name;
@@ -218,8 +219,9 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
         key = q_key(WT_K_qmatvec, w, out->dtype, xc->dtype, bc ? bc->dtype : WT_F32);
         key.mode[0] = (uint8_t)M;
         key.mode[1] = mb;
-        key.mode[2] = (uint8_t)(mc | (q_subgroups(ctx) ? Q_SG : 0));
-        int64_t rpw = 256 >> mb;
+        bool two = N >= QMATVEC_TWO_ROWS;
+        key.mode[2] = (uint8_t)(mc | (two ? Q_TWO : 0) | (q_subgroups(ctx) ? Q_SG : 0));
+        int64_t rpw = (256 >> mb) * (two ? 2 : 1);
         p.n = (uint32_t)((N + rpw - 1) / rpw * 256);
     } else {
         int64_t nt = (N + 63) / 64, mt = (M + 31) / 32;
