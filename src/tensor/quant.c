@@ -9,9 +9,11 @@
  * Three kernels share kernels/qblock.wgsl, which decodes one "unit" of 32 consecutive weights of a
  * row from its bytes (one block, or an eighth of a 256-weight super-block):
  *   qmatvec  1-4 rows of x (decode): the blocks read in place, 8-32 lanes per weight row;
- *   qmatmul  more rows (prefill): 32 x 64 output tiles, the weight tile decoded into workgroup
+ *   qmatmul  5-63 rows, or f16 x: 32 x 64 output tiles, the weight tile decoded into workgroup
  *            memory 64 weights deep;
- *   qrows    whole rows decoded to f32: wt_qdequantize and wt_qembedding.
+ *   qrows    whole rows decoded to f32: wt_qdequantize, wt_qembedding, and the prefill of 64 or
+ *            more rows of f32 x, which decodes the weight a chunk at a time and runs wt_linear's
+ *            tuned kernels on each chunk (exact weights, f32 math: the same products).
  * The key's OP is the format (the wt_qformat value, which qblock.wgsl names as QF_*).  Every loop
  * runs at most K / 32 / 8 (qmatvec) or K / 64 (qmatmul) times, so K <= 2^20 keeps them under
  * lavapipe's 65,535 iterations; offsets are u32 bytes, so a weight fits 4 GiB. */
@@ -24,6 +26,8 @@
 #define QMATVEC_ROWS 4            /* rows of x the matrix-vector kernel takes (one vec4 of sums) */
 enum { Q_BIAS = 1, Q_TWO = 2, Q_SG = 8 };   /* qmatvec / qmatmul MC bits (Q_SG: kernel.c's subgroup bit) */
 #define QMATVEC_TWO_ROWS 4096     /* qmatvec gives each lane two weight rows from this many rows on */
+#define QDENSE_ROWS 64            /* f32 x of this many rows: decode the weight, then wt_linear */
+#define QDENSE_CHUNK_BYTES (64ull << 20)   /* the decoded weight is made this many bytes at a time */
 
 static const struct qformat {
     const char *name;
@@ -166,6 +170,40 @@ static wt_kkey q_key(wt_kfile file, const wt_qweight *w, wt_dtype out, wt_dtype 
     return key;
 }
 
+static wt_tensor *q_rows(wt_context *ctx, const char *op, wt_qweight *w, wt_tensor *ids, int64_t first, int ndim,
+                         const int64_t *shape);
+
+/* Prefill of f32 x: the weight decoded to f32 (exact) a chunk of rows at a time, each chunk through
+ * wt_linear (the tuned tiled kernels), the chunks' outputs joined along the last dim.  A chunk's
+ * f32 copy stays under QDENSE_CHUNK_BYTES (and an eighth of the context's memory_limit). */
+static wt_tensor *q_dense(wt_context *ctx, const char *op, wt_tensor *x, wt_qweight *w, wt_tensor *bias) {
+    int64_t N = w->rows, K = w->cols;
+    uint64_t budget = QDENSE_CHUNK_BYTES;
+    if (ctx->memory_limit && ctx->memory_limit / 8 < budget)
+        budget = ctx->memory_limit / 8;
+    int64_t rows = (int64_t)(budget / ((uint64_t)K * 4));
+    rows = rows < 64 ? 64 : rows / 64 * 64;
+    int64_t n = (N + rows - 1) / rows;
+    if (n > 64)
+        return wt_fail(ctx, WT_STATUS_OUT_OF_MEMORY, op, "%lld chunks of %lld rows: memory_limit too small",
+                       (long long)n, (long long)rows);
+    wt_tensor *parts[64] = { 0 };
+    bool ok = true;
+    for (int64_t i = 0; i < n && ok; i++) {
+        int64_t n0 = i * rows, nc = N - n0 < rows ? N - n0 : rows;
+        wt_tensor *wd = q_rows(ctx, op, w, NULL, n0, 2, (int64_t[]){ nc, K });
+        wt_tensor *bs = bias && n > 1 ? wt_narrow(ctx, bias, 0, n0, nc) : bias ? (wt_retain(bias), bias) : NULL;
+        parts[i] = wd && (!bias || bs) ? wt_linear(ctx, x, wd, bs) : NULL;
+        ok = parts[i] != NULL;
+        wt_release(wd);
+        wt_release(bs);
+    }
+    wt_tensor *out = !ok ? NULL : n == 1 ? (wt_retain(parts[0]), parts[0]) : wt_cat(ctx, parts, (int)n, -1);
+    for (int64_t i = 0; i < n; i++)
+        wt_release(parts[i]);
+    return out;
+}
+
 wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *bias) {
     const char *op = "wt_qlinear";
     if (!ctx || !wt_check_tensor(ctx, op, x) || !check_weight(ctx, op, w) || (bias && !wt_check_tensor(ctx, op, bias)))
@@ -190,6 +228,8 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
     if (M * N > INT32_MAX)
         return wt_fail(ctx, WT_STATUS_SHAPE, op, "output of %lld x %lld elements is too large", (long long)M,
                        (long long)N);
+    if (M >= QDENSE_ROWS && x->dtype == WT_F32 && (!bias || bias->dtype == WT_F32))
+        return q_dense(ctx, op, x, w, bias);
     wt_tensor *out = wt_tensor_new(ctx, op, x->dtype, x->ndim, shape);
     if (!out || !out->numel)
         return out;
@@ -248,8 +288,9 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
     return out;
 }
 
-/* qrows.wgsl: rows of w decoded, picked by ids (contiguous i32/u32) or all of them (ids NULL) */
-static wt_tensor *q_rows(wt_context *ctx, const char *op, wt_qweight *w, wt_tensor *ids, int ndim,
+/* qrows.wgsl: rows of w decoded, picked by ids (contiguous i32/u32) or (ids NULL) the rows from
+ * `first` on, as many as shape holds */
+static wt_tensor *q_rows(wt_context *ctx, const char *op, wt_qweight *w, wt_tensor *ids, int64_t first, int ndim,
                          const int64_t *shape) {
     wt_tensor *out = wt_tensor_new(ctx, op, WT_F32, ndim, shape);
     if (!out || !out->numel)
@@ -266,6 +307,7 @@ static wt_tensor *q_rows(wt_context *ctx, const char *op, wt_qweight *w, wt_tens
     p.sv[0] = (uint32_t)w->rows;
     p.sv[1] = (uint32_t)U;
     p.sv[2] = (uint32_t)w->row_bytes;
+    p.aux[0] = (uint32_t)first;
     wt_kkey key = q_key(WT_K_qrows, w, WT_F32, ids ? ids->dtype : WT_U32, WT_F32);
     if (ids) {
         key.mode[0] = 1;
@@ -299,7 +341,7 @@ wt_tensor *wt_qembedding(wt_context *ctx, wt_qweight *w, wt_tensor *ids) {
     wt_tensor *ic = wt_is_contiguous(ids) ? (wt_retain(ids), ids) : wt_contiguous(ctx, ids);
     if (!ic)
         return NULL;
-    wt_tensor *out = q_rows(ctx, op, w, ic, ids->ndim + 1, shape);
+    wt_tensor *out = q_rows(ctx, op, w, ic, 0, ids->ndim + 1, shape);
     wt_release(ic);
     return out;
 }
@@ -311,5 +353,5 @@ wt_tensor *wt_qdequantize(wt_context *ctx, wt_qweight *w) {
     int64_t shape[2] = { w->rows, w->cols }, numel;
     if (!wt_check_shape(ctx, op, 2, shape, &numel))
         return NULL;
-    return q_rows(ctx, op, w, NULL, 2, shape);
+    return q_rows(ctx, op, w, NULL, 0, 2, shape);
 }

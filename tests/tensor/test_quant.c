@@ -2,8 +2,8 @@
  * byte random except the f16 scales, which are finite) decoded on the GPU by wt_qdequantize,
  * wt_qembedding and through wt_qlinear, against a plain C reference in f64 written here from each
  * format's definition (doc/llm.md), element by element.  wt_qlinear for 1 to 4 rows of x
- * (qmatvec.wgsl, lanes per row 8, 16 and 32, one and two weight rows per lane) and for more
- * (qmatmul.wgsl), ragged N, f32 and f16 x, with and without a bias; qmatvec also on a second
+ * (qmatvec.wgsl, lanes per row 8, 16 and 32, one and two weight rows per lane), 5 to 63 rows
+ * (qmatmul.wgsl) and 64 or more (the weight decoded, in chunks, then wt_linear), ragged N, f32 and f16 x, with and without a bias; qmatvec also on a second
  * device created without subgroups (its workgroup reduction).  Then the errors: unknown format, sizes, K not a multiple of the block, dtypes.
  *
  * `test_quant --gguf MODEL.gguf TENSOR OUT.npy` writes our decode of a GGUF tensor, uploaded straight
@@ -328,6 +328,7 @@ static void test_linear(wt_qformat f) {
     test_linear_on(ctx, f, 2, 4097, ks[0], WT_F32, true, "matvec, two rows a lane");
     test_linear_on(ctx, f, 37, 70, ks[0], WT_F32, true, "matmul");
     test_linear_on(ctx, f, 6, 9, ks[1], WT_F32, false, "matmul");
+    test_linear_on(ctx, f, 64, 45, ks[1], WT_F32, true, "decoded, wt_linear");
     if (wt_context_has_f16(ctx)) {
         test_linear_on(ctx, f, 2, 21, ks[1], WT_F16, false, "matvec");
         test_linear_on(ctx, f, 33, 65, ks[0], WT_F16, true, "matmul");
@@ -534,6 +535,11 @@ int main(int argc, char **argv) {
         test_decode((wt_qformat)fmt);
         test_linear((wt_qformat)fmt);
     }
+    /* prefill by decoded chunks: a memory_limit of 8 MiB makes them 1024 rows */
+    wt_context *c3 = wt_context_create(f.g.dev, &(wt_context_desc){ .memory_limit = 8 << 20 });
+    test_linear_on(c3, WT_QFORMAT_Q4_K, 70, 2100, 256, WT_F32, true, "decoded in 3 chunks");
+    test_linear_on(c3, WT_QFORMAT_Q4_0, 64, 1030, 256, WT_F32, false, "decoded in 2 chunks");
+    wt_context_destroy(c3);
     /* qmatvec's workgroup reduction: a device without subgroups */
     if (wg_device_has_feature(f.g.dev, WG_FEATURE_SUBGROUPS)) {
         wg_device *dev = fixture_device(&f.g, NULL);
