@@ -2,10 +2,13 @@
  * f32, decoded on the GPU inside the kernels that use them.
  *
  * A weight W [N, K] is uploaded byte for byte as the file holds it (GGML blocks back to back, rows
- * one after another) into one pool buffer, held as a u32 tensor of ceil(bytes / 4) words, so its
- * lifetime follows the tensor rules (recorded work keeps it; a release after the context's
- * destruction is safe).  The upload is wg_queue_write_buffer straight from the caller's memory (a
- * GGUF mapping): no host copy, except the last 1-3 bytes of a size that is not a multiple of 4.
+ * one after another) into a buffer of its own, ceil(bytes / 4) words: not the pool's, whose size
+ * classes would add up to 25% to a model's memory.  The buffer sits in a wt_storage without a pool
+ * class, so recorded dispatches hold it as any input; wt_qweight_release submits the pending
+ * batch when one still does, then releases the buffer (wg destroys it once the GPU is done) and
+ * clears the bind group cache, which names buffers.  The upload is wg_queue_write_buffer straight
+ * from the caller's memory (a GGUF mapping): no host copy, except the last 1-3 bytes of a size
+ * that is not a multiple of 4.
  * Three kernels share kernels/qblock.wgsl, which decodes one "unit" of 32 consecutive weights of a
  * row from its bytes (one block, or an eighth of a 256-weight super-block):
  *   qmatvec  1-4 rows of x (decode): the blocks read in place, 8-32 lanes per weight row;
@@ -48,7 +51,7 @@ struct wt_qweight {
     wt_qformat format;
     int64_t rows, cols;
     uint64_t bytes, row_bytes;
-    wt_tensor *t;                 /* u32 [ceil(bytes / 4)]: the raw blocks */
+    wt_storage *st;               /* the raw blocks: a buffer of ceil(bytes / 4) words, not the pool's */
 };
 
 const char *wt_qformat_name(wt_qformat f) {
@@ -102,35 +105,41 @@ wt_qweight *wt_qweight_upload(wt_context *ctx, wt_qformat f, int64_t rows, int64
                        (long long)rows, (long long)cols, (unsigned long long)need, bytes);
     if (!data)
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "data is NULL");
+    uint64_t size = (need + 3) & ~(uint64_t)3;
+    if (size > ctx->max_binding)
+        return wt_fail(ctx, WT_STATUS_OUT_OF_MEMORY, op, "%s weight of %llu bytes exceeds what one buffer binding may "
+                       "hold on this device (%llu)", q->name, (unsigned long long)need,
+                       (unsigned long long)ctx->max_binding);
     wt_qweight *w = wt_alloc(ctx, sizeof *w);
-    if (!w)
-        return wt_fail(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory");
-    int64_t words = (int64_t)((need + 3) / 4);
-    w->t = wt_tensor_new(ctx, op, WT_U32, 1, &words);
-    if (!w->t) {
+    wt_storage *st = w ? wt_storage_new(ctx, op, 0) : NULL;   /* no pool buffer: ours, of the exact size */
+    if (!st) {
         wt_free(ctx, w);
-        return NULL;
+        return w ? NULL : wt_fail(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory");
     }
-    w->ctx = ctx;
-    w->format = f;
-    w->rows = rows;
-    w->cols = cols;
-    w->bytes = need;
-    w->row_bytes = row_bytes;
+    *w = (wt_qweight){ .ctx = ctx, .format = f, .rows = rows, .cols = cols, .bytes = need, .row_bytes = row_bytes,
+                       .st = st };
+    wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_VALIDATION);
+    wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_OUT_OF_MEMORY);
+    st->buf = wg_device_create_buffer(ctx->dev, &(wg_buffer_desc){ .label = "wt qweight", .size = size });
+    st->bytes = size;
     /* the whole words straight from data; the last 1-3 bytes padded with zeros */
     uint64_t whole = need & ~(uint64_t)3;
-    wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_VALIDATION);
-    if (whole)
-        wg_queue_write_buffer(ctx->q, w->t->st->buf, 0, data, whole);
-    if (whole < need) {
+    if (st->buf && whole)
+        wg_queue_write_buffer(ctx->q, st->buf, 0, data, whole);
+    if (st->buf && whole < need) {
         uint8_t tail[4] = { 0 };
         memcpy(tail, (const uint8_t *)data + whole, (size_t)(need - whole));
-        wg_queue_write_buffer(ctx->q, w->t->st->buf, whole, tail, 4);
+        wg_queue_write_buffer(ctx->q, st->buf, whole, tail, 4);
     }
-    wg_error e;
-    if (wg_device_pop_error_scope(ctx->dev, &e) != WG_ERR_NONE) {
+    wg_error e1, e2;
+    wg_error_id o = wg_device_pop_error_scope(ctx->dev, &e1);
+    wg_error_id v = wg_device_pop_error_scope(ctx->dev, &e2);
+    if (!st->buf || o != WG_ERR_NONE || v != WG_ERR_NONE) {
         wt_qweight_release(w);
-        return wt_fail(ctx, WT_STATUS_GPU, op, "upload: %s", e.message);
+        if (v != WG_ERR_NONE && o == WG_ERR_NONE)
+            return wt_fail(ctx, WT_STATUS_GPU, op, "upload: %s", e2.message);
+        return wt_fail(ctx, WT_STATUS_OUT_OF_MEMORY, op, "cannot allocate %llu bytes on the GPU for a %s weight%s%s",
+                       (unsigned long long)size, q->name, o != WG_ERR_NONE ? ": " : "", o != WG_ERR_NONE ? e1.message : "");
     }
     return w;
 }
@@ -138,9 +147,21 @@ wt_qweight *wt_qweight_upload(wt_context *ctx, wt_qformat f, int64_t rows, int64
 void wt_qweight_release(wt_qweight *w) {
     if (!w)
         return;
-    wt_tensor *t = w->t;
-    wt_free(w->ctx, w);   /* the context's shell lives while t is held */
-    wt_release(t);
+    wt_context *ctx = w->ctx;
+    wt_storage *st = w->st;
+    /* recorded dispatches hold the storage until their batch is submitted: submit it (the GPU
+     * finishes with the buffer before wg destroys it), then the buffer goes, not to the pool */
+    if (st->refs > 1)
+        wt_flush(ctx);
+    wg_buffer *buf = st->buf;
+    if (st->refs == 1)
+        st->buf = NULL;
+    wt_storage_unref(st);
+    if (buf && !st->buf) {
+        wt_bind_groups_clear(ctx);   /* cached bind groups name it */
+        wg_buffer_release(buf);
+    }
+    wt_free(ctx, w);
 }
 
 static bool check_weight(wt_context *ctx, const char *op, const wt_qweight *w) {
@@ -277,7 +298,7 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
         p.aux[1] = (uint32_t)nt;
         p.n = (uint32_t)(nt * mt * 256);
     }
-    wt_storage *in[3] = { w->t->st, xc->st, bc ? bc->st : NULL };
+    wt_storage *in[3] = { w->st, xc->st, bc ? bc->st : NULL };
     wt_status s = wt_record_key(ctx, op, &key, &p, out->st, 3, in);
     wt_release(xc);
     wt_release(bc);
@@ -314,7 +335,7 @@ static wt_tensor *q_rows(wt_context *ctx, const char *op, wt_qweight *w, wt_tens
         key.mode[1] = ids->dtype == WT_U32 ? 1 : 0;
         p.off[1] = (uint32_t)ids->offset;
     }
-    wt_storage *in[2] = { w->t->st, ids ? ids->st : NULL };
+    wt_storage *in[2] = { w->st, ids ? ids->st : NULL };
     if (wt_record_key(ctx, op, &key, &p, out->st, 2, in) != WT_OK) {
         wt_release(out);
         return NULL;

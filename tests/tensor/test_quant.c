@@ -394,6 +394,44 @@ static void test_errors(void) {
     wt_clear_error(ctx);
 }
 
+/* A weight released while a recorded product still reads it (its batch not yet submitted), then
+ * a second weight uploaded (its buffer may take the first one's place): both products right. */
+static void test_lifetime(void) {
+    int64_t N = 33, K = 64;
+    double x[64], *v[2], *mag = malloc((size_t)(N * K) * sizeof *mag);
+    for (int64_t k = 0; k < K; k++)
+        x[k] = (double)(float)((int)(rnd32() % 2001) - 1000) / 1000.0;
+    wt_tensor *xt = tt_upload(ctx, WT_F32, 1, &K, x), *y[2];
+    for (int i = 0; i < 2; i++) {
+        size_t bytes;
+        uint8_t *w = random_weight(WT_QFORMAT_Q8_0, N, K, &bytes);
+        v[i] = malloc((size_t)(N * K) * sizeof *v[i]);
+        ref_weights(WT_QFORMAT_Q8_0, w, N, K, v[i], mag);
+        wt_qweight *qw = wt_qweight_upload(ctx, WT_QFORMAT_Q8_0, N, K, w, bytes);
+        free(w);
+        y[i] = wt_qlinear(ctx, xt, qw, NULL);
+        wt_qweight_release(qw);
+    }
+    for (int i = 0; i < 2; i++) {
+        double *got = tt_read(ctx, y[i]);
+        int bad = 0;
+        for (int64_t n = 0; n < N; n++) {
+            double want = 0, a = 0;
+            for (int64_t k = 0; k < K; k++) {
+                want += v[i][n * K + k] * x[k];
+                a += fabs(v[i][n * K + k] * x[k]);
+            }
+            bad += !(fabs(got[n] - want) <= 2e-6 * a);
+        }
+        CHECKF(bad == 0, "product %d of a released weight: %d outputs differ", i, bad);
+        free(got);
+        free(v[i]);
+        wt_release(y[i]);
+    }
+    wt_release(xt);
+    free(mag);
+}
+
 /* every kernel key the C side makes compiles: each format, rows of x, lanes per row, subgroups */
 static void test_compile(void) {
     int n = 0;
@@ -531,6 +569,7 @@ int main(int argc, char **argv) {
     ctx = tt_init(&f, NULL);
     test_compile();
     test_errors();
+    test_lifetime();
     for (int fmt = 1; fmt < WT_QFORMAT_COUNT; fmt++) {
         test_decode((wt_qformat)fmt);
         test_linear((wt_qformat)fmt);
