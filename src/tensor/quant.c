@@ -134,7 +134,7 @@ wt_qweight *wt_qweight_upload(wt_context *ctx, wt_qformat f, int64_t rows, int64
     wg_error e1, e2;
     wg_error_id o = wg_device_pop_error_scope(ctx->dev, &e1);
     wg_error_id v = wg_device_pop_error_scope(ctx->dev, &e2);
-    if (!st->buf || o != WG_ERR_NONE || v != WG_ERR_NONE) {
+    if (!st->buf || o != WG_ERR_NONE || v != WG_ERR_NONE || !wg_buffer_is_valid(st->buf)) {
         wt_qweight_release(w);
         if (v != WG_ERR_NONE && o == WG_ERR_NONE)
             return wt_fail(ctx, WT_STATUS_GPU, op, "upload: %s", e2.message);
@@ -239,7 +239,7 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
                        wt_shape_str(b, sizeof b, x->ndim, x->shape), (long long)K, wt_qformat_name(w->format),
                        (long long)N, (long long)K);
     if (bias && (bias->ndim != 1 || bias->shape[0] != N || (bias->dtype != WT_F32 && bias->dtype != x->dtype)))
-        return wt_fail(ctx, WT_STATUS_SHAPE, op, "bias %s %s for %lld outputs: 1-d [%lld], f32 or x's dtype",
+        return wt_fail(ctx, bias->ndim == 1 && bias->shape[0] == N ? WT_STATUS_DTYPE : WT_STATUS_SHAPE, op, "bias %s %s for %lld outputs: 1-d [%lld], f32 or x's dtype",
                        wt_dtype_name(bias->dtype), wt_shape_str(c, sizeof c, bias->ndim, bias->shape), (long long)N,
                        (long long)N);
     int64_t shape[WT_MAX_DIMS];
