@@ -501,6 +501,13 @@ static double now_s(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* the process's CPU time: lavapipe's work, steadier than the wall clock on a shared machine */
+static double cpu_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 /* --bench FORMAT N K M REPS: REPS wt_qlinear of M rows by a random N x K weight, recorded back to
  * back and waited for once (after one warm-up): the time per product by the host clock and, where
  * the device has timestamps, the GPU's busy time; GB/s of weight bytes. */
@@ -527,11 +534,11 @@ static int bench(int argc, char **argv) {
     wt_sync(ctx);
     wt_stats s0;
     wt_get_stats(ctx, &s0);
-    double t0 = now_s();
+    double t0 = now_s(), c0 = cpu_s();
     for (int64_t i = 0; i < reps; i++)
         wt_release(wt_qlinear(ctx, x, qw, NULL));
     CHECKF(wt_sync(ctx) == WT_OK, "%s", wt_last_error(ctx));
-    double host = (now_s() - t0) / (double)reps;
+    double host = (now_s() - t0) / (double)reps, cpu = (cpu_s() - c0) / (double)reps;
     wt_stats s1;
     wt_get_stats(ctx, &s1);
     double dev = gpu ? (double)(s1.gpu_ns - s0.gpu_ns) * 1e-9 / (double)reps : 0;
@@ -540,18 +547,20 @@ static int bench(int argc, char **argv) {
            (double)bytes / host * 1e-9);
     if (gpu)
         printf("; GPU busy %.1f us, %.2f GB/s", dev * 1e6, (double)bytes / dev * 1e-9);
-    printf("\n");
+    printf("; process CPU %.1f us\n", cpu * 1e6);
     /* the dense f32 wt_linear of the same shape, for scale */
     wt_tensor *wd = wt_qdequantize(ctx, qw);
     wt_release(wt_linear(ctx, x, wd, NULL));
     wt_sync(ctx);
     t0 = now_s();
+    c0 = cpu_s();
     for (int64_t i = 0; i < reps; i++)
         wt_release(wt_linear(ctx, x, wd, NULL));
     CHECKF(wt_sync(ctx) == WT_OK, "%s", wt_last_error(ctx));
     host = (now_s() - t0) / (double)reps;
-    printf("f32 wt_linear of the dequantized weight: %.1f us per product, %.2f GB/s\n", host * 1e6,
-           (double)(N * K * 4) / host * 1e-9);
+    cpu = (cpu_s() - c0) / (double)reps;
+    printf("f32 wt_linear of the dequantized weight: %.1f us per product, %.2f GB/s; process CPU %.1f us\n",
+           host * 1e6, (double)(N * K * 4) / host * 1e-9, cpu * 1e6);
     wt_release(wd);
     wt_release(x);
     wt_qweight_release(qw);

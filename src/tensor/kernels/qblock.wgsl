@@ -42,6 +42,12 @@ fn q_f16(b: u32) -> f32 {
     return unpack2x16float(wq[b >> 2u] >> ((b & 2u) * 8u)).x;
 }
 
+// the two f16 at bytes b, b + 2 (b even; one load where b is 4-byte aligned: the Q_A4 formats)
+fn q_f16x2(b: u32) -> vec2<f32> {
+    if Q_A4 { return unpack2x16float(wq[b >> 2u]); }
+    return vec2<f32>(q_f16(b), q_f16(b + 2u));
+}
+
 fn q_bytes(q: u32) -> vec4<f32> {
     return vec4<f32>(vec4<u32>(q, q >> 8u, q >> 16u, q >> 24u) & vec4<u32>(255u));
 }
@@ -64,12 +70,13 @@ fn q_bits(h: u32) -> vec4<f32> {
 // Q4_1 (20): d, m f16, qs[16]: d q + m.  Q5_0 (22): d, qh u32, qs[16]: the fifth bit of weight
 // i is bit i of qh, d (q - 16).  Q5_1 (24): d, m, qh, qs: d q + m.
 fn q_legacy(b: u32) -> array<vec4<f32>, 8> {
-    let d = q_f16(b);
+    let dm = q_f16x2(b);
+    let d = dm.x;
     var m = 0.0;
     var qs = b + 2u;
     var qh = 0u;
     if OP == QF_Q4_1 || OP == QF_Q5_1 {
-        m = q_f16(b + 2u);
+        m = dm.y;
         qs = b + 4u;
     }
     if OP == QF_Q5_0 || OP == QF_Q5_1 {
@@ -111,8 +118,9 @@ fn q8_0(b: u32) -> array<vec4<f32>, 8> {
 // d, dmin f16.  Weight e: qs[32 (e / 128) + e % 32] >> 2 ((e % 128) / 32), scale e / 16:
 // (d sc) q - dmin mn.
 fn q2_k(sb: u32, s: u32) -> array<vec4<f32>, 8> {
-    let d = q_f16(sb + 80u);
-    let dm = q_f16(sb + 82u);
+    let dd = q_f16x2(sb + 80u);
+    let d = dd.x;
+    let dm = dd.y;
     let sc = (wq[(sb + 2u * s) >> 2u] >> (((sb + 2u * s) & 2u) * 8u));
     let dl0 = d * f32(sc & 15u);
     let ml0 = dm * f32((sc >> 4u) & 15u);
@@ -168,8 +176,9 @@ fn q_scale_min(b: u32, j: u32) -> vec2<f32> {
 // qs[32 (s / 2) ..], (d sc) q - dmin mn.  Q5_K (176): d, dmin, scales, qh[32], qs[128]; the fifth
 // bit of weight e is bit e / 32 of qh[e % 32].
 fn q45_k(sb: u32, s: u32) -> array<vec4<f32>, 8> {
-    let d = q_f16(sb);
-    let dm = q_f16(sb + 2u);
+    let dd = q_f16x2(sb);
+    let d = dd.x;
+    let dm = dd.y;
     let sm = q_scale_min(sb + 4u, s);
     let dl = d * sm.x;
     let ml = dm * sm.y;
