@@ -28,7 +28,7 @@
 #define QMAX_COLS (1 << 20)       /* K: the kernels' loops stay below 65,535 iterations */
 #define QMATVEC_ROWS 4            /* rows of x the matrix-vector kernel takes (one vec4 of sums) */
 enum { Q_BIAS = 1, Q_TWO = 2, Q_SG = 8 };   /* qmatvec / qmatmul MC bits (Q_SG: kernel.c's subgroup bit) */
-#define QMATVEC_TWO_ROWS 4096     /* qmatvec gives each lane two weight rows from this many rows on */
+#define QMATVEC_TWO_ROWS 8192     /* qmatvec gives each lane two weight rows from this many rows on */
 #define QDENSE_ROWS 64            /* f32 x of this many rows: decode the weight, then wt_linear */
 #define QDENSE_CHUNK_BYTES (64ull << 20)   /* the decoded weight is made this many bytes at a time */
 
@@ -274,9 +274,10 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
     wt_kkey key;
     uint8_t mc = bc ? Q_BIAS : 0;
     if (M <= QMATVEC_ROWS) {
-        /* lanes per row: 32 for rows of 32 units or more, else 16 or 8 (so few stay idle) */
+        /* lanes per row: 64 from 128 units (K 4096) on, so that few long rows still make many
+         * lanes (4096 x 14336: 1024 workgroups), 32 from 32 units, else 16 or 8 (so few stay idle) */
         int64_t U = K / 32;
-        uint8_t mb = U >= 32 ? 5 : U >= 12 ? 4 : 3;
+        uint8_t mb = U >= 128 ? 6 : U >= 32 ? 5 : U >= 12 ? 4 : 3;
         key = q_key(WT_K_qmatvec, w, out->dtype, xc->dtype, bc ? bc->dtype : WT_F32);
         key.mode[0] = (uint8_t)M;
         key.mode[1] = mb;

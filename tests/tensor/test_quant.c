@@ -2,7 +2,7 @@
  * byte random except the f16 scales, which are finite) decoded on the GPU by wt_qdequantize,
  * wt_qembedding and through wt_qlinear, against a plain C reference in f64 written here from each
  * format's definition (doc/llm.md), element by element.  wt_qlinear for 1 to 4 rows of x
- * (qmatvec.wgsl, lanes per row 8, 16 and 32, one and two weight rows per lane), 5 to 63 rows
+ * (qmatvec.wgsl, lanes per row 8, 16, 32 and 64, one and two weight rows per lane), 5 to 63 rows
  * (qmatmul.wgsl) and 64 or more (the weight decoded, in chunks, then wt_linear), ragged N, f32 and f16 x, with and without a bias; qmatvec also on a second
  * device created without subgroups (its workgroup reduction).  Then the errors: unknown format, sizes, K not a multiple of the block, dtypes.
  *
@@ -325,7 +325,8 @@ static void test_linear(wt_qformat f) {
     test_linear_on(ctx, f, 1, 37, ks[1], WT_F32, true, "matvec");
     test_linear_on(ctx, f, 3, 19, ks[2], WT_F32, false, "matvec");
     test_linear_on(ctx, f, 4, 33, ks[1], WT_F32, true, "matvec");
-    test_linear_on(ctx, f, 2, 4097, ks[0], WT_F32, true, "matvec, two rows a lane");
+    test_linear_on(ctx, f, 2, 8193, ks[0], WT_F32, true, "matvec, two rows a lane");
+    test_linear_on(ctx, f, 1, 29, 4096, WT_F32, false, "matvec, 64 lanes a row");
     test_linear_on(ctx, f, 37, 70, ks[0], WT_F32, true, "matmul");
     test_linear_on(ctx, f, 6, 9, ks[1], WT_F32, false, "matmul");
     test_linear_on(ctx, f, 64, 45, ks[1], WT_F32, true, "decoded, wt_linear");
@@ -442,7 +443,7 @@ static void test_compile(void) {
                 k.in[2] = WT_F32;
                 if (file == WT_K_qmatvec) {
                     k.mode[0] = (uint8_t)(1 + v % 4);
-                    k.mode[1] = (uint8_t)(3 + v % 3);
+                    k.mode[1] = (uint8_t)(3 + v % 4);
                     k.mode[2] = (uint8_t)((v & 3) | (v >= 4 ? 8 : 0));   /* bias, two rows, subgroups */
                 } else {
                     k.mode[0] = (uint8_t)v;
@@ -596,8 +597,8 @@ int main(int argc, char **argv) {
         int64_t ks[3] = { 96, 576, 1280 };
         for (int i = 0; i < 3; i++) {
             test_linear_on(c2, WT_QFORMAT_Q4_1, 1 + i, 29, ks[i], WT_F32, i == 1, "matvec, no subgroups");
-            test_linear_on(c2, WT_QFORMAT_Q6_K, 1 + i, 29, 256 << i, WT_F32, i == 1, "matvec, no subgroups");
-            test_linear_on(c2, WT_QFORMAT_Q8_0, 1 + i, 4099, ks[i], WT_F32, i == 1, "matvec, no subgroups, two rows");
+            test_linear_on(c2, WT_QFORMAT_Q6_K, 1 + i, 29, 1024 << i, WT_F32, i == 1, "matvec, no subgroups");
+            test_linear_on(c2, WT_QFORMAT_Q8_0, 1 + i, 8195, ks[i], WT_F32, i == 1, "matvec, no subgroups, two rows");
         }
         wt_context_destroy(c2);
         wg_device_release(dev);
