@@ -11,7 +11,7 @@
  * that is not a multiple of 4.
  * Three kernels share kernels/qblock.wgsl, which decodes one "unit" of 32 consecutive weights of a
  * row from its bytes (one block, or an eighth of a 256-weight super-block):
- *   qmatvec  1-4 rows of x (decode): the blocks read in place, 8-32 lanes per weight row;
+ *   qmatvec  1-4 rows of x (decode): the blocks read in place, 8-64 lanes per weight row;
  *   qmatmul  5-63 rows, or f16 x: 32 x 64 output tiles, the weight tile decoded into workgroup
  *            memory 64 weights deep;
  *   qrows    whole rows decoded to f32: wt_qdequantize, wt_qembedding, and the prefill of 64 or
