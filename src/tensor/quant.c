@@ -18,7 +18,7 @@
  *            more rows of f32 x, which decodes the weight a chunk at a time and runs wt_linear's
  *            tuned kernels on each chunk (exact weights, f32 math: the same products).
  * The key's OP is the format (the wt_qformat value, which qblock.wgsl names as QF_*).  Every loop
- * runs at most K / 32 / 8 (qmatvec) or K / 64 (qmatmul) times, so K <= 2^20 keeps them under
+ * runs at most K / 32 / 64 (qmatvec) or K / 64 (qmatmul) times, so K <= 2^20 keeps them under
  * lavapipe's 65,535 iterations; offsets are u32 bytes, so a weight fits 4 GiB. */
 #include <stdio.h>
 #include <string.h>
@@ -139,7 +139,8 @@ wt_qweight *wt_qweight_upload(wt_context *ctx, wt_qformat f, int64_t rows, int64
         if (v != WG_ERR_NONE && o == WG_ERR_NONE)
             return wt_fail(ctx, WT_STATUS_GPU, op, "upload: %s", e2.message);
         return wt_fail(ctx, WT_STATUS_OUT_OF_MEMORY, op, "cannot allocate %llu bytes on the GPU for a %s weight%s%s",
-                       (unsigned long long)size, q->name, o != WG_ERR_NONE ? ": " : "", o != WG_ERR_NONE ? e1.message : "");
+                       (unsigned long long)size, q->name, o != WG_ERR_NONE ? ": " : "",
+                       o != WG_ERR_NONE ? e1.message : "");
     }
     return w;
 }
@@ -235,13 +236,14 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
                        wt_shape_str(b, sizeof b, x->ndim, x->shape));
     int64_t N = w->rows, K = w->cols;
     if (x->ndim < 1 || x->shape[x->ndim - 1] != K)
-        return wt_fail(ctx, WT_STATUS_SHAPE, op, "x %s does not end in the weight's %lld columns (weight %s [%lld, %lld])",
+        return wt_fail(ctx, WT_STATUS_SHAPE, op,
+                       "x %s does not end in the weight's %lld columns (weight %s [%lld, %lld])",
                        wt_shape_str(b, sizeof b, x->ndim, x->shape), (long long)K, wt_qformat_name(w->format),
                        (long long)N, (long long)K);
     if (bias && (bias->ndim != 1 || bias->shape[0] != N || (bias->dtype != WT_F32 && bias->dtype != x->dtype)))
-        return wt_fail(ctx, bias->ndim == 1 && bias->shape[0] == N ? WT_STATUS_DTYPE : WT_STATUS_SHAPE, op, "bias %s %s for %lld outputs: 1-d [%lld], f32 or x's dtype",
-                       wt_dtype_name(bias->dtype), wt_shape_str(c, sizeof c, bias->ndim, bias->shape), (long long)N,
-                       (long long)N);
+        return wt_fail(ctx, bias->ndim == 1 && bias->shape[0] == N ? WT_STATUS_DTYPE : WT_STATUS_SHAPE, op,
+                       "bias %s %s for %lld outputs: 1-d [%lld], f32 or x's dtype", wt_dtype_name(bias->dtype),
+                       wt_shape_str(c, sizeof c, bias->ndim, bias->shape), (long long)N, (long long)N);
     int64_t shape[WT_MAX_DIMS];
     memcpy(shape, x->shape, (size_t)x->ndim * sizeof *shape);
     shape[x->ndim - 1] = N;

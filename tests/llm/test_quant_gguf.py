@@ -85,7 +85,8 @@ w.write_tensors_to_file()
 w.close()
 r = GGUFReader(path)
 for t in r.tensors:
-    compare(f"{t.name} ({tuple(int(x) for x in t.shape)})", ours(path, t.name), quants.dequantize(t.data, t.tensor_type))
+    label = f"{t.name} ({tuple(int(x) for x in t.shape)})"
+    compare(label, ours(path, t.name), quants.dequantize(t.data, t.tensor_type))
 if len(r.tensors) != len(formats):
     fails.append(f"{len(r.tensors)} tensors written, {len(formats)} meant")
 

@@ -3,8 +3,10 @@
  * wt_qembedding and through wt_qlinear, against a plain C reference in f64 written here from each
  * format's definition (doc/llm.md), element by element.  wt_qlinear for 1 to 4 rows of x
  * (qmatvec.wgsl, lanes per row 8, 16, 32 and 64, one and two weight rows per lane), 5 to 63 rows
- * (qmatmul.wgsl) and 64 or more (the weight decoded, in chunks, then wt_linear), ragged N, f32 and f16 x, with and without a bias; qmatvec also on a second
- * device created without subgroups (its workgroup reduction).  Then the errors: unknown format, sizes, K not a multiple of the block, dtypes.
+ * (qmatmul.wgsl) and 64 or more (the weight decoded, in chunks, then wt_linear), ragged N, f32
+ * and f16 x, with and without a bias; qmatvec also on a second device created without subgroups
+ * (its workgroup reduction).  Then a weight released while a product still reads it, and the
+ * errors: unknown format, sizes, K not a multiple of the block, dtypes.
  *
  * `test_quant --gguf MODEL.gguf TENSOR OUT.npy` writes our decode of a GGUF tensor, uploaded straight
  * from wl's mapping, to .npy for tests/llm/test_quant_gguf.py (the gguf package's dequantize is the
@@ -251,8 +253,8 @@ static void test_decode(wt_qformat f) {
     got = tt_read(ctx, ue);
     bad = 0;
     for (int r = 0; r < 2; r++)
-        for (int64_t k = 0; k < cols; k++)
-            bad += !(fabs(got[r * cols + k] - v[(int64_t)uids[r] * cols + k]) <= 4e-7 * mag[(int64_t)uids[r] * cols + k]);
+        for (int64_t k = 0, row = (int64_t)uids[r]; k < cols; k++)
+            bad += !(fabs(got[r * cols + k] - v[row * cols + k]) <= 4e-7 * mag[row * cols + k]);
     CHECKF(bad == 0, "%s embedding (u32 ids): %d weights differ", wt_qformat_name(f), bad);
     free(got);
     wt_release(ut);
@@ -339,9 +341,9 @@ static void test_linear(wt_qformat f) {
 static void test_errors(void) {
     uint8_t buf[4096] = { 0 };
     wt_clear_error(ctx);
-    CHECK(!wt_qweight_upload(ctx, WT_QFORMAT_NONE, 1, 32, buf, 18) && wt_last_status(ctx) == WT_STATUS_INVALID_ARGUMENT);
-    CHECK(!wt_qweight_upload(ctx, WT_QFORMAT_COUNT, 1, 32, buf, 18) && wt_last_status(ctx) == WT_STATUS_INVALID_ARGUMENT);
-    CHECK(!wt_qweight_upload(ctx, (wt_qformat)99, 1, 32, buf, 18) && wt_last_status(ctx) == WT_STATUS_INVALID_ARGUMENT);
+    wt_qformat unknown[3] = { WT_QFORMAT_NONE, WT_QFORMAT_COUNT, (wt_qformat)99 };
+    for (int i = 0; i < 3; i++)
+        CHECK(!wt_qweight_upload(ctx, unknown[i], 1, 32, buf, 18) && wt_last_status(ctx) == WT_STATUS_INVALID_ARGUMENT);
     CHECK(!wt_qweight_upload(ctx, WT_QFORMAT_Q4_K, 2, 96, buf, 108) && wt_last_status(ctx) == WT_STATUS_SHAPE);
     CHECK(strstr(wt_last_error(ctx), "multiple of 256") != NULL);
     CHECK(!wt_qweight_upload(ctx, WT_QFORMAT_Q4_0, 2, 48, buf, 54) && wt_last_status(ctx) == WT_STATUS_SHAPE);
@@ -449,8 +451,8 @@ static void test_compile(void) {
                     k.mode[0] = (uint8_t)v;
                 }
                 wgsl_result *r = wt_kernel_compile(ctx, "test_quant", &k, 1);
-                CHECKF(r && r->ok, "%s for %s: %s", file == WT_K_qrows ? "qrows" : file == WT_K_qmatmul ? "qmatmul" : "qmatvec",
-                       wt_qformat_name((wt_qformat)fmt), wt_last_error(ctx));
+                const char *name = file == WT_K_qrows ? "qrows" : file == WT_K_qmatmul ? "qmatmul" : "qmatvec";
+                CHECKF(r && r->ok, "%s for %s: %s", name, wt_qformat_name((wt_qformat)fmt), wt_last_error(ctx));
                 wgsl_result_free(r);
                 wt_clear_error(ctx);
                 n++;

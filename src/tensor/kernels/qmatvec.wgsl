@@ -1,8 +1,8 @@
 // qmatvec.wgsl - the decode path of src/tensor/quant.c: out[m, r] = sum_k W[r, k] x[m, k] (+ bias[r])
 // for MA (1..4) rows of x and a weight W [N, K] in a block format (qblock.wgsl, OP), read in place:
 // each weight byte is read once.  L = 2^MB lanes take a row (8, 16, 32 or 64 by K: a row of
-// U = K / 32 units gives each lane U / L units); lane l decodes units l, l + L, ... (neighbouring lanes read
-// neighbouring blocks) and dots each unit's 32 weights with the MA rows of x (array<vec4>, from
+// U = K / 32 units gives each lane U / L units); lane l decodes units l, l + L, ... (neighbouring
+// lanes read neighbouring blocks) and dots each unit's 32 weights with the MA rows of x (array<vec4>, from
 // quad P.off.y, P.sv.w quads per row; x is small and stays in the caches).  The MA partial sums ride
 // in one vec4, and the L lanes of a row add them: with subgroups (MC bit 3) by shuffles over
 // aligned runs of 8 lanes (flash_sg.wgsl's sg_sum), then the L / 8 partials in workgroup memory;
@@ -11,7 +11,8 @@
 // 4-bit weight's; quant.c sets it for N >= 8192).  P.sv = (N, U, bytes per row, x row stride in
 // quads), P.off.x: the output's first element (rows of N), P.off.z: the bias's; MC bit 0: add
 // the bias.
-// Loop bound: U / L <= 512 iterations per lane (K <= 2^20, quant.c refuses more).
+// Loop bound: U / L <= 512 iterations per lane (K <= 2^20, quant.c refuses more; L = 64 from
+// U = 128 on).
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> wq: array<u32>;
