@@ -294,12 +294,186 @@ static void test_act(void) {
     free(x), free(dy), free(rs), free(rg);
 }
 
+
+/* ---- softmax, norms, rope -------------------------------------------------------------------- */
+
+static void softmax_case(const int64_t *shape, int nd, int dim, bool lsm) {
+    int64_t n = 1;
+    for (int d = 0; d < nd; d++)
+        n *= shape[d];
+    int64_t K = shape[dim], I = 1;
+    for (int d = dim + 1; d < nd; d++)
+        I *= shape[d];
+    double *x = rand_vals(WT_F32, n, -3, 3), *dy = rand_vals(WT_F32, n, -1, 1);
+    double *y = malloc((size_t)n * sizeof *y), *ref = malloc((size_t)n * sizeof *ref);
+    for (int64_t o = 0; o < n / K; o++) {
+        int64_t base = (o / I) * K * I + o % I;
+        double m = -INFINITY, s = 0, t = 0;
+        for (int64_t r = 0; r < K; r++)
+            m = fmax(m, x[base + r * I]);
+        for (int64_t r = 0; r < K; r++)
+            s += exp(x[base + r * I] - m);
+        for (int64_t r = 0; r < K; r++) {
+            double p = exp(x[base + r * I] - m) / s;
+            y[base + r * I] = lsm ? log(p) : p;
+            t += lsm ? dy[base + r * I] : dy[base + r * I] * p;
+        }
+        for (int64_t r = 0; r < K; r++) {
+            int64_t i = base + r * I;
+            double p = exp(x[i] - m) / s;
+            ref[i] = lsm ? dy[i] - p * t : p * (dy[i] - t);
+        }
+    }
+    wt_tensor *tx = tt_upload(ctx, WT_F32, nd, shape, x);
+    wt_tensor *ty = lsm ? wt_log_softmax(ctx, tx, dim) : wt_softmax(ctx, tx, dim);
+    wt_tensor *tg = tt_make(ctx, WT_F32, nd, shape, dy, TT_TRANSPOSED);
+    wt_tensor *dx = lsm ? wt__log_softmax_backward(ctx, ty, tg, dim - nd) : wt__softmax_backward(ctx, ty, tg, dim);
+    char what[120];
+    snprintf(what, sizeof what, "%s backward, dim %d of %d dims, K %lld", lsm ? "log_softmax" : "softmax", dim, nd,
+             (long long)K);
+    expect_close(what, dx, ref, NULL, n, 1e-5, 1e-6);
+    wt_release(dx);
+    wt_release(tx);
+    wt_release(ty);
+    wt_release(tg);
+    free(x), free(dy), free(y), free(ref);
+}
+
+static void test_softmax(void) {
+    for (int lsm = 0; lsm < 2; lsm++) {
+        softmax_case((const int64_t[]){ 3, 5, 70 }, 3, 2, lsm);    /* a workgroup per row */
+        softmax_case((const int64_t[]){ 4, 9, 6 }, 3, 1, lsm);     /* a lane per row, inner 6 */
+        softmax_case((const int64_t[]){ 300, 2, 3 }, 3, 0, lsm);   /* a leading dim of 300 */
+    }
+}
+
+static void norm_case(int64_t M, int64_t K, bool rms, bool weight, int layout) {
+    int64_t n = M * K, shape[2] = { M, K };
+    double eps = 1e-5;
+    double *x = rand_vals(WT_F32, n, -2, 2), *dy = rand_vals(WT_F32, n, -1, 1), *w = rand_vals(WT_F32, K, 0.5, 1.5);
+    double *rx = malloc((size_t)n * sizeof *rx), *rw = calloc((size_t)K, sizeof *rw), *rb = calloc((size_t)K, sizeof *rb);
+    double *mw = calloc((size_t)K, sizeof *mw), *mb = calloc((size_t)K, sizeof *mb), *mx = malloc((size_t)n * sizeof *mx);
+    for (int64_t m = 0; m < M; m++) {
+        const double *xr = x + m * K, *gr = dy + m * K;
+        double mu = 0, v = 0;
+        for (int64_t k = 0; k < K; k++)
+            mu += rms ? 0 : xr[k];
+        mu /= (double)K;
+        for (int64_t k = 0; k < K; k++)
+            v += (xr[k] - mu) * (xr[k] - mu);
+        double rstd = 1 / sqrt(v / (double)K + eps), sg = 0, sgx = 0, mag = 0;
+        for (int64_t k = 0; k < K; k++) {
+            double g = gr[k] * (weight ? w[k] : 1), xh = (xr[k] - mu) * rstd;
+            sg += g;
+            sgx += g * xh;
+            mag += fabs(g) * (1 + fabs(xh));
+            rw[k] += gr[k] * xh;
+            mw[k] += fabs(gr[k] * xh);
+            rb[k] += gr[k];
+            mb[k] += fabs(gr[k]);
+        }
+        for (int64_t k = 0; k < K; k++) {
+            double g = gr[k] * (weight ? w[k] : 1), xh = (xr[k] - mu) * rstd;
+            rx[m * K + k] = rstd * (g - (rms ? 0 : sg / (double)K) - xh * sgx / (double)K);
+            mx[m * K + k] = rstd * (fabs(g) + mag / (double)K);
+        }
+    }
+    wt_tensor *tx = tt_make(ctx, WT_F32, 2, shape, x, layout);
+    wt_tensor *tg = tt_make(ctx, WT_F32, 2, shape, dy, layout == TT_CONTIG ? TT_STRIDED : TT_CONTIG);
+    wt_tensor *tw = weight ? tt_upload(ctx, WT_F32, 1, &K, w) : NULL;
+    wt_tensor *gx, *gw = NULL, *gb = NULL;
+    wt_status s = rms ? wt__rms_norm_backward(ctx, tx, tw, tg, eps, &gx, weight ? &gw : NULL)
+                      : wt__layer_norm_backward(ctx, tx, tw, tg, eps, &gx, weight ? &gw : NULL, &gb);
+    char what[120], w2[160];
+    snprintf(what, sizeof what, "%s backward M %lld K %lld%s layout %d", rms ? "rms_norm" : "layer_norm",
+             (long long)M, (long long)K, weight ? " weight" : "", layout);
+    CHECKF(s == WT_OK, "%s: %s", what, wt_last_error(ctx));
+    if (s == WT_OK) {
+        snprintf(w2, sizeof w2, "%s dx", what);
+        expect_close(w2, gx, rx, mx, n, 2e-5, 1e-6);
+        if (weight) {
+            snprintf(w2, sizeof w2, "%s dw", what);
+            expect_close(w2, gw, rw, mw, K, 2e-5, 1e-6);
+        }
+        if (!rms) {
+            snprintf(w2, sizeof w2, "%s db", what);
+            expect_close(w2, gb, rb, mb, K, 2e-5, 1e-6);
+        }
+    }
+    wt_release(gx);
+    wt_release(gw);
+    wt_release(gb);
+    wt_release(tx);
+    wt_release(tg);
+    wt_release(tw);
+    free(x), free(dy), free(w), free(rx), free(rw), free(rb), free(mw), free(mb), free(mx);
+}
+
+static void test_norm(void) {
+    for (int rms = 0; rms < 2; rms++) {
+        norm_case(9, 37, rms, true, TT_CONTIG);          /* a lane per row */
+        norm_case(5, 300, rms, true, TT_TRANSPOSED);     /* a workgroup per row, strided x */
+        norm_case(6, 20, rms, false, TT_STRIDED);
+        norm_case(3000, 3, rms, true, TT_CONTIG);        /* dw over chunks of rows */
+    }
+    wt_tensor *x = wt_zeros(ctx, WT_F32, 2, (const int64_t[]){ 2, 4 });
+    wt_tensor *w = wt_zeros(ctx, WT_F32, 1, (const int64_t[]){ 5 });
+    wt_tensor *gx = (wt_tensor *)1;
+    CHECK(wt__layer_norm_backward(ctx, x, w, x, 1e-5, &gx, NULL, NULL) == WT_STATUS_SHAPE && !gx);
+    wt_release(x);
+    wt_release(w);
+}
+
+static void rope_case(wt_rope_layout layout, int64_t rd, int64_t off) {
+    int64_t B = 2, S = 5, H = 3, D = 8, n = B * S * H * D, shape[4] = { B, S, H, D };
+    double *dy = rand_vals(WT_F32, n, -1, 1), *ref = malloc((size_t)n * sizeof *ref);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t d = i % D, pos = (i / (H * D)) % S + off;
+        if (d >= rd) {
+            ref[i] = dy[i];
+            continue;
+        }
+        int64_t p, partner;
+        bool first;
+        if (layout == WT_ROPE_HALF) {
+            first = d < rd / 2;
+            p = first ? d : d - rd / 2;
+            partner = first ? d + rd / 2 : d - rd / 2;
+        } else {
+            first = d % 2 == 0;
+            p = d / 2;
+            partner = d ^ 1;
+        }
+        double a = (double)pos * pow(10000.0, -2.0 * (double)p / (double)rd), c = cos(a), s = sin(a);
+        double x0 = dy[i], x1 = dy[i - d + partner];
+        ref[i] = first ? x0 * c + x1 * s : x0 * c - x1 * s;   /* the transposed rotation */
+    }
+    wt_tensor *tg = tt_make(ctx, WT_F32, 4, shape, dy, TT_STRIDED);
+    wt_tensor *dx = wt__rope_backward(ctx, tg, &(wt_rope_desc){ .layout = layout, .rotary_dims = rd,
+                                                                 .position_offset = off, .seq_dim = 1 });
+    char what[80];
+    snprintf(what, sizeof what, "rope backward layout %d rotary %lld offset %lld", (int)layout, (long long)rd,
+             (long long)off);
+    expect_close(what, dx, ref, NULL, n, 1e-5, 1e-5);
+    wt_release(dx);
+    wt_release(tg);
+    free(dy), free(ref);
+}
+
+static void test_rope(void) {
+    rope_case(WT_ROPE_INTERLEAVED, 8, 0);
+    rope_case(WT_ROPE_HALF, 6, 3);
+}
+
 int main(void) {
     tt_fixture f;
     ctx = tt_init(&f, NULL);
     test_conv();
     test_pool();
     test_act();
+    test_softmax();
+    test_norm();
+    test_rope();
     tt_end(&f);
     return test_end();
 }
