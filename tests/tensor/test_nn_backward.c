@@ -465,6 +465,135 @@ static void test_rope(void) {
     rope_case(WT_ROPE_HALF, 6, 3);
 }
 
+/* ---- attention --------------------------------------------------------------------------------- */
+
+typedef struct attn_case {
+    int64_t B, H, Hkv, Lq, Lk, D;
+    int rank;          /* 4: [B, H, L, D]; 3: [H, L, D] (B 1) */
+    bool causal, given, strided_q;
+    double scale;      /* 0: 1 / sqrt(D) */
+} attn_case;
+
+static wt_tensor *attn_tensor(const attn_case *c, int64_t heads, int64_t L, const double *v, bool strided) {
+    int64_t shape[4] = { c->B, heads, L, c->D };
+    if (!strided)
+        return c->rank == 4 ? tt_upload(ctx, WT_F32, 4, shape, v) : tt_upload(ctx, WT_F32, 3, shape + 1, v);
+    /* a [B, L, heads, D] buffer permuted to [B, heads, L, D] */
+    int64_t n = c->B * heads * L * c->D;
+    double *t = malloc((size_t)n * sizeof *t);
+    for (int64_t b = 0; b < c->B; b++)
+        for (int64_t h = 0; h < heads; h++)
+            for (int64_t l = 0; l < L; l++)
+                for (int64_t d = 0; d < c->D; d++)
+                    t[((b * L + l) * heads + h) * c->D + d] = v[((b * heads + h) * L + l) * c->D + d];
+    wt_tensor *base = tt_upload(ctx, WT_F32, 4, (const int64_t[]){ c->B, L, heads, c->D }, t);
+    free(t);
+    wt_tensor *view = wt_permute(ctx, base, (const int[]){ 0, 2, 1, 3 });
+    wt_release(base);
+    return view;
+}
+
+static double max_abs(const double *v, int64_t n) {
+    double m = 0;
+    for (int64_t i = 0; i < n; i++)
+        m = fmax(m, fabs(v[i]));
+    return m;
+}
+
+static void attn_case_run(const attn_case *c) {
+    int64_t D = c->D, G = c->H / c->Hkv, nq = c->B * c->H * c->Lq * D, nk = c->B * c->Hkv * c->Lk * D;
+    double scale = c->scale != 0 ? c->scale : 1 / sqrt((double)D);
+    double *q = rand_vals(WT_F32, nq, -1, 1), *k = rand_vals(WT_F32, nk, -1, 1), *v = rand_vals(WT_F32, nk, -1, 1);
+    double *go = rand_vals(WT_F32, nq, -1, 1);
+    double *rq = calloc((size_t)nq, sizeof *rq), *rk = calloc((size_t)nk, sizeof *rk), *rv = calloc((size_t)nk, sizeof *rv);
+    double *pr = malloc((size_t)c->Lk * sizeof *pr), *ds = malloc((size_t)c->Lk * sizeof *ds);
+    for (int64_t b = 0; b < c->B; b++)
+        for (int64_t h = 0; h < c->H; h++) {
+            int64_t kvh = b * c->Hkv + h / G;
+            const double *K = k + kvh * c->Lk * D, *V = v + kvh * c->Lk * D;
+            for (int64_t i = 0; i < c->Lq; i++) {
+                const double *Q = q + ((b * c->H + h) * c->Lq + i) * D, *dO = go + ((b * c->H + h) * c->Lq + i) * D;
+                double m = -INFINITY, sum = 0, delta = 0;
+                for (int64_t j = 0; j < c->Lk; j++) {
+                    bool vis = !c->causal || j <= i + c->Lk - c->Lq;
+                    double sc = 0;
+                    for (int64_t d = 0; d < D; d++)
+                        sc += Q[d] * K[j * D + d];
+                    pr[j] = vis ? sc * scale : -INFINITY;
+                    m = fmax(m, pr[j]);
+                }
+                for (int64_t j = 0; j < c->Lk; j++) {
+                    pr[j] = m == -INFINITY ? 0 : exp(pr[j] - m);
+                    sum += pr[j];
+                }
+                for (int64_t j = 0; j < c->Lk; j++) {
+                    pr[j] = sum > 0 ? pr[j] / sum : 0;
+                    double dp = 0;
+                    for (int64_t d = 0; d < D; d++)
+                        dp += dO[d] * V[j * D + d];
+                    ds[j] = dp;
+                    delta += pr[j] * dp;
+                }
+                for (int64_t j = 0; j < c->Lk; j++) {
+                    ds[j] = pr[j] * (ds[j] - delta);
+                    for (int64_t d = 0; d < D; d++) {
+                        rq[((b * c->H + h) * c->Lq + i) * D + d] += scale * ds[j] * K[j * D + d];
+                        rk[(kvh * c->Lk + j) * D + d] += scale * ds[j] * Q[d];
+                        rv[(kvh * c->Lk + j) * D + d] += pr[j] * dO[d];
+                    }
+                }
+            }
+        }
+    wt_tensor *tq = attn_tensor(c, c->H, c->Lq, q, c->strided_q), *tk = attn_tensor(c, c->Hkv, c->Lk, k, false);
+    wt_tensor *tv = attn_tensor(c, c->Hkv, c->Lk, v, false), *tg = attn_tensor(c, c->H, c->Lq, go, c->strided_q);
+    wt_attention_desc d = { .causal = c->causal, .scale = c->scale };
+    wt_tensor *o = c->given ? wt_scaled_dot_product_attention(ctx, tq, tk, tv, &d) : NULL;
+    wt_tensor *gq, *gk, *gv;
+    wt_status s = wt__attention_backward(ctx, tq, tk, tv, o, tg, &d, &gq, &gk, &gv);
+    char what[160], w2[200];
+    snprintf(what, sizeof what, "attention backward B%lld H%lld/%lld Lq %lld Lk %lld D %lld%s%s%s",
+             (long long)c->B, (long long)c->H, (long long)c->Hkv, (long long)c->Lq, (long long)c->Lk, (long long)D,
+             c->causal ? " causal" : "", c->given ? "" : " (output recomputed)", c->strided_q ? " strided q" : "");
+    CHECKF(s == WT_OK, "%s: %s", what, wt_last_error(ctx));
+    if (s == WT_OK) {
+        snprintf(w2, sizeof w2, "%s dq", what);
+        expect_close(w2, gq, rq, NULL, nq, 0, 1e-4 * max_abs(rq, nq) + 1e-6);
+        snprintf(w2, sizeof w2, "%s dk", what);
+        expect_close(w2, gk, rk, NULL, nk, 0, 1e-4 * max_abs(rk, nk) + 1e-6);
+        snprintf(w2, sizeof w2, "%s dv", what);
+        expect_close(w2, gv, rv, NULL, nk, 0, 1e-4 * max_abs(rv, nk) + 1e-6);
+        CHECK(wt_ndim(gk) == c->rank && wt_size(gk, -3) == c->Hkv && wt_size(gv, -2) == c->Lk);
+    }
+    wt_release(gq);
+    wt_release(gk);
+    wt_release(gv);
+    wt_release(o);
+    wt_release(tq);
+    wt_release(tk);
+    wt_release(tv);
+    wt_release(tg);
+    free(q), free(k), free(v), free(go), free(rq), free(rk), free(rv), free(pr), free(ds);
+}
+
+static void test_attention(void) {
+    static const attn_case cases[] = {
+        /* B H Hkv Lq Lk D rank causal given strided_q scale */
+        { 2, 2, 2, 20, 20, 16, 4, false, true, false, 0 },
+        { 1, 4, 2, 37, 37, 40, 4, true, true, true, 0 },     /* GQA, causal, ragged tiles, strided q */
+        { 2, 2, 1, 5, 23, 64, 4, true, false, false, 0.3 },  /* fewer queries than keys (a KV cache) */
+        { 1, 3, 1, 18, 18, 80, 3, true, true, false, 0 },    /* two head-dim chunks, rank 3 */
+        { 1, 2, 2, 24, 9, 8, 4, true, true, false, 0 },      /* more queries than keys: rows see none */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        attn_case_run(&cases[i]);
+    wt_tensor *q = wt_zeros(ctx, WT_F32, 3, (const int64_t[]){ 3, 4, 8 });
+    wt_tensor *k = wt_zeros(ctx, WT_F32, 3, (const int64_t[]){ 2, 4, 8 });
+    wt_tensor *gq = (wt_tensor *)1;
+    CHECK(wt__attention_backward(ctx, q, k, k, NULL, q, NULL, &gq, NULL, NULL) == WT_STATUS_SHAPE && !gq);
+    wt_release(q);
+    wt_release(k);
+}
+
 int main(void) {
     tt_fixture f;
     ctx = tt_init(&f, NULL);
@@ -474,6 +603,7 @@ int main(void) {
     test_softmax();
     test_norm();
     test_rope();
+    test_attention();
     tt_end(&f);
     return test_end();
 }
