@@ -3,12 +3,13 @@
  * conv2d's input gradient is a transposed convolution.  With stride 1 and padding at most the
  * dilated filter's reach it is itself a convolution, which wt_conv2d runs with every one of its
  * kernels (implicit GEMM, Winograd, direct): dx = conv2d(dy, w'), w'[c, k] = w[k, c] flipped in
- * (KH, KW) per group, padding dil (k - 1) - pad, the same dilation.  Otherwise (stride > 1)
- * conv_bw.wgsl gathers each input element's contributions directly.  The weight gradient is a
+ * (KH, KW) per group, padding dil (k - 1) - pad, the same dilation; taken for large problems
+ * (at least 16 input channels per group and 2^26 multiply-adds).  Otherwise (small problems,
+ * stride > 1) conv_bw.wgsl gathers each input element's contributions directly.  The weight gradient is a
  * reduction over the N OH OW output pixels: chunks of pixels give partial sums [S, K, R] that
  * wt_sum adds up, from conv_bw_dw.wgsl's 64 x 64 tiles where the group has at least 32 output
  * channels and 32 filter taps (R = Cg KH KW), else from conv_bw.wgsl's one invocation per
- * partial sum.  The chunk count keeps the GPU busy (about 2^18 invocations or 1024 tiles) and
+ * partial sum.  The chunk count keeps the GPU busy (about 2^18 invocations or 4096 tiles) and
  * every chunk under 65,535 pixels (lavapipe's loop limit).  The bias gradient is wt_sum of dy
  * over (N, OH, OW).
  *
@@ -144,13 +145,14 @@ static wt_tensor *dw_partial(wt_context *ctx, const char *op, const cv_plan *c, 
     int64_t Kg = c->K / c->G, Cg = c->C / c->G, R = Cg * c->KH * c->KW, P = c->N * c->OH * c->OW;
     bool tiled = Kg >= 32 && R >= 32;
     int64_t tk = cdiv(Kg, 64), tr = cdiv(R, 64), S;
-    /* chunks: enough work items for the GPU, at least 256 (tiled) or 64 pixels per chunk,
-     * at most 65535 (tiled: 65520, a multiple of 16) */
+    /* chunks: enough work items for the GPU (4096 tiles, or 2^18 invocations), at least 64
+     * pixels per chunk, at most 65535 (tiled: 65520, a multiple of 16).  H200, the digits CNN's
+     * conv2 dw ([512, 16, 4, 4], 32 filters): chunks of 64 pixels 0.025 ms, of 256 0.036 */
     if (tiled)
-        S = cdiv(1024, c->G * tk * tr);
+        S = cdiv(4096, c->G * tk * tr);
     else
         S = cdiv(1 << 18, c->K * R);
-    int64_t smax = cdiv(P, tiled ? 256 : 64), smin = cdiv(P, tiled ? 65520 : 65535);
+    int64_t smax = cdiv(P, 64), smin = cdiv(P, tiled ? 65520 : 65535);
     S = S > smax ? smax : S;
     S = S < smin ? smin : S;
     S = S < 1 ? 1 : S;
@@ -211,8 +213,12 @@ wt_status wt__conv2d_backward(wt_context *ctx, wt_tensor *x, wt_tensor *weight, 
     wt_tensor *gx = NULL, *gw = NULL, *gb = NULL;
     bool fail = false;
     if (dx) {
+        /* through wt_conv2d where its GEMM tiles fill and the work is large (H200: the digits
+         * CNN's conv2 dx, [512, 16, 4, 4] from 32 channels, 38 M multiply-adds, ran 0.020 ms
+         * direct against 0.041 through wt_conv2d; N32 C64 K64 128^2 1.25 ms through Winograd) */
+        int64_t macs = c.N * c.C * c.H * c.W * (c.K / c.G) * c.KH * c.KW;
         bool by_conv = c.sh == 1 && c.sw == 1 && c.ph <= c.dh * (c.KH - 1) && c.pw <= c.dw * (c.KW - 1) &&
-                       c.N * c.K * c.OH * c.OW > 0;
+                       c.N * c.K * c.OH * c.OW > 0 && c.C / c.G >= 16 && macs >= (1 << 26);
         gx = by_conv ? dx_by_conv(ctx, &c, weight, dy) : dx_direct(ctx, op, &c, weight, dy, x->dtype);
         fail = !gx;
     }

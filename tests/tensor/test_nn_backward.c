@@ -150,7 +150,10 @@ static void conv_case_run(const conv_case *c) {
 static void test_conv(void) {
     static const conv_case cases[] = {
         /* N  C  H  W  K KH KW sh sw ph pw dh dw G layout */
-        { 2, 3, 7, 6, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, WT_F32 },   /* stride 1: dx through wt_conv2d */
+        { 2, 3, 7, 6, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, WT_F32 },   /* stride 1, small: direct dx */
+        /* stride 1, 75 M multiply-adds: dx through wt_conv2d (flipped weight), tiled dw */
+        { 4, 16, 64, 64, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, WT_F32 },
+        { 2, 32, 40, 40, 32, 3, 3, 1, 1, 2, 1, 2, 1, 2, 0, WT_F32 },   /* dilated, 2 groups: direct dx */
         { 2, 4, 9, 8, 6, 3, 2, 2, 3, 1, 0, 1, 1, 2, 0, WT_F32 },   /* strides, groups: direct dx */
         { 1, 3, 10, 9, 5, 3, 3, 1, 2, 2, 1, 2, 1, 1, 1, WT_F32 },  /* dilation, strided x and dy */
         { 2, 6, 6, 7, 6, 3, 3, 2, 1, 1, 2, 1, 2, 6, 0, WT_F32 },   /* depthwise */
