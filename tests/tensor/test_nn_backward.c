@@ -3,7 +3,7 @@
  * over the forward's contributions, and so on): conv2d (stride, padding, dilation, groups, a
  * strided input and grad, both dw kernels, a dw reduction over more than 65,535 pixels, f16),
  * max pooling (ties, overlapping windows, padding, dilation, indices given or recomputed), avg
- * pooling (count_include_pad both ways), silu, gelu, softmax, log_softmax, layer_norm, rms_norm,
+ * pooling (count_include_pad both ways), silu, gelu, softmax, log_softmax, layer_norm, rms_norm (f16 too),
  * rope (both layouts), and flash-attention backward (causal, grouped-query, a strided q). */
 #include "tensor/tensor_test.h"
 #include "tensor/backward.h"
@@ -300,14 +300,14 @@ static void test_act(void) {
 
 /* ---- softmax, norms, rope -------------------------------------------------------------------- */
 
-static void softmax_case(const int64_t *shape, int nd, int dim, bool lsm) {
+static void softmax_case(const int64_t *shape, int nd, int dim, bool lsm, wt_dtype dt) {
     int64_t n = 1;
     for (int d = 0; d < nd; d++)
         n *= shape[d];
     int64_t K = shape[dim], I = 1;
     for (int d = dim + 1; d < nd; d++)
         I *= shape[d];
-    double *x = rand_vals(WT_F32, n, -3, 3), *dy = rand_vals(WT_F32, n, -1, 1);
+    double *x = rand_vals(dt, n, -3, 3), *dy = rand_vals(dt, n, -1, 1);
     double *y = malloc((size_t)n * sizeof *y), *ref = malloc((size_t)n * sizeof *ref);
     for (int64_t o = 0; o < n / K; o++) {
         int64_t base = (o / I) * K * I + o % I;
@@ -327,14 +327,16 @@ static void softmax_case(const int64_t *shape, int nd, int dim, bool lsm) {
             ref[i] = lsm ? dy[i] - p * t : p * (dy[i] - t);
         }
     }
-    wt_tensor *tx = tt_upload(ctx, WT_F32, nd, shape, x);
+    wt_tensor *tx = tt_upload(ctx, dt, nd, shape, x);
     wt_tensor *ty = lsm ? wt_log_softmax(ctx, tx, dim) : wt_softmax(ctx, tx, dim);
-    wt_tensor *tg = tt_make(ctx, WT_F32, nd, shape, dy, TT_TRANSPOSED);
+    wt_tensor *tg = tt_make(ctx, dt, nd, shape, dy, TT_TRANSPOSED);
     wt_tensor *dx = lsm ? wt__log_softmax_backward(ctx, ty, tg, dim - nd) : wt__softmax_backward(ctx, ty, tg, dim);
     char what[120];
-    snprintf(what, sizeof what, "%s backward, dim %d of %d dims, K %lld", lsm ? "log_softmax" : "softmax", dim, nd,
-             (long long)K);
-    expect_close(what, dx, ref, NULL, n, 1e-5, 1e-6);
+    snprintf(what, sizeof what, "%s backward, dim %d of %d dims, K %lld %s", lsm ? "log_softmax" : "softmax", dim, nd,
+             (long long)K, wt_dtype_name(dt));
+    /* f16: y is stored rounded (relative 2^-11), and dx rounded once */
+    expect_close(what, dx, ref, NULL, n, dt == WT_F16 ? 4e-3 : 1e-5, dt == WT_F16 ? 2e-3 : 1e-6);
+    CHECK(!dx || wt_dtype_of(dx) == dt);
     wt_release(dx);
     wt_release(tx);
     wt_release(ty);
@@ -344,16 +346,18 @@ static void softmax_case(const int64_t *shape, int nd, int dim, bool lsm) {
 
 static void test_softmax(void) {
     for (int lsm = 0; lsm < 2; lsm++) {
-        softmax_case((const int64_t[]){ 3, 5, 70 }, 3, 2, lsm);    /* a workgroup per row */
-        softmax_case((const int64_t[]){ 4, 9, 6 }, 3, 1, lsm);     /* a lane per row, inner 6 */
-        softmax_case((const int64_t[]){ 300, 2, 3 }, 3, 0, lsm);   /* a leading dim of 300 */
+        softmax_case((const int64_t[]){ 3, 5, 70 }, 3, 2, lsm, WT_F32);    /* a workgroup per row */
+        softmax_case((const int64_t[]){ 4, 9, 6 }, 3, 1, lsm, WT_F32);     /* a lane per row, inner 6 */
+        softmax_case((const int64_t[]){ 300, 2, 3 }, 3, 0, lsm, WT_F32);   /* a leading dim of 300 */
+        if (wt_context_has_f16(ctx))
+            softmax_case((const int64_t[]){ 6, 90 }, 2, 1, lsm, WT_F16);
     }
 }
 
-static void norm_case(int64_t M, int64_t K, bool rms, bool weight, int layout) {
+static void norm_case(int64_t M, int64_t K, bool rms, bool weight, int layout, wt_dtype dt) {
     int64_t n = M * K, shape[2] = { M, K };
     double eps = 1e-5;
-    double *x = rand_vals(WT_F32, n, -2, 2), *dy = rand_vals(WT_F32, n, -1, 1), *w = rand_vals(WT_F32, K, 0.5, 1.5);
+    double *x = rand_vals(dt, n, -2, 2), *dy = rand_vals(dt, n, -1, 1), *w = rand_vals(dt, K, 0.5, 1.5);
     double *rx = malloc((size_t)n * sizeof *rx), *rw = calloc((size_t)K, sizeof *rw), *rb = calloc((size_t)K, sizeof *rb);
     double *mw = calloc((size_t)K, sizeof *mw), *mb = calloc((size_t)K, sizeof *mb), *mx = malloc((size_t)n * sizeof *mx);
     for (int64_t m = 0; m < M; m++) {
@@ -381,26 +385,28 @@ static void norm_case(int64_t M, int64_t K, bool rms, bool weight, int layout) {
             mx[m * K + k] = rstd * (fabs(g) + mag / (double)K);
         }
     }
-    wt_tensor *tx = tt_make(ctx, WT_F32, 2, shape, x, layout);
-    wt_tensor *tg = tt_make(ctx, WT_F32, 2, shape, dy, layout == TT_CONTIG ? TT_STRIDED : TT_CONTIG);
-    wt_tensor *tw = weight ? tt_upload(ctx, WT_F32, 1, &K, w) : NULL;
+    wt_tensor *tx = tt_make(ctx, dt, 2, shape, x, layout);
+    wt_tensor *tg = tt_make(ctx, dt, 2, shape, dy, layout == TT_CONTIG ? TT_STRIDED : TT_CONTIG);
+    wt_tensor *tw = weight ? tt_upload(ctx, dt, 1, &K, w) : NULL;
     wt_tensor *gx, *gw = NULL, *gb = NULL;
     wt_status s = rms ? wt__rms_norm_backward(ctx, tx, tw, tg, eps, &gx, weight ? &gw : NULL)
                       : wt__layer_norm_backward(ctx, tx, tw, tg, eps, &gx, weight ? &gw : NULL, &gb);
     char what[120], w2[160];
-    snprintf(what, sizeof what, "%s backward M %lld K %lld%s layout %d", rms ? "rms_norm" : "layer_norm",
-             (long long)M, (long long)K, weight ? " weight" : "", layout);
+    snprintf(what, sizeof what, "%s backward M %lld K %lld%s layout %d %s", rms ? "rms_norm" : "layer_norm",
+             (long long)M, (long long)K, weight ? " weight" : "", layout, wt_dtype_name(dt));
+    double tol = dt == WT_F16 ? 2e-3 : 2e-5;
     CHECKF(s == WT_OK, "%s: %s", what, wt_last_error(ctx));
     if (s == WT_OK) {
         snprintf(w2, sizeof w2, "%s dx", what);
-        expect_close(w2, gx, rx, mx, n, 2e-5, 1e-6);
+        expect_close(w2, gx, rx, mx, n, tol, 1e-6);
+        CHECK(wt_dtype_of(gx) == dt);
         if (weight) {
             snprintf(w2, sizeof w2, "%s dw", what);
-            expect_close(w2, gw, rw, mw, K, 2e-5, 1e-6);
+            expect_close(w2, gw, rw, mw, K, tol, 1e-6);
         }
         if (!rms) {
             snprintf(w2, sizeof w2, "%s db", what);
-            expect_close(w2, gb, rb, mb, K, 2e-5, 1e-6);
+            expect_close(w2, gb, rb, mb, K, tol, 1e-6);
         }
     }
     wt_release(gx);
@@ -414,10 +420,12 @@ static void norm_case(int64_t M, int64_t K, bool rms, bool weight, int layout) {
 
 static void test_norm(void) {
     for (int rms = 0; rms < 2; rms++) {
-        norm_case(9, 37, rms, true, TT_CONTIG);          /* a lane per row */
-        norm_case(5, 300, rms, true, TT_TRANSPOSED);     /* a workgroup per row, strided x */
-        norm_case(6, 20, rms, false, TT_STRIDED);
-        norm_case(3000, 3, rms, true, TT_CONTIG);        /* dw over chunks of rows */
+        norm_case(9, 37, rms, true, TT_CONTIG, WT_F32);          /* a lane per row */
+        norm_case(5, 300, rms, true, TT_TRANSPOSED, WT_F32);     /* a workgroup per row, strided x */
+        norm_case(6, 20, rms, false, TT_STRIDED, WT_F32);
+        norm_case(3000, 3, rms, true, TT_CONTIG, WT_F32);        /* dw over chunks of rows */
+        if (wt_context_has_f16(ctx))
+            norm_case(7, 96, rms, true, TT_CONTIG, WT_F16);
     }
     wt_tensor *x = wt_zeros(ctx, WT_F32, 2, (const int64_t[]){ 2, 4 });
     wt_tensor *w = wt_zeros(ctx, WT_F32, 1, (const int64_t[]){ 5 });
