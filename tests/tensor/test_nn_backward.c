@@ -3,8 +3,9 @@
  * over the forward's contributions, and so on): conv2d (stride, padding, dilation, groups, a
  * strided input and grad, both dw kernels, a dw reduction over more than 65,535 pixels, f16),
  * max pooling (ties, overlapping windows, padding, dilation, indices given or recomputed), avg
- * pooling (count_include_pad both ways), silu, gelu, softmax, log_softmax, layer_norm, rms_norm (f16 too),
- * rope (both layouts), and flash-attention backward (causal, grouped-query, a strided q). */
+ * pooling (count_include_pad both ways), silu, gelu, softmax, log_softmax, layer_norm, rms_norm
+ * (f16 too), rope (both layouts), and flash-attention backward (causal, grouped-query, a strided
+ * q). */
 #include "tensor/tensor_test.h"
 #include "tensor/backward.h"
 
