@@ -10,10 +10,11 @@
 //   OP 2 dk, dv: per 16 keys of one KV head, over the query heads sharing it (grouped-query:
 //        their contributions summed) and their query tiles (causal: from the first row that sees
 //        the tile); out = [2, B Hkv, Lk, D]: dk, then dv.
-// Head dims go through shared memory in chunks of 64 (row stride 65: no bank conflicts between
-// the lanes of a dot product); with one chunk (D <= 64) the tiles that do not change along the
-// loop are loaded once.  Lane (r, c) = (t / 16, t % 16) computes one score of the tile, then owns
-// head dims c + 16 u of row r in the accumulations (u < 4 per chunk, 16 registers: D <= 256).
+// Head dims go through shared memory in chunks of 64, as 16 vec4s per row (row stride 17 vec4s:
+// the lanes of a dot product read distinct banks; 16-byte reads); with one chunk (D <= 64) the
+// tiles that do not change along the loop are loaded once.  Lane (r, c) = (t / 16, t % 16) loads
+// quad c of row r of each tile, computes one score of the tile, then owns head dims 4c .. 4c + 3
+// of each chunk of row r in the accumulations (a vec4 per chunk: D <= 256).
 // Inputs: a = [2, B H, Lq, D] (q, then dO), b = [2, B Hkv, Lk, D] (k, then v), c = the output
 // O [B H, Lq, D] (OP 0) or the stats (OP 1, 2); all contiguous.  MC bit 0: causal (query i sees
 // keys j <= i + Lk - Lq, as the forward).  Params: shape[0] = (B, H, Lq, Lk), shape[1] = (D,
@@ -25,12 +26,12 @@
 @group(0) @binding(3) var<storage, read> sc: array<SC>;
 
 const CAUSAL: bool = (MC & 1u) != 0u;
-const RS: u32 = 65u;
+const RS: u32 = 17u;
 
-var<workgroup> t0: array<f32, 1040>;   // 16 rows x 64 dims (stride 65): q
-var<workgroup> t1: array<f32, 1040>;   // dO
-var<workgroup> t2: array<f32, 1040>;   // k
-var<workgroup> t3: array<f32, 1040>;   // v
+var<workgroup> t0: array<vec4<f32>, 272>;   // 16 rows x 16 quads (stride 17): q
+var<workgroup> t1: array<vec4<f32>, 272>;   // dO
+var<workgroup> t2: array<vec4<f32>, 272>;   // k
+var<workgroup> t3: array<vec4<f32>, 272>;   // v
 var<workgroup> sp: array<f32, 272>;    // 16 x 17: scores, P
 var<workgroup> sd: array<f32, 272>;    // dS
 
@@ -38,13 +39,14 @@ fn neg_inf() -> f32 {
     return bitcast<f32>(0xff800000u | P.pad0);
 }
 
-// the lane's 4 elements of a 16 x 64 tile: rows base + r D (r < nrows), dims dc 64 + t % 16 + 16 u
+// the lane's quad of a 16 x 64 tile: row base + r D (r = t / 16 < nrows), dims dc 64 + 4 (t % 16)
+// + u (zero past D)
 fn ld_a(base: u32, nrows: u32, dc: u32, t: u32) -> vec4<f32> {
     let D = P.shape[1].x;
     let r = t / 16u;
     var v = vec4<f32>(0.0);
     for (var u = 0u; u < 4u; u++) {
-        let d = dc * 64u + t % 16u + 16u * u;
+        let d = dc * 64u + 4u * (t % 16u) + u;
         if r < nrows && d < D { v[u] = f32(qd[base + r * D + d]); }
     }
     return v;
@@ -55,24 +57,16 @@ fn ld_b(base: u32, nrows: u32, dc: u32, t: u32) -> vec4<f32> {
     let r = t / 16u;
     var v = vec4<f32>(0.0);
     for (var u = 0u; u < 4u; u++) {
-        let d = dc * 64u + t % 16u + 16u * u;
+        let d = dc * 64u + 4u * (t % 16u) + u;
         if r < nrows && d < D { v[u] = f32(kv[base + r * D + d]); }
     }
     return v;
 }
 
-fn st0(t: u32, v: vec4<f32>) {
-    for (var u = 0u; u < 4u; u++) { t0[(t / 16u) * RS + t % 16u + 16u * u] = v[u]; }
-}
-fn st1(t: u32, v: vec4<f32>) {
-    for (var u = 0u; u < 4u; u++) { t1[(t / 16u) * RS + t % 16u + 16u * u] = v[u]; }
-}
-fn st2(t: u32, v: vec4<f32>) {
-    for (var u = 0u; u < 4u; u++) { t2[(t / 16u) * RS + t % 16u + 16u * u] = v[u]; }
-}
-fn st3(t: u32, v: vec4<f32>) {
-    for (var u = 0u; u < 4u; u++) { t3[(t / 16u) * RS + t % 16u + 16u * u] = v[u]; }
-}
+fn st0(t: u32, v: vec4<f32>) { t0[(t / 16u) * RS + t % 16u] = v; }
+fn st1(t: u32, v: vec4<f32>) { t1[(t / 16u) * RS + t % 16u] = v; }
+fn st2(t: u32, v: vec4<f32>) { t2[(t / 16u) * RS + t % 16u] = v; }
+fn st3(t: u32, v: vec4<f32>) { t3[(t / 16u) * RS + t % 16u] = v; }
 
 // may query row i see key j?
 fn visible(i: u32, j: u32) -> bool {
@@ -150,8 +144,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 if nch > 1u { st0(t, ld_a(qb, nq, dc, t)); }
                 st2(t, ld_b(kb + j0 * D, min(16u, Lk - j0), dc, t));
                 workgroupBarrier();
-                let ec = min(64u, D - dc * 64u);
-                for (var e = 0u; e < ec; e++) { s = fma(t0[r * RS + e], t2[c * RS + e], s); }
+                let ec = (min(64u, D - dc * 64u) + 3u) / 4u;
+                for (var e = 0u; e < ec; e++) { s = s + dot(t0[r * RS + e], t2[c * RS + e]); }
                 workgroupBarrier();
             }
             sp[r * 17u + c] = select(neg_inf(), s * scale, visible(i, j0 + c));
@@ -182,8 +176,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         lse = f32(sc[2u * (bh * Lq + i)]);
         delta = f32(sc[2u * (bh * Lq + i) + 1u]);
     }
-    var acc: array<f32, 16>;
-    for (var u = 0u; u < 16u; u++) { acc[u] = 0.0; }
+    var acc: array<vec4<f32>, 4>;
+    for (var u = 0u; u < 4u; u++) { acc[u] = vec4<f32>(0.0); }
     for (var kt = 0u; kt < nkt; kt++) {
         let j0 = kt * 16u;
         let nk = min(16u, Lk - j0);
@@ -197,10 +191,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             st2(t, ld_b(kb + j0 * D, nk, dc, t));
             st3(t, ld_b(vb + j0 * D, nk, dc, t));
             workgroupBarrier();
-            let ec = min(64u, D - dc * 64u);
+            let ec = (min(64u, D - dc * 64u) + 3u) / 4u;
             for (var e = 0u; e < ec; e++) {
-                s = fma(t0[r * RS + e], t2[c * RS + e], s);
-                dp = fma(t1[r * RS + e], t3[c * RS + e], dp);
+                s = s + dot(t0[r * RS + e], t2[c * RS + e]);
+                dp = dp + dot(t1[r * RS + e], t3[c * RS + e]);
             }
             workgroupBarrier();
         }
@@ -213,19 +207,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 st2(t, ld_b(kb + j0 * D, nk, dc, t));
                 workgroupBarrier();
             }
-            for (var u = 0u; u < 4u; u++) {
-                var a = acc[dc * 4u + u];
-                for (var jj = 0u; jj < 16u; jj++) { a = fma(sd[r * 17u + jj], t2[jj * RS + c + 16u * u], a); }
-                acc[dc * 4u + u] = a;
-            }
+            var a = acc[dc];
+            for (var jj = 0u; jj < 16u; jj++) { a = fma(vec4<f32>(sd[r * 17u + jj]), t2[jj * RS + c], a); }
+            acc[dc] = a;
             workgroupBarrier();
         }
     }
     if i < Lq {
         for (var dc = 0u; dc < nch; dc++) {
             for (var u = 0u; u < 4u; u++) {
-                let d = dc * 64u + c + 16u * u;
-                if d < D { out[(bh * Lq + i) * D + d] = SO(acc[dc * 4u + u] * scale); }
+                let d = dc * 64u + 4u * c + u;
+                if d < D { out[(bh * Lq + i) * D + d] = SO(acc[dc][u] * scale); }
             }
         }
     }
@@ -260,11 +252,11 @@ fn dkv(wg: u32, t: u32, r: u32, c: u32) {
         st2(t, ld_b(kb, nk, 0u, t));
         st3(t, ld_b(vb, nk, 0u, t));
     }
-    var ak: array<f32, 16>;
-    var av: array<f32, 16>;
-    for (var u = 0u; u < 16u; u++) {
-        ak[u] = 0.0;
-        av[u] = 0.0;
+    var ak: array<vec4<f32>, 4>;
+    var av: array<vec4<f32>, 4>;
+    for (var u = 0u; u < 4u; u++) {
+        ak[u] = vec4<f32>(0.0);
+        av[u] = vec4<f32>(0.0);
     }
     for (var hh = 0u; hh < G; hh++) {
         let bh = b * H + kvh * G + hh;
@@ -290,10 +282,10 @@ fn dkv(wg: u32, t: u32, r: u32, c: u32) {
                     st3(t, ld_b(vb, nk, dc, t));
                 }
                 workgroupBarrier();
-                let ec = min(64u, D - dc * 64u);
+                let ec = (min(64u, D - dc * 64u) + 3u) / 4u;
                 for (var e = 0u; e < ec; e++) {
-                    s = fma(t2[r * RS + e], t0[c * RS + e], s);
-                    dp = fma(t3[r * RS + e], t1[c * RS + e], dp);
+                    s = s + dot(t2[r * RS + e], t0[c * RS + e]);
+                    dp = dp + dot(t3[r * RS + e], t1[c * RS + e]);
                 }
                 workgroupBarrier();
             }
@@ -308,16 +300,14 @@ fn dkv(wg: u32, t: u32, r: u32, c: u32) {
                     st1(t, ld_a(ob, nq, dc, t));
                     workgroupBarrier();
                 }
-                for (var u = 0u; u < 4u; u++) {
-                    var a = ak[dc * 4u + u];
-                    var v = av[dc * 4u + u];
-                    for (var ii = 0u; ii < 16u; ii++) {
-                        a = fma(sd[r * 17u + ii], t0[ii * RS + c + 16u * u], a);
-                        v = fma(sp[r * 17u + ii], t1[ii * RS + c + 16u * u], v);
-                    }
-                    ak[dc * 4u + u] = a;
-                    av[dc * 4u + u] = v;
+                var a = ak[dc];
+                var v = av[dc];
+                for (var ii = 0u; ii < 16u; ii++) {
+                    a = fma(vec4<f32>(sd[r * 17u + ii]), t0[ii * RS + c], a);
+                    v = fma(vec4<f32>(sp[r * 17u + ii]), t1[ii * RS + c], v);
                 }
+                ak[dc] = a;
+                av[dc] = v;
                 workgroupBarrier();
             }
         }
@@ -325,10 +315,10 @@ fn dkv(wg: u32, t: u32, r: u32, c: u32) {
     if j < Lk {
         for (var dc = 0u; dc < nch; dc++) {
             for (var u = 0u; u < 4u; u++) {
-                let d = dc * 64u + c + 16u * u;
+                let d = dc * 64u + 4u * c + u;
                 if d < D {
-                    out[(kvb * Lk + j) * D + d] = SO(ak[dc * 4u + u] * scale);
-                    out[((BH / G + kvb) * Lk + j) * D + d] = SO(av[dc * 4u + u]);
+                    out[(kvb * Lk + j) * D + d] = SO(ak[dc][u] * scale);
+                    out[((BH / G + kvb) * Lk + j) * D + d] = SO(av[dc][u]);
                 }
             }
         }
