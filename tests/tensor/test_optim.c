@@ -117,8 +117,16 @@ static void run_optimizer(const char *name, wt_optimizer_kind kind, int ngroups,
             ref_step(kind, &h, &r[i], gv);
             free(gv);
         }
+        wt_stats s0, s1;
+        wt_get_stats(ctx, &s0);
         wt_status st = wt_optimizer_step(opt, grads, nparams);
+        wt_get_stats(ctx, &s1);
         CHECKF(st == WT_OK, "%s step %d: %s", name, s, wt_last_error(ctx));
+        CHECK_EQ_INT(s1.flushes, s0.flushes);   /* recorded into the batch: nothing submitted or read */
+        /* one dispatch per parameter, plus the copies of strided gradients and the new state's fills */
+        CHECK(s1.ops - s0.ops <= (uint64_t)(3 * nparams));
+        if (s > 0 && !transposed)   /* state made: exactly one fused dispatch per parameter */
+            CHECK_EQ_INT(s1.ops - s0.ops, nparams);
         for (int i = 0; i < nparams; i++)
             wt_release(grads[i]);
     }
@@ -665,9 +673,34 @@ static void test_digits(void) {
     wt_digits_free(ctx, &d);
 }
 
-int main(void) {
+/* test_gzip.sh: each gzip file loads to the rows of the uncompressed reference */
+static void test_gzip_files(const char *ref, char **files, int n) {
+    wt_digits r, d;
+    wt_status st = wt_digits_load(ctx, ref, &r);
+    CHECKF(st == WT_OK && r.count > 0, "%s: %s", ref, wt_last_error(ctx));
+    if (st != WT_OK)
+        return;
+    for (int i = 0; i < n; i++) {
+        st = wt_digits_load(ctx, files[i], &d);
+        CHECKF(st == WT_OK, "%s: %s", files[i], wt_last_error(ctx));
+        if (st != WT_OK)
+            continue;
+        CHECKF(d.count == r.count && !memcmp(d.pixels, r.pixels, (size_t)r.count * 64 * 4) &&
+               !memcmp(d.labels, r.labels, (size_t)r.count * 4), "%s differs from %s", files[i], ref);
+        printf("%s: %lld rows\n", files[i], (long long)d.count);
+        wt_digits_free(ctx, &d);
+    }
+    wt_digits_free(ctx, &r);
+}
+
+int main(int argc, char **argv) {
     tt_fixture f;
     ctx = tt_init(&f, &(wt_context_desc){ .policy = { .max_batch_ops = 65536 } });
+    if (argc > 2 && !strcmp(argv[1], "--gzip")) {   /* tests/tensor/test_gzip.sh */
+        test_gzip_files(argv[2], argv + 3, argc - 3);
+        tt_end(&f);
+        return test_end();
+    }
     test_optimizers();
     test_optimizer_errors();
     test_schedules();
