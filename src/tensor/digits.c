@@ -8,7 +8,8 @@
  * the codes are consecutive integers, so a code of length L is the symbol at (code - first code
  * of L) among the symbols of length L in order.  Every length, distance and code table is
  * checked: a corrupt stream is an error, never a read or write out of bounds.  The CSV is parsed
- * strictly: 65 integers per row, pixels in 0..16, labels in 0..9. */
+ * strictly: 65 integers per row, pixels in 0..16, labels in 0..9; then every sixth row moves to
+ * the held-out part at the end. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -387,9 +388,26 @@ wt_status wt_digits_load(wt_context *ctx, const char *path, wt_digits *out) {
         wt_free(ctx, lab);
         return st;
     }
+    /* the split: every sixth row tests; training rows first, each part in file order (in place,
+     * through a scratch copy) */
+    float *tp = wt_alloc(ctx, (size_t)r * 64 * sizeof *tp);
+    int32_t *tl = wt_alloc(ctx, (size_t)r * sizeof *tl);
+    if (!tp || !tl) {
+        wt_free(ctx, tp), wt_free(ctx, tl), wt_free(ctx, px), wt_free(ctx, lab);
+        return wt_failst(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory");
+    }
+    int64_t ntrain = r - r / 6, a = 0, b = ntrain;
+    for (int64_t i = 0; i < r; i++) {
+        int64_t to = i % 6 == 5 ? b++ : a++;
+        memcpy(tp + to * 64, px + i * 64, 64 * sizeof *tp);
+        tl[to] = lab[i];
+    }
+    wt_free(ctx, px);
+    wt_free(ctx, lab);
     out->count = r;
-    out->pixels = px;
-    out->labels = lab;
+    out->train_count = ntrain;
+    out->pixels = tp;
+    out->labels = tl;
     return WT_OK;
 }
 

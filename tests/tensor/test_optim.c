@@ -624,15 +624,21 @@ static void test_digits(void) {
     for (int c = 0; c < 10; c++)   /* sklearn's digits: 174 to 183 images per class */
         CHECKF(per[c] >= 170 && per[c] <= 185, "class %d: %d images", c, per[c]);
     CHECK(d.labels[0] == 0 && d.pixels[2] == 5 && d.pixels[3] == 13);   /* the first row, as the file */
-    CHECK(1797 - WT_DIGITS_TRAIN == 297);
+    CHECK_EQ_INT(d.train_count, 1498);   /* rows 5, 11, ..., 1793 held out */
+    int ptrain[10] = { 0 };
+    for (int64_t i = 0; i < d.train_count; i++)
+        ptrain[d.labels[i]]++;
+    for (int c = 0; c < 10; c++)         /* every class on both sides */
+        CHECKF(ptrain[c] > 130 && per[c] - ptrain[c] > 20, "class %d: %d train, %d test", c, ptrain[c], per[c] - ptrain[c]);
     /* the same file uncompressed (written from what was read) gives the same rows */
     char path[256];
     snprintf(path, sizeof path, "/tmp/wgc-test-digits-%d.csv", (int)getpid());
     FILE *f = fopen(path, "w");
-    for (int64_t i = 0; f && i < d.count; i++) {
+    for (int64_t i = 0, a = 0, b = d.train_count; f && i < d.count; i++) {   /* back in file order */
+        int64_t r = i % 6 == 5 ? b++ : a++;
         for (int k = 0; k < 64; k++)
-            fprintf(f, "%d.0,", (int)d.pixels[i * 64 + k]);
-        fprintf(f, "%d\r\n", d.labels[i]);
+            fprintf(f, "%d.0,", (int)d.pixels[r * 64 + k]);
+        fprintf(f, "%d\r\n", d.labels[r]);
     }
     if (f)
         fclose(f);
