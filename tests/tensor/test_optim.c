@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tensor/tensor_test.h"
@@ -257,6 +258,11 @@ static void test_optimizer_errors(void) {
         CHECK(wt_optimizer_step(o, steps[i].g, steps[i].n) == steps[i].st);
         CHECKF(strstr(wt_last_error(ctx), steps[i].msg), "%s", wt_last_error(ctx));
     }
+    wt_clear_error(ctx);
+    wt_tensor *failed = wt_add(ctx, ga, gwrong);   /* not broadcastable: NULL, the error set */
+    wt_tensor *groot[3] = { ga, gb, failed };
+    CHECK(failed == NULL && wt_optimizer_step(o, groot, 3) == WT_STATUS_SHAPE);
+    CHECKF(strstr(wt_last_error(ctx), "wt_add"), "root cause kept: %s", wt_last_error(ctx));
     wt_clear_error(ctx);
     CHECK_EQ_INT(wt_optimizer_steps(o), 1);
     for (int i = 0; i < 3; i++) {
@@ -679,6 +685,52 @@ static void test_digits(void) {
     wt_digits_free(ctx, &d);
 }
 
+/* WGC_OPTIM_BENCH=1: time AdamW steps over GPT-2 small's parameters (124M, 148 tensors) and
+ * print the time per step and the bytes it moves (read p, g, m, v; write p, m, v: 28 per
+ * parameter).  For measurements on a real GPU (doc/train.md); not a check. */
+static void bench_adamw(void) {
+    int64_t shapes[160][2];
+    int n = 0;
+    shapes[n][0] = 50257, shapes[n++][1] = 768;   /* wte */
+    shapes[n][0] = 1024, shapes[n++][1] = 768;    /* wpe */
+    for (int l = 0; l < 12; l++) {
+        int64_t blk[12][2] = { { 1, 768 }, { 1, 768 }, { 2304, 768 }, { 1, 2304 }, { 768, 768 }, { 1, 768 },
+                               { 1, 768 }, { 1, 768 }, { 3072, 768 }, { 1, 3072 }, { 768, 3072 }, { 1, 768 } };
+        for (int k = 0; k < 12; k++)
+            shapes[n][0] = blk[k][0], shapes[n++][1] = blk[k][1];
+    }
+    shapes[n][0] = 1, shapes[n++][1] = 768;
+    shapes[n][0] = 1, shapes[n++][1] = 768;
+    wt_tensor *p[160], *g[160];
+    int64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        p[i] = wt_randn(ctx, WT_F32, 2, shapes[i]);
+        g[i] = wt_randn(ctx, WT_F32, 2, shapes[i]);
+        total += shapes[i][0] * shapes[i][1];
+    }
+    wt_param_group grp = { p, n, { .lr = 1e-4, .weight_decay = 0.1 } };
+    wt_optimizer *o = wt_optimizer_create(ctx, &(wt_optimizer_desc){ .kind = WT_OPTIM_ADAMW, .groups = &grp,
+                                                                    .group_count = 1 });
+    CHECKF(o != NULL, "%s", wt_last_error(ctx));
+    for (int w = 0; o && w < 3; w++)
+        CHECK(wt_optimizer_step(o, g, n) == WT_OK);
+    CHECK(wt_sync(ctx) == WT_OK);
+    int reps = o ? 20 : 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int r = 0; r < reps; r++)
+        CHECK(wt_optimizer_step(o, g, n) == WT_OK);
+    CHECK(wt_sync(ctx) == WT_OK);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double sec = ((double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec)) / reps;
+    if (o)
+        printf("adamw: %d tensors, %lld parameters: %.3f ms per step, %.0f GB/s (28 bytes per parameter)\n", n,
+               (long long)total, 1e3 * sec, 28.0 * (double)total / sec / 1e9);
+    wt_optimizer_destroy(o);
+    for (int i = 0; i < n; i++)
+        wt_release(p[i]), wt_release(g[i]);
+}
+
 /* test_gzip.sh: each gzip file loads to the rows of the uncompressed reference */
 static void test_gzip_files(const char *ref, char **files, int n) {
     wt_digits r, d;
@@ -702,6 +754,12 @@ static void test_gzip_files(const char *ref, char **files, int n) {
 int main(int argc, char **argv) {
     tt_fixture f;
     ctx = tt_init(&f, &(wt_context_desc){ .policy = { .max_batch_ops = 65536 } });
+    const char *bench = getenv("WGC_OPTIM_BENCH");
+    if (bench && !strcmp(bench, "1")) {
+        bench_adamw();
+        tt_end(&f);
+        return test_end();
+    }
     if (argc > 2 && !strcmp(argv[1], "--gzip")) {   /* tests/tensor/test_gzip.sh */
         test_gzip_files(argv[2], argv + 3, argc - 3);
         tt_end(&f);
