@@ -241,16 +241,12 @@ static const char *inflate(bits *b, obuf *o) {
 }
 
 static uint32_t crc32_of(const unsigned char *p, size_t n) {
-    static uint32_t table[256];
-    static bool made;
-    if (!made) {   /* idempotent: threads racing here write the same values */
-        for (uint32_t i = 0; i < 256; i++) {
-            uint32_t c = i;
-            for (int k = 0; k < 8; k++)
-                c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-            table[i] = c;
-        }
-        made = true;
+    uint32_t table[256];   /* made per call (2k steps): no shared state between threads */
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+        table[i] = c;
     }
     uint32_t c = 0xffffffffu;
     for (size_t i = 0; i < n; i++)
@@ -354,6 +350,10 @@ wt_status wt_digits_load(wt_context *ctx, const char *path, wt_digits *out) {
     size_t at = 0;
     int64_t r = 0;
     for (; st == WT_OK && at < tn; r++) {
+        if (r == rows) {   /* lines ended by a lone '\r' are not counted above */
+            st = wt_failst(ctx, WT_STATUS_IO, op, "%s: row %lld: lines must end with '\\n'", path, (long long)r + 1);
+            break;
+        }
         for (int c = 0; c < 65 && st == WT_OK; c++) {
             int v = 0, digits = 0;
             while (at < tn && text[at] >= '0' && text[at] <= '9' && digits < 4) {
