@@ -30,6 +30,7 @@
 
 static unsigned ucd_flags(uint32_t cp) {
     size_t lo = 0, hi = WL__U_RANGES;   /* the last range whose start <= cp */
+    if (cp < 128) hi = WL__U_ASCII_RANGES;
     while (hi - lo > 1) {
         size_t mid = (lo + hi) / 2;
         if ((wl__unicode_ranges[mid] >> 8) <= cp) lo = mid;
@@ -1000,7 +1001,6 @@ static const char *const eot_texts[] = {
     "_<EOT>", "[EOT]", "<\xef\xbd\x9c" "end\xe2\x96\x81of\xe2\x96\x81sentence\xef\xbd\x9c>", "<end_of_utterance>",
 };
 
-void wl__tok_find_eot(wl_tokenizer *t);
 void wl__tok_find_eot(wl_tokenizer *t) {
     if (t->sp.eot < 0)
         for (size_t i = 0; i < sizeof eot_texts / sizeof eot_texts[0] && t->sp.eot < 0; i++)
@@ -1157,6 +1157,7 @@ wl_tokenizer *wl_tokenizer_open(const struct wl_model *m, const wl_allocator *al
         if (!*path || dl >= sizeof dir) {
             s = wl__fail(err, WL_STATUS_NOT_FOUND, "tokenizer", "no tokenizer.json: the model has no file path");
         } else {
+            if (dl > 1) dl--;   /* the '/' */
             memcpy(dir, path, dl);
             dir[dl] = 0;
             s = wl__tok_load_json(t, dl ? dir : ".", err);

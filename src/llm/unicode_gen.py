@@ -50,6 +50,7 @@ def main():
         out.write("#define WL__U_%s %d\n" % (c, i))
     out.write("#define WL__U_SPACE 8\n")
     out.write("#define WL__U_RANGES %d\n" % len(ranges))
+    out.write("#define WL__U_ASCII_RANGES %d   /* ranges starting below 128 */\n" % sum(1 for cp, _ in ranges if cp < 128))
     out.write("static const uint32_t wl__unicode_ranges[WL__U_RANGES] = {\n")
     line = "   "
     for cp, f in ranges:

@@ -11,11 +11,19 @@ the real model's byte-level BPE vocabulary (SmolLM2-135M-Instruct, 49152 tokens,
                tokens <0x00>..<0xFF>, then every byte-level token whose bytes are valid UTF-8,
                spaces written U+2581, score -rank; <|im_start|> <|im_end|> control, <tool>
                user-defined.  Characters it lacks go through byte fallback.
+  smollm-st/   a safetensors model directory (one tiny tensor, config.json) whose tokenizer.json
+               and tokenizer_config.json hold the real model's vocabulary: Hugging Face's form
+               of the smollm pre-tokenizer (Sequence[Digits(individual_digits), ByteLevel])
+  llama3-st/   the same with the Llama 3 form (Split(regex), ByteLevel(use_regex=false),
+               ignore_merges), equal to llama3.gguf
+  notok.gguf   a GGUF file without a tokenizer (the error path)
 
 Deterministic: the same model and gguf package give the same files.
 Usage: PYTHONPATH=$(sh tests/llm/install_gguf.sh) python3 tests/llm/golden/make_vocabs.py MODEL.gguf OUTDIR
 """
+import json
 import os
+import struct
 import sys
 
 from gguf import GGUFReader, GGUFValueType, GGUFWriter
@@ -110,6 +118,40 @@ def main():
     })
     spm["llama.vocab_size"] = (len(toks), GGUFValueType.UINT32, None)
     write(os.path.join(outdir, "spm.gguf"), spm, {})
+    write(os.path.join(outdir, "notok.gguf"), {k: v for k, v in f.items() if not k.startswith("tokenizer.")}, {})
+    tokens = f["tokenizer.ggml.tokens"][0]
+    ttypes = f["tokenizer.ggml.token_type"][0]
+    merges = f["tokenizer.ggml.merges"][0]
+    llama3_re = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|"
+                 r"\s*[\r\n]+|\s+(?!\S)|\s+")   # as Llama 3's tokenizer.json has it
+    for name, pre, ignore in (
+            ("smollm-st", {"type": "Sequence", "pretokenizers": [
+                {"type": "Digits", "individual_digits": True},
+                {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True}]}, False),
+            ("llama3-st", {"type": "Sequence", "pretokenizers": [
+                {"type": "Split", "pattern": {"Regex": llama3_re}, "behavior": "Isolated", "invert": False},
+                {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]}, True)):
+        d = os.path.join(outdir, name)
+        os.makedirs(d, exist_ok=True)
+        tj = {"version": "1.0", "truncation": None, "padding": None,
+              "added_tokens": [{"id": i, "content": t, "single_word": False, "lstrip": False, "rstrip": False,
+                                "normalized": False, "special": True} for i, t in enumerate(tokens) if ttypes[i] == 3],
+              "normalizer": None, "pre_tokenizer": pre, "post_processor": None, "decoder": {"type": "ByteLevel"},
+              "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+                        "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False,
+                        "ignore_merges": ignore,
+                        "vocab": {t: i for i, t in enumerate(tokens) if ttypes[i] != 3},
+                        "merges": [m.split(" ", 1) for m in merges] if ignore else list(merges)}}
+        with open(os.path.join(d, "tokenizer.json"), "w", encoding="utf-8") as o:
+            json.dump(tj, o, ensure_ascii=False)
+        with open(os.path.join(d, "tokenizer_config.json"), "w") as o:
+            json.dump({"add_bos_token": False, "bos_token": "<|im_start|>", "eos_token": {"content": "<|im_end|>"},
+                       "unk_token": "<|endoftext|>", "pad_token": "<|im_end|>"}, o)
+        with open(os.path.join(d, "config.json"), "w") as o:
+            json.dump({"model_type": "llama", "vocab_size": len(tokens)}, o)
+        hdr = json.dumps({"w": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}}).encode()
+        with open(os.path.join(d, "model.safetensors"), "wb") as o:
+            o.write(struct.pack("<Q", len(hdr)) + hdr + b"\0\0\0\0")
     print(outdir)
 
 
