@@ -18,7 +18,8 @@
  *              NEEDS_SG: `enable subgroups;` and flash_sg.wgsl where the key's mode[2] bit 3 is
  *              set, else flash_nosg.wgsl's stand-ins; NEEDS_SGMAT: subgroup matrices
  *              (chromium_experimental_subgroup_matrix: VK_KHR_cooperative_matrix); NEEDS_WGMAT:
- *              workgroup matrices (wgc_workgroup_matrix: VK_NV_cooperative_matrix2)
+ *              workgroup matrices (wgc_workgroup_matrix: VK_NV_cooperative_matrix2); NEEDS_W2:
+ *              binding 1 is read_write too (a second output), in pipeline layouts of its own
  *   unclamped  CLAMPED: wgc's compiler clamps every index (robustBufferAccess2 guards bindings
  *              anyway); UNCLAMPED: compiled without clamps, the file's header proves every index
  *              in range; a number: only keys whose op has one of those bits (the proof's case)
@@ -55,6 +56,12 @@
     X(pad, 1, STD, none, none, 0, CLAMPED, "pad (all modes): always") \
     X(gather, 2, STD, none, none, 0, CLAMPED, "gather, index_select, embedding: always") \
     X(scatter, 2, OWN, none, none, 0, CLAMPED, "scatter_add: always") \
+    X(optim, 2, OWN, none, none, NEEDS_W2, CLAMPED, \
+      "optimizer steps with state, parameter and state in one dispatch (SGD with momentum, " \
+      "Adam, AdamW): always") \
+    X(optim1, 1, OWN, none, none, 0, CLAMPED, \
+      "in-place writes: plain SGD steps, clip_grad_norm's scale, copies into existing tensors " \
+      "(checkpoint load): always") \
     X(transpose, 1, STD, none, none, 0, CLAMPED, "contiguous copy of a last-two-dims transpose: always") \
     X(copy4, 1, OWN, none, none, 0, CLAMPED, \
       "copies whose innermost dim, offsets and strides are quad-aligned on both sides") \
