@@ -557,6 +557,68 @@ wt_status wt_autotune_matmul(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
 /* The cached choice for contiguous row-major operands, by name; NULL when none.  Never tunes. */
 const char *wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt);
 
+/* ---- quantized weights (src/tensor/quant.c) ------------------------------------------------ */
+/* A weight matrix W [N rows, K columns] kept on the GPU in a model file's own encoding and decoded
+ * inside the kernels: the GGML block formats that GGUF files use, bf16, f16 and f32.  A row is K
+ * consecutive weights and rows follow each other (GGUF's ne = {K, N}, safetensors' [N, K]); each
+ * row is K / block elements blocks, so a Q4_1 weight takes 20 bytes per 32 weights on the GPU as in
+ * the file.  Products accumulate in f32 and activations are never quantized: a result is that of
+ * the dequantized weight (exact in f32) times x, up to f32 rounding of the sums.
+ * X(NAME, "name", weights per block, bytes per block); the layouts: doc/llm.md. */
+#define WT_QFORMATS(X)          \
+    X(F32, "f32", 1, 4)         \
+    X(F16, "f16", 1, 2)         \
+    X(BF16, "bf16", 1, 2)       \
+    X(Q4_0, "q4_0", 32, 18)     \
+    X(Q4_1, "q4_1", 32, 20)     \
+    X(Q5_0, "q5_0", 32, 22)     \
+    X(Q5_1, "q5_1", 32, 24)     \
+    X(Q8_0, "q8_0", 32, 34)     \
+    X(Q2_K, "q2_k", 256, 84)    \
+    X(Q3_K, "q3_k", 256, 110)   \
+    X(Q4_K, "q4_k", 256, 144)   \
+    X(Q5_K, "q5_k", 256, 176)   \
+    X(Q6_K, "q6_k", 256, 210)
+
+typedef enum wt_qformat {
+    WT_QFORMAT_NONE = 0,
+#define X(name, str, blk, bytes) WT_QFORMAT_##name,
+    WT_QFORMATS(X)
+#undef X
+    WT_QFORMAT_COUNT
+} wt_qformat;
+
+const char *wt_qformat_name(wt_qformat f);          /* "q4_1"; "?" for NONE or out of range */
+uint32_t wt_qformat_block_elements(wt_qformat f);   /* 32 for Q4_1; 0 for NONE or out of range */
+uint32_t wt_qformat_block_bytes(wt_qformat f);      /* 20 for Q4_1; 0 for NONE or out of range */
+
+typedef struct wt_qweight wt_qweight;
+/* Uploads rows x cols weights of format f from data (bytes long: exactly rows * cols / block
+ * elements * block bytes; a GGUF tensor's wl_tensor_info data and size, straight from the mapping:
+ * no host copy is made) to one GPU buffer.  cols must be a multiple of 32 and of the block, and
+ * at most 2^20 (the kernels' loops stay under 65,535 iterations); the weight must fit one storage
+ * binding and 4 GiB.  NULL with the context's error set otherwise (WT_STATUS_INVALID_ARGUMENT for an
+ * unknown format or a NULL data, WT_STATUS_SHAPE for sizes). */
+wt_qweight *wt_qweight_upload(wt_context *ctx, wt_qformat f, int64_t rows, int64_t cols, const void *data,
+                              size_t bytes);
+/* Frees the weight (work already recorded keeps its buffer until it ran); NULL is fine. */
+void wt_qweight_release(wt_qweight *w);
+wt_qformat wt_qweight_format(const wt_qweight *w);
+int64_t wt_qweight_rows(const wt_qweight *w);       /* N */
+int64_t wt_qweight_cols(const wt_qweight *w);       /* K */
+uint64_t wt_qweight_bytes(const wt_qweight *w);     /* as uploaded */
+/* x [..., K] . W^T + bias -> [..., N] of x's dtype (f32 or f16; any layout: a view that is not
+ * contiguous rows is copied first), f32 accumulation; bias [N] (f32 or x's dtype) or NULL.  One to
+ * four rows of x (decode) run the matrix-vector kernel that reads the blocks in place, more rows
+ * (prefill) the tiled one. */
+wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *bias);
+/* Rows of W picked by ids (i32 or u32, any shape), decoded: f32 ids.shape + [K].  A negative id
+ * counts from the end; one out of [-N, N) gives a row of zeros (the GPU cannot report it). */
+wt_tensor *wt_qembedding(wt_context *ctx, wt_qweight *w, wt_tensor *ids);
+/* The whole weight decoded: f32 [N, K]. */
+wt_tensor *wt_qdequantize(wt_context *ctx, wt_qweight *w);
+/* ---- end of quantized weights ------------------------------------------------------------- */
+
 /* ---- convolution and pooling (src/tensor/conv.c) ------------------------------------------- */
 /* conv2d as torch.nn.functional.conv2d: x [N, C, H, W] (any strides: read in place), weight
  * [K, C / groups, KH, KW], bias [K] or NULL; out [N, K, OH, OW] contiguous with

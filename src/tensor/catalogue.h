@@ -87,6 +87,13 @@
       "quad-aligned products that are not tile-exact: tile128x128v4w from 256 tiles (4096^3 " \
       "3.98 ms, H200), else tile64x64v4w (1024^3 72 us against 82; also the Winograd GEMMs)") \
     X(matvec, 3, OWN, none, none, 0, CLAMPED, "matmul with one output row or column, no batch, aligned rows") \
+    X(qmatvec, 3, OWN, qblock, none, NEEDS_SG, CLAMPED, \
+      "wt_qlinear with 1 to 4 rows of x (decode): the weight's blocks read in place, 8-32 lanes " \
+      "a row, subgroup shuffles where the device has subgroups of 8 to 128 lanes") \
+    X(qmatmul, 3, OWN, qblock, none, 0, CLAMPED, \
+      "wt_qlinear with more than 4 rows of x (prefill): 32 x 64 tiles, weights decoded to f32 " \
+      "in workgroup memory") \
+    X(qrows, 2, OWN, qblock, none, 0, CLAMPED, "wt_qdequantize, wt_qembedding: always") \
     X(matmul_coop, 3, OWN, none, none, NEEDS_SGMAT, UNCLAMPED, \
       "f16 products with WT_MATMUL_F16_TENSOR where matmul_wgm cannot run or loses its guard: " \
       "128x128 tiles, one 32-deep slice buffer from 528 tiles (4096^3 219 TFLOP/s, H200), " \

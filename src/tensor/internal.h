@@ -39,6 +39,9 @@
 #define WT_CHAIN 7                /* ops fused after a kernel's own (wt_kkey.chain; chain.wgsl applies
                                    * LINK1 .. LINK7) */
 #define WT_UNARY_F_CLAMP 18u      /* unary_f.wgsl's clamp: bounds in Params, never fused after another op */
+#define WT_FLASH_MAX_KEYS (65535 * 32)  /* attention.c: flash kernels loop over keys in blocks of 32 or 64,
+                                   * at most 65,535 blocks (lavapipe stops longer loops); longer key
+                                   * sequences take the plain path */
 #define WT_TIMING_PAIRS 2048u     /* timed batches between two harvests of their timestamps */
 
 /* Kernel files: one row each in the catalogue (catalogue.h), which kernel.c builds from. */
