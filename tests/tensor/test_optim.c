@@ -695,6 +695,63 @@ static void test_digits(void) {
     wt_digits_free(ctx, &d);
 }
 
+/* ---- host allocation failures ---- */
+
+/* Adam with amsgrad: create, two steps (the first makes the state), a checkpoint saved and loaded,
+ * the digits loaded; true when everything succeeded.  Releases all it made on every path. */
+static bool fault_workload(const char *path) {
+    double v[6] = { 1, -2, 3, 0.5, 0.25, -1 };
+    wt_tensor *w = tt_upload(ctx, WT_F32, WT_SHAPE(2, 3), v), *b = tt_upload(ctx, WT_F32, WT_SHAPE(3), v);
+    wt_tensor *gw = tt_upload(ctx, WT_F32, WT_SHAPE(2, 3), v), *gb = tt_upload(ctx, WT_F32, WT_SHAPE(3), v);
+    wt_tensor *ps[2] = { w, b }, *gs[2] = { gw, gb };
+    wt_param_group g = { ps, 2, { .lr = 0.1, .amsgrad = true } };
+    wt_optimizer *o = wt_optimizer_create(ctx, &(wt_optimizer_desc){ .kind = WT_OPTIM_ADAM, .groups = &g,
+                                                                    .group_count = 1 });
+    bool ok = o && wt_optimizer_step(o, gs, 2) == WT_OK && wt_optimizer_step(o, gs, 2) == WT_OK;
+    wt_named_tensor named[2] = { { "w", w }, { "b", b } };
+    ok = ok && wt_checkpoint_save(ctx, path, named, 2, o) == WT_OK && wt_checkpoint_load(ctx, path, named, 2, o) == WT_OK;
+    wt_tensor *t = wt_clip_grad_norm(ctx, gs, 2, 0.5, 2);
+    ok = ok && t;
+    wt_release(t);
+    wt_digits d;
+    if (ok && (ok = wt_digits_load(ctx, NULL, &d) == WT_OK))
+        wt_digits_free(ctx, &d);
+    float bv[3];
+    ok = ok && wt_to_host(ctx, b, bv, sizeof bv) == WT_OK;
+    wt_optimizer_destroy(o);
+    wt_release(w), wt_release(b), wt_release(gw), wt_release(gb);
+    return ok;
+}
+
+/* Each host allocation of the workload fails in turn: an error or success, never a crash; the
+ * context's allocations all come back at the end (tt_end checks). */
+static void test_host_faults(tt_fixture *fx) {
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/wgc-test-optim-faults-%d.safetensors", (int)getpid());
+    CHECK(fault_workload(path));   /* kernels built, pools warm: the faults hit the training code */
+    wt_clear_error(ctx);
+    int runs = 0, errors = 0;
+    for (long k = 1; k < 2000; k++, runs++) {
+        fx->ta.fail_at = fx->ta.total + k;
+        fx->ta.failed = 0;
+        bool ok = fault_workload(path);
+        bool failed = fx->ta.failed;
+        fx->ta.fail_at = 0;
+        if (!ok) {
+            errors++;
+            CHECKF(wt_last_status(ctx) != WT_OK, "allocation %ld: a failure without an error", k);
+        }
+        wt_clear_error(ctx);
+        if (!failed) {
+            CHECKF(ok, "allocation %ld: no fault, yet failed", k);
+            break;
+        }
+    }
+    printf("host faults: %d runs, %d reported an error, then a clean one\n", runs, errors);
+    CHECK(runs > 10 && errors > 0);
+    remove(path);
+}
+
 /* WGC_OPTIM_BENCH=1: time AdamW steps over GPT-2 small's parameters (124M, 148 tensors) and
  * print the time per step and the bytes it moves (read p, g, m, v; write p, m, v: 28 per
  * parameter).  For measurements on a real GPU (doc/train.md); not a check. */
@@ -783,6 +840,7 @@ int main(int argc, char **argv) {
     test_copy_into();
     test_checkpoint();
     test_digits();
+    test_host_faults(&f);
     CHECKF(wt_last_status(ctx) == WT_OK, "%s", wt_last_error(ctx));
     tt_end(&f);
     return test_end();
