@@ -640,7 +640,9 @@ static void fn_decl(checker *c, uint32_t h) {
     c->first_discard = 0;
     for (uint32_t i = 0; i < c->globals.n; i++) c->gseen[c->globals.v[i]] = 0;
     c->globals.n = 0;
+    chk_alias_begin(c);
     int b = chk_block_stmts(c, n->u.fn.body);
+    chk_alias_end(c, fi);
     fi->may_fall_through = (b & B_NEXT) != 0;
     for (uint32_t i = 0; i < c->callees.n && !c->first_discard; i++)
         c->first_discard = c->discard_of[c->callees.v[i]];
@@ -823,6 +825,7 @@ int wgsl_check(wgsl_cc *cc) {
     c->tt = &sm->tt;
     c->gseen = arena_alloc(&cc->arena, sm->node_count);
     c->discard_of = arena_alloc(&cc->arena, sm->node_count * sizeof *c->discard_of);
+    c->acc_slot = arena_alloc(&cc->arena, sm->node_count * sizeof *c->acc_slot);
 
     directives(c);
     if (c->errors) return 1;

@@ -36,6 +36,9 @@ typedef struct checker {
     ARR(uint32_t) structs;      /* STRUCT nodes checked so far (to find a struct type's members) */
     uint32_t first_discard;     /* first discard statement of the function (or of a callee) */
     uint32_t *discard_of;       /* [node_count]: FN node -> its first_discard */
+    ARR(sema_access) accs;      /* alias analysis: this function's accesses (alias.c) */
+    uint32_t *acc_slot;         /* [node_count]: root node -> index + 1 in `accs` */
+    uint32_t *arg_w, *arg_r;    /* [node_count] each, allocated at the first call (alias.c) */
     uint32_t errors;
 } checker;
 
@@ -136,6 +139,13 @@ ty_t chk_common_scalar(ty_t a, ty_t b);
 sema_expr *chk_expr(checker *c, uint32_t h);
 ty_t chk_rval(checker *c, uint32_t h);
 bool chk_builtin_must_use(checker *c, uint32_t call);
+
+/* alias.c: alias analysis (spec "Alias Analysis") */
+uint32_t chk_root_ident(const checker *c, uint32_t h);
+void chk_access(checker *c, uint32_t h, uint32_t bits);    /* h reads / writes (SEMA_ACC_*) its root */
+void chk_alias_begin(checker *c);                           /* before a function body */
+void chk_alias_end(checker *c, sema_fn *fi);                /* after it: fi's summary */
+bool chk_alias_call(checker *c, uint32_t call, uint32_t fn); /* false after an error */
 
 /* check_stmt.c */
 bool chk_big_array_check(checker *c, uint32_t tn, ty_t t, span fallback);

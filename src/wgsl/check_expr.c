@@ -786,7 +786,10 @@ static void member_expr(checker *c, uint32_t h, sema_expr *e) {
             e->stage = SEMA_STAGE_RUNTIME;
             return;
         }
-        if (is_ref && be->kind == SEMA_EK_REF) be->load = 1;
+        if (is_ref) {   /* the whole vector is loaded (also through a pointer) */
+            if (be->kind == SEMA_EK_REF) be->load = 1;
+            chk_access(c, n->u.member.base, SEMA_ACC_READ);
+        }
         e->kind = SEMA_EK_VALUE;
         e->type = len == 1 ? bi->elem : ty_vec(c->tt, (uint32_t)len, bi->elem);
         e->stage = is_ref ? SEMA_STAGE_RUNTIME : be->stage;
@@ -1104,6 +1107,7 @@ static void user_call(checker *c, uint32_t h, sema_expr *e, uint32_t fn) {
             return;
         }
     }
+    if (!chk_alias_call(c, h, fn)) return;
     e->kind = SEMA_EK_VALUE;
     e->type = fi ? fi->ret : 0;
     e->call = SEMA_CALL_FN;
@@ -1274,6 +1278,7 @@ ty_t chk_rval(checker *c, uint32_t h) {
             return 0;
         }
         e->load = 1;
+        chk_access(c, h, SEMA_ACC_READ);
         return ri->elem;
     }
     case SEMA_EK_TYPE: {
@@ -1397,6 +1402,7 @@ static void sgm_call(checker *c, uint32_t h, sema_expr *e, bi_fn f, ty_t tmpl, c
         }
         ret = ty_coopmat(c->tt, (ty_sgm_scope)scope, TY_SGM_RESULT, rel, r->n, l->rows);
     }
+    chk_access(c, arg_at(c, h, 0), f == BI_subgroupMatrixLoad ? SEMA_ACC_READ : f == BI_subgroupMatrixStore ? SEMA_ACC_WRITE : 0);
     e->kind = SEMA_EK_VALUE;
     e->type = ret ? ret : TY_VOID;
     e->call = SEMA_CALL_BUILTIN;
@@ -1463,6 +1469,9 @@ static void builtin_call(checker *c, uint32_t h, sema_expr *e, const char *name)
         ERR(nsp(c, arg_at(c, h, 1)), "the %s argument of '%s' must be a const-expression", "second", name);
         return;
     }
+    if (f == BI_atomicLoad || f == BI_workgroupUniformLoad) chk_access(c, arg_at(c, h, 0), SEMA_ACC_READ);
+    else if (f == BI_atomicStore) chk_access(c, arg_at(c, h, 0), SEMA_ACC_WRITE);
+    else if (bi->flags & BI_F_ATOM) chk_access(c, arg_at(c, h, 0), SEMA_ACC_READ | SEMA_ACC_WRITE);
     e->kind = SEMA_EK_VALUE;
     e->type = m.ret ? m.ret : TY_VOID;
     e->call = SEMA_CALL_BUILTIN;

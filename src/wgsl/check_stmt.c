@@ -81,6 +81,7 @@ static ty_t lhs_ref(checker *c, uint32_t lh, bool incdec, span ro_sp) {
             ERR(ro_sp, "cannot store into a read-only type '%s'", swizzle_ref_name(c, lh, nb, sizeof nb));
             return 0;
         }
+        chk_access(c, lh, SEMA_ACC_WRITE);
         return l->type;
     }
     if (l->kind != SEMA_EK_REF) {
@@ -114,6 +115,7 @@ static ty_t lhs_ref(checker *c, uint32_t lh, bool incdec, span ro_sp) {
         ERR(ro_sp, "cannot store into a read-only type '%s'", TN(l->type));
         return 0;
     }
+    chk_access(c, lh, SEMA_ACC_WRITE);
     return ri->elem;
 }
 
@@ -311,6 +313,7 @@ void chk_value_decl(checker *c, uint32_t h, bool module) {
     if (!module && (k == AST_LET || k == AST_CONST || k == AST_VAR) &&
         !chk_big_array_check(c, n->u.var.type, t, decl_span(c, h)))
         return;
+    if (k == AST_LET && ty_is_ptr(c->tt, t)) d->root = chk_root_ident(c, ih);
     d->type = t;
 }
 
