@@ -136,6 +136,8 @@ const char *chk_decl_kind_word(checker *c, uint32_t d);
 uint32_t chk_templ_arg(const checker *c, uint32_t h, uint32_t i);
 ty_t chk_type_expr(checker *c, uint32_t h);
 ty_t chk_common_scalar(ty_t a, ty_t b);
+ty_t chk_binop_types(checker *c, ast_op op, ty_t l, ty_t r, bool lconst, ty_t *lt, ty_t *rt);
+cv_binop chk_cv_binop(ast_op op);
 sema_expr *chk_expr(checker *c, uint32_t h);
 ty_t chk_rval(checker *c, uint32_t h);
 bool chk_builtin_must_use(checker *c, uint32_t call);
@@ -148,6 +150,7 @@ void chk_alias_end(checker *c, sema_fn *fi);                /* after it: fi's su
 bool chk_alias_call(checker *c, uint32_t call, uint32_t fn); /* false after an error */
 
 /* check_stmt.c */
+const char *chk_swizzle_ref_name(checker *c, uint32_t lh, char *buf, size_t size);
 bool chk_big_array_check(checker *c, uint32_t tn, ty_t t, span fallback);
 void chk_value_decl(checker *c, uint32_t h, bool module);
 void chk_diag_filters_ok(checker *c, ast_list list, const char *use);

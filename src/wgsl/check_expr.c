@@ -426,13 +426,11 @@ static void no_overload(checker *c, uint32_t h, ast_op op, ty_t l, ty_t r) {
     else ERR(nsp(c, h), "no matching overload for 'operator %s (%s)'", ast_op_name(op), TN(l));
 }
 
-static void binary_expr(checker *c, uint32_t h, sema_expr *e) {
-    const ast_node *n = N(h);
-    ast_op op = (ast_op)n->op;
-    uint32_t lh = n->u.binary.lhs, rh = n->u.binary.rhs;
-    ty_t l = chk_rval(c, lh);
-    ty_t r = chk_rval(c, rh);
-    if (!l || !r) return;
+cv_binop chk_cv_binop(ast_op op) { return binop_of[op < AST_OP_COUNT ? op : 0]; }
+
+/* The result type of `l op r` (0 when no overload matches) and the types the operands convert to
+ * (*lt, *rt).  `lconst`: the lhs is a const-expression (an abstract-int shifted stays abstract). */
+ty_t chk_binop_types(checker *c, ast_op op, ty_t l, ty_t r, bool lconst, ty_t *ltp, ty_t *rtp) {
     const ty_info *li = ty_get(c->tt, l), *ri = ty_get(c->tt, r);
     ty_t ls = ty_scalar_of(c->tt, l), rs = ty_scalar_of(c->tt, r);
     ty_t res = 0, lt = 0, rt = 0;       /* result and operand types after conversion */
@@ -492,7 +490,7 @@ static void binary_expr(checker *c, uint32_t h, sema_expr *e) {
         if (!is_int_scalar(ls) || !is_int_scalar(rs) || rs == TY_I32) break;
         lt = res = l;
         rt = lvec ? ty_vec(c->tt, li->n, TY_U32) : TY_U32;
-        if (ls == TY_AINT && EX(c, lh)->stage != SEMA_STAGE_CONST) lt = res = ty_with_scalar(c->tt, l, TY_I32);
+        if (ls == TY_AINT && !lconst) lt = res = ty_with_scalar(c->tt, l, TY_I32);
         break;
     }
     case AST_OP_EQ: case AST_OP_NE: case AST_OP_LT: case AST_OP_LE: case AST_OP_GT: case AST_OP_GE: {
@@ -505,6 +503,20 @@ static void binary_expr(checker *c, uint32_t h, sema_expr *e) {
     }
     default: break;
     }
+    *ltp = lt;
+    *rtp = rt;
+    return res;
+}
+
+static void binary_expr(checker *c, uint32_t h, sema_expr *e) {
+    const ast_node *n = N(h);
+    ast_op op = (ast_op)n->op;
+    uint32_t lh = n->u.binary.lhs, rh = n->u.binary.rhs;
+    ty_t l = chk_rval(c, lh);
+    ty_t r = chk_rval(c, rh);
+    if (!l || !r) return;
+    ty_t lt = 0, rt = 0;
+    ty_t res = chk_binop_types(c, op, l, r, EX(c, lh)->stage == SEMA_STAGE_CONST, &lt, &rt);
     if (!res) {
         no_overload(c, h, op, l, r);
         return;
@@ -548,7 +560,10 @@ static void unary_expr(checker *c, uint32_t h, sema_expr *e) {
         if (!o->type) return;
         if (o->kind != SEMA_EK_REF) {
             uint32_t d = N(oh)->kind == AST_IDENT ? o->decl : 0;
+            char nb[128];
+            const char *sw = o->kind == SEMA_EK_VALUE ? chk_swizzle_ref_name(c, oh, nb, sizeof nb) : NULL;
             if (d) ERR(nsp(c, oh), "cannot take the address of '%s'", decl_desc(c, d));
+            else if (sw) ERR(nsp(c, oh), "cannot take the address of value of type '%s'", sw);
             else ERR(nsp(c, oh), "cannot take the address of a value of type '%s'", TN(o->type));
             return;
         }
