@@ -32,6 +32,7 @@ typedef struct checker {
     ARR(uint32_t) globals;
     uint8_t *gseen;             /* [node_count]: global already in `globals` of this function */
     bool in_const;              /* checking a const-expression context (const decl init) */
+    uint32_t no_eval;           /* inside the operand a short-circuit skips: no const-evaluation errors */
     uint32_t override_key;      /* unique keys for unnamed override-sized arrays */
     ARR(uint32_t) structs;      /* STRUCT nodes checked so far (to find a struct type's members) */
     uint32_t first_discard;     /* first discard statement of the function (or of a callee) */

@@ -18,6 +18,21 @@ static void set_value(checker *c, uint32_t h, const cv_value *v) {
     EX(c, h)->stage = SEMA_STAGE_CONST;
 }
 
+/* A const-evaluation error at node h, message `msg`: reported (h becomes erroneous, true), except
+ * inside the operand that a short-circuit skips (`false && e`, `true || e`: c->no_eval), which is
+ * not evaluated: there h just has no value and runtime stage (false). */
+static bool eval_failed(checker *c, uint32_t h, const char *msg) {
+    sema_expr *e = EX(c, h);
+    if (c->no_eval) {
+        e->cval = 0;
+        e->stage = SEMA_STAGE_RUNTIME;
+        return false;
+    }
+    ERR(nsp(c, h), "%s", msg);
+    e->type = 0;
+    return true;
+}
+
 /* Converts the (already checked) expression h to type `to` when it is abstract and converts
  * automatically; returns true when h now has type `to`. */
 bool chk_materialize(checker *c, uint32_t h, ty_t to) {
@@ -30,11 +45,10 @@ bool chk_materialize(checker *c, uint32_t h, ty_t to) {
     if (e->cval) {
         cv_value out;
         if (cv_convert_implicit(&c->sm->cv, &c->sm->values[e->cval], to, &out)) {
-            ERR(nsp(c, h), "%s", c->sm->cv.msg);
-            e->type = 0;
-            return false;
+            if (eval_failed(c, h, c->sm->cv.msg)) return false;
+        } else {
+            e->cval = put_value(c, &out);
         }
-        e->cval = put_value(c, &out);
     }
     e->type = to;
     return true;
@@ -262,7 +276,19 @@ static ty_t sgm_type(checker *c, uint32_t h, ty_sgm_use use, const char *s, uint
 }
 
 /* Resolves an identifier (with template list) in type position. */
+static ty_t type_expr(checker *c, uint32_t h);
+
+/* A type expression; its template arguments (array counts) are evaluated even inside an operand
+ * that a short-circuit skips. */
 ty_t chk_type_expr(checker *c, uint32_t h) {
+    uint32_t save = c->no_eval;
+    c->no_eval = 0;
+    ty_t t = type_expr(c, h);
+    c->no_eval = save;
+    return t;
+}
+
+static ty_t type_expr(checker *c, uint32_t h) {
     if (!h) return 0;
     const ast_node *n = N(h);
     if (n->kind != AST_IDENT) {
@@ -513,7 +539,13 @@ static void binary_expr(checker *c, uint32_t h, sema_expr *e) {
     ast_op op = (ast_op)n->op;
     uint32_t lh = n->u.binary.lhs, rh = n->u.binary.rhs;
     ty_t l = chk_rval(c, lh);
+    /* `false && e` / `true || e` with a constant lhs: e is checked but not evaluated, and the
+       expression is the constant lhs */
+    const cv_value *lv0 = l == TY_BOOL && EX(c, lh)->stage == SEMA_STAGE_CONST ? val(c, lh) : NULL;
+    bool skip = lv0 && ((op == AST_OP_LAND && !lv0->u.b) || (op == AST_OP_LOR && lv0->u.b));
+    c->no_eval += skip;
     ty_t r = chk_rval(c, rh);
+    c->no_eval -= skip;
     if (!l || !r) return;
     ty_t lt = 0, rt = 0;
     ty_t res = chk_binop_types(c, op, l, r, EX(c, lh)->stage == SEMA_STAGE_CONST, &lt, &rt);
@@ -527,8 +559,12 @@ static void binary_expr(checker *c, uint32_t h, sema_expr *e) {
     }
     e->kind = SEMA_EK_VALUE;
     e->type = res;
+    if (skip) {
+        set_value(c, h, val(c, lh));
+        return;
+    }
     e->stage = (uint8_t)stage_max(EX(c, lh)->stage, EX(c, rh)->stage);
-    if (e->stage != SEMA_STAGE_CONST && (EX(c, lh)->cval || EX(c, rh)->cval) && op < AST_OP_COUNT) {
+    if (!c->no_eval && e->stage != SEMA_STAGE_CONST && (EX(c, lh)->cval || EX(c, rh)->cval) && op < AST_OP_COUNT) {
         /* one constant operand: division by zero, shift count not below the bit width */
         const cv_value *lv = EX(c, lh)->stage == SEMA_STAGE_CONST ? val(c, lh) : NULL;
         const cv_value *rv = EX(c, rh)->stage == SEMA_STAGE_CONST ? val(c, rh) : NULL;
@@ -541,8 +577,7 @@ static void binary_expr(checker *c, uint32_t h, sema_expr *e) {
     if (e->stage == SEMA_STAGE_CONST && val(c, lh) && val(c, rh)) {
         cv_value out;
         if (cv_binary(&c->sm->cv, binop_of[op], val(c, lh), val(c, rh), &out)) {
-            ERR(nsp(c, h), "%s", c->sm->cv.msg);
-            e->type = 0;
+            eval_failed(c, h, c->sm->cv.msg);
             return;
         }
         set_value(c, h, &out);
@@ -619,8 +654,7 @@ static void unary_expr(checker *c, uint32_t h, sema_expr *e) {
     if (e->stage == SEMA_STAGE_CONST && val(c, oh)) {
         cv_value out;
         if (cv_unary(&c->sm->cv, cop, val(c, oh), &out)) {
-            ERR(nsp(c, h), "%s", c->sm->cv.msg);
-            e->type = 0;
+            eval_failed(c, h, c->sm->cv.msg);
             return;
         }
         set_value(c, h, &out);
@@ -675,7 +709,7 @@ static void index_expr(checker *c, uint32_t h, sema_expr *e) {
         return;
     }
     sema_expr *ie = EX(c, n->u.index.index);
-    if (ie->cval) {
+    if (ie->cval && !c->no_eval) {
         int64_t k = val(c, n->u.index.index)->u.i;
         if (k < 0 || (bound && k >= bound)) {
             ERR(nsp(c, n->u.index.index), "index %lld out of bounds [0..%u]", (long long)k, bound ? bound - 1 : 0);
@@ -698,8 +732,7 @@ static void index_expr(checker *c, uint32_t h, sema_expr *e) {
     if (e->stage == SEMA_STAGE_CONST && be->cval && ie->cval) {
         cv_value out;
         if (cv_index(&c->sm->cv, val(c, n->u.index.base), val(c, n->u.index.index)->u.i, &out)) {
-            ERR(nsp(c, h), "%s", c->sm->cv.msg);
-            e->type = 0;
+            eval_failed(c, h, c->sm->cv.msg);
             return;
         }
         set_value(c, h, &out);
@@ -860,8 +893,7 @@ static void const_construct(checker *c, uint32_t h, sema_expr *e, ty_t t, uint32
         rc = cv_composite(cx, t, elems, nargs, &out);
     }
     if (rc) {
-        ERR(nsp(c, h), "%s", cx->msg);
-        e->type = 0;
+        eval_failed(c, h, cx->msg);
         return;
     }
     set_value(c, h, &out);
@@ -1085,8 +1117,7 @@ static void bitcast_expr(checker *c, uint32_t h, sema_expr *e) {
     if (e->stage == SEMA_STAGE_CONST && EX(c, arg_at(c, h, 0))->cval) {
         cv_value out;
         if (cv_bitcast(&c->sm->cv, val(c, arg_at(c, h, 0)), t, &out)) {
-            ERR(nsp(c, h), "%s", c->sm->cv.msg);
-            e->type = 0;
+            eval_failed(c, h, c->sm->cv.msg);
             return;
         }
         set_value(c, h, &out);
@@ -1497,8 +1528,7 @@ static void builtin_call(checker *c, uint32_t h, sema_expr *e, const char *name)
         for (uint32_t i = 0; i < nargs; i++) vals[i] = *val(c, arg_at(c, h, i));
         cv_value out;
         if (bi_eval(&c->sm->cv, &m, vals, nargs, &out)) {
-            ERR(nsp(c, h), "%s", c->sm->cv.msg);
-            e->type = 0;
+            eval_failed(c, h, c->sm->cv.msg);
             return;
         }
         set_value(c, h, &out);
@@ -1510,7 +1540,7 @@ static void builtin_call(checker *c, uint32_t h, sema_expr *e, const char *name)
             uint32_t ah = arg_at(c, h, i);
             if (EX(c, ah)->stage == SEMA_STAGE_CONST && EX(c, ah)->cval) cvals[i] = val(c, ah);
         }
-        int bad = bi_check_const_args(c->tt, &m, cvals, nargs, msg, sizeof msg);
+        int bad = c->no_eval ? -1 : bi_check_const_args(c->tt, &m, cvals, nargs, msg, sizeof msg);
         if (bad >= 0) {
             /* Tint blames the argument for the subgroup lane/mask/delta limits, else the call */
             ERR(nsp(c, (bi->flags & BI_F_SUB) ? arg_at(c, h, (uint32_t)bad) : h), "%s", msg);
