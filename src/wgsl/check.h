@@ -28,6 +28,7 @@ typedef struct checker {
     uint32_t breakables;        /* enclosing loops + switches */
     uint32_t in_continuing;     /* inside a continuing block (loops since then in `cont_loops`) */
     uint32_t cont_loops;
+    uint32_t continuing;        /* the innermost continuing block being checked (0 = none) */
     ARR(uint32_t) callees;
     ARR(uint32_t) globals;
     uint8_t *gseen;             /* [node_count]: global already in `globals` of this function */

@@ -386,10 +386,12 @@ static int loop_body(checker *c, uint32_t body, uint32_t continuing, int *bc) {
     *bc = 0;
     if (continuing) {
         c->in_continuing++;
-        uint32_t save = c->cont_loops;
+        uint32_t save = c->cont_loops, save_cont = c->continuing;
         c->cont_loops = 0;
+        c->continuing = continuing;
         *bc = chk_block_stmts(c, continuing);
         c->cont_loops = save;
+        c->continuing = save_cont;
         c->in_continuing--;
     }
     c->loops--;
@@ -602,13 +604,20 @@ static int stmt_inner(checker *c, uint32_t h) {
             ERR(n->sp, "`break` must not be used to exit from a continuing block. Use `break if` instead.");
         }
         return B_BREAK;
-    case AST_BREAK_IF:
-        if (!c->in_continuing) {
+    case AST_BREAK_IF: {
+        const ast_node *cb = c->continuing && !c->cont_loops ? N(c->continuing) : NULL;
+        if (!cb || !cb->u.block.stmts.count || ast_item(c->m, cb->u.block.stmts, cb->u.block.stmts.count - 1) != h) {
             ERR(n->sp, "break-if must be the last statement in a continuing block");
+            if (cb) {   /* Tint points at the block's '{' */
+                uint32_t o = cb->sp.off;
+                while (o < cb->sp.off + cb->sp.len && c->cc->src[o] != '{') o++;
+                NOTE(span_make(o, cb->sp.off + cb->sp.len - o), "see continuing block here");
+            }
             return B_NEXT;
         }
         cond_bool(c, n->u.ret.value, "break-if");
         return B_BREAK | B_NEXT;
+    }
     case AST_CONTINUE:
         if (!c->loops) {
             ERR(n->sp, "continue statement must be in a loop");

@@ -505,7 +505,11 @@ static uint32_t block(un *u, uint32_t cf, uint32_t h) {
     const ast_node *n = N(h);
     if (n->kind != AST_BLOCK) return stmt(u, cf, h);
     int old = apply_filters(u, n->attrs);   /* `@diagnostic(...) { ... }`: the filter covers the block */
-    for (uint32_t i = 0; i < n->u.block.stmts.count; i++) cf = stmt(u, cf, ast_item(u->m, n->u.block.stmts, i));
+    for (uint32_t i = 0; i < n->u.block.stmts.count; i++) {
+        uint32_t s = ast_item(u->m, n->u.block.stmts, i);
+        cf = stmt(u, cf, s);
+        if (!(u->sm->behav[s] & SEMA_B_NEXT)) break;   /* the rest is unreachable: not analysed (Tint) */
+    }
     u->sub_sev = old;
     return cf;
 }
