@@ -151,7 +151,7 @@ static void struct_decl(checker *c, uint32_t h) {
             case AST_ATTR_interpolate: case AST_ATTR_invariant: case AST_ATTR_blend_src:
                 break;
             default:
-                ERR(attr_span(a), "attribute is not valid for structure members");
+                ERR(attr_span(a), "'@%s' is not valid for 'struct' members", ast_attr_name((ast_attr)a->op));
                 return;
             }
         }
@@ -180,6 +180,13 @@ static void override_decl(checker *c, uint32_t h) {
     const ast_node *n = N(h);
     sema_decl *d = DC(c, h);
     if (!no_dup_attrs(c, n->attrs)) return;
+    for (uint32_t k = 0; k < n->attrs.count; k++) {
+        const ast_node *a = N(ast_item(c->m, n->attrs, k));
+        if (a->op != AST_ATTR_id) {
+            ERR(attr_span(a), "'@%s' is not valid for 'override' declaration", ast_attr_name((ast_attr)a->op));
+            return;
+        }
+    }
     chk_value_decl(c, h, true);
     if (!d->type) return;
     if (!ty_is_concrete_scalar(c->tt, d->type)) {
@@ -350,7 +357,7 @@ static void global_var_decl(checker *c, uint32_t h) {
         uint32_t ah = ast_item(c->m, n->attrs, k);
         if (ah == gattr && !attr_int(c, ah, 0, &g, "group")) { d->type = 0; return; }
         if (ah == battr && !attr_int(c, ah, 0, &b, "binding")) { d->type = 0; return; }
-        if (N(ah)->op != AST_ATTR_group && N(ah)->op != AST_ATTR_binding && N(ah)->op != AST_ATTR_diagnostic) {
+        if (N(ah)->op != AST_ATTR_group && N(ah)->op != AST_ATTR_binding) {
             ERR(attr_span(N(ah)), "'@%s' is not valid for module-scope 'var'", ast_attr_name((ast_attr)N(ah)->op));
             d->type = 0;
             return;
@@ -525,7 +532,6 @@ static bool param_attrs_ok(checker *c, const sema_fn *fi, const ast_node *pn) {
                 }
             }
             break;
-        case AST_ATTR_diagnostic: break;
         default:
             ERR(attr_span(a), "'@%s' is not valid for function parameters", ast_attr_name((ast_attr)a->op));
             return false;
@@ -834,7 +840,10 @@ int wgsl_check(wgsl_cc *cc) {
         uint32_t h = sm->decl_order[i];
         switch ((ast_kind)N(h)->kind) {
         case AST_VAR: global_var_decl(c, h); break;
-        case AST_CONST: chk_value_decl(c, h, true); break;
+        case AST_CONST:
+            if (N(h)->attrs.count) ERR(sema_decl_span(cc, h, false), "'const' declaration does not accept attributes");
+            else chk_value_decl(c, h, true);
+            break;
         case AST_OVERRIDE: override_decl(c, h); break;
         case AST_ALIAS: alias_decl(c, h); break;
         case AST_STRUCT: struct_decl(c, h); break;
