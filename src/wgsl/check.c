@@ -442,9 +442,9 @@ static bool builtin_param(checker *c, uint32_t fn, uint32_t p, ty_t t, wgsl_stag
         ERR(attr_span(a), "'@builtin(%s)' is only valid as a compute shader input", bn);
         return false;
     }
-    if (!stage_ok || bv[b].io != 'i') {
+    if (!stage_ok || (bv[b].io != 'i' && !(b == SEMA_BV_position && stage == WGSL_STAGE_FRAGMENT))) {
         static const char *sn[] = { "", "compute", "vertex", "fragment" };
-        ERR(attr_span(a), "@builtin(%s) cannot be used for %s shader input", bn, sn[stage < 4 ? stage : 0]);
+        ERR(attr_span(a), "'@builtin(%s)' cannot be used for %s shader input", bn, sn[stage < 4 ? stage : 0]);
         return false;
     }
     if (strcmp(TN(t), bv[b].type) != 0) {
@@ -499,6 +499,77 @@ static void workgroup_size(checker *c, uint32_t h, sema_fn *fi, uint32_t wattr) 
         } else fi->wg_size[i] = 0;
     }
     (void)h;
+}
+
+/* An entry point output @builtin (on the return type or a member of the returned struct): one the
+ * stage writes, of its type. */
+static bool builtin_output(checker *c, uint32_t battr, ty_t t, wgsl_stage stage) {
+    static const char *sn[] = { "", "compute", "vertex", "fragment" };
+    const ast_node *a = N(battr);
+    const ast_node *arg = a->u.attr.args.count ? N(ast_item(c->m, a->u.attr.args, 0)) : NULL;
+    const char *bn = arg && arg->kind == AST_IDENT ? str(c, arg->u.ident.name) : "";
+    const char *want = NULL;
+    if (stage == WGSL_STAGE_VERTEX && !strcmp(bn, "position")) want = "vec4<f32>";
+    else if (stage == WGSL_STAGE_VERTEX && !strcmp(bn, "clip_distances")) return true;
+    else if (stage == WGSL_STAGE_FRAGMENT && !strcmp(bn, "frag_depth")) want = "f32";
+    else if (stage == WGSL_STAGE_FRAGMENT && !strcmp(bn, "sample_mask")) want = "u32";
+    if (!want) {
+        ERR(attr_span(a), "'@builtin(%s)' cannot be used for %s shader output", bn, sn[stage < 4 ? stage : 0]);
+        return false;
+    }
+    if (strcmp(TN(t), want) != 0) {
+        ERR(attr_span(a), "store type of '@builtin(%s)' must be '%s'", bn, want);
+        return false;
+    }
+    return true;
+}
+
+static bool vertex_position(checker *c, uint32_t fn, const sema_fn *fi, bool position);
+
+/* An entry point's return type: Tint's checks of outputs (after the body, as for the inputs). */
+static bool ret_io_ok(checker *c, uint32_t fn, const sema_fn *fi) {
+    const ast_node *n = N(fn);
+    uint32_t battr = ast_find_attr(c->m, n->u.fn.ret_attrs, AST_ATTR_builtin);
+    uint32_t lattr = ast_find_attr(c->m, n->u.fn.ret_attrs, AST_ATTR_location);
+    if (fi->stage == WGSL_STAGE_COMPUTE) {
+        if (battr) return builtin_output(c, battr, fi->ret, fi->stage);
+        if (lattr) {
+            ERR(attr_span(N(lattr)), "'@location' cannot be used by compute shaders");
+            return false;
+        }
+        return true;
+    }
+    bool position = false;
+    if (battr) {
+        if (!builtin_output(c, battr, fi->ret, fi->stage)) return false;
+        position = true;   /* the only vertex output builtin besides clip_distances */
+    } else if (lattr) {
+    } else if (ty_kind_of(c->tt, fi->ret) == TY_STRUCT) {
+        uint32_t sn = 0;
+        for (uint32_t k = 0; k < c->structs.n; k++)
+            if (DC(c, c->structs.v[k])->type == fi->ret) sn = c->structs.v[k];
+        for (uint32_t k = 0; sn && k < N(sn)->u.struct_.members.count; k++) {
+            uint32_t mh = ast_item(c->m, N(sn)->u.struct_.members, k);
+            uint32_t mb = ast_find_attr(c->m, N(mh)->attrs, AST_ATTR_builtin);
+            if (mb && !builtin_output(c, mb, DC(c, mh)->type, fi->stage)) return false;
+            if (!mb && !ast_find_attr(c->m, N(mh)->attrs, AST_ATTR_location)) {
+                ERR(name_span(c, N(mh)->u.param.name_off, N(mh)->u.param.name), "missing entry point IO attribute");
+                return false;
+            }
+            position |= mb && DC(c, mh)->builtin == SEMA_BV_position;
+        }
+    } else {
+        ERR(sema_decl_span(c->cc, fn, false), "missing entry point IO attribute on return type");
+        return false;
+    }
+    return vertex_position(c, fn, fi, position);
+}
+
+/* A vertex entry point writes @builtin(position). */
+static bool vertex_position(checker *c, uint32_t fn, const sema_fn *fi, bool position) {
+    if (fi->stage != WGSL_STAGE_VERTEX || position) return true;
+    ERR(sema_decl_span(c->cc, fn, false), "a vertex shader must include the 'position' builtin in its return type");
+    return false;
 }
 
 static void sort_u32(uint32_t *v, uint32_t n, const checker *c) {
@@ -627,6 +698,10 @@ static void fn_decl(checker *c, uint32_t h) {
             ERR(attr_span(a), "'@%s' is not valid for function return types", ast_attr_name((ast_attr)a->op));
             return;
         }
+        if (!fi->stage) {
+            ERR(attr_span(a), "'@%s' is not valid for non-entry point function return types", ast_attr_name((ast_attr)a->op));
+            return;
+        }
     }
     /* return type */
     if (n->u.fn.ret_type) {
@@ -705,6 +780,8 @@ static void fn_decl(checker *c, uint32_t h) {
             return;
         }
     }
+    /* entry point interface: the return type (a builtin or location, or a struct of them) */
+    if (fi->stage && (fi->ret ? !ret_io_ok(c, h, fi) : !vertex_position(c, h, fi, false))) return;
     /* entry point interface: resources */
     if (fi->stage) {
         uint64_t wg = 0;
