@@ -417,6 +417,30 @@ static ty_t type_expr(checker *c, uint32_t h) {
                 return 0;
             }
         }
+        /* the store type in its address space, wherever the pointer type is written (an alias too) */
+        uint32_t sn = chk_templ_arg(c, h, 1);
+        if (ty_is_ptr(c->tt, st)) {
+            ERR(nsp(c, sn), "%s cannot be used as the store type of a pointer", TN(st));
+            return 0;
+        }
+        bool local = as == TY_AS_FUNCTION || as == TY_AS_PRIVATE || as == TY_AS_WORKGROUP;
+        if ((as == TY_AS_FUNCTION || as == TY_AS_PRIVATE) && ty_has(c->tt, st, TY_F_HAS_RUNTIME)) {   /* Tint: not workgroup */
+            ERR(nsp(c, sn), "runtime-sized arrays cannot be used in the <%s> address space", ty_as_name(as));
+            return 0;
+        }
+        if (local && !chk_big_array_check(c, sn, st, nsp(c, sn))) return 0;
+        if (as == TY_AS_STORAGE && am == TY_ACCESS_WRITE) {
+            ERR(nsp(c, h), "access mode 'write' is not valid for the 'storage' address space");
+            return 0;
+        }
+        if (ty_has(c->tt, st, TY_F_HAS_ATOMIC) && as != TY_AS_STORAGE && as != TY_AS_WORKGROUP) {
+            ERR(nsp(c, h), "'atomic' variables must have 'storage' or 'workgroup' address space");
+            return 0;
+        }
+        if (ty_has(c->tt, st, TY_F_HAS_ATOMIC) && as == TY_AS_STORAGE && am == TY_ACCESS_READ) {
+            ERR(nsp(c, h), "atomic variables in 'storage' address space must have 'read_write' access mode");
+            return 0;
+        }
         t = ty_ptr(c->tt, as, st, am);
     } else {
         ERR(nsp(c, h), "unresolved type '%s'", s);
