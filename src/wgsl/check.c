@@ -718,18 +718,38 @@ static void fn_decl(checker *c, uint32_t h) {
     c->ret = fi->ret;
     c->loops = c->breakables = c->in_continuing = c->cont_loops = 0;
     c->callees.n = 0;
-    c->first_discard = 0;
+    c->first_frag = 0;
     for (uint32_t i = 0; i < c->globals.n; i++) c->gseen[c->globals.v[i]] = 0;
     c->globals.n = 0;
     chk_alias_begin(c);
     int b = chk_block_stmts(c, n->u.fn.body);
     chk_alias_end(c, fi);
     fi->may_fall_through = (b & B_NEXT) != 0;
-    for (uint32_t i = 0; i < c->callees.n && !c->first_discard; i++)
-        c->first_discard = c->discard_of[c->callees.v[i]];
-    c->discard_of[h] = c->first_discard;
-    if (fi->stage == WGSL_STAGE_COMPUTE && c->first_discard) {
-        ERR(nsp(c, c->first_discard), "discard statement cannot be used in compute pipeline stage");
+    for (uint32_t i = 0; i < c->callees.n && !c->first_frag; i++)
+        c->first_frag = c->frag_of[c->callees.v[i]];
+    c->frag_of[h] = c->first_frag;
+    if (fi->stage == WGSL_STAGE_COMPUTE && c->first_frag && N(c->first_frag)->kind == AST_CALL) {
+        /* a derivative: Tint names the call chain, innermost function first */
+        ERR(nsp(c, c->first_frag), "built-in cannot be used by compute pipeline stage");
+        uint32_t chain[64], nchain = 0, x = c->first_frag;
+        for (uint32_t f = h; f && nchain < 64;) {
+            const ast_node *fn = N(f);
+            chain[nchain++] = f;
+            if (N(x)->sp.off >= fn->sp.off && N(x)->sp.off < fn->sp.off + fn->sp.len) break;
+            const sema_fn *ff = f == h ? NULL : sema_fn_of(c->sm, f);
+            const uint32_t *cs = ff ? ff->callees : c->callees.v;
+            uint32_t ncs = ff ? ff->ncallees : c->callees.n, next = 0;
+            for (uint32_t i = 0; i < ncs && !next; i++)
+                if (c->frag_of[cs[i]] == x) next = cs[i];
+            f = next;
+        }
+        for (uint32_t i = nchain; nchain > 1 && i-- > 0;)
+            NOTE(sema_decl_span(c->cc, chain[i], false), i ? "called by function '%s'" : "called by entry point '%s'",
+                 str(c, N(chain[i])->u.fn.name));
+        return;
+    }
+    if (fi->stage == WGSL_STAGE_COMPUTE && c->first_frag) {
+        ERR(nsp(c, c->first_frag), "discard statement cannot be used in compute pipeline stage");
         return;
     }
     if (fi->ret && !ty_is_constructible(c->tt, fi->ret)) {
@@ -907,7 +927,7 @@ int wgsl_check(wgsl_cc *cc) {
     c->m = m;
     c->tt = &sm->tt;
     c->gseen = arena_alloc(&cc->arena, sm->node_count);
-    c->discard_of = arena_alloc(&cc->arena, sm->node_count * sizeof *c->discard_of);
+    c->frag_of = arena_alloc(&cc->arena, sm->node_count * sizeof *c->frag_of);
     c->acc_slot = arena_alloc(&cc->arena, sm->node_count * sizeof *c->acc_slot);
 
     directives(c);

@@ -36,8 +36,9 @@ typedef struct checker {
     uint32_t no_eval;           /* inside the operand a short-circuit skips: no const-evaluation errors */
     uint32_t override_key;      /* unique keys for unnamed override-sized arrays */
     ARR(uint32_t) structs;      /* STRUCT nodes checked so far (to find a struct type's members) */
-    uint32_t first_discard;     /* first discard statement of the function (or of a callee) */
-    uint32_t *discard_of;       /* [node_count]: FN node -> its first_discard */
+    uint32_t first_frag;        /* first fragment-only construct (discard statement, derivative
+                                   call) of the function, else of a callee */
+    uint32_t *frag_of;          /* [node_count]: FN node -> its first_frag */
     ARR(sema_access) accs;      /* alias analysis: this function's accesses (alias.c) */
     uint32_t *acc_slot;         /* [node_count]: root node -> index + 1 in `accs` */
     uint32_t *arg_w, *arg_r;    /* [node_count] each, allocated at the first call (alias.c) */

@@ -1539,6 +1539,7 @@ static void builtin_call(checker *c, uint32_t h, sema_expr *e, const char *name)
         ERR(nsp(c, arg_at(c, h, 1)), "the %s argument of '%s' must be a const-expression", "second", name);
         return;
     }
+    if ((bi->flags & BI_F_FRAG) && !c->first_frag) c->first_frag = h;
     if (f == BI_atomicLoad || f == BI_workgroupUniformLoad) chk_access(c, arg_at(c, h, 0), SEMA_ACC_READ);
     else if (f == BI_atomicStore) chk_access(c, arg_at(c, h, 0), SEMA_ACC_WRITE);
     else if (bi->flags & BI_F_ATOM) chk_access(c, arg_at(c, h, 0), SEMA_ACC_READ | SEMA_ACC_WRITE);

@@ -628,7 +628,7 @@ static int stmt_inner(checker *c, uint32_t h) {
         }
         return B_CONTINUE;
     case AST_DISCARD:
-        if (!c->first_discard) c->first_discard = h;
+        if (!c->first_frag) c->first_frag = h;
         return B_NEXT;
     case AST_CALL_STMT: {
         uint32_t call = n->u.call_stmt.call;

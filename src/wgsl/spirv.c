@@ -1513,6 +1513,9 @@ static uint32_t builtin_call(emitter *e, uint32_t h) {
         return pack4x8(e, a[0], f == BI_pack4xI8 || f == BI_pack4xI8Clamp, f == BI_pack4xI8Clamp || f == BI_pack4xU8Clamp);
     case BI_unpack4xI8: case BI_unpack4xU8:
         return unpack4x8(e, a[0], f == BI_unpack4xI8);
+    case BI_dpdxFine: case BI_dpdyFine: case BI_fwidthFine: case BI_dpdxCoarse: case BI_dpdyCoarse: case BI_fwidthCoarse:
+        spv_capability(b, SPV_CAP_DerivativeControl);
+        break;
     default: break;
     }
     switch (lw.kind) {
