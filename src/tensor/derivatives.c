@@ -670,10 +670,85 @@ static void d_rope(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **
     gin[0] = wt_mul(ctx, s, T(wt_rope(ctx, sgs, &d)));
 }
 
-#define d_scaled_dot_product_attention NULL
+/* k or v [.., Hkv, L, D] as H heads (each shared by H / Hkv query heads, in order), and back
+ * (the sum over each group) */
+static wt_tensor *kv_expand(wt_context *ctx, wt_tensor *t, int64_t H) {
+    int nd = t->ndim;
+    if (nd < 3 || t->shape[nd - 3] == H)
+        return t;
+    int64_t r = H / t->shape[nd - 3], s[WT_MAX_DIMS];
+    wt_tensor *u = T(wt_unsqueeze(ctx, t, nd - 2));
+    memcpy(s, u->shape, sizeof s);
+    s[nd - 2] = r;
+    wt_tensor *e = T(wt_expand(ctx, u, nd + 1, s));
+    memcpy(s, t->shape, sizeof s);
+    s[nd - 3] = H;
+    return T(wt_reshape(ctx, e, nd, s));
+}
+
+static wt_tensor *kv_reduce(wt_context *ctx, wt_tensor *g, const wt_gedge *e) {
+    int nd = e->ndim;
+    if (!g || nd < 3 || g->shape[nd - 3] == e->shape[nd - 3])
+        return g ? keep(g) : NULL;
+    int64_t s[WT_MAX_DIMS];
+    memcpy(s, e->shape, sizeof s);
+    memmove(s + nd - 1, s + nd - 2, 2 * sizeof *s);
+    s[nd - 2] = g->shape[nd - 3] / e->shape[nd - 3];
+    int d[1] = { nd - 2 };
+    return wt_sum(ctx, T(wt_reshape(ctx, g, nd + 1, s)), 1, d, false);
+}
+
+static void d_scaled_dot_product_attention(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {
+    /* composite, scores in memory: P = softmax(s q k^T + mask), dV = P^T dO, dP = dO V^T,
+     * dS = P (dP - rowsum(dP P)), dQ = s dS K, dK = s dS^T Q (gargs: f[0] scale, i[0] causal; X0 mask) */
+    wt_tensor *q = S(SI0), *k = S(SI1), *v = S(SI2), *mask = S(SX0);
+    int nd = q->ndim;
+    int64_t Lq = q->shape[nd - 2], Lk = k->shape[nd - 2], D = q->shape[nd - 1];
+    double scale = n->a.f[0] ? n->a.f[0] : 1.0 / sqrt((double)D);
+    if (nd >= 3) {
+        k = kv_expand(ctx, k, q->shape[nd - 3]);
+        v = kv_expand(ctx, v, q->shape[nd - 3]);
+    }
+    wt_tensor *sc = T(wt_mul_scalar(ctx, T(wt_matmul(ctx, q, T(wt_transpose(ctx, k, -1, -2)))), scale));
+    if (mask && wt_is_float(mask->dtype))
+        sc = T(wt_add(ctx, sc, mask));
+    else if (mask)
+        sc = T(wt_masked_fill(ctx, sc, T(wt_logical_not(ctx, mask)), -INFINITY));
+    if (n->a.i[0]) {   /* key j is hidden from query i when j > i + Lk - Lq */
+        wt_tensor *i = T(wt_reshape(ctx, T(wt_arange(ctx, WT_I32, 0, (double)Lq, 1)), WT_SHAPE(Lq, 1)));
+        wt_tensor *j = T(wt_arange(ctx, WT_I32, 0, (double)Lk, 1));
+        sc = T(wt_masked_fill(ctx, sc, T(wt_gt_scalar(ctx, T(wt_sub(ctx, j, i)), (double)(Lk - Lq))), -INFINITY));
+    }
+    wt_tensor *p = T(wt_softmax_flags(ctx, "wt_backward", sc, -1, 2));   /* rows seeing no key: zeros */
+    if (NEED(2))
+        gin[2] = kv_reduce(ctx, T(wt_matmul(ctx, T(wt_transpose(ctx, p, -1, -2)), g)), &n->in[2]);
+    if (!NEED(0) && !NEED(1))
+        return;
+    wt_tensor *dp = T(wt_matmul(ctx, g, T(wt_transpose(ctx, v, -1, -2))));
+    int last[1] = { -1 };
+    wt_tensor *ds = T(wt_mul(ctx, p, T(wt_sub(ctx, dp, T(wt_sum(ctx, T(wt_mul(ctx, dp, p)), 1, last, true))))));
+    ds = T(wt_mul_scalar(ctx, ds, scale));
+    if (NEED(0))
+        gin[0] = wt_matmul(ctx, ds, k);
+    if (NEED(1))
+        gin[1] = kv_reduce(ctx, T(wt_matmul(ctx, T(wt_transpose(ctx, ds, -1, -2)), q)), &n->in[1]);
+}
+
+/* conv2d and the pools: the GPU kernels of backward.h once they are in */
 #define d_conv2d NULL
 #define d_max_pool2d NULL
 #define d_avg_pool2d NULL
+
+wt_gargs wt__pool_args(const wt_pool2d_desc *d) {
+    wt_gargs a = { .ni = 8 };
+    if (d) {
+        int64_t v[8] = { d->kernel[0], d->kernel[1], d->stride[0], d->stride[1], d->padding[0], d->padding[1],
+                         d->dilation[0], d->dilation[1] };
+        memcpy(a.i, v, sizeof v);
+        a.f[0] = d->count_include_pad;
+    }
+    return a;
+}
 
 /* ---- losses (loss.c) ---- */
 

@@ -50,8 +50,8 @@ enum { WT_GSAVED = 6 };   /* saved slots: inputs 0-2, result, two extras (the bi
     /* neural-network ops (nn.c, conv.c, attention.c) */                          \
     X(softmax, G_OUT) X(log_softmax, G_OUT) X(layer_norm, G_I0 | G_I1)            \
     X(rms_norm, G_I0 | G_I1) X(rope, 0)                                           \
-    X(scaled_dot_product_attention, G_I0 | G_I1 | G_I2)                    \
-    X(conv2d, 0) X(max_pool2d, 0) X(avg_pool2d, 0)                                \
+    X(scaled_dot_product_attention, G_I0 | G_I1 | G_I2 | G_X0)                    \
+    X(conv2d, G_I0 | G_I1) X(max_pool2d, G_I0) X(avg_pool2d, G_I0)                \
     /* losses (grad.c's loss section) */                                          \
     X(cross_entropy, G_I0 | G_I1 | G_X0 | G_X1) X(nll_loss, G_I1 | G_X0)         \
     X(bce_with_logits, G_I0 | G_I1)
@@ -116,6 +116,9 @@ extern const wt_grule wt__grad_rules[WT_G_COUNT];
 extern const char *const wt__grad_names[WT_G_COUNT];
 bool wt__gneed(const wt_node *n, uint32_t i);
 wt_tensor *wt__gtmp(wt_context *ctx, wt_tensor *t);
+/* a pool desc as a node's arguments: i[] kernel, stride, padding, dilation (h, w each); f[0]
+ * count_include_pad (derivatives.c) */
+wt_gargs wt__pool_args(const wt_pool2d_desc *d);
 /* grad.c: a tensor's node goes with its last reference */
 void wt__grad_release(wt_tensor *t);
 void wt__grad_destroy(wt_context *ctx);

@@ -584,6 +584,43 @@ static wt_tensor *gpu_rope(const gcase *c, wt_tensor *const *x) {
     return wt_rope(ctx, x[0], &d);
 }
 
+/* attention: q [.., H, Lq, D], k, v [.., Hkv, Lk, D] (the batch dims 1); ip[0] causal; p[0] scale (0: 1/sqrt(D)) */
+static void ref_sdpa(const gcase *c, double *const *x, double *out) {
+    int nd = c->nd[0];
+    int64_t H = nd >= 3 ? c->sh[0][nd - 3] : 1, Hkv = nd >= 3 ? c->sh[1][nd - 3] : 1;
+    int64_t Lq = c->sh[0][nd - 2], D = c->sh[0][nd - 1], Lk = c->sh[1][nd - 2];
+    double sc = c->p[0] ? c->p[0] : 1 / sqrt((double)D);
+    for (int64_t h = 0; h < H; h++) {
+        int64_t kh = h / (H / Hkv);
+        const double *q = x[0] + h * Lq * D, *k = x[1] + kh * Lk * D, *v = x[2] + kh * Lk * D;
+        for (int64_t i = 0; i < Lq; i++) {
+            double s[64], mx = -INFINITY, sum = 0;
+            for (int64_t j = 0; j < Lk; j++) {
+                s[j] = -INFINITY;
+                if (c->ip[0] && j > i + Lk - Lq)
+                    continue;
+                double d = 0;
+                for (int64_t e = 0; e < D; e++)
+                    d += q[i * D + e] * k[j * D + e];
+                s[j] = d * sc;
+                mx = fmax(mx, s[j]);
+            }
+            for (int64_t j = 0; j < Lk; j++)
+                sum += s[j] == -INFINITY ? 0 : exp(s[j] - mx);
+            for (int64_t e = 0; e < D; e++) {
+                double o = 0;
+                for (int64_t j = 0; j < Lk; j++)
+                    o += s[j] == -INFINITY ? 0 : exp(s[j] - mx) / sum * v[j * D + e];
+                out[(h * Lq + i) * D + e] = o;
+            }
+        }
+    }
+}
+static wt_tensor *gpu_sdpa(const gcase *c, wt_tensor *const *x) {
+    wt_attention_desc d = { .causal = c->ip[0] != 0, .scale = c->p[0] };
+    return wt_scaled_dot_product_attention(ctx, x[0], x[1], x[2], &d);
+}
+
 /* ---- losses: logits/input x[0]; targets fixed ---- */
 
 static const double ce_target[4] = { 1, 0, 4, 2 };
@@ -841,6 +878,11 @@ static gcase cases[] = {
       .ip = { WT_ROPE_INTERLEAVED, 0, 2 } },
     { .name = "rope", .ref = ref_rope, .gpu = gpu_rope, .nin = 1, .nd = { 3 }, .sh = { SH(1, 4, 8) },
       .ip = { WT_ROPE_HALF, 4, 0 } },
+    { .name = "scaled_dot_product_attention", .ref = ref_sdpa, .gpu = gpu_sdpa, .nin = 3, .nd = { 4, 4, 4 },
+      .sh = { SH(1, 4, 3, 4), SH(1, 2, 4, 4), SH(1, 2, 4, 4) }, .ip = { 1 }, .lo = -2, .hi = 2, .tol = 3e-4 },
+    { .name = "scaled_dot_product_attention", .ref = ref_sdpa, .gpu = gpu_sdpa, .nin = 3, .nd = { 3, 3, 3 },
+      .sh = { SH(2, 4, 3), SH(2, 3, 3), SH(2, 3, 3) }, .p = { 0.7 }, .lo = -2, .hi = 2, .tol = 3e-4,
+      .layout = { TT_TRANSPOSED, TT_CONTIG, TT_STRIDED } },
     { .name = "cross_entropy", .ref = ref_ce, .gpu = gpu_ce, .nin = 1, .nd = { 2 }, .sh = { SH(4, 5) },
       .ip = { WT_REDUCTION_MEAN }, .lo = -2, .hi = 2 },
     { .name = "cross_entropy", .ref = ref_ce, .gpu = gpu_ce, .nin = 1, .nd = { 2 }, .sh = { SH(4, 5) },
@@ -1087,6 +1129,22 @@ static void test_tape(void) {
           has("[2, 3]") && has("[3, 2]"));
     wt_tensor *tgt = wt_zeros(ctx, WT_I32, WT_SHAPE(3));
     CHECK(!wt_cross_entropy(ctx, x, tgt, NULL) && has("wt_cross_entropy") && has("[3]"));
+    /* an op without a backward rule yet: refused before any work, naming it */
+    wt_tensor *img = wt_ones(ctx, WT_F32, WT_SHAPE(1, 1, 3, 3)), *ker = wt_ones(ctx, WT_F32, WT_SHAPE(1, 1, 2, 2));
+    wt_set_requires_grad(ctx, ker, true);
+    wt_tensor *cv = wt_conv2d(ctx, img, ker, NULL, NULL), *cs = wt_sum(ctx, cv, 0, NULL, false);
+    CHECK(wt_requires_grad(cv) && wt_backward(ctx, cs, NULL, NULL) == WT_STATUS_INVALID_ARGUMENT && has("wt_conv2d"));
+    CHECK(wt_grad(ctx, ker) == NULL);
+    wt_release(img);
+    wt_release(ker);
+    wt_release(cv);
+    wt_release(cs);
+    /* nothing recorded when no input requires grad */
+    uint64_t nodes = wt_grad_node_count(ctx);
+    wt_tensor *plain = wt_ones(ctx, WT_F32, WT_SHAPE(4)), *pe = wt_exp(ctx, plain);
+    CHECK(!wt_requires_grad(pe) && wt_grad_node_count(ctx) == nodes);
+    wt_release(plain);
+    wt_release(pe);
     /* a leaf as the result itself */
     wt_tensor *one = wt_ones(ctx, WT_F32, 0, NULL);
     wt_set_requires_grad(ctx, one, true);
