@@ -1160,6 +1160,29 @@ static void test_tape(void) {
     CHECK(wt_grad_node_count(ctx) == 0);
 }
 
+/* a chain of 20000 ops: backward and freeing walk it without recursion */
+static void test_chain(void) {
+    wt_tensor *x = wt_ones(ctx, WT_F32, WT_SHAPE(4));
+    wt_set_requires_grad(ctx, x, true);
+    wt_tensor *y = x;
+    wt_retain(y);
+    for (int i = 0; i < 20000; i++) {
+        wt_tensor *z = wt_mul_scalar(ctx, y, i % 2 ? 2.0 : 0.5);
+        wt_release(y);
+        y = z;
+    }
+    CHECK(wt_grad_node_count(ctx) == 20000);
+    wt_tensor *s = wt_sum(ctx, y, 0, NULL, false);
+    CHECK(wt_backward(ctx, s, NULL, NULL) == WT_OK);
+    double *g = grad_of(x);
+    CHECKF(fabs(g[0] - 1) < 1e-6 && fabs(g[3] - 1) < 1e-6, "chain: %g", g[0]);
+    free(g);
+    wt_release(s);
+    wt_release(y);
+    CHECK(wt_grad_node_count(ctx) == 0);
+    wt_release(x);
+}
+
 /* 100 SGD steps of a small MLP on fixed data: the loss falls, and after every step the live
  * tensors, the pool's bytes and the graph nodes are what they were after the first */
 static void test_leak(void) {
@@ -1242,6 +1265,7 @@ int main(void) {
     printf("%zu gradient checks\n", nc);
     test_ties();
     test_tape();
+    test_chain();
     test_leak();
     tt_end(&f);
     return test_end();
