@@ -524,9 +524,9 @@ size_t wt_attention_kernel_names(const char **out, size_t cap);
  * Ops with a backward rule: every float elementwise op (binary, *_scalar, unary, clamp, where,
  * masked_fill, cast between floats, clone, contiguous), the reductions (sum, mean, prod, max, min,
  * var, std, cumsum), the views, cat, stack, gather, index_select, embedding, scatter_add, pad
- * (all modes), flip, matmul, matmul_ex, linear, softmax, log_softmax, layer_norm, rms_norm,
- * rope and the losses below.  Not yet: conv2d, the pools, scaled_dot_product_attention (their
- * results require grad, and wt_backward through them fails naming the op). */
+ * (all modes), flip, matmul, matmul_ex, linear, conv2d, max_pool2d, avg_pool2d, softmax,
+ * log_softmax, layer_norm, rms_norm, rope, scaled_dot_product_attention (its scores in memory:
+ * O(L^2)) and the losses below. */
 typedef struct wt_backward_desc {
     const char *label;
     bool retain_graph;        /* keep the saved tensors: the graph can be walked again */
