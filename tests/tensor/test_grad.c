@@ -29,6 +29,7 @@ struct gcase {
     int layout[MAXIN];
     double lo, hi;            /* inputs uniform in [lo, hi); 0, 0: [-1, 1) */
     double tol;               /* 0: 1e-4 */
+    wt_dtype dt;              /* of the leaves; 0: f32 (f16 cases run where the device has it) */
     double p[4];
     int ip[10];
     double (*f1)(double);
@@ -973,6 +974,19 @@ static gcase cases[] = {
       .sh = { SH(3, 4), SH(3, 4) }, .ip = { WT_REDUCTION_NONE, 2 }, .p = { 0.5 } },
     { .name = "bce_with_logits", .ref = ref_pointwise_loss, .gpu = gpu_pointwise_loss, .nin = 2, .nd = { 2, 2 },
       .sh = { SH(3, 4), SH(3, 4) }, .ip = { WT_REDUCTION_MEAN, 3 }, .lo = -3, .hi = 3 },
+    /* f16 leaves: f16 results and gradients, f32 arithmetic */
+    { .name = "mul", .ref = ref_binary, .gpu = gpu_binary, .nin = 2, .nd = { 2, 1 }, .sh = { SH(3, 4), SH(4) },
+      .f2 = f_mul, .b = wt_mul, .dt = WT_F16, .tol = 1e-2 },
+    { .name = "matmul", .ref = ref_matmul, .gpu = gpu_matmul, .nin = 2, .nd = { 2, 2 }, .sh = { SH(3, 4), SH(4, 5) },
+      .layout = { TT_TRANSPOSED, TT_CONTIG }, .dt = WT_F16, .tol = 1e-2 },
+    { .name = "softmax", .ref = ref_softmax, .gpu = gpu_softmax, .nin = 1, .nd = { 2 }, .sh = { SH(3, 5) }, .ip = { 1, 0 },
+      .dt = WT_F16, .tol = 1e-2 },
+    { .name = "layer_norm", .ref = ref_norm, .gpu = gpu_norm, .nin = 3, .nd = { 2, 1, 1 }, .sh = { SH(3, 6), SH(6), SH(6) },
+      .p = { 1e-5 }, .dt = WT_F16, .tol = 2e-2 },
+    { .name = "cross_entropy", .ref = ref_ce, .gpu = gpu_ce, .nin = 1, .nd = { 2 }, .sh = { SH(4, 5) },
+      .ip = { WT_REDUCTION_MEAN, 1 }, .p = { 0.1 }, .lo = -2, .hi = 2, .dt = WT_F16, .tol = 1e-2 },
+    { .name = "sum", .ref = ref_reduce, .gpu = gpu_reduce, .nin = 1, .nd = { 3 }, .sh = { SH(3, 4, 5) },
+      .layout = { TT_TRANSPOSED }, .ip = { R_SUM, 1, 1 }, .dt = WT_F16, .tol = 1e-2 },
     { .name = "mlp", .ref = ref_mlp, .gpu = gpu_mlp, .nin = 3, .nd = { 2, 2, 2 }, .sh = { SH(4, 3), SH(5, 3), SH(5, 5) },
       .layout = { TT_CONTIG, TT_CONTIG, TT_TRANSPOSED }, .tol = 3e-4 },
 };
@@ -989,12 +1003,16 @@ static void run_case(const gcase *c) {
     double *x[MAXIN] = { 0 };
     wt_tensor *leaf[MAXIN] = { 0 };
     double lo = c->lo || c->hi ? c->lo : -1, hi = c->lo || c->hi ? c->hi : 1, tol = c->tol ? c->tol : 1e-4;
+    wt_dtype dt = c->dt ? c->dt : WT_F32;
+    if (dt == WT_F16 && !wt_context_has_f16(ctx))
+        return;
     for (int i = 0; i < c->nin; i++) {
         int64_t n = count(c->nd[i], c->sh[i]);
         x[i] = malloc((size_t)n * sizeof(double) + 8);
         for (int64_t j = 0; j < n; j++)
-            x[i][j] = (float)tt_rand(&seed, lo, hi);
-        leaf[i] = tt_make(ctx, WT_F32, c->nd[i], c->sh[i], x[i], c->layout[i]);
+            x[i][j] = dt == WT_F16 ? wt_f16_to_f32(wt_f32_to_f16((float)tt_rand(&seed, lo, hi)))
+                                   : (float)tt_rand(&seed, lo, hi);
+        leaf[i] = tt_make(ctx, dt, c->nd[i], c->sh[i], x[i], c->layout[i]);
         CHECK(wt_set_requires_grad(ctx, leaf[i], true) == WT_OK);
     }
     wt_tensor *y = c->gpu(c, leaf);
@@ -1020,7 +1038,8 @@ static void run_case(const gcase *c) {
     CHECKF(st == WT_OK, "%s: backward: %s", c->name, wt_last_error(ctx));
     for (int i = 0; i < c->nin && st == WT_OK; i++) {
         wt_tensor *g = wt_grad(ctx, leaf[i]);
-        CHECKF(g && wt_ndim(g) == c->nd[i], "%s: no gradient for input %d", c->name, i);
+        CHECKF(g && wt_ndim(g) == c->nd[i] && wt_dtype_of(g) == dt, "%s: no gradient of the leaf's dtype for input %d",
+               c->name, i);
         if (!g)
             continue;
         double *gv = tt_read(ctx, g);
@@ -1300,8 +1319,9 @@ static void test_leak(void) {
         if (test_failures_ > 20)
             break;
     }
-    printf("mlp: loss %.4f -> %.4f over 100 steps; %llu live tensors, %llu pool bytes per step\n", first, last,
-           (unsigned long long)s0.live_tensors, (unsigned long long)s0.allocated_bytes);
+    printf("mlp: loss %.4f -> %.4f over 100 steps; %llu live tensors, %llu pool bytes, %.1f submits, %.1f ops per step\n",
+           first, last, (unsigned long long)s0.live_tensors, (unsigned long long)s0.allocated_bytes,
+           (double)(s.flushes - s0.flushes) / 97, (double)(s.ops - s0.ops) / 97);
     CHECKF(last < 0.5 * first, "the loss did not fall: %g -> %g", first, last);
     for (int k = 0; k < 4; k++)
         wt_release(p[k]);
