@@ -1329,6 +1329,79 @@ static void test_leak(void) {
     wt_release(T);
 }
 
+/* Every host allocation of a forward + backward fails once in turn (a fresh context each run):
+ * no crash, no leak, an error where something failed, and after a failed backward no leaf has a
+ * gradient (all or none); a run that succeeds has the right gradients. */
+static int grad_workload(wt_context *c) {
+    double xv[6] = { 0.1, -0.2, 0.3, 0.4, -0.5, 0.6 }, wv[6] = { 0.5, -0.1, 0.2, 0.3, -0.4, 0.7 };
+    float xh[6], wh[6];
+    for (int i = 0; i < 6; i++)
+        xh[i] = (float)xv[i], wh[i] = (float)wv[i];
+    wt_tensor *x = wt_from_host(c, WT_F32, WT_SHAPE(2, 3), xh), *w = wt_from_host(c, WT_F32, WT_SHAPE(3, 2), wh);
+    wt_set_requires_grad(c, x, true);
+    wt_set_requires_grad(c, w, true);
+    wt_tensor *y = wt_matmul(c, x, w), *t = wt_tanh(c, y), *p = wt_mul(c, t, y), *s = wt_sum(c, p, 0, NULL, false);
+    wt_status st = s ? wt_backward(c, s, NULL, NULL) : wt_last_status(c);
+    int ok = 0;
+    wt_tensor *gx = wt_grad(c, x), *gw = wt_grad(c, w);
+    if (st != WT_OK) {
+        ok = gx || gw ? -1 : 0;   /* all or none */
+    } else {
+        float hx[6], hw[6];
+        if (wt_to_host(c, gx, hx, sizeof hx) == WT_OK && wt_to_host(c, gw, hw, sizeof hw) == WT_OK) {
+            ok = 1;   /* d/dy (tanh(y) y) = tanh(y) + y (1 - tanh^2 y); dx = dy w^T, dw = x^T dy */
+            double dy[4];
+            for (int i = 0; i < 2; i++)
+                for (int j = 0; j < 2; j++) {
+                    double v = 0;
+                    for (int k = 0; k < 3; k++)
+                        v += (double)xh[i * 3 + k] * wh[k * 2 + j];
+                    dy[i * 2 + j] = tanh(v) + v * (1 - tanh(v) * tanh(v));
+                }
+            for (int i = 0; i < 2; i++)
+                for (int k = 0; k < 3; k++) {
+                    double a = dy[i * 2] * wh[k * 2] + dy[i * 2 + 1] * wh[k * 2 + 1];
+                    if (fabs(hx[i * 3 + k] - a) > 1e-5)
+                        ok = -1;
+                }
+            for (int k = 0; k < 3; k++)
+                for (int j = 0; j < 2; j++) {
+                    double b = xh[k] * dy[j] + xh[3 + k] * dy[2 + j];
+                    if (fabs(hw[k * 2 + j] - b) > 1e-5)
+                        ok = -1;
+                }
+        }
+    }
+    wt_tensor *all[] = { x, w, y, t, p, s, gx, gw };
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        wt_release(all[i]);
+    return ok;
+}
+
+static void test_faults(tt_fixture *f) {
+    test_alloc ta = { 0 };
+    wt_context *c = wt_context_create(f->g.dev, &(wt_context_desc){ .allocator = test_allocator(&ta) });
+    CHECK(c && grad_workload(c) == 1);
+    wt_context_destroy(c);
+    long total = ta.total, runs = 0, failed = 0, bad = 0;
+    for (long k = 1; k <= total + 2; k++, runs++) {
+        test_alloc fa = { .fail_at = k };
+        c = wt_context_create(f->g.dev, &(wt_context_desc){ .allocator = test_allocator(&fa) });
+        if (c) {
+            int r = grad_workload(c);
+            bad += r < 0;
+            failed += fa.failed && wt_last_status(c) != WT_OK;
+            wt_context_destroy(c);
+        } else {
+            failed++;
+        }
+        CHECKF(fa.live == 0, "fail at %ld: %ld allocations leaked", k, fa.live);
+    }
+    printf("faults: %ld allocations, each failed in turn: %ld runs reported it, %ld wrong\n", total, failed, bad);
+    CHECK_EQ_INT(bad, 0);
+    CHECKF(failed > runs / 2, "only %ld of %ld runs reported the failure", failed, runs);
+}
+
 int main(void) {
     tt_fixture f;
     ctx = tt_init(&f, NULL);
@@ -1347,6 +1420,7 @@ int main(void) {
     test_tape();
     test_chain();
     test_leak();
+    test_faults(&f);
     tt_end(&f);
     return test_end();
 }
