@@ -144,6 +144,115 @@ typedef struct wl_tensor_info {
     uint32_t file;                  /* which file (shard) holds it: an index for wl_model_file_path */
 } wl_tensor_info;
 
+/* ---- tokenizer -------------------------------------------------------------------------------- */
+/* Text to token ids and back, as the model file says (doc/llm.md, "Tokenizers"):
+ *
+ *     wl_tokenizer *tok = wl_tokenizer_open(m, NULL, &err);           // GGUF keys or tokenizer.json
+ *     int32_t ids[64]; size_t n;
+ *     wl_tokenize(tok, "<|im_start|>user", 16, WL_TOKENIZE_PARSE_SPECIAL, ids, 64, &n, &err);
+ *     wl_detok d; wl_detok_init(&d, tok, WL_DETOK_SPECIAL);          // streaming, whole UTF-8 only
+ *     char buf[1024]; size_t k;                                       // >= wl_detok_cap(tok) bytes
+ *     for (size_t i = 0; i < n; i++) { wl_detok_push(&d, ids[i], buf, sizeof buf, &k); fwrite(buf, 1, k, stdout); }
+ *     wl_detok_flush(&d, buf, sizeof buf, &k); fwrite(buf, 1, k, stdout);
+ *     wl_tokenizer_close(tok);                                        // independent of m's lifetime
+ *
+ * A wl_tokenizer is immutable after open: any number of threads may tokenize with it at once. */
+typedef struct wl_tokenizer wl_tokenizer;
+struct wl_model;
+
+/* Vocabulary kinds: byte-level BPE (GGUF tokenizer.ggml.model "gpt2"; tokenizer.json BPE with a
+ * ByteLevel pre-tokenizer) and SentencePiece BPE with byte fallback (GGUF "llama": Llama 2,
+ * Mistral).  Byte-level BPE splits text into words first, by one of these pre-tokenizers (the
+ * GGUF tokenizer.ggml.pre names that select each are listed in doc/llm.md):
+ *   GPT2    's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+ *   LLAMA3  (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|
+ *           \s*[\r\n]+|\s+(?!\S)|\s+
+ *   QWEN2   LLAMA3 with \p{N} for \p{N}{1,3}
+ *   SMOLLM  every \p{N} its own piece, then GPT2 within each piece
+ * X(NAME, canonical GGUF name). */
+typedef enum wl_vocab_kind { WL_VOCAB_NONE = 0, WL_VOCAB_BPE, WL_VOCAB_SPM, WL_VOCAB_COUNT } wl_vocab_kind;
+#define WL_PRETOKENIZERS(X) \
+    X(GPT2, "gpt-2")        \
+    X(LLAMA3, "llama-bpe")  \
+    X(QWEN2, "qwen2")       \
+    X(SMOLLM, "smollm")
+typedef enum wl_pretok {
+    WL_PRETOK_NONE = 0,   /* SentencePiece: no pre-tokenizer */
+#define X(name, gguf) WL_PRETOK_##name,
+    WL_PRETOKENIZERS(X)
+#undef X
+    WL_PRETOK_COUNT
+} wl_pretok;
+
+/* Token types, with GGUF's codes (tokenizer.ggml.token_type). */
+typedef enum wl_token_type {
+    WL_TOKEN_UNDEFINED = 0, WL_TOKEN_NORMAL = 1, WL_TOKEN_UNKNOWN = 2, WL_TOKEN_CONTROL = 3,
+    WL_TOKEN_USER_DEFINED = 4, WL_TOKEN_UNUSED = 5, WL_TOKEN_BYTE = 6, WL_TOKEN_TYPE_COUNT
+} wl_token_type;
+
+typedef struct wl_special_tokens {   /* ids; -1 when the vocabulary has none */
+    int32_t bos, eos, eot, eom, unk, pad, sep;
+    bool add_bos, add_eos;           /* what WL_TOKENIZE_ADD_SPECIAL adds */
+    bool add_space_prefix;           /* SentencePiece: " " before the text and after each special token */
+} wl_special_tokens;
+
+/* Reads the tokenizer of a model: GGUF's tokenizer.ggml.* keys (model, pre, tokens, token_type,
+ * merges, scores, the special ids, add_bos_token, add_eos_token, add_space_prefix), or, for
+ * safetensors, tokenizer.json (and tokenizer_config.json) beside the model's first file.  A
+ * missing, broken or unsupported tokenizer is NULL with err filled (one line naming the key and
+ * what is wrong: "tokenizer.ggml.pre 'xyz' is not a pre-tokenizer wgc knows (gpt-2, llama-bpe,
+ * qwen2, smollm, ...)").  The tokenizer copies what it needs: m may be closed after. */
+wl_tokenizer *wl_tokenizer_open(const struct wl_model *m, const wl_allocator *alloc, wl_error *err);
+void wl_tokenizer_close(wl_tokenizer *t);   /* NULL is fine */
+
+wl_vocab_kind wl_tokenizer_kind(const wl_tokenizer *t);
+wl_pretok wl_tokenizer_pretok(const wl_tokenizer *t);
+const char *wl_pretok_name(wl_pretok p);                       /* "smollm"; "none"; "?" */
+uint32_t wl_tokenizer_vocab_size(const wl_tokenizer *t);
+const wl_special_tokens *wl_tokenizer_special(const wl_tokenizer *t);
+
+#define WL_TOKENIZE_PARSE_SPECIAL 1u   /* control tokens' text (<|im_start|>) in the text is that token */
+#define WL_TOKENIZE_ADD_SPECIAL 2u     /* add BOS / EOS where the file says to */
+/* Tokenizes text[0..len) (any bytes; NUL is a byte like any other).  Writes the first
+ * min(total, cap) ids to ids (NULL when cap is 0) and the total count to *n, like snprintf: call
+ * again with a bigger array when *n > cap.  Without PARSE_SPECIAL, user-defined tokens are still
+ * matched (as llama.cpp does) but control tokens are plain text.  Invalid UTF-8 in byte-level BPE
+ * text becomes U+FFFD, byte by byte (llama.cpp's behaviour); SentencePiece keeps the bytes
+ * (byte-fallback tokens).  WL_STATUS_OUT_OF_MEMORY when the scratch memory cannot be had. */
+wl_status wl_tokenize(const wl_tokenizer *t, const char *text, size_t len, uint32_t flags, int32_t *ids,
+                      size_t cap, size_t *n, wl_error *err);
+
+/* A token's string as the vocabulary stores it ("Ġhello", "▁the", "<0x0A>", "<|im_end|>"), not
+ * NUL-terminated; NULL when id is out of range. */
+const char *wl_token_text(const wl_tokenizer *t, int32_t id, size_t *len);
+wl_token_type wl_token_get_type(const wl_tokenizer *t, int32_t id);   /* UNDEFINED when out of range */
+/* The bytes a token stands for (" hello", "\n", "<|im_end|>" for control tokens; empty for
+ * unused ones), not NUL-terminated; NULL when id is out of range.  A piece may be part of a
+ * UTF-8 sequence (byte tokens). */
+const char *wl_token_piece(const wl_tokenizer *t, int32_t id, size_t *len);
+int32_t wl_token_find(const wl_tokenizer *t, const char *text, size_t len);   /* by text; -1 */
+
+/* Streaming detokenizer: pieces in, valid UTF-8 out.  Bytes of a UTF-8 sequence split across
+ * tokens are held until the sequence is whole; a byte that cannot be part of valid UTF-8 comes
+ * out as U+FFFD.  Caller-owned state, no allocation. */
+#define WL_DETOK_SPECIAL 1u       /* write control and unknown tokens' text (else skip them) */
+#define WL_DETOK_STRIP_SPACE 2u   /* SentencePiece: drop the space the tokenizer put before the
+                                     text and after each special token, so text round-trips */
+typedef struct wl_detok {
+    const wl_tokenizer *tok;
+    uint32_t flags;
+    unsigned char pending[4];   /* an incomplete UTF-8 sequence */
+    uint32_t npending;
+    bool at_start;              /* the next text piece starts a text (STRIP_SPACE) */
+} wl_detok;
+void wl_detok_init(wl_detok *d, const wl_tokenizer *t, uint32_t flags);
+size_t wl_detok_cap(const wl_tokenizer *t);   /* an out buffer this big always suffices */
+/* Appends token id's text to the stream: writes what is complete to out, *n bytes.
+ * INVALID_ARGUMENT (nothing written) for an id out of range or cap < wl_detok_cap(t). */
+wl_status wl_detok_push(wl_detok *d, int32_t id, char *out, size_t cap, size_t *n);
+/* Ends the stream: a held incomplete sequence comes out as U+FFFD.  The state is reset. */
+wl_status wl_detok_flush(wl_detok *d, char *out, size_t cap, size_t *n);
+
 /* ---- models ----------------------------------------------------------------------------------- */
 typedef enum wl_format {
     WL_FORMAT_NONE = 0,

@@ -643,6 +643,68 @@ wt_status wt_autotune_matmul(wt_context *ctx, int64_t M, int64_t N, int64_t K, i
 /* The cached choice for contiguous row-major operands, by name; NULL when none.  Never tunes. */
 const char *wt_autotune_lookup(wt_context *ctx, int64_t M, int64_t N, int64_t K, int64_t batch, wt_dtype dt);
 
+/* ---- quantized weights (src/tensor/quant.c) ------------------------------------------------ */
+/* A weight matrix W [N rows, K columns] kept on the GPU in a model file's own encoding and decoded
+ * inside the kernels: the GGML block formats that GGUF files use, bf16, f16 and f32.  A row is K
+ * consecutive weights and rows follow each other (GGUF's ne = {K, N}, safetensors' [N, K]); each
+ * row is K / block elements blocks, so a Q4_1 weight takes 20 bytes per 32 weights on the GPU as in
+ * the file.  Products accumulate in f32 and activations are never quantized: a result is that of
+ * the dequantized weight (exact in f32) times x, up to f32 rounding of the sums.
+ * X(NAME, "name", weights per block, bytes per block); the layouts: doc/llm.md. */
+#define WT_QFORMATS(X)          \
+    X(F32, "f32", 1, 4)         \
+    X(F16, "f16", 1, 2)         \
+    X(BF16, "bf16", 1, 2)       \
+    X(Q4_0, "q4_0", 32, 18)     \
+    X(Q4_1, "q4_1", 32, 20)     \
+    X(Q5_0, "q5_0", 32, 22)     \
+    X(Q5_1, "q5_1", 32, 24)     \
+    X(Q8_0, "q8_0", 32, 34)     \
+    X(Q2_K, "q2_k", 256, 84)    \
+    X(Q3_K, "q3_k", 256, 110)   \
+    X(Q4_K, "q4_k", 256, 144)   \
+    X(Q5_K, "q5_k", 256, 176)   \
+    X(Q6_K, "q6_k", 256, 210)
+
+typedef enum wt_qformat {
+    WT_QFORMAT_NONE = 0,
+#define X(name, str, blk, bytes) WT_QFORMAT_##name,
+    WT_QFORMATS(X)
+#undef X
+    WT_QFORMAT_COUNT
+} wt_qformat;
+
+const char *wt_qformat_name(wt_qformat f);          /* "q4_1"; "?" for NONE or out of range */
+uint32_t wt_qformat_block_elements(wt_qformat f);   /* 32 for Q4_1; 0 for NONE or out of range */
+uint32_t wt_qformat_block_bytes(wt_qformat f);      /* 20 for Q4_1; 0 for NONE or out of range */
+
+typedef struct wt_qweight wt_qweight;
+/* Uploads rows x cols weights of format f from data (bytes long: exactly rows * cols / block
+ * elements * block bytes; a GGUF tensor's wl_tensor_info data and size, straight from the mapping:
+ * no host copy is made) to one GPU buffer.  cols must be a multiple of 32 and of the block, and
+ * at most 2^20 (the kernels' loops stay under 65,535 iterations); the weight must fit one storage
+ * binding and 4 GiB.  NULL with the context's error set otherwise (WT_STATUS_INVALID_ARGUMENT for an
+ * unknown format or a NULL data, WT_STATUS_SHAPE for sizes). */
+wt_qweight *wt_qweight_upload(wt_context *ctx, wt_qformat f, int64_t rows, int64_t cols, const void *data,
+                              size_t bytes);
+/* Frees the weight (work already recorded keeps its buffer until it ran); NULL is fine. */
+void wt_qweight_release(wt_qweight *w);
+wt_qformat wt_qweight_format(const wt_qweight *w);
+int64_t wt_qweight_rows(const wt_qweight *w);       /* N */
+int64_t wt_qweight_cols(const wt_qweight *w);       /* K */
+uint64_t wt_qweight_bytes(const wt_qweight *w);     /* as uploaded */
+/* x [..., K] . W^T + bias -> [..., N] of x's dtype (f32 or f16; any layout: a view that is not
+ * contiguous rows is copied first), f32 accumulation; bias [N] (f32 or x's dtype) or NULL.  One to
+ * four rows of x (decode) run the matrix-vector kernel that reads the blocks in place, more rows
+ * (prefill) the tiled one. */
+wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *bias);
+/* Rows of W picked by ids (i32 or u32, any shape), decoded: f32 ids.shape + [K].  A negative id
+ * counts from the end; one out of [-N, N) gives a row of zeros (the GPU cannot report it). */
+wt_tensor *wt_qembedding(wt_context *ctx, wt_qweight *w, wt_tensor *ids);
+/* The whole weight decoded: f32 [N, K]. */
+wt_tensor *wt_qdequantize(wt_context *ctx, wt_qweight *w);
+/* ---- end of quantized weights ------------------------------------------------------------- */
+
 /* ---- convolution and pooling (src/tensor/conv.c) ------------------------------------------- */
 /* conv2d as torch.nn.functional.conv2d: x [N, C, H, W] (any strides: read in place), weight
  * [K, C / groups, KH, KW], bias [K] or NULL; out [N, K, OH, OW] contiguous with
@@ -681,6 +743,168 @@ typedef struct wt_pool2d_desc {
 wt_tensor *wt_max_pool2d(wt_context *ctx, wt_tensor *x, const wt_pool2d_desc *desc, wt_tensor **indices);
 wt_tensor *wt_avg_pool2d(wt_context *ctx, wt_tensor *x, const wt_pool2d_desc *desc);
 /* ---- end of convolution and pooling ------------------------------------------------------- */
+
+/* ---- training: optimizers, initialisation, checkpoints (src/tensor/optim.c, init.c,
+ * checkpoint.c, digits.c) ---------------------------------------------------------------------- */
+/* Optimizers as torch.optim: each step updates every parameter IN PLACE, on the GPU, one fused
+ * dispatch per parameter (parameter and state together), recorded into the pending batch like
+ * any op (nothing is read back).  Parameters are leaves: contiguous f32 tensors the optimizer
+ * writes through (a view of the same storage sees the new values; a tensor made from a parameter
+ * before the step keeps the old values: it was recorded before).  State (momentum buffers, Adam's
+ * moments) is made on a parameter's first step.  A step checks every parameter and gradient
+ * first (dtype, shape, missing gradient, contiguity) and records nothing when one is wrong: the
+ * error names the parameter (group and index) and the shapes.
+ *   SGD:   d = g + wd p; buf = d (first step) else momentum buf + (1 - dampening) d;
+ *          d = d + momentum buf (nesterov) or buf; p -= lr d
+ *   Adam:  g += wd p; m = lerp(m, g, 1 - beta1); v = beta2 v + (1 - beta2) g^2; vmax = max(vmax, v);
+ *          p -= lr / (1 - beta1^t) m / (sqrt(v or vmax) / sqrt(1 - beta2^t) + eps)
+ *   AdamW: p *= 1 - lr wd, then Adam without the wd term.
+ * t counts each parameter's own steps (torch's state['step']). */
+typedef enum wt_optimizer_kind {
+    WT_OPTIM_SGD = 0,
+    WT_OPTIM_ADAM,
+    WT_OPTIM_ADAMW,
+    WT_OPTIM_KIND_COUNT
+} wt_optimizer_kind;
+/* Hyperparameters of one parameter group.  Zero is the default where it says so; weight_decay is
+ * taken as given (0: none, also for AdamW, whose torch default is 0.01). */
+typedef struct wt_optim_hparams {
+    double lr;                /* 0: 1e-3 */
+    double momentum;          /* SGD; 0: none (no state) */
+    double dampening;         /* SGD */
+    bool nesterov;            /* SGD: needs momentum > 0 and dampening 0 */
+    double weight_decay;
+    double beta1, beta2;      /* Adam(W); 0: 0.9, 0.999 */
+    double eps;               /* Adam(W); 0: 1e-8 */
+    bool amsgrad;             /* Adam(W) */
+    bool maximize;            /* ascend instead of descend */
+} wt_optim_hparams;
+typedef struct wt_param_group {
+    wt_tensor *const *params; /* count parameters (retained by the optimizer) */
+    int count;
+    wt_optim_hparams h;
+} wt_param_group;
+typedef struct wt_optimizer_desc {
+    const char *label;
+    wt_optimizer_kind kind;
+    const wt_param_group *groups;
+    int group_count;
+} wt_optimizer_desc;
+typedef struct wt_optimizer wt_optimizer;
+/* NULL with the context's error set for a bad hyperparameter (the field named), a parameter that
+ * is not a contiguous f32 tensor or appears twice. */
+wt_optimizer *wt_optimizer_create(wt_context *ctx, const wt_optimizer_desc *desc);
+void wt_optimizer_destroy(wt_optimizer *opt);      /* NULL is fine; releases its references */
+/* One step.  grads[i] is the gradient of the i-th parameter in group order (group 0's first);
+ * n must be the optimizer's parameter count; each gradient f32 with its parameter's shape (any
+ * layout: a view is copied contiguous first).  A NULL gradient is an error (WT_STATUS_NULL_TENSOR). */
+wt_status wt_optimizer_step(wt_optimizer *opt, wt_tensor *const *grads, int n);
+int wt_optimizer_param_count(const wt_optimizer *opt);
+wt_tensor *wt_optimizer_param(const wt_optimizer *opt, int i);   /* borrowed; NULL out of range */
+int64_t wt_optimizer_steps(const wt_optimizer *opt);   /* completed wt_optimizer_step calls */
+/* The group's learning rate (schedules set it before each step); an error out of range or <= 0. */
+wt_status wt_optimizer_set_lr(wt_optimizer *opt, int group, double lr);
+double wt_optimizer_get_lr(const wt_optimizer *opt, int group);   /* 0 out of range */
+/* State tensor `which` of parameter i as a new reference, NULL before its first step (or with no
+ * such state): "momentum_buffer" (SGD), "exp_avg", "exp_avg_sq", "max_exp_avg_sq" (Adam). */
+wt_tensor *wt_optimizer_state(wt_optimizer *opt, int i, const char *which);
+
+/* torch.nn.utils.clip_grad_norm_: total = the norm_type norm of the per-gradient norms (inf: the
+ * largest |g|); every gradient is multiplied in place by min(1, max_norm / (total + 1e-6)), on
+ * the GPU, without reading anything back.  Returns total as a new 0-d f32 tensor (lazy); f32
+ * gradients only. */
+wt_tensor *wt_clip_grad_norm(wt_context *ctx, wt_tensor *const *grads, int n, double max_norm, double norm_type);
+
+/* Learning-rate schedules: plain functions of the step (0 = the first step). */
+typedef enum wt_lr_schedule_kind {
+    WT_LR_CONSTANT = 0,
+    WT_LR_STEP,               /* torch StepLR: base_lr gamma^floor(step / step_size) */
+    WT_LR_COSINE,             /* min_lr + (base_lr - min_lr) (1 + cos(pi (step - warmup) / (total_steps -
+                                 warmup))) / 2, min_lr from total_steps on */
+    WT_LR_SCHEDULE_COUNT
+} wt_lr_schedule_kind;
+typedef struct wt_lr_schedule {
+    wt_lr_schedule_kind kind;
+    double base_lr;
+    int64_t warmup_steps;     /* any kind: base_lr (step + 1) / warmup_steps while step < warmup_steps */
+    int64_t step_size;        /* STEP; 0: 1 */
+    double gamma;             /* STEP; 0: 0.1 */
+    int64_t total_steps;      /* COSINE */
+    double min_lr;            /* COSINE */
+} wt_lr_schedule;
+double wt_lr_at(const wt_lr_schedule *s, int64_t step);
+
+/* Initialisation as torch.nn.init, from the context's generator (wt_uniform / wt_normal): same
+ * seed, same calls, same numbers.  Fans of a weight [out, in, k...]: fan_in = in * prod(k),
+ * fan_out = out * prod(k) (at least 2 dims; an error otherwise). */
+typedef enum wt_nonlinearity {
+    WT_NL_LEAKY_RELU = 0,     /* gain sqrt(2 / (1 + a^2)): kaiming's default (a = 0: relu's) */
+    WT_NL_LINEAR,             /* 1 (also conv and sigmoid) */
+    WT_NL_RELU,               /* sqrt(2) */
+    WT_NL_TANH,               /* 5 / 3 */
+    WT_NL_SIGMOID,            /* 1 */
+    WT_NL_SELU,               /* 3 / 4 */
+    WT_NONLINEARITY_COUNT
+} wt_nonlinearity;
+typedef enum wt_fan_mode {
+    WT_FAN_IN = 0,
+    WT_FAN_OUT,
+    WT_FAN_MODE_COUNT
+} wt_fan_mode;
+double wt_init_gain(wt_nonlinearity nl, double a);    /* torch.nn.init.calculate_gain */
+wt_status wt_init_fans(wt_context *ctx, int ndim, const int64_t *shape, int64_t *fan_in, int64_t *fan_out);
+/* kaiming: std = gain(nl, a) / sqrt(fan); uniform in +-sqrt(3) std, or normal(0, std).
+ * xavier: std = gain sqrt(2 / (fan_in + fan_out)) (gain 0: 1); uniform in +-sqrt(3) std, or normal. */
+wt_tensor *wt_kaiming_uniform(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape, double a,
+                              wt_fan_mode mode, wt_nonlinearity nl);
+wt_tensor *wt_kaiming_normal(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape, double a,
+                             wt_fan_mode mode, wt_nonlinearity nl);
+wt_tensor *wt_xavier_uniform(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape, double gain);
+wt_tensor *wt_xavier_normal(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape, double gain);
+/* nn.Linear's and nn.Conv2d's default: weight (shape [out, in] or [K, C / groups, KH, KW]) by
+ * kaiming_uniform with a = sqrt(5), i.e. U(-1/sqrt(fan_in), 1/sqrt(fan_in)), then, when bias is
+ * not NULL, a bias [shape[0]] from the same U (zeros when fan_in is 0).  Both or neither made. */
+wt_status wt_init_default(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape, wt_tensor **weight,
+                          wt_tensor **bias);
+/* Copies src (same dtype and shape, any layout) into dst's storage in place (dst contiguous):
+ * recorded like an op, so work recorded before it reads dst's old values. */
+wt_status wt_copy_into(wt_context *ctx, wt_tensor *dst, wt_tensor *src);
+
+/* Checkpoints: safetensors files (an 8-byte little-endian header length, a JSON header of
+ * {"name": {"dtype", "shape", "data_offsets"}} plus "__metadata__" strings, then the raw data in
+ * header order).  Saving writes the named tensors (read back: it waits for the GPU) and, with an
+ * optimizer, its state as "<name>.<state>" (wt_optimizer_state's names) for every parameter that
+ * has state, and the metadata "wt.optimizer" (sgd, adam, adamw), "wt.steps", "wt.lr.<group>" and
+ * "<name>.step" (each parameter's step count).  Every optimizer parameter must be one of the named
+ * tensors.  Loading checks the file against the names, dtypes and shapes given (and the
+ * optimizer's kind and state), refuses any difference (a missing, extra or different tensor)
+ * with WT_STATUS_SHAPE naming the tensor, and then, with nothing changed before, copies every
+ * tensor into place (recorded like ops) and restores the optimizer's state, steps and learning
+ * rates: a run resumed from a checkpoint continues bit for bit as the saved run would have.
+ * Files are written to path + ".tmp" and renamed. */
+typedef struct wt_named_tensor {
+    const char *name;
+    wt_tensor *tensor;
+} wt_named_tensor;
+wt_status wt_checkpoint_save(wt_context *ctx, const char *path, const wt_named_tensor *ts, int n,
+                             wt_optimizer *opt);
+wt_status wt_checkpoint_load(wt_context *ctx, const char *path, const wt_named_tensor *ts, int n,
+                             wt_optimizer *opt);
+
+/* scikit-learn's digits data set (1,797 8x8 images of the digits 0-9, 64 pixel values 0..16 and
+ * a label per row), read from digits.csv.gz (gzip; inflated by wt itself) or an uncompressed
+ * digits.csv.  path NULL: Debian's python3-sklearn copy,
+ * /usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz.  The fixed split: the
+ * first WT_DIGITS_TRAIN rows train, the last 297 test.  Host arrays from the context's allocator. */
+#define WT_DIGITS_TRAIN 1500
+typedef struct wt_digits {
+    int64_t count;            /* rows: 1797 */
+    float *pixels;            /* count x 64, row-major, 0..16 */
+    int32_t *labels;          /* count, 0..9 */
+} wt_digits;
+wt_status wt_digits_load(wt_context *ctx, const char *path, wt_digits *out);
+void wt_digits_free(wt_context *ctx, wt_digits *d);
+/* ---- end of training ------------------------------------------------------------------------ */
 
 #ifdef __cplusplus
 }

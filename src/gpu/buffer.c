@@ -681,12 +681,14 @@ wg_status wg_buffer_read(wg_buffer *b, uint64_t offset, void *dst, uint64_t size
 void wg__staging_destroy(wg_device *dev) {
     pool_destroy(dev);
     if (dev->ring_buf) {
-        dev->vk.vkDestroyBuffer(dev->device, dev->ring_buf, NULL);
+        if (!dev->abandoned)
+            dev->vk.vkDestroyBuffer(dev->device, dev->ring_buf, NULL);
         wg__mem_free(dev, &dev->ring_mem);
         dev->ring_buf = VK_NULL_HANDLE;
     }
     if (dev->rb_buf) {
-        dev->vk.vkDestroyBuffer(dev->device, dev->rb_buf, NULL);
+        if (!dev->abandoned)
+            dev->vk.vkDestroyBuffer(dev->device, dev->rb_buf, NULL);
         wg__mem_free(dev, &dev->rb_mem);
         dev->rb_buf = VK_NULL_HANDLE;
     }

@@ -18,7 +18,8 @@
  *              NEEDS_SG: `enable subgroups;` and flash_sg.wgsl where the key's mode[2] bit 3 is
  *              set, else flash_nosg.wgsl's stand-ins; NEEDS_SGMAT: subgroup matrices
  *              (chromium_experimental_subgroup_matrix: VK_KHR_cooperative_matrix); NEEDS_WGMAT:
- *              workgroup matrices (wgc_workgroup_matrix: VK_NV_cooperative_matrix2)
+ *              workgroup matrices (wgc_workgroup_matrix: VK_NV_cooperative_matrix2); NEEDS_W2:
+ *              binding 1 is read_write too (a second output), in pipeline layouts of its own
  *   unclamped  CLAMPED: wgc's compiler clamps every index (robustBufferAccess2 guards bindings
  *              anyway); UNCLAMPED: compiled without clamps, the file's header proves every index
  *              in range; a number: only keys whose op has one of those bits (the proof's case)
@@ -55,6 +56,12 @@
     X(pad, 1, STD, none, none, 0, CLAMPED, "pad (all modes): always") \
     X(gather, 2, STD, none, none, 0, CLAMPED, "gather, index_select, embedding: always") \
     X(scatter, 2, OWN, none, none, 0, CLAMPED, "scatter_add: always") \
+    X(optim, 2, OWN, none, none, NEEDS_W2, CLAMPED, \
+      "optimizer steps with state, parameter and state in one dispatch (SGD with momentum, " \
+      "Adam, AdamW): always") \
+    X(optim1, 1, OWN, none, none, 0, CLAMPED, \
+      "in-place writes: plain SGD steps, clip_grad_norm's scale, copies into existing tensors " \
+      "(checkpoint load): always") \
     X(transpose, 1, STD, none, none, 0, CLAMPED, "contiguous copy of a last-two-dims transpose: always") \
     X(copy4, 1, OWN, none, none, 0, CLAMPED, \
       "copies whose innermost dim, offsets and strides are quad-aligned on both sides") \
@@ -80,6 +87,13 @@
       "quad-aligned products that are not tile-exact: tile128x128v4w from 256 tiles (4096^3 " \
       "3.98 ms, H200), else tile64x64v4w (1024^3 72 us against 82; also the Winograd GEMMs)") \
     X(matvec, 3, OWN, none, none, 0, CLAMPED, "matmul with one output row or column, no batch, aligned rows") \
+    X(qmatvec, 3, OWN, qblock, none, NEEDS_SG, CLAMPED, \
+      "wt_qlinear with 1 to 4 rows of x (decode): the weight's blocks read in place, 8-32 lanes " \
+      "a row, subgroup shuffles where the device has subgroups of 8 to 128 lanes") \
+    X(qmatmul, 3, OWN, qblock, none, 0, CLAMPED, \
+      "wt_qlinear with more than 4 rows of x (prefill): 32 x 64 tiles, weights decoded to f32 " \
+      "in workgroup memory") \
+    X(qrows, 2, OWN, qblock, none, 0, CLAMPED, "wt_qdequantize, wt_qembedding: always") \
     X(matmul_coop, 3, OWN, none, none, NEEDS_SGMAT, UNCLAMPED, \
       "f16 products with WT_MATMUL_F16_TENSOR where matmul_wgm cannot run or loses its guard: " \
       "128x128 tiles, one 32-deep slice buffer from 528 tiles (4096^3 219 TFLOP/s, H200), " \

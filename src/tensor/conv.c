@@ -219,6 +219,13 @@ static wt_tensor *conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_te
                        "input %s, weight %s, groups %lld: expected weight [K, C / groups, KH, KW] with groups "
                        "dividing C and K", sx, sw, (long long)G);
     int64_t K = weight->shape[0], KH = weight->shape[2], KW = weight->shape[3];
+    /* the kernels' reduction loops: conv.wgsl takes 8 of C / groups * KH * KW per step,
+     * conv_direct.wgsl loops over KH, KW and C / groups; at most 65,535 steps each (lavapipe stops
+     * longer loops) */
+    if (C / G > 65535 || KH > 65535 || KW > 65535 || (C / G) * KH * KW > 65535 * 8)
+        return wt_fail(ctx, WT_STATUS_SHAPE, op,
+                       "input %s, weight %s, groups %lld: C / groups, KH and KW (each at most 65535) make too "
+                       "long a reduction (C / groups * KH * KW at most 524280)", sx, sw, (long long)G);
     if (bias && (bias->ndim != 1 || bias->shape[0] != K))
         return wt_fail(ctx, WT_STATUS_SHAPE, op, "input %s, weight %s: bias %s should be [%lld]", sx, sw, sb,
                        (long long)K);

@@ -113,6 +113,19 @@ static bool float_input(wt_context *ctx, const char *op, const wt_tensor *x) {
     return false;
 }
 
+/* softmax.wgsl and norm.wgsl stride through a row in steps of 256 lanes, at most 65,535 steps
+ * (lavapipe stops longer loops): longer rows are refused. */
+#define NN_MAX_ROW (65535 * 256)
+
+static bool row_fits(wt_context *ctx, const char *op, const wt_tensor *x, int64_t K) {
+    if (K <= NN_MAX_ROW)
+        return true;
+    char b[160];
+    wt_fail(ctx, WT_STATUS_SHAPE, op, "rows of %lld elements (shape %s) exceed the kernels' %d", (long long)K,
+            wt_shape_str(b, sizeof b, x->ndim, x->shape), NN_MAX_ROW);
+    return false;
+}
+
 /* softmax along dim; flags SM_* (internal.h: attention.c uses SM_ZERO_EMPTY). */
 wt_tensor *wt_softmax_flags(wt_context *ctx, const char *op, wt_tensor *x, int dim, uint32_t flags) {
     if (!ctx || !wt_check_tensor(ctx, op, x) || !float_input(ctx, op, x))
@@ -125,6 +138,8 @@ wt_tensor *wt_softmax_flags(wt_context *ctx, const char *op, wt_tensor *x, int d
     }
     if (dim < 0)
         dim += n;
+    if (!row_fits(ctx, op, x, x->ndim ? x->shape[dim] : 1))
+        return NULL;
     wt_tensor *out = wt_tensor_new(ctx, op, x->dtype, x->ndim, x->shape);
     if (!out)
         return NULL;
@@ -203,6 +218,8 @@ static wt_tensor *norm(wt_context *ctx, const char *op, wt_tensor *x, wt_tensor 
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "eps %g must be >= 0", eps);
     }
     int64_t K = x->shape[x->ndim - 1];
+    if (!row_fits(ctx, op, x, K))
+        return NULL;
     wt_tensor *w, *b = NULL;
     if (!norm_param(ctx, op, "weight", weight, x, K, &w))
         return NULL;
