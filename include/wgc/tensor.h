@@ -576,8 +576,9 @@ typedef struct wt_loss_desc {
     double beta;              /* smooth_l1: 0: 1 */
 } wt_loss_desc;
 /* logits [N, C] (f32 or f16), target [N] class indices (i32 or u32, in [0, C) unless ignored; an
- * index out of range adds nothing).  log_softmax and the picked entries in one pass; the backward
- * writes softmax - onehot in one scatter (nothing else of [N, C] is kept). */
+ * index out of range adds nothing).  Only the logits and per-row values are kept for backward
+ * (no log-probabilities, no one-hot); the backward writes softmax - onehot through two [N, C]
+ * temporaries and one scatter into the gradient. */
 wt_tensor *wt_cross_entropy(wt_context *ctx, wt_tensor *logits, wt_tensor *target, const wt_loss_desc *desc);
 /* logp [N, C] (log-probabilities), target [N]: -logp[i, target[i]]. */
 wt_tensor *wt_nll_loss(wt_context *ctx, wt_tensor *logp, wt_tensor *target, const wt_loss_desc *desc);
