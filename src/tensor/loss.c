@@ -189,8 +189,44 @@ static wt_tensor *class_reduce(wt_context *ctx, wt_tensor *per, const wt_loss_de
     return out;
 }
 
+typedef wt_tensor *(*class_loss)(wt_context *, wt_tensor *, wt_tensor *, const wt_loss_desc *);
+
+/* logits [C] with a 0-d target, or [N, C, d1, ..] with target [N, d1, ..]: the classes moved last
+ * and the rest flattened to rows (recorded views and copies), per-element results shaped back */
+static wt_tensor *class_nd(wt_context *ctx, const char *op, wt_tensor *x, wt_tensor *t, const wt_loss_desc *d,
+                           class_loss f) {
+    char a[160], b[160];
+    bool ok = x->ndim >= 1 && t->ndim == (x->ndim == 1 ? 0 : x->ndim - 1);
+    for (int i = 0; ok && i < t->ndim; i++)
+        ok = t->shape[i] == x->shape[i ? i + 1 : 0];
+    if (!ok)
+        return wt_fail(ctx, WT_STATUS_SHAPE, op, "input %s and target %s: input [N, C, d...] and target [N, d...] (or "
+                       "[C] and []) needed", SHAPE(a, x), SHAPE(b, t));
+    int perm[WT_MAX_DIMS], nd = x->ndim;
+    for (int i = 0; i < nd; i++)
+        perm[i] = i == 0 ? 0 : i == nd - 1 ? 1 : i + 1;
+    int64_t C = x->shape[nd == 1 ? 0 : 1];
+    wt_tensor *xp = nd == 1 ? x : wt_permute(ctx, x, perm);
+    if (nd == 1)
+        wt_retain(xp);
+    wt_tensor *x2 = xp ? wt_reshape(ctx, xp, WT_SHAPE(-1, C)) : NULL;
+    wt_tensor *t2 = x2 ? wt_reshape(ctx, t, WT_SHAPE(-1)) : NULL;
+    wt_tensor *l = t2 ? f(ctx, x2, t2, d) : NULL;
+    wt_tensor *out = l;
+    if (l && d && d->reduction == WT_REDUCTION_NONE) {
+        out = wt_reshape(ctx, l, t->ndim, t->shape);
+        wt_release(l);
+    }
+    wt_release(xp);
+    wt_release(x2);
+    wt_release(t2);
+    return out;
+}
+
 wt_tensor *wt_cross_entropy(wt_context *ctx, wt_tensor *logits, wt_tensor *target, const wt_loss_desc *desc) {
     const char *op = "wt_cross_entropy";
+    if (ctx && logits && target && logits->refs && target->refs && logits->ndim != 2)
+        return class_nd(ctx, op, logits, target, desc, wt_cross_entropy);
     wt_tensor *safe, *w;
     bool was = ctx ? wt_set_grad_enabled(ctx, false) : false;
     if (!class_args(ctx, op, logits, target, desc, &safe, &w)) {
@@ -244,6 +280,8 @@ wt_tensor *wt_cross_entropy(wt_context *ctx, wt_tensor *logits, wt_tensor *targe
 
 wt_tensor *wt_nll_loss(wt_context *ctx, wt_tensor *logp, wt_tensor *target, const wt_loss_desc *desc) {
     const char *op = "wt_nll_loss";
+    if (ctx && logp && target && logp->refs && target->refs && logp->ndim != 2)
+        return class_nd(ctx, op, logp, target, desc, wt_nll_loss);
     wt_tensor *safe, *w;
     bool was = ctx ? wt_set_grad_enabled(ctx, false) : false;
     if (!class_args(ctx, op, logp, target, desc, &safe, &w)) {

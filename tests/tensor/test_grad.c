@@ -718,8 +718,21 @@ static void ref_ce(const gcase *c, double *const *x, double *out) {
     else
         out[0] = c->ip[0] == WT_REDUCTION_SUM ? tot : tot / cnt;
 }
+/* logits [2, 5, 2] (N, C, d) with target [2, 2]: the rows of ref_ce are (n, d) pairs */
+static void ref_ce_nd(const gcase *c, double *const *x, double *out) {
+    double rows[20];
+    for (int n = 0; n < 2; n++)
+        for (int k = 0; k < 5; k++)
+            for (int j = 0; j < 2; j++)
+                rows[(n * 2 + j) * 5 + k] = x[0][(n * 5 + k) * 2 + j];
+    gcase r = *c;
+    r.sh[0][0] = 4, r.sh[0][1] = 5;
+    double *in[1] = { rows };
+    ref_ce(&r, in, out);
+}
 static wt_tensor *gpu_ce(const gcase *c, wt_tensor *const *x) {
-    wt_tensor *t = tt_upload(ctx, WT_I32, 1, (int64_t[]){ 4 }, c->ip[1] ? ce_target_ign : ce_target);
+    wt_tensor *t = c->nd[0] == 3 ? tt_upload(ctx, WT_I32, WT_SHAPE(2, 2), c->ip[1] ? ce_target_ign : ce_target)
+                                 : tt_upload(ctx, WT_I32, 1, (int64_t[]){ 4 }, c->ip[1] ? ce_target_ign : ce_target);
     wt_loss_desc d = { .reduction = (wt_reduction)c->ip[0], .use_ignore_index = c->ip[1] != 0, .ignore_index = -100,
                        .label_smoothing = c->p[0] };
     wt_tensor *y = c->ip[2] ? wt_nll_loss(ctx, x[0], t, &d) : wt_cross_entropy(ctx, x[0], t, &d);
@@ -964,6 +977,10 @@ static gcase cases[] = {
       .ip = { WT_REDUCTION_MEAN, 1 }, .p = { 0.3 }, .lo = -2, .hi = 2 },
     { .name = "nll_loss", .ref = ref_ce, .gpu = gpu_ce, .nin = 1, .nd = { 2 }, .sh = { SH(4, 5) },
       .ip = { WT_REDUCTION_MEAN, 1, 1 } },
+    { .name = "cross_entropy", .ref = ref_ce_nd, .gpu = gpu_ce, .nin = 1, .nd = { 3 }, .sh = { SH(2, 5, 2) },
+      .ip = { WT_REDUCTION_NONE, 1 }, .p = { 0.1 }, .lo = -2, .hi = 2 },
+    { .name = "nll_loss", .ref = ref_ce_nd, .gpu = gpu_ce, .nin = 1, .nd = { 3 }, .sh = { SH(2, 5, 2) },
+      .ip = { WT_REDUCTION_MEAN, 0, 1 }, .layout = { TT_TRANSPOSED } },
     { .name = "nll_loss", .ref = ref_ce, .gpu = gpu_ce, .nin = 1, .nd = { 2 }, .sh = { SH(4, 5) },
       .ip = { WT_REDUCTION_NONE, 0, 1 } },
     { .name = "mse", .ref = ref_pointwise_loss, .gpu = gpu_pointwise_loss, .nin = 2, .nd = { 2, 2 },
