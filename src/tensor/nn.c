@@ -181,11 +181,12 @@ wt_tensor *wt_softmax_flags(wt_context *ctx, const char *op, wt_tensor *x, int d
 }
 
 wt_tensor *wt_softmax(wt_context *ctx, wt_tensor *x, int dim) {
-    return wt_softmax_flags(ctx, "wt_softmax", x, dim, 0);
+    return wt__grad(ctx, wt_softmax_flags(ctx, "wt_softmax", x, dim, 0), WT_G_softmax, 1, &x, &(wt_gargs){ .i = { dim } });
 }
 
 wt_tensor *wt_log_softmax(wt_context *ctx, wt_tensor *x, int dim) {
-    return wt_softmax_flags(ctx, "wt_log_softmax", x, dim, SM_LOG);
+    return wt__grad(ctx, wt_softmax_flags(ctx, "wt_log_softmax", x, dim, SM_LOG), WT_G_log_softmax, 1, &x,
+                    &(wt_gargs){ .i = { dim } });
 }
 
 /* A contiguous, 4-aligned copy of a 1-d parameter of K elements (or NULL when absent). */
@@ -268,11 +269,13 @@ static wt_tensor *norm(wt_context *ctx, const char *op, wt_tensor *x, wt_tensor 
 }
 
 wt_tensor *wt_layer_norm(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor *bias, double eps) {
-    return norm(ctx, "wt_layer_norm", x, weight, bias, eps, false);
+    return wt__grad(ctx, norm(ctx, "wt_layer_norm", x, weight, bias, eps, false), WT_G_layer_norm, 3,
+                    (wt_tensor *const[]){ x, weight, bias }, &(wt_gargs){ .f = { eps } });
 }
 
 wt_tensor *wt_rms_norm(wt_context *ctx, wt_tensor *x, wt_tensor *weight, double eps) {
-    return norm(ctx, "wt_rms_norm", x, weight, NULL, eps, true);
+    return wt__grad(ctx, norm(ctx, "wt_rms_norm", x, weight, NULL, eps, true), WT_G_rms_norm, 2,
+                    (wt_tensor *const[]){ x, weight }, &(wt_gargs){ .f = { eps } });
 }
 
 wt_tensor *wt_rope(wt_context *ctx, wt_tensor *x, const wt_rope_desc *desc) {
@@ -351,5 +354,6 @@ wt_tensor *wt__rope_ex(wt_context *ctx, const char *op, wt_tensor *x, const wt_r
         wt_release(out);
         return NULL;
     }
-    return out;
+    return wt__grad(ctx, out, WT_G_rope, 1, &x,
+                    &(wt_gargs){ .i = { d.layout, d.position_offset, d.seq_dim, d.rotary_dims }, .f = { d.theta } });
 }
