@@ -253,8 +253,9 @@ typedef enum wl_logits_mode {
     WL_LOGITS_NONE,           /* none (the KV cache only) */
     WL_LOGITS_MODE_COUNT
 } wl_logits_mode;
-/* Appends tokens[0 .. n) to sequence seq at its position (wl_engine_pos), records the forward pass
- * and flushes it (no wait): logits as mode says.  The prompt must fit: pos + n <= n_ctx, else
+/* Appends tokens[0 .. n) to sequence seq at its position (wl_engine_pos) and records the forward
+ * pass (lazily: it goes to the GPU with the next readback, such as the sampler's, or wt_flush, so
+ * a decode step and its sampling are one submit): logits as mode says.  The prompt must fit: pos + n <= n_ctx, else
  * WL_STATUS_INVALID_ARGUMENT and nothing changes; a token outside [0, n_vocab) likewise. */
 wl_status wl_engine_eval(wl_engine *e, uint32_t seq, const int32_t *tokens, uint32_t n, wl_logits_mode mode,
                          wl_error *err);

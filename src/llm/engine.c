@@ -611,7 +611,7 @@ wl_status wl_engine_eval(wl_engine *e, uint32_t seq, const int32_t *tokens, uint
     }
     bool ok = x && (mode == WL_LOGITS_NONE || e->logits);
     wt_release(x);
-    if (!ok || wt_flush(ctx) != WT_OK) {
+    if (!ok) {
         wt_release(e->logits);
         e->logits = NULL;
         return gpu_fail(e, ctx, err, "eval");

@@ -548,6 +548,7 @@ static void real(const char *path, const char *golden) {
 }
 
 int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IOLBF, 0);   /* progress lines as they come */
     tt_fixture f;
     ctx = tt_init(&f, NULL);
     if (argc == 4 && !strcmp(argv[1], "--real")) {
