@@ -429,6 +429,10 @@ wt_tensor *wt_flip(wt_context *ctx, wt_tensor *t, int ndims, const int *dims);
 wt_tensor *wt_one_hot(wt_context *ctx, wt_tensor *indices, int64_t num_classes);
 /* t with value wherever mask (any dtype, nonzero = true, broadcastable to t's shape) is set. */
 wt_tensor *wt_masked_fill(wt_context *ctx, wt_tensor *t, wt_tensor *mask, double value);
+/* In place: copies src into dst (a tensor or any view with src's shape, e.g. a slice of a KV
+ * cache), converting the dtype, lazily like every op (later ops reading dst's storage see the
+ * new values).  dst must not share storage with src.  Returns the status. */
+wt_status wt_copy_(wt_context *ctx, wt_tensor *dst, wt_tensor *src);
 
 /* ---- neural-network ops (src/tensor/nn.c, src/tensor/attention.c) ------------------------- */
 /* softmax / log_softmax along dim (negative counts from the end), numerically stable (the row's
