@@ -429,6 +429,10 @@ wt_tensor *wt_flip(wt_context *ctx, wt_tensor *t, int ndims, const int *dims);
 wt_tensor *wt_one_hot(wt_context *ctx, wt_tensor *indices, int64_t num_classes);
 /* t with value wherever mask (any dtype, nonzero = true, broadcastable to t's shape) is set. */
 wt_tensor *wt_masked_fill(wt_context *ctx, wt_tensor *t, wt_tensor *mask, double value);
+/* In place: copies src into dst (a tensor or any view with src's shape, e.g. a slice of a KV
+ * cache), converting the dtype, lazily like every op (later ops reading dst's storage see the
+ * new values).  dst must not share storage with src.  Returns the status. */
+wt_status wt_copy_(wt_context *ctx, wt_tensor *dst, wt_tensor *src);
 
 /* ---- neural-network ops (src/tensor/nn.c, src/tensor/attention.c) ------------------------- */
 /* softmax / log_softmax along dim (negative counts from the end), numerically stable (the row's
@@ -503,6 +507,94 @@ wt_tensor *wt_scaled_dot_product_attention(wt_context *ctx, wt_tensor *q, wt_ten
  * shape: doc/nn.md).  Fills up to cap entries of out (NULL when cap is 0); returns how many. */
 size_t wt_attention_kernel_names(const char **out, size_t cap);
 /* ---- end of the neural-network ops ---------------------------------------------------------- */
+
+/* ---- autograd (src/tensor/grad.c, derivatives.c, loss.c; doc/tensor.md "Autograd") --------- */
+/* Define-by-run, as PyTorch's: mark leaves with wt_set_requires_grad; every differentiable op
+ * called on a tensor that requires grad (while grad mode is on) records how to differentiate
+ * itself on its result; wt_backward(loss) walks that graph back and adds each leaf's gradient to
+ * its .grad (wt_grad).  Backward is made of wt ops: lazy, batched with forward, on the GPU; it
+ * reads nothing back.  Gradients accumulate over calls until wt_zero_grad.  The graph lives as
+ * long as a result of it is held; wt_backward frees each node's saved tensors as soon as it has
+ * used them, unless retain_graph: a second backward through such a node is an error naming the
+ * op (a node that saved nothing, like add's, can be walked again).  Only leaves get .grad.
+ * Integer and bool results never require grad (comparisons, argmax, one_hot ...).
+ *
+ *     wt_set_requires_grad(ctx, w, true);                    // a float leaf
+ *     wt_tensor *y = wt_matmul(ctx, x, w);                   // recorded: y requires grad
+ *     wt_tensor *l = wt_mean(ctx, y, 0, NULL, false);
+ *     wt_backward(ctx, l, NULL, NULL);                       // one-element loss: NULL gradient
+ *     wt_tensor *gw = wt_grad(ctx, w);                       // dl/dw, w's shape and dtype
+ *
+ * Ops with a backward rule: every float elementwise op (binary, *_scalar, unary, clamp, where,
+ * masked_fill, cast between floats, clone, contiguous), the reductions (sum, mean, prod, max, min,
+ * var, std, cumsum), the views, cat, stack, gather, index_select, embedding, scatter_add, pad
+ * (all modes), flip, matmul, matmul_ex, linear, conv2d, max_pool2d, avg_pool2d, softmax,
+ * log_softmax, layer_norm, rms_norm, rope, scaled_dot_product_attention (its scores in memory:
+ * O(L^2)) and the losses below. */
+typedef struct wt_backward_desc {
+    const char *label;
+    bool retain_graph;        /* keep the saved tensors: the graph can be walked again */
+} wt_backward_desc;
+/* Only float tensors, and only leaves (a result of a recorded op is not: wt_detach gives one). */
+wt_status wt_set_requires_grad(wt_context *ctx, wt_tensor *t, bool requires_grad);
+bool wt_requires_grad(const wt_tensor *t);
+bool wt_is_leaf(const wt_tensor *t);              /* no recorded op made it */
+const char *wt_grad_fn_name(const wt_tensor *t);  /* "wt_mul" for a result of wt_mul; NULL for a leaf */
+/* A new reference to t's accumulated gradient (t's shape and dtype, contiguous, never shared with
+ * another tensor's); NULL when there is none.  The tensor is replaced, not written, when more is
+ * accumulated. */
+wt_tensor *wt_grad(wt_context *ctx, wt_tensor *t);
+/* Replaces t's gradient (NULL: none; else t's shape and dtype, retained). */
+wt_status wt_set_grad(wt_context *ctx, wt_tensor *t, wt_tensor *grad);
+void wt_zero_grad(wt_context *ctx, wt_tensor *t);   /* drops the gradient (PyTorch's set_to_none) */
+/* Backpropagates from t: grad is dL/dt (t's shape, a float dtype), or NULL when t has one element
+ * (then 1).  Errors (nothing changes): t does not require grad, a non-scalar t without grad, a
+ * gradient of another shape, a node whose saved tensors a previous backward freed, an op without
+ * a backward rule.  An error during the pass (out of memory) leaves every .grad as it was. */
+wt_status wt_backward(wt_context *ctx, wt_tensor *t, wt_tensor *grad, const wt_backward_desc *desc);
+/* Grad mode (on at creation): when off, ops record nothing (evaluation, optimizer steps).  Returns
+ * the previous state, for scoping: bool was = wt_set_grad_enabled(ctx, false); ...;
+ * wt_set_grad_enabled(ctx, was). */
+bool wt_set_grad_enabled(wt_context *ctx, bool enabled);
+bool wt_is_grad_enabled(const wt_context *ctx);
+/* A view of t's data outside the graph (a leaf that does not require grad); no copy. */
+wt_tensor *wt_detach(wt_context *ctx, wt_tensor *t);
+uint64_t wt_grad_node_count(const wt_context *ctx);   /* graph nodes alive (tests, leak checks) */
+
+/* Losses, as torch.nn.functional's.  Reduction MEAN (default) averages over the elements (over
+ * the targets not ignored for cross_entropy / nll_loss), SUM adds, NONE keeps one value per
+ * element (per row for cross_entropy / nll_loss).  Input and target shapes must match exactly
+ * (no broadcasting); errors name the op and both shapes. */
+typedef enum wt_reduction {
+    WT_REDUCTION_MEAN = 0,
+    WT_REDUCTION_SUM,
+    WT_REDUCTION_NONE,
+    WT_REDUCTION_COUNT
+} wt_reduction;
+typedef struct wt_loss_desc {
+    const char *label;
+    wt_reduction reduction;
+    bool use_ignore_index;    /* cross_entropy, nll_loss: targets equal to ignore_index add nothing */
+    int64_t ignore_index;     /* (PyTorch's default is -100 with use_ignore_index) */
+    double label_smoothing;   /* cross_entropy: in [0, 1] */
+    double beta;              /* smooth_l1: 0: 1 */
+} wt_loss_desc;
+/* logits [N, C] (f32 or f16), target [N] class indices (i32 or u32, in [0, C) unless ignored; an
+ * index out of range adds nothing); also [C] with a 0-d target, and [N, C, d1, ...] with target
+ * [N, d1, ...] (NONE then gives [N, d1, ...]), as PyTorch.  Only the logits and per-row values are kept for backward
+ * (no log-probabilities, no one-hot); the backward writes softmax - onehot through two [N, C]
+ * temporaries and one scatter into the gradient. */
+wt_tensor *wt_cross_entropy(wt_context *ctx, wt_tensor *logits, wt_tensor *target, const wt_loss_desc *desc);
+/* logp [N, C] (log-probabilities), target [N]: -logp[i, target[i]]. */
+wt_tensor *wt_nll_loss(wt_context *ctx, wt_tensor *logp, wt_tensor *target, const wt_loss_desc *desc);
+wt_tensor *wt_mse_loss(wt_context *ctx, wt_tensor *input, wt_tensor *target, const wt_loss_desc *desc);
+wt_tensor *wt_l1_loss(wt_context *ctx, wt_tensor *input, wt_tensor *target, const wt_loss_desc *desc);
+/* 0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target). */
+wt_tensor *wt_smooth_l1_loss(wt_context *ctx, wt_tensor *input, wt_tensor *target, const wt_loss_desc *desc);
+/* max(x, 0) - x y + log(1 + exp(-|x|)), the gradient sigmoid(x) - y (also at x = 0). */
+wt_tensor *wt_binary_cross_entropy_with_logits(wt_context *ctx, wt_tensor *logits, wt_tensor *target,
+                                               const wt_loss_desc *desc);
+/* ---- end of autograd ---------------------------------------------------------------------- */
 
 /* ---- matmul family (src/tensor/matmul.c, autotune.c) --------------------------------------- */
 /* torch.matmul: a [..., M, K] . b [..., K, N] -> [..., M, N] with numpy broadcasting of the batch

@@ -379,8 +379,14 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     return out;
 }
 
+static wt_tensor *sdpa(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt_tensor *v, const wt_attention_desc *desc);
 wt_tensor *wt_scaled_dot_product_attention(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt_tensor *v,
                                            const wt_attention_desc *desc) {
+    wt_gargs a = { .f = { desc ? desc->scale : 0 }, .i = { desc && desc->causal }, .save = { desc ? desc->mask : NULL } };
+    return wt__grad(ctx, sdpa(ctx, q, k, v, desc), WT_G_scaled_dot_product_attention, 3, (wt_tensor *const[]){ q, k, v }, &a);
+}
+
+static wt_tensor *sdpa(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt_tensor *v, const wt_attention_desc *desc) {
     const char *op = "wt_scaled_dot_product_attention";
     if (!ctx)
         return NULL;

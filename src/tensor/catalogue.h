@@ -104,6 +104,17 @@
       "conv2d: depthwise, few channels, or a tiny inner dimension (the GEMM tiles would stay " \
       "empty)") \
     X(pool, 1, OWN, none, none, 0, CLAMPED, "max_pool2d, avg_pool2d: always") \
+    X(conv_bw, 2, OWN, none, none, 0, CLAMPED, \
+      "conv2d backward (backward.h): dx where wt_conv2d cannot take it (stride > 1, padding past " \
+      "the dilated filter), dw as chunked partial sums for few channels") \
+    X(conv_bw_dw, 2, OWN, none, none, 0, CLAMPED, \
+      "conv2d backward dw as tiled partial sums (64 x 64 tiles of [K, R]): the tiles fill") \
+    X(pool_bw, 2, OWN, none, none, 0, CLAMPED, "max_pool2d, avg_pool2d backward: always") \
+    X(act_bw, 2, MAP2, unary_f, none, 0, UNCLAMPED, "silu, gelu backward: always") \
+    X(nn_bw, 3, STD, none, none, 0, CLAMPED, \
+      "softmax, log_softmax, layer_norm, rms_norm backward: always") \
+    X(attn_bw, 3, OWN, none, none, 0, CLAMPED, \
+      "scaled_dot_product_attention backward (flash, f32, D <= 256, no mask tensor): always") \
     X(matmul4, 3, OWN, matmul_tile, none, 0, 4, \
       "quad-aligned tile-exact products from 256 tiles: tile128x128v4s (4096^3 3.39 ms, 0.82x " \
       "cuBLAS, H200); tuner candidate tile128x64v4s, its pick for A^T.B (2.90 ms against " \

@@ -99,6 +99,10 @@ struct wt_tensor {
     int64_t offset;
     int64_t numel;
     wt_storage *st;
+    bool requires_grad;           /* autograd (grad.c): a leaf marked so, or a result with a node */
+    struct wt_node *node;         /* the op that made it (grad_fn); NULL for leaves */
+    wt_tensor *grad;              /* a leaf's accumulated gradient */
+    wt_tensor *gpend;             /* a leaf's gradient within one wt_backward */
     wt_tensor *next;              /* free list / live list */
     wt_tensor *prev;
 };
@@ -204,6 +208,10 @@ struct wt_context {
     uint32_t wgm_count;
     bool mm_ahead;                /* inside wt_autotune_matmul: the tuner and the guard may time,
                                      whatever the policy's tune mode, with no budget */
+
+    /* autograd (grad.c) */
+    bool no_grad;                 /* wt_set_grad_enabled(false), and inside wt_backward */
+    struct wt_gstate *grad;       /* node free list and backward scratch, made on first use */
 
     wt_stats stats;
 };
@@ -371,5 +379,8 @@ wt_tensor *wt_softmax_flags(wt_context *ctx, const char *op, wt_tensor *x, int d
 /* movement.c: the contiguous copy of a view whose last two dims are swapped, through 32x32
  * tiles; *out NULL (and WT_OK) when t is not such a view (then copy it another way). */
 wt_status wt_transpose_copy(wt_context *ctx, const char *op, wt_tensor *t, wt_tensor **out);
+
+/* autograd: the tape (grad.c), the rules (derivatives.c) */
+#include "tensor/grad.h"
 
 #endif

@@ -751,11 +751,13 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
 }
 
 wt_tensor *wt_matmul(wt_context *ctx, wt_tensor *a, wt_tensor *b) {
-    return mm(ctx, "wt_matmul", a, b, false, NULL, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO);
+    return wt__grad(ctx, mm(ctx, "wt_matmul", a, b, false, NULL, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO), WT_G_matmul, 2,
+                    (wt_tensor *const[]){ a, b }, NULL);
 }
 
 wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, const wt_matmul_desc *desc) {
-    return mm(ctx, "wt_matmul", a, b, false, bias, desc ? desc->precision : WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO);
+    return wt__grad(ctx, mm(ctx, "wt_matmul", a, b, false, bias, desc ? desc->precision : WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO),
+                    WT_G_matmul, 3, (wt_tensor *const[]){ a, b, bias }, NULL);
 }
 
 wt_tensor *wt_matmul_kernel_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, wt_mm_kernel kernel) {
@@ -763,5 +765,6 @@ wt_tensor *wt_matmul_kernel_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_t
 }
 
 wt_tensor *wt_linear(wt_context *ctx, wt_tensor *x, wt_tensor *w, wt_tensor *bias) {
-    return mm(ctx, "wt_linear", x, w, true, bias, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO);
+    return wt__grad(ctx, mm(ctx, "wt_linear", x, w, true, bias, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO), WT_G_linear, 3,
+                    (wt_tensor *const[]){ x, w, bias }, NULL);
 }
