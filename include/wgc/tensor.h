@@ -798,13 +798,20 @@ typedef struct wt_optimizer_desc {
 } wt_optimizer_desc;
 typedef struct wt_optimizer wt_optimizer;
 /* NULL with the context's error set for a bad hyperparameter (the field named), a parameter that
- * is not a contiguous f32 tensor or appears twice. */
+ * is not a contiguous f32 leaf (wt_is_leaf: not the result of a recorded op) or appears twice. */
 wt_optimizer *wt_optimizer_create(wt_context *ctx, const wt_optimizer_desc *desc);
 void wt_optimizer_destroy(wt_optimizer *opt);      /* NULL is fine; releases its references */
 /* One step.  grads[i] is the gradient of the i-th parameter in group order (group 0's first);
  * n must be the optimizer's parameter count; each gradient f32 with its parameter's shape (any
  * layout: a view is copied contiguous first).  A NULL gradient is an error (WT_STATUS_NULL_TENSOR). */
 wt_status wt_optimizer_step(wt_optimizer *opt, wt_tensor *const *grads, int n);
+/* With autograd: one step with each parameter's accumulated gradient (wt_grad); a parameter
+ * without one is left out, as torch.optim does (its values, state and step count stay).  Steps
+ * run with grad mode off; call it after wt_backward (the graph must not need the old values). */
+wt_status wt_optimizer_step_grads(wt_optimizer *opt);
+void wt_optimizer_zero_grad(wt_optimizer *opt);          /* wt_zero_grad of every parameter */
+/* wt_clip_grad_norm over the gradients the parameters have (an error when none has one). */
+wt_tensor *wt_optimizer_clip_grad_norm(wt_optimizer *opt, double max_norm, double norm_type);
 int wt_optimizer_param_count(const wt_optimizer *opt);
 wt_tensor *wt_optimizer_param(const wt_optimizer *opt, int i);   /* borrowed; NULL out of range */
 int64_t wt_optimizer_steps(const wt_optimizer *opt);   /* completed wt_optimizer_step calls */

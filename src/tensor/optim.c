@@ -12,6 +12,9 @@
  * Host-side scalars follow torch: bias corrections in double from the parameter's own step count,
  * handed to the kernel as f32 (lr / (1 - beta1^t), sqrt(1 - beta2^t)).
  *
+ * With autograd, wt_optimizer_step_grads reads each parameter's .grad (wt_grad) and skips those
+ * without one, as torch.optim does; steps and clipping run with grad mode off (torch.no_grad).
+ *
  * clip_grad_norm composes the norms from wt ops (lazy) and scales every gradient in place with
  * optim1.wgsl's OP 1, reading the coefficient from a one-element tensor: no readback.  The
  * schedules are plain functions of the step. */
@@ -64,6 +67,11 @@ static bool check_param(wt_context *ctx, const char *op, const wt_tensor *p, int
     if (p->dtype != WT_F32) {
         wt_fail(ctx, WT_STATUS_DTYPE, op, "group %d parameter %d %s is %s (f32 parameters only)", g, i, SHAPE(b, p),
                 wt_dtype_name(p->dtype));
+        return false;
+    }
+    if (!wt_is_leaf(p)) {
+        wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "group %d parameter %d %s is not a leaf (a result of %s): "
+                "optimizers update leaves in place", g, i, SHAPE(b, p), wt_grad_fn_name(p));
         return false;
     }
     if (!wt_is_contiguous(p) || p->offset + p->numel > (int64_t)UINT32_MAX) {
@@ -258,10 +266,8 @@ wt_status wt_copy_into(wt_context *ctx, wt_tensor *dst, wt_tensor *src) {
     return st;
 }
 
-wt_status wt_optimizer_step(wt_optimizer *opt, wt_tensor *const *grads, int n) {
-    const char *op = "wt_optimizer_step";
-    if (!opt)
-        return WT_STATUS_INVALID_ARGUMENT;
+/* One step; skip: a NULL gradient leaves its parameter out (autograd's parameters without .grad). */
+static wt_status step(wt_optimizer *opt, const char *op, wt_tensor *const *grads, int n, bool skip) {
     wt_context *ctx = opt->ctx;
     if (n != opt->nparams || (n && !grads))
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "%d gradients for %d parameters", grads ? n : 0,
@@ -273,6 +279,8 @@ wt_status wt_optimizer_step(wt_optimizer *opt, wt_tensor *const *grads, int n) {
         char b[160], c[160];
         if (!check_param(ctx, op, q->p, q->group, i))
             return ctx->status;
+        if (!g && skip)
+            continue;
         if (!g)
             return ctx->status != WT_OK ? ctx->status
                                         : wt_failst(ctx, WT_STATUS_NULL_TENSOR, op, "parameter %d %s (group %d) has no "
@@ -293,6 +301,8 @@ wt_status wt_optimizer_step(wt_optimizer *opt, wt_tensor *const *grads, int n) {
                          WT_F32, WT_F32, WT_F32);
     wt_kkey key1 = wt_key(WT_K_optim1, WT__INPLACE_SGD, WT_F32, WT_F32, WT_DTYPE_DEFAULT, WT_F32);
     for (int i = 0; i < n; i++) {   /* the kernels built before anything is recorded */
+        if (!grads[i])
+            continue;
         bool stateful = wt__optim_state_rows(opt, i) > 0;
         if (stateful && !kstate && !(kstate = wt_kernel_get(ctx, op, &key)))
             return ctx->status;
@@ -314,6 +324,8 @@ wt_status wt_optimizer_step(wt_optimizer *opt, wt_tensor *const *grads, int n) {
         gc[i] = made[i] = NULL;
     for (int i = 0; i < n && st == WT_OK; i++) {
         wt__opt_param *q = &opt->ps[i];
+        if (!grads[i])
+            continue;
         if (!(gc[i] = wt_contiguous(ctx, grads[i])))
             st = ctx->status;
         int rows = wt__optim_state_rows(opt, i);
@@ -325,6 +337,8 @@ wt_status wt_optimizer_step(wt_optimizer *opt, wt_tensor *const *grads, int n) {
     for (int i = 0; i < n && st == WT_OK; i++) {
         wt__opt_param *q = &opt->ps[i];
         const wt_optim_hparams *h = &opt->h[q->group];
+        if (!gc[i])
+            continue;
         if (made[i]) {
             q->state = made[i];
             made[i] = NULL;
@@ -383,6 +397,70 @@ wt_status wt_optimizer_step(wt_optimizer *opt, wt_tensor *const *grads, int n) {
     return st;
 }
 
+wt_status wt_optimizer_step(wt_optimizer *opt, wt_tensor *const *grads, int n) {
+    if (!opt)
+        return WT_STATUS_INVALID_ARGUMENT;
+    bool was = wt_set_grad_enabled(opt->ctx, false);   /* the updates are not part of any graph */
+    wt_status st = step(opt, "wt_optimizer_step", grads, n, false);
+    wt_set_grad_enabled(opt->ctx, was);
+    return st;
+}
+
+/* Each parameter's .grad (new references; NULL where none) into g[0 .. nparams). */
+static wt_tensor **grads_of(wt_optimizer *opt, const char *op) {
+    int n = opt->nparams;
+    wt_tensor **g = wt_alloc(opt->ctx, (size_t)(n ? n : 1) * sizeof *g);
+    if (!g)
+        return wt_fail(opt->ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory");
+    for (int i = 0; i < n; i++)
+        g[i] = wt_grad(opt->ctx, opt->ps[i].p);
+    return g;
+}
+
+static void grads_free(wt_optimizer *opt, wt_tensor **g) {
+    for (int i = 0; i < opt->nparams; i++)
+        wt_release(g[i]);
+    wt_free(opt->ctx, g);
+}
+
+wt_status wt_optimizer_step_grads(wt_optimizer *opt) {
+    const char *op = "wt_optimizer_step_grads";
+    if (!opt)
+        return WT_STATUS_INVALID_ARGUMENT;
+    wt_tensor **g = grads_of(opt, op);
+    if (!g)
+        return opt->ctx->status;
+    bool was = wt_set_grad_enabled(opt->ctx, false);
+    wt_status st = step(opt, op, g, opt->nparams, true);
+    wt_set_grad_enabled(opt->ctx, was);
+    grads_free(opt, g);
+    return st;
+}
+
+void wt_optimizer_zero_grad(wt_optimizer *opt) {
+    for (int i = 0; opt && i < opt->nparams; i++)
+        wt_zero_grad(opt->ctx, opt->ps[i].p);
+}
+
+wt_tensor *wt_optimizer_clip_grad_norm(wt_optimizer *opt, double max_norm, double norm_type) {
+    const char *op = "wt_optimizer_clip_grad_norm";
+    if (!opt)
+        return NULL;
+    wt_tensor **g = grads_of(opt, op);
+    if (!g)
+        return NULL;
+    int k = 0;
+    for (int i = 0; i < opt->nparams; i++)   /* the parameters that have a gradient, in order */
+        if (g[i])
+            g[k++] = g[i];
+    for (int i = k; i < opt->nparams; i++)
+        g[i] = NULL;
+    wt_tensor *t = k ? wt_clip_grad_norm(opt->ctx, g, k, max_norm, norm_type)
+                     : wt_fail(opt->ctx, WT_STATUS_INVALID_ARGUMENT, op, "no parameter has a gradient");
+    grads_free(opt, g);
+    return t;
+}
+
 /* ---- clip_grad_norm ---- */
 
 /* The norm_type norm of t's elements as a 0-d f32 tensor. */
@@ -431,6 +509,7 @@ wt_tensor *wt_clip_grad_norm(wt_context *ctx, wt_tensor *const *grads, int n, do
     wt_tensor *norms_small[16], **norms = n <= 16 ? norms_small : wt_alloc(ctx, (size_t)n * sizeof *norms);
     if (!norms)
         return wt_fail(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory");
+    bool was = wt_set_grad_enabled(ctx, false);   /* torch.no_grad, as clip_grad_norm_ */
     int made = 0;
     for (; made < n; made++)
         if (!(norms[made] = norm_of(ctx, grads[made], norm_type)))
@@ -455,6 +534,7 @@ wt_tensor *wt_clip_grad_norm(wt_context *ctx, wt_tensor *const *grads, int n, do
         if (grads[i]->numel)
             st = inplace(ctx, op, WT__INPLACE_SCALE, grads[i], coef, NULL, 0);
     wt_release(coef);
+    wt_set_grad_enabled(ctx, was);
     if (st != WT_OK) {
         wt_release(total);
         return NULL;

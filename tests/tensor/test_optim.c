@@ -695,6 +695,68 @@ static void test_digits(void) {
     wt_digits_free(ctx, &d);
 }
 
+/* ---- with autograd: steps from each parameter's .grad ---- */
+static void test_autograd(void) {
+    wt_manual_seed(ctx, 3);
+    wt_tensor *x = wt_randn(ctx, WT_F32, WT_SHAPE(8, 5));
+    double tv[8] = { 0, 1, 2, 1, 0, 2, 2, 1 };
+    wt_tensor *t = tt_upload(ctx, WT_I32, WT_SHAPE(8), tv);
+    wt_tensor *W, *b;
+    CHECK(wt_init_default(ctx, WT_F32, WT_SHAPE(3, 5), &W, &b) == WT_OK);
+    wt_tensor *unused = wt_ones(ctx, WT_F32, WT_SHAPE(4));
+    wt_tensor *W2 = wt_clone(ctx, W), *b2 = wt_clone(ctx, b);   /* the same model, stepped explicitly */
+    CHECK(wt_set_requires_grad(ctx, W, true) == WT_OK && wt_set_requires_grad(ctx, b, true) == WT_OK &&
+          wt_set_requires_grad(ctx, unused, true) == WT_OK);
+    wt_tensor *pa[3] = { W, b, unused }, *pb[2] = { W2, b2 };
+    wt_param_group ga = { pa, 3, { .lr = 0.05, .amsgrad = true } }, gb = { pb, 2, { .lr = 0.05, .amsgrad = true } };
+    wt_optimizer *A = wt_optimizer_create(ctx, &(wt_optimizer_desc){ .kind = WT_OPTIM_ADAM, .groups = &ga, .group_count = 1 });
+    wt_optimizer *B = wt_optimizer_create(ctx, &(wt_optimizer_desc){ .kind = WT_OPTIM_ADAM, .groups = &gb, .group_count = 1 });
+    CHECK(A && B);
+    for (int s = 0; s < 3 && A && B; s++) {
+        wt_tensor *y = wt_linear(ctx, x, W, b);
+        wt_tensor *loss = wt_cross_entropy(ctx, y, t, NULL);
+        CHECKF(wt_backward(ctx, loss, NULL, NULL) == WT_OK, "%s", wt_last_error(ctx));
+        wt_tensor *g[2] = { wt_grad(ctx, W), wt_grad(ctx, b) };
+        CHECK(g[0] && g[1] && wt_grad(ctx, unused) == NULL);
+        wt_tensor *c[2] = { wt_clone(ctx, g[0]), wt_clone(ctx, g[1]) };
+        wt_tensor *n1 = wt_optimizer_clip_grad_norm(A, 0.5, 2), *n2 = wt_clip_grad_norm(ctx, c, 2, 0.5, 2);
+        CHECK(wt_optimizer_step_grads(A) == WT_OK && wt_optimizer_step(B, c, 2) == WT_OK);
+        double v1, v2;
+        CHECK(wt_item(ctx, n1, &v1) == WT_OK && wt_item(ctx, n2, &v2) == WT_OK && v1 == v2 && v1 > 0);
+        float wa[15], wb[15], ba[3], bb[3];
+        CHECK(wt_to_host(ctx, W, wa, sizeof wa) == WT_OK && wt_to_host(ctx, W2, wb, sizeof wb) == WT_OK &&
+              wt_to_host(ctx, b, ba, sizeof ba) == WT_OK && wt_to_host(ctx, b2, bb, sizeof bb) == WT_OK);
+        CHECKF(!memcmp(wa, wb, sizeof wa) && !memcmp(ba, bb, sizeof ba), "step %d: .grad step differs", s);
+        wt_optimizer_zero_grad(A);
+        CHECK(wt_grad(ctx, W) == NULL && wt_grad(ctx, b) == NULL);
+        wt_tensor *all[] = { y, loss, g[0], g[1], c[0], c[1], n1, n2 };
+        for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+            wt_release(all[i]);
+    }
+    /* the parameter without a gradient was left out: values, state and count */
+    double *u = tt_read(ctx, unused);
+    CHECK(u[0] == 1 && u[3] == 1);
+    free(u);
+    wt_tensor *m0 = wt_optimizer_state(A, 0, "exp_avg");
+    CHECK(wt_optimizer_state(A, 2, "exp_avg") == NULL && m0 != NULL);
+    wt_release(m0);
+    CHECK(wt_optimizer_clip_grad_norm(A, 1, 2) == NULL && wt_last_status(ctx) == WT_STATUS_INVALID_ARGUMENT);
+    wt_clear_error(ctx);
+    /* a result of an op is not a parameter */
+    wt_tensor *y = wt_mul_scalar(ctx, W, 2);
+    wt_param_group gy = { &y, 1, { .lr = 0.1 } };
+    CHECK(wt_optimizer_create(ctx, &(wt_optimizer_desc){ .groups = &gy, .group_count = 1 }) == NULL);
+    CHECKF(strstr(wt_last_error(ctx), "not a leaf (a result of wt_mul_scalar)"), "%s", wt_last_error(ctx));
+    wt_clear_error(ctx);
+    wt_release(y);
+    wt_optimizer_destroy(A);
+    wt_optimizer_destroy(B);
+    wt_tensor *all[] = { x, t, W, b, unused, W2, b2 };
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        wt_release(all[i]);
+    CHECK_EQ_INT(wt_grad_node_count(ctx), 0);
+}
+
 /* ---- host allocation failures ---- */
 
 /* Adam with amsgrad: create, two steps (the first makes the state), a checkpoint saved and loaded,
@@ -839,6 +901,7 @@ int main(int argc, char **argv) {
     test_init();
     test_copy_into();
     test_checkpoint();
+    test_autograd();
     test_digits();
     test_host_faults(&f);
     CHECKF(wt_last_status(ctx) == WT_OK, "%s", wt_last_error(ctx));
