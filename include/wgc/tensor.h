@@ -814,12 +814,13 @@ void wt_optimizer_zero_grad(wt_optimizer *opt);          /* wt_zero_grad of ever
 wt_tensor *wt_optimizer_clip_grad_norm(wt_optimizer *opt, double max_norm, double norm_type);
 int wt_optimizer_param_count(const wt_optimizer *opt);
 wt_tensor *wt_optimizer_param(const wt_optimizer *opt, int i);   /* borrowed; NULL out of range */
-int64_t wt_optimizer_steps(const wt_optimizer *opt);   /* completed wt_optimizer_step calls */
+int64_t wt_optimizer_steps(const wt_optimizer *opt);   /* completed steps (either call) */
 /* The group's learning rate (schedules set it before each step); an error out of range or <= 0. */
 wt_status wt_optimizer_set_lr(wt_optimizer *opt, int group, double lr);
 double wt_optimizer_get_lr(const wt_optimizer *opt, int group);   /* 0 out of range */
-/* State tensor `which` of parameter i as a new reference, NULL before its first step (or with no
- * such state): "momentum_buffer" (SGD), "exp_avg", "exp_avg_sq", "max_exp_avg_sq" (Adam). */
+/* State tensor `which` of parameter i (a view of the optimizer's own: a new reference, the
+ * parameter's shape), NULL before its first step or with no such state: "momentum_buffer" (SGD),
+ * "exp_avg", "exp_avg_sq", "max_exp_avg_sq" (Adam). */
 wt_tensor *wt_optimizer_state(wt_optimizer *opt, int i, const char *which);
 
 /* torch.nn.utils.clip_grad_norm_: total = the norm_type norm of the per-gradient norms (inf: the
