@@ -68,7 +68,7 @@ def texts():
     ]
     parts = [s for _, s in t if isinstance(s, str) and s]
     longt, i = [], 0
-    while sum(len(x) for x in longt) < 24000:
+    while sum(len(x) for x in longt) < 10000:
         longt.append(parts[(i * 7) % len(parts)])
         i += 1
     t.append(("long", " ".join(longt)))
