@@ -163,8 +163,9 @@ int cli_info(int argc, char **argv) {
             cli_json_str(stdout, err.message);
             printf(",\"install\":\"apt-get install libvulkan1 mesa-vulkan-drivers\"}\n");
         }
-        fprintf(stderr, "wgc: %s\nwgc: no usable Vulkan; install a loader and driver: "
-                        "apt-get install libvulkan1 mesa-vulkan-drivers\n", err.message);
+        /* one line; the runtime's no-loader and no-driver messages already say what to install */
+        fprintf(stderr, "wgc: info: %s%s\n", err.message, strstr(err.message, "apt-get install") ? "" :
+                " (no usable Vulkan; install a loader and driver: apt-get install libvulkan1 mesa-vulkan-drivers)");
         return 1;
     }
     const wg_adapter *def = wg_instance_request_adapter(inst, &opt, &err);

@@ -86,5 +86,21 @@ d = json.load(open("o.json"))
 assert d["ok"] is False and d["error"] == "WGC_ERROR" and "missing.npy" in d["message"] and d["diagnostics"] == "", d
 ' || bad "run --json error document: $(cat o.json)"
 
+# no Vulkan: one line, the install hint once
+WGC_VULKAN_LIB=/nonexistent/libvulkan.so.1 "$W" info >/dev/null 2>err.txt; rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <err.txt)" -eq 1 ] && [ "$(grep -o 'apt-get install' err.txt | wc -l)" -eq 1 ] ||
+  bad "info without a loader: exit $rc, stderr: $(cat err.txt)"
+VK_DRIVER_FILES=/nonexistent VK_ICD_FILENAMES=/nonexistent "$W" info >/dev/null 2>err.txt; rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <err.txt)" -eq 1 ] && [ "$(grep -o 'apt-get install' err.txt | wc -l)" -eq 1 ] ||
+  bad "info without a driver: exit $rc, stderr: $(cat err.txt)"
+
+# messages name the limit they hit
+printf '@group(0) @binding(0) var<storage, read_write> v: array<u32>;\n@compute @workgroup_size(2048) fn main() { v[0] = 1u; }\n' >w1.wgsl
+printf '@group(0) @binding(0) var<storage, read_write> v: array<u32>;\n@compute @workgroup_size(64, 32) fn main() { v[0] = 1u; }\n' >w2.wgsl
+"$W" run w1.wgsl --dispatch 1 --bind 0=zeros:u32:4 2>err.txt; grep -q "workgroup size 2048x1x1: maxComputeWorkgroupSize x/y/z is" err.txt ||
+  bad "workgroup size message: $(cat err.txt)"
+"$W" run w2.wgsl --dispatch 1 --bind 0=zeros:u32:4 2>err.txt; grep -q "2048 invocations, maxComputeInvocationsPerWorkgroup is" err.txt ||
+  bad "invocations message: $(cat err.txt)"
+
 [ $fail -eq 0 ] && echo "test_conventions.sh: ok"
 exit $fail
