@@ -904,11 +904,13 @@ wt_status wt_checkpoint_load(wt_context *ctx, const char *path, const wt_named_t
 /* scikit-learn's digits data set (1,797 8x8 images of the digits 0-9, 64 pixel values 0..16 and
  * a label per row), read from digits.csv.gz (gzip; inflated by wt itself) or an uncompressed
  * digits.csv.  path NULL: Debian's python3-sklearn copy,
- * /usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz.  The fixed split: the
- * first WT_DIGITS_TRAIN rows train, the last 297 test.  Host arrays from the context's allocator. */
-#define WT_DIGITS_TRAIN 1500
+ * /usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz.  The fixed split: every
+ * sixth row of the file (rows 5, 11, ..., 1793: 299 images, all writers) is held out for testing.
+ * The rows come reordered: the train_count (1,498) training rows first, then the test rows, each
+ * in file order.  Host arrays from the context's allocator. */
 typedef struct wt_digits {
     int64_t count;            /* rows: 1797 */
+    int64_t train_count;      /* rows [0, train_count) train, the rest test */
     float *pixels;            /* count x 64, row-major, 0..16 */
     int32_t *labels;          /* count, 0..9 */
 } wt_digits;
