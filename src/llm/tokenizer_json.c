@@ -154,7 +154,6 @@ wl_status wl__tok_load_json(wl_tokenizer *t, const char *dir, wl_error *err) {
         goto done;
     }
     t->kind = spm ? WL_VOCAB_SPM : WL_VOCAB_BPE;
-    t->byte_level = !spm;
     t->ignore_merges = flag(model, "ignore_merges", 0);
     t->sp.add_bos = spm || t->pre == WL_PRETOK_LLAMA3;
     t->sp.add_space_prefix = prefix;
