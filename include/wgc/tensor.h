@@ -693,7 +693,9 @@ typedef struct wt_qweight wt_qweight;
  * unknown format or a NULL data, WT_STATUS_SHAPE for sizes). */
 wt_qweight *wt_qweight_upload(wt_context *ctx, wt_qformat f, int64_t rows, int64_t cols, const void *data,
                               size_t bytes);
-/* Frees the weight (work already recorded keeps its buffer until it ran); NULL is fine. */
+/* Frees the weight (work already recorded keeps its buffer until it ran: the pending batch is
+ * submitted first when it uses the weight); NULL is fine.  Release every weight before destroying
+ * its context.  A weight's buffer is its own, of the exact size, and not counted in wt_stats. */
 void wt_qweight_release(wt_qweight *w);
 wt_qformat wt_qweight_format(const wt_qweight *w);
 int64_t wt_qweight_rows(const wt_qweight *w);       /* N */
@@ -701,8 +703,10 @@ int64_t wt_qweight_cols(const wt_qweight *w);       /* K */
 uint64_t wt_qweight_bytes(const wt_qweight *w);     /* as uploaded */
 /* x [..., K] . W^T + bias -> [..., N] of x's dtype (f32 or f16; any layout: a view that is not
  * contiguous rows is copied first), f32 accumulation; bias [N] (f32 or x's dtype) or NULL.  One to
- * four rows of x (decode) run the matrix-vector kernel that reads the blocks in place, more rows
- * (prefill) the tiled one. */
+ * four rows of x (decode) run the matrix-vector kernel that reads the blocks in place; more rows
+ * (prefill) a tiled kernel that decodes the weight into workgroup memory, and from 64 rows of f32
+ * x the weight decoded to f32 (exact) in chunks of at most 64 MiB (and an eighth of memory_limit)
+ * through wt_linear's tuned kernels (the result may then be a view, as wt_matmul's). */
 wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *bias);
 /* Rows of W picked by ids (i32 or u32, any shape), decoded: f32 ids.shape + [K].  A negative id
  * counts from the end; one out of [-N, N) gives a row of zeros (the GPU cannot report it). */

@@ -91,9 +91,11 @@
       "wt_qlinear with 1 to 4 rows of x (decode): the weight's blocks read in place, 8-32 lanes " \
       "a row, subgroup shuffles where the device has subgroups of 8 to 128 lanes") \
     X(qmatmul, 3, OWN, qblock, none, 0, CLAMPED, \
-      "wt_qlinear with more than 4 rows of x (prefill): 32 x 64 tiles, weights decoded to f32 " \
-      "in workgroup memory") \
-    X(qrows, 2, OWN, qblock, none, 0, CLAMPED, "wt_qdequantize, wt_qembedding: always") \
+      "wt_qlinear with 5 to 63 rows of x, or f16 x: 32 x 64 tiles, weights decoded to f32 in " \
+      "workgroup memory") \
+    X(qrows, 2, OWN, qblock, none, 0, CLAMPED, \
+      "wt_qdequantize, wt_qembedding: always; wt_qlinear with 64 or more rows of f32 x: the " \
+      "weight decoded in chunks for wt_linear") \
     X(matmul_coop, 3, OWN, none, none, NEEDS_SGMAT, UNCLAMPED, \
       "f16 products with WT_MATMUL_F16_TENSOR where matmul_wgm cannot run or loses its guard: " \
       "128x128 tiles, one 32-deep slice buffer from 528 tiles (4096^3 219 TFLOP/s, H200), " \
