@@ -33,8 +33,8 @@ static wt_tensor *keep(wt_tensor *t) {
     return t;
 }
 
-static wt_tensor *zero0(wt_context *ctx, wt_dtype dt) {
-    return T(wt_zeros(ctx, wt_is_float(dt) ? dt : WT_F32, 0, NULL));
+static wt_tensor *zero0(wt_context *ctx, wt_dtype dt) {   /* one per dtype and pass (grad.c) */
+    return wt__gzero(ctx, wt_is_float(dt) ? dt : WT_F32);
 }
 
 /* cond ? g : 0, a new reference */

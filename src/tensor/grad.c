@@ -29,6 +29,7 @@ typedef struct wt_gstate {
     wt_node **nodes, **stack;     /* backward: nodes reached, the work stack */
     uint32_t nodes_cap, stack_cap;
     wt_tensor **leaves, **gin, **tmp, **next;
+    wt_tensor *zero[WT_DTYPE_COUNT];  /* wt__gzero's, released at the end of a pass */
     uint32_t leaves_cap, gin_cap, tmp_cap, tmp_count, next_cap;
 } wt_gstate;
 
@@ -203,6 +204,13 @@ wt_tensor *wt__gtmp(wt_context *ctx, wt_tensor *t) {
     return t;
 }
 
+wt_tensor *wt__gzero(wt_context *ctx, wt_dtype dt) {
+    wt_gstate *s = ctx->grad;
+    if (!s->zero[dt])
+        s->zero[dt] = wt_zeros(ctx, dt, 0, NULL);
+    return s->zero[dt];
+}
+
 /* ---- the public calls ---- */
 
 wt_status wt_set_requires_grad(wt_context *ctx, wt_tensor *t, bool on) {
@@ -364,6 +372,13 @@ static void drop_temps(wt_gstate *s) {
         wt_release(s->tmp[--s->tmp_count]);
 }
 
+static void drop_zeros(wt_gstate *s) {
+    for (int i = 0; i < WT_DTYPE_COUNT; i++) {
+        wt_release(s->zero[i]);
+        s->zero[i] = NULL;
+    }
+}
+
 wt_status wt_backward(wt_context *ctx, wt_tensor *t, wt_tensor *grad, const wt_backward_desc *desc) {
     const char *op = "wt_backward";
     if (!ctx)
@@ -511,11 +526,13 @@ wt_status wt_backward(wt_context *ctx, wt_tensor *t, wt_tensor *grad, const wt_b
         l->grad = s->next[i];
         l->gpend = NULL;
     }
+    drop_zeros(s);
     ctx->no_grad = was_off;
     wt_error_restore(ctx, &es);
     return WT_OK;
 fail:
     drop_temps(s);
+    drop_zeros(s);
     for (uint32_t i = 0; i < nn; i++) {
         wt_release(s->nodes[i]->g);
         s->nodes[i]->g = NULL;

@@ -116,6 +116,7 @@ extern const wt_grule wt__grad_rules[WT_G_COUNT];
 extern const char *const wt__grad_names[WT_G_COUNT];
 bool wt__gneed(const wt_node *n, uint32_t i);
 wt_tensor *wt__gtmp(wt_context *ctx, wt_tensor *t);
+wt_tensor *wt__gzero(wt_context *ctx, wt_dtype dt);   /* a 0-d zero of dt, borrowed, made once per pass */
 /* a pool desc as a node's arguments: i[] kernel, stride, padding, dilation (h, w each); f[0]
  * count_include_pad (derivatives.c) */
 wt_gargs wt__pool_args(const wt_pool2d_desc *d);
