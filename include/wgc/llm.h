@@ -31,6 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wgc/tensor.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -44,7 +46,8 @@ extern "C" {
     X(UNSUPPORTED, "valid but unsupported (version, dtype)")    \
     X(OUT_OF_MEMORY, "host memory exhausted")                   \
     X(NOT_FOUND, "no such key or tensor")                       \
-    X(TYPE, "the value has another type")
+    X(TYPE, "the value has another type")                      \
+    X(GPU, "the GPU or the tensor layer failed (its message follows)")
 
 typedef enum wl_status {
 #define X(name, summary) WL_STATUS_##name,
@@ -301,6 +304,98 @@ wl_status wl_model_get_str(const wl_model *m, const char *key, const char **s, s
 uint64_t wl_model_tensor_count(const wl_model *m);
 const wl_tensor_info *wl_model_tensor(const wl_model *m, uint64_t i);           /* NULL when out of range */
 const wl_tensor_info *wl_model_tensor_find(const wl_model *m, const char *name); /* NULL when absent */
+
+/* ---- engine: llama-family inference on wt tensors (src/llm/engine.c, sample.c) -------------- *
+ *
+ *     wt_context *ctx = wt_context_create(dev, NULL);
+ *     wl_engine *e = wl_engine_create(ctx, m, &(wl_engine_desc){ .n_ctx = 2048 }, &err);
+ *     wl_model_close(m);                            // the weights are on the GPU now
+ *     int32_t prompt[] = { 504, 3575, 282, 4649, 314 }, tok;
+ *     wl_engine_eval(e, 0, prompt, 5, WL_LOGITS_LAST, &err);          // prefill
+ *     wl_sampler *s = wl_sampler_create(&(wl_sampler_desc){ .temperature = 0 }, &err);
+ *     for (int i = 0; i < 64; i++) {
+ *         wl_sampler_sample(s, e, 0, &tok, &err);   // greedy: argmax on the GPU, 4 bytes read
+ *         if (tok == wl_engine_get_info(e)->eos) break;
+ *         wl_sampler_accept(s, tok);
+ *         wl_engine_eval(e, 0, &tok, 1, WL_LOGITS_LAST, &err);         // one submit per token
+ *     }
+ *     wl_sampler_release(s); wl_engine_release(e); wt_context_destroy(ctx);
+ *
+ * Architectures: the llama family (general.architecture "llama", "mistral", "qwen2"; GGUF names
+ * or Hugging Face safetensors names); anything else is WL_STATUS_UNSUPPORTED naming it.  Weights
+ * F32 and F16 go to the GPU as they are, BF16 widened to f32; the block formats Q4_0, Q4_1 and
+ * Q8_0 are dequantized to f32 on the host (until wt has quantized kernels); others are refused.
+ * The KV cache (f32, [n_seq, heads_kv, n_ctx, head_dim] per block) is allocated at create.  The
+ * engine raises the context's max_batch_ops when the policy leaves it at 0, so a decode step is
+ * one batch.  See doc/llm.md, "Engine". */
+typedef struct wl_engine wl_engine;
+
+typedef struct wl_engine_desc {
+    const char *label;
+    uint32_t n_ctx;           /* positions per sequence; 0: min(the model's context_length, 4096) */
+    uint32_t n_seq;           /* sequences, each with its own KV cache; 0: 1 */
+} wl_engine_desc;
+
+typedef struct wl_engine_info {
+    char arch[32];            /* general.architecture */
+    uint32_t n_vocab, n_embd, n_layer, n_head, n_head_kv, head_dim, n_ff, rope_dims;
+    uint32_t n_ctx, n_seq;
+    double rope_base, rms_eps;
+    wt_rope_layout rope_layout;
+    bool rope_host;           /* rope frequency factors or linear scaling: angles from the host */
+    bool tied;                /* the output head is the token embedding */
+    int32_t bos, eos;         /* tokenizer.ggml.{bos,eos}_token_id; -1 when absent */
+    uint64_t weight_bytes, kv_bytes;   /* on the GPU */
+} wl_engine_info;
+
+/* Uploads m's weights to ctx's device and allocates the KV cache.  m is only read during the call
+ * (the engine keeps nothing pointing into it).  NULL on failure with err filled: an unsupported
+ * architecture or dtype (named), a missing or misshapen tensor (named), a GPU error. */
+wl_engine *wl_engine_create(wt_context *ctx, const wl_model *m, const wl_engine_desc *desc, wl_error *err);
+void wl_engine_release(wl_engine *e);   /* NULL is fine; the context stays */
+const wl_engine_info *wl_engine_get_info(const wl_engine *e);
+wt_context *wl_engine_context(wl_engine *e);
+
+typedef enum wl_logits_mode {
+    WL_LOGITS_LAST = 0,       /* the last token's row */
+    WL_LOGITS_ALL,            /* one row per token */
+    WL_LOGITS_NONE,           /* none (the KV cache only) */
+    WL_LOGITS_MODE_COUNT
+} wl_logits_mode;
+/* Appends tokens[0 .. n) to sequence seq at its position (wl_engine_pos) and records the forward
+ * pass (lazily: it goes to the GPU with the next readback, such as the sampler's, or wt_flush, so
+ * a decode step and its sampling are one submit): logits as mode says.  The prompt must fit: pos + n <= n_ctx, else
+ * WL_STATUS_INVALID_ARGUMENT and nothing changes; a token outside [0, n_vocab) likewise. */
+wl_status wl_engine_eval(wl_engine *e, uint32_t seq, const int32_t *tokens, uint32_t n, wl_logits_mode mode,
+                         wl_error *err);
+/* The last eval's logits, f32 [rows, n_vocab] (borrowed: valid until the next eval); NULL before. */
+wt_tensor *wl_engine_logits(wl_engine *e);
+/* Reads them back (waits): count must be rows * n_vocab floats. */
+wl_status wl_engine_read_logits(wl_engine *e, float *dst, size_t count, wl_error *err);
+uint32_t wl_engine_pos(const wl_engine *e, uint32_t seq);   /* tokens in seq's KV cache */
+/* Forgets seq's positions from pos on (pos 0: a reset); pos past the current length is an error. */
+wl_status wl_engine_truncate(wl_engine *e, uint32_t seq, uint32_t pos, wl_error *err);
+
+/* Sampling, in llama.cpp's order: repetition penalty (on the GPU), then greedy argmax on the GPU
+ * when temperature <= 0; else the row is read back and top-k, top-p, min-p (on the probabilities
+ * at temperature 1), temperature and a draw from a seeded generator run on the host in double.
+ * The same seed and the same logits give the same tokens. */
+typedef struct wl_sampler_desc {
+    float temperature;        /* <= 0: greedy */
+    uint32_t top_k;           /* 0: off */
+    float top_p;              /* 0 or >= 1: off */
+    float min_p;              /* 0: off */
+    float repeat_penalty;     /* 0 or 1: off; > 1 penalises tokens seen in the last repeat_last_n */
+    uint32_t repeat_last_n;   /* 0: 64 */
+    uint64_t seed;
+} wl_sampler_desc;
+typedef struct wl_sampler wl_sampler;
+wl_sampler *wl_sampler_create(const wl_sampler_desc *desc, wl_error *err);
+void wl_sampler_release(wl_sampler *s);
+void wl_sampler_accept(wl_sampler *s, int32_t token);   /* history for the penalty */
+void wl_sampler_reset(wl_sampler *s);                   /* empty history, generator reseeded */
+/* Picks a token from row `row` of e's last logits. */
+wl_status wl_sampler_sample(wl_sampler *s, wl_engine *e, uint32_t row, int32_t *token, wl_error *err);
 
 #ifdef __cplusplus
 }

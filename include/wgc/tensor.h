@@ -429,6 +429,10 @@ wt_tensor *wt_flip(wt_context *ctx, wt_tensor *t, int ndims, const int *dims);
 wt_tensor *wt_one_hot(wt_context *ctx, wt_tensor *indices, int64_t num_classes);
 /* t with value wherever mask (any dtype, nonzero = true, broadcastable to t's shape) is set. */
 wt_tensor *wt_masked_fill(wt_context *ctx, wt_tensor *t, wt_tensor *mask, double value);
+/* In place: copies src into dst (a tensor or any view with src's shape, e.g. a slice of a KV
+ * cache), converting the dtype, lazily like every op (later ops reading dst's storage see the
+ * new values).  dst must not share storage with src.  Returns the status. */
+wt_status wt_copy_(wt_context *ctx, wt_tensor *dst, wt_tensor *src);
 
 /* ---- neural-network ops (src/tensor/nn.c, src/tensor/attention.c) ------------------------- */
 /* softmax / log_softmax along dim (negative counts from the end), numerically stable (the row's
@@ -689,7 +693,9 @@ typedef struct wt_qweight wt_qweight;
  * unknown format or a NULL data, WT_STATUS_SHAPE for sizes). */
 wt_qweight *wt_qweight_upload(wt_context *ctx, wt_qformat f, int64_t rows, int64_t cols, const void *data,
                               size_t bytes);
-/* Frees the weight (work already recorded keeps its buffer until it ran); NULL is fine. */
+/* Frees the weight (work already recorded keeps its buffer until it ran: the pending batch is
+ * submitted first when it uses the weight); NULL is fine.  Release every weight before destroying
+ * its context.  A weight's buffer is its own, of the exact size, and not counted in wt_stats. */
 void wt_qweight_release(wt_qweight *w);
 wt_qformat wt_qweight_format(const wt_qweight *w);
 int64_t wt_qweight_rows(const wt_qweight *w);       /* N */
@@ -697,8 +703,10 @@ int64_t wt_qweight_cols(const wt_qweight *w);       /* K */
 uint64_t wt_qweight_bytes(const wt_qweight *w);     /* as uploaded */
 /* x [..., K] . W^T + bias -> [..., N] of x's dtype (f32 or f16; any layout: a view that is not
  * contiguous rows is copied first), f32 accumulation; bias [N] (f32 or x's dtype) or NULL.  One to
- * four rows of x (decode) run the matrix-vector kernel that reads the blocks in place, more rows
- * (prefill) the tiled one. */
+ * four rows of x (decode) run the matrix-vector kernel that reads the blocks in place; more rows
+ * (prefill) a tiled kernel that decodes the weight into workgroup memory, and from 64 rows of f32
+ * x the weight decoded to f32 (exact) in chunks of at most 64 MiB (and an eighth of memory_limit)
+ * through wt_linear's tuned kernels (the result may then be a view, as wt_matmul's). */
 wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *bias);
 /* Rows of W picked by ids (i32 or u32, any shape), decoded: f32 ids.shape + [K].  A negative id
  * counts from the end; one out of [-N, N) gives a row of zeros (the GPU cannot report it). */
@@ -896,11 +904,13 @@ wt_status wt_checkpoint_load(wt_context *ctx, const char *path, const wt_named_t
 /* scikit-learn's digits data set (1,797 8x8 images of the digits 0-9, 64 pixel values 0..16 and
  * a label per row), read from digits.csv.gz (gzip; inflated by wt itself) or an uncompressed
  * digits.csv.  path NULL: Debian's python3-sklearn copy,
- * /usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz.  The fixed split: the
- * first WT_DIGITS_TRAIN rows train, the last 297 test.  Host arrays from the context's allocator. */
-#define WT_DIGITS_TRAIN 1500
+ * /usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz.  The fixed split: every
+ * sixth row of the file (rows 5, 11, ..., 1793: 299 images, all writers) is held out for testing.
+ * The rows come reordered: the train_count (1,498) training rows first, then the test rows, each
+ * in file order.  Host arrays from the context's allocator. */
 typedef struct wt_digits {
     int64_t count;            /* rows: 1797 */
+    int64_t train_count;      /* rows [0, train_count) train, the rest test */
     float *pixels;            /* count x 64, row-major, 0..16 */
     int32_t *labels;          /* count, 0..9 */
 } wt_digits;

@@ -10,6 +10,35 @@
 #include "cli/cli.h"
 #include "wgc/llm.h"
 
+/* s[0..n) as a NUL-terminated string for JSON: whole UTF-8 sequences kept, any other byte (a byte
+ * token's part of a character) U+FFFD; NUL bytes too. */
+static char *json_piece(const char *s, size_t n) {
+    char *z = malloc(3 * n + 1);
+    size_t k = 0;
+    if (!z) return NULL;
+    for (size_t i = 0; i < n;) {
+        unsigned c = (unsigned char)s[i];
+        size_t len = c >= 0x01 && c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+                   : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+        uint32_t cp = len == 1 ? c : c & (0x7fu >> len);
+        for (size_t j = 1; len && j < len; j++) {
+            if (i + j >= n || ((unsigned char)s[i + j] & 0xc0) != 0x80) len = 0;
+            else cp = cp << 6 | ((unsigned char)s[i + j] & 0x3fu);
+        }
+        if (len && ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff))))
+            len = 0;
+        if (len) {
+            memcpy(z + k, s + i, len);
+            k += len, i += len;
+        } else {
+            memcpy(z + k, "\xef\xbf\xbd", 3);
+            k += 3, i++;
+        }
+    }
+    z[k] = 0;
+    return z;
+}
+
 int cli_tokenize(int argc, char **argv) {
     const char *model = NULL, *text = NULL, *file = NULL;
     int json = 0, pieces = 0;
@@ -20,7 +49,7 @@ int cli_tokenize(int argc, char **argv) {
                  "                    [--no-add-special]\n"
                  "  FILE: a .gguf (its tokenizer.ggml.* keys) or a safetensors model (tokenizer.json beside it)\n"
                  "  prints the token ids on one line; --json: {\"ids\": [...]}; --pieces: one 'id<TAB>piece' line\n"
-                 "  per token (JSON: \"pieces\" too)\n"
+                 "  per token (JSON: \"pieces\" too; bytes that are not whole UTF-8 show as U+FFFD)\n"
                  "  -f TEXT_FILE: the text from a file ('-': standard input), byte for byte\n"
                  "  --no-parse-special: special-token text such as <|im_start|> stays text\n"
                  "  --no-add-special: no BOS/EOS even where the file asks for them");
@@ -92,11 +121,7 @@ int cli_tokenize(int argc, char **argv) {
             for (size_t i = 0; i < n; i++) {
                 size_t pl;
                 const char *p = wl_token_piece(tok, ids[i], &pl);
-                char *z = malloc(pl + 1);
-                if (z) {
-                    memcpy(z, p, pl);
-                    z[pl] = 0;
-                }
+                char *z = json_piece(p, pl);
                 printf("%s", i ? "," : "");
                 cli_json_str(stdout, z ? z : "");
                 free(z);

@@ -189,7 +189,7 @@ wg_buffer *wg_device_create_buffer(wg_device *dev, const wg_buffer_desc *desc) {
         return b;
     }
     if (desc->size > dev->limits.max_buffer_size) {
-        wg__err(dev, WG_ERR_BUFFER_TOO_LARGE, "buffer '%s' size %llu > %llu", wg__label(b),
+        wg__err(dev, WG_ERR_BUFFER_TOO_LARGE, "buffer '%s' size %llu > maxBufferSize %llu", wg__label(b),
                 (unsigned long long)desc->size, (unsigned long long)dev->limits.max_buffer_size);
         return b;
     }

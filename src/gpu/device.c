@@ -323,13 +323,57 @@ fail:
     return NULL;
 }
 
-static struct { pthread_mutex_t mu; const void *h[256]; uint32_t n; } kept = { PTHREAD_MUTEX_INITIALIZER, { 0 }, 0 };
+/* Handles leaked on purpose (libc memory: it outlives every allocator it could come from). */
+static struct { pthread_mutex_t mu; const void **h; size_t n, cap; } kept = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0 };
 
 void wg__keep_forever(const void *handle) {
+    if (!handle)
+        return;
     pthread_mutex_lock(&kept.mu);
-    if (kept.n < 256)
+    if (kept.n == kept.cap) {
+        size_t cap = kept.cap ? 2 * kept.cap : 256;
+        const void **h = realloc(kept.h, cap * sizeof *h);
+        if (h)
+            kept.h = h, kept.cap = cap;
+    }
+    if (kept.n < kept.cap)
         kept.h[kept.n++] = handle;
     pthread_mutex_unlock(&kept.mu);
+}
+
+#define KEEP(h) wg__keep_forever((const void *)(uintptr_t)(h))
+/* Every Vulkan handle an abandoned device still names, kept (the VkDevice reaches the rest). */
+static void keep_vulkan_objects(wg_device *dev) {
+    KEEP(dev->device);
+    KEEP(dev->timeline);
+    KEEP(dev->cmd_pool);
+    KEEP(dev->vk_cache);
+    KEEP(dev->ring_buf);
+    KEEP(dev->rb_buf);
+    KEEP(dev->indirect_buf);
+    KEEP(dev->pending);
+    for (size_t i = 0; i < dev->npools; i++)
+        KEEP(dev->pools[i]);
+    for (size_t i = 0; i < dev->nblocks; i++)
+        KEEP(dev->blocks[i]->mem);
+    for (size_t i = 0; i < dev->ngarbage; i++)
+        KEEP(dev->garbage[i].handle);
+    for (size_t i = 0; i < dev->ninflight; i++)
+        KEEP(dev->inflight[i].cb);
+    for (size_t i = 0; i < dev->nfree_cbs; i++)
+        KEEP(dev->free_cbs[i]);
+    for (size_t i = 0; i < dev->npipes; i++)
+        KEEP(dev->pipes[i].vk);
+    for (size_t i = 0; i < dev->npipe_layouts; i++)
+        KEEP(dev->pipe_layouts[i].vk);
+    for (size_t i = 0; i < dev->nset_layouts; i++)
+        KEEP(dev->set_layouts[i].vk);
+    wg_internal_pipe *ip[] = { &dev->copy_pipe, &dev->indirect_pipe };
+    for (size_t i = 0; i < 2; i++) {
+        KEEP(ip[i]->pipe);
+        KEEP(ip[i]->layout);
+        KEEP(ip[i]->set);
+    }
 }
 
 /* Teardown.  A live device (or one the driver reported lost) waits for its work and destroys
@@ -342,7 +386,7 @@ void wg__keep_forever(const void *handle) {
 static void device_destroy(wg_device *dev) {
     if (dev->device && dev->lost == WG_DEVICE_LOST_TIMEOUT) {
         dev->abandoned = true;
-        wg__keep_forever(dev->device);
+        keep_vulkan_objects(dev);
         dev->inst->abandoned_devices++;
     }
     if (dev->device) {

@@ -596,8 +596,21 @@ wg_compute_pipeline *wg_device_create_compute_pipeline(wg_device *dev, const wg_
     if (ws[0] > L->max_compute_workgroup_size_x || ws[1] > L->max_compute_workgroup_size_y ||
         ws[2] > L->max_compute_workgroup_size_z ||
         (uint64_t)ws[0] * ws[1] * ws[2] > L->max_compute_invocations_per_workgroup || !ws[0] || !ws[1] || !ws[2]) {
-        wg__err(dev, WG_ERR_WORKGROUP_SIZE_LIMIT, "pipeline '%s': workgroup size %ux%ux%u", wg__label(p), ws[0], ws[1],
-                ws[2]);
+        char why[96];
+        if (!ws[0] || !ws[1] || !ws[2])
+            snprintf(why, sizeof why, "a dimension is 0");
+        else if (ws[0] > L->max_compute_workgroup_size_x || ws[1] > L->max_compute_workgroup_size_y ||
+                 ws[2] > L->max_compute_workgroup_size_z)
+            snprintf(why, sizeof why, "maxComputeWorkgroupSize x/y/z is %llu/%llu/%llu",
+                     (unsigned long long)L->max_compute_workgroup_size_x,
+                     (unsigned long long)L->max_compute_workgroup_size_y,
+                     (unsigned long long)L->max_compute_workgroup_size_z);
+        else
+            snprintf(why, sizeof why, "%llu invocations, maxComputeInvocationsPerWorkgroup is %llu",
+                     (unsigned long long)ws[0] * ws[1] * ws[2],
+                     (unsigned long long)L->max_compute_invocations_per_workgroup);
+        wg__err(dev, WG_ERR_WORKGROUP_SIZE_LIMIT, "pipeline '%s': workgroup size %ux%ux%u: %s", wg__label(p), ws[0],
+                ws[1], ws[2], why);
         return p;
     }
     /* with workgroup matrices the driver keeps wgm_reserved_shared_memory for itself

@@ -190,7 +190,7 @@ static uint32_t intern2(wl_tokenizer *t, const void *a, size_t an, const void *b
     uint32_t mask = t->str_index_cap - 1, h = (uint32_t)(hh ^ (hh >> 29)) & mask;
     for (uint32_t e; (e = t->str_index[h]) != 0; h = (h + 1) & mask) {
         const char *q = t->pool + t->str_off[e - 1];
-        if (t->str_len[e - 1] == n && !memcmp(q, a, an) && !memcmp(q + an, b, bn)) {
+        if (t->str_len[e - 1] == n && !memcmp(q, a, an) && (!bn || !memcmp(q + an, b, bn))) {
             *dup = true;
             return e - 1;
         }
@@ -461,7 +461,15 @@ typedef struct scratch {
     pair *heap; size_t heap_n, heap_cap;
     frag *frags, *frags2; size_t frags_n, frags_cap, frags2_cap;
     int32_t *ids; size_t n, cap;                        /* the output */
+    /* the word cache: words of up to CACHE_WORD bytes -> their ids (most text repeats words) */
+    uint32_t *cslot; size_t cslot_cap;                  /* entry + 1, 0 = empty */
+    struct centry { uint32_t boff, blen, ioff, ilen; } *cent; size_t cent_n, cent_cap;
+    unsigned char *cbytes; size_t cbytes_n, cbytes_cap;
+    int32_t *cids; size_t cids_n, cids_cap;
 } scratch;
+
+#define CACHE_WORD 64        /* bytes */
+#define CACHE_SLOTS 32768    /* at most half used */
 
 static int grow(scratch *s, void **p, size_t *cap, size_t need, size_t elem) {
     if (need <= *cap) return 1;
@@ -481,7 +489,8 @@ static int grow(scratch *s, void **p, size_t *cap, size_t need, size_t elem) {
 #define GROW(s, arr, cap, need) grow((s), (void **)&(arr), &(cap), (need), sizeof *(arr))
 
 static void scratch_free(scratch *s) {
-    void *ptrs[] = { s->cp, s->fl, s->words, s->buf, s->syms, s->heap, s->frags, s->frags2 };
+    void *ptrs[] = { s->cp, s->fl, s->words, s->buf, s->syms, s->heap, s->frags, s->frags2,
+                     s->cslot, s->cent, s->cbytes, s->cids };
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) wl__tok_free(s->t, ptrs[i]);
 }
 
@@ -581,6 +590,47 @@ static void bpe_word(scratch *s, const wl_tokenizer *t, const unsigned char *w, 
             if (id >= 0) emit(s, id);
         }
     }
+}
+
+/* bpe_word through the word cache: a word seen before in this call emits its ids again. */
+static void bpe_word_cached(scratch *s, const wl_tokenizer *t, const unsigned char *w, size_t len) {
+    if (len > CACHE_WORD) {
+        bpe_word(s, t, w, len);
+        return;
+    }
+    if (!s->cslot) {
+        s->cslot = wl__tok_alloc(s->t, CACHE_SLOTS * sizeof *s->cslot);
+        if (!s->cslot) {
+            s->failed = true;
+            return;
+        }
+        memset(s->cslot, 0, CACHE_SLOTS * sizeof *s->cslot);
+    }
+    uint32_t h = (uint32_t)hash_bytes(w, len) & (CACHE_SLOTS - 1);
+    for (uint32_t e; (e = s->cslot[h]) != 0; h = (h + 1) & (CACHE_SLOTS - 1)) {
+        const struct centry *c = &s->cent[e - 1];
+        if (c->blen == len && !memcmp(s->cbytes + c->boff, w, len)) {
+            for (uint32_t i = 0; i < c->ilen; i++) emit(s, s->cids[c->ioff + i]);
+            return;
+        }
+    }
+    /* a miss: merge, with the output captured */
+    int32_t *ids = s->ids;
+    size_t n = s->n, cap = s->cap;
+    if (!GROW(s, s->cids, s->cids_cap, s->cids_n + len)) return;   /* a word gives at most len ids */
+    s->ids = s->cids + s->cids_n, s->n = 0, s->cap = len;
+    bpe_word(s, t, w, len);
+    size_t got = s->n;
+    s->ids = ids, s->n = n, s->cap = cap;
+    for (size_t i = 0; i < got; i++) emit(s, s->cids[s->cids_n + i]);
+    if (s->failed || s->cent_n >= CACHE_SLOTS / 2 || !GROW(s, s->cent, s->cent_cap, s->cent_n + 1) ||
+        !GROW(s, s->cbytes, s->cbytes_cap, s->cbytes_n + len))
+        return;
+    memcpy(s->cbytes + s->cbytes_n, w, len);
+    s->cent[s->cent_n] = (struct centry){ (uint32_t)s->cbytes_n, (uint32_t)len, (uint32_t)s->cids_n, (uint32_t)got };
+    s->cslot[h] = (uint32_t)++s->cent_n;
+    s->cbytes_n += len;
+    s->cids_n += got;
 }
 
 /* Appends the length (in code points) of [*prev, end) when not empty. */
@@ -731,7 +781,7 @@ static void bpe_fragment(scratch *s, const wl_tokenizer *t, const unsigned char 
             for (size_t j = 0; j < m; j++)
                 k += t->byte_level ? utf8_put(t->byte_cp[u[j]], s->buf + k) : (s->buf[k] = u[j], 1);
         }
-        bpe_word(s, t, s->buf, k);
+        bpe_word_cached(s, t, s->buf, k);
         at += wn;
     }
 }
@@ -994,20 +1044,50 @@ static const struct pre_name {
     { "minerva-7b", WL_PRETOK_SMOLLM, 0, 0 }, { "mellum2", WL_PRETOK_SMOLLM, 0, 0 },
 };
 
-/* The end-of-turn tokens llama.cpp recognises by text when no eot id is given; the first present
- * in this order is taken. */
-static const char *const eot_texts[] = {
-    "<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>", "<|end_of_text|>", "<EOT>",
-    "_<EOT>", "[EOT]", "<\xef\xbd\x9c" "end\xe2\x96\x81of\xe2\x96\x81sentence\xef\xbd\x9c>", "<end_of_utterance>",
+/* Tokens llama.cpp recognises by their text (its conversion scripts do not always mark them):
+ * when the file names no id for a role, the first of its list present is taken (wgc: in list
+ * order), and made a control token.  Every end-of-generation text present is made control too.
+ * Strings: NUL-separated, ending with an empty one. */
+static const char eot_texts[] = "<|eot_id|>\0<|im_end|>\0<|end|>\0<end_of_turn>\0<|endoftext|>\0<|end_of_text|>\0"
+                                "<EOT>\0_<EOT>\0[EOT]\0<\xef\xbd\x9c" "end\xe2\x96\x81of\xe2\x96\x81sentence\xef\xbd\x9c>\0"
+                                "<end_of_utterance>\0";
+static const char eom_texts[] = "<|eom_id|>\0";
+static const char *const fim_texts[][2] = {   /* GGUF key, texts */
+    { "tokenizer.ggml.fim_pre_token_id", "<|fim_prefix|>\0<fim-prefix>\0<fim_prefix>\0<\xef\xbd\x9c" "fim\xe2\x96\x81"
+      "begin\xef\xbd\x9c>\0<PRE>\0\xe2\x96\x81<PRE>\0<|code_prefix|>\0<|prefix|>\0" },
+    { "tokenizer.ggml.fim_suf_token_id", "<|fim_suffix|>\0<fim-suffix>\0<fim_suffix>\0<\xef\xbd\x9c" "fim\xe2\x96\x81"
+      "hole\xef\xbd\x9c>\0<SUF>\0\xe2\x96\x81<SUF>\0<|code_suffix|>\0<|suffix|>\0" },
+    { "tokenizer.ggml.fim_mid_token_id", "<|fim_middle|>\0<fim-middle>\0<fim_middle>\0<\xef\xbd\x9c" "fim\xe2\x96\x81"
+      "end\xef\xbd\x9c>\0<MID>\0\xe2\x96\x81<MID>\0<|code_middle|>\0<|middle|>\0" },
+    { "tokenizer.ggml.fim_pad_token_id", "<|fim_pad|>\0<fim-pad>\0<fim_pad>\0<PAD>\0[PAD]\0" },
+    { "tokenizer.ggml.fim_rep_token_id", "<|fim_repo|>\0<|repo_name|>\0<fim-repo>\0<REPO>\0<reponame>\0" },
+    { "tokenizer.ggml.fim_sep_token_id", "<|file_sep|>\0" },
 };
+static const char eog_texts[] = "<|eot_id|>\0<|im_end|>\0<|end|>\0<|return|>\0<|call|>\0<|flush|>\0<|calls|>\0"
+                                "<end_of_turn>\0<|endoftext|>\0</s>\0<|eom_id|>\0<EOT>\0_<EOT>\0[EOT]\0[EOS]\0"
+                                "<|end_of_text|>\0<end_of_utterance>\0<eos>\0<turn|>\0<|tool_response>\0"
+                                "<\xef\xbd\x9c" "end\xe2\x96\x81of\xe2\x96\x81sentence\xef\xbd\x9c>\0[e~[\0";
 
-void wl__tok_find_eot(wl_tokenizer *t) {
-    if (t->sp.eot < 0)
-        for (size_t i = 0; i < sizeof eot_texts / sizeof eot_texts[0] && t->sp.eot < 0; i++)
-            t->sp.eot = wl_token_find(t, eot_texts[i], strlen(eot_texts[i]));
-    if (t->sp.eom < 0) t->sp.eom = wl_token_find(t, "<|eom_id|>", 10);
-    if (t->sp.eot >= 0 && t->type[t->sp.eot] != WL_TOKEN_CONTROL) t->type[t->sp.eot] = WL_TOKEN_CONTROL;
-    if (t->sp.eom >= 0 && t->type[t->sp.eom] != WL_TOKEN_CONTROL) t->type[t->sp.eom] = WL_TOKEN_CONTROL;
+static int32_t first_of(wl_tokenizer *t, const char *list, bool make_control) {
+    for (const char *p = list; *p; p += strlen(p) + 1) {
+        int32_t id = wl_token_find(t, p, strlen(p));
+        if (id >= 0) {
+            if (make_control) t->type[id] = WL_TOKEN_CONTROL;
+            return id;
+        }
+    }
+    return -1;
+}
+
+void wl__tok_auto_special(wl_tokenizer *t, const bool fim_given[6]) {
+    if (t->sp.eot < 0) t->sp.eot = first_of(t, eot_texts, true);
+    if (t->sp.eom < 0) t->sp.eom = first_of(t, eom_texts, true);
+    for (int i = 0; i < 6; i++)
+        if (!fim_given || !fim_given[i]) (void)first_of(t, fim_texts[i][1], true);
+    for (const char *p = eog_texts; *p; p += strlen(p) + 1) {
+        int32_t id = wl_token_find(t, p, strlen(p));
+        if (id >= 0) t->type[id] = WL_TOKEN_CONTROL;
+    }
 }
 
 static wl_status gguf_array(const wl_model *m, const char *key, bool need, const wl_value **out, wl_error *err) {
@@ -1129,7 +1209,17 @@ static wl_status load_gguf(wl_tokenizer *t, const wl_model *m, wl_error *err) {
     gguf_bool(m, "tokenizer.ggml.add_bos_token", &t->sp.add_bos);
     gguf_bool(m, "tokenizer.ggml.add_eos_token", &t->sp.add_eos);
     gguf_bool(m, "tokenizer.ggml.add_space_prefix", &t->sp.add_space_prefix);
-    wl__tok_find_eot(t);
+    if (t->kind != WL_VOCAB_SPM) t->sp.add_space_prefix = false;   /* byte-level BPE never adds one */
+    bool fim_given[6];
+    static const char *const old_keys[6] = { "tokenizer.ggml.prefix_token_id", "tokenizer.ggml.suffix_token_id",
+                                             "tokenizer.ggml.middle_token_id", NULL, NULL, NULL };
+    for (int i = 0; i < 6; i++) {
+        int32_t id = -1;
+        gguf_id(m, fim_texts[i][0], n, &id);
+        if (old_keys[i]) gguf_id(m, old_keys[i], n, &id);
+        fim_given[i] = id >= 0;
+    }
+    wl__tok_auto_special(t, fim_given);
     return WL_OK;
 nomem:
     return wl__fail(err, WL_STATUS_OUT_OF_MEMORY, "tokenizer", "out of memory");

@@ -49,8 +49,10 @@ wl_status wl__tok_merge_line(wl_tokenizer *t, const char *s, size_t n, uint32_t 
 wl_status wl__tok_merge_pair(wl_tokenizer *t, const char *l, size_t ln, const char *r, size_t rn, uint32_t rank);
 /* After the tokens, types, scores and merges: pieces, byte tokens, the sorted special tokens. */
 wl_status wl__tok_finish(wl_tokenizer *t);
-/* The end-of-turn and end-of-message tokens by text when no id names them (made control). */
-void wl__tok_find_eot(wl_tokenizer *t);
+/* llama.cpp's special tokens by text: eot, eom and the fill-in-the-middle roles when no id names
+ * them (fim_given[i]: role i has an id; NULL: none has), and every end-of-generation text, are
+ * made control tokens. */
+void wl__tok_auto_special(wl_tokenizer *t, const bool fim_given[6]);
 /* tokenizer_json.c: tokenizer.json (and tokenizer_config.json) in dir. */
 wl_status wl__tok_load_json(wl_tokenizer *t, const char *dir, wl_error *err);
 

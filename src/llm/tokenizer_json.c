@@ -201,7 +201,7 @@ wl_status wl__tok_load_json(wl_tokenizer *t, const char *dir, wl_error *err) {
         t->sp.add_bos = flag(cfg, "add_bos_token", t->sp.add_bos);
         t->sp.add_eos = flag(cfg, "add_eos_token", t->sp.add_eos);
     }
-    wl__tok_find_eot(t);
+    wl__tok_auto_special(t, NULL);
     goto done;
 nomem:
     s = wl__fail(err, WL_STATUS_OUT_OF_MEMORY, "tokenizer", "out of memory");

@@ -91,9 +91,11 @@
       "wt_qlinear with 1 to 4 rows of x (decode): the weight's blocks read in place, 8-32 lanes " \
       "a row, subgroup shuffles where the device has subgroups of 8 to 128 lanes") \
     X(qmatmul, 3, OWN, qblock, none, 0, CLAMPED, \
-      "wt_qlinear with more than 4 rows of x (prefill): 32 x 64 tiles, weights decoded to f32 " \
-      "in workgroup memory") \
-    X(qrows, 2, OWN, qblock, none, 0, CLAMPED, "wt_qdequantize, wt_qembedding: always") \
+      "wt_qlinear with 5 to 63 rows of x, or f16 x: 32 x 64 tiles, weights decoded to f32 in " \
+      "workgroup memory") \
+    X(qrows, 2, OWN, qblock, none, 0, CLAMPED, \
+      "wt_qdequantize, wt_qembedding: always; wt_qlinear with 64 or more rows of f32 x: the " \
+      "weight decoded in chunks for wt_linear") \
     X(matmul_coop, 3, OWN, none, none, NEEDS_SGMAT, UNCLAMPED, \
       "f16 products with WT_MATMUL_F16_TENSOR where matmul_wgm cannot run or loses its guard: " \
       "128x128 tiles, one 32-deep slice buffer from 528 tiles (4096^3 219 TFLOP/s, H200), " \
@@ -104,6 +106,17 @@
       "conv2d: depthwise, few channels, or a tiny inner dimension (the GEMM tiles would stay " \
       "empty)") \
     X(pool, 1, OWN, none, none, 0, CLAMPED, "max_pool2d, avg_pool2d: always") \
+    X(conv_bw, 2, OWN, none, none, 0, CLAMPED, \
+      "conv2d backward (backward.h): dx where wt_conv2d cannot take it (stride > 1, padding past " \
+      "the dilated filter), dw as chunked partial sums for few channels") \
+    X(conv_bw_dw, 2, OWN, none, none, 0, CLAMPED, \
+      "conv2d backward dw as tiled partial sums (64 x 64 tiles of [K, R]): the tiles fill") \
+    X(pool_bw, 2, OWN, none, none, 0, CLAMPED, "max_pool2d, avg_pool2d backward: always") \
+    X(act_bw, 2, MAP2, unary_f, none, 0, UNCLAMPED, "silu, gelu backward: always") \
+    X(nn_bw, 3, STD, none, none, 0, CLAMPED, \
+      "softmax, log_softmax, layer_norm, rms_norm backward: always") \
+    X(attn_bw, 3, OWN, none, none, 0, CLAMPED, \
+      "scaled_dot_product_attention backward (flash, f32, D <= 256, no mask tensor): always") \
     X(matmul4, 3, OWN, matmul_tile, none, 0, 4, \
       "quad-aligned tile-exact products from 256 tiles: tile128x128v4s (4096^3 3.39 ms, 0.82x " \
       "cuBLAS, H200); tuner candidate tile128x64v4s, its pick for A^T.B (2.90 ms against " \

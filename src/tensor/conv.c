@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tensor/backward.h"
 #include "tensor/internal.h"
 
 enum { POOL_MAX = 0, POOL_ARGMAX = 1, POOL_AVG_PAD = 2, POOL_AVG = 3 };
@@ -340,9 +341,9 @@ static wt_tensor *conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_te
     return out;
 }
 
-/* Validates a pool desc for x; fills the Params and the output shape. */
-static bool pool_plan(wt_context *ctx, const char *op, wt_tensor *x, const wt_pool2d_desc *desc, bool max,
-                      wt_params *p, int64_t oshape[4]) {
+/* Validates a pool desc for x; fills the Params and the output shape (backward.h). */
+bool wt__pool_plan(wt_context *ctx, const char *op, wt_tensor *x, const wt_pool2d_desc *desc, bool max,
+                   wt_params *p, int64_t oshape[4]) {
     if (!ctx || !nchw_input(ctx, op, x))
         return false;
     char sx[160];
@@ -413,7 +414,7 @@ wt_tensor *wt_max_pool2d(wt_context *ctx, wt_tensor *x, const wt_pool2d_desc *de
         *indices = NULL;
     wt_params p;
     int64_t os[4];
-    if (!pool_plan(ctx, op, x, desc, true, &p, os))
+    if (!wt__pool_plan(ctx, op, x, desc, true, &p, os))
         return NULL;
     wt_params p2 = p;
     wt_tensor *out = wt__grad(ctx, pool_run(ctx, op, x, &p, os, POOL_MAX, x->dtype), WT_G_max_pool2d, 1, &x,
@@ -432,7 +433,7 @@ wt_tensor *wt_avg_pool2d(wt_context *ctx, wt_tensor *x, const wt_pool2d_desc *de
     const char *op = "wt_avg_pool2d";
     wt_params p;
     int64_t os[4];
-    if (!pool_plan(ctx, op, x, desc, false, &p, os))
+    if (!wt__pool_plan(ctx, op, x, desc, false, &p, os))
         return NULL;
     return wt__grad(ctx, pool_run(ctx, op, x, &p, os, desc->count_include_pad ? POOL_AVG_PAD : POOL_AVG, x->dtype),
                     WT_G_avg_pool2d, 1, &x, (wt_gargs[]){ wt__pool_args(desc) });

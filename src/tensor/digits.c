@@ -8,7 +8,8 @@
  * the codes are consecutive integers, so a code of length L is the symbol at (code - first code
  * of L) among the symbols of length L in order.  Every length, distance and code table is
  * checked: a corrupt stream is an error, never a read or write out of bounds.  The CSV is parsed
- * strictly: 65 integers per row, pixels in 0..16, labels in 0..9. */
+ * strictly: 65 integers per row, pixels in 0..16, labels in 0..9; then every sixth row moves to
+ * the held-out part at the end. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -240,16 +241,12 @@ static const char *inflate(bits *b, obuf *o) {
 }
 
 static uint32_t crc32_of(const unsigned char *p, size_t n) {
-    static uint32_t table[256];
-    static bool made;
-    if (!made) {   /* idempotent: threads racing here write the same values */
-        for (uint32_t i = 0; i < 256; i++) {
-            uint32_t c = i;
-            for (int k = 0; k < 8; k++)
-                c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-            table[i] = c;
-        }
-        made = true;
+    uint32_t table[256];   /* made per call (2k steps): no shared state between threads */
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+        table[i] = c;
     }
     uint32_t c = 0xffffffffu;
     for (size_t i = 0; i < n; i++)
@@ -353,6 +350,10 @@ wt_status wt_digits_load(wt_context *ctx, const char *path, wt_digits *out) {
     size_t at = 0;
     int64_t r = 0;
     for (; st == WT_OK && at < tn; r++) {
+        if (r == rows) {   /* lines ended by a lone '\r' are not counted above */
+            st = wt_failst(ctx, WT_STATUS_IO, op, "%s: row %lld: lines must end with '\\n'", path, (long long)r + 1);
+            break;
+        }
         for (int c = 0; c < 65 && st == WT_OK; c++) {
             int v = 0, digits = 0;
             while (at < tn && text[at] >= '0' && text[at] <= '9' && digits < 4) {
@@ -387,9 +388,26 @@ wt_status wt_digits_load(wt_context *ctx, const char *path, wt_digits *out) {
         wt_free(ctx, lab);
         return st;
     }
+    /* the split: every sixth row tests; training rows first, each part in file order (in place,
+     * through a scratch copy) */
+    float *tp = wt_alloc(ctx, (size_t)r * 64 * sizeof *tp);
+    int32_t *tl = wt_alloc(ctx, (size_t)r * sizeof *tl);
+    if (!tp || !tl) {
+        wt_free(ctx, tp), wt_free(ctx, tl), wt_free(ctx, px), wt_free(ctx, lab);
+        return wt_failst(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory");
+    }
+    int64_t ntrain = r - r / 6, a = 0, b = ntrain;
+    for (int64_t i = 0; i < r; i++) {
+        int64_t to = i % 6 == 5 ? b++ : a++;
+        memcpy(tp + to * 64, px + i * 64, 64 * sizeof *tp);
+        tl[to] = lab[i];
+    }
+    wt_free(ctx, px);
+    wt_free(ctx, lab);
     out->count = r;
-    out->pixels = px;
-    out->labels = lab;
+    out->train_count = ntrain;
+    out->pixels = tp;
+    out->labels = tl;
     return WT_OK;
 }
 

@@ -1,5 +1,5 @@
 /* movement.c - shape and data movement: cat, stack, gather, index_select, embedding, scatter_add,
- * pad, flip, one_hot, masked_fill.
+ * pad, flip, one_hot, masked_fill, and copy_ (in place into a view).
  *
  * Everything is one of four index maps run as one dispatch per output (per input for cat), each
  * reading its inputs through their own strides, so views never need a contiguous copy first:
@@ -557,4 +557,25 @@ wt_tensor *wt_masked_fill(wt_context *ctx, wt_tensor *t, wt_tensor *mask, double
     wt_tensor *out = s ? wt_where(ctx, mask, s, t) : NULL;
     wt_release(s);
     return wt__grad(ctx, out, WT_G_masked_fill, 2, (wt_tensor *const[]){ t, mask }, NULL);
+}
+
+/* ---- in-place copy ---- */
+
+wt_status wt_copy_(wt_context *ctx, wt_tensor *dst, wt_tensor *src) {
+    const char *op = "wt_copy_";
+    if (!ctx)
+        return WT_STATUS_INVALID_ARGUMENT;
+    if (!wt_check_tensor(ctx, op, dst) || !wt_check_tensor(ctx, op, src))
+        return ctx->status;
+    char b[160], c[160];
+    bool same = dst->ndim == src->ndim;
+    for (int d = 0; same && d < dst->ndim; d++)
+        same = dst->shape[d] == src->shape[d];
+    if (!same)
+        return wt_failst(ctx, WT_STATUS_SHAPE, op, "destination %s and source %s differ in shape", SHAPE(b, dst),
+                         SHAPE(c, src));
+    if (dst->st == src->st && dst->numel)
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "destination %s and source %s share storage",
+                         SHAPE(b, dst), SHAPE(c, src));
+    return copy_into(ctx, op, src, dst, dst->offset, dst->strides);
 }

@@ -14,11 +14,13 @@
  *                   (softmax over a leading dim): coalesced reads without a transpose.
  * Statistics accumulate in f32 (f16 storage is widened on load and rounded once on store).
  * rope is elementwise: one invocation per output element reads its partner through the input's
- * strides; the inverse frequencies are computed in double on the host (one small upload). */
+ * strides; the inverse frequencies are computed in double on the host (one small upload), negated
+ * for the inverse rotation (rope's gradient, backward.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "tensor/backward.h"
 #include "tensor/internal.h"
 
 enum { SM_LOG = 1, SM_ZERO_EMPTY = 2 };          /* softmax OP bits */
@@ -277,7 +279,11 @@ wt_tensor *wt_rms_norm(wt_context *ctx, wt_tensor *x, wt_tensor *weight, double 
 }
 
 wt_tensor *wt_rope(wt_context *ctx, wt_tensor *x, const wt_rope_desc *desc) {
-    const char *op = "wt_rope";
+    return wt__rope_ex(ctx, "wt_rope", x, desc, false);
+}
+
+/* rope, or with inverse the inverse rotation (backward.h: the angles negated) */
+wt_tensor *wt__rope_ex(wt_context *ctx, const char *op, wt_tensor *x, const wt_rope_desc *desc, bool inverse) {
     if (!ctx || !wt_check_tensor(ctx, op, x) || !float_input(ctx, op, x))
         return NULL;
     wt_rope_desc d = desc ? *desc : (wt_rope_desc){ 0 };
@@ -307,7 +313,7 @@ wt_tensor *wt_rope(wt_context *ctx, wt_tensor *x, const wt_rope_desc *desc) {
     if (nf > (int64_t)(sizeof fr / sizeof *fr))
         return wt_fail(ctx, WT_STATUS_SHAPE, op, "rotary dims %lld above 4096", (long long)rd);
     for (int64_t i = 0; i < nf; i++)
-        fr[i] = (float)pow(theta, -2.0 * (double)i / (double)rd);
+        fr[i] = (float)((inverse ? -1 : 1) * pow(theta, -2.0 * (double)i / (double)rd));
     wt_tensor *out = wt_tensor_new(ctx, op, x->dtype, x->ndim, x->shape);
     if (!out || !out->numel) {
         if (out)

@@ -54,8 +54,9 @@ const char *wt__optim_state_name(const wt_optimizer *opt, int r) {
 /* A parameter the optimizer can update in place: contiguous f32 of this context, 32-bit sized. */
 static bool check_param(wt_context *ctx, const char *op, const wt_tensor *p, int g, int i) {
     char b[160];
-    if (!p) {
-        wt_fail(ctx, WT_STATUS_NULL_TENSOR, op, "group %d parameter %d is NULL", g, i);
+    if (!p) {   /* an earlier failure keeps its message (the root cause) */
+        if (ctx->status == WT_OK)
+            wt_fail(ctx, WT_STATUS_NULL_TENSOR, op, "group %d parameter %d is NULL", g, i);
         return false;
     }
     if (!wt_check_tensor(ctx, op, p))
@@ -273,8 +274,9 @@ wt_status wt_optimizer_step(wt_optimizer *opt, wt_tensor *const *grads, int n) {
         if (!check_param(ctx, op, q->p, q->group, i))
             return ctx->status;
         if (!g)
-            return wt_failst(ctx, WT_STATUS_NULL_TENSOR, op, "parameter %d %s (group %d) has no gradient", i,
-                             SHAPE(b, q->p), q->group);
+            return ctx->status != WT_OK ? ctx->status
+                                        : wt_failst(ctx, WT_STATUS_NULL_TENSOR, op, "parameter %d %s (group %d) has no "
+                                                    "gradient", i, SHAPE(b, q->p), q->group);
         if (!wt_check_tensor(ctx, op, g))
             return ctx->status;
         if (g->dtype != WT_F32)
@@ -418,7 +420,7 @@ wt_tensor *wt_clip_grad_norm(wt_context *ctx, wt_tensor *const *grads, int n, do
     for (int i = 0; i < n; i++) {
         char b[160];
         if (!grads[i])
-            return wt_fail(ctx, WT_STATUS_NULL_TENSOR, op, "gradient %d is NULL", i);
+            return ctx->status != WT_OK ? NULL : wt_fail(ctx, WT_STATUS_NULL_TENSOR, op, "gradient %d is NULL", i);
         if (!wt_check_tensor(ctx, op, grads[i]))
             return NULL;
         if (grads[i]->dtype != WT_F32 || !wt_is_contiguous(grads[i]) ||

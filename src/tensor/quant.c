@@ -2,16 +2,21 @@
  * f32, decoded on the GPU inside the kernels that use them.
  *
  * A weight W [N, K] is uploaded byte for byte as the file holds it (GGML blocks back to back, rows
- * one after another) into one pool buffer, held as a u32 tensor of ceil(bytes / 4) words, so its
- * lifetime follows the tensor rules (recorded work keeps it; a release after the context's
- * destruction is safe).  The upload is wg_queue_write_buffer straight from the caller's memory (a
- * GGUF mapping): no host copy, except the last 1-3 bytes of a size that is not a multiple of 4.
+ * one after another) into a buffer of its own, ceil(bytes / 4) words: not the pool's, whose size
+ * classes would add up to 25% to a model's memory.  The buffer sits in a wt_storage without a pool
+ * class, so recorded dispatches hold it as any input; wt_qweight_release submits the pending
+ * batch when one still does, then releases the buffer (wg destroys it once the GPU is done) and
+ * clears the bind group cache, which names buffers.  The upload is wg_queue_write_buffer straight
+ * from the caller's memory (a GGUF mapping): no host copy, except the last 1-3 bytes of a size
+ * that is not a multiple of 4.
  * Three kernels share kernels/qblock.wgsl, which decodes one "unit" of 32 consecutive weights of a
  * row from its bytes (one block, or an eighth of a 256-weight super-block):
  *   qmatvec  1-4 rows of x (decode): the blocks read in place, 8-32 lanes per weight row;
- *   qmatmul  more rows (prefill): 32 x 64 output tiles, the weight tile decoded into workgroup
+ *   qmatmul  5-63 rows, or f16 x: 32 x 64 output tiles, the weight tile decoded into workgroup
  *            memory 64 weights deep;
- *   qrows    whole rows decoded to f32: wt_qdequantize and wt_qembedding.
+ *   qrows    whole rows decoded to f32: wt_qdequantize, wt_qembedding, and the prefill of 64 or
+ *            more rows of f32 x, which decodes the weight a chunk at a time and runs wt_linear's
+ *            tuned kernels on each chunk (exact weights, f32 math: the same products).
  * The key's OP is the format (the wt_qformat value, which qblock.wgsl names as QF_*).  Every loop
  * runs at most K / 32 / 8 (qmatvec) or K / 64 (qmatmul) times, so K <= 2^20 keeps them under
  * lavapipe's 65,535 iterations; offsets are u32 bytes, so a weight fits 4 GiB. */
@@ -22,7 +27,10 @@
 
 #define QMAX_COLS (1 << 20)       /* K: the kernels' loops stay below 65,535 iterations */
 #define QMATVEC_ROWS 4            /* rows of x the matrix-vector kernel takes (one vec4 of sums) */
-enum { Q_BIAS = 1, Q_SG = 8 };    /* qmatvec / qmatmul MC bits (Q_SG is kernel.c's subgroup bit) */
+enum { Q_BIAS = 1, Q_TWO = 2, Q_SG = 8 };   /* qmatvec / qmatmul MC bits (Q_SG: kernel.c's subgroup bit) */
+#define QMATVEC_TWO_ROWS 4096     /* qmatvec gives each lane two weight rows from this many rows on */
+#define QDENSE_ROWS 64            /* f32 x of this many rows: decode the weight, then wt_linear */
+#define QDENSE_CHUNK_BYTES (64ull << 20)   /* the decoded weight is made this many bytes at a time */
 
 static const struct qformat {
     const char *name;
@@ -43,7 +51,7 @@ struct wt_qweight {
     wt_qformat format;
     int64_t rows, cols;
     uint64_t bytes, row_bytes;
-    wt_tensor *t;                 /* u32 [ceil(bytes / 4)]: the raw blocks */
+    wt_storage *st;               /* the raw blocks: a buffer of ceil(bytes / 4) words, not the pool's */
 };
 
 const char *wt_qformat_name(wt_qformat f) {
@@ -97,35 +105,41 @@ wt_qweight *wt_qweight_upload(wt_context *ctx, wt_qformat f, int64_t rows, int64
                        (long long)rows, (long long)cols, (unsigned long long)need, bytes);
     if (!data)
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "data is NULL");
+    uint64_t size = (need + 3) & ~(uint64_t)3;
+    if (size > ctx->max_binding)
+        return wt_fail(ctx, WT_STATUS_OUT_OF_MEMORY, op, "%s weight of %llu bytes exceeds what one buffer binding may "
+                       "hold on this device (%llu)", q->name, (unsigned long long)need,
+                       (unsigned long long)ctx->max_binding);
     wt_qweight *w = wt_alloc(ctx, sizeof *w);
-    if (!w)
-        return wt_fail(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory");
-    int64_t words = (int64_t)((need + 3) / 4);
-    w->t = wt_tensor_new(ctx, op, WT_U32, 1, &words);
-    if (!w->t) {
+    wt_storage *st = w ? wt_storage_new(ctx, op, 0) : NULL;   /* no pool buffer: ours, of the exact size */
+    if (!st) {
         wt_free(ctx, w);
-        return NULL;
+        return w ? NULL : wt_fail(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, op, "out of host memory");
     }
-    w->ctx = ctx;
-    w->format = f;
-    w->rows = rows;
-    w->cols = cols;
-    w->bytes = need;
-    w->row_bytes = row_bytes;
+    *w = (wt_qweight){ .ctx = ctx, .format = f, .rows = rows, .cols = cols, .bytes = need, .row_bytes = row_bytes,
+                       .st = st };
+    wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_VALIDATION);
+    wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_OUT_OF_MEMORY);
+    st->buf = wg_device_create_buffer(ctx->dev, &(wg_buffer_desc){ .label = "wt qweight", .size = size });
+    st->bytes = size;
     /* the whole words straight from data; the last 1-3 bytes padded with zeros */
     uint64_t whole = need & ~(uint64_t)3;
-    wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_VALIDATION);
-    if (whole)
-        wg_queue_write_buffer(ctx->q, w->t->st->buf, 0, data, whole);
-    if (whole < need) {
+    if (st->buf && whole)
+        wg_queue_write_buffer(ctx->q, st->buf, 0, data, whole);
+    if (st->buf && whole < need) {
         uint8_t tail[4] = { 0 };
         memcpy(tail, (const uint8_t *)data + whole, (size_t)(need - whole));
-        wg_queue_write_buffer(ctx->q, w->t->st->buf, whole, tail, 4);
+        wg_queue_write_buffer(ctx->q, st->buf, whole, tail, 4);
     }
-    wg_error e;
-    if (wg_device_pop_error_scope(ctx->dev, &e) != WG_ERR_NONE) {
+    wg_error e1, e2;
+    wg_error_id o = wg_device_pop_error_scope(ctx->dev, &e1);
+    wg_error_id v = wg_device_pop_error_scope(ctx->dev, &e2);
+    if (!st->buf || o != WG_ERR_NONE || v != WG_ERR_NONE || !wg_buffer_is_valid(st->buf)) {
         wt_qweight_release(w);
-        return wt_fail(ctx, WT_STATUS_GPU, op, "upload: %s", e.message);
+        if (v != WG_ERR_NONE && o == WG_ERR_NONE)
+            return wt_fail(ctx, WT_STATUS_GPU, op, "upload: %s", e2.message);
+        return wt_fail(ctx, WT_STATUS_OUT_OF_MEMORY, op, "cannot allocate %llu bytes on the GPU for a %s weight%s%s",
+                       (unsigned long long)size, q->name, o != WG_ERR_NONE ? ": " : "", o != WG_ERR_NONE ? e1.message : "");
     }
     return w;
 }
@@ -133,9 +147,21 @@ wt_qweight *wt_qweight_upload(wt_context *ctx, wt_qformat f, int64_t rows, int64
 void wt_qweight_release(wt_qweight *w) {
     if (!w)
         return;
-    wt_tensor *t = w->t;
-    wt_free(w->ctx, w);   /* the context's shell lives while t is held */
-    wt_release(t);
+    wt_context *ctx = w->ctx;
+    wt_storage *st = w->st;
+    /* recorded dispatches hold the storage until their batch is submitted: submit it (the GPU
+     * finishes with the buffer before wg destroys it), then the buffer goes, not to the pool */
+    if (st->refs > 1)
+        wt_flush(ctx);
+    wg_buffer *buf = st->buf;
+    if (st->refs == 1)
+        st->buf = NULL;
+    wt_storage_unref(st);
+    if (buf && !st->buf) {
+        wt_bind_groups_clear(ctx);   /* cached bind groups name it */
+        wg_buffer_release(buf);
+    }
+    wt_free(ctx, w);
 }
 
 static bool check_weight(wt_context *ctx, const char *op, const wt_qweight *w) {
@@ -165,6 +191,40 @@ static wt_kkey q_key(wt_kfile file, const wt_qweight *w, wt_dtype out, wt_dtype 
     return key;
 }
 
+static wt_tensor *q_rows(wt_context *ctx, const char *op, wt_qweight *w, wt_tensor *ids, int64_t first, int ndim,
+                         const int64_t *shape);
+
+/* Prefill of f32 x: the weight decoded to f32 (exact) a chunk of rows at a time, each chunk through
+ * wt_linear (the tuned tiled kernels), the chunks' outputs joined along the last dim.  A chunk's
+ * f32 copy stays under QDENSE_CHUNK_BYTES (and an eighth of the context's memory_limit). */
+static wt_tensor *q_dense(wt_context *ctx, const char *op, wt_tensor *x, wt_qweight *w, wt_tensor *bias) {
+    int64_t N = w->rows, K = w->cols;
+    uint64_t budget = QDENSE_CHUNK_BYTES;
+    if (ctx->memory_limit && ctx->memory_limit / 8 < budget)
+        budget = ctx->memory_limit / 8;
+    int64_t rows = (int64_t)(budget / ((uint64_t)K * 4));
+    rows = rows < 64 ? 64 : rows / 64 * 64;
+    int64_t n = (N + rows - 1) / rows;
+    if (n > 64)
+        return wt_fail(ctx, WT_STATUS_OUT_OF_MEMORY, op, "%lld chunks of %lld rows: memory_limit too small",
+                       (long long)n, (long long)rows);
+    wt_tensor *parts[64] = { 0 };
+    bool ok = true;
+    for (int64_t i = 0; i < n && ok; i++) {
+        int64_t n0 = i * rows, nc = N - n0 < rows ? N - n0 : rows;
+        wt_tensor *wd = q_rows(ctx, op, w, NULL, n0, 2, (int64_t[]){ nc, K });
+        wt_tensor *bs = bias && n > 1 ? wt_narrow(ctx, bias, 0, n0, nc) : bias ? (wt_retain(bias), bias) : NULL;
+        parts[i] = wd && (!bias || bs) ? wt_linear(ctx, x, wd, bs) : NULL;
+        ok = parts[i] != NULL;
+        wt_release(wd);
+        wt_release(bs);
+    }
+    wt_tensor *out = !ok ? NULL : n == 1 ? (wt_retain(parts[0]), parts[0]) : wt_cat(ctx, parts, (int)n, -1);
+    for (int64_t i = 0; i < n; i++)
+        wt_release(parts[i]);
+    return out;
+}
+
 wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *bias) {
     const char *op = "wt_qlinear";
     if (!ctx || !wt_check_tensor(ctx, op, x) || !check_weight(ctx, op, w) || (bias && !wt_check_tensor(ctx, op, bias)))
@@ -179,7 +239,7 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
                        wt_shape_str(b, sizeof b, x->ndim, x->shape), (long long)K, wt_qformat_name(w->format),
                        (long long)N, (long long)K);
     if (bias && (bias->ndim != 1 || bias->shape[0] != N || (bias->dtype != WT_F32 && bias->dtype != x->dtype)))
-        return wt_fail(ctx, WT_STATUS_SHAPE, op, "bias %s %s for %lld outputs: 1-d [%lld], f32 or x's dtype",
+        return wt_fail(ctx, bias->ndim == 1 && bias->shape[0] == N ? WT_STATUS_DTYPE : WT_STATUS_SHAPE, op, "bias %s %s for %lld outputs: 1-d [%lld], f32 or x's dtype",
                        wt_dtype_name(bias->dtype), wt_shape_str(c, sizeof c, bias->ndim, bias->shape), (long long)N,
                        (long long)N);
     int64_t shape[WT_MAX_DIMS];
@@ -189,6 +249,8 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
     if (M * N > INT32_MAX)
         return wt_fail(ctx, WT_STATUS_SHAPE, op, "output of %lld x %lld elements is too large", (long long)M,
                        (long long)N);
+    if (M >= QDENSE_ROWS && x->dtype == WT_F32 && (!bias || bias->dtype == WT_F32))
+        return q_dense(ctx, op, x, w, bias);
     wt_tensor *out = wt_tensor_new(ctx, op, x->dtype, x->ndim, shape);
     if (!out || !out->numel)
         return out;
@@ -218,8 +280,9 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
         key = q_key(WT_K_qmatvec, w, out->dtype, xc->dtype, bc ? bc->dtype : WT_F32);
         key.mode[0] = (uint8_t)M;
         key.mode[1] = mb;
-        key.mode[2] = (uint8_t)(mc | (q_subgroups(ctx) ? Q_SG : 0));
-        int64_t rpw = 256 >> mb;
+        bool two = N >= QMATVEC_TWO_ROWS;
+        key.mode[2] = (uint8_t)(mc | (two ? Q_TWO : 0) | (q_subgroups(ctx) ? Q_SG : 0));
+        int64_t rpw = (256 >> mb) * (two ? 2 : 1);
         p.n = (uint32_t)((N + rpw - 1) / rpw * 256);
     } else {
         int64_t nt = (N + 63) / 64, mt = (M + 31) / 32;
@@ -235,7 +298,7 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
         p.aux[1] = (uint32_t)nt;
         p.n = (uint32_t)(nt * mt * 256);
     }
-    wt_storage *in[3] = { w->t->st, xc->st, bc ? bc->st : NULL };
+    wt_storage *in[3] = { w->st, xc->st, bc ? bc->st : NULL };
     wt_status s = wt_record_key(ctx, op, &key, &p, out->st, 3, in);
     wt_release(xc);
     wt_release(bc);
@@ -246,8 +309,9 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
     return out;
 }
 
-/* qrows.wgsl: rows of w decoded, picked by ids (contiguous i32/u32) or all of them (ids NULL) */
-static wt_tensor *q_rows(wt_context *ctx, const char *op, wt_qweight *w, wt_tensor *ids, int ndim,
+/* qrows.wgsl: rows of w decoded, picked by ids (contiguous i32/u32) or (ids NULL) the rows from
+ * `first` on, as many as shape holds */
+static wt_tensor *q_rows(wt_context *ctx, const char *op, wt_qweight *w, wt_tensor *ids, int64_t first, int ndim,
                          const int64_t *shape) {
     wt_tensor *out = wt_tensor_new(ctx, op, WT_F32, ndim, shape);
     if (!out || !out->numel)
@@ -264,13 +328,14 @@ static wt_tensor *q_rows(wt_context *ctx, const char *op, wt_qweight *w, wt_tens
     p.sv[0] = (uint32_t)w->rows;
     p.sv[1] = (uint32_t)U;
     p.sv[2] = (uint32_t)w->row_bytes;
+    p.aux[0] = (uint32_t)first;
     wt_kkey key = q_key(WT_K_qrows, w, WT_F32, ids ? ids->dtype : WT_U32, WT_F32);
     if (ids) {
         key.mode[0] = 1;
         key.mode[1] = ids->dtype == WT_U32 ? 1 : 0;
         p.off[1] = (uint32_t)ids->offset;
     }
-    wt_storage *in[2] = { w->t->st, ids ? ids->st : NULL };
+    wt_storage *in[2] = { w->st, ids ? ids->st : NULL };
     if (wt_record_key(ctx, op, &key, &p, out->st, 2, in) != WT_OK) {
         wt_release(out);
         return NULL;
@@ -297,7 +362,7 @@ wt_tensor *wt_qembedding(wt_context *ctx, wt_qweight *w, wt_tensor *ids) {
     wt_tensor *ic = wt_is_contiguous(ids) ? (wt_retain(ids), ids) : wt_contiguous(ctx, ids);
     if (!ic)
         return NULL;
-    wt_tensor *out = q_rows(ctx, op, w, ic, ids->ndim + 1, shape);
+    wt_tensor *out = q_rows(ctx, op, w, ic, 0, ids->ndim + 1, shape);
     wt_release(ic);
     return out;
 }
@@ -309,5 +374,5 @@ wt_tensor *wt_qdequantize(wt_context *ctx, wt_qweight *w) {
     int64_t shape[2] = { w->rows, w->cols }, numel;
     if (!wt_check_shape(ctx, op, 2, shape, &numel))
         return NULL;
-    return q_rows(ctx, op, w, NULL, 2, shape);
+    return q_rows(ctx, op, w, NULL, 0, 2, shape);
 }

@@ -1,10 +1,10 @@
 /* test_quant.c - quantized weights (src/tensor/quant.c): for every format, random blocks (every
  * byte random except the f16 scales, which are finite) decoded on the GPU by wt_qdequantize,
  * wt_qembedding and through wt_qlinear, against a plain C reference in f64 written here from each
- * format's definition (doc/llm.md), element by element.  wt_qlinear for 1, 3 and 4 rows of x
- * (qmatvec.wgsl, lanes per row 8, 16 and 32) and for more (qmatmul.wgsl), ragged N, f32 and f16 x,
- * with and without a bias; qmatvec also on a second device created without subgroups (its workgroup
- * reduction).  Then the errors: unknown format, sizes, K not a multiple of the block, dtypes.
+ * format's definition (doc/llm.md), element by element.  wt_qlinear for 1 to 4 rows of x
+ * (qmatvec.wgsl, lanes per row 8, 16 and 32, one and two weight rows per lane), 5 to 63 rows
+ * (qmatmul.wgsl) and 64 or more (the weight decoded, in chunks, then wt_linear), ragged N, f32 and f16 x, with and without a bias; qmatvec also on a second
+ * device created without subgroups (its workgroup reduction).  Then the errors: unknown format, sizes, K not a multiple of the block, dtypes.
  *
  * `test_quant --gguf MODEL.gguf TENSOR OUT.npy` writes our decode of a GGUF tensor, uploaded straight
  * from wl's mapping, to .npy for tests/llm/test_quant_gguf.py (the gguf package's dequantize is the
@@ -325,8 +325,10 @@ static void test_linear(wt_qformat f) {
     test_linear_on(ctx, f, 1, 37, ks[1], WT_F32, true, "matvec");
     test_linear_on(ctx, f, 3, 19, ks[2], WT_F32, false, "matvec");
     test_linear_on(ctx, f, 4, 33, ks[1], WT_F32, true, "matvec");
+    test_linear_on(ctx, f, 2, 4097, ks[0], WT_F32, true, "matvec, two rows a lane");
     test_linear_on(ctx, f, 37, 70, ks[0], WT_F32, true, "matmul");
     test_linear_on(ctx, f, 6, 9, ks[1], WT_F32, false, "matmul");
+    test_linear_on(ctx, f, 64, 45, ks[1], WT_F32, true, "decoded, wt_linear");
     if (wt_context_has_f16(ctx)) {
         test_linear_on(ctx, f, 2, 21, ks[1], WT_F16, false, "matvec");
         test_linear_on(ctx, f, 33, 65, ks[0], WT_F16, true, "matmul");
@@ -392,6 +394,44 @@ static void test_errors(void) {
     wt_clear_error(ctx);
 }
 
+/* A weight released while a recorded product still reads it (its batch not yet submitted), then
+ * a second weight uploaded (its buffer may take the first one's place): both products right. */
+static void test_lifetime(void) {
+    int64_t N = 33, K = 64;
+    double x[64], *v[2], *mag = malloc((size_t)(N * K) * sizeof *mag);
+    for (int64_t k = 0; k < K; k++)
+        x[k] = (double)(float)((int)(rnd32() % 2001) - 1000) / 1000.0;
+    wt_tensor *xt = tt_upload(ctx, WT_F32, 1, &K, x), *y[2];
+    for (int i = 0; i < 2; i++) {
+        size_t bytes;
+        uint8_t *w = random_weight(WT_QFORMAT_Q8_0, N, K, &bytes);
+        v[i] = malloc((size_t)(N * K) * sizeof *v[i]);
+        ref_weights(WT_QFORMAT_Q8_0, w, N, K, v[i], mag);
+        wt_qweight *qw = wt_qweight_upload(ctx, WT_QFORMAT_Q8_0, N, K, w, bytes);
+        free(w);
+        y[i] = wt_qlinear(ctx, xt, qw, NULL);
+        wt_qweight_release(qw);
+    }
+    for (int i = 0; i < 2; i++) {
+        double *got = tt_read(ctx, y[i]);
+        int bad = 0;
+        for (int64_t n = 0; n < N; n++) {
+            double want = 0, a = 0;
+            for (int64_t k = 0; k < K; k++) {
+                want += v[i][n * K + k] * x[k];
+                a += fabs(v[i][n * K + k] * x[k]);
+            }
+            bad += !(fabs(got[n] - want) <= 2e-6 * a);
+        }
+        CHECKF(bad == 0, "product %d of a released weight: %d outputs differ", i, bad);
+        free(got);
+        free(v[i]);
+        wt_release(y[i]);
+    }
+    wt_release(xt);
+    free(mag);
+}
+
 /* every kernel key the C side makes compiles: each format, rows of x, lanes per row, subgroups */
 static void test_compile(void) {
     int n = 0;
@@ -403,7 +443,7 @@ static void test_compile(void) {
                 if (file == WT_K_qmatvec) {
                     k.mode[0] = (uint8_t)(1 + v % 4);
                     k.mode[1] = (uint8_t)(3 + v % 3);
-                    k.mode[2] = (uint8_t)(v & 1 ? 1 : 0) | (v >= 4 ? 8 : 0);
+                    k.mode[2] = (uint8_t)((v & 3) | (v >= 4 ? 8 : 0));   /* bias, two rows, subgroups */
                 } else {
                     k.mode[0] = (uint8_t)v;
                 }
@@ -529,10 +569,16 @@ int main(int argc, char **argv) {
     ctx = tt_init(&f, NULL);
     test_compile();
     test_errors();
+    test_lifetime();
     for (int fmt = 1; fmt < WT_QFORMAT_COUNT; fmt++) {
         test_decode((wt_qformat)fmt);
         test_linear((wt_qformat)fmt);
     }
+    /* prefill by decoded chunks: a memory_limit of 8 MiB makes them 1024 rows */
+    wt_context *c3 = wt_context_create(f.g.dev, &(wt_context_desc){ .memory_limit = 8 << 20 });
+    test_linear_on(c3, WT_QFORMAT_Q4_K, 70, 2100, 256, WT_F32, true, "decoded in 3 chunks");
+    test_linear_on(c3, WT_QFORMAT_Q4_0, 64, 1030, 256, WT_F32, false, "decoded in 2 chunks");
+    wt_context_destroy(c3);
     /* qmatvec's workgroup reduction: a device without subgroups */
     if (wg_device_has_feature(f.g.dev, WG_FEATURE_SUBGROUPS)) {
         wg_device *dev = fixture_device(&f.g, NULL);
@@ -542,6 +588,7 @@ int main(int argc, char **argv) {
         for (int i = 0; i < 3; i++) {
             test_linear_on(c2, WT_QFORMAT_Q4_1, 1 + i, 29, ks[i], WT_F32, i == 1, "matvec, no subgroups");
             test_linear_on(c2, WT_QFORMAT_Q6_K, 1 + i, 29, 256 << i, WT_F32, i == 1, "matvec, no subgroups");
+            test_linear_on(c2, WT_QFORMAT_Q8_0, 1 + i, 4099, ks[i], WT_F32, i == 1, "matvec, no subgroups, two rows");
         }
         wt_context_destroy(c2);
         wg_device_release(dev);

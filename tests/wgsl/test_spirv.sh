@@ -115,7 +115,8 @@ case "$out" in *'"name":"src"'*) bad "--entry other lists src which it does not 
 grep -q "no entry point 'nosuch'" "$tmp/err" || bad "--entry nosuch: message"
 "$W" compile "$k" -o "$tmp/b.spv" && spirv-dis "$tmp/b.spv" | grep -q UMin || bad "bounds checks missing"
 "$W" compile --no-bounds-checks "$k" -o "$tmp/c.spv" && ! spirv-dis "$tmp/c.spv" | grep -q UMin || bad "--no-bounds-checks still clamps"
-cp "$k" "$tmp/def.wgsl"; (cd "$tmp" && "$W" compile def.wgsl) && [ -s "$tmp/def.spv" ] || bad "default output name def.spv"
+cp "$k" "$tmp/def.wgsl"; (cd "$tmp" && "$W" compile def.wgsl >def-out.spv) && [ ! -e "$tmp/def.spv" ] &&
+  cmp -s "$tmp/def-out.spv" "$tmp/b.spv" || bad "no -o: the module goes to standard output (no def.spv)"
 "$W" compile - <"$k" >"$tmp/stdin.spv" && cmp -s "$tmp/stdin.spv" "$tmp/b.spv" || bad "'-' (standard input to standard output) differs from the file's module"
 "$W" compile --help | grep -q -- '--reflect' || bad "--help"
 "$W" compile >/dev/null 2>&1; [ $? -eq 2 ] || bad "no input: exit not 2"

@@ -7,13 +7,14 @@ llama.cpp: the one vendored in the PyPI sdist llama-cpp-python 0.3.36 (vendor/ll
 Vocabularies: the real SmolLM2-135M-Instruct Q4_1 (scripts/fetch-model.sh; pre-tokenizer smollm)
 and the vocabulary-only files tests/llm/golden/make_vocabs.py derives from it (gpt-2, llama-bpe,
 qwen2, SentencePiece).  Each text is run through `llama-tokenize -f FILE --no-escape --ids`,
-with special-token parsing on and off (--no-parse-special), with BOS as the file says and with
---no-bos.  Texts are stored as hex, byte for byte.
+with special-token parsing on and off (--no-parse-special), with BOS as the file says and (for
+the SentencePiece vocabulary, the one that adds BOS) with --no-bos.  Texts are stored as hex, byte for byte.
 
 Usage (from the repository root):
   LLAMA_CPP_BUILD=/path/to/llama.cpp/build PYTHONPATH=$(sh tests/llm/install_gguf.sh) \\
       python3 tests/llm/golden/gen_tokens.py
 """
+import concurrent.futures
 import json
 import os
 import subprocess
@@ -61,13 +62,13 @@ def texts():
                  "What is 2+2?<|im_end|>\n<|im_start|>assistant\n"),
         ("specials-adjacent", "<|im_end|><|im_end|>x<|endoftext|> <|im_start|><|im_start"),
         ("specials-partial", "<|im_start <|im_end| |im_end|> <|endoftext"),
-        ("user-defined", "call <reponame> and <tool> now<tool>"),
+        ("user-defined", "call <reponame> and <tool> now<tool> <filename>x.py<filename> <jupyter_code>"),
         ("invalid-utf8", b"abc\xff\xfe def \xc3 x \xe2\x82 \xf0\x9f\x98"),
         ("overlong-surrogate", b"a\xc0\x80b \xed\xa0\x80 c"),
     ]
     parts = [s for _, s in t if isinstance(s, str) and s]
     longt, i = [], 0
-    while sum(len(x) for x in longt) < 24000:
+    while sum(len(x) for x in longt) < 10000:
         longt.append(parts[(i * 7) % len(parts)])
         i += 1
     t.append(("long", " ".join(longt)))
@@ -101,15 +102,18 @@ def main():
     subprocess.run([sys.executable, os.path.join(HERE, "make_vocabs.py"), model, vdir], check=True)
     vocabs = [("smollm", model)] + [(v, os.path.join(vdir, v + ".gguf")) for v in ("gpt2", "llama3", "qwen2", "spm")]
     for name, path in vocabs:
-        cases = []
+        jobs = []
         for tname, data in texts():
             for parse_special in (True, False):
-                for no_bos in (False, True):
+                # BOS on and off differ only where the file adds one: the SentencePiece vocabulary
+                for no_bos in ((False, True) if name == "spm" else (False,)):
                     if (not parse_special or no_bos) and tname == "long":
                         continue
-                    ids = run(tool, path, data, parse_special, no_bos)
-                    cases.append({"name": tname, "text_hex": data.hex(), "parse_special": parse_special,
-                                  "add_special": not no_bos, "ids": ids})
+                    jobs.append((tname, data, parse_special, no_bos))
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            ids = list(pool.map(lambda j: run(tool, path, j[1], j[2], j[3]), jobs))
+        cases = [{"name": tname, "text_hex": data.hex(), "parse_special": ps, "add_special": not nb, "ids": i}
+                 for (tname, data, ps, nb), i in zip(jobs, ids)]
         doc = {"generator": "tests/llm/golden/gen_tokens.py", "reference": LLAMA_VERSION, "vocab": name,
                "cases": cases}
         out = os.path.join(HERE, "tokens-%s.json" % name)

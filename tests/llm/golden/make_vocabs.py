@@ -3,10 +3,10 @@
 llama.cpp (tests/llm/golden/gen_tokens.py, tests/llm/test_tokenizer_golden.sh), all derived from
 the real model's byte-level BPE vocabulary (SmolLM2-135M-Instruct, 49152 tokens, 48900 merges):
 
-  gpt2.gguf    the same tokens and merges with tokenizer.ggml.pre = "gpt-2"; <reponame> (id 4)
-               made user-defined (matched in text even without special parsing)
-  llama3.gguf  pre = "llama-bpe" (the Llama 3 regex, ignore_merges, BOS by default)
-  qwen2.gguf   pre = "qwen2"
+  gpt2.gguf    the same tokens and merges plus 1,210 digit tokens (" d", "dd", " dd", "ddd") with
+               tokenizer.ggml.pre = "gpt-2"; <reponame> and <filename> made user-defined
+  llama3.gguf  the same with pre = "llama-bpe" (the Llama 3 regex, ignore_merges)
+  qwen2.gguf   the same with pre = "qwen2"
   spm.gguf     tokenizer.ggml.model = "llama" (SentencePiece BPE): <unk> <s> </s>, the 256 byte
                tokens <0x00>..<0xFF>, then every byte-level token whose bytes are valid UTF-8,
                spaces written U+2581, score -rank; <|im_start|> <|im_end|> control, <tool>
@@ -14,8 +14,8 @@ the real model's byte-level BPE vocabulary (SmolLM2-135M-Instruct, 49152 tokens,
   smollm-st/   a safetensors model directory (one tiny tensor, config.json) whose tokenizer.json
                and tokenizer_config.json hold the real model's vocabulary: Hugging Face's form
                of the smollm pre-tokenizer (Sequence[Digits(individual_digits), ByteLevel])
-  llama3-st/   the same with the Llama 3 form (Split(regex), ByteLevel(use_regex=false),
-               ignore_merges), equal to llama3.gguf
+  llama3-st/   the same vocabulary with the Llama 3 form (Split(regex), ByteLevel(use_regex=false),
+               ignore_merges)
   notok.gguf   a GGUF file without a tokenizer (the error path)
 
 Deterministic: the same model and gguf package give the same files.
@@ -74,12 +74,33 @@ def main():
     os.makedirs(outdir, exist_ok=True)
     f = read_fields(model)
     S, A, I32 = GGUFValueType.STRING, GGUFValueType.ARRAY, GGUFValueType.INT32
+    # SmolLM2's vocabulary has single digits only: add 2- and 3-digit tokens and " d", " dd" so
+    # that the pre-tokenizers' digit rules (GPT-2's  ?\p{N}+, Llama 3's \p{N}{1,3}, Qwen2's \p{N})
+    # give different ids
+    btoks = list(f["tokenizer.ggml.tokens"][0])
+    bmerges = list(f["tokenizer.ggml.merges"][0])
     types = list(f["tokenizer.ggml.token_type"][0])
-    types[4] = 4   # <reponame>: user-defined
-    write(os.path.join(outdir, "gpt2.gguf"), f, {"tokenizer.ggml.pre": ("gpt-2", S, None),
-                                                 "tokenizer.ggml.token_type": (types, A, I32)})
-    write(os.path.join(outdir, "llama3.gguf"), f, {"tokenizer.ggml.pre": ("llama-bpe", S, None)})
-    write(os.path.join(outdir, "qwen2.gguf"), f, {"tokenizer.ggml.pre": ("qwen2", S, None)})
+    D = "0123456789"
+    for a in D:
+        bmerges.append("\u0120 " + a)
+        btoks.append("\u0120" + a)
+        for b in D:
+            bmerges.append(a + " " + b)
+            btoks.append(a + b)
+    for a in D:
+        for b in D:
+            bmerges.append("\u0120" + a + " " + b)
+            btoks.append("\u0120" + a + b)
+            for c in D:
+                bmerges.append(a + b + " " + c)
+                btoks.append(a + b + c)
+    types += [1] * (len(btoks) - len(types))
+    types[4] = 4   # <reponame>: user-defined, but llama.cpp makes it control (a fill-in-the-middle text)
+    types[6] = 4   # <filename>: user-defined, matched in text even without special parsing
+    big = {"tokenizer.ggml.tokens": (btoks, A, S), "tokenizer.ggml.merges": (bmerges, A, S),
+           "tokenizer.ggml.token_type": (types, A, I32)}
+    for name, pre in (("gpt2", "gpt-2"), ("llama3", "llama-bpe"), ("qwen2", "qwen2")):
+        write(os.path.join(outdir, name + ".gguf"), f, dict(big, **{"tokenizer.ggml.pre": (pre, S, None)}))
 
     dec = byte_decoder()
     toks, tys, scores = ["<unk>", "<s>", "</s>"], [2, 3, 3], [0.0, 0.0, 0.0]
@@ -119,28 +140,27 @@ def main():
     spm["llama.vocab_size"] = (len(toks), GGUFValueType.UINT32, None)
     write(os.path.join(outdir, "spm.gguf"), spm, {})
     write(os.path.join(outdir, "notok.gguf"), {k: v for k, v in f.items() if not k.startswith("tokenizer.")}, {})
-    tokens = f["tokenizer.ggml.tokens"][0]
-    ttypes = f["tokenizer.ggml.token_type"][0]
-    merges = f["tokenizer.ggml.merges"][0]
+    smol = (f["tokenizer.ggml.tokens"][0], f["tokenizer.ggml.token_type"][0], f["tokenizer.ggml.merges"][0])
     llama3_re = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|"
                  r"\s*[\r\n]+|\s+(?!\S)|\s+")   # as Llama 3's tokenizer.json has it
-    for name, pre, ignore in (
-            ("smollm-st", {"type": "Sequence", "pretokenizers": [
+    for name, (tokens, ttypes, merges), pre, ignore in (
+            ("smollm-st", smol, {"type": "Sequence", "pretokenizers": [
                 {"type": "Digits", "individual_digits": True},
                 {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True}]}, False),
-            ("llama3-st", {"type": "Sequence", "pretokenizers": [
+            ("llama3-st", (btoks, types, bmerges), {"type": "Sequence", "pretokenizers": [
                 {"type": "Split", "pattern": {"Regex": llama3_re}, "behavior": "Isolated", "invert": False},
                 {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]}, True)):
         d = os.path.join(outdir, name)
         os.makedirs(d, exist_ok=True)
         tj = {"version": "1.0", "truncation": None, "padding": None,
               "added_tokens": [{"id": i, "content": t, "single_word": False, "lstrip": False, "rstrip": False,
-                                "normalized": False, "special": True} for i, t in enumerate(tokens) if ttypes[i] == 3],
+                                "normalized": False, "special": ttypes[i] == 3}
+                               for i, t in enumerate(tokens) if ttypes[i] in (3, 4)],
               "normalizer": None, "pre_tokenizer": pre, "post_processor": None, "decoder": {"type": "ByteLevel"},
               "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
                         "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False,
                         "ignore_merges": ignore,
-                        "vocab": {t: i for i, t in enumerate(tokens) if ttypes[i] != 3},
+                        "vocab": {t: i for i, t in enumerate(tokens) if ttypes[i] not in (3, 4)},
                         "merges": [m.split(" ", 1) for m in merges] if ignore else list(merges)}}
         with open(os.path.join(d, "tokenizer.json"), "w", encoding="utf-8") as o:
             json.dump(tj, o, ensure_ascii=False)
