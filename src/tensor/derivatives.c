@@ -7,8 +7,9 @@
  *
  * A rule gets the node n (inputs' shapes and dtypes in n->in[i], the op's arguments in n->a, the
  * saved tensors S(SI0) ... S(SX1) as the row asked) and g, the gradient of the result, and sets
- * gin[i] (a new reference) for the inputs that need one (NEED(i)).  Rules are written with wt ops,
- * so backward runs on the GPU, lazily, in the same batches as forward.  The tape then sums a
+ * gin[i] (a new reference) for the inputs that need one (NEED(i)).  Rules are written with wt ops
+ * or call the op's backward kernel (backward.h), so backward runs on the GPU, lazily, in the same
+ * batches as forward.  The tape then sums a
  * broadcast gradient down to the input's shape and casts it to the input's dtype, so the
  * elementwise rules return gradients of the result's shape.  Temporaries go through T() and are
  * released after the rule; a failing op leaves the context's error set, and NULLs propagate
@@ -21,6 +22,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tensor/backward.h"
 #include "tensor/internal.h"
 
 #define NEED(i) wt__gneed(n, (i))
@@ -221,21 +223,12 @@ static void d_relu(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **
     gin[0] = masked(ctx, g, T(wt_gt_scalar(ctx, S(SOUT), 0)));
 }
 
-static void d_silu(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {   /* s (1 + x (1 - s)) */
-    wt_tensor *x = S(SI0), *s = T(wt_sigmoid(ctx, x));
-    wt_tensor *d = T(wt_mul(ctx, s, T(wt_add_scalar(ctx, T(wt_mul(ctx, x, T(wt_add_scalar(ctx, T(wt_neg(ctx, s)), 1)))), 1))));
-    gin[0] = wt_mul(ctx, g, d);
+static void d_silu(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {   /* backward.h's kernel */
+    gin[0] = wt__silu_backward(ctx, S(SI0), g);
 }
 
-static void d_gelu(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {
-    /* Phi(x) + x phi(x); Phi(x) = gelu(x) / x, and 1/2 + x / sqrt(2 pi) near 0 (error < 1e-10) */
-    const double c = 0.3989422804014327;   /* 1 / sqrt(2 pi) */
-    wt_tensor *x = S(SI0);
-    wt_tensor *small = T(wt_lt_scalar(ctx, T(wt_abs(ctx, x)), 1e-3));
-    wt_tensor *cdf = T(wt_where(ctx, small, T(wt_add_scalar(ctx, T(wt_mul_scalar(ctx, x, c)), 0.5)),
-                                T(wt_div(ctx, T(wt_gelu(ctx, x)), x))));
-    wt_tensor *pdf = T(wt_mul_scalar(ctx, T(wt_exp(ctx, T(wt_mul_scalar(ctx, T(wt_mul(ctx, x, x)), -0.5)))), c));
-    gin[0] = wt_mul(ctx, g, T(wt_add(ctx, cdf, T(wt_mul(ctx, x, pdf)))));
+static void d_gelu(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {   /* backward.h's kernel */
+    gin[0] = wt__gelu_backward(ctx, S(SI0), g);
 }
 
 static void d_zero(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {
@@ -605,69 +598,27 @@ static void d_linear(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor 
 /* ---- neural-network ops ---- */
 
 static void d_softmax(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {   /* y (g - sum(g y)) */
-    wt_tensor *y = S(SOUT);
-    int d[1] = { (int)n->a.i[0] };
-    wt_tensor *s = T(wt_sum(ctx, T(wt_mul(ctx, g, y)), 1, d, true));
-    gin[0] = wt_mul(ctx, y, T(wt_sub(ctx, g, s)));
+    gin[0] = wt__softmax_backward(ctx, S(SOUT), g, (int)n->a.i[0]);
 }
 
 static void d_log_softmax(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {   /* g - e^y sum(g) */
-    wt_tensor *y = S(SOUT);
-    int d[1] = { (int)n->a.i[0] };
-    wt_tensor *s = T(wt_sum(ctx, g, 1, d, true));
-    gin[0] = wt_sub(ctx, g, T(wt_mul(ctx, T(wt_exp(ctx, y)), s)));
-}
-
-/* the normalisations over the last dim: xhat = (x - mean) r (layer) or x r (rms), r the inverse
- * deviation; dx = r (gh - mean(gh) - xhat mean(gh xhat)) with gh = g w (no mean(gh) for rms) */
-static void norm_grad(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin, bool rms) {
-    wt_tensor *x = S(SI0), *w = S(SI1);
-    int last[1] = { -1 };
-    double eps = n->a.f[0];
-    wt_tensor *xc = rms ? x : T(wt_sub(ctx, x, T(wt_mean(ctx, x, 1, last, true))));
-    wt_tensor *ms = T(wt_mean(ctx, T(wt_mul(ctx, xc, xc)), 1, last, true));
-    wt_tensor *r = T(wt_rsqrt(ctx, T(wt_add_scalar(ctx, ms, eps))));
-    wt_tensor *xhat = T(wt_mul(ctx, xc, r));
-    if (NEED(1))
-        gin[1] = wt_mul(ctx, g, xhat);
-    if (!rms && n->nin > 2 && NEED(2))
-        gin[2] = keep(g);
-    if (!NEED(0))
-        return;
-    wt_tensor *gh = w ? T(wt_mul(ctx, g, w)) : g;
-    wt_tensor *d = T(wt_sub(ctx, gh, T(wt_mul(ctx, xhat, T(wt_mean(ctx, T(wt_mul(ctx, gh, xhat)), 1, last, true))))));
-    if (!rms)
-        d = T(wt_sub(ctx, d, T(wt_mean(ctx, gh, 1, last, true))));
-    gin[0] = wt_mul(ctx, r, d);
+    gin[0] = wt__log_softmax_backward(ctx, S(SOUT), g, (int)n->a.i[0]);
 }
 
 static void d_layer_norm(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {   /* x, weight, bias */
-    norm_grad(ctx, n, g, gin, false);
+    wt__layer_norm_backward(ctx, S(SI0), S(SI1), g, n->a.f[0], NEED(0) ? &gin[0] : NULL,
+                            NEED(1) ? &gin[1] : NULL, n->nin > 2 && NEED(2) ? &gin[2] : NULL);
 }
 
 static void d_rms_norm(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {   /* x, weight */
-    norm_grad(ctx, n, g, gin, true);
+    wt__rms_norm_backward(ctx, S(SI0), S(SI1), g, n->a.f[0], NEED(0) ? &gin[0] : NULL, NEED(1) ? &gin[1] : NULL);
 }
 
 static void d_rope(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {
-    /* a rotation by -angle is s rope(s g), s negating each pair's second element (gargs: layout,
-     * position_offset, seq_dim, rotary_dims; f[0] theta) */
-    int64_t D = n->in[0].shape[ndim_in(n) - 1], rd = n->a.i[3] ? n->a.i[3] : D;
-    float *sg = wt_alloc(ctx, (size_t)D * sizeof *sg);
-    if (!sg) {
-        wt_fail(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, "wt_backward", "out of host memory");
-        return;
-    }
-    for (int64_t p = 0; p < D; p++)
-        sg[p] = p >= rd ? 1.0f : n->a.i[0] == WT_ROPE_HALF ? (p < rd / 2 ? 1.0f : -1.0f) : (p % 2 ? -1.0f : 1.0f);
-    wt_tensor *s = T(wt_from_host(ctx, WT_F32, 1, &D, sg));
-    wt_free(ctx, sg);
+    /* the inverse rotation (gargs: layout, position_offset, seq_dim, rotary_dims; f[0] theta) */
     wt_rope_desc d = { .layout = (wt_rope_layout)n->a.i[0], .theta = n->a.f[0], .position_offset = n->a.i[1],
                        .seq_dim = (int)n->a.i[2], .rotary_dims = n->a.i[3] };
-    wt_tensor *sgs = T(wt_mul(ctx, g, s));
-    if (sgs && sgs->dtype != g->dtype)
-        sgs = T(wt_cast(ctx, sgs, g->dtype));
-    gin[0] = wt_mul(ctx, s, T(wt_rope(ctx, sgs, &d)));
+    gin[0] = wt__rope_backward(ctx, g, &d);
 }
 
 /* k or v [.., Hkv, L, D] as H heads (each shared by H / Hkv query heads, in order), and back
@@ -734,114 +685,30 @@ static void d_scaled_dot_product_attention(wt_context *ctx, const wt_node *n, wt
         gin[1] = kv_reduce(ctx, T(wt_matmul(ctx, T(wt_transpose(ctx, ds, -1, -2)), q)), &n->in[1]);
 }
 
-/* conv2d and the pools, composite: for each kernel offset (kh, kw) and output position o, the
- * flat input position h * W + w it reads, or H * W outside the image (gather reads 0 there,
- * scatter_add skips it) - an im2col in index form, [KH KW, OH OW] i32 */
-static wt_tensor *window_map(wt_context *ctx, const int64_t *in, const int64_t *out, const int64_t *k,
-                             const int64_t *st, const int64_t *pad, const int64_t *dil, wt_tensor **divisor,
-                             bool count_pad) {
-    int64_t H = in[2], W = in[3], OH = out[2], OW = out[3], KK = k[0] * k[1], O = OH * OW;
-    int32_t *m = wt_alloc(ctx, (size_t)(KK * O) * sizeof *m);
-    float *dv = divisor ? wt_alloc(ctx, (size_t)O * sizeof *dv) : NULL;
-    if (!m || (divisor && !dv)) {
-        wt_free(ctx, m);
-        wt_free(ctx, dv);
-        return wt_fail(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, "wt_backward", "out of host memory");
-    }
-    for (int64_t o = 0; o < O; o++) {
-        int64_t oh = o / OW, ow = o % OW, inside = 0;
-        for (int64_t kk = 0; kk < KK; kk++) {
-            int64_t ih = oh * st[0] - pad[0] + (kk / k[1]) * dil[0], iw = ow * st[1] - pad[1] + (kk % k[1]) * dil[1];
-            bool ok = ih >= 0 && ih < H && iw >= 0 && iw < W;
-            m[kk * O + o] = (int32_t)(ok ? ih * W + iw : H * W);
-            inside += ok;
-        }
-        if (dv)
-            dv[o] = (float)(count_pad ? KK : inside);
-    }
-    int64_t n = KK * O;
-    wt_tensor *t = T(wt_from_host(ctx, WT_I32, 1, &n, m));
-    if (divisor)
-        *divisor = T(wt_from_host(ctx, WT_F32, 1, &O, dv));
-    wt_free(ctx, m);
-    wt_free(ctx, dv);
-    return t;
+/* conv2d and the pools: backward.h's kernels (gargs: conv stride, padding, dilation, groups;
+ * pools wt__pool_args) */
+static void d_conv2d(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {   /* x, weight, bias */
+    const int64_t *a = n->a.i;
+    wt_conv2d_desc d = { .stride = { a[0], a[1] }, .padding = { a[2], a[3] }, .dilation = { a[4], a[5] },
+                         .groups = a[6] };
+    wt__conv2d_backward(ctx, S(SI0), S(SI1), g, &d, NEED(0) ? &gin[0] : NULL, NEED(1) ? &gin[1] : NULL,
+                        n->nin > 2 && NEED(2) ? &gin[2] : NULL);
 }
 
-/* idx [L] expanded to [N, C, L] */
-static wt_tensor *bc_index(wt_context *ctx, wt_tensor *idx, int64_t N, int64_t C) {
-    return idx ? T(wt_expand(ctx, T(wt_reshape(ctx, idx, WT_SHAPE(1, 1, idx->numel))), WT_SHAPE(N, C, idx->numel))) : NULL;
-}
-
-/* (to be replaced by backward.h's kernels: wt__conv2d_backward, wt__max_pool2d_backward, ...) */
-static void d_conv2d(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {
-    /* x [N, C, H, W], w [K, C/G, KH, KW], g [N, K, OH, OW]; gargs: stride, padding, dilation, groups */
-    wt_tensor *x = S(SI0), *w = S(SI1);
-    const int64_t *xs = n->in[0].shape, *ws = n->in[1].shape, *os = n->out_shape, *a = n->a.i;
-    int64_t st[2] = { a[0] ? a[0] : 1, a[1] ? a[1] : 1 }, dil[2] = { a[4] ? a[4] : 1, a[5] ? a[5] : 1 };
-    int64_t N = xs[0], C = xs[1], K = ws[0], G = a[6] ? a[6] : 1, Cg = C / G, Kg = K / G, KK = ws[2] * ws[3];
-    int64_t O = os[2] * os[3], HW = xs[2] * xs[3];
-    if (n->nin > 2 && NEED(2))
-        gin[2] = wt_sum(ctx, g, 3, (int[]){ 0, 2, 3 }, false);
-    if (!NEED(0) && !NEED(1))
-        return;
-    wt_tensor *idx = window_map(ctx, xs, os, ws + 2, st, a + 2, dil, NULL, false);
-    wt_tensor *g2 = T(wt_reshape(ctx, g, WT_SHAPE(N, K, O)));
-    wt_tensor *parts[64];
-    if (G > 64) {
-        wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, "wt_backward", "wt_conv2d's composite backward takes at most 64 groups");
-        return;
-    }
-    if (NEED(1)) {   /* dw[k, c, kk] = sum over n, o of g[n, k, o] xcol[n, c, kk, o] */
-        wt_tensor *xf = T(wt_reshape(ctx, x, WT_SHAPE(N, C, HW)));
-        wt_tensor *xcol = T(wt_reshape(ctx, T(wt_gather(ctx, xf, 2, bc_index(ctx, idx, N, C))), WT_SHAPE(N, C * KK, O)));
-        for (int64_t gi = 0; gi < G; gi++) {
-            wt_tensor *gg = T(wt_narrow(ctx, g2, 1, gi * Kg, Kg)), *xg = T(wt_narrow(ctx, xcol, 1, gi * Cg * KK, Cg * KK));
-            parts[gi] = T(wt_sum(ctx, T(wt_matmul(ctx, gg, T(wt_transpose(ctx, xg, 1, 2)))), 1, (int[]){ 0 }, false));
-        }
-        wt_tensor *dw = G > 1 ? T(wt_cat(ctx, parts, (int)G, 0)) : parts[0];
-        gin[1] = dw ? wt_reshape(ctx, dw, 4, ws) : NULL;
-    }
-    if (NEED(0)) {   /* cols[n, c kk, o] = sum over k of w[k, c kk] g[n, k, o], scattered back */
-        wt_tensor *w2 = T(wt_reshape(ctx, w, WT_SHAPE(K, Cg * KK)));
-        for (int64_t gi = 0; gi < G; gi++) {
-            wt_tensor *wg = T(wt_narrow(ctx, w2, 0, gi * Kg, Kg)), *gg = T(wt_narrow(ctx, g2, 1, gi * Kg, Kg));
-            parts[gi] = T(wt_matmul(ctx, T(wt_transpose(ctx, wg, 0, 1)), gg));
-        }
-        wt_tensor *cols = G > 1 ? T(wt_cat(ctx, parts, (int)G, 1)) : parts[0];
-        cols = T(wt_reshape(ctx, cols, WT_SHAPE(N, C, KK * O)));
-        wt_tensor *z = T(wt_zeros(ctx, cols ? cols->dtype : WT_F32, WT_SHAPE(N, C, HW)));
-        gin[0] = wt_reshape(ctx, T(wt_scatter_add(ctx, z, 2, bc_index(ctx, idx, N, C), cols)), 4, xs);
-    }
+static wt_pool2d_desc pool_desc(const wt_node *n) {
+    const int64_t *a = n->a.i;
+    return (wt_pool2d_desc){ .kernel = { a[0], a[1] }, .stride = { a[2], a[3] }, .padding = { a[4], a[5] },
+                             .dilation = { a[6], a[7] }, .count_include_pad = n->a.f[0] != 0 };
 }
 
 static void d_max_pool2d(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {
-    /* each output's gradient to its maximum: the forward's indices, recomputed */
-    const int64_t *xs = n->in[0].shape, *a = n->a.i;
-    wt_pool2d_desc d = { .kernel = { a[0], a[1] }, .stride = { a[2], a[3] }, .padding = { a[4], a[5] },
-                         .dilation = { a[6], a[7] } };
-    wt_tensor *idx = NULL;
-    T(wt_max_pool2d(ctx, S(SI0), &d, &idx));
-    T(idx);
-    int64_t N = xs[0], C = xs[1], O = n->out_shape[2] * n->out_shape[3];
-    wt_tensor *z = T(wt_zeros(ctx, g->dtype, WT_SHAPE(N, C, xs[2] * xs[3])));
-    wt_tensor *i3 = idx ? T(wt_reshape(ctx, idx, WT_SHAPE(N, C, O))) : NULL;
-    gin[0] = wt_reshape(ctx, T(wt_scatter_add(ctx, z, 2, i3, T(wt_reshape(ctx, g, WT_SHAPE(N, C, O))))), 4, xs);
+    wt_pool2d_desc d = pool_desc(n);
+    gin[0] = wt__max_pool2d_backward(ctx, S(SI0), NULL, g, &d);
 }
 
 static void d_avg_pool2d(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {
-    /* each output's gradient spread over its window, divided by the forward's divisor */
-    const int64_t *xs = n->in[0].shape, *os = n->out_shape, *a = n->a.i;
-    int64_t k[2] = { a[0], a[1] }, st[2] = { a[2] ? a[2] : a[0], a[3] ? a[3] : a[1] }, one[2] = { 1, 1 };
-    int64_t N = xs[0], C = xs[1], O = os[2] * os[3], KK = k[0] * k[1];
-    wt_tensor *div = NULL;
-    wt_tensor *idx = window_map(ctx, xs, os, k, st, a + 4, one, &div, n->a.f[0] != 0);
-    wt_tensor *gd = T(wt_div(ctx, T(wt_reshape(ctx, g, WT_SHAPE(N, C, 1, O))), div));
-    wt_tensor *src = T(wt_reshape(ctx, T(wt_expand(ctx, gd, WT_SHAPE(N, C, KK, O))), WT_SHAPE(N, C, KK * O)));
-    if (src && src->dtype != g->dtype)
-        src = T(wt_cast(ctx, src, g->dtype));
-    wt_tensor *z = T(wt_zeros(ctx, g->dtype, WT_SHAPE(N, C, xs[2] * xs[3])));
-    gin[0] = wt_reshape(ctx, T(wt_scatter_add(ctx, z, 2, bc_index(ctx, idx, N, C), src)), 4, xs);
+    wt_pool2d_desc d = pool_desc(n);
+    gin[0] = wt__avg_pool2d_backward(ctx, S(SI0), g, &d);
 }
 
 wt_gargs wt__pool_args(const wt_pool2d_desc *d) {

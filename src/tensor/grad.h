@@ -5,8 +5,9 @@
  *   forward          wt_NAME in src/tensor/{ops,reduce,movement,tensor,nn,matmul,conv,attention}.c,
  *                    whose result goes through wt__grad(ctx, out, WT_G_NAME, ...) (grep WT_G_NAME)
  *   backward rule    d_NAME in src/tensor/derivatives.c (same order as the table below)
- *   kernels          those of the wt ops the rule is written with (the rules are composite: they
- *                    call wt ops, so backward is lazy and batched like forward)
+ *   kernels          those of the wt ops the rule is written with, or the op's backward kernel
+ *                    (src/tensor/backward.h: conv2d, pools, silu, gelu, softmax, norms, rope);
+ *                    either way backward is lazy and batched like forward
  *   gradient check   tests/tensor/test_grad.c, the case named "NAME" (grep '"NAME')
  *
  * WT_GRAD_OPS rows: X(NAME, saves) where saves says which tensors the node keeps for the rule:
