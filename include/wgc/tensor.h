@@ -529,8 +529,8 @@ size_t wt_attention_kernel_names(const char **out, size_t cap);
  * masked_fill, cast between floats, clone, contiguous), the reductions (sum, mean, prod, max, min,
  * var, std, cumsum), the views, cat, stack, gather, index_select, embedding, scatter_add, pad
  * (all modes), flip, matmul, matmul_ex, linear, conv2d, max_pool2d, avg_pool2d, softmax,
- * log_softmax, layer_norm, rms_norm, rope, scaled_dot_product_attention (its scores in memory:
- * O(L^2)) and the losses below. */
+ * log_softmax, layer_norm, rms_norm, rope, scaled_dot_product_attention (flash backward for f32
+ * without a mask tensor; otherwise with the scores in memory) and the losses below. */
 typedef struct wt_backward_desc {
     const char *label;
     bool retain_graph;        /* keep the saved tensors: the graph can be walked again */

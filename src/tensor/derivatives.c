@@ -650,10 +650,19 @@ static wt_tensor *kv_reduce(wt_context *ctx, wt_tensor *g, const wt_gedge *e) {
 }
 
 static void d_scaled_dot_product_attention(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {
-    /* composite, scores in memory: P = softmax(s q k^T + mask), dV = P^T dO, dP = dO V^T,
-     * dS = P (dP - rowsum(dP P)), dQ = s dS K, dK = s dS^T Q (gargs: f[0] scale, i[0] causal; X0 mask) */
+    /* backward.h's flash backward (O(sequence) memory) where it applies: f32, no mask tensor,
+     * Dv == D <= 256 (gargs: f[0] scale, i[0] causal; X0 the mask) */
     wt_tensor *q = S(SI0), *k = S(SI1), *v = S(SI2), *mask = S(SX0);
     int nd = q->ndim;
+    if (!mask && nd >= 2 && nd <= 4 && q->dtype == WT_F32 && k->dtype == WT_F32 && v->dtype == WT_F32 &&
+        g->dtype == WT_F32 && v->shape[nd - 1] == q->shape[nd - 1] && q->shape[nd - 1] <= 256) {
+        wt_attention_desc d = { .causal = n->a.i[0] != 0, .scale = n->a.f[0] };
+        wt__attention_backward(ctx, q, k, v, S(SOUT), g, &d, NEED(0) ? &gin[0] : NULL, NEED(1) ? &gin[1] : NULL,
+                               NEED(2) ? &gin[2] : NULL);
+        return;
+    }
+    /* else composite, the scores in memory: P = softmax(s q k^T + mask), dV = P^T dO, dP = dO V^T,
+     * dS = P (dP - rowsum(dP P)), dQ = s dS K, dK = s dS^T Q */
     int64_t Lq = q->shape[nd - 2], Lk = k->shape[nd - 2], D = q->shape[nd - 1];
     double scale = n->a.f[0] ? n->a.f[0] : 1.0 / sqrt((double)D);
     if (nd >= 3) {

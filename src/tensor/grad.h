@@ -51,7 +51,7 @@ enum { WT_GSAVED = 6 };   /* saved slots: inputs 0-2, result, two extras (the bi
     /* neural-network ops (nn.c, conv.c, attention.c) */                          \
     X(softmax, G_OUT) X(log_softmax, G_OUT) X(layer_norm, G_I0 | G_I1)            \
     X(rms_norm, G_I0 | G_I1) X(rope, 0)                                           \
-    X(scaled_dot_product_attention, G_I0 | G_I1 | G_I2 | G_X0)                    \
+    X(scaled_dot_product_attention, G_I0 | G_I1 | G_I2 | G_OUT | G_X0)                    \
     X(conv2d, G_I0 | G_I1) X(max_pool2d, G_I0) X(avg_pool2d, G_I0)                \
     /* losses (grad.c's loss section) */                                          \
     X(cross_entropy, G_I0 | G_I1 | G_X0 | G_X1) X(nll_loss, G_I1 | G_X0)         \

@@ -598,7 +598,7 @@ static void ref_sdpa(const gcase *c, double *const *x, double *out) {
             double s[64], mx = -INFINITY, sum = 0;
             for (int64_t j = 0; j < Lk; j++) {
                 s[j] = -INFINITY;
-                if (c->ip[0] && j > i + Lk - Lq)
+                if ((c->ip[0] && j > i + Lk - Lq) || (c->ip[1] && (i + j) % 3 == 1))
                     continue;
                 double d = 0;
                 for (int64_t e = 0; e < D; e++)
@@ -617,9 +617,17 @@ static void ref_sdpa(const gcase *c, double *const *x, double *out) {
         }
     }
 }
-static wt_tensor *gpu_sdpa(const gcase *c, wt_tensor *const *x) {
-    wt_attention_desc d = { .causal = c->ip[0] != 0, .scale = c->p[0] };
-    return wt_scaled_dot_product_attention(ctx, x[0], x[1], x[2], &d);
+static wt_tensor *gpu_sdpa(const gcase *c, wt_tensor *const *x) {   /* ip[1]: a bool mask hiding (i + j) % 3 == 1 */
+    int nd = c->nd[0];
+    int64_t Lq = c->sh[0][nd - 2], Lk = c->sh[1][nd - 2];
+    double mv[64];
+    for (int64_t i = 0; i < Lq * Lk; i++)
+        mv[i] = (i / Lk + i % Lk) % 3 != 1;
+    wt_tensor *m = c->ip[1] ? tt_upload(ctx, WT_BOOL, WT_SHAPE(Lq, Lk), mv) : NULL;
+    wt_attention_desc d = { .causal = c->ip[0] != 0, .scale = c->p[0], .mask = m };
+    wt_tensor *y = wt_scaled_dot_product_attention(ctx, x[0], x[1], x[2], &d);
+    wt_release(m);
+    return y;
 }
 
 /* conv2d: x [N, C, H, W], w [K, C / G, KH, KW][, bias [K]]; ip: stride, padding, dilation (h, w), groups */
@@ -951,6 +959,10 @@ static gcase cases[] = {
       .ip = { WT_ROPE_HALF, 4, 0 } },
     { .name = "scaled_dot_product_attention", .ref = ref_sdpa, .gpu = gpu_sdpa, .nin = 3, .nd = { 4, 4, 4 },
       .sh = { SH(1, 4, 3, 4), SH(1, 2, 4, 4), SH(1, 2, 4, 4) }, .ip = { 1 }, .lo = -2, .hi = 2, .tol = 3e-4 },
+    { .name = "scaled_dot_product_attention", .ref = ref_sdpa, .gpu = gpu_sdpa, .nin = 3, .nd = { 4, 4, 4 },
+      .sh = { SH(1, 4, 3, 4), SH(1, 2, 5, 4), SH(1, 2, 5, 4) }, .ip = { 0, 1 }, .lo = -2, .hi = 2, .tol = 3e-4 },
+    { .name = "scaled_dot_product_attention", .ref = ref_sdpa, .gpu = gpu_sdpa, .nin = 3, .nd = { 3, 3, 3 },
+      .sh = { SH(2, 3, 8), SH(2, 4, 8), SH(2, 4, 8) }, .ip = { 1 }, .dt = WT_F16, .tol = 2e-2 },
     { .name = "scaled_dot_product_attention", .ref = ref_sdpa, .gpu = gpu_sdpa, .nin = 3, .nd = { 3, 3, 3 },
       .sh = { SH(2, 4, 3), SH(2, 3, 3), SH(2, 3, 3) }, .p = { 0.7 }, .lo = -2, .hi = 2, .tol = 3e-4,
       .layout = { TT_TRANSPOSED, TT_CONTIG, TT_STRIDED } },
