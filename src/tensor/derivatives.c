@@ -3,15 +3,15 @@
  *
  * Finding an op NAME: its forward is wt_NAME (the file named in grad.h's table comment), which
  * ends in wt__grad(..., WT_G_NAME, ...); its rule is d_NAME below; its kernels are those of the
- * wt ops the rule calls; its gradient check is the case "NAME" in tests/tensor/test_grad.c.
+ * wt ops the rule calls, or the backward.h function it calls; its gradient check is the case
+ * "NAME" in tests/tensor/test_grad.c.
  *
  * A rule gets the node n (inputs' shapes and dtypes in n->in[i], the op's arguments in n->a, the
  * saved tensors S(SI0) ... S(SX1) as the row asked) and g, the gradient of the result, and sets
  * gin[i] (a new reference) for the inputs that need one (NEED(i)).  Rules are written with wt ops
  * or call the op's backward kernel (backward.h), so backward runs on the GPU, lazily, in the same
- * batches as forward.  The tape then sums a
- * broadcast gradient down to the input's shape and casts it to the input's dtype, so the
- * elementwise rules return gradients of the result's shape.  Temporaries go through T() and are
+ * batches as forward.  The tape then sums a broadcast gradient down to the input's shape and
+ * casts it to the input's dtype, so the elementwise rules return gradients of the result's shape.  Temporaries go through T() and are
  * released after the rule; a failing op leaves the context's error set, and NULLs propagate
  * through the wt ops (which keep the first error).
  *
