@@ -164,8 +164,8 @@ typedef struct wl_tokenizer wl_tokenizer;
 struct wl_model;
 
 /* Vocabulary kinds: byte-level BPE (GGUF tokenizer.ggml.model "gpt2"; tokenizer.json BPE with a
- * ByteLevel pre-tokenizer) and SentencePiece BPE with byte fallback (GGUF "llama": Llama 2,
- * Mistral).  Byte-level BPE splits text into words first, by one of these pre-tokenizers (the
+ * ByteLevel pre-tokenizer) and SentencePiece BPE with byte fallback (GGUF "llama"; tokenizer.json
+ * BPE with byte_fallback and U+2581 for spaces: Llama 2, Mistral).  Byte-level BPE splits text into words first, by one of these pre-tokenizers (the
  * GGUF tokenizer.ggml.pre names that select each are listed in doc/llm.md):
  *   GPT2    's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
  *   LLAMA3  (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|

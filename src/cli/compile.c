@@ -88,7 +88,7 @@ static const char *scalar_name(wgsl_scalar s) {
 }
 
 static void print_reflection(FILE *f, const wgsl_result *r, const char *entry) {
-    fputs("{\"entry_points\":[", f);
+    fputs("{\"entryPoints\":[", f);   /* camelCase, as every wgc JSON document */
     int first = 1;
     int64_t sel = -1;
     for (uint32_t i = 0; i < r->entry_point_count; i++) {
@@ -97,8 +97,8 @@ static void print_reflection(FILE *f, const wgsl_result *r, const char *entry) {
         sel = i;
         fprintf(f, "%s{\"name\":", first ? "" : ",");
         cli_json_str(f, e->name);
-        fprintf(f, ",\"stage\":\"compute\",\"workgroup_size\":[%u,%u,%u],\"workgroup_size_override\":[%d,%d,%d],"
-                "\"workgroup_memory_bytes\":%u}",
+        fprintf(f, ",\"stage\":\"compute\",\"workgroupSize\":[%u,%u,%u],\"workgroupSizeOverride\":[%d,%d,%d],"
+                "\"workgroupMemoryBytes\":%u}",
                 e->workgroup_size[0], e->workgroup_size[1], e->workgroup_size[2],
                 e->workgroup_size_override[0], e->workgroup_size_override[1],
                 e->workgroup_size_override[2], e->workgroup_memory_bytes);
@@ -111,7 +111,7 @@ static void print_reflection(FILE *f, const wgsl_result *r, const char *entry) {
         if (entry && (sel < 0 || sel >= 64 || !(b->entry_point_mask >> sel & 1))) continue;
         fprintf(f, "%s{\"name\":", first ? "" : ",");
         cli_json_str(f, b->name);
-        fprintf(f, ",\"group\":%u,\"binding\":%u,\"type\":\"%s\",\"min_size\":%llu,\"array_stride\":%u}",
+        fprintf(f, ",\"group\":%u,\"binding\":%u,\"type\":\"%s\",\"minSize\":%llu,\"arrayStride\":%u}",
                 b->group, b->binding, binding_kind_name(b->kind), (unsigned long long)b->min_size,
                 b->array_stride);
         first = 0;
@@ -121,7 +121,7 @@ static void print_reflection(FILE *f, const wgsl_result *r, const char *entry) {
         const wgsl_override *o = &r->overrides[i];
         fprintf(f, "%s{\"name\":", i ? "," : "");
         cli_json_str(f, o->name);
-        fprintf(f, ",\"id\":%u,\"explicit_id\":%s,\"type\":\"%s\"", o->id,
+        fprintf(f, ",\"id\":%u,\"explicitId\":%s,\"type\":\"%s\"", o->id,
                 o->has_explicit_id ? "true" : "false", scalar_name(o->type));
         if (o->has_default) fprintf(f, ",\"default\":%.17g", o->default_value);
         fputc('}', f);

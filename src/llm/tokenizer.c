@@ -310,7 +310,7 @@ wl_status wl__tok_finish(wl_tokenizer *t) {
             k = len;
             break;
         case WL_TOKEN_NORMAL:
-            if (t->kind == WL_VOCAB_SPM || !t->byte_level) {   /* U+2581 is a space */
+            if (t->kind == WL_VOCAB_SPM) {   /* U+2581 is a space */
                 for (size_t j = 0; j < len;) {
                     if (len - j >= 3 && s[j] == 0xe2 && s[j + 1] == 0x96 && s[j + 2] == 0x81) {
                         o[k++] = ' ';
@@ -373,7 +373,7 @@ wl_status wl__tok_finish(wl_tokenizer *t) {
     for (int b = 0; b < 256; b++) {
         unsigned char buf[8];
         uint32_t id;
-        if (t->byte_level) {
+        if (t->kind == WL_VOCAB_BPE) {
             size_t k = utf8_put(t->byte_cp[b], buf);
             id = find_str(t, buf, k);
         } else {
@@ -774,12 +774,12 @@ static void bpe_fragment(scratch *s, const wl_tokenizer *t, const unsigned char 
     size_t at = 0;
     for (size_t w = 0; w < s->words_n && !s->failed; w++) {
         size_t wn = s->words[w], k = 0;
-        if (!GROW(s, s->buf, s->buf_cap, wn * 8)) return;
+        if (!GROW(s, s->buf, s->buf_cap, wn * 8)) return;   /* 4 bytes a code point, 2 a byte character */
         for (size_t i = at; i < at + wn; i++) {   /* the word's UTF-8, each byte as its character */
             unsigned char u[4];
             size_t m = utf8_put(s->cp[i], u);
             for (size_t j = 0; j < m; j++)
-                k += t->byte_level ? utf8_put(t->byte_cp[u[j]], s->buf + k) : (s->buf[k] = u[j], 1);
+                k += utf8_put(t->byte_cp[u[j]], s->buf + k);
         }
         bpe_word_cached(s, t, s->buf, k);
         at += wn;
@@ -1117,7 +1117,6 @@ static wl_status load_gguf(wl_tokenizer *t, const wl_model *m, wl_error *err) {
         return wl__fail(err, WL_STATUS_NOT_FOUND, "tokenizer", "the file has no tokenizer (no string tokenizer.ggml.model)");
     if (model_len == 4 && !memcmp(model, "gpt2", 4)) {
         t->kind = WL_VOCAB_BPE;
-        t->byte_level = true;
         if (wl_model_get_str(m, "tokenizer.ggml.pre", &pre, &pre_len) != WL_OK)
             return wl__fail(err, WL_STATUS_UNSUPPORTED, "tokenizer",
                             "no tokenizer.ggml.pre: llama.cpp's 'default' pre-tokenizer is not one wgc reads");

@@ -11,7 +11,6 @@ struct wl_tokenizer {
     wl_allocator al;
     wl_vocab_kind kind;
     wl_pretok pre;
-    bool byte_level;                /* words are bytes as GPT-2's characters (byte-level BPE) */
     bool ignore_merges;             /* a word that is a token is that token (llama3 family) */
     wl_special_tokens sp;
     uint32_t n_vocab;               /* strings 0..n_vocab-1 are the tokens */

@@ -5,12 +5,15 @@
  *     "pre_tokenizer": {...}, "model": {"type": "BPE", "vocab": {s: n...},
  *     "merges": ["a b"...] or [["a", "b"]...], "ignore_merges": b} }
  *
- * Byte-level BPE is read; the pre-tokenizer is told by its shape: ByteLevel with its own regex is
- * gpt2; Sequence[Digits(individual_digits), ByteLevel] is smollm; Sequence[Split(the Llama 3 or
- * Qwen2 regex), ByteLevel] is llama3 or qwen2.  Anything else (SentencePiece-style BPE with a
- * U+2581 normalizer, WordPiece, Unigram) is refused as UNSUPPORTED, named.  Added tokens are
- * control tokens when "special", user-defined otherwise; ids the vocabulary skips are empty
- * unused tokens.  tokenizer_config.json, when present, gives bos_token, eos_token, unk_token,
+ * Byte-level BPE: the pre-tokenizer is told by its shape: ByteLevel with its own regex is gpt2;
+ * Sequence[Digits(individual_digits), ByteLevel] is smollm; Sequence[Split(the Llama 3 or Qwen2
+ * regex), ByteLevel] is llama3 or qwen2.  SentencePiece in BPE form (Llama 2, Mistral:
+ * byte_fallback, ' ' replaced by U+2581 in a normalizer or an unsplit Metaspace) runs the
+ * SentencePiece merge with each token scored by the first merge that makes it (the converters
+ * list merges in score order, every split of each piece).  Anything else (WordPiece, Unigram, other
+ * pre-tokenizers) is refused as UNSUPPORTED, named.  Added tokens are control tokens when
+ * "special", user-defined otherwise; ids the vocabulary skips are empty unused tokens.
+ * tokenizer_config.json, when present, gives bos_token, eos_token, unk_token,
  * pad_token (a string or {"content": s}), add_bos_token and add_eos_token. */
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +59,40 @@ static wl_pretok pretok_of(const json_node *pre) {
     return WL_PRETOK_NONE;
 }
 
+/* Whether a normalizer (or a Sequence of them) holds one of type `type` whose `key` is `value`. */
+static int has_normalizer(const json_node *n, const char *type, const char *key, const char *value) {
+    if (type_is(n, "Sequence")) {
+        const json_node *seq = wl__json_get(n, "normalizers");
+        for (const json_node *e = seq && seq->type == JSON_ARRAY ? seq->child : NULL; e; e = e->next)
+            if (has_normalizer(e, type, key, value)) return 1;
+        return 0;
+    }
+    if (!type_is(n, type)) return 0;
+    const json_node *v = wl__json_get(n, key);
+    if (v && v->type == JSON_OBJECT) v = wl__json_get(v, "String");   /* Replace's pattern */
+    return str_is(v, value);
+}
+
+/* SentencePiece in BPE form (Llama 2, Mistral): byte fallback, spaces written U+2581 by a Replace
+ * normalizer (or an unsplit Metaspace pre-tokenizer); 1 when so, with *prefix whether a U+2581 is
+ * put before the text; -1 for a Metaspace that splits words (unsupported). */
+static int spm_style(const json_node *root, const json_node *model, bool *prefix) {
+    const json_node *norm = wl__json_get(root, "normalizer"), *pre = wl__json_get(root, "pre_tokenizer");
+    if (!flag(model, "byte_fallback", 0)) return 0;
+    if (has_normalizer(norm, "Replace", "pattern", " ") && has_normalizer(norm, "Replace", "content", "\xe2\x96\x81") &&
+        (!pre || pre->type == JSON_NULL)) {
+        *prefix = has_normalizer(norm, "Prepend", "prepend", "\xe2\x96\x81");
+        return 1;
+    }
+    if (type_is(pre, "Metaspace") && str_is(wl__json_get(pre, "replacement"), "\xe2\x96\x81")) {
+        if (flag(pre, "split", 1)) return -1;
+        const json_node *scheme = wl__json_get(pre, "prepend_scheme");
+        *prefix = scheme ? !str_is(scheme, "never") : flag(pre, "add_prefix_space", 1);
+        return 1;
+    }
+    return 0;
+}
+
 /* A JSON file of dir into m (mapped); NULL root and WL_OK when it is absent and optional. */
 static wl_status read_json(wl_model *m, const char *dir, const char *name, bool need, json_node **root,
                            char *path, size_t path_size, wl_error *err) {
@@ -98,10 +135,17 @@ wl_status wl__tok_load_json(wl_tokenizer *t, const char *dir, wl_error *err) {
                      ty && ty->type == JSON_STRING ? ty->str : "?");
         goto done;
     }
-    t->pre = pretok_of(root ? wl__json_get(root, "pre_tokenizer") : NULL);
-    if (t->pre == WL_PRETOK_NONE) {
+    bool prefix = false;
+    int spm = spm_style(root, model, &prefix);
+    if (spm < 0) {
+        s = wl__fail(err, WL_STATUS_UNSUPPORTED, path, "a Metaspace pre-tokenizer that splits words is not one wgc reads");
+        goto done;
+    }
+    t->pre = spm ? WL_PRETOK_NONE : pretok_of(root ? wl__json_get(root, "pre_tokenizer") : NULL);
+    if (!spm && t->pre == WL_PRETOK_NONE) {
         s = wl__fail(err, WL_STATUS_UNSUPPORTED, path,
-                     "pre_tokenizer is not one wgc knows (byte-level BPE: gpt2, llama3, qwen2, smollm shapes)");
+                     "pre_tokenizer is not one wgc knows (byte-level BPE: gpt2, llama3, qwen2, smollm shapes; "
+                     "SentencePiece BPE with byte_fallback)");
         goto done;
     }
     if (!vocab || vocab->type != JSON_OBJECT || !merges || merges->type != JSON_ARRAY ||
@@ -109,10 +153,10 @@ wl_status wl__tok_load_json(wl_tokenizer *t, const char *dir, wl_error *err) {
         s = wl__fail(err, WL_STATUS_FORMAT, path, "model.vocab must be an object, model.merges and added_tokens arrays");
         goto done;
     }
-    t->kind = WL_VOCAB_BPE;
-    t->byte_level = true;
+    t->kind = spm ? WL_VOCAB_SPM : WL_VOCAB_BPE;
     t->ignore_merges = flag(model, "ignore_merges", 0);
-    t->sp.add_bos = t->pre == WL_PRETOK_LLAMA3;
+    t->sp.add_bos = spm || t->pre == WL_PRETOK_LLAMA3;
+    t->sp.add_space_prefix = prefix;
     /* the token texts by id */
     uint64_t n = 0, pool = 0;
     for (const json_node *e = vocab->child; e; e = e->next) {
@@ -162,6 +206,7 @@ wl_status wl__tok_load_json(wl_tokenizer *t, const char *dir, wl_error *err) {
     for (const json_node *e = vocab->child; e; e = e->next) {
         text[e->i] = e->key, len[e->i] = e->key_len;
         t->type[e->i] = WL_TOKEN_NORMAL;
+        if (spm && e->key_len == 6 && !memcmp(e->key, "<0x", 3) && e->key[5] == '>') t->type[e->i] = WL_TOKEN_BYTE;
     }
     for (const json_node *e = added ? added->child : NULL; e; e = e->next) {
         const json_node *id = wl__json_get(e, "id"), *c = wl__json_get(e, "content");
@@ -190,6 +235,15 @@ wl_status wl__tok_load_json(wl_tokenizer *t, const char *dir, wl_error *err) {
                            : wl__tok_merge_pair(t, e->child->str, e->child->len, e->child->next->str,
                                                 e->child->next->len, rank);
         if (ms) goto nomem;
+    }
+    if (spm) {   /* SentencePiece's priority: a token made by an earlier merge scores higher */
+        for (uint32_t i = 0; i < n; i++) t->score[i] = -1e30f;
+        for (uint32_t h = 0; h < t->merge_cap; h++)
+            if (t->merge_key[h] != UINT64_MAX && t->merge_val[h].result < n &&
+                -(float)t->merge_val[h].rank > t->score[t->merge_val[h].result])
+                t->score[t->merge_val[h].result] = -(float)t->merge_val[h].rank;
+        const json_node *unk = wl__json_get(model, "unk_token");
+        if (unk && unk->type == JSON_STRING) t->sp.unk = wl_token_find(t, unk->str, unk->len);
     }
     s = read_json(m, dir, "tokenizer_config.json", false, &cfg, path, sizeof path, err);
     if (s) goto done;

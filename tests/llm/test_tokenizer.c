@@ -689,6 +689,148 @@ static void test_alloc_failures(void) {
     }
 }
 
+/* ---- tokenizer.json ------------------------------------------------------------------------ */
+static char tmpdir[64];
+
+static void write_file(const char *name, const char *text) {
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "wb");
+    CHECKF(f != NULL, "cannot write %s", path);
+    if (!f) return;
+    fputs(text, f);
+    fclose(f);
+}
+
+/* tokenizer.json text: it must open with status want; when it opens, random text tokenizes and
+ * round-trips. */
+static void json_case(const char *what, const char *json, wl_status want) {
+    write_file("tokenizer.json", json);
+    wl_error err;
+    wl_model *m = wl_model_open(tmpdir, NULL, &err);
+    CHECKF(m != NULL, "%s: %s", what, err.message);
+    if (!m) return;
+    wl_tokenizer *t = wl_tokenizer_open(m, NULL, &err);
+    wl_model_close(m);
+    if (want != WL_OK) {
+        CHECKF(!t && err.status == want && err.message[0], "%s: status %s (%s)", what, wl_status_name(err.status),
+               err.message);
+        wl_tokenizer_close(t);
+        return;
+    }
+    CHECKF(t != NULL, "%s: %s", what, err.message);
+    if (t) CHECK(wl_tokenizer_kind(t) == (strstr(what, "SentencePiece") ? WL_VOCAB_SPM : WL_VOCAB_BPE));
+    for (int i = 0; t && i < 100; i++) {
+        char text[1024];
+        size_t n = random_text(text, 40), got, dl;
+        int32_t *ids = tokenize(t, text, n, WL_TOKENIZE_PARSE_SPECIAL, &got);
+        char *back = detok(t, ids, got, WL_DETOK_SPECIAL | WL_DETOK_STRIP_SPACE, &dl);
+        if (strstr(what, "round-trip")) CHECKF(dl == n && !memcmp(back, text, n), "%s: '%s' -> '%s'", what, text, back);
+        free(back);
+        free(ids);
+    }
+    wl_tokenizer_close(t);
+}
+
+static void test_tokenizer_json(void) {
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/wgc-tok-XXXXXX");
+    CHECK(mkdtemp(tmpdir) != NULL);
+    static const char hdr[] = "{\"w\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}";
+    char path[128];
+    snprintf(path, sizeof path, "%s/model.safetensors", tmpdir);
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        uint64_t hl = sizeof hdr - 1;
+        fwrite(&hl, 8, 1, f);
+        fwrite(hdr, 1, sizeof hdr - 1, f);
+        fwrite("\0\0\0\0", 1, 4, f);
+        fclose(f);
+    }
+    /* a byte-level vocabulary: the 256 byte characters as "vocab", merges over a b c */
+    char *bytes = malloc(1 << 16);
+    size_t k = 0;
+    k += (size_t)sprintf(bytes + k, "{");
+    for (int b = 0; b < 256; b++) {
+        char u[8];
+        size_t ul = put_utf8(byte_cp[b], u);
+        u[ul] = 0;
+        if (byte_cp[b] == '"' || byte_cp[b] == '\\') k += (size_t)sprintf(bytes + k, "%s\"\\%s\":%d", b ? "," : "", u, b);
+        else k += (size_t)sprintf(bytes + k, "%s\"%s\":%d", b ? "," : "", u, b);
+    }
+    k += (size_t)sprintf(bytes + k, ",\"ab\":256,\"abc\":257,\"\u0120a\":258}");
+    char *doc = malloc(1 << 17);
+    const char *pre_gpt2 = "{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"use_regex\":true}";
+    const char *added = "[{\"id\":259,\"content\":\"<|im_start|>\",\"special\":true},"
+                        "{\"id\":261,\"content\":\"<tool>\",\"special\":false}]";
+#define DOC(pre, vocab, merges, add) (snprintf(doc, 1 << 17, \
+    "{\"added_tokens\":%s,\"pre_tokenizer\":%s,\"model\":{\"type\":\"BPE\",\"vocab\":%s,\"merges\":%s}}", \
+    add, pre, vocab, merges), doc)
+    json_case("byte-level round-trip", DOC(pre_gpt2, bytes, "[\"a b\",[\"ab\",\"c\"],\"\u0120 a\"]", added), WL_OK);
+    json_case("odd merges round-trip", DOC(pre_gpt2, bytes, "[\"ab\",\"a \",\" b\",\"zz qq\",\"a b\",\"a b\"]", added), WL_OK);
+    json_case("merge of 3", DOC(pre_gpt2, bytes, "[[\"a\",\"b\",\"c\"]]", added), WL_STATUS_FORMAT);
+    json_case("merge a number", DOC(pre_gpt2, bytes, "[5]", added), WL_STATUS_FORMAT);
+    json_case("vocab id negative", DOC(pre_gpt2, "{\"a\":-1}", "[]", "[]"), WL_STATUS_FORMAT);
+    json_case("vocab id huge", DOC(pre_gpt2, "{\"a\":99999999999}", "[]", "[]"), WL_STATUS_FORMAT);
+    json_case("vocab id fraction", DOC(pre_gpt2, "{\"a\":1.5}", "[]", "[]"), WL_STATUS_FORMAT);
+    json_case("vocab duplicate", DOC(pre_gpt2, "{\"a\":0,\"b\":1}", "[]", "[{\"id\":2,\"content\":\"a\"}]"),
+              WL_STATUS_FORMAT);
+    json_case("vocab holes", DOC(pre_gpt2, "{\"a\":0,\"b\":7}", "[\"a b\"]", "[{\"id\":30,\"content\":\"<x>\"}]"), WL_OK);
+    json_case("empty vocab", DOC(pre_gpt2, "{}", "[]", "[]"), WL_STATUS_FORMAT);
+    json_case("vocab not object", DOC(pre_gpt2, "[]", "[]", "[]"), WL_STATUS_FORMAT);
+    json_case("added bad", DOC(pre_gpt2, bytes, "[]", "[{\"id\":\"x\"}]"), WL_STATUS_FORMAT);
+    json_case("unknown pre", DOC("{\"type\":\"Whitespace\"}", bytes, "[]", "[]"), WL_STATUS_UNSUPPORTED);
+    json_case("splitting Metaspace",
+              "{\"pre_tokenizer\":{\"type\":\"Metaspace\",\"replacement\":\"\u2581\",\"split\":true},"
+              "\"model\":{\"type\":\"BPE\",\"byte_fallback\":true,\"vocab\":{\"a\":0},\"merges\":[]}}",
+              WL_STATUS_UNSUPPORTED);
+    json_case("WordPiece", "{\"model\":{\"type\":\"WordPiece\",\"vocab\":{\"a\":0}}}", WL_STATUS_UNSUPPORTED);
+    json_case("not JSON", "{\"model\":", WL_STATUS_FORMAT);
+    json_case("not an object", "[1]", WL_STATUS_FORMAT);
+    /* SentencePiece form: byte tokens, pieces over a b, Prepend + Replace */
+    k = (size_t)sprintf(doc, "{\"added_tokens\":[{\"id\":0,\"content\":\"<unk>\",\"special\":true}],"
+                             "\"normalizer\":{\"type\":\"Sequence\",\"normalizers\":[{\"type\":\"Prepend\",\"prepend\":\"\u2581\"},"
+                             "{\"type\":\"Replace\",\"pattern\":{\"String\":\" \"},\"content\":\"\u2581\"}]},"
+                             "\"pre_tokenizer\":null,\"model\":{\"type\":\"BPE\",\"byte_fallback\":true,"
+                             "\"unk_token\":\"<unk>\",\"vocab\":{");
+    for (int b = 0; b < 256; b++) k += (size_t)sprintf(doc + k, "\"<0x%02X>\":%d,", b, b + 1);
+    sprintf(doc + k, "\"a\":257,\"b\":258,\"\u2581\":259,\"ab\":260,\"\u2581a\":261,\"\u2581ab\":262},"
+                     "\"merges\":[\"a b\",\"\u2581 a\",\"\u2581a b\",\"\u2581 ab\"]}}");
+    json_case("SentencePiece form round-trip", doc, WL_OK);
+    write_file("tokenizer_config.json", "{\"add_bos_token\":false,\"bos_token\":{\"content\":\"<unk>\"},\"eos_token\":7}");
+    json_case("SentencePiece form with a config round-trip", doc, WL_OK);
+    {   /* every allocation of the tokenizer.json path failing in turn */
+        wl_error err;
+        wl_model *m = wl_model_open(tmpdir, NULL, &err);
+        int opened = 0;
+        for (int at = 1; m && at < 400 && !opened; at++) {
+            failer fl = { at, 0 };
+            wl_allocator al = { fail_alloc, fail_free, &fl };
+            wl_tokenizer *t = wl_tokenizer_open(m, &al, &err);
+            CHECKF(t || err.status == WL_STATUS_OUT_OF_MEMORY, "allocation %d: %s", at, err.message);
+            opened = t != NULL;
+            wl_tokenizer_close(t);
+        }
+        CHECK(opened);
+        wl_model_close(m);
+    }
+    write_file("tokenizer_config.json", "{\"add_bos_token\":");
+    json_case("broken config", doc, WL_STATUS_FORMAT);
+    snprintf(path, sizeof path, "%s/tokenizer_config.json", tmpdir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/tokenizer.json", tmpdir);
+    remove(path);
+    wl_error err;
+    wl_model *m = wl_model_open(tmpdir, NULL, &err);
+    wl_tokenizer *t = m ? wl_tokenizer_open(m, NULL, &err) : NULL;
+    CHECKF(m && !t && err.status == WL_STATUS_IO, "no tokenizer.json: %s", err.message);
+    wl_model_close(m);
+    snprintf(path, sizeof path, "%s/model.safetensors", tmpdir);
+    remove(path);
+    remove(tmpdir);
+    free(bytes);
+    free(doc);
+}
+
 /* ---- goldens (llama.cpp's ids) -------------------------------------------------------------- */
 static int hexval(int c) { return c <= '9' ? c - '0' : (c | 32) - 'a' + 10; }
 
@@ -806,5 +948,6 @@ int main(int argc, char **argv) {
     test_detok_stream();
     test_hostile();
     test_alloc_failures();
+    test_tokenizer_json();
     return test_end();
 }

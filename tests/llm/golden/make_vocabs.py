@@ -16,6 +16,8 @@ the real model's byte-level BPE vocabulary (SmolLM2-135M-Instruct, 49152 tokens,
                of the smollm pre-tokenizer (Sequence[Digits(individual_digits), ByteLevel])
   llama3-st/   the same vocabulary with the Llama 3 form (Split(regex), ByteLevel(use_regex=false),
                ignore_merges)
+  spm-st/      spm.gguf's vocabulary as Llama 2's tokenizer.json has it (BPE with byte_fallback,
+               merges = every split of each piece, in score order; Prepend + Replace normalizer)
   notok.gguf   a GGUF file without a tokenizer (the error path)
 
 Deterministic: the same model and gguf package give the same files.
@@ -67,6 +69,13 @@ def write(path, fields, overrides):
     w.write_kv_data_to_file()
     w.write_tensors_to_file()
     w.close()
+
+
+def st_model(d):
+    """A one-tensor model.safetensors in d."""
+    hdr = json.dumps({"w": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}}).encode()
+    with open(os.path.join(d, "model.safetensors"), "wb") as o:
+        o.write(struct.pack("<Q", len(hdr)) + hdr + b"\0\0\0\0")
 
 
 def main():
@@ -169,9 +178,42 @@ def main():
                        "unk_token": "<|endoftext|>", "pad_token": "<|im_end|>"}, o)
         with open(os.path.join(d, "config.json"), "w") as o:
             json.dump({"model_type": "llama", "vocab_size": len(tokens)}, o)
-        hdr = json.dumps({"w": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}}).encode()
-        with open(os.path.join(d, "model.safetensors"), "wb") as o:
-            o.write(struct.pack("<Q", len(hdr)) + hdr + b"\0\0\0\0")
+        st_model(d)
+    # SentencePiece in Hugging Face's BPE form (Llama 2's tokenizer.json): the spm.gguf vocabulary,
+    # merges listing every split of each piece into two tokens, pieces in score order (what the
+    # transformers converter writes), byte_fallback, a Prepend + Replace normalizer
+    d = os.path.join(outdir, "spm-st")
+    os.makedirs(d, exist_ok=True)
+    vset = {t: i for i, t in enumerate(toks)}
+    smerges = []
+    for i, t in enumerate(toks):
+        if tys[i] != 1:
+            continue
+        for k in range(1, len(t)):
+            if t[:k] in vset and t[k:] in vset:
+                smerges.append([t[:k], t[k:]])
+    tj = {"version": "1.0", "truncation": None, "padding": None,
+          "added_tokens": [{"id": i, "content": t, "single_word": False, "lstrip": False, "rstrip": False,
+                            "normalized": False, "special": tys[i] != 4}
+                           for i, t in enumerate(toks) if tys[i] in (2, 3, 4)],
+          "normalizer": {"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "\u2581"},
+                                                             {"type": "Replace", "pattern": {"String": " "},
+                                                              "content": "\u2581"}]},
+          "pre_tokenizer": None, "post_processor": None,
+          "decoder": {"type": "Sequence", "decoders": [{"type": "Replace", "pattern": {"String": "\u2581"}, "content": " "},
+                                                       {"type": "ByteFallback"}, {"type": "Fuse"},
+                                                       {"type": "Strip", "content": " ", "start": 1, "stop": 0}]},
+          "model": {"type": "BPE", "dropout": None, "unk_token": "<unk>", "continuing_subword_prefix": None,
+                    "end_of_word_suffix": None, "fuse_unk": True, "byte_fallback": True, "ignore_merges": False,
+                    "vocab": {t: i for i, t in enumerate(toks) if tys[i] in (1, 6)}, "merges": smerges}}
+    with open(os.path.join(d, "tokenizer.json"), "w", encoding="utf-8") as o:
+        json.dump(tj, o, ensure_ascii=False)
+    with open(os.path.join(d, "tokenizer_config.json"), "w") as o:
+        json.dump({"add_bos_token": True, "add_eos_token": False, "bos_token": "<s>", "eos_token": "</s>",
+                   "unk_token": "<unk>"}, o)
+    with open(os.path.join(d, "config.json"), "w") as o:
+        json.dump({"model_type": "llama", "vocab_size": len(toks)}, o)
+    st_model(d)
     print(outdir)
 
 
