@@ -1,5 +1,6 @@
 /* tensor.h - wt, wgc's GPU tensors: refcounted n-d arrays on a wg device, views without copies,
- * lazy batched execution, a buffer pool, and the everyday elementwise ops, all run on the GPU.
+ * lazy batched execution, a buffer pool, the everyday elementwise ops, all run on the GPU, and
+ * autograd (see its section).
  *
  * A context binds to a wg device and owns the buffer pool, the kernel cache (WGSL kernel file +
  * specialisation key -> pipeline), the pending batch and the error state.  Ops do not run when
