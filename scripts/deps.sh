@@ -10,8 +10,9 @@ pkgs="gcc make pkg-config libc6-dev libvulkan-dev libvulkan1 mesa-vulkan-drivers
 if [ "$what" = check ]; then
   # libegl-dev: dawn.node (tests/oracle, the reference runner) dlopens the unversioned libEGL.so
   # for Dawn's OpenGL ES backend on Mesa llvmpipe (libegl-mesa0 + libgl1-mesa-dri).
+  # python3-sklearn: its digits.csv.gz is the data set of the training tests (wt_digits_load).
   pkgs="$pkgs vulkan-validationlayers vulkan-tools valgrind clang libclang-rt-14-dev python3 python3-numpy nodejs npm
-        libegl-dev libegl-mesa0 libgl1-mesa-dri"
+        libegl-dev libegl-mesa0 libgl1-mesa-dri python3-sklearn"
 fi
 missing=""
 for p in $pkgs; do

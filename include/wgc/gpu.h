@@ -397,7 +397,7 @@ typedef enum wg_device_lost_reason {
     WG_DEVICE_LOST_NONE = 0,
     WG_DEVICE_LOST_UNKNOWN,
     WG_DEVICE_LOST_DESTROYED,   /* wg_device_release dropped the last reference */
-    WG_DEVICE_LOST_TIMEOUT,     /* a wait passed lost_timeout_ms */
+    WG_DEVICE_LOST_TIMEOUT,     /* no submission finished for lost_timeout_ms, or pipeline creation outlived it */
     WG_DEVICE_LOST_DRIVER,      /* VK_ERROR_DEVICE_LOST */
     WG_DEVICE_LOST_COUNT
 } wg_device_lost_reason;
@@ -431,7 +431,8 @@ typedef struct wg_device_desc {
     void *uncaptured_error_user;
     wg_device_lost_callback device_lost;
     void *device_lost_user;
-    uint32_t lost_timeout_ms;            /* 0: 30000; a wait for the GPU longer than this loses the device */
+    uint32_t lost_timeout_ms;            /* 0: 30000; a wait in which no submission finishes for this long (or a
+                                          * pipeline the driver takes this long to create) loses the device */
     uint64_t memory_block_size;          /* 0: device memory / 64, within 64..256 MiB; suballocation block */
     uint64_t staging_size;               /* 0: 32 MiB; the write_buffer ring */
     const char *cache_dir;               /* pipeline cache directory; NULL or "": none (wg_config_from_env
@@ -471,6 +472,7 @@ typedef struct wg_device_stats {
     uint64_t shader_copies, transfer_copies;     /* buffer copies by compute shader / vkCmdCopyBuffer */
     uint64_t validation_messages;                /* = wg_instance_validation_message_count */
     uint64_t bind_group_binds;                   /* descriptor sets bound (setting the bound group again binds nothing) */
+    uint64_t slow_waits;                         /* lost-timeout windows a wait outlived because submissions kept finishing */
 } wg_device_stats;
 void wg_device_get_stats(const wg_device *dev, wg_device_stats *out);
 /* The on-disk pipeline cache file in use ("" if none). */

@@ -31,6 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wgc/tensor.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -44,7 +46,8 @@ extern "C" {
     X(UNSUPPORTED, "valid but unsupported (version, dtype)")    \
     X(OUT_OF_MEMORY, "host memory exhausted")                   \
     X(NOT_FOUND, "no such key or tensor")                       \
-    X(TYPE, "the value has another type")
+    X(TYPE, "the value has another type")                      \
+    X(GPU, "the GPU or the tensor layer failed (its message follows)")
 
 typedef enum wl_status {
 #define X(name, summary) WL_STATUS_##name,
@@ -144,6 +147,115 @@ typedef struct wl_tensor_info {
     uint32_t file;                  /* which file (shard) holds it: an index for wl_model_file_path */
 } wl_tensor_info;
 
+/* ---- tokenizer -------------------------------------------------------------------------------- */
+/* Text to token ids and back, as the model file says (doc/llm.md, "Tokenizers"):
+ *
+ *     wl_tokenizer *tok = wl_tokenizer_open(m, NULL, &err);           // GGUF keys or tokenizer.json
+ *     int32_t ids[64]; size_t n;
+ *     wl_tokenize(tok, "<|im_start|>user", 16, WL_TOKENIZE_PARSE_SPECIAL, ids, 64, &n, &err);
+ *     wl_detok d; wl_detok_init(&d, tok, WL_DETOK_SPECIAL);          // streaming, whole UTF-8 only
+ *     char buf[1024]; size_t k;                                       // >= wl_detok_cap(tok) bytes
+ *     for (size_t i = 0; i < n; i++) { wl_detok_push(&d, ids[i], buf, sizeof buf, &k); fwrite(buf, 1, k, stdout); }
+ *     wl_detok_flush(&d, buf, sizeof buf, &k); fwrite(buf, 1, k, stdout);
+ *     wl_tokenizer_close(tok);                                        // independent of m's lifetime
+ *
+ * A wl_tokenizer is immutable after open: any number of threads may tokenize with it at once. */
+typedef struct wl_tokenizer wl_tokenizer;
+struct wl_model;
+
+/* Vocabulary kinds: byte-level BPE (GGUF tokenizer.ggml.model "gpt2"; tokenizer.json BPE with a
+ * ByteLevel pre-tokenizer) and SentencePiece BPE with byte fallback (GGUF "llama"; tokenizer.json
+ * BPE with byte_fallback and U+2581 for spaces: Llama 2, Mistral).  Byte-level BPE splits text into words first, by one of these pre-tokenizers (the
+ * GGUF tokenizer.ggml.pre names that select each are listed in doc/llm.md):
+ *   GPT2    's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+ *   LLAMA3  (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|
+ *           \s*[\r\n]+|\s+(?!\S)|\s+
+ *   QWEN2   LLAMA3 with \p{N} for \p{N}{1,3}
+ *   SMOLLM  every \p{N} its own piece, then GPT2 within each piece
+ * X(NAME, canonical GGUF name). */
+typedef enum wl_vocab_kind { WL_VOCAB_NONE = 0, WL_VOCAB_BPE, WL_VOCAB_SPM, WL_VOCAB_COUNT } wl_vocab_kind;
+#define WL_PRETOKENIZERS(X) \
+    X(GPT2, "gpt-2")        \
+    X(LLAMA3, "llama-bpe")  \
+    X(QWEN2, "qwen2")       \
+    X(SMOLLM, "smollm")
+typedef enum wl_pretok {
+    WL_PRETOK_NONE = 0,   /* SentencePiece: no pre-tokenizer */
+#define X(name, gguf) WL_PRETOK_##name,
+    WL_PRETOKENIZERS(X)
+#undef X
+    WL_PRETOK_COUNT
+} wl_pretok;
+
+/* Token types, with GGUF's codes (tokenizer.ggml.token_type). */
+typedef enum wl_token_type {
+    WL_TOKEN_UNDEFINED = 0, WL_TOKEN_NORMAL = 1, WL_TOKEN_UNKNOWN = 2, WL_TOKEN_CONTROL = 3,
+    WL_TOKEN_USER_DEFINED = 4, WL_TOKEN_UNUSED = 5, WL_TOKEN_BYTE = 6, WL_TOKEN_TYPE_COUNT
+} wl_token_type;
+
+typedef struct wl_special_tokens {   /* ids; -1 when the vocabulary has none */
+    int32_t bos, eos, eot, eom, unk, pad, sep;
+    bool add_bos, add_eos;           /* what WL_TOKENIZE_ADD_SPECIAL adds */
+    bool add_space_prefix;           /* SentencePiece: " " before the text and after each special token */
+} wl_special_tokens;
+
+/* Reads the tokenizer of a model: GGUF's tokenizer.ggml.* keys (model, pre, tokens, token_type,
+ * merges, scores, the special ids, add_bos_token, add_eos_token, add_space_prefix), or, for
+ * safetensors, tokenizer.json (and tokenizer_config.json) beside the model's first file.  A
+ * missing, broken or unsupported tokenizer is NULL with err filled (one line naming the key and
+ * what is wrong: "tokenizer.ggml.pre 'xyz' is not a pre-tokenizer wgc knows (gpt-2, llama-bpe,
+ * qwen2, smollm, ...)").  The tokenizer copies what it needs: m may be closed after. */
+wl_tokenizer *wl_tokenizer_open(const struct wl_model *m, const wl_allocator *alloc, wl_error *err);
+void wl_tokenizer_close(wl_tokenizer *t);   /* NULL is fine */
+
+wl_vocab_kind wl_tokenizer_kind(const wl_tokenizer *t);
+wl_pretok wl_tokenizer_pretok(const wl_tokenizer *t);
+const char *wl_pretok_name(wl_pretok p);                       /* "smollm"; "none"; "?" */
+uint32_t wl_tokenizer_vocab_size(const wl_tokenizer *t);
+const wl_special_tokens *wl_tokenizer_special(const wl_tokenizer *t);
+
+#define WL_TOKENIZE_PARSE_SPECIAL 1u   /* control tokens' text (<|im_start|>) in the text is that token */
+#define WL_TOKENIZE_ADD_SPECIAL 2u     /* add BOS / EOS where the file says to */
+/* Tokenizes text[0..len) (any bytes; NUL is a byte like any other).  Writes the first
+ * min(total, cap) ids to ids (NULL when cap is 0) and the total count to *n, like snprintf: call
+ * again with a bigger array when *n > cap.  Without PARSE_SPECIAL, user-defined tokens are still
+ * matched (as llama.cpp does) but control tokens are plain text.  Invalid UTF-8 in byte-level BPE
+ * text becomes U+FFFD, byte by byte (llama.cpp's behaviour); SentencePiece keeps the bytes
+ * (byte-fallback tokens).  WL_STATUS_OUT_OF_MEMORY when the scratch memory cannot be had. */
+wl_status wl_tokenize(const wl_tokenizer *t, const char *text, size_t len, uint32_t flags, int32_t *ids,
+                      size_t cap, size_t *n, wl_error *err);
+
+/* A token's string as the vocabulary stores it ("Ġhello", "▁the", "<0x0A>", "<|im_end|>"), not
+ * NUL-terminated; NULL when id is out of range. */
+const char *wl_token_text(const wl_tokenizer *t, int32_t id, size_t *len);
+wl_token_type wl_token_get_type(const wl_tokenizer *t, int32_t id);   /* UNDEFINED when out of range */
+/* The bytes a token stands for (" hello", "\n", "<|im_end|>" for control tokens; empty for
+ * unused ones), not NUL-terminated; NULL when id is out of range.  A piece may be part of a
+ * UTF-8 sequence (byte tokens). */
+const char *wl_token_piece(const wl_tokenizer *t, int32_t id, size_t *len);
+int32_t wl_token_find(const wl_tokenizer *t, const char *text, size_t len);   /* by text; -1 */
+
+/* Streaming detokenizer: pieces in, valid UTF-8 out.  Bytes of a UTF-8 sequence split across
+ * tokens are held until the sequence is whole; a byte that cannot be part of valid UTF-8 comes
+ * out as U+FFFD.  Caller-owned state, no allocation. */
+#define WL_DETOK_SPECIAL 1u       /* write control and unknown tokens' text (else skip them) */
+#define WL_DETOK_STRIP_SPACE 2u   /* SentencePiece: drop the space the tokenizer put before the
+                                     text and after each special token, so text round-trips */
+typedef struct wl_detok {
+    const wl_tokenizer *tok;
+    uint32_t flags;
+    unsigned char pending[4];   /* an incomplete UTF-8 sequence */
+    uint32_t npending;
+    bool at_start;              /* the next text piece starts a text (STRIP_SPACE) */
+} wl_detok;
+void wl_detok_init(wl_detok *d, const wl_tokenizer *t, uint32_t flags);
+size_t wl_detok_cap(const wl_tokenizer *t);   /* an out buffer this big always suffices */
+/* Appends token id's text to the stream: writes what is complete to out, *n bytes.
+ * INVALID_ARGUMENT (nothing written) for an id out of range or cap < wl_detok_cap(t). */
+wl_status wl_detok_push(wl_detok *d, int32_t id, char *out, size_t cap, size_t *n);
+/* Ends the stream: a held incomplete sequence comes out as U+FFFD.  The state is reset. */
+wl_status wl_detok_flush(wl_detok *d, char *out, size_t cap, size_t *n);
+
 /* ---- models ----------------------------------------------------------------------------------- */
 typedef enum wl_format {
     WL_FORMAT_NONE = 0,
@@ -192,6 +304,98 @@ wl_status wl_model_get_str(const wl_model *m, const char *key, const char **s, s
 uint64_t wl_model_tensor_count(const wl_model *m);
 const wl_tensor_info *wl_model_tensor(const wl_model *m, uint64_t i);           /* NULL when out of range */
 const wl_tensor_info *wl_model_tensor_find(const wl_model *m, const char *name); /* NULL when absent */
+
+/* ---- engine: llama-family inference on wt tensors (src/llm/engine.c, sample.c) -------------- *
+ *
+ *     wt_context *ctx = wt_context_create(dev, NULL);
+ *     wl_engine *e = wl_engine_create(ctx, m, &(wl_engine_desc){ .n_ctx = 2048 }, &err);
+ *     wl_model_close(m);                            // the weights are on the GPU now
+ *     int32_t prompt[] = { 504, 3575, 282, 4649, 314 }, tok;
+ *     wl_engine_eval(e, 0, prompt, 5, WL_LOGITS_LAST, &err);          // prefill
+ *     wl_sampler *s = wl_sampler_create(&(wl_sampler_desc){ .temperature = 0 }, &err);
+ *     for (int i = 0; i < 64; i++) {
+ *         wl_sampler_sample(s, e, 0, &tok, &err);   // greedy: argmax on the GPU, 4 bytes read
+ *         if (tok == wl_engine_get_info(e)->eos) break;
+ *         wl_sampler_accept(s, tok);
+ *         wl_engine_eval(e, 0, &tok, 1, WL_LOGITS_LAST, &err);         // one submit per token
+ *     }
+ *     wl_sampler_release(s); wl_engine_release(e); wt_context_destroy(ctx);
+ *
+ * Architectures: the llama family (general.architecture "llama", "mistral", "qwen2"; GGUF names
+ * or Hugging Face safetensors names); anything else is WL_STATUS_UNSUPPORTED naming it.  Weights
+ * F32 and F16 go to the GPU as they are, BF16 widened to f32; the block formats Q4_0, Q4_1 and
+ * Q8_0 are dequantized to f32 on the host (until wt has quantized kernels); others are refused.
+ * The KV cache (f32, [n_seq, heads_kv, n_ctx, head_dim] per block) is allocated at create.  The
+ * engine raises the context's max_batch_ops when the policy leaves it at 0, so a decode step is
+ * one batch.  See doc/llm.md, "Engine". */
+typedef struct wl_engine wl_engine;
+
+typedef struct wl_engine_desc {
+    const char *label;
+    uint32_t n_ctx;           /* positions per sequence; 0: min(the model's context_length, 4096) */
+    uint32_t n_seq;           /* sequences, each with its own KV cache; 0: 1 */
+} wl_engine_desc;
+
+typedef struct wl_engine_info {
+    char arch[32];            /* general.architecture */
+    uint32_t n_vocab, n_embd, n_layer, n_head, n_head_kv, head_dim, n_ff, rope_dims;
+    uint32_t n_ctx, n_seq;
+    double rope_base, rms_eps;
+    wt_rope_layout rope_layout;
+    bool rope_host;           /* rope frequency factors or linear scaling: angles from the host */
+    bool tied;                /* the output head is the token embedding */
+    int32_t bos, eos;         /* tokenizer.ggml.{bos,eos}_token_id; -1 when absent */
+    uint64_t weight_bytes, kv_bytes;   /* on the GPU */
+} wl_engine_info;
+
+/* Uploads m's weights to ctx's device and allocates the KV cache.  m is only read during the call
+ * (the engine keeps nothing pointing into it).  NULL on failure with err filled: an unsupported
+ * architecture or dtype (named), a missing or misshapen tensor (named), a GPU error. */
+wl_engine *wl_engine_create(wt_context *ctx, const wl_model *m, const wl_engine_desc *desc, wl_error *err);
+void wl_engine_release(wl_engine *e);   /* NULL is fine; the context stays */
+const wl_engine_info *wl_engine_get_info(const wl_engine *e);
+wt_context *wl_engine_context(wl_engine *e);
+
+typedef enum wl_logits_mode {
+    WL_LOGITS_LAST = 0,       /* the last token's row */
+    WL_LOGITS_ALL,            /* one row per token */
+    WL_LOGITS_NONE,           /* none (the KV cache only) */
+    WL_LOGITS_MODE_COUNT
+} wl_logits_mode;
+/* Appends tokens[0 .. n) to sequence seq at its position (wl_engine_pos) and records the forward
+ * pass (lazily: it goes to the GPU with the next readback, such as the sampler's, or wt_flush, so
+ * a decode step and its sampling are one submit): logits as mode says.  The prompt must fit: pos + n <= n_ctx, else
+ * WL_STATUS_INVALID_ARGUMENT and nothing changes; a token outside [0, n_vocab) likewise. */
+wl_status wl_engine_eval(wl_engine *e, uint32_t seq, const int32_t *tokens, uint32_t n, wl_logits_mode mode,
+                         wl_error *err);
+/* The last eval's logits, f32 [rows, n_vocab] (borrowed: valid until the next eval); NULL before. */
+wt_tensor *wl_engine_logits(wl_engine *e);
+/* Reads them back (waits): count must be rows * n_vocab floats. */
+wl_status wl_engine_read_logits(wl_engine *e, float *dst, size_t count, wl_error *err);
+uint32_t wl_engine_pos(const wl_engine *e, uint32_t seq);   /* tokens in seq's KV cache */
+/* Forgets seq's positions from pos on (pos 0: a reset); pos past the current length is an error. */
+wl_status wl_engine_truncate(wl_engine *e, uint32_t seq, uint32_t pos, wl_error *err);
+
+/* Sampling, in llama.cpp's order: repetition penalty (on the GPU), then greedy argmax on the GPU
+ * when temperature <= 0; else the row is read back and top-k, top-p, min-p (on the probabilities
+ * at temperature 1), temperature and a draw from a seeded generator run on the host in double.
+ * The same seed and the same logits give the same tokens. */
+typedef struct wl_sampler_desc {
+    float temperature;        /* <= 0: greedy */
+    uint32_t top_k;           /* 0: off */
+    float top_p;              /* 0 or >= 1: off */
+    float min_p;              /* 0: off */
+    float repeat_penalty;     /* 0 or 1: off; > 1 penalises tokens seen in the last repeat_last_n */
+    uint32_t repeat_last_n;   /* 0: 64 */
+    uint64_t seed;
+} wl_sampler_desc;
+typedef struct wl_sampler wl_sampler;
+wl_sampler *wl_sampler_create(const wl_sampler_desc *desc, wl_error *err);
+void wl_sampler_release(wl_sampler *s);
+void wl_sampler_accept(wl_sampler *s, int32_t token);   /* history for the penalty */
+void wl_sampler_reset(wl_sampler *s);                   /* empty history, generator reseeded */
+/* Picks a token from row `row` of e's last logits. */
+wl_status wl_sampler_sample(wl_sampler *s, wl_engine *e, uint32_t row, int32_t *token, wl_error *err);
 
 #ifdef __cplusplus
 }

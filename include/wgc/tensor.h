@@ -1,5 +1,6 @@
 /* tensor.h - wt, wgc's GPU tensors: refcounted n-d arrays on a wg device, views without copies,
- * lazy batched execution, a buffer pool, and the everyday elementwise ops, all run on the GPU.
+ * lazy batched execution, a buffer pool, the everyday elementwise ops, all run on the GPU, and
+ * autograd (see its section).
  *
  * A context binds to a wg device and owns the buffer pool, the kernel cache (WGSL kernel file +
  * specialisation key -> pipeline), the pending batch and the error state.  Ops do not run when
@@ -429,6 +430,10 @@ wt_tensor *wt_flip(wt_context *ctx, wt_tensor *t, int ndims, const int *dims);
 wt_tensor *wt_one_hot(wt_context *ctx, wt_tensor *indices, int64_t num_classes);
 /* t with value wherever mask (any dtype, nonzero = true, broadcastable to t's shape) is set. */
 wt_tensor *wt_masked_fill(wt_context *ctx, wt_tensor *t, wt_tensor *mask, double value);
+/* In place: copies src into dst (a tensor or any view with src's shape, e.g. a slice of a KV
+ * cache), converting the dtype, lazily like every op (later ops reading dst's storage see the
+ * new values).  dst must not share storage with src.  Returns the status. */
+wt_status wt_copy_(wt_context *ctx, wt_tensor *dst, wt_tensor *src);
 
 /* ---- neural-network ops (src/tensor/nn.c, src/tensor/attention.c) ------------------------- */
 /* softmax / log_softmax along dim (negative counts from the end), numerically stable (the row's
@@ -503,6 +508,94 @@ wt_tensor *wt_scaled_dot_product_attention(wt_context *ctx, wt_tensor *q, wt_ten
  * shape: doc/nn.md).  Fills up to cap entries of out (NULL when cap is 0); returns how many. */
 size_t wt_attention_kernel_names(const char **out, size_t cap);
 /* ---- end of the neural-network ops ---------------------------------------------------------- */
+
+/* ---- autograd (src/tensor/grad.c, derivatives.c, loss.c; doc/tensor.md "Autograd") --------- */
+/* Define-by-run, as PyTorch's: mark leaves with wt_set_requires_grad; every differentiable op
+ * called on a tensor that requires grad (while grad mode is on) records how to differentiate
+ * itself on its result; wt_backward(loss) walks that graph back and adds each leaf's gradient to
+ * its .grad (wt_grad).  Backward is made of wt ops: lazy, batched with forward, on the GPU; it
+ * reads nothing back.  Gradients accumulate over calls until wt_zero_grad.  The graph lives as
+ * long as a result of it is held; wt_backward frees each node's saved tensors as soon as it has
+ * used them, unless retain_graph: a second backward through such a node is an error naming the
+ * op (a node that saved nothing, like add's, can be walked again).  Only leaves get .grad.
+ * Integer and bool results never require grad (comparisons, argmax, one_hot ...).
+ *
+ *     wt_set_requires_grad(ctx, w, true);                    // a float leaf
+ *     wt_tensor *y = wt_matmul(ctx, x, w);                   // recorded: y requires grad
+ *     wt_tensor *l = wt_mean(ctx, y, 0, NULL, false);
+ *     wt_backward(ctx, l, NULL, NULL);                       // one-element loss: NULL gradient
+ *     wt_tensor *gw = wt_grad(ctx, w);                       // dl/dw, w's shape and dtype
+ *
+ * Ops with a backward rule: every float elementwise op (binary, *_scalar, unary, clamp, where,
+ * masked_fill, cast between floats, clone, contiguous), the reductions (sum, mean, prod, max, min,
+ * var, std, cumsum), the views, cat, stack, gather, index_select, embedding, scatter_add, pad
+ * (all modes), flip, matmul, matmul_ex, linear, conv2d, max_pool2d, avg_pool2d, softmax,
+ * log_softmax, layer_norm, rms_norm, rope, scaled_dot_product_attention (flash backward for f32
+ * without a mask tensor; otherwise with the scores in memory) and the losses below. */
+typedef struct wt_backward_desc {
+    const char *label;
+    bool retain_graph;        /* keep the saved tensors: the graph can be walked again */
+} wt_backward_desc;
+/* Only float tensors, and only leaves (a result of a recorded op is not: wt_detach gives one). */
+wt_status wt_set_requires_grad(wt_context *ctx, wt_tensor *t, bool requires_grad);
+bool wt_requires_grad(const wt_tensor *t);
+bool wt_is_leaf(const wt_tensor *t);              /* no recorded op made it */
+const char *wt_grad_fn_name(const wt_tensor *t);  /* "wt_mul" for a result of wt_mul; NULL for a leaf */
+/* A new reference to t's accumulated gradient (t's shape and dtype, contiguous, never shared with
+ * another tensor's); NULL when there is none.  The tensor is replaced, not written, when more is
+ * accumulated. */
+wt_tensor *wt_grad(wt_context *ctx, wt_tensor *t);
+/* Replaces t's gradient (NULL: none; else t's shape and dtype, retained). */
+wt_status wt_set_grad(wt_context *ctx, wt_tensor *t, wt_tensor *grad);
+void wt_zero_grad(wt_context *ctx, wt_tensor *t);   /* drops the gradient (PyTorch's set_to_none) */
+/* Backpropagates from t: grad is dL/dt (t's shape, a float dtype), or NULL when t has one element
+ * (then 1).  Errors (nothing changes): t does not require grad, a non-scalar t without grad, a
+ * gradient of another shape, a node whose saved tensors a previous backward freed, an op without
+ * a backward rule.  An error during the pass (out of memory) leaves every .grad as it was. */
+wt_status wt_backward(wt_context *ctx, wt_tensor *t, wt_tensor *grad, const wt_backward_desc *desc);
+/* Grad mode (on at creation): when off, ops record nothing (evaluation, optimizer steps).  Returns
+ * the previous state, for scoping: bool was = wt_set_grad_enabled(ctx, false); ...;
+ * wt_set_grad_enabled(ctx, was). */
+bool wt_set_grad_enabled(wt_context *ctx, bool enabled);
+bool wt_is_grad_enabled(const wt_context *ctx);
+/* A view of t's data outside the graph (a leaf that does not require grad); no copy. */
+wt_tensor *wt_detach(wt_context *ctx, wt_tensor *t);
+uint64_t wt_grad_node_count(const wt_context *ctx);   /* graph nodes alive (tests, leak checks) */
+
+/* Losses, as torch.nn.functional's.  Reduction MEAN (default) averages over the elements (over
+ * the targets not ignored for cross_entropy / nll_loss), SUM adds, NONE keeps one value per
+ * element (per row for cross_entropy / nll_loss).  Input and target shapes must match exactly
+ * (no broadcasting); errors name the op and both shapes. */
+typedef enum wt_reduction {
+    WT_REDUCTION_MEAN = 0,
+    WT_REDUCTION_SUM,
+    WT_REDUCTION_NONE,
+    WT_REDUCTION_COUNT
+} wt_reduction;
+typedef struct wt_loss_desc {
+    const char *label;
+    wt_reduction reduction;
+    bool use_ignore_index;    /* cross_entropy, nll_loss: targets equal to ignore_index add nothing */
+    int64_t ignore_index;     /* (PyTorch's default is -100 with use_ignore_index) */
+    double label_smoothing;   /* cross_entropy: in [0, 1] */
+    double beta;              /* smooth_l1: 0: 1 */
+} wt_loss_desc;
+/* logits [N, C] (f32 or f16), target [N] class indices (i32 or u32, in [0, C) unless ignored; an
+ * index out of range adds nothing); also [C] with a 0-d target, and [N, C, d1, ...] with target
+ * [N, d1, ...] (NONE then gives [N, d1, ...]), as PyTorch.  Only the logits and per-row values are kept for backward
+ * (no log-probabilities, no one-hot); the backward writes softmax - onehot through two [N, C]
+ * temporaries and one scatter into the gradient. */
+wt_tensor *wt_cross_entropy(wt_context *ctx, wt_tensor *logits, wt_tensor *target, const wt_loss_desc *desc);
+/* logp [N, C] (log-probabilities), target [N]: -logp[i, target[i]]. */
+wt_tensor *wt_nll_loss(wt_context *ctx, wt_tensor *logp, wt_tensor *target, const wt_loss_desc *desc);
+wt_tensor *wt_mse_loss(wt_context *ctx, wt_tensor *input, wt_tensor *target, const wt_loss_desc *desc);
+wt_tensor *wt_l1_loss(wt_context *ctx, wt_tensor *input, wt_tensor *target, const wt_loss_desc *desc);
+/* 0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target). */
+wt_tensor *wt_smooth_l1_loss(wt_context *ctx, wt_tensor *input, wt_tensor *target, const wt_loss_desc *desc);
+/* max(x, 0) - x y + log(1 + exp(-|x|)), the gradient sigmoid(x) - y (also at x = 0). */
+wt_tensor *wt_binary_cross_entropy_with_logits(wt_context *ctx, wt_tensor *logits, wt_tensor *target,
+                                               const wt_loss_desc *desc);
+/* ---- end of autograd ---------------------------------------------------------------------- */
 
 /* ---- matmul family (src/tensor/matmul.c, autotune.c) --------------------------------------- */
 /* torch.matmul: a [..., M, K] . b [..., K, N] -> [..., M, N] with numpy broadcasting of the batch
@@ -661,6 +754,178 @@ typedef struct wt_pool2d_desc {
 wt_tensor *wt_max_pool2d(wt_context *ctx, wt_tensor *x, const wt_pool2d_desc *desc, wt_tensor **indices);
 wt_tensor *wt_avg_pool2d(wt_context *ctx, wt_tensor *x, const wt_pool2d_desc *desc);
 /* ---- end of convolution and pooling ------------------------------------------------------- */
+
+/* ---- training: optimizers, initialisation, checkpoints (src/tensor/optim.c, init.c,
+ * checkpoint.c, digits.c) ---------------------------------------------------------------------- */
+/* Optimizers as torch.optim: each step updates every parameter IN PLACE, on the GPU, one fused
+ * dispatch per parameter (parameter and state together), recorded into the pending batch like
+ * any op (nothing is read back).  Parameters are leaves: contiguous f32 tensors the optimizer
+ * writes through (a view of the same storage sees the new values; a tensor made from a parameter
+ * before the step keeps the old values: it was recorded before).  State (momentum buffers, Adam's
+ * moments) is made on a parameter's first step.  A step checks every parameter and gradient
+ * first (dtype, shape, missing gradient, contiguity) and records nothing when one is wrong: the
+ * error names the parameter (group and index) and the shapes.
+ *   SGD:   d = g + wd p; buf = d (first step) else momentum buf + (1 - dampening) d;
+ *          d = d + momentum buf (nesterov) or buf; p -= lr d
+ *   Adam:  g += wd p; m = lerp(m, g, 1 - beta1); v = beta2 v + (1 - beta2) g^2; vmax = max(vmax, v);
+ *          p -= lr / (1 - beta1^t) m / (sqrt(v or vmax) / sqrt(1 - beta2^t) + eps)
+ *   AdamW: p *= 1 - lr wd, then Adam without the wd term.
+ * t counts each parameter's own steps (torch's state['step']). */
+typedef enum wt_optimizer_kind {
+    WT_OPTIM_SGD = 0,
+    WT_OPTIM_ADAM,
+    WT_OPTIM_ADAMW,
+    WT_OPTIM_KIND_COUNT
+} wt_optimizer_kind;
+/* Hyperparameters of one parameter group.  Zero is the default where it says so; weight_decay is
+ * taken as given (0: none, also for AdamW, whose torch default is 0.01). */
+typedef struct wt_optim_hparams {
+    double lr;                /* 0: 1e-3 */
+    double momentum;          /* SGD; 0: none (no state) */
+    double dampening;         /* SGD */
+    bool nesterov;            /* SGD: needs momentum > 0 and dampening 0 */
+    double weight_decay;
+    double beta1, beta2;      /* Adam(W); 0: 0.9, 0.999 */
+    double eps;               /* Adam(W); 0: 1e-8 */
+    bool amsgrad;             /* Adam(W) */
+    bool maximize;            /* ascend instead of descend */
+} wt_optim_hparams;
+typedef struct wt_param_group {
+    wt_tensor *const *params; /* count parameters (retained by the optimizer) */
+    int count;
+    wt_optim_hparams h;
+} wt_param_group;
+typedef struct wt_optimizer_desc {
+    const char *label;
+    wt_optimizer_kind kind;
+    const wt_param_group *groups;
+    int group_count;
+} wt_optimizer_desc;
+typedef struct wt_optimizer wt_optimizer;
+/* NULL with the context's error set for a bad hyperparameter (the field named), a parameter that
+ * is not a contiguous f32 leaf (wt_is_leaf: not the result of a recorded op) or appears twice. */
+wt_optimizer *wt_optimizer_create(wt_context *ctx, const wt_optimizer_desc *desc);
+void wt_optimizer_destroy(wt_optimizer *opt);      /* NULL is fine; releases its references */
+/* One step.  grads[i] is the gradient of the i-th parameter in group order (group 0's first);
+ * n must be the optimizer's parameter count; each gradient f32 with its parameter's shape (any
+ * layout: a view is copied contiguous first).  A NULL gradient is an error (WT_STATUS_NULL_TENSOR). */
+wt_status wt_optimizer_step(wt_optimizer *opt, wt_tensor *const *grads, int n);
+/* With autograd: one step with each parameter's accumulated gradient (wt_grad); a parameter
+ * without one is left out, as torch.optim does (its values, state and step count stay).  Steps
+ * run with grad mode off; call it after wt_backward (the graph must not need the old values). */
+wt_status wt_optimizer_step_grads(wt_optimizer *opt);
+void wt_optimizer_zero_grad(wt_optimizer *opt);          /* wt_zero_grad of every parameter */
+/* wt_clip_grad_norm over the gradients the parameters have (an error when none has one). */
+wt_tensor *wt_optimizer_clip_grad_norm(wt_optimizer *opt, double max_norm, double norm_type);
+int wt_optimizer_param_count(const wt_optimizer *opt);
+wt_tensor *wt_optimizer_param(const wt_optimizer *opt, int i);   /* borrowed; NULL out of range */
+int64_t wt_optimizer_steps(const wt_optimizer *opt);   /* completed steps (either call) */
+/* The group's learning rate (schedules set it before each step); an error out of range or <= 0. */
+wt_status wt_optimizer_set_lr(wt_optimizer *opt, int group, double lr);
+double wt_optimizer_get_lr(const wt_optimizer *opt, int group);   /* 0 out of range */
+/* State tensor `which` of parameter i (a view of the optimizer's own: a new reference, the
+ * parameter's shape), NULL before its first step or with no such state: "momentum_buffer" (SGD),
+ * "exp_avg", "exp_avg_sq", "max_exp_avg_sq" (Adam). */
+wt_tensor *wt_optimizer_state(wt_optimizer *opt, int i, const char *which);
+
+/* torch.nn.utils.clip_grad_norm_: total = the norm_type norm of the per-gradient norms (inf: the
+ * largest |g|); every gradient is multiplied in place by min(1, max_norm / (total + 1e-6)), on
+ * the GPU, without reading anything back.  Returns total as a new 0-d f32 tensor (lazy); f32
+ * gradients only. */
+wt_tensor *wt_clip_grad_norm(wt_context *ctx, wt_tensor *const *grads, int n, double max_norm, double norm_type);
+
+/* Learning-rate schedules: plain functions of the step (0 = the first step). */
+typedef enum wt_lr_schedule_kind {
+    WT_LR_CONSTANT = 0,
+    WT_LR_STEP,               /* torch StepLR: base_lr gamma^floor(step / step_size) */
+    WT_LR_COSINE,             /* min_lr + (base_lr - min_lr) (1 + cos(pi (step - warmup) / (total_steps -
+                                 warmup))) / 2, min_lr from total_steps on */
+    WT_LR_SCHEDULE_COUNT
+} wt_lr_schedule_kind;
+typedef struct wt_lr_schedule {
+    wt_lr_schedule_kind kind;
+    double base_lr;
+    int64_t warmup_steps;     /* any kind: base_lr (step + 1) / warmup_steps while step < warmup_steps */
+    int64_t step_size;        /* STEP; 0: 1 */
+    double gamma;             /* STEP; 0: 0.1 */
+    int64_t total_steps;      /* COSINE */
+    double min_lr;            /* COSINE */
+} wt_lr_schedule;
+double wt_lr_at(const wt_lr_schedule *s, int64_t step);
+
+/* Initialisation as torch.nn.init, from the context's generator (wt_uniform / wt_normal): same
+ * seed, same calls, same numbers.  Fans of a weight [out, in, k...]: fan_in = in * prod(k),
+ * fan_out = out * prod(k) (at least 2 dims; an error otherwise). */
+typedef enum wt_nonlinearity {
+    WT_NL_LEAKY_RELU = 0,     /* gain sqrt(2 / (1 + a^2)): kaiming's default (a = 0: relu's) */
+    WT_NL_LINEAR,             /* 1 (also conv and sigmoid) */
+    WT_NL_RELU,               /* sqrt(2) */
+    WT_NL_TANH,               /* 5 / 3 */
+    WT_NL_SIGMOID,            /* 1 */
+    WT_NL_SELU,               /* 3 / 4 */
+    WT_NONLINEARITY_COUNT
+} wt_nonlinearity;
+typedef enum wt_fan_mode {
+    WT_FAN_IN = 0,
+    WT_FAN_OUT,
+    WT_FAN_MODE_COUNT
+} wt_fan_mode;
+double wt_init_gain(wt_nonlinearity nl, double a);    /* torch.nn.init.calculate_gain */
+wt_status wt_init_fans(wt_context *ctx, int ndim, const int64_t *shape, int64_t *fan_in, int64_t *fan_out);
+/* kaiming: std = gain(nl, a) / sqrt(fan); uniform in +-sqrt(3) std, or normal(0, std).
+ * xavier: std = gain sqrt(2 / (fan_in + fan_out)) (gain 0: 1); uniform in +-sqrt(3) std, or normal. */
+wt_tensor *wt_kaiming_uniform(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape, double a,
+                              wt_fan_mode mode, wt_nonlinearity nl);
+wt_tensor *wt_kaiming_normal(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape, double a,
+                             wt_fan_mode mode, wt_nonlinearity nl);
+wt_tensor *wt_xavier_uniform(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape, double gain);
+wt_tensor *wt_xavier_normal(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape, double gain);
+/* nn.Linear's and nn.Conv2d's default: weight (shape [out, in] or [K, C / groups, KH, KW]) by
+ * kaiming_uniform with a = sqrt(5), i.e. U(-1/sqrt(fan_in), 1/sqrt(fan_in)), then, when bias is
+ * not NULL, a bias [shape[0]] from the same U (zeros when fan_in is 0).  Both or neither made. */
+wt_status wt_init_default(wt_context *ctx, wt_dtype dt, int ndim, const int64_t *shape, wt_tensor **weight,
+                          wt_tensor **bias);
+/* Copies src (same dtype and shape, any layout) into dst's storage in place (dst contiguous):
+ * recorded like an op, so work recorded before it reads dst's old values. */
+wt_status wt_copy_into(wt_context *ctx, wt_tensor *dst, wt_tensor *src);
+
+/* Checkpoints: safetensors files (an 8-byte little-endian header length, a JSON header of
+ * {"name": {"dtype", "shape", "data_offsets"}} plus "__metadata__" strings, then the raw data in
+ * header order).  Saving writes the named tensors (read back: it waits for the GPU) and, with an
+ * optimizer, its state as "<name>.<state>" (wt_optimizer_state's names) for every parameter that
+ * has state, and the metadata "wt.optimizer" (sgd, adam, adamw), "wt.steps", "wt.lr.<group>" and
+ * "<name>.step" (each parameter's step count).  Every optimizer parameter must be one of the named
+ * tensors.  Loading checks the file against the names, dtypes and shapes given (and the
+ * optimizer's kind and state), refuses any difference (a missing, extra or different tensor)
+ * with WT_STATUS_SHAPE naming the tensor, and then, with nothing changed before, copies every
+ * tensor into place (recorded like ops) and restores the optimizer's state, steps and learning
+ * rates: a run resumed from a checkpoint continues bit for bit as the saved run would have.
+ * Files are written to path + ".tmp" and renamed. */
+typedef struct wt_named_tensor {
+    const char *name;
+    wt_tensor *tensor;
+} wt_named_tensor;
+wt_status wt_checkpoint_save(wt_context *ctx, const char *path, const wt_named_tensor *ts, int n,
+                             wt_optimizer *opt);
+wt_status wt_checkpoint_load(wt_context *ctx, const char *path, const wt_named_tensor *ts, int n,
+                             wt_optimizer *opt);
+
+/* scikit-learn's digits data set (1,797 8x8 images of the digits 0-9, 64 pixel values 0..16 and
+ * a label per row), read from digits.csv.gz (gzip; inflated by wt itself) or an uncompressed
+ * digits.csv.  path NULL: Debian's python3-sklearn copy,
+ * /usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz.  The fixed split: every
+ * sixth row of the file (rows 5, 11, ..., 1793: 299 images, all writers) is held out for testing.
+ * The rows come reordered: the train_count (1,498) training rows first, then the test rows, each
+ * in file order.  Host arrays from the context's allocator. */
+typedef struct wt_digits {
+    int64_t count;            /* rows: 1797 */
+    int64_t train_count;      /* rows [0, train_count) train, the rest test */
+    float *pixels;            /* count x 64, row-major, 0..16 */
+    int32_t *labels;          /* count, 0..9 */
+} wt_digits;
+wt_status wt_digits_load(wt_context *ctx, const char *path, wt_digits *out);
+void wt_digits_free(wt_context *ctx, wt_digits *d);
+/* ---- end of training ------------------------------------------------------------------------ */
 
 #ifdef __cplusplus
 }

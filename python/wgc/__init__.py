@@ -11,10 +11,11 @@ and shape), or anything with the buffer protocol (bytes, bytearray, array.array,
 outputs come back as bytes), or an int (that many zero bytes; output as bytes).
 
 One device per adapter selection is created on first use and kept until the interpreter exits
-(or `close()`).  The calls are not thread-safe: use one thread, or a lock, per process.  Errors in
-the arguments raise ValueError / TypeError; a kernel that does not compile or a GPU error is a
-result with ok False (the optimizer loop this serves wants values, not exceptions); no Vulkan at
-all raises RuntimeError.
+(or `close()`); a device that is lost is dropped, with its instance, and the next call makes new
+ones.  The calls hold one lock of the package, so threads may share it (their kernels run one at
+a time).  Errors in the arguments raise ValueError / TypeError before anything reaches the
+library; a kernel that does not compile or a GPU error is a result with ok False (the optimizer
+loop this serves wants values, not exceptions); no Vulkan at all raises RuntimeError.
 
 The runtime's WGC_* variables apply as they do to the wgc CLI (WGC_ADAPTER, WGC_VALIDATION,
 WGC_LOST_TIMEOUT_MS, WGC_CACHE_DIR, WGC_COPY, ...: doc/gpu.md), read when the instance and each
@@ -22,7 +23,11 @@ device are created; a value the runtime cannot use raises WgcError.
 """
 import atexit
 import ctypes
+import functools
 import json
+import numbers
+import operator
+import threading
 
 from . import _lib
 
@@ -40,6 +45,33 @@ class WgcError(RuntimeError):
 
 
 _state = {"instance": None, "devices": {}, "select": None}
+# The runtime's rule is one thread at a time per device (doc/gpu.md) and ctypes lets go of the GIL
+# in every C call: the package's calls take this lock.
+_lock = threading.RLock()
+
+MAX_RUNS = 1000000          # repeat and warmup, as `wgc profile` caps them
+U32, U64 = 2**32, 2**64
+
+
+def _locked(fn):
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        with _lock:
+            return fn(*args, **kwargs)
+    return call
+
+
+def _int(name, value, lo, hi):
+    """value as an int in [lo, hi]: an int (or numpy integer), not a bool, a float or a str."""
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        value = operator.index(value)
+    except TypeError:
+        raise TypeError("%s must be an int, got %s %r" % (name, type(value).__name__, value)) from None
+    if not lo <= value <= hi:
+        raise ValueError("%s must be in [%d, %d], got %d" % (name, lo, hi, value))
+    return value
 
 
 def _config(select=None):
@@ -74,11 +106,15 @@ def _adapter(cfg):
     return ad
 
 
+def _key(adapter):
+    sel = _state["select"] if adapter is None else str(adapter)
+    return sel, sel or ""
+
+
 def _device(adapter):
     """The device of an adapter selection, with every feature the adapter has (f16, subgroups,
     timestamps, the driver's pipeline statistics)."""
-    sel = _state["select"] if adapter is None else str(adapter)
-    key = sel or ""
+    sel, key = _key(adapter)
     dev = _state["devices"].get(key)
     if dev is None:
         cfg = _config(sel)
@@ -93,8 +129,23 @@ def _device(adapter):
     return dev
 
 
+def _forget(key):
+    """Drops a lost device and the package's instance: the next call makes new ones.  A new device
+    of the old instance could wait behind the runaway work (lavapipe runs an instance's kernels on
+    one thread pool and cannot stop them: doc/gpu.md); a new instance gets its own threads.
+    Releasing returns at once: the runtime leaks a device lost by timeout rather than wait."""
+    dev = _state["devices"].pop(key, None)
+    if dev:
+        _lib.lib.wg_device_release(dev)
+    if _state["instance"] is not None:
+        _lib.lib.wg_instance_release(_state["instance"])
+        _state["instance"] = None
+
+
+@_locked
 def close():
-    """Releases every device and the instance (done at exit anyway)."""
+    """Releases every device and the instance (done at exit anyway).  Returns at once, also after
+    a lost device whose kernel still runs."""
     for dev in _state["devices"].values():
         _lib.lib.wg_device_release(dev)
     _state["devices"].clear()
@@ -106,6 +157,7 @@ def close():
 atexit.register(close)
 
 
+@_locked
 def list_adapters():
     """Every Vulkan adapter as a dict (the `wgc info --json` fields: index, default, name, type,
     vendor, driverName, subgroupMinSize, subgroupMaxSize, features, limits, ...)."""
@@ -117,6 +169,7 @@ def list_adapters():
     return json.loads(buf.value.decode())["adapters"]
 
 
+@_locked
 def select_adapter(adapter):
     """Makes `adapter` (index, or a name substring; None: $WGC_ADAPTER, else the best one) the
     default of the calls below and returns its dict from list_adapters()."""
@@ -134,6 +187,7 @@ def _adapter_index(adapter):
     raise WgcError("adapter %r not in the list" % (adapter,))
 
 
+@_locked
 def get_device_specs(adapter=None):
     """The adapter's specs: the list_adapters() dict plus CUDA-minded aliases:
     warp_size (= the subgroup size; the largest when the adapter has a range),
@@ -206,31 +260,43 @@ def validate_kernel(code, filename="kernel.wgsl", device=False, adapter=None):
 
 
 def _parse_key(key):
-    if isinstance(key, int):
-        return 0, key
+    bad = ValueError("binding key %r: use (group, binding), 'G:B' or a binding number (group 0)" % (key,))
     if isinstance(key, str):
         parts = key.split(":")
-        if len(parts) == 1:
-            return 0, int(parts[0])
-        if len(parts) == 2:
-            return int(parts[0]), int(parts[1])
-    if isinstance(key, tuple) and len(key) == 2:
-        return int(key[0]), int(key[1])
-    raise ValueError("binding key %r: use (group, binding), 'G:B' or a binding number (group 0)" % (key,))
+        if not 1 <= len(parts) <= 2 or not all(p.strip().isdigit() for p in parts):
+            raise bad
+        key = tuple(int(p) for p in parts) if len(parts) == 2 else int(parts[0])
+    if isinstance(key, tuple):
+        if len(key) != 2:
+            raise bad
+        return _int("binding key group", key[0], 0, U32 - 1), _int("binding key binding", key[1], 0, U32 - 1)
+    if isinstance(key, bool) or not isinstance(key, numbers.Integral):
+        raise bad
+    return 0, _int("binding key", key, 0, U32 - 1)
 
 
 def _host(value):
     """(ctypes buffer to upload or None, size, how to rebuild the output)."""
     if _np is not None and isinstance(value, _np.ndarray):
+        if value.dtype.hasobject:
+            raise TypeError("a numpy array of dtype %s holds Python objects, not numbers: it cannot be a GPU buffer"
+                            % value.dtype)
+        if value.nbytes == 0:
+            raise ValueError("empty buffer (numpy array of shape %s)" % (value.shape,))
         arr = _np.ascontiguousarray(value)
         raw = ctypes.create_string_buffer(arr.tobytes(), arr.nbytes)
         return raw, arr.nbytes, ("numpy", arr.dtype, arr.shape)
     if isinstance(value, bool):
         raise TypeError("a buffer cannot be a bool")
-    if isinstance(value, int):
-        if value <= 0:
-            raise ValueError("buffer size must be positive, got %d" % value)
-        return None, value, ("bytes",)
+    if isinstance(value, numbers.Integral):
+        size = int(value)
+        if size <= 0:
+            raise ValueError("buffer size must be positive, got %d" % size)
+        if size >= U64:
+            raise ValueError("buffer size %d does not fit in 64 bits" % size)
+        return None, size, ("bytes",)
+    if isinstance(value, str):
+        raise TypeError("buffer %r: a str is not bytes (encode it, or give an array or a size)" % value[:20])
     try:
         mv = memoryview(value).cast("B")
     except TypeError:
@@ -248,6 +314,7 @@ def _rebuild(kind, raw):
     return data
 
 
+@_locked
 def profile_kernel(code, entry, dispatch, buffers, repeat=100, warmup=10, overrides=None, adapter=None,
                    wall_clock=False, filename="kernel.wgsl", no_bounds_checks=False):
     """Runs entry point `entry` (None: the only one) of WGSL `code` with `dispatch` workgroups
@@ -266,17 +333,37 @@ def profile_kernel(code, entry, dispatch, buffers, repeat=100, warmup=10, overri
     no_bounds_checks: compile without index clamping (unsafe; shows what the checks cost)."""
     if isinstance(code, str):
         code = code.encode()
-    if isinstance(dispatch, int):
+    if not isinstance(code, (bytes, bytearray)):
+        raise TypeError("code must be str or bytes, got %s" % type(code).__name__)
+    if entry is not None and not isinstance(entry, str):
+        raise TypeError("entry must be a str or None, got %s" % type(entry).__name__)
+    if not isinstance(filename, str):
+        raise TypeError("filename must be a str, got %s" % type(filename).__name__)
+    if isinstance(dispatch, (str, bytes, bytearray)):
+        raise TypeError("dispatch must be an int or up to 3 ints, got %s %r" % (type(dispatch).__name__, dispatch))
+    if isinstance(dispatch, numbers.Integral) or (_np is not None and isinstance(dispatch, _np.integer)):
         dispatch = (dispatch,)
-    dispatch = tuple(int(d) for d in dispatch)
-    if not 1 <= len(dispatch) <= 3 or any(d < 0 or d > 0xFFFFFFFF for d in dispatch):
-        raise ValueError("dispatch: 1 to 3 workgroup counts in [0, 2^32)")
+    try:
+        dispatch = tuple(dispatch)
+    except TypeError:
+        raise TypeError("dispatch must be an int or up to 3 ints, got %s" % type(dispatch).__name__) from None
+    if not 1 <= len(dispatch) <= 3:
+        raise ValueError("dispatch: 1 to 3 workgroup counts, got %d" % len(dispatch))
+    dispatch = tuple(_int("dispatch[%d]" % i, d, 0, U32 - 1) for i, d in enumerate(dispatch))
     dispatch = dispatch + (1,) * (3 - len(dispatch))
-    repeat, warmup = int(repeat), int(warmup)
-    if repeat < 1 or warmup < 0:
-        raise ValueError("repeat must be >= 1 and warmup >= 0")
+    repeat = _int("repeat", repeat, 1, MAX_RUNS)
+    warmup = _int("warmup", warmup, 0, MAX_RUNS)
     if not isinstance(buffers, dict):
         raise TypeError("buffers must be a dict {(group, binding): array | bytes | size}")
+    if overrides is not None and not isinstance(overrides, dict):
+        raise TypeError("overrides must be a dict {name or @id: number}")
+    ovs = []
+    for k, v in (overrides or {}).items():
+        if not isinstance(k, (str, numbers.Integral)) or isinstance(k, bool):
+            raise TypeError("override name %r: a str or an @id int" % (k,))
+        if not isinstance(v, numbers.Real):
+            raise TypeError("override %r: the value must be a number, got %s %r" % (k, type(v).__name__, v))
+        ovs.append((str(k).encode(), float(v)))
     keys, binds, keep, kinds, backs = [], [], [], [], []
     seen = set()
     for key, value in buffers.items():
@@ -293,7 +380,6 @@ def profile_kernel(code, entry, dispatch, buffers, repeat=100, warmup=10, overri
         binds.append(_lib.KernelBinding(gb[0], gb[1], size, ctypes.cast(raw, ctypes.c_void_p) if raw is not None
                                         else None, ctypes.cast(back, ctypes.c_void_p)))
     bind_arr = (_lib.KernelBinding * max(1, len(binds)))(*binds)
-    ovs = [(str(k).encode(), float(v)) for k, v in (overrides or {}).items()]
     ov_arr = (_lib.KernelOverride * max(1, len(ovs)))(*[_lib.KernelOverride(n, v) for n, v in ovs])
     ns = (ctypes.c_uint64 * repeat)()
     desc = _lib.KernelRunDesc(label=b"python", wgsl=bytes(code), wgsl_length=len(code),
@@ -303,7 +389,10 @@ def profile_kernel(code, entry, dispatch, buffers, repeat=100, warmup=10, overri
                               warmup=warmup, repeat=repeat, gpu_ns=ns, wall_clock=bool(wall_clock),
                               no_bounds_checks=bool(no_bounds_checks))
     res = _lib.KernelRunResult()
-    status = _lib.lib.wg_device_run_kernel(_device(adapter), ctypes.byref(desc), ctypes.byref(res))
+    dev = _device(adapter)
+    status = _lib.lib.wg_device_run_kernel(dev, ctypes.byref(desc), ctypes.byref(res))
+    if _lib.lib.wg_device_is_lost(dev):
+        _forget(_key(adapter)[1])
     out = {"ok": status == 0, "entry_point": res.entry_point.decode(), "workgroup_size": tuple(res.workgroup_size),
            "compile_ms": res.compile_ms, "pipeline_ms": res.pipeline_ms,
            "pipeline_cache_hit": bool(res.pipeline_cache_hit), "diagnostics": res.diagnostics.decode(errors="replace")}

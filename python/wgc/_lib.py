@@ -157,6 +157,7 @@ for _name, _res, _args in [
     ("wg_adapter_create_device", _vp, [_vp, ctypes.POINTER(DeviceDesc), ctypes.POINTER(Error)]),
     ("wg_device_release", None, [_vp]),
     ("wg_device_get_adapter", _vp, [_vp]),
+    ("wg_device_is_lost", ctypes.c_bool, [_vp]),
     ("wg_device_run_kernel", ctypes.c_int, [_vp, ctypes.POINTER(KernelRunDesc), ctypes.POINTER(KernelRunResult)]),
     ("wg_error_id_name", _cp, [ctypes.c_int]),
     ("wgsl_compile", ctypes.POINTER(WgslResult), [_cp, _sz, ctypes.POINTER(WgslOptions)]),

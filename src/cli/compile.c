@@ -1,14 +1,17 @@
-/* compile.c - `wgc compile k.wgsl [-o k.spv] [--entry NAME] [--target vulkan1.1|vulkan1.3]
- * [--override NAME=V]... [--reflect] [--no-bounds-checks] [--max-size N]`: WGSL to a SPIR-V binary.
+/* compile.c - `wgc compile k.wgsl [-o k.spv] [--entry NAME] [--target-env ENV] [--override NAME=V]...
+ * [--reflect] [--no-bounds-checks] [--max-size N]`: WGSL to a SPIR-V binary.
  *
  * Diagnostics go to stderr in the compiler's text form; exit 0 when the module was written,
  * 1 when the WGSL is invalid, 2 on bad usage or I/O errors.  --reflect prints the reflection
  * (entry points, workgroup sizes, bindings, overrides) as one JSON document on stdout; without
- * -o it writes no file then.  Without -o and --reflect the output is the input name with .spv. */
+ * -o it writes no file then.  Without -o and --reflect the module goes to standard output, as
+ * tint's does, unless that is a terminal (refused: it is binary); never to a file not named.
+ * Value options take `--opt V` or `--opt=V`; --target-env takes the spirv-tools names. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "wgc/wgsl.h"
@@ -42,11 +45,22 @@ static size_t keep_entry(const uint32_t *w, size_t n, const char *entry, uint32_
     return k;
 }
 
+/* The module version for a target environment named as spirv-tools names them (spirv-val
+ * --target-env): SPIR-V 1.3 runs on Vulkan 1.1 and 1.2, SPIR-V 1.6 on 1.3 and 1.4. */
+static const struct { const char *name; wgsl_target_env env; } target_envs[] = {
+    { "vulkan1.1", WGSL_TARGET_VULKAN_1_1 }, { "vulkan1.2", WGSL_TARGET_VULKAN_1_1 },
+    { "spv1.3", WGSL_TARGET_VULKAN_1_1 },    { "universal1.3", WGSL_TARGET_VULKAN_1_1 },
+    { "vulkan1.3", WGSL_TARGET_VULKAN_1_3 }, { "vulkan1.4", WGSL_TARGET_VULKAN_1_3 },
+    { "spv1.6", WGSL_TARGET_VULKAN_1_3 },    { "universal1.6", WGSL_TARGET_VULKAN_1_3 },
+};
+
 static void compile_usage(FILE *f) {
-    fputs("usage: wgc compile FILE.wgsl [-o OUT.spv] [options]   (FILE -: standard input, module to standard output)\n"
-          "  -o FILE              write the SPIR-V module to FILE ('-' = stdout)\n"
+    fputs("usage: wgc compile FILE.wgsl [-o OUT.spv] [options]   (FILE -: standard input)\n"
+          "  -o FILE              write the SPIR-V module to FILE ('-' = stdout); without -o it goes to\n"
+          "                       stdout when that is a pipe or file (a terminal is refused)\n"
           "  --entry NAME         keep only entry point NAME (in the module and the reflection)\n"
-          "  --target ENV         vulkan1.1 (SPIR-V 1.3, default) or vulkan1.3 (SPIR-V 1.6)\n"
+          "  --target-env ENV     as spirv-tools names it: vulkan1.1, vulkan1.2, spv1.3 (SPIR-V 1.3,\n"
+          "                       default), vulkan1.3, vulkan1.4, spv1.6 (SPIR-V 1.6); --target too\n"
           "  --override NAME=V    value of an `override` declaration (NAME may be an @id number)\n"
           "  --reflect, --json   print entry points, bindings and overrides as JSON on stdout\n"
           "  --no-bounds-checks   do not clamp indices (unsafe)\n"
@@ -74,7 +88,7 @@ static const char *scalar_name(wgsl_scalar s) {
 }
 
 static void print_reflection(FILE *f, const wgsl_result *r, const char *entry) {
-    fputs("{\"entry_points\":[", f);
+    fputs("{\"entryPoints\":[", f);   /* camelCase, as every wgc JSON document */
     int first = 1;
     int64_t sel = -1;
     for (uint32_t i = 0; i < r->entry_point_count; i++) {
@@ -83,8 +97,8 @@ static void print_reflection(FILE *f, const wgsl_result *r, const char *entry) {
         sel = i;
         fprintf(f, "%s{\"name\":", first ? "" : ",");
         cli_json_str(f, e->name);
-        fprintf(f, ",\"stage\":\"compute\",\"workgroup_size\":[%u,%u,%u],\"workgroup_size_override\":[%d,%d,%d],"
-                "\"workgroup_memory_bytes\":%u}",
+        fprintf(f, ",\"stage\":\"compute\",\"workgroupSize\":[%u,%u,%u],\"workgroupSizeOverride\":[%d,%d,%d],"
+                "\"workgroupMemoryBytes\":%u}",
                 e->workgroup_size[0], e->workgroup_size[1], e->workgroup_size[2],
                 e->workgroup_size_override[0], e->workgroup_size_override[1],
                 e->workgroup_size_override[2], e->workgroup_memory_bytes);
@@ -97,7 +111,7 @@ static void print_reflection(FILE *f, const wgsl_result *r, const char *entry) {
         if (entry && (sel < 0 || sel >= 64 || !(b->entry_point_mask >> sel & 1))) continue;
         fprintf(f, "%s{\"name\":", first ? "" : ",");
         cli_json_str(f, b->name);
-        fprintf(f, ",\"group\":%u,\"binding\":%u,\"type\":\"%s\",\"min_size\":%llu,\"array_stride\":%u}",
+        fprintf(f, ",\"group\":%u,\"binding\":%u,\"type\":\"%s\",\"minSize\":%llu,\"arrayStride\":%u}",
                 b->group, b->binding, binding_kind_name(b->kind), (unsigned long long)b->min_size,
                 b->array_stride);
         first = 0;
@@ -107,7 +121,7 @@ static void print_reflection(FILE *f, const wgsl_result *r, const char *entry) {
         const wgsl_override *o = &r->overrides[i];
         fprintf(f, "%s{\"name\":", i ? "," : "");
         cli_json_str(f, o->name);
-        fprintf(f, ",\"id\":%u,\"explicit_id\":%s,\"type\":\"%s\"", o->id,
+        fprintf(f, ",\"id\":%u,\"explicitId\":%s,\"type\":\"%s\"", o->id,
                 o->has_explicit_id ? "true" : "false", scalar_name(o->type));
         if (o->has_default) fprintf(f, ",\"default\":%.17g", o->default_value);
         fputc('}', f);
@@ -124,20 +138,28 @@ int cli_compile(int argc, char **argv) {
     wgsl_override_value ovs[64];
     uint32_t nov = 0;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+        char *a = argv[i], *inline_v = NULL;
+        if (!strncmp(a, "--", 2) && strchr(a, '=')) {   /* --opt=V */
+            inline_v = strchr(a, '=');
+            *inline_v++ = '\0';
+        }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             compile_usage(stdout);
             return 0;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--entry") || !strcmp(a, "--target") ||
-                   !strcmp(a, "--override")) {
-            if (i + 1 >= argc) return cli_fail("compile: %s needs a value", a);
-            const char *v = argv[++i];
+                   !strcmp(a, "--target-env") || !strcmp(a, "--override")) {
+            if (!inline_v && i + 1 >= argc) return cli_fail("compile: %s needs a value", a);
+            char *v = inline_v ? inline_v : argv[++i];
             if (!strcmp(a, "-o")) out = v;
             else if (!strcmp(a, "--entry")) entry = v;
-            else if (!strcmp(a, "--target")) {
-                if (!strcmp(v, "vulkan1.1")) opt.target_env = WGSL_TARGET_VULKAN_1_1;
-                else if (!strcmp(v, "vulkan1.3")) opt.target_env = WGSL_TARGET_VULKAN_1_3;
-                else return cli_fail("compile: unknown target '%s' (vulkan1.1 or vulkan1.3)", v);
+            else if (!strcmp(a, "--target") || !strcmp(a, "--target-env")) {
+                size_t k = 0, n = sizeof target_envs / sizeof target_envs[0];
+                while (k < n && strcmp(v, target_envs[k].name)) k++;
+                if (k == n)
+                    return cli_fail("compile: unknown target environment '%s' (vulkan1.1, vulkan1.2, spv1.3, "
+                                    "universal1.3: SPIR-V 1.3; vulkan1.3, vulkan1.4, spv1.6, universal1.6: "
+                                    "SPIR-V 1.6)", v);
+                opt.target_env = target_envs[k].env;
             } else {
                 const char *eq = strchr(v, '=');
                 if (!eq || eq == v) return cli_fail("compile: --override wants NAME=VALUE, got '%s'", v);
@@ -152,13 +174,14 @@ int cli_compile(int argc, char **argv) {
                 wgsl_override_value *o = &ovs[nov++];
                 memset(o, 0, sizeof *o);
                 o->value = val;
-                char *name = argv[i] + (eq - v);
-                *name = '\0'; /* argv is ours to cut: NAME ends at '=' */
+                v[eq - v] = '\0'; /* argv is ours to cut: NAME ends at '=' */
                 char *idend;
                 unsigned long id = strtoul(v, &idend, 10);
                 if (*idend == '\0') o->id = (uint32_t)id;
                 else o->name = v;
             }
+        } else if (inline_v) {
+            return cli_fail("compile: %s takes no value (try wgc compile --help)", a);
         } else if (!strcmp(a, "--reflect") || !strcmp(a, "--json")) {
             reflect = 1;
         } else if (!strcmp(a, "--max-size")) {
@@ -210,16 +233,14 @@ int cli_compile(int argc, char **argv) {
         nwords = keep_entry(words, nwords, entry, filtered);
         words = filtered;
     }
-    char defout[4096];
-    if (!out && !reflect && !strcmp(in, "-")) {
-        out = "-";                        /* standard input: the module goes to standard output */
-    } else if (!out && !reflect) {
-        size_t n = strlen(in);
-        if (n > 5 && !strcmp(in + n - 5, ".wgsl")) n -= 5;
-        if (n + 5 > sizeof defout) { wgsl_result_free(r); return cli_fail("compile: name too long"); }
-        memcpy(defout, in, n);
-        memcpy(defout + n, ".spv", 5);
-        out = defout;
+    if (!out && !reflect) {
+        if (isatty(STDOUT_FILENO)) {
+            free(filtered);
+            wgsl_result_free(r);
+            return cli_fail("compile: no -o: the SPIR-V module is binary and standard output is a terminal "
+                            "(give -o FILE.spv, or -o - or a pipe for standard output)");
+        }
+        out = "-";
     }
     int rc = 0;
     if (out) {

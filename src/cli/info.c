@@ -1,6 +1,8 @@
-/* info.c - `wgc info [--json]`: every Vulkan adapter with its info, WebGPU-named limits, subgroup
- * sizes, features and cooperative-matrix shapes; the default adapter ($WGC_ADAPTER, else by type)
- * is marked.  Without a Vulkan loader or driver it says what to install and exits 1. */
+/* info.c - `wgc info [--adapter SEL] [--json]`: every Vulkan adapter (or the one --adapter names:
+ * an index or a name substring) with its info, WebGPU-named limits, subgroup sizes, features and
+ * cooperative-matrix shapes; the default adapter ($WGC_ADAPTER, else by type) is marked.  Without
+ * a Vulkan loader or driver it says what to install and exits 1; an --adapter that matches none
+ * exits 2. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +20,12 @@ static void uuid_str(const uint8_t *u, char out[37]) {
     *p = 0;
 }
 
-static void print_human(wg_instance *inst, const wg_adapter *def) {
+static void print_human(wg_instance *inst, const wg_adapter *def, bool only_def) {
     size_t n = wg_instance_adapter_count(inst);
     for (size_t i = 0; i < n; i++) {
         const wg_adapter *ad = wg_instance_get_adapter(inst, i);
+        if (only_def && ad != def)
+            continue;
         const wg_adapter_info *in = wg_adapter_get_info(ad);
         const wg_limits *l = wg_adapter_get_limits(ad);
         char uuid[37];
@@ -71,24 +75,76 @@ static void print_human(wg_instance *inst, const wg_adapter *def) {
 
 /* The document is the runtime's wg_instance_adapters_json (src/gpu/instance.c), the same one the
  * Python package reads, so `wgc info --json` and wgc.list_adapters() always agree. */
-static int print_json(wg_instance *inst, const wg_adapter_options *opt) {
+/* Where the index-th element of the document's "adapters" array starts; its length in *len. */
+static const char *json_element(const char *doc, size_t index, size_t *len) {
+    const char *p = strstr(doc, "\"adapters\":[");
+    if (!p)
+        return NULL;
+    p += strlen("\"adapters\":[");
+    for (size_t k = 0;; k++) {
+        const char *start = p;
+        int depth = 0;
+        bool str = false;
+        for (; *p; p++) {
+            if (str) {
+                if (*p == '\\' && p[1])
+                    p++;
+                else if (*p == '"')
+                    str = false;
+            } else if (*p == '"') {
+                str = true;
+            } else if (*p == '{' || *p == '[') {
+                depth++;
+            } else if (*p == '}' || *p == ']') {
+                if (depth-- == 0)
+                    break;
+            } else if (*p == ',' && depth == 0) {
+                break;
+            }
+        }
+        if (k == index) {
+            *len = (size_t)(p - start);
+            return start;
+        }
+        if (*p != ',')
+            return NULL;
+        p++;
+    }
+}
+
+static int print_json(wg_instance *inst, const wg_adapter_options *opt, const wg_adapter *only) {
     size_t n = wg_instance_adapters_json(inst, opt, NULL, 0);
     char *buf = malloc(n + 1);
     if (!buf)
         return cli_fail("info: out of memory");
     wg_instance_adapters_json(inst, opt, buf, n + 1);
-    puts(buf);
+    size_t index = 0, len = 0;
+    while (only && index < wg_instance_adapter_count(inst) && wg_instance_get_adapter(inst, index) != only)
+        index++;
+    const char *one = only ? json_element(buf, index, &len) : NULL;
+    if (one)
+        printf("{\"adapters\":[%.*s]}\n", (int)len, one);
+    else
+        puts(buf);
     free(buf);
     return 0;
 }
 
 int cli_info(int argc, char **argv) {
     int json = 0;
+    const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json"))
             json = 1;
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            puts("usage: wgc info [--json]\n  lists the Vulkan adapters (WGC_ADAPTER=<index|name> picks the default)");
+        else if (!strcmp(argv[i], "--adapter") || !strncmp(argv[i], "--adapter=", 10)) {
+            only = argv[i][9] == '=' ? argv[i] + 10 : i + 1 < argc ? argv[++i] : NULL;
+            if (!only || !*only)
+                return cli_fail("info: --adapter needs an index or a name substring");
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            puts("usage: wgc info [--adapter SEL] [--json]\n"
+                 "  lists the Vulkan adapters (WGC_ADAPTER=<index|name> picks the default)\n"
+                 "  --adapter SEL  only that adapter: an index or a name substring\n"
+                 "  --json         one JSON document: {\"adapters\":[{\"index\",\"default\",\"name\",...}]}");
             return 0;
         } else
             return cli_fail("info: unknown option '%s' (try wgc info --help)", argv[i]);
@@ -96,7 +152,7 @@ int cli_info(int argc, char **argv) {
     wg_error err;
     wg_env_strings env;
     wg_instance_desc idesc = { .label = "info" };
-    wg_adapter_options opt = { .label = "info" };
+    wg_adapter_options opt = { .label = "info", .select = only };
     wg_device_desc unused = { 0 };   /* no device here, but a bad device variable is reported too */
     if (!wg_config_from_env(&env, &idesc, &opt, &unused, &err))
         return cli_fail("info: %s", err.message);
@@ -107,16 +163,27 @@ int cli_info(int argc, char **argv) {
             cli_json_str(stdout, err.message);
             printf(",\"install\":\"apt-get install libvulkan1 mesa-vulkan-drivers\"}\n");
         }
-        fprintf(stderr, "wgc: %s\nwgc: no usable Vulkan; install a loader and driver: "
-                        "apt-get install libvulkan1 mesa-vulkan-drivers\n", err.message);
+        /* one line; the runtime's no-loader and no-driver messages already say what to install */
+        fprintf(stderr, "wgc: info: %s%s\n", err.message, strstr(err.message, "apt-get install") ? "" :
+                " (no usable Vulkan; install a loader and driver: apt-get install libvulkan1 mesa-vulkan-drivers)");
         return 1;
     }
     const wg_adapter *def = wg_instance_request_adapter(inst, &opt, &err);
-    if (json && print_json(inst, &opt)) {
+    if (only && !def) {   /* the adapter asked for is not there: nothing to show */
+        if (json) {
+            printf("{\"error\":");
+            cli_json_str(stdout, err.message);
+            printf("}\n");
+        }
+        cli_fail("info: --adapter %s: %s", only, err.message);
+        wg_instance_release(inst);
+        return 2;
+    }
+    if (json && print_json(inst, &opt, only ? def : NULL)) {
         wg_instance_release(inst);
         return 2;
     } else if (!json)
-        print_human(inst, def);
+        print_human(inst, def, only != NULL);
     if (!def)
         fprintf(stderr, "wgc: %s\n", err.message);
     wg_instance_release(inst);

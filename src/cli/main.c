@@ -1,4 +1,6 @@
-/* main.c - wgc's entry: dispatches argv[1] through the command table in cli.h. */
+/* main.c - wgc's entry: dispatches argv[1] through the command table in cli.h.  Besides the
+ * commands: `wgc --help` / `-h` / `help` (the list), `wgc help CMD` (= `wgc CMD --help`) and
+ * `wgc --version` / `-V` (= `wgc version`), as tint, naga and the spirv tools take them. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -134,9 +136,17 @@ int cli_parse_size(const char *s, size_t *out) {
 }
 
 static void usage(FILE *f) {
-    fputs("usage: wgc <command> [options]   (wgc <command> --help for each)\n\ncommands:\n", f);
+    fputs("usage: wgc <command> [options]   (wgc help <command>, or wgc <command> --help, for each)\n"
+          "       wgc --version\n\ncommands:\n", f);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+}
+
+static const cli_command *find_command(const char *name) {
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(name, commands[i].name))
+            return &commands[i];
+    return NULL;
 }
 
 int main(int argc, char **argv) {
@@ -144,12 +154,28 @@ int main(int argc, char **argv) {
         usage(stderr);
         return 2;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    const char *a = argv[1];
+    if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
+        if (argc > 2)
+            return cli_fail("%s takes no arguments (wgc version --json: the JSON form)", a);
+        char name[] = "version", *vargv[] = { name, NULL };
+        return find_command(name)->run(1, vargv);
+    }
+    if (!strcmp(a, "help") && argc > 2) {
+        const cli_command *c = find_command(argv[2]);
+        if (!c)
+            return cli_fail("help: unknown command '%s' (try wgc --help)", argv[2]);
+        if (argc > 3)
+            return cli_fail("help: one command at a time");
+        char help[] = "--help", *hargv[] = { argv[2], help, NULL };
+        return c->run(2, hargv);
+    }
+    if (!strcmp(a, "--help") || !strcmp(a, "-h") || !strcmp(a, "help")) {
         usage(stdout);
         return 0;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
-    return cli_fail("unknown command '%s' (try wgc --help)", argv[1]);
+    const cli_command *c = find_command(a);
+    if (c)
+        return c->run(argc - 1, argv + 1);
+    return cli_fail("unknown command '%s' (try wgc --help)", a);
 }

@@ -148,9 +148,20 @@ wg_bind_group *wg_device_create_bind_group(wg_device *dev, const wg_bind_group_d
             err = WG_ERR_BIND_SIZE_LIMIT;
         else if (size < le->min_size)
             err = WG_ERR_BIND_SIZE_MIN;
-        if (err) {
-            wg__err(dev, err, "bind group '%s' binding %u: buffer '%s' offset %llu size %llu", name, le->binding,
-                    wg__label(b), (unsigned long long)e->offset, (unsigned long long)size);
+        if (err) {   /* the message names the limit it hit */
+            char why[96] = "";
+            const char *kind = uniform ? "Uniform" : "Storage";
+            if (err == WG_ERR_UNALIGNED_OFFSET)
+                snprintf(why, sizeof why, ": offset not a multiple of min%sBufferOffsetAlignment %llu", kind,
+                         (unsigned long long)align);
+            else if (err == WG_ERR_BIND_SIZE_LIMIT)
+                snprintf(why, sizeof why, ": above max%sBufferBindingSize %llu", kind, (unsigned long long)maxsize);
+            else if (err == WG_ERR_BIND_SIZE_MIN)
+                snprintf(why, sizeof why, ": below the layout's min_binding_size %llu", (unsigned long long)le->min_size);
+            else if (err == WG_ERR_RANGE_OUT_OF_BOUNDS)
+                snprintf(why, sizeof why, ": the buffer has %llu bytes", (unsigned long long)b->size);
+            wg__err(dev, err, "bind group '%s' binding %u: buffer '%s' offset %llu size %llu%s", name, le->binding,
+                    wg__label(b), (unsigned long long)e->offset, (unsigned long long)size, why);
             goto out;
         }
         g->entries[k] = (struct wg_bg_entry){ le->binding, le->type, le->dynamic, b, e->offset, size };

@@ -189,7 +189,7 @@ wg_buffer *wg_device_create_buffer(wg_device *dev, const wg_buffer_desc *desc) {
         return b;
     }
     if (desc->size > dev->limits.max_buffer_size) {
-        wg__err(dev, WG_ERR_BUFFER_TOO_LARGE, "buffer '%s' size %llu > %llu", wg__label(b),
+        wg__err(dev, WG_ERR_BUFFER_TOO_LARGE, "buffer '%s' size %llu > maxBufferSize %llu", wg__label(b),
                 (unsigned long long)desc->size, (unsigned long long)dev->limits.max_buffer_size);
         return b;
     }
@@ -681,12 +681,14 @@ wg_status wg_buffer_read(wg_buffer *b, uint64_t offset, void *dst, uint64_t size
 void wg__staging_destroy(wg_device *dev) {
     pool_destroy(dev);
     if (dev->ring_buf) {
-        dev->vk.vkDestroyBuffer(dev->device, dev->ring_buf, NULL);
+        if (!dev->abandoned)
+            dev->vk.vkDestroyBuffer(dev->device, dev->ring_buf, NULL);
         wg__mem_free(dev, &dev->ring_mem);
         dev->ring_buf = VK_NULL_HANDLE;
     }
     if (dev->rb_buf) {
-        dev->vk.vkDestroyBuffer(dev->device, dev->rb_buf, NULL);
+        if (!dev->abandoned)
+            dev->vk.vkDestroyBuffer(dev->device, dev->rb_buf, NULL);
         wg__mem_free(dev, &dev->rb_mem);
         dev->rb_buf = VK_NULL_HANDLE;
     }

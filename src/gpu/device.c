@@ -5,6 +5,7 @@
  * Ownership: each object made from a device holds a device reference until it is freed, so the
  * device dies after its last object; its Vulkan objects that the GPU may still use go through
  * the garbage list (sync.c) instead of being destroyed on the spot. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -322,28 +323,96 @@ fail:
     return NULL;
 }
 
+/* Handles leaked on purpose (libc memory: it outlives every allocator it could come from). */
+static struct { pthread_mutex_t mu; const void **h; size_t n, cap; } kept = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0 };
+
+void wg__keep_forever(const void *handle) {
+    if (!handle)
+        return;
+    pthread_mutex_lock(&kept.mu);
+    if (kept.n == kept.cap) {
+        size_t cap = kept.cap ? 2 * kept.cap : 256;
+        const void **h = realloc(kept.h, cap * sizeof *h);
+        if (h)
+            kept.h = h, kept.cap = cap;
+    }
+    if (kept.n < kept.cap)
+        kept.h[kept.n++] = handle;
+    pthread_mutex_unlock(&kept.mu);
+}
+
+#define KEEP(h) wg__keep_forever((const void *)(uintptr_t)(h))
+/* Every Vulkan handle an abandoned device still names, kept (the VkDevice reaches the rest). */
+static void keep_vulkan_objects(wg_device *dev) {
+    KEEP(dev->device);
+    KEEP(dev->timeline);
+    KEEP(dev->cmd_pool);
+    KEEP(dev->vk_cache);
+    KEEP(dev->ring_buf);
+    KEEP(dev->rb_buf);
+    KEEP(dev->indirect_buf);
+    KEEP(dev->pending);
+    for (size_t i = 0; i < dev->npools; i++)
+        KEEP(dev->pools[i]);
+    for (size_t i = 0; i < dev->nblocks; i++)
+        KEEP(dev->blocks[i]->mem);
+    for (size_t i = 0; i < dev->ngarbage; i++)
+        KEEP(dev->garbage[i].handle);
+    for (size_t i = 0; i < dev->ninflight; i++)
+        KEEP(dev->inflight[i].cb);
+    for (size_t i = 0; i < dev->nfree_cbs; i++)
+        KEEP(dev->free_cbs[i]);
+    for (size_t i = 0; i < dev->npipes; i++)
+        KEEP(dev->pipes[i].vk);
+    for (size_t i = 0; i < dev->npipe_layouts; i++)
+        KEEP(dev->pipe_layouts[i].vk);
+    for (size_t i = 0; i < dev->nset_layouts; i++)
+        KEEP(dev->set_layouts[i].vk);
+    wg_internal_pipe *ip[] = { &dev->copy_pipe, &dev->indirect_pipe };
+    for (size_t i = 0; i < 2; i++) {
+        KEEP(ip[i]->pipe);
+        KEEP(ip[i]->layout);
+        KEEP(ip[i]->set);
+    }
+}
+
+/* Teardown.  A live device (or one the driver reported lost) waits for its work and destroys
+ * every Vulkan object.  A device lost by timeout is abandoned instead: its work may never end
+ * (lavapipe cannot stop a kernel; vkDeviceWaitIdle and vkDestroyDevice would wait for it) or a
+ * driver thread may still be compiling one of its pipelines, so release makes no Vulkan call at
+ * all: the VkDevice and everything in it are leaked on purpose (wg__keep_forever), the host
+ * memory of the wg objects is freed, and the instance, when released, leaks its VkInstance and
+ * keeps the driver loaded, since the driver's threads may still run its code. */
 static void device_destroy(wg_device *dev) {
+    if (dev->device && dev->lost == WG_DEVICE_LOST_TIMEOUT) {
+        dev->abandoned = true;
+        keep_vulkan_objects(dev);
+        dev->inst->abandoned_devices++;
+    }
     if (dev->device) {
         if (!dev->lost) {
             wg__flush_pending(dev);
             wg__wait_serial(dev, dev->next_serial - 1, UINT64_MAX);
         }
-        /* Also after a loss: a runaway kernel must end (or the driver kill it) before teardown. */
-        dev->vk.vkDeviceWaitIdle(dev->device);
+        /* After a driver-reported loss the driver returns at once. */
+        if (!dev->abandoned)
+            dev->vk.vkDeviceWaitIdle(dev->device);
         dev->completed = dev->next_serial;
         wg__retire(dev);
         wg__garbage_collect(dev, true);
         wg__pipeline_cache_close(dev);
         wg__caches_destroy(dev);
         wg__staging_destroy(dev);
-        for (size_t i = 0; i < dev->npools; i++)
-            dev->vk.vkDestroyDescriptorPool(dev->device, dev->pools[i], NULL);
-        if (dev->cmd_pool)
-            dev->vk.vkDestroyCommandPool(dev->device, dev->cmd_pool, NULL);
-        if (dev->timeline)
-            dev->vk.vkDestroySemaphore(dev->device, dev->timeline, NULL);
         wg__mem_destroy_all(dev);
-        dev->vk.vkDestroyDevice(dev->device, NULL);
+        if (!dev->abandoned) {
+            for (size_t i = 0; i < dev->npools; i++)
+                dev->vk.vkDestroyDescriptorPool(dev->device, dev->pools[i], NULL);
+            if (dev->cmd_pool)
+                dev->vk.vkDestroyCommandPool(dev->device, dev->cmd_pool, NULL);
+            if (dev->timeline)
+                dev->vk.vkDestroySemaphore(dev->device, dev->timeline, NULL);
+            dev->vk.vkDestroyDevice(dev->device, NULL);
+        }
     }
     if (!dev->lost && dev->lost_cb && dev->device)
         dev->lost_cb(dev->lost_user, WG_DEVICE_LOST_DESTROYED, "device destroyed");

@@ -496,6 +496,15 @@ void wg_instance_retain(wg_instance *inst) {
 void wg_instance_release(wg_instance *inst) {
     if (!inst || --inst->refs > 0)
         return;
+    if (inst->abandoned_devices) {
+        /* a device of it was abandoned (device.c): its work may still run in the driver's
+         * threads, so neither the VkInstance nor the driver's code may go */
+        wg__keep_forever(inst->instance);
+        wg__free(&inst->alloc, inst->adapters);
+        wg_allocator a = inst->alloc;
+        wg__free(&a, inst);
+        return;
+    }
     if (inst->messenger && inst->vk.vkDestroyDebugUtilsMessengerEXT)
         inst->vk.vkDestroyDebugUtilsMessengerEXT(inst->instance, inst->messenger, NULL);
     if (inst->instance && inst->vk.vkDestroyInstance)

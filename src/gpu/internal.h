@@ -242,6 +242,7 @@ struct wg_instance {
     uint64_t validation_messages;
     wg_adapter *adapters;
     size_t adapter_count;
+    uint32_t abandoned_devices;   /* devices released after a timeout loss: the driver stays loaded */
 };
 
 /* ---- memory ------------------------------------------------------------------------------ */
@@ -350,6 +351,7 @@ struct wg_device {
     wg_device_lost_callback lost_cb;
     void *lost_user;
     wg_device_lost_reason lost;
+    bool abandoned;                  /* released after a timeout loss: Vulkan objects leaked, no Vulkan call */
     char lost_message[256];
     uint64_t lost_timeout_ns;
 
@@ -441,6 +443,9 @@ void wg__error_fill(wg_error *e, wg_error_id id, const char *fmt, ...)
 #endif
     ;
 void wg__device_ref(wg_device *dev);
+/* Keeps a Vulkan handle the runtime abandons (a device lost by timeout, its instance) reachable
+ * for the process's life, so leak checkers count the driver's memory behind it as kept. */
+void wg__keep_forever(const void *handle);
 void wg__device_unref(wg_device *dev);
 const char *wg__label(const void *obj);   /* "'label'" form not included; returns label or "(unnamed)" */
 

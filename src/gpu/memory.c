@@ -96,9 +96,10 @@ static void block_return(wg_mem_block *b, uint64_t off, uint64_t size, const wg_
 }
 
 static void block_destroy(wg_device *dev, wg_mem_block *b) {
-    if (b->map)
+    if (b->map && !dev->abandoned)
         dev->vk.vkUnmapMemory(dev->device, b->mem);
-    dev->vk.vkFreeMemory(dev->device, b->mem, NULL);
+    if (!dev->abandoned)   /* lost by timeout: the GPU may still write it (device.c) */
+        dev->vk.vkFreeMemory(dev->device, b->mem, NULL);
     dev->stats.memory_blocks--;
     dev->stats.memory_block_bytes -= b->size;
     wg__free(&dev->alloc, b->free);

@@ -7,9 +7,16 @@
  * Across runs, a VkPipelineCache is loaded from and saved to
  * <dir>/pipelines-<device uuid>-<driver version>.bin, dir = desc.cache_dir (NULL or "": no disk
  * cache; programs get the per-user directory from wg_config_from_env).  Any failure there
- * (unwritable directory, corrupt file) just means no disk cache. */
+ * (unwritable directory, corrupt file) just means no disk cache.
+ *
+ * The driver compiles a pipeline on a worker thread, waited for up to the device's lost timeout:
+ * some kernels (a large private array on lavapipe) keep a compiler busy for minutes, and a call
+ * that never returns cannot be reported.  Past the timeout the device is lost and the thread is
+ * left to finish on its own (create_pipeline_bounded). */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -93,23 +100,25 @@ void wg__pipeline_cache_close(wg_device *dev) {
             wg__free(&dev->alloc, data);
         }
     }
-    dev->vk.vkDestroyPipelineCache(dev->device, dev->vk_cache, NULL);
+    if (!dev->abandoned)
+        dev->vk.vkDestroyPipelineCache(dev->device, dev->vk_cache, NULL);
     dev->vk_cache = VK_NULL_HANDLE;
 }
 
 void wg__caches_destroy(wg_device *dev) {
     VkDevice d = dev->device;
-    for (size_t i = 0; i < dev->npipes; i++)
+    for (size_t i = 0; i < dev->npipes && !dev->abandoned; i++)
         dev->vk.vkDestroyPipeline(d, dev->pipes[i].vk, NULL);
-    for (size_t i = 0; i < dev->npipe_layouts; i++)
+    for (size_t i = 0; i < dev->npipe_layouts && !dev->abandoned; i++)
         dev->vk.vkDestroyPipelineLayout(d, dev->pipe_layouts[i].vk, NULL);
     for (size_t i = 0; i < dev->nset_layouts; i++) {
-        dev->vk.vkDestroyDescriptorSetLayout(d, dev->set_layouts[i].vk, NULL);
+        if (!dev->abandoned)
+            dev->vk.vkDestroyDescriptorSetLayout(d, dev->set_layouts[i].vk, NULL);
         wg__free(&dev->alloc, dev->set_layouts[i].entries);
         wg__free(&dev->alloc, dev->set_layouts[i].free_sets); /* the sets die with their pools */
     }
     wg_internal_pipe *ip[] = { &dev->copy_pipe, &dev->indirect_pipe };
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < 2 && !dev->abandoned; i++) {
         if (ip[i]->pipe)
             dev->vk.vkDestroyPipeline(d, ip[i]->pipe, NULL);
         if (ip[i]->layout)
@@ -441,6 +450,116 @@ static wg_pipeline_layout *auto_layout(wg_device *dev, wg_compute_pipeline *p, c
     return pl;
 }
 
+/* One vkCreateComputePipelines on a worker thread.  The job is the thread's own memory (libc,
+ * not the device's allocator: it may outlive the device and its allocator) and holds copies of
+ * everything the call reads but the Vulkan objects.  Whichever of the caller and the thread is
+ * last to let go frees it. */
+typedef struct pipe_job {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int holders;                      /* 2 while both the caller and the thread hold it */
+    bool done;
+    PFN_vkCreateComputePipelines create;
+    VkDevice device;
+    VkPipelineCache cache;
+    VkComputePipelineCreateInfo ci;
+    VkPipelineCreationFeedbackCreateInfo fci;
+    VkPipelineCreationFeedback fb;
+    VkResult r;
+    VkPipeline out;
+    char entry[64];
+} pipe_job;
+
+static void job_drop(pipe_job *j) {
+    pthread_mutex_lock(&j->mu);
+    int left = --j->holders;
+    pthread_mutex_unlock(&j->mu);
+    if (left)
+        return;
+    pthread_cond_destroy(&j->cv);
+    pthread_mutex_destroy(&j->mu);
+    free(j);
+}
+
+static void *pipe_job_run(void *arg) {
+    pipe_job *j = arg;
+    VkPipeline out = VK_NULL_HANDLE;
+    VkResult r = j->create(j->device, j->cache, 1, &j->ci, NULL, &out);
+    pthread_mutex_lock(&j->mu);
+    j->r = r;
+    j->out = out;   /* abandoned: leaked with its device */
+    j->done = true;
+    pthread_cond_signal(&j->cv);
+    pthread_mutex_unlock(&j->mu);
+    job_drop(j);
+    return NULL;
+}
+
+/* vkCreateComputePipelines, bounded by the device's lost timeout.  Returns VK_TIMEOUT (and *out
+ * untouched) when the driver did not return in time; the thread keeps running. */
+static VkResult create_pipeline_bounded(wg_device *dev, const VkComputePipelineCreateInfo *ci,
+                                        VkPipelineCreationFeedback *fb, VkPipeline *out) {
+    pipe_job *j = calloc(1, sizeof *j);
+    pthread_condattr_t ca;
+    bool ok = j && !pthread_condattr_init(&ca);
+    if (ok) {
+        ok = !pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) && !pthread_cond_init(&j->cv, &ca);
+        pthread_condattr_destroy(&ca);
+        if (ok && pthread_mutex_init(&j->mu, NULL)) {
+            pthread_cond_destroy(&j->cv);
+            ok = false;
+        }
+    }
+    if (!ok) {   /* no thread to spare: call the driver directly */
+        free(j);
+        return dev->vk.vkCreateComputePipelines(dev->device, dev->vk_cache, 1, ci, NULL, out);
+    }
+    j->holders = 2;
+    j->create = dev->vk.vkCreateComputePipelines;
+    j->device = dev->device;
+    j->cache = dev->vk_cache;
+    j->ci = *ci;
+    snprintf(j->entry, sizeof j->entry, "%s", ci->stage.pName);
+    j->ci.stage.pName = j->entry;
+    if (ci->pNext) {   /* the creation feedback request is the only chained struct */
+        j->fci = *(const VkPipelineCreationFeedbackCreateInfo *)ci->pNext;
+        j->fci.pPipelineCreationFeedback = &j->fb;
+        j->ci.pNext = &j->fci;
+    }
+    pthread_t th;
+    pthread_attr_t ta;
+    if (pthread_attr_init(&ta)) {
+        j->holders = 1;
+        job_drop(j);
+        return dev->vk.vkCreateComputePipelines(dev->device, dev->vk_cache, 1, ci, NULL, out);
+    }
+    pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
+    int e = pthread_create(&th, &ta, pipe_job_run, j);
+    pthread_attr_destroy(&ta);
+    if (e) {
+        j->holders = 1;
+        job_drop(j);
+        return dev->vk.vkCreateComputePipelines(dev->device, dev->vk_cache, 1, ci, NULL, out);
+    }
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    uint64_t ns = (uint64_t)until.tv_nsec + dev->lost_timeout_ns;
+    until.tv_sec += (time_t)(ns / 1000000000u);
+    until.tv_nsec = (long)(ns % 1000000000u);
+    VkResult r = VK_TIMEOUT;
+    pthread_mutex_lock(&j->mu);
+    while (!j->done && pthread_cond_timedwait(&j->cv, &j->mu, &until) != ETIMEDOUT) {
+    }
+    if (j->done) {
+        r = j->r;
+        *out = j->out;
+        *fb = j->fb;
+    }
+    pthread_mutex_unlock(&j->mu);
+    job_drop(j);
+    return r;
+}
+
 wg_compute_pipeline *wg_device_create_compute_pipeline(wg_device *dev, const wg_compute_pipeline_desc *desc) {
     if (!dev)
         return NULL;
@@ -477,8 +596,21 @@ wg_compute_pipeline *wg_device_create_compute_pipeline(wg_device *dev, const wg_
     if (ws[0] > L->max_compute_workgroup_size_x || ws[1] > L->max_compute_workgroup_size_y ||
         ws[2] > L->max_compute_workgroup_size_z ||
         (uint64_t)ws[0] * ws[1] * ws[2] > L->max_compute_invocations_per_workgroup || !ws[0] || !ws[1] || !ws[2]) {
-        wg__err(dev, WG_ERR_WORKGROUP_SIZE_LIMIT, "pipeline '%s': workgroup size %ux%ux%u", wg__label(p), ws[0], ws[1],
-                ws[2]);
+        char why[96];
+        if (!ws[0] || !ws[1] || !ws[2])
+            snprintf(why, sizeof why, "a dimension is 0");
+        else if (ws[0] > L->max_compute_workgroup_size_x || ws[1] > L->max_compute_workgroup_size_y ||
+                 ws[2] > L->max_compute_workgroup_size_z)
+            snprintf(why, sizeof why, "maxComputeWorkgroupSize x/y/z is %llu/%llu/%llu",
+                     (unsigned long long)L->max_compute_workgroup_size_x,
+                     (unsigned long long)L->max_compute_workgroup_size_y,
+                     (unsigned long long)L->max_compute_workgroup_size_z);
+        else
+            snprintf(why, sizeof why, "%llu invocations, maxComputeInvocationsPerWorkgroup is %llu",
+                     (unsigned long long)ws[0] * ws[1] * ws[2],
+                     (unsigned long long)L->max_compute_invocations_per_workgroup);
+        wg__err(dev, WG_ERR_WORKGROUP_SIZE_LIMIT, "pipeline '%s': workgroup size %ux%ux%u: %s", wg__label(p), ws[0],
+                ws[1], ws[2], why);
         return p;
     }
     /* with workgroup matrices the driver keeps wgm_reserved_shared_memory for itself
@@ -536,8 +668,13 @@ wg_compute_pipeline *wg_device_create_compute_pipeline(wg_device *dev, const wg_
         .stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                    .module = m->vk, .pName = ep->name },
         .layout = pl->vk };
-    VkPipeline vp;
-    VkResult r = dev->vk.vkCreateComputePipelines(dev->device, dev->vk_cache, 1, &ci, NULL, &vp);
+    VkPipeline vp = VK_NULL_HANDLE;
+    VkResult r = create_pipeline_bounded(dev, &ci, &fb, &vp);
+    if (r == VK_TIMEOUT) {
+        wg__lose(dev, WG_DEVICE_LOST_TIMEOUT, "pipeline '%s': the driver did not create it within %llu ms",
+                 wg__label(p), (unsigned long long)(dev->lost_timeout_ns / 1000000));
+        return p;
+    }
     if (r != VK_SUCCESS) {
         if (r == VK_ERROR_DEVICE_LOST || r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY)
             wg__check_vk(dev, r, "vkCreateComputePipelines");

@@ -478,8 +478,10 @@ static void shader_finish(wg_device *dev, wg_shader_module *m, const uint32_t *w
 
 void wg__shader_module_free(wg_obj *o) {
     wg_shader_module *m = (wg_shader_module *)o;
-    if (m->vk)
+    if (m->vk && o->dev->lost != WG_DEVICE_LOST_TIMEOUT)
         o->dev->vk.vkDestroyShaderModule(o->dev->device, m->vk, NULL);
+    else if (m->vk)   /* a driver thread may still compile from it: leaked with its device (device.c) */
+        wg__keep_forever((const void *)(uintptr_t)m->vk);
     wg__free(&o->dev->alloc, m->entries);
 }
 

@@ -1,7 +1,8 @@
 /* sync.c - submission and completion: one timeline semaphore per device counts submissions
  * (serials); command buffers are recycled once their serial has passed; Vulkan objects the GPU
- * may still use wait in the garbage list for their serial; waits have a timeout after which the
- * device is lost (with a reason), as is any VK_ERROR_DEVICE_LOST.
+ * may still use wait in the garbage list for their serial; a wait in which no submission finishes
+ * for the lost timeout loses the device (with a reason; wait_progress), as does any
+ * VK_ERROR_DEVICE_LOST.
  *
  * Every command buffer starts with one global memory barrier (earlier submissions, and the
  * write_buffer copies recorded in the pending command buffer, are visible to it) and ends with a
@@ -106,7 +107,7 @@ VkCommandBuffer wg__cmd_acquire(wg_device *dev) {
 }
 
 void wg__cmd_recycle(wg_device *dev, VkCommandBuffer cb) {
-    if (!cb)
+    if (!cb || dev->abandoned)
         return;
     if (wg__grow(&dev->alloc, (void **)&dev->free_cbs, &dev->capfree_cbs, dev->nfree_cbs + 1, sizeof *dev->free_cbs))
         dev->free_cbs[dev->nfree_cbs++] = cb;
@@ -190,6 +191,9 @@ uint64_t wg__flush_pending(wg_device *dev) {
 }
 
 static void garbage_destroy(wg_device *dev, wg_garbage *g) {
+    if (dev->abandoned) {   /* the Vulkan object is leaked with its device; its memory block too */
+        return;
+    }
     switch (g->kind) {
     case WG_GARBAGE_BUFFER:
         dev->vk.vkDestroyBuffer(dev->device, (VkBuffer)(uintptr_t)g->handle, NULL);
@@ -223,6 +227,8 @@ void wg__defer(wg_device *dev, const wg_garbage *g) {
         return;
     }
     if (!wg__grow(&dev->alloc, (void **)&dev->garbage, &dev->capgarbage, dev->ngarbage + 1, sizeof *dev->garbage)) {
+        if (dev->lost)   /* the GPU may never answer: leak it */
+            return;
         /* No room to remember it: wait for the GPU instead. */
         wg__wait_serial(dev, g->serial, UINT64_MAX);
         dev->vk.vkDeviceWaitIdle(dev->device);
@@ -244,7 +250,7 @@ void wg__garbage_collect(wg_device *dev, bool all) {
 }
 
 void wg__retire(wg_device *dev) {
-    if (!dev->lost) {
+    if (!dev->lost && !dev->abandoned) {
         uint64_t v = 0;
         VkResult r = dev->vk.vkGetSemaphoreCounterValue(dev->device, dev->timeline, &v);
         if (r == VK_SUCCESS) {
@@ -264,6 +270,44 @@ void wg__retire(wg_device *dev) {
     dev->ninflight = k;
     wg__garbage_collect(dev, false);
     wg__buffer_complete_maps(dev);
+}
+
+/* The lost-device wait: slow is not hung.  The device is lost only when no submission finished
+ * for a whole lost timeout T, so a long chain of submissions on a loaded machine (each finishing,
+ * none quickly) never trips it, while one that never ends does.  The first wait is for `serial`
+ * itself (one wake-up in the common case); when it passes T with some submission finished in
+ * between, the wait goes on one submission at a time, each given T from the last finish seen.
+ * So a hang is declared between T and 2T after the last submission finished, never before T. */
+static wg_status wait_progress(wg_device *dev, uint64_t serial) {
+    uint64_t T = dev->lost_timeout_ns, seen = dev->completed, target = serial;
+    for (;;) {
+        VkSemaphoreWaitInfo wi = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
+                                   .pSemaphores = &dev->timeline, .pValues = &target };
+        VkResult r = dev->vk.vkWaitSemaphores(dev->device, &wi, T);
+        if (r != VK_SUCCESS && r != VK_TIMEOUT) {
+            wg__check_vk(dev, r, "vkWaitSemaphores");
+            return dev->lost ? WG_STATUS_DEVICE_LOST : WG_STATUS_ERROR;
+        }
+        uint64_t v = 0;
+        r = dev->vk.vkGetSemaphoreCounterValue(dev->device, dev->timeline, &v);
+        if (r != VK_SUCCESS) {
+            wg__check_vk(dev, r, "vkGetSemaphoreCounterValue");
+            return dev->lost ? WG_STATUS_DEVICE_LOST : WG_STATUS_ERROR;
+        }
+        if (v >= serial)
+            break;
+        if (v <= seen) {
+            wg__lose(dev, WG_DEVICE_LOST_TIMEOUT,
+                     "no submission finished for %llu ms (submission %llu of %llu did not finish)",
+                     (unsigned long long)(T / 1000000), (unsigned long long)(v + 1), (unsigned long long)serial);
+            return WG_STATUS_DEVICE_LOST;
+        }
+        seen = v;        /* progress: give the next submission a whole T */
+        target = v + 1;
+        dev->stats.slow_waits++;
+    }
+    wg__retire(dev);
+    return dev->lost ? WG_STATUS_DEVICE_LOST : WG_STATUS_OK;
 }
 
 wg_status wg__wait_serial(wg_device *dev, uint64_t serial, uint64_t timeout_ns) {
@@ -296,22 +340,20 @@ wg_status wg__wait_serial(wg_device *dev, uint64_t serial, uint64_t timeout_ns) 
                 break;
         }
     }
-    VkSemaphoreWaitInfo wi = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
-                               .pSemaphores = &dev->timeline, .pValues = &serial };
-    VkResult r = dev->vk.vkWaitSemaphores(dev->device, &wi, t);
-    if (r == VK_TIMEOUT) {
-        if (timeout_ns != UINT64_MAX)
+    if (timeout_ns != UINT64_MAX) {
+        VkSemaphoreWaitInfo wi = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
+                                   .pSemaphores = &dev->timeline, .pValues = &serial };
+        VkResult r = dev->vk.vkWaitSemaphores(dev->device, &wi, t);
+        if (r == VK_TIMEOUT)
             return WG_STATUS_TIMEOUT;
-        wg__lose(dev, WG_DEVICE_LOST_TIMEOUT, "submission %llu did not finish within %llu ms",
-                 (unsigned long long)serial, (unsigned long long)(t / 1000000));
-        return WG_STATUS_DEVICE_LOST;
+        if (r != VK_SUCCESS) {
+            wg__check_vk(dev, r, "vkWaitSemaphores");
+            return dev->lost ? WG_STATUS_DEVICE_LOST : WG_STATUS_ERROR;
+        }
+        wg__retire(dev);
+        return dev->lost ? WG_STATUS_DEVICE_LOST : WG_STATUS_OK;
     }
-    if (r != VK_SUCCESS) {
-        wg__check_vk(dev, r, "vkWaitSemaphores");
-        return dev->lost ? WG_STATUS_DEVICE_LOST : WG_STATUS_ERROR;
-    }
-    wg__retire(dev);
-    return dev->lost ? WG_STATUS_DEVICE_LOST : WG_STATUS_OK;
+    return wait_progress(dev, serial);
 }
 
 void wg_device_poll(wg_device *dev, bool wait) {

@@ -12,7 +12,8 @@
  *          multiplies by v.  Memory O(Lq * Lk).
  *   flash  one workgroup per block of query rows streams the keys in tiles with an online
  *          softmax, K/V in chunks through workgroup memory; memory O(sequence).  No mask tensor
- *          (causal only); D <= 256, Dv == D.  flash3.wgsl (hand-unrolled) for D <= 128 on devices
+ *          (causal only); D <= 256, Dv == D, at most WT_FLASH_MAX_KEYS keys (65,535 blocks of
+ *          32: lavapipe stops longer loops; the plain path takes longer ones).  flash3.wgsl (hand-unrolled) for D <= 128 on devices
  *          with more than 32 KiB of workgroup memory, else flash2.wgsl: flash_kernel() and the
  *          table FL below, which wt_policy.attention_kernel names.  attention_coop.c takes the
  *          tensor-core precisions first (f32's default where the device has tensor cores).
@@ -237,7 +238,7 @@ static int flash_log2(int64_t D) {
 }
 
 static bool flash_ok(const at_plan *p, const wt_attention_desc *d) {
-    return !d->mask && p->D >= 1 && p->D <= 256 && p->Dv == p->D;
+    return !d->mask && p->D >= 1 && p->D <= 256 && p->Dv == p->D && p->Lk <= WT_FLASH_MAX_KEYS;
 }
 
 /* The FMA flash kernels by name (wt_policy.attention_kernel; flash_kernel() picks the default):
@@ -378,8 +379,14 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
     return out;
 }
 
+static wt_tensor *sdpa(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt_tensor *v, const wt_attention_desc *desc);
 wt_tensor *wt_scaled_dot_product_attention(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt_tensor *v,
                                            const wt_attention_desc *desc) {
+    wt_gargs a = { .f = { desc ? desc->scale : 0 }, .i = { desc && desc->causal }, .save = { desc ? desc->mask : NULL } };
+    return wt__grad(ctx, sdpa(ctx, q, k, v, desc), WT_G_scaled_dot_product_attention, 3, (wt_tensor *const[]){ q, k, v }, &a);
+}
+
+static wt_tensor *sdpa(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt_tensor *v, const wt_attention_desc *desc) {
     const char *op = "wt_scaled_dot_product_attention";
     if (!ctx)
         return NULL;
@@ -401,8 +408,9 @@ wt_tensor *wt_scaled_dot_product_attention(wt_context *ctx, wt_tensor *q, wt_ten
     bool fl = flash_ok(&p, &d);
     if (d.impl == WT_ATTENTION_FLASH && !fl)
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op,
-                       "flash attention takes no mask tensor, 1 <= D <= 256 and Dv == D (got D %lld, Dv %lld%s)",
-                       (long long)p.D, (long long)p.Dv, d.mask ? ", a mask" : "");
+                       "flash attention takes no mask tensor, 1 <= D <= 256, Dv == D and at most %d keys (got D "
+                       "%lld, Dv %lld, %lld keys%s)",
+                       WT_FLASH_MAX_KEYS, (long long)p.D, (long long)p.Dv, (long long)p.Lk, d.mask ? ", a mask" : "");
     if (d.impl == WT_ATTENTION_PLAIN || !fl)
         return plain(ctx, op, q, k, v, &d, &p);
     return flash(ctx, op, q, k, v, &d, &p);

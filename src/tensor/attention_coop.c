@@ -45,7 +45,7 @@ bool wt_attention_tensor_cores(wt_context *ctx) {
 bool wt_attention_coop_ok(wt_context *ctx, const wt_tensor *q, const wt_tensor *k, const wt_tensor *v,
                           const wt_attention_desc *d) {
     int64_t D = q->shape[q->ndim - 1];
-    if (d->mask || (D != 64 && D != 128) || v->shape[v->ndim - 1] != D)
+    if (d->mask || (D != 64 && D != 128) || v->shape[v->ndim - 1] != D || k->shape[k->ndim - 2] > WT_FLASH_MAX_KEYS)
         return false;
     wt_dtype dt = d->precision == WT_ATTENTION_F32_TENSOR ? WT_F32 : WT_F16;
     if (!coop_operand(q, D, dt) || !coop_operand(k, D, dt) || !coop_operand(v, D, dt))

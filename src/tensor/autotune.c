@@ -259,7 +259,7 @@ static double gpu_time(wt_context *ctx, wt_product_fn fn, void *arg) {
     wt_dispatch d = ctx->batch[ctx->batch_count - 1];
     wt_params pr;
     memcpy(&pr, ctx->params + d.param_off, sizeof pr);
-    wg_bind_group *bg = wt_bind_group_get(ctx, "autotune", d.nbuf, d.buf);
+    wg_bind_group *bg = wt_bind_group_get(ctx, "autotune", d.k, d.nbuf, d.buf);
     if (!bg) {
         wt_release(o);
         return -1;

@@ -216,7 +216,7 @@ wt_status wt_batch_flush(wt_context *ctx, const char *op) {
         wg_compute_pipeline *cur = NULL;
         for (uint32_t i = 0; i < count; i++) {
             wt_dispatch *d = &ctx->batch[i];
-            wg_bind_group *bg = wt_bind_group_get(ctx, op, d->nbuf, d->buf);
+            wg_bind_group *bg = wt_bind_group_get(ctx, op, d->k, d->nbuf, d->buf);
             if (!bg) {
                 bgst = ctx->status;
                 break;

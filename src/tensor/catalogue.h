@@ -18,7 +18,8 @@
  *              NEEDS_SG: `enable subgroups;` and flash_sg.wgsl where the key's mode[2] bit 3 is
  *              set, else flash_nosg.wgsl's stand-ins; NEEDS_SGMAT: subgroup matrices
  *              (chromium_experimental_subgroup_matrix: VK_KHR_cooperative_matrix); NEEDS_WGMAT:
- *              workgroup matrices (wgc_workgroup_matrix: VK_NV_cooperative_matrix2)
+ *              workgroup matrices (wgc_workgroup_matrix: VK_NV_cooperative_matrix2); NEEDS_W2:
+ *              binding 1 is read_write too (a second output), in pipeline layouts of its own
  *   unclamped  CLAMPED: wgc's compiler clamps every index (robustBufferAccess2 guards bindings
  *              anyway); UNCLAMPED: compiled without clamps, the file's header proves every index
  *              in range; a number: only keys whose op has one of those bits (the proof's case)
@@ -55,6 +56,12 @@
     X(pad, 1, STD, none, none, 0, CLAMPED, "pad (all modes): always") \
     X(gather, 2, STD, none, none, 0, CLAMPED, "gather, index_select, embedding: always") \
     X(scatter, 2, OWN, none, none, 0, CLAMPED, "scatter_add: always") \
+    X(optim, 2, OWN, none, none, NEEDS_W2, CLAMPED, \
+      "optimizer steps with state, parameter and state in one dispatch (SGD with momentum, " \
+      "Adam, AdamW): always") \
+    X(optim1, 1, OWN, none, none, 0, CLAMPED, \
+      "in-place writes: plain SGD steps, clip_grad_norm's scale, copies into existing tensors " \
+      "(checkpoint load): always") \
     X(transpose, 1, STD, none, none, 0, CLAMPED, "contiguous copy of a last-two-dims transpose: always") \
     X(copy4, 1, OWN, none, none, 0, CLAMPED, \
       "copies whose innermost dim, offsets and strides are quad-aligned on both sides") \
@@ -99,6 +106,17 @@
       "conv2d: depthwise, few channels, or a tiny inner dimension (the GEMM tiles would stay " \
       "empty)") \
     X(pool, 1, OWN, none, none, 0, CLAMPED, "max_pool2d, avg_pool2d: always") \
+    X(conv_bw, 2, OWN, none, none, 0, CLAMPED, \
+      "conv2d backward (backward.h): dx where wt_conv2d cannot take it (stride > 1, padding past " \
+      "the dilated filter), dw as chunked partial sums for few channels") \
+    X(conv_bw_dw, 2, OWN, none, none, 0, CLAMPED, \
+      "conv2d backward dw as tiled partial sums (64 x 64 tiles of [K, R]): the tiles fill") \
+    X(pool_bw, 2, OWN, none, none, 0, CLAMPED, "max_pool2d, avg_pool2d backward: always") \
+    X(act_bw, 2, MAP2, unary_f, none, 0, UNCLAMPED, "silu, gelu backward: always") \
+    X(nn_bw, 3, STD, none, none, 0, CLAMPED, \
+      "softmax, log_softmax, layer_norm, rms_norm backward: always") \
+    X(attn_bw, 3, OWN, none, none, 0, CLAMPED, \
+      "scaled_dot_product_attention backward (flash, f32, D <= 256, no mask tensor): always") \
     X(matmul4, 3, OWN, matmul_tile, none, 0, 4, \
       "quad-aligned tile-exact products from 256 tiles: tile128x128v4s (4096^3 3.39 ms, 0.82x " \
       "cuBLAS, H200); tuner candidate tile128x64v4s, its pick for A^T.B (2.90 ms against " \

@@ -84,6 +84,7 @@ void wt_context_destroy(wt_context *ctx) {
     wg_queue_wait(ctx->q, UINT64_MAX);
     ctx->completed = ctx->submits;
     wt_tensors_destroy(ctx);
+    wt__grad_destroy(ctx);
     wt_batch_destroy(ctx);
     wt_kernels_destroy(ctx);
     wt_pool_destroy(ctx);

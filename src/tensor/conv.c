@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tensor/backward.h"
 #include "tensor/internal.h"
 
 enum { POOL_MAX = 0, POOL_ARGMAX = 1, POOL_AVG_PAD = 2, POOL_AVG = 3 };
@@ -180,7 +181,14 @@ static wt_status winograd(wt_context *ctx, const char *op, wt_tensor *x, wt_tens
     return s;
 }
 
+static wt_tensor *conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor *bias, const wt_conv2d_desc *desc);
 wt_tensor *wt_conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor *bias, const wt_conv2d_desc *desc) {
+    wt_conv2d_desc d = desc ? *desc : (wt_conv2d_desc){ 0 };   /* autograd: the rule reads these */
+    wt_gargs a = { .i = { d.stride[0], d.stride[1], d.padding[0], d.padding[1], d.dilation[0], d.dilation[1], d.groups } };
+    return wt__grad(ctx, conv2d(ctx, x, weight, bias, desc), WT_G_conv2d, 3, (wt_tensor *const[]){ x, weight, bias }, &a);
+}
+
+static wt_tensor *conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor *bias, const wt_conv2d_desc *desc) {
     const char *op = "wt_conv2d";
     if (!ctx || !nchw_input(ctx, op, x) || !wt_check_tensor(ctx, op, weight) ||
         (bias && !wt_check_tensor(ctx, op, bias)))
@@ -212,6 +220,13 @@ wt_tensor *wt_conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor
                        "input %s, weight %s, groups %lld: expected weight [K, C / groups, KH, KW] with groups "
                        "dividing C and K", sx, sw, (long long)G);
     int64_t K = weight->shape[0], KH = weight->shape[2], KW = weight->shape[3];
+    /* the kernels' reduction loops: conv.wgsl takes 8 of C / groups * KH * KW per step,
+     * conv_direct.wgsl loops over KH, KW and C / groups; at most 65,535 steps each (lavapipe stops
+     * longer loops) */
+    if (C / G > 65535 || KH > 65535 || KW > 65535 || (C / G) * KH * KW > 65535 * 8)
+        return wt_fail(ctx, WT_STATUS_SHAPE, op,
+                       "input %s, weight %s, groups %lld: C / groups, KH and KW (each at most 65535) make too "
+                       "long a reduction (C / groups * KH * KW at most 524280)", sx, sw, (long long)G);
     if (bias && (bias->ndim != 1 || bias->shape[0] != K))
         return wt_fail(ctx, WT_STATUS_SHAPE, op, "input %s, weight %s: bias %s should be [%lld]", sx, sw, sb,
                        (long long)K);
@@ -326,9 +341,9 @@ wt_tensor *wt_conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor
     return out;
 }
 
-/* Validates a pool desc for x; fills the Params and the output shape. */
-static bool pool_plan(wt_context *ctx, const char *op, wt_tensor *x, const wt_pool2d_desc *desc, bool max,
-                      wt_params *p, int64_t oshape[4]) {
+/* Validates a pool desc for x; fills the Params and the output shape (backward.h). */
+bool wt__pool_plan(wt_context *ctx, const char *op, wt_tensor *x, const wt_pool2d_desc *desc, bool max,
+                   wt_params *p, int64_t oshape[4]) {
     if (!ctx || !nchw_input(ctx, op, x))
         return false;
     char sx[160];
@@ -399,10 +414,11 @@ wt_tensor *wt_max_pool2d(wt_context *ctx, wt_tensor *x, const wt_pool2d_desc *de
         *indices = NULL;
     wt_params p;
     int64_t os[4];
-    if (!pool_plan(ctx, op, x, desc, true, &p, os))
+    if (!wt__pool_plan(ctx, op, x, desc, true, &p, os))
         return NULL;
     wt_params p2 = p;
-    wt_tensor *out = pool_run(ctx, op, x, &p, os, POOL_MAX, x->dtype);
+    wt_tensor *out = wt__grad(ctx, pool_run(ctx, op, x, &p, os, POOL_MAX, x->dtype), WT_G_max_pool2d, 1, &x,
+                              (wt_gargs[]){ wt__pool_args(desc) });
     if (!out || !indices)
         return out;
     *indices = pool_run(ctx, op, x, &p2, os, POOL_ARGMAX, WT_I32);
@@ -417,7 +433,8 @@ wt_tensor *wt_avg_pool2d(wt_context *ctx, wt_tensor *x, const wt_pool2d_desc *de
     const char *op = "wt_avg_pool2d";
     wt_params p;
     int64_t os[4];
-    if (!pool_plan(ctx, op, x, desc, false, &p, os))
+    if (!wt__pool_plan(ctx, op, x, desc, false, &p, os))
         return NULL;
-    return pool_run(ctx, op, x, &p, os, desc->count_include_pad ? POOL_AVG_PAD : POOL_AVG, x->dtype);
+    return wt__grad(ctx, pool_run(ctx, op, x, &p, os, desc->count_include_pad ? POOL_AVG_PAD : POOL_AVG, x->dtype),
+                    WT_G_avg_pool2d, 1, &x, (wt_gargs[]){ wt__pool_args(desc) });
 }

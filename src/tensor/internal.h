@@ -39,6 +39,9 @@
 #define WT_CHAIN 7                /* ops fused after a kernel's own (wt_kkey.chain; chain.wgsl applies
                                    * LINK1 .. LINK7) */
 #define WT_UNARY_F_CLAMP 18u      /* unary_f.wgsl's clamp: bounds in Params, never fused after another op */
+#define WT_FLASH_MAX_KEYS (65535 * 32)  /* attention.c: flash kernels loop over keys in blocks of 32 or 64,
+                                   * at most 65,535 blocks (lavapipe stops longer loops); longer key
+                                   * sequences take the plain path */
 #define WT_TIMING_PAIRS 2048u     /* timed batches between two harvests of their timestamps */
 
 /* Kernel files: one row each in the catalogue (catalogue.h), which kernel.c builds from. */
@@ -73,6 +76,7 @@ typedef struct wt_kernel {
     bool used;
     uint8_t nin;
     uint8_t per;                  /* work items per invocation (vec4 map kernels: VPT), else 1 */
+    uint8_t writes;               /* storage bindings written: 1 (the output), 2 (NEEDS_W2: binding 1 too) */
     wg_compute_pipeline *pipe;
 } wt_kernel;
 
@@ -95,6 +99,10 @@ struct wt_tensor {
     int64_t offset;
     int64_t numel;
     wt_storage *st;
+    bool requires_grad;           /* autograd (grad.c): a leaf marked so, or a result with a node */
+    struct wt_node *node;         /* the op that made it (grad_fn); NULL for leaves */
+    wt_tensor *grad;              /* a leaf's accumulated gradient */
+    wt_tensor *gpend;             /* a leaf's gradient within one wt_backward */
     wt_tensor *next;              /* free list / live list */
     wt_tensor *prev;
 };
@@ -116,6 +124,7 @@ typedef struct wt_dispatch {
 typedef struct wt_bgslot {
     wg_buffer *buf[WT_MAX_IN + 1];
     uint8_t nbuf;
+    uint8_t writes;               /* the layout: wt_kernel.writes */
     wg_bind_group *bg;
 } wt_bgslot;
 
@@ -166,8 +175,9 @@ struct wt_context {
 
     /* kernels and bind groups */
     wg_bind_group_layout *bgl[WT_MAX_IN + 1], *params_bgl;
+    wg_bind_group_layout *bgl_w2[WT_MAX_IN + 1];   /* bindings 0 and 1 read_write ([1 ..] used) */
     wg_buffer *dummy;             /* bound in place of an input read from Params (MODE_PARAM) */
-    wg_pipeline_layout *pl[WT_MAX_IN + 1];
+    wg_pipeline_layout *pl[WT_MAX_IN + 1], *pl_w2[WT_MAX_IN + 1];
     wt_kernel *kernels;           /* WT_KERNEL_CACHE slots */
     uint32_t kernel_count;
     wt_bgslot *bgs;               /* bg_cap slots: WT_BG_CACHE .. WT_BG_CACHE_MAX */
@@ -198,6 +208,10 @@ struct wt_context {
     uint32_t wgm_count;
     bool mm_ahead;                /* inside wt_autotune_matmul: the tuner and the guard may time,
                                      whatever the policy's tune mode, with no budget */
+
+    /* autograd (grad.c) */
+    bool no_grad;                 /* wt_set_grad_enabled(false), and inside wt_backward */
+    struct wt_gstate *grad;       /* node free list and backward scratch, made on first use */
 
     wt_stats stats;
 };
@@ -297,10 +311,11 @@ wt_kernel *wt_kernel_get(wt_context *ctx, const char *op, const wt_kkey *key);
  * compiler, as wt_kernel_get builds it (per: work items per invocation); NULL with the error set
  * (status, "<file>.wgsl (op N): <diagnostic>").  Tests compile every kernel file through it. */
 struct wgsl_result *wt_kernel_compile(wt_context *ctx, const char *op, const wt_kkey *key, uint32_t per);
-/* The cached bind group of group 0 for bufs[0 .. n) (borrowed: valid until the cache is cleared, so
+/* The cached bind group of group 0 for bufs[0 .. n) in k's layout (borrowed: valid until the cache is cleared, so
  * a caller that keeps it retains it or sets it on a pass first, which holds it); NULL with the
  * error set (WT_STATUS_GPU, or WT_STATUS_HOST_OUT_OF_MEMORY). */
-wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, uint32_t n, wg_buffer *const *bufs);
+wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, const wt_kernel *k, uint32_t n,
+                                 wg_buffer *const *bufs);
 /* The file's kernels have a vec4 variant (wt_kkey.v4): the elementwise "map" families. */
 bool wt_kernel_vec4_ok(uint32_t file);
 const char *wt_kernel_when(uint32_t file);   /* the catalogue's "when" column; NULL out of range */
@@ -364,5 +379,8 @@ wt_tensor *wt_softmax_flags(wt_context *ctx, const char *op, wt_tensor *x, int d
 /* movement.c: the contiguous copy of a view whose last two dims are swapped, through 32x32
  * tiles; *out NULL (and WT_OK) when t is not such a view (then copy it another way). */
 wt_status wt_transpose_copy(wt_context *ctx, const char *op, wt_tensor *t, wt_tensor **out);
+
+/* autograd: the tape (grad.c), the rules (derivatives.c) */
+#include "tensor/grad.h"
 
 #endif

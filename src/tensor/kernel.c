@@ -7,8 +7,10 @@
  * put in front of common.wgsl and the file; wgc's compiler turns it into SPIR-V once, and the
  * pipeline is kept in an open-addressing table keyed by the key's bytes.  All kernels with the
  * same number of inputs share one pipeline layout: group 0 = output (binding 0, read_write) and
- * inputs (bindings 1.., read), group 1 = the Params uniform with a dynamic offset.  So a bind
- * group depends only on the buffers: a second table maps (buffers) -> bind group (batch.c asks it
+ * inputs (bindings 1.., read), group 1 = the Params uniform with a dynamic offset; files whose
+ * row says NEEDS_W2 write binding 1 too (a second output: optim.wgsl's state), in layouts of
+ * their own.  So a bind group depends only on the buffers and that choice: a second table maps
+ * (buffers, layout) -> bind group (batch.c asks it
  * at flush, once per dispatch left after fusion).  That table doubles when 3/4 full, from
  * WT_BG_CACHE up to WT_BG_CACHE_MAX slots, so a repeated workload that binds more buffer sets
  * than it holds finds them all again instead of missing on every one (a cyclic working set past
@@ -29,7 +31,7 @@ typedef struct snippet {
 static const char tensor_none_wgsl[] = "";   /* the catalogue's "no snippet" */
 
 enum { OWN, MAP1, MAP2, STD };                 /* entry kinds (catalogue.h) */
-enum { NEEDS_F16 = 1, NEEDS_SG = 2, NEEDS_SGMAT = 4, NEEDS_WGMAT = 8 };
+enum { NEEDS_F16 = 1, NEEDS_SG = 2, NEEDS_SGMAT = 4, NEEDS_WGMAT = 8, NEEDS_W2 = 16 };
 enum { CLAMPED = 0, UNCLAMPED = 0x100 };       /* else: the op bits compiled without clamps */
 
 /* The catalogue (catalogue.h) as data. */
@@ -87,6 +89,13 @@ wt_status wt_kernels_init(wt_context *ctx) {
             ctx->dev, &(wg_bind_group_layout_desc){ .label = "wt tensors", .entry_count = n + 1, .entries = e });
         if (!ctx->bgl[n])
             return WT_STATUS_HOST_OUT_OF_MEMORY;
+        if (n == 0)
+            continue;
+        e[1].type = WG_BINDING_TYPE_STORAGE;   /* NEEDS_W2: a second output */
+        ctx->bgl_w2[n] = wg_device_create_bind_group_layout(
+            ctx->dev, &(wg_bind_group_layout_desc){ .label = "wt tensors w2", .entry_count = n + 1, .entries = e });
+        if (!ctx->bgl_w2[n])
+            return WT_STATUS_HOST_OUT_OF_MEMORY;
     }
     ctx->params_bgl = wg_device_create_bind_group_layout(ctx->dev, &(wg_bind_group_layout_desc){
         .label = "wt params", .entry_count = 1,
@@ -99,6 +108,13 @@ wt_status wt_kernels_init(wt_context *ctx) {
         ctx->pl[n] = wg_device_create_pipeline_layout(
             ctx->dev, &(wg_pipeline_layout_desc){ .label = "wt", .bind_group_layout_count = 2, .bind_group_layouts = l });
         if (!ctx->pl[n])
+            return WT_STATUS_HOST_OUT_OF_MEMORY;
+        if (n == 0)
+            continue;
+        l[0] = ctx->bgl_w2[n];
+        ctx->pl_w2[n] = wg_device_create_pipeline_layout(
+            ctx->dev, &(wg_pipeline_layout_desc){ .label = "wt w2", .bind_group_layout_count = 2, .bind_group_layouts = l });
+        if (!ctx->pl_w2[n])
             return WT_STATUS_HOST_OUT_OF_MEMORY;
     }
     ctx->dummy = wg_device_create_buffer(ctx->dev, &(wg_buffer_desc){ .label = "wt dummy", .size = 256 });
@@ -142,6 +158,10 @@ void wt_kernels_destroy(wt_context *ctx) {
             wg_pipeline_layout_release(ctx->pl[n]);
         if (ctx->bgl[n])
             wg_bind_group_layout_release(ctx->bgl[n]);
+        if (ctx->pl_w2[n])
+            wg_pipeline_layout_release(ctx->pl_w2[n]);
+        if (ctx->bgl_w2[n])
+            wg_bind_group_layout_release(ctx->bgl_w2[n]);
     }
     if (ctx->params_bgl)
         wg_bind_group_layout_release(ctx->params_bgl);
@@ -265,7 +285,7 @@ static wt_status build(wt_context *ctx, const char *op, wt_kernel *k) {
     wg_shader_module *m = wg_device_create_shader_module(
         ctx->dev, &(wg_shader_module_desc){ .label = fname, .spirv = r->spirv, .spirv_words = r->spirv_word_count });
     wg_compute_pipeline *p = m ? wg_device_create_compute_pipeline(
-        ctx->dev, &(wg_compute_pipeline_desc){ .label = fname, .layout = ctx->pl[k->nin], .module = m, .entry_point = "main" })
+        ctx->dev, &(wg_compute_pipeline_desc){ .label = fname, .layout = k->writes == 2 ? ctx->pl_w2[k->nin] : ctx->pl[k->nin], .module = m, .entry_point = "main" })
                                : NULL;
     wgsl_result_free(r);
     if (m)
@@ -340,6 +360,7 @@ wt_kernel *wt_kernel_get(wt_context *ctx, const char *op, const wt_kkey *key) {
                 return wt_fail(ctx, WT_STATUS_KERNEL, op, "kernel cache full (%u kernels)", ctx->kernel_count);
             k->key = *key;
             k->nin = kfiles[key->file].nin;
+            k->writes = (kfiles[key->file].needs & NEEDS_W2) && k->nin ? 2 : 1;
             /* vec4s per invocation: on the H200 two lifted a chain of 5 unary ops 3-4% (3753 ->
              * 3877 GB/s), while add/mul measured best at one (4247 vs 4158 GB/s) */
             uint8_t entry = kfiles[key->file].entry;
@@ -357,6 +378,10 @@ wt_kernel *wt_kernel_get(wt_context *ctx, const char *op, const wt_kkey *key) {
     return wt_fail(ctx, WT_STATUS_KERNEL, op, "kernel cache full");
 }
 
+static uint32_t bg_hash(wg_buffer *const *bufs, uint32_t n, uint8_t writes) {
+    return hash_bytes(bufs, n * sizeof *bufs) ^ (writes == 2 ? 0x9e3779b9u : 0u);
+}
+
 /* The bind group table at twice the size, its entries kept; false at WT_BG_CACHE_MAX or out of
  * host memory (the caller clears it instead: no error). */
 static bool bind_groups_grow(wt_context *ctx) {
@@ -371,7 +396,7 @@ static bool bind_groups_grow(wt_context *ctx) {
         const wt_bgslot *s = &ctx->bgs[i];
         if (!s->bg)
             continue;
-        uint32_t h = hash_bytes(s->buf, s->nbuf * sizeof *s->buf) & (cap - 1);
+        uint32_t h = bg_hash(s->buf, s->nbuf, s->writes) & (cap - 1);
         while (t[h].bg)
             h = (h + 1) & (cap - 1);
         t[h] = *s;
@@ -382,12 +407,15 @@ static bool bind_groups_grow(wt_context *ctx) {
     return true;
 }
 
-wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, uint32_t n, wg_buffer *const *bufs) {
-    uint32_t hash = hash_bytes(bufs, n * sizeof *bufs), mask = ctx->bg_cap - 1, h = hash & mask;
+wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, const wt_kernel *k, uint32_t n,
+                                 wg_buffer *const *bufs) {
+    uint8_t writes = k->writes == 2 && n > 1 ? 2 : 1;
+    uint32_t hash = bg_hash(bufs, n, writes);
+    uint32_t mask = ctx->bg_cap - 1, h = hash & mask;
     wt_bgslot *slot = NULL;
     for (uint32_t probe = 0; probe < ctx->bg_cap; probe++) {
         wt_bgslot *s = &ctx->bgs[(h + probe) & mask];
-        if (s->bg && s->nbuf == n && !memcmp(s->buf, bufs, n * sizeof *bufs)) {
+        if (s->bg && s->nbuf == n && s->writes == writes && !memcmp(s->buf, bufs, n * sizeof *bufs)) {
             ctx->stats.bind_group_hits++;
             return s->bg;
         }
@@ -411,7 +439,8 @@ wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, uint32_t n, wg
     wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_VALIDATION);
     wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_OUT_OF_MEMORY);
     wg_bind_group *bg = wg_device_create_bind_group(
-        ctx->dev, &(wg_bind_group_desc){ .label = "wt", .layout = ctx->bgl[n - 1], .entry_count = n, .entries = e });
+        ctx->dev, &(wg_bind_group_desc){ .label = "wt", .layout = writes == 2 ? ctx->bgl_w2[n - 1] : ctx->bgl[n - 1],
+                                         .entry_count = n, .entries = e });
     wg_error oom, val;
     wg_error_id o = wg_device_pop_error_scope(ctx->dev, &oom);
     wg_error_id v = wg_device_pop_error_scope(ctx->dev, &val);
@@ -425,6 +454,7 @@ wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, uint32_t n, wg
     }
     memcpy(slot->buf, bufs, n * sizeof *bufs);
     slot->nbuf = (uint8_t)n;
+    slot->writes = writes;
     slot->bg = bg;
     ctx->bg_count++;
     return bg;

@@ -503,6 +503,47 @@ static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, w
     return out;
 }
 
+/* Lavapipe stops any shader loop after 65,535 iterations in one invocation, and every kernel's
+ * K loop takes at least 8 of K per iteration (the smallest bk above), so a product whose K exceeds
+ * WT_MM_MAX_K = 65535 * 8 runs as a sum of products over K chunks of WT_MM_K_CHUNK (2^18: a
+ * multiple of every kernel's K step, so each chunk takes the kernel the whole would): the chunks'
+ * results (f32, whatever the operands) are added in order and the sum cast to the product's
+ * dtype.  Same rule on every device, so results do not depend on the driver. */
+#define WT_MM_MAX_K (65535 * 8)
+#define WT_MM_K_CHUNK (1 << 18)
+
+static wt_tensor *mm_split_k(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, bool b_t,
+                             wt_tensor *bias, wt_matmul_precision prec, wt_mm_kernel kernel) {
+    wt_tensor *acc = NULL;
+    int bdim = b_t || b->ndim == 1 ? -1 : -2;
+    for (int64_t k0 = 0; k0 < p->K; k0 += WT_MM_K_CHUNK) {
+        int64_t kc = p->K - k0 < WT_MM_K_CHUNK ? p->K - k0 : WT_MM_K_CHUNK;
+        wt_tensor *ac = wt_narrow(ctx, a, -1, k0, kc);
+        wt_tensor *bc = ac ? wt_narrow(ctx, b, bdim, k0, kc) : NULL;
+        wt_tensor *part = bc ? mm(ctx, op, ac, bc, b_t, k0 == 0 ? bias : NULL, prec, kernel) : NULL;
+        wt_release(ac);
+        wt_release(bc);
+        if (part && part->dtype != WT_F32) {
+            wt_tensor *f = wt_cast(ctx, part, WT_F32);
+            wt_release(part);
+            part = f;
+        }
+        wt_tensor *sum = part && acc ? wt_add(ctx, acc, part) : part;
+        if (sum != part)
+            wt_release(part);
+        wt_release(acc);
+        acc = sum;
+        if (!acc)
+            return NULL;
+    }
+    if (acc->dtype != p->odt) {
+        wt_tensor *c = wt_cast(ctx, acc, p->odt);
+        wt_release(acc);
+        acc = c;
+    }
+    return acc;
+}
+
 /* ---- plan: shapes and strides -> mm_plan ----------------------------------------------------- */
 
 static bool fits_i32(int64_t v) {
@@ -690,6 +731,8 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
     mm_plan p;
     if (plan(ctx, op, a, b, b_t, bias, &p) != WT_OK)
         return NULL;
+    if (p.K > WT_MM_MAX_K)
+        return mm_split_k(ctx, op, &p, a, b, b_t, bias, prec, kernel);
     wt_mm_kernel forced = kernel != WT_MM_AUTO ? kernel : wt_mm_kernel_by_name(ctx->pol.matmul_kernel), kind;
     if (choose_pad(ctx, &p, prec, forced)) {
         wt_tensor *r = mm_padded(ctx, op, &p, a, b, b_t, bias);
@@ -708,11 +751,13 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
 }
 
 wt_tensor *wt_matmul(wt_context *ctx, wt_tensor *a, wt_tensor *b) {
-    return mm(ctx, "wt_matmul", a, b, false, NULL, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO);
+    return wt__grad(ctx, mm(ctx, "wt_matmul", a, b, false, NULL, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO), WT_G_matmul, 2,
+                    (wt_tensor *const[]){ a, b }, NULL);
 }
 
 wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, const wt_matmul_desc *desc) {
-    return mm(ctx, "wt_matmul", a, b, false, bias, desc ? desc->precision : WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO);
+    return wt__grad(ctx, mm(ctx, "wt_matmul", a, b, false, bias, desc ? desc->precision : WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO),
+                    WT_G_matmul, 3, (wt_tensor *const[]){ a, b, bias }, NULL);
 }
 
 wt_tensor *wt_matmul_kernel_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, wt_mm_kernel kernel) {
@@ -720,5 +765,6 @@ wt_tensor *wt_matmul_kernel_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_t
 }
 
 wt_tensor *wt_linear(wt_context *ctx, wt_tensor *x, wt_tensor *w, wt_tensor *bias) {
-    return mm(ctx, "wt_linear", x, w, true, bias, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO);
+    return wt__grad(ctx, mm(ctx, "wt_linear", x, w, true, bias, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO), WT_G_linear, 3,
+                    (wt_tensor *const[]){ x, w, bias }, NULL);
 }

@@ -1,5 +1,5 @@
 /* movement.c - shape and data movement: cat, stack, gather, index_select, embedding, scatter_add,
- * pad, flip, one_hot, masked_fill.
+ * pad, flip, one_hot, masked_fill, and copy_ (in place into a view).
  *
  * Everything is one of four index maps run as one dispatch per output (per input for cat), each
  * reading its inputs through their own strides, so views never need a contiguous copy first:
@@ -159,7 +159,7 @@ static wt_tensor *cat_impl(wt_context *ctx, const char *op, wt_tensor *const *ts
 }
 
 wt_tensor *wt_cat(wt_context *ctx, wt_tensor *const *ts, int n, int dim) {
-    return cat_impl(ctx, "wt_cat", ts, n, dim);
+    return wt__grad(ctx, cat_impl(ctx, "wt_cat", ts, n, dim), WT_G_cat, n, ts, &(wt_gargs){ .i = { dim }, .ni = 1 });
 }
 
 wt_tensor *wt_stack(wt_context *ctx, wt_tensor *const *ts, int n, int dim) {
@@ -193,7 +193,7 @@ wt_tensor *wt_stack(wt_context *ctx, wt_tensor *const *ts, int n, int dim) {
     for (int i = 0; i < made; i++)
         wt_release(views[i]);
     wt_free(ctx, views);
-    return out;
+    return wt__grad(ctx, out, WT_G_stack, n, ts, &(wt_gargs){ .i = { dim }, .ni = 1 });
 }
 
 /* ---- transposed copies (wt_contiguous of a transposed view) ---- */
@@ -285,7 +285,8 @@ wt_tensor *wt_gather(wt_context *ctx, wt_tensor *t, int dim, wt_tensor *index) {
         int64_t z = 0;
         if (dim != 0 && dim != -1)
             return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "dim %d out of range for shape []", dim);
-        return gather_run(ctx, op, t, 1, 0, &z, t->offset, index, &z, 0, NULL);
+        return wt__grad(ctx, gather_run(ctx, op, t, 1, 0, &z, t->offset, index, &z, 0, NULL), WT_G_gather, 2,
+                        (wt_tensor *const[]){ t, index }, &(wt_gargs){ .ni = 1 });
     }
     if (!norm_dim(ctx, op, t, &dim, 0))
         return NULL;
@@ -296,8 +297,9 @@ wt_tensor *wt_gather(wt_context *ctx, wt_tensor *t, int dim, wt_tensor *index) {
                            SHAPE(b, index), SHAPE(c, t), d);
         astr[d] = d == dim ? 0 : t->strides[d];
     }
-    return gather_run(ctx, op, t, t->shape[dim], t->strides[dim], astr, t->offset, index, index->strides, t->ndim,
-                      index->shape);
+    return wt__grad(ctx, gather_run(ctx, op, t, t->shape[dim], t->strides[dim], astr, t->offset, index, index->strides,
+                                    t->ndim, index->shape),
+                    WT_G_gather, 2, (wt_tensor *const[]){ t, index }, &(wt_gargs){ .i = { dim }, .ni = 1 });
 }
 
 wt_tensor *wt_index_select(wt_context *ctx, wt_tensor *t, int dim, wt_tensor *index) {
@@ -315,7 +317,8 @@ wt_tensor *wt_index_select(wt_context *ctx, wt_tensor *t, int dim, wt_tensor *in
         istr[d] = d == dim && index->ndim ? index->strides[0] : 0;
         shape[d] = d == dim ? index->numel : t->shape[d];
     }
-    return gather_run(ctx, op, t, t->shape[dim], t->strides[dim], astr, t->offset, index, istr, t->ndim, shape);
+    return wt__grad(ctx, gather_run(ctx, op, t, t->shape[dim], t->strides[dim], astr, t->offset, index, istr, t->ndim, shape),
+                    WT_G_index_select, 2, (wt_tensor *const[]){ t, index }, &(wt_gargs){ .i = { dim }, .ni = 1 });
 }
 
 wt_tensor *wt_embedding(wt_context *ctx, wt_tensor *weight, wt_tensor *indices) {
@@ -340,8 +343,9 @@ wt_tensor *wt_embedding(wt_context *ctx, wt_tensor *weight, wt_tensor *indices) 
     if (!wt_check_shape(ctx, op, nd, shape, &numel))
         return wt_fail(ctx, WT_STATUS_SHAPE, op, "indices %s with weight %s: output too large", SHAPE(b, indices),
                        SHAPE(c, weight));
-    return gather_run(ctx, op, weight, weight->shape[0], weight->strides[0], astr, weight->offset, indices, istr, nd,
-                      shape);
+    return wt__grad(ctx, gather_run(ctx, op, weight, weight->shape[0], weight->strides[0], astr, weight->offset, indices,
+                                    istr, nd, shape),
+                    WT_G_embedding, 2, (wt_tensor *const[]){ weight, indices }, NULL);
 }
 
 /* ---- scatter_add ---- */
@@ -409,9 +413,9 @@ wt_tensor *wt_scatter_add(wt_context *ctx, wt_tensor *t, int dim, wt_tensor *ind
     if (half) {
         wt_tensor *h = wt_cast(ctx, out, WT_F16);
         wt_release(out);
-        return h;
+        out = h;
     }
-    return out;
+    return wt__grad(ctx, out, WT_G_scatter_add, 3, (wt_tensor *const[]){ t, index, src }, &(wt_gargs){ .i = { dim }, .ni = 1 });
 }
 
 /* ---- pad, flip ---- */
@@ -465,7 +469,9 @@ wt_tensor *wt_pad(wt_context *ctx, wt_tensor *t, const int64_t *pads, wt_pad_mod
         wt_release(out);
         return NULL;
     }
-    return out;
+    wt_gargs ga = { .f = { mode }, .ni = 2 * t->ndim };
+    memcpy(ga.i, pads, (size_t)ga.ni * sizeof *pads);
+    return wt__grad(ctx, out, WT_G_pad, 1, &t, &ga);
 }
 
 wt_tensor *wt_flip(wt_context *ctx, wt_tensor *t, int ndims, const int *dims) {
@@ -493,7 +499,10 @@ wt_tensor *wt_flip(wt_context *ctx, wt_tensor *t, int ndims, const int *dims) {
     wt_tensor *v = wt_tensor_view(ctx, op, t, t->ndim, t->shape, strides, off);
     wt_tensor *out = v ? wt_clone(ctx, v) : NULL;
     wt_release(v);
-    return out;
+    wt_gargs ga = { .ni = ndims };
+    for (int i = 0; i < ndims; i++)
+        ga.i[i] = dims[i];
+    return wt__grad(ctx, out, WT_G_flip, 1, &t, &ga);
 }
 
 /* ---- one_hot, masked_fill ---- */
@@ -547,5 +556,26 @@ wt_tensor *wt_masked_fill(wt_context *ctx, wt_tensor *t, wt_tensor *mask, double
     wt_tensor *s = wt_full(ctx, t->dtype, 0, NULL, t->dtype == WT_BOOL ? (value != 0) : value);
     wt_tensor *out = s ? wt_where(ctx, mask, s, t) : NULL;
     wt_release(s);
-    return out;
+    return wt__grad(ctx, out, WT_G_masked_fill, 2, (wt_tensor *const[]){ t, mask }, NULL);
+}
+
+/* ---- in-place copy ---- */
+
+wt_status wt_copy_(wt_context *ctx, wt_tensor *dst, wt_tensor *src) {
+    const char *op = "wt_copy_";
+    if (!ctx)
+        return WT_STATUS_INVALID_ARGUMENT;
+    if (!wt_check_tensor(ctx, op, dst) || !wt_check_tensor(ctx, op, src))
+        return ctx->status;
+    char b[160], c[160];
+    bool same = dst->ndim == src->ndim;
+    for (int d = 0; same && d < dst->ndim; d++)
+        same = dst->shape[d] == src->shape[d];
+    if (!same)
+        return wt_failst(ctx, WT_STATUS_SHAPE, op, "destination %s and source %s differ in shape", SHAPE(b, dst),
+                         SHAPE(c, src));
+    if (dst->st == src->st && dst->numel)
+        return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "destination %s and source %s share storage",
+                         SHAPE(b, dst), SHAPE(c, src));
+    return copy_into(ctx, op, src, dst, dst->offset, dst->strides);
 }

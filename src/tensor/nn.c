@@ -14,11 +14,13 @@
  *                   (softmax over a leading dim): coalesced reads without a transpose.
  * Statistics accumulate in f32 (f16 storage is widened on load and rounded once on store).
  * rope is elementwise: one invocation per output element reads its partner through the input's
- * strides; the inverse frequencies are computed in double on the host (one small upload). */
+ * strides; the inverse frequencies are computed in double on the host (one small upload), negated
+ * for the inverse rotation (rope's gradient, backward.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "tensor/backward.h"
 #include "tensor/internal.h"
 
 enum { SM_LOG = 1, SM_ZERO_EMPTY = 2 };          /* softmax OP bits */
@@ -113,6 +115,19 @@ static bool float_input(wt_context *ctx, const char *op, const wt_tensor *x) {
     return false;
 }
 
+/* softmax.wgsl and norm.wgsl stride through a row in steps of 256 lanes, at most 65,535 steps
+ * (lavapipe stops longer loops): longer rows are refused. */
+#define NN_MAX_ROW (65535 * 256)
+
+static bool row_fits(wt_context *ctx, const char *op, const wt_tensor *x, int64_t K) {
+    if (K <= NN_MAX_ROW)
+        return true;
+    char b[160];
+    wt_fail(ctx, WT_STATUS_SHAPE, op, "rows of %lld elements (shape %s) exceed the kernels' %d", (long long)K,
+            wt_shape_str(b, sizeof b, x->ndim, x->shape), NN_MAX_ROW);
+    return false;
+}
+
 /* softmax along dim; flags SM_* (internal.h: attention.c uses SM_ZERO_EMPTY). */
 wt_tensor *wt_softmax_flags(wt_context *ctx, const char *op, wt_tensor *x, int dim, uint32_t flags) {
     if (!ctx || !wt_check_tensor(ctx, op, x) || !float_input(ctx, op, x))
@@ -125,6 +140,8 @@ wt_tensor *wt_softmax_flags(wt_context *ctx, const char *op, wt_tensor *x, int d
     }
     if (dim < 0)
         dim += n;
+    if (!row_fits(ctx, op, x, x->ndim ? x->shape[dim] : 1))
+        return NULL;
     wt_tensor *out = wt_tensor_new(ctx, op, x->dtype, x->ndim, x->shape);
     if (!out)
         return NULL;
@@ -164,11 +181,12 @@ wt_tensor *wt_softmax_flags(wt_context *ctx, const char *op, wt_tensor *x, int d
 }
 
 wt_tensor *wt_softmax(wt_context *ctx, wt_tensor *x, int dim) {
-    return wt_softmax_flags(ctx, "wt_softmax", x, dim, 0);
+    return wt__grad(ctx, wt_softmax_flags(ctx, "wt_softmax", x, dim, 0), WT_G_softmax, 1, &x, &(wt_gargs){ .i = { dim } });
 }
 
 wt_tensor *wt_log_softmax(wt_context *ctx, wt_tensor *x, int dim) {
-    return wt_softmax_flags(ctx, "wt_log_softmax", x, dim, SM_LOG);
+    return wt__grad(ctx, wt_softmax_flags(ctx, "wt_log_softmax", x, dim, SM_LOG), WT_G_log_softmax, 1, &x,
+                    &(wt_gargs){ .i = { dim } });
 }
 
 /* A contiguous, 4-aligned copy of a 1-d parameter of K elements (or NULL when absent). */
@@ -202,6 +220,8 @@ static wt_tensor *norm(wt_context *ctx, const char *op, wt_tensor *x, wt_tensor 
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "eps %g must be >= 0", eps);
     }
     int64_t K = x->shape[x->ndim - 1];
+    if (!row_fits(ctx, op, x, K))
+        return NULL;
     wt_tensor *w, *b = NULL;
     if (!norm_param(ctx, op, "weight", weight, x, K, &w))
         return NULL;
@@ -249,15 +269,21 @@ static wt_tensor *norm(wt_context *ctx, const char *op, wt_tensor *x, wt_tensor 
 }
 
 wt_tensor *wt_layer_norm(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor *bias, double eps) {
-    return norm(ctx, "wt_layer_norm", x, weight, bias, eps, false);
+    return wt__grad(ctx, norm(ctx, "wt_layer_norm", x, weight, bias, eps, false), WT_G_layer_norm, 3,
+                    (wt_tensor *const[]){ x, weight, bias }, &(wt_gargs){ .f = { eps } });
 }
 
 wt_tensor *wt_rms_norm(wt_context *ctx, wt_tensor *x, wt_tensor *weight, double eps) {
-    return norm(ctx, "wt_rms_norm", x, weight, NULL, eps, true);
+    return wt__grad(ctx, norm(ctx, "wt_rms_norm", x, weight, NULL, eps, true), WT_G_rms_norm, 2,
+                    (wt_tensor *const[]){ x, weight }, &(wt_gargs){ .f = { eps } });
 }
 
 wt_tensor *wt_rope(wt_context *ctx, wt_tensor *x, const wt_rope_desc *desc) {
-    const char *op = "wt_rope";
+    return wt__rope_ex(ctx, "wt_rope", x, desc, false);
+}
+
+/* rope, or with inverse the inverse rotation (backward.h: the angles negated) */
+wt_tensor *wt__rope_ex(wt_context *ctx, const char *op, wt_tensor *x, const wt_rope_desc *desc, bool inverse) {
     if (!ctx || !wt_check_tensor(ctx, op, x) || !float_input(ctx, op, x))
         return NULL;
     wt_rope_desc d = desc ? *desc : (wt_rope_desc){ 0 };
@@ -287,7 +313,7 @@ wt_tensor *wt_rope(wt_context *ctx, wt_tensor *x, const wt_rope_desc *desc) {
     if (nf > (int64_t)(sizeof fr / sizeof *fr))
         return wt_fail(ctx, WT_STATUS_SHAPE, op, "rotary dims %lld above 4096", (long long)rd);
     for (int64_t i = 0; i < nf; i++)
-        fr[i] = (float)pow(theta, -2.0 * (double)i / (double)rd);
+        fr[i] = (float)((inverse ? -1 : 1) * pow(theta, -2.0 * (double)i / (double)rd));
     wt_tensor *out = wt_tensor_new(ctx, op, x->dtype, x->ndim, x->shape);
     if (!out || !out->numel) {
         if (out)
@@ -328,5 +354,6 @@ wt_tensor *wt_rope(wt_context *ctx, wt_tensor *x, const wt_rope_desc *desc) {
         wt_release(out);
         return NULL;
     }
-    return out;
+    return wt__grad(ctx, out, WT_G_rope, 1, &x,
+                    &(wt_gargs){ .i = { d.layout, d.position_offset, d.seq_dim, d.rotary_dims }, .f = { d.theta } });
 }

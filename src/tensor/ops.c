@@ -125,6 +125,14 @@ enum {
 /* the public lists and the tables name the same ops (logical_not is built from eq) */
 _Static_assert(sizeof binary_ops / sizeof *binary_ops == N_BIN_COUNT, "one table row per binary op");
 _Static_assert(sizeof unary_ops / sizeof *unary_ops == N_UN_COUNT - 1, "one table row per unary op");
+/* the backward rows (grad.h) of the differentiable binary ops: tensor operand, scalar operand */
+static const wt_gop binary_grad[N_BIN_COUNT][2] = {
+    [N_BIN_add] = { WT_G_add, WT_G_add_scalar }, [N_BIN_sub] = { WT_G_sub, WT_G_sub_scalar },
+    [N_BIN_mul] = { WT_G_mul, WT_G_mul_scalar }, [N_BIN_div] = { WT_G_div, WT_G_div_scalar },
+    [N_BIN_pow] = { WT_G_pow, WT_G_pow_scalar }, [N_BIN_minimum] = { WT_G_minimum, WT_G_minimum_scalar },
+    [N_BIN_maximum] = { WT_G_maximum, WT_G_maximum_scalar },
+    [N_BIN_remainder] = { WT_G_remainder, WT_G_remainder_scalar },
+};
 
 bool wt_is_float(wt_dtype dt) {
     return dt == WT_F32 || dt == WT_F16;
@@ -357,10 +365,12 @@ static wt_tensor *unary(wt_context *ctx, const op_row *r, int fcode, int icode, 
             wt_check_tensor(ctx, "wt_" #name, b);                                \
             return NULL;                                                         \
         }                                                                        \
-        return binary(ctx, N_BIN_##name, a, b, 0);                               \
+        return wt__grad(ctx, binary(ctx, N_BIN_##name, a, b, 0), binary_grad[N_BIN_##name][0], 2, \
+                        (wt_tensor *const[]){ a, b }, NULL);                     \
     }                                                                            \
     wt_tensor *wt_##name##_scalar(wt_context *ctx, wt_tensor *a, double s) {     \
-        return binary(ctx, N_BIN_##name, a, NULL, s);                            \
+        return wt__grad(ctx, binary(ctx, N_BIN_##name, a, NULL, s), binary_grad[N_BIN_##name][1], 1, \
+                        &a, &(wt_gargs){ .f = { s } });                          \
     }
 WT_BINARY_OPS(X)
 #undef X
@@ -368,7 +378,7 @@ WT_BINARY_OPS(X)
 #define X(name, rule, f, i)                                                      \
     wt_tensor *wt_##name(wt_context *ctx, wt_tensor *a) {                        \
         const op_row *r = &unary_ops[N_UN_##name];                               \
-        return unary(ctx, r, r->fcode, r->icode, a, 0, 0);                       \
+        return wt__grad(ctx, unary(ctx, r, r->fcode, r->icode, a, 0, 0), WT_G_##name, 1, &a, NULL); \
     }
 WT_UNARY_TABLE(X)
 #undef X
@@ -386,7 +396,7 @@ wt_tensor *wt_clamp(wt_context *ctx, wt_tensor *a, double lo, double hi) {
     static const op_row r = { "wt_clamp", R_KEEP, WT_UNARY_F_CLAMP, UNARY_I_CLAMP };
     if (ctx && (isnan(lo) || isnan(hi) || lo > hi))
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, "wt_clamp", "bounds [%g, %g] are not ordered", lo, hi);
-    return unary(ctx, &r, r.fcode, r.icode, a, lo, hi);
+    return wt__grad(ctx, unary(ctx, &r, r.fcode, r.icode, a, lo, hi), WT_G_clamp, 1, &a, &(wt_gargs){ .f = { lo, hi } });
 }
 
 wt_tensor *wt_where(wt_context *ctx, wt_tensor *cond, wt_tensor *a, wt_tensor *b) {
@@ -395,7 +405,7 @@ wt_tensor *wt_where(wt_context *ctx, wt_tensor *cond, wt_tensor *a, wt_tensor *b
         return NULL;
     wt_dtype dt = wt_promote(a->dtype, b->dtype);
     wt_tensor *in[3] = { cond, a, b };
-    return run(ctx, op, WT_K_where, 0, dt, dt, 3, in, NULL);
+    return wt__grad(ctx, run(ctx, op, WT_K_where, 0, dt, dt, 3, in, NULL), WT_G_where, 3, in, NULL);
 }
 
 wt_tensor *wt_cast(wt_context *ctx, wt_tensor *t, wt_dtype dt) {
@@ -414,7 +424,7 @@ wt_tensor *wt_cast(wt_context *ctx, wt_tensor *t, wt_dtype dt) {
     /* to bool: test x != 0 in the source's compute type; else convert through the target's */
     if (dt == WT_BOOL)
         return run(ctx, op, WT_K_cast, 1, wt_compute_dtype(t->dtype), dt, 1, in, NULL);
-    return run(ctx, op, WT_K_cast, 0, wt_compute_dtype(dt), dt, 1, in, NULL);
+    return wt__grad(ctx, run(ctx, op, WT_K_cast, 0, wt_compute_dtype(dt), dt, 1, in, NULL), WT_G_cast, 1, in, NULL);
 }
 
 wt_tensor *wt_clone(wt_context *ctx, wt_tensor *t) {
@@ -422,7 +432,8 @@ wt_tensor *wt_clone(wt_context *ctx, wt_tensor *t) {
     if (!ctx || !wt_check_tensor(ctx, op, t))
         return NULL;
     wt_tensor *in[1] = { t };
-    return run(ctx, op, WT_K_cast, 0, wt_compute_dtype(t->dtype), t->dtype, 1, in, NULL);
+    return wt__grad(ctx, run(ctx, op, WT_K_cast, 0, wt_compute_dtype(t->dtype), t->dtype, 1, in, NULL), WT_G_clone, 1, in,
+                    NULL);
 }
 
 wt_tensor *wt_contiguous(wt_context *ctx, wt_tensor *t) {
@@ -434,6 +445,6 @@ wt_tensor *wt_contiguous(wt_context *ctx, wt_tensor *t) {
     }
     wt_tensor *c;   /* a transposed view: tiled copy (movement.c) */
     if (wt_transpose_copy(ctx, "wt_contiguous", t, &c) != WT_OK || c)
-        return c;
+        return wt__grad(ctx, c, WT_G_contiguous, 1, &t, NULL);
     return wt_clone(ctx, t);
 }

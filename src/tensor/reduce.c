@@ -344,9 +344,23 @@ static wt_tensor *reduce(wt_context *ctx, int which, wt_tensor *t, int ndims, co
     return out;
 }
 
+/* autograd: the backward rows (grad.h) and the arguments their rules read */
+static const wt_gop reduce_grad[N_RED_COUNT] = {
+    [N_RED_sum] = WT_G_sum, [N_RED_mean] = WT_G_mean, [N_RED_prod] = WT_G_prod, [N_RED_max] = WT_G_max,
+    [N_RED_min] = WT_G_min,
+};
+
+static wt_gargs dims_args(int ndims, const int *dims, bool keepdim, double correction) {
+    wt_gargs a = { .f = { keepdim, correction } };
+    for (int k = 0; dims && k < ndims && k < 2 * WT_MAX_DIMS; k++)
+        a.i[a.ni++] = dims[k];
+    return a;
+}
+
 #define X(name)                                                                                      \
     wt_tensor *wt_##name(wt_context *ctx, wt_tensor *t, int ndims, const int *dims, bool keepdim) { \
-        return reduce(ctx, N_RED_##name, t, ndims, dims, keepdim);                                   \
+        return wt__grad(ctx, reduce(ctx, N_RED_##name, t, ndims, dims, keepdim), reduce_grad[N_RED_##name], 1, &t, \
+                        (wt_gargs[]){ dims_args(ndims, dims, keepdim, 0) });          \
     }
 WT_REDUCE_OPS(X)
 #undef X
@@ -390,11 +404,13 @@ static wt_tensor *variance(wt_context *ctx, const char *op, wt_tensor *t, int nd
 }
 
 wt_tensor *wt_var(wt_context *ctx, wt_tensor *t, int ndims, const int *dims, double correction, bool keepdim) {
-    return variance(ctx, "wt_var", t, ndims, dims, correction, keepdim, false);
+    return wt__grad(ctx, variance(ctx, "wt_var", t, ndims, dims, correction, keepdim, false), WT_G_var, 1, &t,
+                    (wt_gargs[]){ dims_args(ndims, dims, keepdim, correction) });
 }
 
 wt_tensor *wt_std(wt_context *ctx, wt_tensor *t, int ndims, const int *dims, double correction, bool keepdim) {
-    return variance(ctx, "wt_std", t, ndims, dims, correction, keepdim, true);
+    return wt__grad(ctx, variance(ctx, "wt_std", t, ndims, dims, correction, keepdim, true), WT_G_std, 1, &t,
+                    (wt_gargs[]){ dims_args(ndims, dims, keepdim, correction) });
 }
 
 /* ---- cumsum ---- */
@@ -505,5 +521,5 @@ wt_tensor *wt_cumsum(wt_context *ctx, wt_tensor *t, int dim) {
         wt_release(out);
         return NULL;
     }
-    return out;
+    return wt__grad(ctx, out, WT_G_cumsum, 1, &t, &(wt_gargs){ .i = { dim }, .ni = 1 });
 }

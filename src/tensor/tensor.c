@@ -192,6 +192,7 @@ void wt_release(wt_tensor *t) {
     if (!t || !tensor_live(t, "wt_release") || --t->refs)
         return;
     wt_context *ctx = t->ctx;
+    wt__grad_release(t);   /* its node, its gradient */
     if (t->st)
         wt_storage_unref(t->st);
     t->st = NULL;
@@ -369,15 +370,15 @@ static wt_tensor *reshape_impl(wt_context *ctx, const char *op, wt_tensor *t, in
 }
 
 wt_tensor *wt_reshape(wt_context *ctx, wt_tensor *t, int ndim, const int64_t *shape) {
-    return reshape_impl(ctx, "wt_reshape", t, ndim, shape, true);
+    return wt__grad(ctx, reshape_impl(ctx, "wt_reshape", t, ndim, shape, true), WT_G_reshape, 1, &t, NULL);
 }
 
 wt_tensor *wt_view(wt_context *ctx, wt_tensor *t, int ndim, const int64_t *shape) {
-    return reshape_impl(ctx, "wt_view", t, ndim, shape, false);
+    return wt__grad(ctx, reshape_impl(ctx, "wt_view", t, ndim, shape, false), WT_G_reshape, 1, &t, NULL);
 }
 
 wt_tensor *wt_flatten(wt_context *ctx, wt_tensor *t) {
-    return reshape_impl(ctx, "wt_flatten", t, 1, (const int64_t[]){ -1 }, true);
+    return wt__grad(ctx, reshape_impl(ctx, "wt_flatten", t, 1, (const int64_t[]){ -1 }, true), WT_G_reshape, 1, &t, NULL);
 }
 
 wt_tensor *wt_permute(wt_context *ctx, wt_tensor *t, const int *dims) {
@@ -399,7 +400,10 @@ wt_tensor *wt_permute(wt_context *ctx, wt_tensor *t, const int *dims) {
         ns[i] = t->shape[d];
         st[i] = t->strides[d];
     }
-    return wt_tensor_view(ctx, op, t, t->ndim, ns, st, t->offset);
+    wt_gargs ga = { .ni = t->ndim };
+    for (int i = 0; i < t->ndim; i++)
+        ga.i[i] = dims[i];
+    return wt__grad(ctx, wt_tensor_view(ctx, op, t, t->ndim, ns, st, t->offset), WT_G_permute, 1, &t, &ga);
 }
 
 wt_tensor *wt_transpose(wt_context *ctx, wt_tensor *t, int d0, int d1) {
@@ -407,7 +411,7 @@ wt_tensor *wt_transpose(wt_context *ctx, wt_tensor *t, int d0, int d1) {
     if (!wt_check_tensor(ctx, op, t))
         return NULL;
     if (t->ndim == 0 && (d0 == 0 || d0 == -1) && (d1 == 0 || d1 == -1))
-        return wt_tensor_view(ctx, op, t, 0, t->shape, t->strides, t->offset);
+        return wt__grad(ctx, wt_tensor_view(ctx, op, t, 0, t->shape, t->strides, t->offset), WT_G_reshape, 1, &t, NULL);
     if (!norm_dim(ctx, op, t, &d0, 0) || !norm_dim(ctx, op, t, &d1, 0))
         return NULL;
     int64_t ns[WT_MAX_DIMS], st[WT_MAX_DIMS];
@@ -415,7 +419,8 @@ wt_tensor *wt_transpose(wt_context *ctx, wt_tensor *t, int d0, int d1) {
     memcpy(st, t->strides, sizeof st);
     ns[d0] = t->shape[d1], ns[d1] = t->shape[d0];
     st[d0] = t->strides[d1], st[d1] = t->strides[d0];
-    return wt_tensor_view(ctx, op, t, t->ndim, ns, st, t->offset);
+    return wt__grad(ctx, wt_tensor_view(ctx, op, t, t->ndim, ns, st, t->offset), WT_G_transpose, 1, &t,
+                    &(wt_gargs){ .i = { d0, d1 }, .ni = 2 });
 }
 
 wt_tensor *wt_expand(wt_context *ctx, wt_tensor *t, int ndim, const int64_t *shape) {
@@ -444,7 +449,7 @@ wt_tensor *wt_expand(wt_context *ctx, wt_tensor *t, int ndim, const int64_t *sha
         else
             goto bad;
     }
-    return wt_tensor_view(ctx, op, t, ndim, ns, st, t->offset);
+    return wt__grad(ctx, wt_tensor_view(ctx, op, t, ndim, ns, st, t->offset), WT_G_expand, 1, &t, NULL);
 bad:
     return wt_fail(ctx, WT_STATUS_SHAPE, op, "cannot expand shape %s to %s",
                    wt_shape_str(b1, sizeof b1, t->ndim, t->shape), wt_shape_str(b2, sizeof b2, ndim, shape));
@@ -464,16 +469,16 @@ wt_tensor *wt_squeeze(wt_context *ctx, wt_tensor *t, int dim) {
     if (!wt_check_tensor(ctx, op, t))
         return NULL;
     if (t->ndim == 0 && (dim == 0 || dim == -1))
-        return drop_dims(ctx, op, t, 0);
+        return wt__grad(ctx, drop_dims(ctx, op, t, 0), WT_G_reshape, 1, &t, NULL);
     if (!norm_dim(ctx, op, t, &dim, 0))
         return NULL;
-    return drop_dims(ctx, op, t, dim);
+    return wt__grad(ctx, drop_dims(ctx, op, t, dim), WT_G_reshape, 1, &t, NULL);
 }
 
 wt_tensor *wt_squeeze_all(wt_context *ctx, wt_tensor *t) {
     if (!wt_check_tensor(ctx, "wt_squeeze_all", t))
         return NULL;
-    return drop_dims(ctx, "wt_squeeze_all", t, -1);
+    return wt__grad(ctx, drop_dims(ctx, "wt_squeeze_all", t, -1), WT_G_reshape, 1, &t, NULL);
 }
 
 wt_tensor *wt_unsqueeze(wt_context *ctx, wt_tensor *t, int dim) {
@@ -493,7 +498,7 @@ wt_tensor *wt_unsqueeze(wt_context *ctx, wt_tensor *t, int dim) {
             ns[i] = t->shape[j], st[i] = t->strides[j], j++;
         }
     }
-    return wt_tensor_view(ctx, op, t, t->ndim + 1, ns, st, t->offset);
+    return wt__grad(ctx, wt_tensor_view(ctx, op, t, t->ndim + 1, ns, st, t->offset), WT_G_reshape, 1, &t, NULL);
 }
 
 wt_tensor *wt_slice(wt_context *ctx, wt_tensor *t, int dim, int64_t start, int64_t end, int64_t step) {
@@ -514,7 +519,8 @@ wt_tensor *wt_slice(wt_context *ctx, wt_tensor *t, int dim, int64_t start, int64
     memcpy(st, t->strides, sizeof st);
     ns[dim] = end == start ? 0 : 1 + (end - start - 1) / step;   /* no end - start + step: it overflows */
     st[dim] = ns[dim] > 1 ? t->strides[dim] * step : t->strides[dim];   /* step < n there: no overflow */
-    return wt_tensor_view(ctx, op, t, t->ndim, ns, st, t->offset + (ns[dim] ? start * t->strides[dim] : 0));
+    return wt__grad(ctx, wt_tensor_view(ctx, op, t, t->ndim, ns, st, t->offset + (ns[dim] ? start * t->strides[dim] : 0)),
+                    WT_G_slice, 1, &t, &(wt_gargs){ .i = { dim, start, end, step }, .ni = 4 });
 }
 
 wt_tensor *wt_narrow(wt_context *ctx, wt_tensor *t, int dim, int64_t start, int64_t length) {
@@ -548,7 +554,8 @@ wt_tensor *wt_select(wt_context *ctx, wt_tensor *t, int dim, int64_t index) {
     for (int i = 0, j = 0; i < t->ndim; i++)
         if (i != dim)
             ns[j] = t->shape[i], st[j++] = t->strides[i];
-    return wt_tensor_view(ctx, op, t, t->ndim - 1, ns, st, t->offset + index * t->strides[dim]);
+    return wt__grad(ctx, wt_tensor_view(ctx, op, t, t->ndim - 1, ns, st, t->offset + index * t->strides[dim]), WT_G_select,
+                    1, &t, &(wt_gargs){ .i = { dim, index }, .ni = 2 });
 }
 
 static wt_status pieces(wt_context *ctx, const char *op, wt_tensor *t, int64_t each, int dim, wt_tensor **out,

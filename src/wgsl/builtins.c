@@ -36,6 +36,7 @@
 #define TMPL BI_F_TMPL
 #define COMP BI_F_COMP
 #define SGM BI_F_SGM
+#define FRAG BI_F_FRAG
 #define GLSL(n, k) { BI_LK_GLSL, k, #n }
 #define OP(n, k) { BI_LK_OP, k, #n }
 #define ID { BI_LK_ID, 0, "" }
@@ -55,6 +56,7 @@ static const bi_info bi_table[] = {
 #undef TMPL
 #undef COMP
 #undef SGM
+#undef FRAG
 #undef GLSL
 #undef OP
 #undef ID

@@ -42,7 +42,9 @@ enum {                                   /* bi_info.flags */
     BI_F_CARG1 = 1u << 4,                /* argument 1 must be a const-expression */
     BI_F_TMPL  = 1u << 5,                /* takes a template type: bitcast<T>(e) */
     BI_F_COMP  = 1u << 6,                /* compute shader stage only */
-    BI_F_SGM   = 1u << 7                 /* subgroup matrix built-in (check.c types it) */
+    BI_F_SGM   = 1u << 7,                /* subgroup matrix built-in (check.c types it) */
+    BI_F_FRAG  = 1u << 8                 /* fragment stage only (derivatives): an error when a compute
+                                            entry point reaches it */
 };
 
 /* Subgroup and workgroup matrix built-ins: the scope (1 = workgroup) and the subgroup built-in a

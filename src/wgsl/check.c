@@ -151,7 +151,7 @@ static void struct_decl(checker *c, uint32_t h) {
             case AST_ATTR_interpolate: case AST_ATTR_invariant: case AST_ATTR_blend_src:
                 break;
             default:
-                ERR(attr_span(a), "attribute is not valid for structure members");
+                ERR(attr_span(a), "'@%s' is not valid for 'struct' members", ast_attr_name((ast_attr)a->op));
                 return;
             }
         }
@@ -180,6 +180,13 @@ static void override_decl(checker *c, uint32_t h) {
     const ast_node *n = N(h);
     sema_decl *d = DC(c, h);
     if (!no_dup_attrs(c, n->attrs)) return;
+    for (uint32_t k = 0; k < n->attrs.count; k++) {
+        const ast_node *a = N(ast_item(c->m, n->attrs, k));
+        if (a->op != AST_ATTR_id) {
+            ERR(attr_span(a), "'@%s' is not valid for 'override' declaration", ast_attr_name((ast_attr)a->op));
+            return;
+        }
+    }
     chk_value_decl(c, h, true);
     if (!d->type) return;
     if (!ty_is_concrete_scalar(c->tt, d->type)) {
@@ -350,7 +357,7 @@ static void global_var_decl(checker *c, uint32_t h) {
         uint32_t ah = ast_item(c->m, n->attrs, k);
         if (ah == gattr && !attr_int(c, ah, 0, &g, "group")) { d->type = 0; return; }
         if (ah == battr && !attr_int(c, ah, 0, &b, "binding")) { d->type = 0; return; }
-        if (N(ah)->op != AST_ATTR_group && N(ah)->op != AST_ATTR_binding && N(ah)->op != AST_ATTR_diagnostic) {
+        if (N(ah)->op != AST_ATTR_group && N(ah)->op != AST_ATTR_binding) {
             ERR(attr_span(N(ah)), "'@%s' is not valid for module-scope 'var'", ast_attr_name((ast_attr)N(ah)->op));
             d->type = 0;
             return;
@@ -435,9 +442,9 @@ static bool builtin_param(checker *c, uint32_t fn, uint32_t p, ty_t t, wgsl_stag
         ERR(attr_span(a), "'@builtin(%s)' is only valid as a compute shader input", bn);
         return false;
     }
-    if (!stage_ok || bv[b].io != 'i') {
+    if (!stage_ok || (bv[b].io != 'i' && !(b == SEMA_BV_position && stage == WGSL_STAGE_FRAGMENT))) {
         static const char *sn[] = { "", "compute", "vertex", "fragment" };
-        ERR(attr_span(a), "@builtin(%s) cannot be used for %s shader input", bn, sn[stage < 4 ? stage : 0]);
+        ERR(attr_span(a), "'@builtin(%s)' cannot be used for %s shader input", bn, sn[stage < 4 ? stage : 0]);
         return false;
     }
     if (strcmp(TN(t), bv[b].type) != 0) {
@@ -494,6 +501,77 @@ static void workgroup_size(checker *c, uint32_t h, sema_fn *fi, uint32_t wattr) 
     (void)h;
 }
 
+/* An entry point output @builtin (on the return type or a member of the returned struct): one the
+ * stage writes, of its type. */
+static bool builtin_output(checker *c, uint32_t battr, ty_t t, wgsl_stage stage) {
+    static const char *sn[] = { "", "compute", "vertex", "fragment" };
+    const ast_node *a = N(battr);
+    const ast_node *arg = a->u.attr.args.count ? N(ast_item(c->m, a->u.attr.args, 0)) : NULL;
+    const char *bn = arg && arg->kind == AST_IDENT ? str(c, arg->u.ident.name) : "";
+    const char *want = NULL;
+    if (stage == WGSL_STAGE_VERTEX && !strcmp(bn, "position")) want = "vec4<f32>";
+    else if (stage == WGSL_STAGE_VERTEX && !strcmp(bn, "clip_distances")) return true;
+    else if (stage == WGSL_STAGE_FRAGMENT && !strcmp(bn, "frag_depth")) want = "f32";
+    else if (stage == WGSL_STAGE_FRAGMENT && !strcmp(bn, "sample_mask")) want = "u32";
+    if (!want) {
+        ERR(attr_span(a), "'@builtin(%s)' cannot be used for %s shader output", bn, sn[stage < 4 ? stage : 0]);
+        return false;
+    }
+    if (strcmp(TN(t), want) != 0) {
+        ERR(attr_span(a), "store type of '@builtin(%s)' must be '%s'", bn, want);
+        return false;
+    }
+    return true;
+}
+
+static bool vertex_position(checker *c, uint32_t fn, const sema_fn *fi, bool position);
+
+/* An entry point's return type: Tint's checks of outputs (after the body, as for the inputs). */
+static bool ret_io_ok(checker *c, uint32_t fn, const sema_fn *fi) {
+    const ast_node *n = N(fn);
+    uint32_t battr = ast_find_attr(c->m, n->u.fn.ret_attrs, AST_ATTR_builtin);
+    uint32_t lattr = ast_find_attr(c->m, n->u.fn.ret_attrs, AST_ATTR_location);
+    if (fi->stage == WGSL_STAGE_COMPUTE) {
+        if (battr) return builtin_output(c, battr, fi->ret, fi->stage);
+        if (lattr) {
+            ERR(attr_span(N(lattr)), "'@location' cannot be used by compute shaders");
+            return false;
+        }
+        return true;
+    }
+    bool position = false;
+    if (battr) {
+        if (!builtin_output(c, battr, fi->ret, fi->stage)) return false;
+        position = true;   /* the only vertex output builtin besides clip_distances */
+    } else if (lattr) {
+    } else if (ty_kind_of(c->tt, fi->ret) == TY_STRUCT) {
+        uint32_t sn = 0;
+        for (uint32_t k = 0; k < c->structs.n; k++)
+            if (DC(c, c->structs.v[k])->type == fi->ret) sn = c->structs.v[k];
+        for (uint32_t k = 0; sn && k < N(sn)->u.struct_.members.count; k++) {
+            uint32_t mh = ast_item(c->m, N(sn)->u.struct_.members, k);
+            uint32_t mb = ast_find_attr(c->m, N(mh)->attrs, AST_ATTR_builtin);
+            if (mb && !builtin_output(c, mb, DC(c, mh)->type, fi->stage)) return false;
+            if (!mb && !ast_find_attr(c->m, N(mh)->attrs, AST_ATTR_location)) {
+                ERR(name_span(c, N(mh)->u.param.name_off, N(mh)->u.param.name), "missing entry point IO attribute");
+                return false;
+            }
+            position |= mb && DC(c, mh)->builtin == SEMA_BV_position;
+        }
+    } else {
+        ERR(sema_decl_span(c->cc, fn, false), "missing entry point IO attribute on return type");
+        return false;
+    }
+    return vertex_position(c, fn, fi, position);
+}
+
+/* A vertex entry point writes @builtin(position). */
+static bool vertex_position(checker *c, uint32_t fn, const sema_fn *fi, bool position) {
+    if (fi->stage != WGSL_STAGE_VERTEX || position) return true;
+    ERR(sema_decl_span(c->cc, fn, false), "a vertex shader must include the 'position' builtin in its return type");
+    return false;
+}
+
 static void sort_u32(uint32_t *v, uint32_t n, const checker *c) {
     for (uint32_t i = 1; i < n; i++) {
         uint32_t x = v[i], j = i;
@@ -525,7 +603,6 @@ static bool param_attrs_ok(checker *c, const sema_fn *fi, const ast_node *pn) {
                 }
             }
             break;
-        case AST_ATTR_diagnostic: break;
         default:
             ERR(attr_span(a), "'@%s' is not valid for function parameters", ast_attr_name((ast_attr)a->op));
             return false;
@@ -621,6 +698,10 @@ static void fn_decl(checker *c, uint32_t h) {
             ERR(attr_span(a), "'@%s' is not valid for function return types", ast_attr_name((ast_attr)a->op));
             return;
         }
+        if (!fi->stage) {
+            ERR(attr_span(a), "'@%s' is not valid for non-entry point function return types", ast_attr_name((ast_attr)a->op));
+            return;
+        }
     }
     /* return type */
     if (n->u.fn.ret_type) {
@@ -637,16 +718,38 @@ static void fn_decl(checker *c, uint32_t h) {
     c->ret = fi->ret;
     c->loops = c->breakables = c->in_continuing = c->cont_loops = 0;
     c->callees.n = 0;
-    c->first_discard = 0;
+    c->first_frag = 0;
     for (uint32_t i = 0; i < c->globals.n; i++) c->gseen[c->globals.v[i]] = 0;
     c->globals.n = 0;
+    chk_alias_begin(c);
     int b = chk_block_stmts(c, n->u.fn.body);
+    chk_alias_end(c, fi);
     fi->may_fall_through = (b & B_NEXT) != 0;
-    for (uint32_t i = 0; i < c->callees.n && !c->first_discard; i++)
-        c->first_discard = c->discard_of[c->callees.v[i]];
-    c->discard_of[h] = c->first_discard;
-    if (fi->stage == WGSL_STAGE_COMPUTE && c->first_discard) {
-        ERR(nsp(c, c->first_discard), "discard statement cannot be used in compute pipeline stage");
+    for (uint32_t i = 0; i < c->callees.n && !c->first_frag; i++)
+        c->first_frag = c->frag_of[c->callees.v[i]];
+    c->frag_of[h] = c->first_frag;
+    if (fi->stage == WGSL_STAGE_COMPUTE && c->first_frag && N(c->first_frag)->kind == AST_CALL) {
+        /* a derivative: Tint names the call chain, innermost function first */
+        ERR(nsp(c, c->first_frag), "built-in cannot be used by compute pipeline stage");
+        uint32_t chain[64], nchain = 0, x = c->first_frag;
+        for (uint32_t f = h; f && nchain < 64;) {
+            const ast_node *fn = N(f);
+            chain[nchain++] = f;
+            if (N(x)->sp.off >= fn->sp.off && N(x)->sp.off < fn->sp.off + fn->sp.len) break;
+            const sema_fn *ff = f == h ? NULL : sema_fn_of(c->sm, f);
+            const uint32_t *cs = ff ? ff->callees : c->callees.v;
+            uint32_t ncs = ff ? ff->ncallees : c->callees.n, next = 0;
+            for (uint32_t i = 0; i < ncs && !next; i++)
+                if (c->frag_of[cs[i]] == x) next = cs[i];
+            f = next;
+        }
+        for (uint32_t i = nchain; nchain > 1 && i-- > 0;)
+            NOTE(sema_decl_span(c->cc, chain[i], false), i ? "called by function '%s'" : "called by entry point '%s'",
+                 str(c, N(chain[i])->u.fn.name));
+        return;
+    }
+    if (fi->stage == WGSL_STAGE_COMPUTE && c->first_frag) {
+        ERR(nsp(c, c->first_frag), "discard statement cannot be used in compute pipeline stage");
         return;
     }
     if (fi->ret && !ty_is_constructible(c->tt, fi->ret)) {
@@ -697,6 +800,8 @@ static void fn_decl(checker *c, uint32_t h) {
             return;
         }
     }
+    /* entry point interface: the return type (a builtin or location, or a struct of them) */
+    if (fi->stage && (fi->ret ? !ret_io_ok(c, h, fi) : !vertex_position(c, h, fi, false))) return;
     /* entry point interface: resources */
     if (fi->stage) {
         uint64_t wg = 0;
@@ -822,7 +927,8 @@ int wgsl_check(wgsl_cc *cc) {
     c->m = m;
     c->tt = &sm->tt;
     c->gseen = arena_alloc(&cc->arena, sm->node_count);
-    c->discard_of = arena_alloc(&cc->arena, sm->node_count * sizeof *c->discard_of);
+    c->frag_of = arena_alloc(&cc->arena, sm->node_count * sizeof *c->frag_of);
+    c->acc_slot = arena_alloc(&cc->arena, sm->node_count * sizeof *c->acc_slot);
 
     directives(c);
     if (c->errors) return 1;
@@ -831,7 +937,10 @@ int wgsl_check(wgsl_cc *cc) {
         uint32_t h = sm->decl_order[i];
         switch ((ast_kind)N(h)->kind) {
         case AST_VAR: global_var_decl(c, h); break;
-        case AST_CONST: chk_value_decl(c, h, true); break;
+        case AST_CONST:
+            if (N(h)->attrs.count) ERR(sema_decl_span(cc, h, false), "'const' declaration does not accept attributes");
+            else chk_value_decl(c, h, true);
+            break;
         case AST_OVERRIDE: override_decl(c, h); break;
         case AST_ALIAS: alias_decl(c, h); break;
         case AST_STRUCT: struct_decl(c, h); break;

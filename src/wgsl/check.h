@@ -28,14 +28,20 @@ typedef struct checker {
     uint32_t breakables;        /* enclosing loops + switches */
     uint32_t in_continuing;     /* inside a continuing block (loops since then in `cont_loops`) */
     uint32_t cont_loops;
+    uint32_t continuing;        /* the innermost continuing block being checked (0 = none) */
     ARR(uint32_t) callees;
     ARR(uint32_t) globals;
     uint8_t *gseen;             /* [node_count]: global already in `globals` of this function */
     bool in_const;              /* checking a const-expression context (const decl init) */
+    uint32_t no_eval;           /* inside the operand a short-circuit skips: no const-evaluation errors */
     uint32_t override_key;      /* unique keys for unnamed override-sized arrays */
     ARR(uint32_t) structs;      /* STRUCT nodes checked so far (to find a struct type's members) */
-    uint32_t first_discard;     /* first discard statement of the function (or of a callee) */
-    uint32_t *discard_of;       /* [node_count]: FN node -> its first_discard */
+    uint32_t first_frag;        /* first fragment-only construct (discard statement, derivative
+                                   call) of the function, else of a callee */
+    uint32_t *frag_of;          /* [node_count]: FN node -> its first_frag */
+    ARR(sema_access) accs;      /* alias analysis: this function's accesses (alias.c) */
+    uint32_t *acc_slot;         /* [node_count]: root node -> index + 1 in `accs` */
+    uint32_t *arg_w, *arg_r;    /* [node_count] each, allocated at the first call (alias.c) */
     uint32_t errors;
 } checker;
 
@@ -133,11 +139,21 @@ const char *chk_decl_kind_word(checker *c, uint32_t d);
 uint32_t chk_templ_arg(const checker *c, uint32_t h, uint32_t i);
 ty_t chk_type_expr(checker *c, uint32_t h);
 ty_t chk_common_scalar(ty_t a, ty_t b);
+ty_t chk_binop_types(checker *c, ast_op op, ty_t l, ty_t r, bool lconst, ty_t *lt, ty_t *rt);
+cv_binop chk_cv_binop(ast_op op);
 sema_expr *chk_expr(checker *c, uint32_t h);
 ty_t chk_rval(checker *c, uint32_t h);
 bool chk_builtin_must_use(checker *c, uint32_t call);
 
+/* alias.c: alias analysis (spec "Alias Analysis") */
+uint32_t chk_root_ident(const checker *c, uint32_t h);
+void chk_access(checker *c, uint32_t h, uint32_t bits);    /* h reads / writes (SEMA_ACC_*) its root */
+void chk_alias_begin(checker *c);                           /* before a function body */
+void chk_alias_end(checker *c, sema_fn *fi);                /* after it: fi's summary */
+bool chk_alias_call(checker *c, uint32_t call, uint32_t fn); /* false after an error */
+
 /* check_stmt.c */
+const char *chk_swizzle_ref_name(checker *c, uint32_t lh, char *buf, size_t size);
 bool chk_big_array_check(checker *c, uint32_t tn, ty_t t, span fallback);
 void chk_value_decl(checker *c, uint32_t h, bool module);
 void chk_diag_filters_ok(checker *c, ast_list list, const char *use);

@@ -18,6 +18,21 @@ static void set_value(checker *c, uint32_t h, const cv_value *v) {
     EX(c, h)->stage = SEMA_STAGE_CONST;
 }
 
+/* A const-evaluation error at node h, message `msg`: reported (h becomes erroneous, true), except
+ * inside the operand that a short-circuit skips (`false && e`, `true || e`: c->no_eval), which is
+ * not evaluated: there h just has no value and runtime stage (false). */
+static bool eval_failed(checker *c, uint32_t h, const char *msg) {
+    sema_expr *e = EX(c, h);
+    if (c->no_eval) {
+        e->cval = 0;
+        e->stage = SEMA_STAGE_RUNTIME;
+        return false;
+    }
+    ERR(nsp(c, h), "%s", msg);
+    e->type = 0;
+    return true;
+}
+
 /* Converts the (already checked) expression h to type `to` when it is abstract and converts
  * automatically; returns true when h now has type `to`. */
 bool chk_materialize(checker *c, uint32_t h, ty_t to) {
@@ -30,11 +45,10 @@ bool chk_materialize(checker *c, uint32_t h, ty_t to) {
     if (e->cval) {
         cv_value out;
         if (cv_convert_implicit(&c->sm->cv, &c->sm->values[e->cval], to, &out)) {
-            ERR(nsp(c, h), "%s", c->sm->cv.msg);
-            e->type = 0;
-            return false;
+            if (eval_failed(c, h, c->sm->cv.msg)) return false;
+        } else {
+            e->cval = put_value(c, &out);
         }
-        e->cval = put_value(c, &out);
     }
     e->type = to;
     return true;
@@ -262,7 +276,19 @@ static ty_t sgm_type(checker *c, uint32_t h, ty_sgm_use use, const char *s, uint
 }
 
 /* Resolves an identifier (with template list) in type position. */
+static ty_t type_expr(checker *c, uint32_t h);
+
+/* A type expression; its template arguments (array counts) are evaluated even inside an operand
+ * that a short-circuit skips. */
 ty_t chk_type_expr(checker *c, uint32_t h) {
+    uint32_t save = c->no_eval;
+    c->no_eval = 0;
+    ty_t t = type_expr(c, h);
+    c->no_eval = save;
+    return t;
+}
+
+static ty_t type_expr(checker *c, uint32_t h) {
     if (!h) return 0;
     const ast_node *n = N(h);
     if (n->kind != AST_IDENT) {
@@ -391,6 +417,30 @@ ty_t chk_type_expr(checker *c, uint32_t h) {
                 return 0;
             }
         }
+        /* the store type in its address space, wherever the pointer type is written (an alias too) */
+        uint32_t sn = chk_templ_arg(c, h, 1);
+        if (ty_is_ptr(c->tt, st)) {
+            ERR(nsp(c, sn), "%s cannot be used as the store type of a pointer", TN(st));
+            return 0;
+        }
+        bool local = as == TY_AS_FUNCTION || as == TY_AS_PRIVATE || as == TY_AS_WORKGROUP;
+        if ((as == TY_AS_FUNCTION || as == TY_AS_PRIVATE) && ty_has(c->tt, st, TY_F_HAS_RUNTIME)) {   /* Tint: not workgroup */
+            ERR(nsp(c, sn), "runtime-sized arrays cannot be used in the <%s> address space", ty_as_name(as));
+            return 0;
+        }
+        if (local && !chk_big_array_check(c, sn, st, nsp(c, sn))) return 0;
+        if (as == TY_AS_STORAGE && am == TY_ACCESS_WRITE) {
+            ERR(nsp(c, h), "access mode 'write' is not valid for the 'storage' address space");
+            return 0;
+        }
+        if (ty_has(c->tt, st, TY_F_HAS_ATOMIC) && as != TY_AS_STORAGE && as != TY_AS_WORKGROUP) {
+            ERR(nsp(c, h), "'atomic' variables must have 'storage' or 'workgroup' address space");
+            return 0;
+        }
+        if (ty_has(c->tt, st, TY_F_HAS_ATOMIC) && as == TY_AS_STORAGE && am == TY_ACCESS_READ) {
+            ERR(nsp(c, h), "atomic variables in 'storage' address space must have 'read_write' access mode");
+            return 0;
+        }
         t = ty_ptr(c->tt, as, st, am);
     } else {
         ERR(nsp(c, h), "unresolved type '%s'", s);
@@ -426,13 +476,11 @@ static void no_overload(checker *c, uint32_t h, ast_op op, ty_t l, ty_t r) {
     else ERR(nsp(c, h), "no matching overload for 'operator %s (%s)'", ast_op_name(op), TN(l));
 }
 
-static void binary_expr(checker *c, uint32_t h, sema_expr *e) {
-    const ast_node *n = N(h);
-    ast_op op = (ast_op)n->op;
-    uint32_t lh = n->u.binary.lhs, rh = n->u.binary.rhs;
-    ty_t l = chk_rval(c, lh);
-    ty_t r = chk_rval(c, rh);
-    if (!l || !r) return;
+cv_binop chk_cv_binop(ast_op op) { return binop_of[op < AST_OP_COUNT ? op : 0]; }
+
+/* The result type of `l op r` (0 when no overload matches) and the types the operands convert to
+ * (*lt, *rt).  `lconst`: the lhs is a const-expression (an abstract-int shifted stays abstract). */
+ty_t chk_binop_types(checker *c, ast_op op, ty_t l, ty_t r, bool lconst, ty_t *ltp, ty_t *rtp) {
     const ty_info *li = ty_get(c->tt, l), *ri = ty_get(c->tt, r);
     ty_t ls = ty_scalar_of(c->tt, l), rs = ty_scalar_of(c->tt, r);
     ty_t res = 0, lt = 0, rt = 0;       /* result and operand types after conversion */
@@ -492,7 +540,7 @@ static void binary_expr(checker *c, uint32_t h, sema_expr *e) {
         if (!is_int_scalar(ls) || !is_int_scalar(rs) || rs == TY_I32) break;
         lt = res = l;
         rt = lvec ? ty_vec(c->tt, li->n, TY_U32) : TY_U32;
-        if (ls == TY_AINT && EX(c, lh)->stage != SEMA_STAGE_CONST) lt = res = ty_with_scalar(c->tt, l, TY_I32);
+        if (ls == TY_AINT && !lconst) lt = res = ty_with_scalar(c->tt, l, TY_I32);
         break;
     }
     case AST_OP_EQ: case AST_OP_NE: case AST_OP_LT: case AST_OP_LE: case AST_OP_GT: case AST_OP_GE: {
@@ -505,6 +553,26 @@ static void binary_expr(checker *c, uint32_t h, sema_expr *e) {
     }
     default: break;
     }
+    *ltp = lt;
+    *rtp = rt;
+    return res;
+}
+
+static void binary_expr(checker *c, uint32_t h, sema_expr *e) {
+    const ast_node *n = N(h);
+    ast_op op = (ast_op)n->op;
+    uint32_t lh = n->u.binary.lhs, rh = n->u.binary.rhs;
+    ty_t l = chk_rval(c, lh);
+    /* `false && e` / `true || e` with a constant lhs: e is checked but not evaluated, and the
+       expression is the constant lhs */
+    const cv_value *lv0 = l == TY_BOOL && EX(c, lh)->stage == SEMA_STAGE_CONST ? val(c, lh) : NULL;
+    bool skip = lv0 && ((op == AST_OP_LAND && !lv0->u.b) || (op == AST_OP_LOR && lv0->u.b));
+    c->no_eval += skip;
+    ty_t r = chk_rval(c, rh);
+    c->no_eval -= skip;
+    if (!l || !r) return;
+    ty_t lt = 0, rt = 0;
+    ty_t res = chk_binop_types(c, op, l, r, EX(c, lh)->stage == SEMA_STAGE_CONST, &lt, &rt);
     if (!res) {
         no_overload(c, h, op, l, r);
         return;
@@ -515,8 +583,12 @@ static void binary_expr(checker *c, uint32_t h, sema_expr *e) {
     }
     e->kind = SEMA_EK_VALUE;
     e->type = res;
+    if (skip) {
+        set_value(c, h, val(c, lh));
+        return;
+    }
     e->stage = (uint8_t)stage_max(EX(c, lh)->stage, EX(c, rh)->stage);
-    if (e->stage != SEMA_STAGE_CONST && (EX(c, lh)->cval || EX(c, rh)->cval) && op < AST_OP_COUNT) {
+    if (!c->no_eval && e->stage != SEMA_STAGE_CONST && (EX(c, lh)->cval || EX(c, rh)->cval) && op < AST_OP_COUNT) {
         /* one constant operand: division by zero, shift count not below the bit width */
         const cv_value *lv = EX(c, lh)->stage == SEMA_STAGE_CONST ? val(c, lh) : NULL;
         const cv_value *rv = EX(c, rh)->stage == SEMA_STAGE_CONST ? val(c, rh) : NULL;
@@ -529,8 +601,7 @@ static void binary_expr(checker *c, uint32_t h, sema_expr *e) {
     if (e->stage == SEMA_STAGE_CONST && val(c, lh) && val(c, rh)) {
         cv_value out;
         if (cv_binary(&c->sm->cv, binop_of[op], val(c, lh), val(c, rh), &out)) {
-            ERR(nsp(c, h), "%s", c->sm->cv.msg);
-            e->type = 0;
+            eval_failed(c, h, c->sm->cv.msg);
             return;
         }
         set_value(c, h, &out);
@@ -548,7 +619,10 @@ static void unary_expr(checker *c, uint32_t h, sema_expr *e) {
         if (!o->type) return;
         if (o->kind != SEMA_EK_REF) {
             uint32_t d = N(oh)->kind == AST_IDENT ? o->decl : 0;
+            char nb[128];
+            const char *sw = o->kind == SEMA_EK_VALUE ? chk_swizzle_ref_name(c, oh, nb, sizeof nb) : NULL;
             if (d) ERR(nsp(c, oh), "cannot take the address of '%s'", decl_desc(c, d));
+            else if (sw) ERR(nsp(c, oh), "cannot take the address of value of type '%s'", sw);
             else ERR(nsp(c, oh), "cannot take the address of a value of type '%s'", TN(o->type));
             return;
         }
@@ -604,8 +678,7 @@ static void unary_expr(checker *c, uint32_t h, sema_expr *e) {
     if (e->stage == SEMA_STAGE_CONST && val(c, oh)) {
         cv_value out;
         if (cv_unary(&c->sm->cv, cop, val(c, oh), &out)) {
-            ERR(nsp(c, h), "%s", c->sm->cv.msg);
-            e->type = 0;
+            eval_failed(c, h, c->sm->cv.msg);
             return;
         }
         set_value(c, h, &out);
@@ -660,7 +733,7 @@ static void index_expr(checker *c, uint32_t h, sema_expr *e) {
         return;
     }
     sema_expr *ie = EX(c, n->u.index.index);
-    if (ie->cval) {
+    if (ie->cval && !c->no_eval) {
         int64_t k = val(c, n->u.index.index)->u.i;
         if (k < 0 || (bound && k >= bound)) {
             ERR(nsp(c, n->u.index.index), "index %lld out of bounds [0..%u]", (long long)k, bound ? bound - 1 : 0);
@@ -683,8 +756,7 @@ static void index_expr(checker *c, uint32_t h, sema_expr *e) {
     if (e->stage == SEMA_STAGE_CONST && be->cval && ie->cval) {
         cv_value out;
         if (cv_index(&c->sm->cv, val(c, n->u.index.base), val(c, n->u.index.index)->u.i, &out)) {
-            ERR(nsp(c, h), "%s", c->sm->cv.msg);
-            e->type = 0;
+            eval_failed(c, h, c->sm->cv.msg);
             return;
         }
         set_value(c, h, &out);
@@ -786,7 +858,10 @@ static void member_expr(checker *c, uint32_t h, sema_expr *e) {
             e->stage = SEMA_STAGE_RUNTIME;
             return;
         }
-        if (is_ref && be->kind == SEMA_EK_REF) be->load = 1;
+        if (is_ref) {   /* the whole vector is loaded (also through a pointer) */
+            if (be->kind == SEMA_EK_REF) be->load = 1;
+            chk_access(c, n->u.member.base, SEMA_ACC_READ);
+        }
         e->kind = SEMA_EK_VALUE;
         e->type = len == 1 ? bi->elem : ty_vec(c->tt, (uint32_t)len, bi->elem);
         e->stage = is_ref ? SEMA_STAGE_RUNTIME : be->stage;
@@ -842,8 +917,7 @@ static void const_construct(checker *c, uint32_t h, sema_expr *e, ty_t t, uint32
         rc = cv_composite(cx, t, elems, nargs, &out);
     }
     if (rc) {
-        ERR(nsp(c, h), "%s", cx->msg);
-        e->type = 0;
+        eval_failed(c, h, cx->msg);
         return;
     }
     set_value(c, h, &out);
@@ -1067,8 +1141,7 @@ static void bitcast_expr(checker *c, uint32_t h, sema_expr *e) {
     if (e->stage == SEMA_STAGE_CONST && EX(c, arg_at(c, h, 0))->cval) {
         cv_value out;
         if (cv_bitcast(&c->sm->cv, val(c, arg_at(c, h, 0)), t, &out)) {
-            ERR(nsp(c, h), "%s", c->sm->cv.msg);
-            e->type = 0;
+            eval_failed(c, h, c->sm->cv.msg);
             return;
         }
         set_value(c, h, &out);
@@ -1104,6 +1177,7 @@ static void user_call(checker *c, uint32_t h, sema_expr *e, uint32_t fn) {
             return;
         }
     }
+    if (!chk_alias_call(c, h, fn)) return;
     e->kind = SEMA_EK_VALUE;
     e->type = fi ? fi->ret : 0;
     e->call = SEMA_CALL_FN;
@@ -1274,6 +1348,7 @@ ty_t chk_rval(checker *c, uint32_t h) {
             return 0;
         }
         e->load = 1;
+        chk_access(c, h, SEMA_ACC_READ);
         return ri->elem;
     }
     case SEMA_EK_TYPE: {
@@ -1397,6 +1472,7 @@ static void sgm_call(checker *c, uint32_t h, sema_expr *e, bi_fn f, ty_t tmpl, c
         }
         ret = ty_coopmat(c->tt, (ty_sgm_scope)scope, TY_SGM_RESULT, rel, r->n, l->rows);
     }
+    chk_access(c, arg_at(c, h, 0), f == BI_subgroupMatrixLoad ? SEMA_ACC_READ : f == BI_subgroupMatrixStore ? SEMA_ACC_WRITE : 0);
     e->kind = SEMA_EK_VALUE;
     e->type = ret ? ret : TY_VOID;
     e->call = SEMA_CALL_BUILTIN;
@@ -1463,6 +1539,10 @@ static void builtin_call(checker *c, uint32_t h, sema_expr *e, const char *name)
         ERR(nsp(c, arg_at(c, h, 1)), "the %s argument of '%s' must be a const-expression", "second", name);
         return;
     }
+    if ((bi->flags & BI_F_FRAG) && !c->first_frag) c->first_frag = h;
+    if (f == BI_atomicLoad || f == BI_workgroupUniformLoad) chk_access(c, arg_at(c, h, 0), SEMA_ACC_READ);
+    else if (f == BI_atomicStore) chk_access(c, arg_at(c, h, 0), SEMA_ACC_WRITE);
+    else if (bi->flags & BI_F_ATOM) chk_access(c, arg_at(c, h, 0), SEMA_ACC_READ | SEMA_ACC_WRITE);
     e->kind = SEMA_EK_VALUE;
     e->type = m.ret ? m.ret : TY_VOID;
     e->call = SEMA_CALL_BUILTIN;
@@ -1473,8 +1553,7 @@ static void builtin_call(checker *c, uint32_t h, sema_expr *e, const char *name)
         for (uint32_t i = 0; i < nargs; i++) vals[i] = *val(c, arg_at(c, h, i));
         cv_value out;
         if (bi_eval(&c->sm->cv, &m, vals, nargs, &out)) {
-            ERR(nsp(c, h), "%s", c->sm->cv.msg);
-            e->type = 0;
+            eval_failed(c, h, c->sm->cv.msg);
             return;
         }
         set_value(c, h, &out);
@@ -1486,7 +1565,7 @@ static void builtin_call(checker *c, uint32_t h, sema_expr *e, const char *name)
             uint32_t ah = arg_at(c, h, i);
             if (EX(c, ah)->stage == SEMA_STAGE_CONST && EX(c, ah)->cval) cvals[i] = val(c, ah);
         }
-        int bad = bi_check_const_args(c->tt, &m, cvals, nargs, msg, sizeof msg);
+        int bad = c->no_eval ? -1 : bi_check_const_args(c->tt, &m, cvals, nargs, msg, sizeof msg);
         if (bad >= 0) {
             /* Tint blames the argument for the subgroup lane/mask/delta limits, else the call */
             ERR(nsp(c, (bi->flags & BI_F_SUB) ? arg_at(c, h, (uint32_t)bad) : h), "%s", msg);

@@ -27,10 +27,21 @@ static uint32_t root_decl(checker *c, uint32_t h) {
 }
 
 /* For an assignment lhs that is a swizzle (or a swizzle of swizzles) of a vector reference or
- * pointer: the reference / pointer node, with the vector components written in comps[0..*n);
+ * pointer, or one element of such a swizzle (`v.zyx[i]`): the reference / pointer node, with the
+ * vector components written in comps[0..*n) (an element with a runtime index: comps[0] = 0);
  * else 0. */
 static uint32_t swizzle_target(checker *c, uint32_t lh, uint8_t comps[4], uint32_t *n) {
     const sema_expr *l = EX(c, lh);
+    if (lh && N(lh)->kind == AST_INDEX && l->kind == SEMA_EK_VALUE && l->type) {
+        uint32_t b = N(lh)->u.index.base;
+        const sema_expr *be = EX(c, b);
+        if (N(b)->kind != AST_MEMBER || be->kind != SEMA_EK_VALUE || be->swz_n < 2) return 0;
+        uint32_t r = swizzle_target(c, b, comps, n);
+        const cv_value *iv = val(c, N(lh)->u.index.index);
+        comps[0] = iv && iv->u.i >= 0 && iv->u.i < *n ? comps[iv->u.i] : 0;
+        *n = 1;
+        return r;
+    }
     if (!lh || N(lh)->kind != AST_MEMBER || l->kind != SEMA_EK_VALUE || !l->swz_n) return 0;
     *n = l->swz_n;
     memcpy(comps, l->swz, 4);
@@ -45,19 +56,20 @@ static uint32_t swizzle_target(checker *c, uint32_t lh, uint8_t comps[4], uint32
     }
 }
 
-/* Tint's name for a swizzle of a vector reference, "swizzle<function, vec2<f32>, read_write, 4, 2>",
- * or NULL when the assignment's lhs `lh` is not one. */
-static const char *swizzle_ref_name(checker *c, uint32_t lh, char *buf, size_t size) {
+/* Tint's name for a swizzle of a vector reference, "swizzle<function, vec2<f32>, read_write, 4, 2>"
+ * (an element of one: "swizzle<function, f32, read_write, 3, 1>"), or NULL when `lh` is not one. */
+const char *chk_swizzle_ref_name(checker *c, uint32_t lh, char *buf, size_t size) {
     const sema_expr *l = EX(c, lh);
     uint8_t comps[4];
     uint32_t n;
     uint32_t root = swizzle_target(c, lh, comps, &n);
     if (!root) return NULL;
     const ty_info *ri = ty_get(c->tt, EX(c, root)->type);
-    ty_t bt = sema_value_type(c->sm, N(lh)->u.member.base);     /* the vector swizzled last */
+    uint32_t bh = N(lh)->kind == AST_INDEX ? N(lh)->u.index.base : N(lh)->u.member.base;
+    ty_t bt = sema_value_type(c->sm, bh);                       /* the vector swizzled last */
     if (ty_is_ptr(c->tt, bt) || ty_is_ref(c->tt, bt)) bt = ty_get(c->tt, bt)->elem;
     snprintf(buf, size, "swizzle<%s, %s, %s, %u, %u>", ty_as_name((ty_as)ri->as), TN(l->type),
-             ty_access_name((ty_access)ri->access), (unsigned)ty_get(c->tt, bt)->n, (unsigned)l->swz_n);
+             ty_access_name((ty_access)ri->access), (unsigned)ty_get(c->tt, bt)->n, l->swz_n ? (unsigned)l->swz_n : 1u);
     return buf;
 }
 
@@ -78,14 +90,19 @@ static ty_t lhs_ref(checker *c, uint32_t lh, bool incdec, span ro_sp) {
                 }
         if (ty_get(c->tt, EX(c, root)->type)->access == TY_ACCESS_READ) {
             char nb[128];
-            ERR(ro_sp, "cannot store into a read-only type '%s'", swizzle_ref_name(c, lh, nb, sizeof nb));
+            ERR(ro_sp, "cannot store into a read-only type '%s'", chk_swizzle_ref_name(c, lh, nb, sizeof nb));
             return 0;
         }
+        chk_access(c, lh, SEMA_ACC_WRITE);
         return l->type;
     }
     if (l->kind != SEMA_EK_REF) {
         uint32_t d = root_decl(c, lh);
-        if (d && (N(d)->kind == AST_LET || N(d)->kind == AST_PARAM || N(d)->kind == AST_CONST ||
+        char nb[128];
+        const char *sw = l->kind == SEMA_EK_VALUE ? chk_swizzle_ref_name(c, lh, nb, sizeof nb) : NULL;
+        if (sw) {
+            ERR(nsp(c, lh), "cannot %s value of type '%s'", incdec ? "modify" : "assign to", sw);
+        } else if (d && (N(d)->kind == AST_LET || N(d)->kind == AST_PARAM || N(d)->kind == AST_CONST ||
                   N(d)->kind == AST_OVERRIDE)) {
             const char *w = chk_decl_kind_word(c, d);
             bool param = N(d)->kind == AST_PARAM;
@@ -101,9 +118,7 @@ static ty_t lhs_ref(checker *c, uint32_t lh, bool incdec, span ro_sp) {
             if (param) NOTE(dsp, "parameter '%s' declared here", nm);
             else NOTE(dsp, "'%s' declared here", decl_desc(c, d));
         } else if (l->kind == SEMA_EK_VALUE) {
-            char nb[128];
-            const char *sw = swizzle_ref_name(c, lh, nb, sizeof nb);
-            ERR(nsp(c, lh), "cannot %s value of type '%s'", incdec ? "modify" : "assign to", sw ? sw : TN(l->type));
+            ERR(nsp(c, lh), "cannot %s value of type '%s'", incdec ? "modify" : "assign to", TN(l->type));
         } else {
             chk_rval(c, lh);
         }
@@ -114,6 +129,7 @@ static ty_t lhs_ref(checker *c, uint32_t lh, bool incdec, span ro_sp) {
         ERR(ro_sp, "cannot store into a read-only type '%s'", TN(l->type));
         return 0;
     }
+    chk_access(c, lh, SEMA_ACC_WRITE);
     return ri->elem;
 }
 
@@ -162,43 +178,30 @@ static int assign_stmt(checker *c, uint32_t h) {
         }
         bool rep;
         char nb[128];
-        const char *sw = swizzle_ref_name(c, lh, nb, sizeof nb);
+        const char *sw = chk_swizzle_ref_name(c, lh, nb, sizeof nb);
         if (!chk_convert_or_report(c, rh, st, &rep) && !rep)
             ERR(assign_op_span(c, h), "cannot assign '%s' to '%s'", TN(rt), sw ? sw : TN(st));
         return B_NEXT;
     }
-    /* compound: lhs op= rhs behaves as lhs = lhs op rhs; type the operator on (st, rt) */
+    /* compound: lhs op= rhs behaves as lhs = lhs op rhs: the operator's overload on (st, rt), whose
+       result must be the store type (`v *= m` with v a vector and m a square matrix) */
     ast_op op = (ast_op)n->op;
-    ty_t ss = ty_scalar_of(c->tt, st), rs = ty_scalar_of(c->tt, rt);
-    ty_t s = chk_common_scalar(ss, rs);
-    bool ok = false;
-    ty_t want = 0;
-    if (op == AST_OP_SHL || op == AST_OP_SHR) {
-        ok = is_int_scalar(ss) && (rs == TY_U32 || rs == TY_AINT) && ty_width(c->tt, st) == ty_width(c->tt, rt) &&
-             ty_is_vec(c->tt, st) == ty_is_vec(c->tt, rt);
-        want = ty_with_scalar(c->tt, rt, TY_U32);
-    } else if (s && s == ss) {
-        if (ty_is_mat(c->tt, st)) {
-            ok = (op == AST_OP_ADD || op == AST_OP_SUB) ? ty_with_scalar(c->tt, rt, s) == st
-                 : op == AST_OP_MUL && (ty_is_scalar(c->tt, rt) || ty_with_scalar(c->tt, rt, s) == st ||
-                                        (ty_is_mat(c->tt, rt) && ty_get(c->tt, rt)->n == ty_get(c->tt, st)->n &&
-                                         ty_get(c->tt, rt)->rows == ty_get(c->tt, rt)->n));
-            want = ty_with_scalar(c->tt, rt, s);
-        } else {
-            bool same_shape = ty_with_scalar(c->tt, rt, s) == st;
-            bool scal_rhs = ty_is_scalar(c->tt, rt) && ty_is_vec(c->tt, st);
-            if (op == AST_OP_AND || op == AST_OP_OR || op == AST_OP_XOR)
-                ok = same_shape && !is_float_scalar(s) && !(s == TY_BOOL && op == AST_OP_XOR);
-            else
-                ok = (same_shape || scal_rhs) && s != TY_BOOL;
-            want = same_shape ? st : s;
-        }
-    }
-    if (!ok || !chk_materialize(c, rh, want)) {
+    ty_t lt = 0, want = 0;
+    ty_t res = chk_binop_types(c, op, st, rt, false, &lt, &want);
+    if (!res || !chk_materialize(c, rh, want)) {
         if (EX(c, rh)->type)
             ERR(assign_op_span(c, h), "no matching overload for 'operator %s= (%s, %s)'", ast_op_name(op), TN(st), TN(rt));
         return B_NEXT;
     }
+    if (res != st) {
+        ERR(assign_op_span(c, h), "cannot assign '%s' to '%s'", TN(res), TN(st));
+        return B_NEXT;
+    }
+    /* a constant rhs: integer division by zero, shift count not below the bit width */
+    const sema_expr *re = EX(c, rh);
+    if (re->stage == SEMA_STAGE_CONST && re->cval &&
+        cv_check_partial_binary(&c->sm->cv, chk_cv_binop(op), lt, NULL, &c->sm->values[re->cval]))
+        ERR(assign_op_span(c, h), "%s", c->sm->cv.msg);
     return B_NEXT;
 }
 
@@ -311,6 +314,7 @@ void chk_value_decl(checker *c, uint32_t h, bool module) {
     if (!module && (k == AST_LET || k == AST_CONST || k == AST_VAR) &&
         !chk_big_array_check(c, n->u.var.type, t, decl_span(c, h)))
         return;
+    if (k == AST_LET && ty_is_ptr(c->tt, t)) d->root = chk_root_ident(c, ih);
     d->type = t;
 }
 
@@ -382,10 +386,12 @@ static int loop_body(checker *c, uint32_t body, uint32_t continuing, int *bc) {
     *bc = 0;
     if (continuing) {
         c->in_continuing++;
-        uint32_t save = c->cont_loops;
+        uint32_t save = c->cont_loops, save_cont = c->continuing;
         c->cont_loops = 0;
+        c->continuing = continuing;
         *bc = chk_block_stmts(c, continuing);
         c->cont_loops = save;
+        c->continuing = save_cont;
         c->in_continuing--;
     }
     c->loops--;
@@ -598,13 +604,20 @@ static int stmt_inner(checker *c, uint32_t h) {
             ERR(n->sp, "`break` must not be used to exit from a continuing block. Use `break if` instead.");
         }
         return B_BREAK;
-    case AST_BREAK_IF:
-        if (!c->in_continuing) {
+    case AST_BREAK_IF: {
+        const ast_node *cb = c->continuing && !c->cont_loops ? N(c->continuing) : NULL;
+        if (!cb || !cb->u.block.stmts.count || ast_item(c->m, cb->u.block.stmts, cb->u.block.stmts.count - 1) != h) {
             ERR(n->sp, "break-if must be the last statement in a continuing block");
+            if (cb) {   /* Tint points at the block's '{' */
+                uint32_t o = cb->sp.off;
+                while (o < cb->sp.off + cb->sp.len && c->cc->src[o] != '{') o++;
+                NOTE(span_make(o, cb->sp.off + cb->sp.len - o), "see continuing block here");
+            }
             return B_NEXT;
         }
         cond_bool(c, n->u.ret.value, "break-if");
         return B_BREAK | B_NEXT;
+    }
     case AST_CONTINUE:
         if (!c->loops) {
             ERR(n->sp, "continue statement must be in a loop");
@@ -615,7 +628,7 @@ static int stmt_inner(checker *c, uint32_t h) {
         }
         return B_CONTINUE;
     case AST_DISCARD:
-        if (!c->first_discard) c->first_discard = h;
+        if (!c->first_frag) c->first_frag = h;
         return B_NEXT;
     case AST_CALL_STMT: {
         uint32_t call = n->u.call_stmt.call;

@@ -1148,7 +1148,7 @@ static uint32_t loop_statement(parser *p, ast_list attrs, uint32_t start) {
                     token *bt = advance(p);
                     advance(p);
                     uint32_t c = expression(p);
-                    if (!c) fail_expected(p, "expression", "`break-if` statement");
+                    if (!c) fail_at(p, bt->sp, "expected expression for `break-if`");   /* Tint: at `break` */
                     expect(p, TOK_SEMICOLON, "`break-if` statement");
                     uint32_t b = node(p, AST_BREAK_IF, from(p, bt->sp.off));
                     N(b)->u.ret.value = c;
@@ -1438,6 +1438,11 @@ static uint32_t global_directive(parser *p);
  *   | attribute* 'override' optionally_typed_ident ( '=' expression )?
  * type_alias_decl : 'alias' ident '=' type_specifier
  * global_assert : const_assert ';' */
+/* A declaration that takes no attributes: Tint parses it, then rejects them at the first one's name. */
+static void no_attrs(parser *p, ast_list attrs) {
+    if (attrs.count) fail_at(p, span_make(N(ast_item(p->m, attrs, 0))->sp.off + 1, 0), "unexpected attributes");
+}
+
 static uint32_t global_decl(parser *p) {
     p->sync = 1;
     token *t0 = peek(p);
@@ -1496,11 +1501,13 @@ static uint32_t global_decl(parser *p) {
         N(h)->u.alias.name = id->ident;
         N(h)->u.alias.name_off = id->sp.off;
         N(h)->u.alias.type = ty;
+        no_attrs(p, attrs);
         return h;
     }
     case TOK_KW_struct:
         h = struct_decl(p, start);
         N(h)->attrs = attrs;
+        no_attrs(p, attrs);
         return h;
     case TOK_KW_const_assert: {
         advance(p);
@@ -1510,6 +1517,7 @@ static uint32_t global_decl(parser *p) {
         h = node(p, AST_CONST_ASSERT, from(p, start));
         N(h)->attrs = attrs;
         N(h)->u.ret.value = v;
+        no_attrs(p, attrs);
         return h;
     }
     case TOK_KW_enable: case TOK_KW_requires: case TOK_KW_diagnostic:

@@ -146,7 +146,18 @@ typedef struct sema_decl {
     uint32_t fn;                /* owning FN node, 0 at module scope */
     uint32_t index;             /* PARAM: parameter index; MEMBER_DECL: member index */
     uint32_t location;          /* @location value + 1, 0 = none (vertex/fragment IO) */
+    uint32_t root;              /* LET of pointer type: its root identifier (VAR or PARAM node) */
 } sema_decl;
+
+/* Alias analysis (spec "Alias Analysis", alias.c): what a function reads and writes
+ * of a module-scope variable or of a pointer parameter's memory, directly or through callees. */
+enum { SEMA_ACC_READ = 1, SEMA_ACC_WRITE = 2 };
+typedef struct sema_access {
+    uint32_t root;              /* module-scope VAR node, or a PARAM node of the function */
+    uint32_t bits;              /* SEMA_ACC_* */
+    uint32_t read_at, write_at; /* first expression that reads / writes it (in this function or a
+                                   callee; for messages), 0 = none */
+} sema_access;
 
 /* One per function (FN node). */
 typedef struct sema_fn {
@@ -165,6 +176,8 @@ typedef struct sema_fn {
     uint32_t *globals;          /* module-scope VAR and OVERRIDE nodes used, directly or through
                                    callees (transitive), each once, in source order */
     uint32_t nglobals;
+    sema_access *accs;          /* alias analysis: accesses, sorted by root node */
+    uint32_t naccs;
     uint32_t builtin_mask;      /* bit sema_builtin: builtin values of the entry point's params */
     uint64_t workgroup_bytes;   /* entry points: total size of var<workgroup> used (const-sized) */
 } sema_fn;

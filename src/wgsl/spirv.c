@@ -1513,6 +1513,9 @@ static uint32_t builtin_call(emitter *e, uint32_t h) {
         return pack4x8(e, a[0], f == BI_pack4xI8 || f == BI_pack4xI8Clamp, f == BI_pack4xI8Clamp || f == BI_pack4xU8Clamp);
     case BI_unpack4xI8: case BI_unpack4xU8:
         return unpack4x8(e, a[0], f == BI_unpack4xI8);
+    case BI_dpdxFine: case BI_dpdyFine: case BI_fwidthFine: case BI_dpdxCoarse: case BI_dpdyCoarse: case BI_fwidthCoarse:
+        spv_capability(b, SPV_CAP_DerivativeControl);
+        break;
     default: break;
     }
     switch (lw.kind) {
@@ -1762,6 +1765,49 @@ static void swizzle_assign(emitter *e, uint32_t h) {
     }
 }
 
+/* `v.zyx[i] = e` / `v.zyx[i] op= e`: one component of a swizzle of a vector reference or pointer
+ * (bh, with the swizzle's components of v in comps).  A runtime index is clamped to the swizzle
+ * and mapped to v's component through a constant vector of the components. */
+static void swizzle_elem_assign(emitter *e, uint32_t h, uint32_t bh, const uint8_t comps[4]) {
+    const ast_node *n = N(h);
+    uint32_t lhs = n->u.assign.lhs, sh = N(lhs)->u.index.base, ih = N(lhs)->u.index.index;
+    uint32_t nc = EX(sh)->swz_n;
+    pdec p;
+    memset(&p, 0, sizeof p);
+    if (EX(bh)->kind == SEMA_EK_REF) dec_ref(e, bh, &p);
+    else dec_ptr(e, bh, &p);
+    const cv_value *iv = EX(ih)->cval ? sema_value(e->sm, EX(ih)->cval) : NULL;
+    if (iv) {
+        pd_push(e, &p, c_u32(e, comps[iv->u.i >= 0 && iv->u.i < nc ? iv->u.i : 0]), 0);
+    } else {
+        uint32_t i = value(e, ih);
+        if (vt(e, ih) == TY_I32) i = op1(e, SPV_OP_Bitcast, t_u32(e), i);
+        i = SPV_GLSL_CALL(&e->b, t_u32(e), SPV_GLSL_UMin, i, c_u32(e, nc - 1));
+        bool identity = true;
+        for (uint32_t k = 0; k < nc; k++) identity &= comps[k] == k;
+        if (!identity) {
+            cv_value el[4], cv;
+            for (uint32_t k = 0; k < nc; k++) el[k] = cv_int(TY_U32, comps[k]);
+            cv.type = ty_vec(e->tt, nc, TY_U32);
+            cv.n = nc;
+            cv.u.elems = el;
+            i = op2(e, SPV_OP_VectorExtractDynamic, t_u32(e), const_of(e, &cv), i);
+        }
+        pd_push(e, &p, i, 1);
+    }
+    ty_t st = EX(lhs)->type;
+    uint32_t cp = pd_chain(e, &p, st), r;
+    if (n->op == AST_OP_NONE) {
+        r = value(e, n->u.assign.rhs);
+    } else {
+        uint32_t cur = load_sc(e, st, cp, p.sc);
+        uint32_t rv = value(e, n->u.assign.rhs);
+        e->rhs_safe = const_rhs_safe(e, n->u.assign.rhs, (ast_op)n->op);
+        r = binary_vals(e, (ast_op)n->op, st, st, cur, vt(e, n->u.assign.rhs), rv);
+    }
+    store_sc(e, st, cp, r, p.sc);
+}
+
 static void assign_stmt(emitter *e, uint32_t h) {
     const ast_node *n = N(h);
     uint32_t lhs = n->u.assign.lhs;
@@ -1773,6 +1819,13 @@ static void assign_stmt(emitter *e, uint32_t h) {
     if (n->kind == AST_ASSIGN && swizzle_root(e, lhs, comps)) {
         swizzle_assign(e, h);
         return;
+    }
+    if (n->kind == AST_ASSIGN && N(lhs)->kind == AST_INDEX && EX(lhs)->kind != SEMA_EK_REF) {
+        uint32_t bh = swizzle_root(e, N(lhs)->u.index.base, comps);
+        if (bh) {
+            swizzle_elem_assign(e, h, bh, comps);
+            return;
+        }
     }
     ty_t lt = ty_unref(e->tt, EX(lhs)->type);
     uint32_t sc;

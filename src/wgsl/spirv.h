@@ -89,7 +89,7 @@
     X(CooperativeMatrixStoreKHR, 4458) X(CooperativeMatrixMulAddKHR, 4459)
 
 #define SPV_CAPS(X) \
-    X(Matrix, 0) X(Shader, 1) X(Float16, 9) X(Float64, 10) X(Int64, 11) X(Int16, 22) \
+    X(Matrix, 0) X(Shader, 1) X(Float16, 9) X(DerivativeControl, 51) X(Float64, 10) X(Int64, 11) X(Int16, 22) \
     X(GroupNonUniform, 61) X(GroupNonUniformVote, 62) X(GroupNonUniformArithmetic, 63) \
     X(GroupNonUniformBallot, 64) X(GroupNonUniformShuffle, 65) \
     X(GroupNonUniformShuffleRelative, 66) X(GroupNonUniformClustered, 67) \

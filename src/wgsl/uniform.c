@@ -1,5 +1,5 @@
-/* uniform.c - uniformity analysis (spec "Uniformity Analysis"): barriers, workgroupUniformLoad and
- * subgroup operations must be reached in uniform control flow.
+/* uniform.c - uniformity analysis (spec "Uniformity Analysis"): barriers, workgroupUniformLoad,
+ * subgroup operations and derivatives must be reached in uniform control flow.
  *
  * Each function becomes a graph whose edges read "if the target may be non-uniform, so may the
  * source".  Nodes stand for control flow at a point (CF), values of expressions and the contents of
@@ -23,9 +23,13 @@
  * tags (call site must be uniform, parameter i must be uniform), which callers apply; whether the
  * return value and pointer-parameter contents may be non-uniform, or depend on parameters, are
  * tags too.  Functions are analysed callees first (sm->fns order).  Only the first violation is
- * reported (Tint stops there).  The subgroup_uniformity rule honours `diagnostic(...)` directives,
- * function attributes and statement attributes (off / info / warning / error): the innermost
- * filter enclosing the call that requires uniformity decides its severity. */
+ * reported (Tint stops there).  The subgroup_uniformity rule (subgroup operations) and the
+ * derivative_uniformity rule (dpdx, fwidth, ...) honour `diagnostic(...)` directives, function
+ * attributes and statement attributes (off / info / warning / error): the innermost filter
+ * enclosing the call that requires uniformity decides its severity.  Statements after one that
+ * cannot fall through (return, break, continue) are unreachable and not walked, as in Tint.
+ * Entry point inputs other than the uniform builtins are non-uniform sources ("user-defined
+ * input" for @location parameters). */
 #include <string.h>
 
 #include "wgsl/builtins.h"
@@ -43,7 +47,10 @@ enum {                          /* node kinds, for notes */
     NK_REQ,                     /* required to be uniform: ast = the call that requires it */
 };
 
-enum { SRC_BUILTIN = 1, SRC_STORAGE, SRC_WORKGROUP, SRC_PRIVATE, SRC_ATOMIC, SRC_SUBGROUP, SRC_CALL };
+enum { SRC_BUILTIN = 1, SRC_STORAGE, SRC_WORKGROUP, SRC_PRIVATE, SRC_ATOMIC, SRC_SUBGROUP, SRC_CALL, SRC_INPUT };
+
+/* The diagnostic rule a requirement falls under (0: none, always an error). */
+enum { RULE_NONE = 0, RULE_SUBGROUP, RULE_DERIVATIVE };
 
 typedef struct un_node {
     uint32_t *e;                /* edges */
@@ -53,8 +60,9 @@ typedef struct un_node {
     uint32_t mark;              /* visit epoch */
     uint32_t from;              /* DFS parent, for the notes */
     uint8_t kind;
-    uint8_t sub;                /* NK_REQ: the subgroup_uniformity rule applies (else: error) */
-    uint8_t sev;                /* NK_REQ with sub: its severity where it was required (wgsl_severity) */
+    uint8_t sub;                /* NK_REQ: the rule that applies, RULE_* (subgroup_uniformity or
+                                 * derivative_uniformity; RULE_NONE: an error) */
+    uint8_t sev;                /* NK_REQ with a rule: its severity where it was required (wgsl_severity) */
     uint32_t cause;             /* NK_REQ: the builtin call finally responsible */
 } un_node;
 
@@ -105,6 +113,7 @@ typedef struct un {
     uint32_t *letv;             /* [node_count]: value node of a let / const-less decl */
     ARR(uint32_t) reqs;         /* NK_REQ nodes of this function */
     ARR(un_target) targets;
+    int der_sev, global_der_sev;    /* the same for derivative_uniformity */
     int sub_sev;                /* severity of subgroup_uniformity here (module directive, function
                                  * attribute, then enclosing statement filters): 0 off, else wgsl_severity */
     int global_sub_sev;
@@ -285,7 +294,7 @@ static uint32_t ident(un *u, uint32_t cf, uint32_t h) {
                 const ty_info *si = ty_get(&u->sm->tt, dd->type);
                 (void)si;
             }
-            return src(u, h, SRC_BUILTIN);
+            return src(u, h, dd->builtin || ty_kind_of(&u->sm->tt, dd->type) == TY_STRUCT ? SRC_BUILTIN : SRC_INPUT);
         }
         if (u->slot[d] && ty_is_ptr(&u->sm->tt, dd->type)) return join(u, cf, u->param[dd->index]);
         return join(u, cf, u->param[dd->index]);
@@ -308,7 +317,7 @@ static uint32_t ident(un *u, uint32_t cf, uint32_t h) {
 
 /* A required-to-be-uniform node at call `h`, caused by builtin call `cause`; `sev`: the
  * subgroup_uniformity severity where that builtin is called (when `sub`). */
-static uint32_t require(un *u, uint32_t h, uint32_t cause, bool sub, int sev) {
+static uint32_t require(un *u, uint32_t h, uint32_t cause, int sub, int sev) {
     uint32_t r = node(u, NK_REQ, h);
     UN(u, r)->cause = cause;
     UN(u, r)->sub = sub;
@@ -346,7 +355,7 @@ static uint32_t call(un *u, uint32_t *cf, uint32_t h) {
             return result;
         }
         if (bi->flags & BI_F_SUB) {
-            uint32_t r = require(u, h, h, true, u->sub_sev);
+            uint32_t r = require(u, h, h, RULE_SUBGROUP, u->sub_sev);
             edge(u, r, *cf);
             return src(u, h, SRC_SUBGROUP);
         }
@@ -366,6 +375,11 @@ static uint32_t call(un *u, uint32_t *cf, uint32_t h) {
                 edge(u, ra, argv[idx[k]]);
             }
             return *cf;
+        }
+        if (bi->flags & BI_F_FRAG) {    /* derivatives: uniform control flow (derivative_uniformity) */
+            uint32_t r = require(u, h, h, RULE_DERIVATIVE, u->der_sev);
+            edge(u, r, *cf);
+            return result;
         }
         if (bi->flags & BI_F_ATOM) return src(u, h, SRC_ATOMIC);
         /* builtins writing through pointers (modf/frexp have none): nothing to track */
@@ -471,10 +485,10 @@ static uint32_t expr(un *u, uint32_t *cf, uint32_t h) {
     }
 }
 
-/* Severity of subgroup_uniformity from a diagnostic directive/attribute node; -1 if not that rule. */
-static int diag_sev(un *u, const ast_node *d) {
+/* Severity of `rule` from a diagnostic directive/attribute node; -1 if not that rule. */
+static int diag_sev(un *u, const ast_node *d, const char *rule) {
     if (d->kind != AST_DIAGNOSTIC || d->u.diag.rule2) return -1;
-    if (strcmp(cc_str(u->cc, d->u.diag.rule), "subgroup_uniformity")) return -1;
+    if (strcmp(cc_str(u->cc, d->u.diag.rule), rule)) return -1;
     const char *s = cc_str(u->cc, d->u.diag.severity);
     if (!strcmp(s, "off")) return 0;
     if (!strcmp(s, "info")) return WGSL_SEVERITY_INFO;
@@ -483,17 +497,26 @@ static int diag_sev(un *u, const ast_node *d) {
 }
 
 /* Applies the @diagnostic attributes in `attrs` (a statement's filters, innermost last) to the
- * current subgroup_uniformity severity; returns the severity before, for the caller to restore. */
+ * current severities of the two rules; returns the severities before (subgroup | derivative << 8),
+ * for restore_filters. */
 static int apply_filters(un *u, ast_list attrs) {
-    int old = u->sub_sev;
+    int old = u->sub_sev | u->der_sev << 8;
     for (uint32_t i = 0; i < attrs.count; i++) {
         const ast_node *a = N(ast_item(u->m, attrs, i));
         if (a->kind == AST_ATTR && a->op == AST_ATTR_diagnostic && a->u.attr.args.count) {
-            int s = diag_sev(u, N(ast_item(u->m, a->u.attr.args, 0)));
+            const ast_node *d = N(ast_item(u->m, a->u.attr.args, 0));
+            int s = diag_sev(u, d, "subgroup_uniformity");
             if (s >= 0) u->sub_sev = s;
+            s = diag_sev(u, d, "derivative_uniformity");
+            if (s >= 0) u->der_sev = s;
         }
     }
     return old;
+}
+
+static void restore_filters(un *u, int old) {
+    u->sub_sev = old & 0xff;
+    u->der_sev = old >> 8;
 }
 
 /* ---- statements ----------------------------------------------------------------------------- */
@@ -505,8 +528,12 @@ static uint32_t block(un *u, uint32_t cf, uint32_t h) {
     const ast_node *n = N(h);
     if (n->kind != AST_BLOCK) return stmt(u, cf, h);
     int old = apply_filters(u, n->attrs);   /* `@diagnostic(...) { ... }`: the filter covers the block */
-    for (uint32_t i = 0; i < n->u.block.stmts.count; i++) cf = stmt(u, cf, ast_item(u->m, n->u.block.stmts, i));
-    u->sub_sev = old;
+    for (uint32_t i = 0; i < n->u.block.stmts.count; i++) {
+        uint32_t s = ast_item(u->m, n->u.block.stmts, i);
+        cf = stmt(u, cf, s);
+        if (!(u->sm->behav[s] & SEMA_B_NEXT)) break;   /* the rest is unreachable: not analysed (Tint) */
+    }
+    restore_filters(u, old);
     return cf;
 }
 
@@ -619,7 +646,7 @@ static uint32_t stmt(un *u, uint32_t cf, uint32_t h) {
     int old = apply_filters(u, n->attrs);
     if (n->kind == AST_LOOP) apply_filters(u, n->u.loop.body_attrs);
     cf = stmt_inner(u, cf, h);
-    u->sub_sev = old;
+    restore_filters(u, old);
     return cf;
 }
 
@@ -716,7 +743,7 @@ static uint32_t stmt_inner(un *u, uint32_t cf, uint32_t h) {
             edge(u, out, e);
             vals[i] = snapshot(u);
         }
-        u->sub_sev = old;
+        restore_filters(u, old);
         un_target *tp = &u->targets.v[ti];
         uint32_t npaths = ncl;
         uint32_t **all = arena_alloc(&u->cc->arena, (ncl + tp->breaks.n + 1) * sizeof *all);
@@ -819,7 +846,7 @@ static void report(un *u, uint32_t r, uint32_t sink) {
         u->reported = true;
         return;
     }
-    const char *what = rn->sub ? "subgroup uniform" : "uniform";
+    const char *what = rn->sub == RULE_SUBGROUP ? "subgroup uniform" : "uniform";
     if (sev == WGSL_SEVERITY_ERROR)
         diag_error(u->cc, cn->sp, "'%s' must only be called from %s control flow", fname, what);
     else if (sev == WGSL_SEVERITY_WARNING)
@@ -843,6 +870,9 @@ static void report(un *u, uint32_t r, uint32_t sink) {
         switch (s->aux) {
         case SRC_BUILTIN:
             diag_note(u->cc, sp, "builtin '%s' of '%s' may be non-uniform", nm, cc_str(u->cc, N(u->fn)->u.fn.name));
+            break;
+        case SRC_INPUT:
+            diag_note(u->cc, sp, "user-defined input '%s' of '%s' may be non-uniform", nm, cc_str(u->cc, N(u->fn)->u.fn.name));
             break;
         case SRC_STORAGE:
             diag_note(u->cc, sp, "reading from read_write storage buffer '%s' may result in a non-uniform value", nm);
@@ -873,6 +903,7 @@ static void analyse_fn(un *u, const sema_fn *fi) {
     u->reqs.n = 0;
     u->targets.n = 0;
     u->sub_sev = u->global_sub_sev;
+    u->der_sev = u->global_der_sev;
     apply_filters(u, f->attrs);
     u->cf_start = node(u, NK_PLAIN, 0);
     u->ret = node(u, NK_PLAIN, 0);
@@ -904,12 +935,12 @@ static void analyse_fn(un *u, const sema_fn *fi) {
     t->ptr_param = arena_alloc(&u->cc->arena, (size_t)np * np + 1);
     for (uint32_t k = 0; k < u->reqs.n && !u->reported; k++) {
         uint32_t r = u->reqs.v[k];
-        bool sub = UN(u, r)->sub;
+        uint8_t sub = UN(u, r)->sub;
         if (reach(u, r, MBNU)) {
             report(u, r, MBNU);
             continue;
         }
-        if (!sub && reach(u, r, MBNU_WG)) {   /* subgroup_id: uniform enough for subgroup operations only */
+        if (sub != RULE_SUBGROUP && reach(u, r, MBNU_WG)) {   /* subgroup_id: uniform enough for subgroup operations only */
             report(u, r, MBNU_WG);
             continue;
         }
@@ -951,10 +982,12 @@ int sema_uniformity(wgsl_cc *cc, sema_module *sm) {
     node(u, NK_PLAIN, 0);       /* node 0: none */
     node(u, NK_MBNU, 0);        /* node 1: MayBeNonUniform */
     node(u, NK_MBNU_WG, 0);     /* node 2: non-uniform only across subgroups (subgroup_id) */
-    u->global_sub_sev = WGSL_SEVERITY_ERROR;
+    u->global_sub_sev = u->global_der_sev = WGSL_SEVERITY_ERROR;
     for (uint32_t i = 0; i < u->m->directives.count; i++) {
-        int s = diag_sev(u, N(ast_item(u->m, u->m->directives, i)));
+        int s = diag_sev(u, N(ast_item(u->m, u->m->directives, i)), "subgroup_uniformity");
         if (s >= 0) u->global_sub_sev = s;
+        s = diag_sev(u, N(ast_item(u->m, u->m->directives, i)), "derivative_uniformity");
+        if (s >= 0) u->global_der_sev = s;
     }
     for (uint32_t i = 0; i < sm->nfns && !u->reported; i++) analyse_fn(u, &sm->fns[i]);
     return u->reported ? 1 : 0;

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Every subcommand in `wgc --help` answers --help (exit 0, "usage: wgc <cmd>" on stdout) and an
-# unknown option with exit 2 and one line pointing at --help; --json outputs parse as JSON; no
-# progress output when stderr is not a terminal (run/profile/bench write nothing there on success).
+# Every subcommand in `wgc --help` answers --help and `wgc help <cmd>` (exit 0, the same
+# "usage: wgc <cmd>" text on stdout) and an unknown option with exit 2 and one line pointing at
+# --help; --json outputs parse as JSON; no progress output when stderr is not a terminal
+# (run/profile/bench write nothing there on success).
 W=$(cd "$(dirname "${BUILD:-build}/wgc")" && pwd)/wgc
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail=0
@@ -14,6 +15,7 @@ for c in $cmds; do
   [ $rc -eq 0 ] || bad "$c --help: exit $rc"
   head -n 1 "$T/o" | grep -q "^usage: wgc $c" || bad "$c --help: first line '$(head -n 1 "$T/o")'"
   [ -s "$T/e" ] && bad "$c --help wrote to stderr"
+  "$W" help $c >"$T/h" 2>"$T/e" && cmp -s "$T/o" "$T/h" || bad "wgc help $c differs from wgc $c --help"
   "$W" $c --no-such-flag >"$T/o" 2>"$T/e"; rc=$?
   [ $rc -eq 2 ] || bad "$c --no-such-flag: exit $rc"
   [ "$(wc -l <"$T/e")" -eq 1 ] && grep -q "try wgc $c --help" "$T/e" || bad "$c --no-such-flag: stderr '$(cat "$T/e")'"

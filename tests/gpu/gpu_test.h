@@ -108,7 +108,11 @@ static inline wg_device *fixture_device(gpu_fixture *f, const wg_device_desc *ex
  * gets the same from tests/valgrind.supp. */
 const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void) {
+#ifdef GPU_TEST_LSAN_EXTRA   /* a test's own additions (test_lost: the driver objects it abandons) */
+    return "leak:libVkLayer_khronos_validation\n" GPU_TEST_LSAN_EXTRA;
+#else
     return "leak:libVkLayer_khronos_validation\n";
+#endif
 }
 static inline void pin_validation_layer(void) {
     static void *pinned;

@@ -469,7 +469,9 @@ static wg_error_id c_bg_dev2_limit(ctx *c, uint32_t p) {
     wg_bind_group_release(wg_device_create_bind_group(d, &(wg_bind_group_desc){
         .layout = l, .entry_count = 1,
         .entries = &(wg_bind_group_entry){ .binding = 0, .buffer = b, .size = p ? 4100 : 0 } }));
-    wg_error_id id = wg_device_pop_error_scope(d, NULL);
+    wg_error e;
+    wg_error_id id = wg_device_pop_error_scope(d, &e);
+    CHECKF(strstr(e.message, "above maxStorageBufferBindingSize 4096"), "message names the limit: %s", e.message);
     wg_bind_group_layout_release(l);
     wg_buffer_release(b);
     return id;

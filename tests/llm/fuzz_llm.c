@@ -3,7 +3,10 @@
  * metadata value walked through every conversion and every tensor's bytes touched, so a reader
  * that hands out a pointer past the input is caught by ASan.  The first input byte picks the
  * format (bit 0: 0 GGUF, 1 safetensors) and, in bits 2-7, an allocation to fail (0: none), so the
- * out-of-memory paths are fuzzed too; the rest is the file image.
+ * out-of-memory paths are fuzzed too; the rest is the file image.  A GGUF file that opens also
+ * goes through wl_tokenizer_open (hostile vocabularies and merges), and when that succeeds the
+ * input's own bytes are tokenized (special tokens parsed, BOS/EOS added) and detokenized: every
+ * id in range, every token's text and piece touched.
  *
  *   make fuzz-llm              builds build/fuzz/fuzz_llm (clang -fsanitize=fuzzer,address,undefined)
  *                              and runs it for FUZZ_TIME seconds over tests/llm/corpus as seeds
@@ -66,6 +69,40 @@ static void fuzz_value(const wl_value *v, int depth) {
     if (wl_value_at(v, v->count, &e) != WL_STATUS_NOT_FOUND) __builtin_trap();
 }
 
+static void fuzz_tokenizer(const wl_model *m, const wl_allocator *al, const uint8_t *data, size_t size) {
+    wl_error err;
+    wl_tokenizer *t = wl_tokenizer_open(m, al, &err);
+    if (!t) {
+        if (err.status == WL_OK || err.status >= WL_STATUS_COUNT || !err.message[0]) __builtin_trap();
+        return;
+    }
+    uint32_t nv = wl_tokenizer_vocab_size(t);
+    for (uint32_t i = 0; i < nv; i++) {
+        size_t len;
+        const char *s = wl_token_text(t, (int32_t)i, &len);
+        if (!s) __builtin_trap();
+        fuzz_touch(s, len);
+        s = wl_token_piece(t, (int32_t)i, &len);
+        if (!s) __builtin_trap();
+        fuzz_touch(s, len);
+    }
+    int32_t ids[512];
+    size_t n = 0;
+    if (wl_tokenize(t, (const char *)data, size, WL_TOKENIZE_PARSE_SPECIAL | WL_TOKENIZE_ADD_SPECIAL, ids, 512, &n,
+                    &err) == WL_OK) {
+        char out[8192];
+        size_t cap = wl_detok_cap(t), k;
+        wl_detok d;
+        wl_detok_init(&d, t, WL_DETOK_SPECIAL | WL_DETOK_STRIP_SPACE);
+        for (size_t i = 0; i < n && i < 512; i++) {
+            if (ids[i] < 0 || (uint32_t)ids[i] >= nv) __builtin_trap();
+            if (cap <= sizeof out && wl_detok_push(&d, ids[i], out, cap, &k) != WL_OK) __builtin_trap();
+        }
+        if (cap <= sizeof out && wl_detok_flush(&d, out, cap, &k) != WL_OK) __builtin_trap();
+    }
+    wl_tokenizer_close(t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size == 0) return 0;
     uint8_t sel = data[0];
@@ -107,6 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (t->file != 0) __builtin_trap();
     }
     if (wl_model_tensor(m, tn)) __builtin_trap();
+    if (!(sel & 1)) fuzz_tokenizer(m, &al, data, size);
     if (wl_model_file_count(m) != 1 || wl_model_file_size(m, 0) != size) __builtin_trap();
     wl_model_close(m);
     return 0;

@@ -9,7 +9,10 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import unittest
+from unittest import mock
 
 import wgc
 from wgc import _lib
@@ -239,6 +242,90 @@ class Profile(unittest.TestCase):
         with self.assertRaises(ValueError):
             wgc.profile_kernel(SCALE, "main", 1, {0: 0})
 
+    def test_arguments_checked_before_the_library(self):
+        """Each misuse raises before any C call: wg_device_run_kernel is replaced by a mock that
+        must not be called (before: warmup 2**32+3 ran 3 warmups, repeat 2**32+1 allocated 34 GB,
+        dispatch "12" ran (1, 2), a negative binding key wrapped around)."""
+        ok = {(0, 0): 256, (0, 1): 256}
+        cases = [
+            (ValueError, dict(warmup=2**32 + 3)),
+            (ValueError, dict(repeat=2**32 + 1)),
+            (ValueError, dict(repeat=10**6 + 1)),
+            (ValueError, dict(warmup=-1)),
+            (TypeError, dict(repeat=2.5)),
+            (TypeError, dict(repeat="10")),
+            (TypeError, dict(warmup=True)),
+            (TypeError, dict(dispatch="12")),
+            (TypeError, dict(dispatch=b"12")),
+            (TypeError, dict(dispatch=1.0)),
+            (TypeError, dict(dispatch=(1, "2"))),
+            (TypeError, dict(dispatch=None)),
+            (ValueError, dict(dispatch=-1)),
+            (ValueError, dict(dispatch=(1, 2**32))),
+            (ValueError, dict(dispatch=())),
+            (ValueError, dict(buffers={(0, 0): -4, (0, 1): 256})),
+            (ValueError, dict(buffers={(0, 0): 2**64, (0, 1): 256})),
+            (ValueError, dict(buffers={(-1, 0): 256, (0, 1): 256})),
+            (ValueError, dict(buffers={(0, 2**32): 256, (0, 1): 256})),
+            (ValueError, dict(buffers={"0:-1": 256, (0, 1): 256})),
+            (ValueError, dict(buffers={(0, 0, 0): 256})),
+            (ValueError, dict(buffers={1.0: 256})),
+            (TypeError, dict(buffers={(0, 0): "abcd", (0, 1): 256})),
+            (TypeError, dict(buffers={(0, 0): None, (0, 1): 256})),
+            (TypeError, dict(buffers=[256, 256])),
+            (TypeError, dict(overrides={"scale": "2"})),
+            (TypeError, dict(overrides={"scale": None})),
+            (TypeError, dict(overrides=[("scale", 2)])),
+            (TypeError, dict(entry=3)),
+            (TypeError, dict(code=None)),
+            (TypeError, dict(code=["fn"])),
+            (TypeError, dict(filename=None)),
+        ]
+        if wgc._np is not None:
+            np = wgc._np
+            cases += [(TypeError, dict(buffers={(0, 0): np.array([1.0, "x", None], dtype=object), (0, 1): 256})),
+                      (ValueError, dict(buffers={(0, 0): np.zeros(0, np.float32), (0, 1): 256})),
+                      (TypeError, dict(dispatch=np.float32(2)))]
+        with mock.patch.object(wgc._lib.lib, "wg_device_run_kernel") as run:
+            for exc, kw in cases:
+                args = dict(code=SCALE, entry="main", dispatch=1, buffers=ok, repeat=1, warmup=0)
+                args.update(kw)
+                with self.assertRaises(exc, msg=repr(kw)) as cm:
+                    wgc.profile_kernel(**args)
+                self.assertTrue(str(cm.exception), kw)
+            self.assertEqual(run.call_count, 0)
+        print("%d misuse cases raise before the library" % len(cases))
+        # the limits themselves are accepted (numpy integers too, where numpy is)
+        r = wgc.profile_kernel(SCALE, "main", (1, 1), ok, repeat=1, warmup=0)
+        self.assertTrue(r["ok"], r)
+        if wgc._np is not None:
+            r = wgc.profile_kernel(SCALE, "main", wgc._np.int64(1), {(0, 0): 256, (0, 1): wgc._np.uint32(256)},
+                                   repeat=wgc._np.int32(1), warmup=0)
+            self.assertTrue(r["ok"], r)
+
+    def test_threads_share_the_device(self):
+        """Four threads on the package's one device: its lock runs their kernels one at a time
+        (without it, one run in two here hung 30 s and lost the device)."""
+        results, errors = [], []
+
+        def work(k):
+            try:
+                for i in range(5):
+                    x = array.array("f", [float(k * 100 + i + j) for j in range(64)])
+                    r = wgc.run_kernel(SCALE, "main", 1, {(0, 0): x, (0, 1): 256})
+                    results.append((r["ok"], list(array.array("f", r["outputs"][(0, 1)])) == [v * 2 + 1 for v in x]))
+            except Exception as e:  # pragma: no cover - reported below
+                errors.append(repr(e))
+        t0 = time.time()
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        self.assertEqual(errors, [])
+        self.assertEqual(results, [(True, True)] * 20)
+        print("4 threads x 5 kernels in %.2f s" % (time.time() - t0))
+
     @unittest.skipUnless(wgc._np is not None, "numpy not installed (the bytes path is tested above)")
     def test_numpy_in_and_out(self):  # pragma: no cover - depends on the machine
         np = wgc._np
@@ -249,6 +336,52 @@ class Profile(unittest.TestCase):
         self.assertEqual(y.shape, (2, 64))
         self.assertEqual(y.dtype, np.float32)
         np.testing.assert_array_equal(y, x * 2 + 1)
+
+
+LOST_SCRIPT = """
+import json, time, wgc
+spin = '''@group(0) @binding(0) var<storage, read_write> x: array<u32>;
+@compute @workgroup_size(1) fn main(@builtin(workgroup_id) w: vec3<u32>) {
+    var a: u32 = w.x + w.y;
+    for (var i: u32 = 0u; i < 60000u; i++) { a = a * 1664525u + 1013904223u; }
+    x[0] = a;
+}'''
+add = '''@group(0) @binding(0) var<storage, read_write> x: array<u32>;
+@compute @workgroup_size(4) fn main(@builtin(global_invocation_id) g: vec3<u32>) { x[g.x] = x[g.x] + 1u; }'''
+out = {}
+t = time.time(); r = wgc.run_kernel(spin, "main", (1, 65535, 65535), {0: 16})
+out["lost"] = [r["ok"], r.get("error"), r.get("message"), time.time() - t]
+t = time.time(); r = wgc.run_kernel(add, "main", 1, {0: bytes(16)})
+out["after"] = [r["ok"], r.get("message"), list(r["outputs"][0]) if r["ok"] else None, time.time() - t]
+t = time.time(); r = wgc.run_kernel(spin, "main", (1, 65535, 65535), {0: 16})
+out["lost2"] = [r["ok"], r.get("error"), time.time() - t]
+t = time.time(); wgc.close(); out["close"] = time.time() - t
+print(json.dumps(out))
+"""
+
+
+class Lost(unittest.TestCase):
+    """A lost device the package survives, in a fresh interpreter with a 1 s lost timeout: a kernel
+    that never ends in practice gives ok False with WG_ERR_DEVICE_LOST after about 1 s, the next
+    call works (a new instance and device), and close() returns at once (before: 38 s)."""
+
+    def test_lost_then_new_device_then_close(self):
+        t0 = time.time()
+        r = subprocess.run([sys.executable, "-c", LOST_SCRIPT], env=dict(os.environ, WGC_LOST_TIMEOUT_MS="1000"),
+                           capture_output=True, universal_newlines=True, timeout=120)
+        took = time.time() - t0
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = json.loads(r.stdout.strip().splitlines()[-1])
+        print("lost after %.2f s, new device's kernel %.2f s, lost again %.2f s, close %.3f s, process %.1f s"
+              % (out["lost"][3], out["after"][3], out["lost2"][2], out["close"], took))
+        self.assertEqual(out["lost"][:2], [False, "WG_ERR_DEVICE_LOST"])
+        self.assertIn("no submission finished for 1000 ms", out["lost"][2])
+        self.assertLess(out["lost"][3], 15)
+        self.assertTrue(out["after"][0], out["after"])
+        self.assertEqual(out["after"][2], [1, 0, 0, 0] * 4)
+        self.assertEqual(out["lost2"][:2], [False, "WG_ERR_DEVICE_LOST"])
+        self.assertLess(out["close"], 1.0)
+        self.assertLess(took, 60)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 /* test_movement.c - cat, stack, gather, index_select, embedding, scatter_add, pad (constant,
- * reflect, replicate), flip, one_hot and masked_fill against plain C references: f32, i32 (and
+ * reflect, replicate), flip, one_hot, masked_fill and copy_ (in place) against plain C references: f32, i32 (and
  * f16 where the device has it; bool for the pure copies), random shapes that are not multiples
  * of the workgroup size, non-contiguous inputs and indices (transposed views, strided slices),
  * negative dims and negative indices, out-of-range indices (defined results), empty tensors and
@@ -469,6 +469,58 @@ static void test_one_hot_mask(void) {
     }
 }
 
+/* ---- wt_copy_: in place into a view ---- */
+
+static void test_copy_(void) {
+    for (int k = 0; k < 3; k++) {
+        wt_dtype dt = dtypes[k], sdt = k == 1 ? WT_F32 : dt;   /* i32 <- f32: a converting copy */
+        if (skip(dt) || skip(sdt))
+            continue;
+        arr base, src;
+        arr_rand(&base, 3, (const int64_t[]){ 4, 9, 10 }, dt, -9, 9);
+        arr_rand(&src, 3, (const int64_t[]){ 4, 3, 10 }, sdt, -9, 9);
+        for (int64_t e = 0; e < src.n; e++)
+            src.v[e] = round_to(dt, src.v[e]);   /* integral where dt is i32 */
+        wt_tensor *d = make(dt, &base, TT_CONTIG);
+        wt_tensor *s = make(sdt, &src, k % TT_LAYOUT_COUNT);   /* contiguous, transposed, ... */
+        wt_tensor *view = wt_narrow(ctx, d, 1, 5, 3);
+        wt_tensor *before = wt_sum(ctx, d, 0, NULL, false);   /* recorded before the copy: old values */
+        CHECKF(wt_copy_(ctx, view, s) == WT_OK, "copy_: %s", wt_last_error(ctx));
+        double old = 0;
+        for (int64_t e = 0; e < base.n; e++)
+            old += base.v[e];
+        for (int64_t i = 0; i < 4; i++)
+            for (int64_t j = 0; j < 3; j++)
+                for (int64_t l = 0; l < 10; l++)
+                    base.v[(i * 9 + 5 + j) * 10 + l] = round_to(dt, src.v[(i * 3 + j) * 10 + l]);
+        expect("copy_", d, dt, &base, 0);
+        double v = 0;
+        CHECKF(before && wt_item(ctx, before, &v) == WT_OK && fabs(v - old) <= 1e-3 * (1 + fabs(old)),
+               "copy_: a sum recorded before the copy gave %g, want %g", v, old);
+        wt_release(before);
+        wt_release(view);
+        wt_release(s);
+        wt_release(d);
+        free(base.v);
+        free(src.v);
+    }
+    wt_tensor *d = wt_zeros(ctx, WT_F32, 2, (const int64_t[]){ 3, 4 });
+    wt_tensor *row = wt_select(ctx, d, 0, 1);
+    wt_tensor *s = wt_ones(ctx, WT_F32, 1, (const int64_t[]){ 3 });
+    CHECK(wt_copy_(ctx, row, s) == WT_STATUS_SHAPE &&
+          strstr(wt_last_error(ctx), "wt_copy_: destination [4] and source [3] differ in shape"));
+    wt_clear_error(ctx);
+    wt_tensor *row0 = wt_select(ctx, d, 0, 0);
+    CHECK(wt_copy_(ctx, row, row0) == WT_STATUS_INVALID_ARGUMENT && strstr(wt_last_error(ctx), "share storage"));
+    wt_clear_error(ctx);
+    CHECK(wt_copy_(ctx, row, NULL) == WT_STATUS_NULL_TENSOR);
+    wt_clear_error(ctx);
+    wt_release(row0);
+    wt_release(s);
+    wt_release(row);
+    wt_release(d);
+}
+
 /* ---- wt_contiguous of transposed views (the tiled transpose) ---- */
 
 static void test_transpose(void) {
@@ -625,6 +677,7 @@ int main(void) {
     test_scatter();
     test_pad_flip();
     test_one_hot_mask();
+    test_copy_();
     test_transpose();
     test_edges();
     CHECKF(wt_last_status(ctx) == WT_OK, "left over error: %s", wt_last_error(ctx));

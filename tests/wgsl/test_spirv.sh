@@ -91,17 +91,17 @@ fn main(@builtin(global_invocation_id) id: vec3u) {
 fn other() { dst[0] = 1.0; }
 EOF
 out=$("$W" compile --reflect "$k") || bad "--reflect failed"
-for want in '"name":"main","stage":"compute","workgroup_size":[8,2,1],"workgroup_size_override":[1,-1,-1]' \
-            '"name":"src","group":0,"binding":0,"type":"read-only-storage","min_size":8,"array_stride":8' \
-            '"name":"dst","group":0,"binding":2,"type":"storage","min_size":0,"array_stride":4' \
-            '"name":"scale","group":1,"binding":0,"type":"uniform","min_size":16,"array_stride":0' \
-            '"name":"gain","id":7,"explicit_id":true,"type":"f32","default":2' \
-            '"name":"width","id":0,"explicit_id":false,"type":"u32","default":8'; do
+for want in '"name":"main","stage":"compute","workgroupSize":[8,2,1],"workgroupSizeOverride":[1,-1,-1]' \
+            '"name":"src","group":0,"binding":0,"type":"read-only-storage","minSize":8,"arrayStride":8' \
+            '"name":"dst","group":0,"binding":2,"type":"storage","minSize":0,"arrayStride":4' \
+            '"name":"scale","group":1,"binding":0,"type":"uniform","minSize":16,"arrayStride":0' \
+            '"name":"gain","id":7,"explicitId":true,"type":"f32","default":2' \
+            '"name":"width","id":0,"explicitId":false,"type":"u32","default":8'; do
   case "$out" in *"$want"*) ;; *) bad "--reflect lacks $want: $out" ;; esac
 done
 [ -e "$tmp/k.spv" ] && bad "--reflect without -o wrote a file"
 out=$("$W" compile --reflect --override width=32 --override 7=0.5 "$k" -o "$tmp/o.spv") || bad "--override failed"
-case "$out" in *'"workgroup_size":[32,2,1]'*) ;; *) bad "--override width=32 not in reflection: $out" ;; esac
+case "$out" in *'"workgroupSize":[32,2,1]'*) ;; *) bad "--override width=32 not in reflection: $out" ;; esac
 spirv-dis "$tmp/o.spv" | grep -q 'LocalSize 32 2 1' || bad "--override width=32 not in LocalSize"
 spirv-dis "$tmp/o.spv" | grep -q 'OpConstant %float 0.5' || bad "--override 7=0.5 not emitted"
 "$W" compile --entry other "$k" -o "$tmp/e.spv" && spirv-val "$tmp/e.spv" || bad "--entry other: no valid module"
@@ -115,7 +115,8 @@ case "$out" in *'"name":"src"'*) bad "--entry other lists src which it does not 
 grep -q "no entry point 'nosuch'" "$tmp/err" || bad "--entry nosuch: message"
 "$W" compile "$k" -o "$tmp/b.spv" && spirv-dis "$tmp/b.spv" | grep -q UMin || bad "bounds checks missing"
 "$W" compile --no-bounds-checks "$k" -o "$tmp/c.spv" && ! spirv-dis "$tmp/c.spv" | grep -q UMin || bad "--no-bounds-checks still clamps"
-cp "$k" "$tmp/def.wgsl"; (cd "$tmp" && "$W" compile def.wgsl) && [ -s "$tmp/def.spv" ] || bad "default output name def.spv"
+cp "$k" "$tmp/def.wgsl"; (cd "$tmp" && "$W" compile def.wgsl >def-out.spv) && [ ! -e "$tmp/def.spv" ] &&
+  cmp -s "$tmp/def-out.spv" "$tmp/b.spv" || bad "no -o: the module goes to standard output (no def.spv)"
 "$W" compile - <"$k" >"$tmp/stdin.spv" && cmp -s "$tmp/stdin.spv" "$tmp/b.spv" || bad "'-' (standard input to standard output) differs from the file's module"
 "$W" compile --help | grep -q -- '--reflect' || bad "--help"
 "$W" compile >/dev/null 2>&1; [ $? -eq 2 ] || bad "no input: exit not 2"

@@ -4,7 +4,8 @@
  * private memory (specialised calls), a storage pointer forwarded through two functions, a
  * pointer to a runtime-sized array (hidden length), a uniform matrix read through a pointer
  * (std140 shadow), signed / and % with negative operands and zero divisors, and workgroup
- * memory zeroed before use, swizzles through pointers, a loop nested in a continuing block. */
+ * memory zeroed before use, swizzles through pointers, a loop nested in a continuing block,
+ * assignments to one element of a swizzle (`v.zyx[i] = e`), a vector times a matrix in place. */
 #include "gpu/gpu_test.h"
 #include "wgc/wgsl.h"
 
@@ -67,6 +68,15 @@ static const char *kernel =
     "      loop { la += 1; if (ln > 1) { lb += 1; break; } else { break; } }\n"
     "      break if ln >= 3; } }\n"
     "    out[16] = ln * 100 + la * 10 + lb;\n"
+    "    var se = vec4i(1, 2, 3, 4);\n"
+    "    se.zyx[1] = 20;\n"
+    "    let pe = &se;\n"
+    "    pe.wzyx[u32(k + 7)] = 30;\n"
+    "    (*pe).xz[k + 8] += 5;\n"
+    "    out[17] = se.x * 1000000 + se.y * 10000 + se.z * 100 + se.w;\n"
+    "    var mv = vec2f(1.0, 2.0);\n"
+    "    mv *= mat2x2f(1.0, 2.0, 3.0, 4.0) * f32(k + 8);\n"
+    "    out[18] = i32(mv.x * 100.0 + mv.y);\n"
     "  }\n"
     "}\n";
 
@@ -117,6 +127,8 @@ int main(void) {
         CHECK_EQ_INT(host[14], 4321);     /* swizzle through a pointer: loads, then shuffles */
         CHECK_EQ_INT(host[15], 321);      /* the same through a pointer parameter */
         CHECK_EQ_INT(host[16], 332);      /* a loop that always breaks, inside continuing */
+        CHECK_EQ_INT(host[17], 1200830);  /* swizzle elements assigned: constant and runtime index */
+        CHECK_EQ_INT(host[18], 511);      /* v *= m: (1, 2) * mat2x2(1, 2, 3, 4) = (5, 11) */
         wgsl_result_free(r);
     }
     fixture_end(&f);

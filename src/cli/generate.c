@@ -1,0 +1,217 @@
+/* generate.c - `wgc generate -m FILE --ids 1,2,3 [-n N] [--temp T] ...`: runs the prompt through
+ * the llama-family engine (wl_engine) on the default adapter and samples up to N tokens, printing
+ * each as it comes (token ids: the text side waits for the tokenizer), stopping after the model's
+ * end-of-sequence token; then the prompt and generation speed in tokens/s.  --json prints one
+ * document instead: {"prompt_tokens": [...], "tokens": [...], "prefill_tok_s": ..., "decode_tok_s": ...}. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "wgc/llm.h"
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static const char usage[] =
+    "usage: wgc generate -m FILE --ids ID,ID,... [-n N] [options]\n"
+    "  -m FILE            a GGUF or safetensors model of the llama family (llama, mistral, qwen2)\n"
+    "  --ids LIST         the prompt as token ids, comma-separated\n"
+    "  -p TEXT            the prompt as text (needs the tokenizer: not in this build yet)\n"
+    "  -n N               tokens to generate (default 64); stops earlier at end-of-sequence\n"
+    "  -c N               context positions (default min(the model's, 4096))\n"
+    "  --temp T           temperature (default 0.8); 0 is greedy, an argmax on the GPU\n"
+    "  --top-k K          keep the K most likely tokens (default 40; 0 off)\n"
+    "  --top-p P          keep the smallest set with probability mass P (default 0.95; 1 off)\n"
+    "  --min-p P          keep tokens at least P times as likely as the best (default 0.05; 0 off)\n"
+    "  --repeat-penalty R penalise the last 64 tokens (default 1: off)\n"
+    "  --seed S           sampling seed (default: from the clock)\n"
+    "  --json             one JSON document instead of the stream\n";
+
+static int parse_ids(const char *s, int32_t **ids, uint32_t *n) {
+    size_t cap = 16;
+    *ids = malloc(cap * sizeof **ids);
+    *n = 0;
+    while (*ids && *s) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s || v < 0 || v > INT32_MAX || (*end && *end != ','))
+            return -1;
+        if (*n == cap) {
+            int32_t *g = realloc(*ids, (cap *= 2) * sizeof **ids);
+            if (!g)
+                return -1;
+            *ids = g;
+        }
+        (*ids)[(*n)++] = (int32_t)v;
+        s = *end ? end + 1 : end;
+    }
+    return *ids && *n ? 0 : -1;
+}
+
+static int run(const char *path, const int32_t *ids, uint32_t nids, long ntok, uint32_t n_ctx,
+               const wl_sampler_desc *sd, int json) {
+    wl_error err;
+    wl_model *m = wl_model_open(path, NULL, &err);
+    if (!m)
+        return cli_fail("generate: %s", err.message);
+    wg_error gerr;
+    wg_env_strings env;
+    wg_instance_desc idesc = { .label = "generate" };
+    wg_adapter_options opt = { .label = "generate" };
+    wg_device_desc ddesc = { .label = "generate" };
+    if (!wg_config_from_env(&env, &idesc, &opt, &ddesc, &gerr)) {
+        wl_model_close(m);
+        return cli_fail("generate: %s", gerr.message);
+    }
+    wg_instance *inst = wg_instance_create(&idesc, &gerr);
+    wg_adapter *ad = inst ? wg_instance_request_adapter(inst, &opt, &gerr) : NULL;
+    if (ad && wg_adapter_has_feature(ad, WG_FEATURE_SHADER_F16))
+        ddesc.required_features |= WG_FEATURE_BIT(WG_FEATURE_SHADER_F16);
+    wg_device *dev = ad ? wg_adapter_create_device(ad, &ddesc, &gerr) : NULL;
+    if (!dev) {
+        wl_model_close(m);
+        if (inst)
+            wg_instance_release(inst);
+        return cli_fail("generate: %s", gerr.message);
+    }
+    wt_context_desc cd = { .label = "generate" };
+    char perr[160] = "no tensor context";
+    wt_context *ctx = wt_policy_from_env(&cd.policy, perr, sizeof perr) ? wt_context_create(dev, &cd) : NULL;
+    wl_engine *e = ctx ? wl_engine_create(ctx, m, &(wl_engine_desc){ .n_ctx = n_ctx }, &err) : NULL;
+    wl_model_close(m);
+    wl_sampler *s = e ? wl_sampler_create(sd, &err) : NULL;
+    int rc = 0;
+    if (!ctx)
+        rc = cli_fail("generate: %s", perr);
+    else if (!e || !s)
+        rc = cli_fail("generate: %s", err.message);
+    int32_t *out = rc ? NULL : malloc((size_t)(ntok > 0 ? ntok : 1) * sizeof *out);
+    long nout = 0;
+    double t0 = now(), t1 = t0, t2 = t0;
+    if (!rc && !out)
+        rc = cli_fail("generate: out of memory");
+    if (!rc && wl_engine_eval(e, 0, ids, nids, WL_LOGITS_LAST, &err) != WL_OK)
+        rc = cli_fail("generate: %s", err.message);
+    for (uint32_t i = 0; !rc && i < nids; i++)
+        wl_sampler_accept(s, ids[i]);
+    int32_t eos = e ? wl_engine_get_info(e)->eos : -1;
+    while (!rc && nout < ntok) {
+        int32_t tok;
+        if (wl_sampler_sample(s, e, 0, &tok, &err) != WL_OK) {
+            rc = cli_fail("generate: %s", err.message);
+            break;
+        }
+        if (nout == 0)
+            t1 = now();   /* prefill: the prompt's pass and the first token */
+        out[nout++] = tok;
+        wl_sampler_accept(s, tok);
+        if (!json) {
+            printf("%s%d", nout > 1 ? " " : "", tok);
+            fflush(stdout);
+        }
+        if (tok == eos || nout == ntok)
+            break;
+        if (wl_engine_pos(e, 0) >= wl_engine_get_info(e)->n_ctx) {
+            fprintf(stderr, "wgc: generate: the context of %u positions is full\n", wl_engine_get_info(e)->n_ctx);
+            break;
+        }
+        if (wl_engine_eval(e, 0, &tok, 1, WL_LOGITS_LAST, &err) != WL_OK)
+            rc = cli_fail("generate: %s", err.message);
+    }
+    t2 = now();
+    if (!rc) {
+        double pre = nids / (t1 - t0), dec = nout > 1 ? (nout - 1) / (t2 - t1) : 0;
+        if (json) {
+            printf("{\"prompt_tokens\": [");
+            for (uint32_t i = 0; i < nids; i++)
+                printf("%s%d", i ? ", " : "", ids[i]);
+            printf("], \"tokens\": [");
+            for (long i = 0; i < nout; i++)
+                printf("%s%d", i ? ", " : "", out[i]);
+            printf("], \"prefill_tok_s\": %.3f, \"decode_tok_s\": %.3f}\n", pre, dec);
+        } else {
+            printf("\n");
+            fprintf(stderr, "prompt: %u tokens, %.2f tok/s; generation: %ld tokens, %.2f tok/s\n", nids, pre, nout, dec);
+        }
+    }
+    free(out);
+    wl_sampler_release(s);
+    wl_engine_release(e);
+    if (ctx)
+        wt_context_destroy(ctx);
+    wg_device_release(dev);
+    wg_instance_release(inst);
+    return rc;
+}
+
+int cli_generate(int argc, char **argv) {
+    const char *path = NULL, *ids_arg = NULL, *text = NULL;
+    long ntok = 64, n_ctx = 0;
+    int json = 0, have_seed = 0;
+    wl_sampler_desc sd = { .temperature = 0.8f, .top_k = 40, .top_p = 0.95f, .min_p = 0.05f, .repeat_penalty = 1 };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end = NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(a, "--json")) {
+            json = 1;
+            continue;
+        }
+        if (!v)
+            return cli_fail("generate: %s needs a value (try wgc generate --help)", a);
+        i++;
+        if (!strcmp(a, "-m"))
+            path = v;
+        else if (!strcmp(a, "--ids"))
+            ids_arg = v;
+        else if (!strcmp(a, "-p"))
+            text = v;
+        else if (!strcmp(a, "-n"))
+            ntok = strtol(v, &end, 10);
+        else if (!strcmp(a, "-c"))
+            n_ctx = strtol(v, &end, 10);
+        else if (!strcmp(a, "--temp"))
+            sd.temperature = strtof(v, &end);
+        else if (!strcmp(a, "--top-k"))
+            sd.top_k = (uint32_t)strtoul(v, &end, 10);
+        else if (!strcmp(a, "--top-p"))
+            sd.top_p = strtof(v, &end);
+        else if (!strcmp(a, "--min-p"))
+            sd.min_p = strtof(v, &end);
+        else if (!strcmp(a, "--repeat-penalty"))
+            sd.repeat_penalty = strtof(v, &end);
+        else if (!strcmp(a, "--seed"))
+            sd.seed = strtoull(v, &end, 10), have_seed = 1;
+        else
+            return cli_fail("generate: unknown option '%s' (try wgc generate --help)", a);
+        if (end && (end == v || *end))
+            return cli_fail("generate: %s: '%s' is not a number", a, v);
+    }
+    if (!path)
+        return cli_fail("generate: no model (-m FILE; try wgc generate --help)");
+    if (text && !ids_arg)
+        return cli_fail("generate: -p needs the tokenizer, which this build lacks: give the prompt as --ids");
+    if (!ids_arg)
+        return cli_fail("generate: no prompt (--ids ID,ID,...)");
+    if (ntok < 0 || ntok > 1000000 || n_ctx < 0 || n_ctx > (1 << 24))
+        return cli_fail("generate: -n or -c out of range");
+    if (!have_seed)
+        sd.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    int32_t *ids;
+    uint32_t nids;
+    if (parse_ids(ids_arg, &ids, &nids)) {
+        free(ids);
+        return cli_fail("generate: --ids '%s' is not a comma-separated list of token ids", ids_arg);
+    }
+    int rc = run(path, ids, nids, ntok, (uint32_t)n_ctx, &sd, json);
+    free(ids);
+    return rc;
+}

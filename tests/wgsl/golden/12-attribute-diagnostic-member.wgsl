@@ -1,0 +1,1 @@
+struct S { @diagnostic(off, derivative_uniformity) a : i32 }

@@ -1,0 +1,1 @@
+@group(0) @binding(0) @diagnostic(off, derivative_uniformity) var<storage> b : i32;

@@ -1,0 +1,1 @@
+fn f(@diagnostic(off, derivative_uniformity) a : i32) {}

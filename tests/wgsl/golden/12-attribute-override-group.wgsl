@@ -1,0 +1,1 @@
+@group(0) override o = 1;

@@ -1,0 +1,1 @@
+@diagnostic(off, derivative_uniformity) alias A = i32;

@@ -1,0 +1,1 @@
+@diagnostic(off, derivative_uniformity) const_assert true;

@@ -1,0 +1,2 @@
+@diagnostic(off, derivative_uniformity)
+struct S { a : i32 }

@@ -1,0 +1,1 @@
+@fragment fn f() -> @builtin(position) vec4f { return vec4f(); }

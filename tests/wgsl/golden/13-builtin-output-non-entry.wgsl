@@ -1,0 +1,1 @@
+fn f() -> @builtin(position) vec4f { return vec4f(); }

@@ -1,0 +1,1 @@
+@vertex fn f() -> @builtin(position) vec4i { return vec4i(); }

@@ -1,0 +1,1 @@
+@compute @workgroup_size(1) fn f() -> @location(0) f32 { return 1.0; }

@@ -1,0 +1,1 @@
+@vertex fn f() -> @location(0) vec4f { return vec4f(); }

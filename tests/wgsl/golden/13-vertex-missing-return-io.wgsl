@@ -1,0 +1,1 @@
+@vertex fn f() -> vec4f { return vec4f(); }

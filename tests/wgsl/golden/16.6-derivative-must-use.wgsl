@@ -1,0 +1,1 @@
+fn f() { dpdyCoarse(1.0); }

@@ -1,0 +1,1 @@
+alias P = ptr<storage, atomic<i32>, read>;

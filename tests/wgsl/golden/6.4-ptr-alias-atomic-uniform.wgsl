@@ -1,0 +1,1 @@
+alias P = ptr<uniform, atomic<i32>>;

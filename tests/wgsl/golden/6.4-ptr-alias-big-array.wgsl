@@ -1,0 +1,1 @@
+alias P = ptr<function, array<i32, 70000>>;

@@ -1,0 +1,1 @@
+alias P = ptr<private, ptr<private, i32>>;

@@ -1,0 +1,1 @@
+alias P = ptr<storage, i32, write>;

@@ -1,0 +1,4 @@
+fn f() {
+  var v : vec4f;
+  v.zw[1]++;
+}

@@ -1,0 +1,4 @@
+fn f() {
+  var v : vec2f;
+  v *= mat3x2f();
+}
