@@ -358,7 +358,9 @@ typedef struct wl_chat_template {
 wl_status wl_chat_template_parse(const char *text, size_t len, const char *bos, wl_chat_template *out,
                                  wl_error *err);
 /* The same over m's tokenizer.chat_template and its BOS token (tokenizer.ggml.bos_token_id's entry in
- * tokenizer.ggml.tokens); WL_STATUS_NOT_FOUND when the model has no template. */
+ * tokenizer.ggml.tokens); for a safetensors model, chat_template and bos_token of the
+ * tokenizer_config.json beside its first file (read at each call).  WL_STATUS_NOT_FOUND when the
+ * model has no template. */
 wl_status wl_chat_template_from_model(const wl_model *m, wl_chat_template *out, wl_error *err);
 /* Writes msgs[0 .. n) as the template does, then the assistant's generation prompt when
  * add_generation_prompt.  Like snprintf: the first min(total, cap - 1) bytes and a NUL go to out

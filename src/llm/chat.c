@@ -6,9 +6,12 @@
  * Llama 3's header and end-of-turn tokens), whether contents go through Jinja's trim filter, and,
  * for ChatML, a default system message: the string literal holding "<|im_start|>system\n...<|im_end|>"
  * (Jinja escapes in it undone).  Templates of other families are refused by name where a marker
- * tells the family (a table below), else with the template's first bytes. */
+ * tells the family (a table below), else with the template's first bytes.  GGUF files carry the
+ * template as tokenizer.chat_template; safetensors models in tokenizer_config.json's chat_template
+ * (and bos_token), read from beside the model's first file. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "llm/llm.h"
 
@@ -138,12 +141,69 @@ wl_status wl_chat_template_parse(const char *text, size_t len, const char *bos, 
     return WL_OK;
 }
 
+/* A tokenizer_config.json string member: a string, or an object's "content" (special tokens). */
+static const json_node *config_str(const json_node *cfg, const char *key) {
+    const json_node *v = wl__json_get(cfg, key);
+    if (v && v->type == JSON_OBJECT)
+        v = wl__json_get(v, "content");
+    return v && v->type == JSON_STRING ? v : NULL;
+}
+
+/* safetensors: chat_template and bos_token of the tokenizer_config.json beside the model's first
+ * file (chat_template a string, or a list of {"name", "template"} whose "default" entry is taken). */
+static wl_status template_from_config(const wl_model *m, wl_chat_template *out, wl_error *err) {
+    static const char pre[] = "chat template";
+    const char *path = wl_model_file_path(m, 0);
+    size_t dl = strlen(path);
+    while (dl && path[dl - 1] != '/')
+        dl--;
+    char file[4096];
+    if (!*path || dl + sizeof "tokenizer_config.json" > sizeof file)
+        return wl__fail(err, WL_STATUS_NOT_FOUND, pre, "the model has no chat template (no file path)");
+    memcpy(file, path, dl);
+    memcpy(file + dl, "tokenizer_config.json", sizeof "tokenizer_config.json");
+    if (!dl)
+        memmove(file + 2, file, sizeof "tokenizer_config.json"), memcpy(file, "./", 2);
+    struct stat st;
+    if (stat(file, &st) != 0)
+        return wl__fail(err, WL_STATUS_NOT_FOUND, pre, "the model has no chat template (no %s)", file);
+    wl_model *scratch = wl__model_new(NULL);   /* an arena for the mapping and the JSON tree */
+    if (!scratch)
+        return wl__fail(err, WL_STATUS_OUT_OF_MEMORY, pre, "out of memory");
+    wl_file *f;
+    wl_status s = wl__map(scratch, file, err, &f);
+    char msg[160];
+    const json_node *cfg = s ? NULL : wl__json_parse(scratch, (const char *)f->base, (size_t)f->size, msg, sizeof msg, &s);
+    if (!s && !cfg)
+        s = wl__fail(err, s, file, "%s", msg);
+    const json_node *t = cfg ? wl__json_get(cfg, "chat_template") : NULL;
+    if (t && t->type == JSON_ARRAY) {
+        const json_node *e = t->child;
+        for (; e; e = e->next) {
+            const json_node *name = wl__json_get(e, "name");
+            if (name && name->type == JSON_STRING && !strcmp(name->str, "default"))
+                break;
+        }
+        t = e ? wl__json_get(e, "template") : NULL;
+    }
+    if (!s && (!t || t->type != JSON_STRING))
+        s = wl__fail(err, WL_STATUS_NOT_FOUND, pre, "%s has no chat_template (a string)", file);
+    if (!s) {
+        const json_node *bos = config_str(cfg, "bos_token");
+        s = wl_chat_template_parse(t->str, t->len, bos ? bos->str : NULL, out, err);
+    }
+    wl_model_close(scratch);
+    return s;
+}
+
 wl_status wl_chat_template_from_model(const wl_model *m, wl_chat_template *out, wl_error *err) {
     static const char pre[] = "chat template";
     const char *text, *bos = NULL;
     size_t len, blen = 0;
     if (!m || !out)
         return wl__fail(err, WL_STATUS_INVALID_ARGUMENT, pre, "NULL model or output");
+    if (wl_model_format(m) == WL_FORMAT_SAFETENSORS && !wl_model_find(m, "tokenizer.chat_template"))
+        return template_from_config(m, out, err);
     if (wl_model_get_str(m, "tokenizer.chat_template", &text, &len) != WL_OK)
         return wl__fail(err, WL_STATUS_NOT_FOUND, pre, "the model has no tokenizer.chat_template (a string)");
     uint64_t id;

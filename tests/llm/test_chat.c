@@ -5,13 +5,15 @@
  * file, Qwen2's, plain ChatML, Meta-Llama-3-8B-Instruct's) and, for several conversations with and
  * without the generation prompt, the text Jinja2 renders.  Each template goes into a small GGUF file
  * this test writes in memory (tokenizer.chat_template, a token list holding the BOS token, its id),
- * and wl_chat_format over that model must give the same bytes.  Then: snprintf-style truncation,
+ * and wl_chat_format over that model must give the same bytes; so must a safetensors model directory
+ * whose tokenizer_config.json holds the template and bos_token.  Then: snprintf-style truncation,
  * other families refused by name, a model without a template, bad arguments.
  *
  * Usage: test_chat [GOLDEN]   (default tests/llm/golden/chat-templates.txt, run from the repo root) */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test.h"
 #include "wgc/llm.h"
@@ -54,6 +56,43 @@ static buf model_bytes(const char *tmpl, size_t tlen, const char *bos, size_t bl
     return b;
 }
 
+/* A safetensors model directory (one tiny tensor) whose tokenizer_config.json holds the template
+ * (JSON-escaped) and bos_token; the directory's path in dir. */
+static int st_dir(char *dir, const char *tmpl, size_t tlen, const char *bos, size_t blen) {
+    strcpy(dir, "/tmp/wgc-test-chat-XXXXXX");
+    if (!mkdtemp(dir)) return -1;
+    char path[128];
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    FILE *f = fopen(path, "wb");
+    static const char hdr[] = "{\"t\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}";
+    uint64_t hl = sizeof hdr - 1;
+    float x = 1;
+    if (!f) return -1;
+    fwrite(&hl, 8, 1, f), fwrite(hdr, 1, hl, f), fwrite(&x, 4, 1, f), fclose(f);
+    snprintf(path, sizeof path, "%s/tokenizer_config.json", dir);
+    if (!(f = fopen(path, "wb"))) return -1;
+    fputs("{\"add_bos_token\": false, \"bos_token\": ", f);
+    if (blen) fprintf(f, "{\"content\": \"%.*s\", \"special\": true}", (int)blen, bos);
+    else fputs("null", f);
+    fputs(", \"chat_template\": \"", f);
+    for (size_t i = 0; i < tlen; i++) {
+        unsigned char c = (unsigned char)tmpl[i];
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputs("\"}\n", f);
+    fclose(f);
+    return 0;
+}
+
+static void st_remove(const char *dir) {
+    char path[128];
+    snprintf(path, sizeof path, "%s/model.safetensors", dir), remove(path);
+    snprintf(path, sizeof path, "%s/tokenizer_config.json", dir), remove(path);
+    rmdir(dir);
+}
+
 /* ---- the golden file ---------------------------------------------------------------------------- */
 typedef struct reader { const char *p, *end; } reader;
 
@@ -77,7 +116,7 @@ static const char *blob(reader *r, size_t n) {
     return s;
 }
 
-static char *dup(const char *s, size_t n) {
+static char *dupn(const char *s, size_t n) {
     char *d = malloc(n + 1);
     if (!d) abort();
     memcpy(d, s, n);
@@ -92,9 +131,10 @@ static void test_golden(const char *path) {
     if (!file) return;
     reader r = { file, file + size };
     char line[256], name[64] = "", cur[64] = "";
-    wl_model *m = NULL;
+    wl_model *m = NULL, *ms = NULL;   /* the template in a GGUF file; in tokenizer_config.json */
     buf mb = { 0 };
-    int cases = 0, templates = 0;
+    int cases = 0, templates = 0, safetensors_cases = 0;
+    char dir[64] = "";   /* the current safetensors directory (read at each wl_chat_format) */
     while (header(&r, line, sizeof line)) {
         size_t a, b;
         int gen, nmsg;
@@ -111,6 +151,12 @@ static void test_golden(const char *path) {
             wl_chat_template t;
             CHECKF(wl_chat_template_from_model(m, &t, &err) == WL_OK, "%s: %s", name, err.message);
             CHECK_STR(wl_chat_kind_name(t.kind), strcmp(name, "llama3") ? "chatml" : "llama3");
+            wl_model_close(ms);
+            ms = NULL;
+            if (dir[0]) st_remove(dir);
+            CHECKF(st_dir(dir, s + a, b, s, a) == 0, "cannot write a safetensors directory under /tmp");
+            ms = wl_model_open(dir, NULL, &err);
+            CHECKF(ms != NULL, "%s: %s", dir, err.message);
             snprintf(cur, sizeof cur, "%s", name);
             templates++;
         } else if (sscanf(line, "case %63s %d %d", name, &gen, &nmsg) == 3 && nmsg >= 0 && nmsg < 16) {
@@ -121,8 +167,8 @@ static void test_golden(const char *path) {
                 const char *s;
                 ok = header(&r, line, sizeof line) && sscanf(line, "msg %zu %zu", &a, &b) == 2 && (s = blob(&r, a + b));
                 if (ok) {
-                    msgs[i].role = own[nown++] = dup(s, a);
-                    msgs[i].content = own[nown++] = dup(s + a, b);
+                    msgs[i].role = own[nown++] = dupn(s, a);
+                    msgs[i].content = own[nown++] = dupn(s + a, b);
                 }
             }
             const char *want = NULL;
@@ -136,10 +182,15 @@ static void test_golden(const char *path) {
             CHECKF(st == WL_OK, "%s: %s", name, err.message);
             CHECKF(len == a && !memcmp(out, want, a), "%s, %d messages, generation prompt %d:\n"
                    "--- wgc (%zu bytes)\n%s\n--- jinja2 (%zu bytes)\n%.*s", name, nmsg, gen, len, out, a, (int)a, want);
+            /* the same template from a safetensors model's tokenizer_config.json */
+            char out2[4096];
+            size_t len2 = 0;
+            st = ms ? wl_chat_format(ms, msgs, (size_t)nmsg, gen != 0, out2, sizeof out2, &len2, &err) : WL_STATUS_IO;
+            CHECKF(st == WL_OK && len2 == a && !memcmp(out2, want, a), "%s (safetensors): %s", name, err.message);
+            safetensors_cases += st == WL_OK && len2 == a && !memcmp(out2, want, a);
             /* snprintf semantics: a short buffer gets a NUL-ended prefix and the same total */
             if (a > 4) {
                 char small[5];
-                size_t len2 = 0;
                 CHECK(wl_chat_format(m, msgs, (size_t)nmsg, gen != 0, small, sizeof small, &len2, NULL) == WL_OK);
                 CHECK(len2 == a && strlen(small) == 4 && !memcmp(small, want, 4));
                 CHECK(wl_chat_format(m, msgs, (size_t)nmsg, gen != 0, NULL, 0, &len2, NULL) == WL_OK && len2 == a);
@@ -151,9 +202,12 @@ static void test_golden(const char *path) {
             break;
         }
     }
-    printf("%s: %d templates, %d conversations equal Jinja2's text\n", path, templates, cases);
+    printf("%s: %d templates, %d conversations equal Jinja2's text (GGUF; %d through tokenizer_config.json)\n",
+           path, templates, cases, safetensors_cases);
     CHECK(templates >= 4 && cases >= 40);
     wl_model_close(m);
+    wl_model_close(ms);
+    if (dir[0]) st_remove(dir);
     free(mb.d);
     free(file);
 }
