@@ -305,6 +305,73 @@ uint64_t wl_model_tensor_count(const wl_model *m);
 const wl_tensor_info *wl_model_tensor(const wl_model *m, uint64_t i);           /* NULL when out of range */
 const wl_tensor_info *wl_model_tensor_find(const wl_model *m, const char *name); /* NULL when absent */
 
+/* ---- chat: conversations as the model's chat template writes them (src/llm/chat.c) ------------ *
+ *
+ *     wl_chat_message msgs[] = { { "user", "What is 2+2?" } };
+ *     char text[4096]; size_t len;
+ *     wl_chat_format(m, msgs, 1, true, text, sizeof text, &len, &err);
+ *     // SmolLM2: "<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by
+ *     //   Hugging Face<|im_end|>\n<|im_start|>user\nWhat is 2+2?<|im_end|>\n<|im_start|>assistant\n"
+ *     wl_tokenize(tok, text, len, WL_TOKENIZE_PARSE_SPECIAL, ids, cap, &n, &err);   // no ADD_SPECIAL:
+ *                                                   // the template writes the BOS it wants
+ *
+ * The Jinja template in tokenizer.chat_template is recognised by its markers, never executed:
+ *   CHATML  <|im_start|> and <|im_end|> (SmolLM2, Qwen2, Qwen2.5 without tools): each message is
+ *           "<|im_start|>ROLE\nCONTENT<|im_end|>\n", the generation prompt "<|im_start|>assistant\n".
+ *           When a literal in the template holds "<|im_start|>system\nTEXT<|im_end|>", TEXT is the
+ *           default system message, written first when the first message is not a system one.
+ *   LLAMA3  <|start_header_id|>, <|end_header_id|> and <|eot_id|> (Llama 3 Instruct): the BOS
+ *           token's text first when the template names bos_token, then each message
+ *           "<|start_header_id|>ROLE<|end_header_id|>\n\nCONTENT<|eot_id|>", the generation prompt
+ *           "<|start_header_id|>assistant<|end_header_id|>\n\n".
+ * Either family trims each content's ASCII whitespace when the template applies Jinja's trim
+ * filter.  Anything else (Llama 2's [INST], Gemma, Llama 3.1's dated system header and tools...)
+ * is WL_STATUS_UNSUPPORTED naming what was found.  See doc/llm.md, "Chat". */
+#define WL_CHAT_KINDS(X)      \
+    X(CHATML, "chatml")       \
+    X(LLAMA3, "llama3")
+typedef enum wl_chat_kind {
+    WL_CHAT_NONE = 0,
+#define X(name, str) WL_CHAT_##name,
+    WL_CHAT_KINDS(X)
+#undef X
+    WL_CHAT_KIND_COUNT
+} wl_chat_kind;
+const char *wl_chat_kind_name(wl_chat_kind k);   /* "chatml"; "none"; "?" */
+
+typedef struct wl_chat_message {
+    const char *role;        /* "system", "user", "assistant" (written as given), NUL-terminated */
+    const char *content;     /* NUL-terminated */
+} wl_chat_message;
+
+typedef struct wl_chat_template {
+    wl_chat_kind kind;
+    bool trim;                       /* contents are trimmed */
+    bool bos;                        /* LLAMA3: bos_text before the first message */
+    char bos_text[64];               /* the BOS token's text ("<|begin_of_text|>"); "" when none */
+    char default_system[1024];       /* CHATML: the default system message; "" when none */
+    const char *end_of_turn;         /* "<|im_end|>" or "<|eot_id|>": the token that ends a turn */
+} wl_chat_template;
+
+/* Recognises a template's text (len bytes).  bos: the BOS token's text (NULL: none).  Fills *out,
+ * or WL_STATUS_UNSUPPORTED with err naming what the text looks like. */
+wl_status wl_chat_template_parse(const char *text, size_t len, const char *bos, wl_chat_template *out,
+                                 wl_error *err);
+/* The same over m's tokenizer.chat_template and its BOS token (tokenizer.ggml.bos_token_id's entry in
+ * tokenizer.ggml.tokens); for a safetensors model, chat_template and bos_token of the
+ * tokenizer_config.json beside its first file (read at each call).  WL_STATUS_NOT_FOUND when the
+ * model has no template. */
+wl_status wl_chat_template_from_model(const wl_model *m, wl_chat_template *out, wl_error *err);
+/* Writes msgs[0 .. n) as the template does, then the assistant's generation prompt when
+ * add_generation_prompt.  Like snprintf: the first min(total, cap - 1) bytes and a NUL go to out
+ * (out may be NULL when cap is 0), the total length to *len; call again with a bigger buffer when
+ * *len >= cap.  INVALID_ARGUMENT for a NULL role or content. */
+wl_status wl_chat_apply(const wl_chat_template *t, const wl_chat_message *msgs, size_t n,
+                        bool add_generation_prompt, char *out, size_t cap, size_t *len, wl_error *err);
+/* wl_chat_template_from_model, then wl_chat_apply. */
+wl_status wl_chat_format(const wl_model *m, const wl_chat_message *msgs, size_t n, bool add_generation_prompt,
+                         char *out, size_t cap, size_t *len, wl_error *err);
+
 /* ---- engine: llama-family inference on wt tensors (src/llm/engine.c, sample.c) -------------- *
  *
  *     wt_context *ctx = wt_context_create(dev, NULL);

@@ -15,6 +15,8 @@
     X(bench, "benchmarks with same-run baselines: runtime | compile | ops | nn | llm (--json, --svg)") \
     X(run, "run a compute kernel on buffers from .npy files or generators (wgc run k.wgsl --dispatch ..)") \
     X(profile, "time a compute kernel with GPU timestamps: min/median/max, GB/s (--json)") \
+    X(chat, "chat with a model: user turns from stdin, answers streamed (wgc chat -m FILE)") \
+    X(perplexity, "perplexity of a text under a model (wgc perplexity -m FILE -f TEXT [-c CTX], --json)") \
     X(model, "describe a GGUF or safetensors model: architecture, sizes, tensor types, memory (--json)") \
     X(tokenize, "the token ids of a text under a model's tokenizer (wgc tokenize -m FILE TEXT, --json)") \
     X(generate, "generate tokens with a llama-family model (wgc generate -m FILE --ids 1,2,3 -n 64)")
