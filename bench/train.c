@@ -28,7 +28,7 @@
  * --agree DIR writes what bench/agree_train.py needs to train the same models in PyTorch: the
  * initial parameters (DIR/cnn/pNNN.npy, DIR/gpt/pNNN.npy in the order of meta.json's "params"),
  * every step's batch (cnn/x.npy [S, N, 1, 8, 8] f32 and cnn/y.npy [S, N] i32: scikit-learn's digits
- * when wt_digits_load finds them, pixels / 16, else random; gpt/tokens.npy [S, B, T + 1] i32 from a
+ * when wt_digits_load finds them (--data FILE), pixels / 16, else random; gpt/tokens.npy [S, B, T + 1] i32 from a
  * text file's characters), DIR/meta.json (shapes and hyperparameters) and the losses wt computed
  * at every step (cnn/losses.txt, gpt/losses.txt: %.9g per line). */
 #include "bench.h"
@@ -77,6 +77,7 @@ typedef struct train_cfg {
     int agree_cnn_steps, agree_gpt_steps;
     gpt_shape agree_gpt;      /* L, C, H, T, B (V: the text's characters) */
     const char *text;         /* --text FILE */
+    const char *data;         /* --data FILE: the digits (NULL: wt_digits_load's default) */
 } train_cfg;
 
 typedef struct tb {
@@ -334,10 +335,14 @@ static void time_model(bench_wt *w, tb *b, bool gpt, const train_cfg *cfg, const
     if (!bench_got(b->ctx, &b->errors, "data", x) || !bench_got(b->ctx, &b->errors, "labels", y))
         goto out;
     double first = NAN, last = NAN, t[BENCH_MAX_RUNS], wall[BENCH_MAX_RUNS];
+    wt_stats st0 = { 0 }, st1 = { 0 };
     int n = 0, warm = 0;
     double w0 = bench_now_s();
     for (;;) {
         bool timing = warm >= 2 && bench_now_s() - w0 >= BENCH_WARM_S;
+        bool last_step = timing && n == cfg->runs - 1;
+        if (last_step)
+            wt_get_stats(b->ctx, &st0);
         uint64_t g0 = bench_gpu_ns(b->ctx);
         double s0 = bench_now_s();
         wt_tensor *loss = model_step(b, &m, o, x, y);
@@ -348,6 +353,8 @@ static void time_model(bench_wt *w, tb *b, bool gpt, const train_cfg *cfg, const
         }
         double s1 = bench_now_s();
         uint64_t g1 = bench_gpu_ns(b->ctx);
+        if (last_step)
+            wt_get_stats(b->ctx, &st1);
         if (warm == 0 || (timing && n == cfg->runs - 1)) {
             double v = NAN;
             if (wt_item(b->ctx, loss, &v) != WT_OK)
@@ -375,6 +382,12 @@ static void time_model(bench_wt *w, tb *b, bool gpt, const train_cfg *cfg, const
              n, warm, med * 1e3, wmed * 1e3, first, last);
     wt_stats st;
     wt_get_stats(b->ctx, &st);
+    bench_info(b->rep, gpt ? "wt gpt" : "wt cnn",
+               "a step: %llu ops, %llu dispatches (%llu fused away) in %llu submits; %llu kernels compiled; "
+               "graph nodes alive between steps: %llu", (unsigned long long)(st1.ops - st0.ops),
+               (unsigned long long)(st1.dispatches - st0.dispatches), (unsigned long long)(st1.fused - st0.fused),
+               (unsigned long long)(st1.flushes - st0.flushes), (unsigned long long)st.kernels_compiled,
+               (unsigned long long)wt_grad_node_count(b->ctx));
     bench_row *pk = bench_find_row(b->rep, peak_key);
     pk->ours = (double)st.peak_allocated_bytes / (1024.0 * 1024.0);
     snprintf(pk->note, sizeof pk->note, "wt_stats.peak_allocated_bytes (pool: live + pooled) over %d steps", warm + n);
@@ -479,7 +492,7 @@ static int agree(bench_wt *w, tb *b, const train_cfg *cfg) {
     const char *data = "random U(0, 1) images, random labels (no digits file)";
     wt_digits d;
     uint64_t seed = 99;
-    if (xh && yh && wt_digits_load(b->ctx, NULL, &d) == WT_OK) {
+    if (xh && yh && wt_digits_load(b->ctx, cfg->data, &d) == WT_OK) {
         data = "scikit-learn digits (training rows, pixels / 16)";
         for (int64_t i = 0; i < (int64_t)S * N; i++) {
             int64_t r = (int64_t)(xs(&seed) % (uint64_t)d.train_count);
@@ -488,6 +501,10 @@ static int agree(bench_wt *w, tb *b, const train_cfg *cfg) {
             yh[i] = d.labels[r];
         }
         wt_digits_free(b->ctx, &d);
+    } else if (cfg->data) {   /* named: no silent fallback */
+        fprintf(stderr, "wgc bench train: --data %s: %s\n", cfg->data, wt_last_error(b->ctx));
+        free(xh), free(yh);
+        xh = NULL, yh = NULL;
     } else if (xh && yh) {
         wt_clear_error(b->ctx);
         for (int64_t i = 0; i < (int64_t)S * N; i++) {
@@ -607,7 +624,9 @@ static void train_usage(FILE *f) {
           "                      weights, batches, wt's losses) for bench/agree_train.py\n"
           "  --agree-steps N,M   its CNN and GPT steps (default 50,200)\n"
           "  --agree-gpt L,C,H,T,B  its character-level GPT (default 2,128,4,64,8)\n"
-          "  --text FILE         its text (default /usr/share/common-licenses/GPL-3)\n",
+          "  --text FILE         its text (default /usr/share/common-licenses/GPL-3)\n"
+          "  --data FILE         its digits (default: wt_digits_load's, python3-sklearn's digits.csv.gz;\n"
+          "                      random images when there is none)\n",
           f);
 }
 
@@ -676,6 +695,8 @@ int bench_train_cli(int argc, char **argv) {
             cfg.agree_gpt = (gpt_shape){ v[0], v[1], v[2], v[3], v[4], 0 };
         } else if (!strcmp(a, "--text") && more) {
             cfg.text = argv[++i];
+        } else if (!strcmp(a, "--data") && more) {
+            cfg.data = argv[++i];
         } else {
             return cli_fail("bench train: unknown option '%s' (try wgc bench train --help)", a);
         }
