@@ -248,16 +248,26 @@ static wt_optimizer *model_optimizer(tb *b, model *m) {
 }
 
 /* One step recorded (nothing read back): loss, backward, the optimizer, gradients dropped.  The
- * loss is returned (a new reference) or NULL on an error. */
-static wt_tensor *model_step(tb *b, model *m, wt_optimizer *o, wt_tensor *x, wt_tensor *y) {
+ * loss is returned (a new reference) or NULL on an error.  live (or NULL) receives
+ * wt_stats.live_bytes once the forward is recorded and once the backward is. */
+static wt_tensor *model_step(tb *b, model *m, wt_optimizer *o, wt_tensor *x, wt_tensor *y, uint64_t *live) {
     wt_context *ctx = b->ctx;
+    wt_stats st;
     wt_tensor *loss = m->gpt ? gpt_loss(ctx, m->p, &m->g, x, y) : cnn_loss(ctx, m->p, x, y);
     if (!bench_got(ctx, &b->errors, m->gpt ? "gpt forward" : "cnn forward", loss))
         return NULL;
+    if (live) {
+        wt_get_stats(ctx, &st);
+        live[0] = st.live_bytes;
+    }
     if (wt_backward(ctx, loss, NULL, NULL) != WT_OK) {
         bench_got(ctx, &b->errors, "backward", NULL);
         REL(loss);
         return NULL;
+    }
+    if (live) {
+        wt_get_stats(ctx, &st);
+        live[1] = st.live_bytes;
     }
     wt_tensor *grads[sizeof m->p / sizeof *m->p];
     bool ok = true;
@@ -336,6 +346,7 @@ static void time_model(bench_wt *w, tb *b, bool gpt, const train_cfg *cfg, const
         goto out;
     double first = NAN, last = NAN, t[BENCH_MAX_RUNS], wall[BENCH_MAX_RUNS];
     wt_stats st0 = { 0 }, st1 = { 0 };
+    uint64_t live[2] = { 0, 0 };
     int n = 0, warm = 0;
     double w0 = bench_now_s();
     for (;;) {
@@ -345,7 +356,7 @@ static void time_model(bench_wt *w, tb *b, bool gpt, const train_cfg *cfg, const
             wt_get_stats(b->ctx, &st0);
         uint64_t g0 = bench_gpu_ns(b->ctx);
         double s0 = bench_now_s();
-        wt_tensor *loss = model_step(b, &m, o, x, y);
+        wt_tensor *loss = model_step(b, &m, o, x, y, last_step ? live : NULL);
         if (!loss || wt_sync(b->ctx) != WT_OK) {
             bench_got(b->ctx, &b->errors, "step", NULL);
             REL(loss);
@@ -390,7 +401,8 @@ static void time_model(bench_wt *w, tb *b, bool gpt, const train_cfg *cfg, const
                (unsigned long long)wt_grad_node_count(b->ctx));
     bench_row *pk = bench_find_row(b->rep, peak_key);
     pk->ours = (double)st.peak_allocated_bytes / (1024.0 * 1024.0);
-    snprintf(pk->note, sizeof pk->note, "wt_stats.peak_allocated_bytes (pool: live + pooled) over %d steps", warm + n);
+    snprintf(pk->note, sizeof pk->note, "pool peak over %d steps; live %.4g MiB after fwd, %.4g after bwd", warm + n,
+             (double)live[0] / 1048576.0, (double)live[1] / 1048576.0);
 out:
     REL(x), REL(y);
     wt_optimizer_destroy(o);
@@ -463,7 +475,7 @@ static bool agree_run(tb *b, model *m, wt_tensor *x, wt_tensor *y, int steps, co
     for (int s = 0; s < steps && ok; s++) {
         wt_tensor *xv = wt_select(b->ctx, x, 0, s), *yv = wt_select(b->ctx, y, 0, s);
         wt_tensor *xb = xv ? wt_contiguous(b->ctx, xv) : NULL, *yb = yv ? wt_contiguous(b->ctx, yv) : NULL;
-        wt_tensor *loss = xb && yb ? model_step(b, m, o, xb, yb) : NULL;
+        wt_tensor *loss = xb && yb ? model_step(b, m, o, xb, yb, NULL) : NULL;
         double v = NAN;
         ok = loss && wt_item(b->ctx, loss, &v) == WT_OK;
         if (ok)
