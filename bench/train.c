@@ -156,9 +156,12 @@ static bool model_init(tb *b, model *m, bool gpt, const gpt_shape *g) {
         }
         m->p[i] = t;
     }
-    for (int i = 0; i < m->np; i++)
-        if (!bench_got(b->ctx, &b->errors, "parameter", m->p[i]) || wt_set_requires_grad(b->ctx, m->p[i], true) != WT_OK)
+    for (int i = 0; i < m->np; i++) {
+        if (!bench_got(b->ctx, &b->errors, "parameter", m->p[i]))
             return false;
+        if (wt_set_requires_grad(b->ctx, m->p[i], true) != WT_OK)
+            return bench_got(b->ctx, &b->errors, "requires_grad", NULL);
+    }
     return true;
 }
 
