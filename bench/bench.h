@@ -78,6 +78,8 @@ int bench_compile(const bench_options *opt);
 int bench_ops(const bench_options *opt);       /* bench/ops.c: wt tensor ops (issue 4) */
 int bench_nn(const bench_options *opt);        /* bench/nn.c: matmul and nn kernels (issue 5) */
 int bench_llm(const bench_options *opt);       /* bench/nn_llm.c: softmax, norms, flash attention (issue 5) */
+/* bench/train.c: `wgc bench train [options]` (argv[0] "train"): training steps, --agree (issue 19) */
+int bench_train_cli(int argc, char **argv);
 
 /* ---- report ---- */
 void bench_report_init(bench_report *r, const char *title);

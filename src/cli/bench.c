@@ -12,7 +12,7 @@
 #include "cli/cli.h"
 
 static void bench_usage(FILE *f) {
-    fputs("usage: wgc bench runtime|compile|ops|nn|llm [options]\n"
+    fputs("usage: wgc bench runtime|compile|ops|nn|llm|train [options]\n"
           "  runtime   wg runtime: tiny dependent dispatches, submit+wait, upload/readback,\n"
           "            shader copy and vec4 add bandwidth, pipeline creation cold/warm;\n"
           "            baselines: PyTorch/CUDA (bench/baseline_runtime.py) and Dawn ($WGC_DAWN)\n"
@@ -24,6 +24,8 @@ static void bench_usage(FILE *f) {
           "            baseline: PyTorch/CUDA, TF32 off (bench/baseline_nn.py)\n"
           "  llm       softmax, layernorm, rmsnorm 8192^2, flash attention f32/f16 B1 H32 S4096\n"
           "            D128 causal; baseline: PyTorch/CUDA (bench/baseline_llm.py)\n"
+          "  train     training steps (digits CNN with SGD, GPT-2 small with AdamW), peak memory,\n"
+          "            --agree DIR; its own options: wgc bench train --help (bench/train.c)\n"
           "options:\n"
           "  --json              one JSON document on stdout\n"
           "  --size S            small | medium | full (default: full on a GPU, medium on a CPU adapter)\n"
@@ -44,6 +46,8 @@ int cli_bench(int argc, char **argv) {
     bench_options opt = { .root = ".", .baseline = "auto",
                           .verbose = isatty(STDERR_FILENO) && !getenv("WGC_NO_PROGRESS") };
     const char *what = NULL;
+    if (argc > 1 && !strcmp(argv[1], "train"))   /* options of its own beside the shared ones */
+        return bench_train_cli(argc - 1, argv + 1);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
