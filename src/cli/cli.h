@@ -24,6 +24,7 @@
 #define X(name, help) int cli_##name(int argc, char **argv);
 CLI_COMMANDS(X)
 #undef X
+int cli_demo_train(int argc, char **argv);   /* `wgc demo train` (demo_train.c) */
 
 /* Prints "wgc: <message>" to stderr; returns 2 so commands can `return cli_fail(...)`. */
 int cli_fail(const char *fmt, ...);

@@ -449,10 +449,12 @@ static bool parse_dim(const char *s, int64_t *out) {
 }
 
 int cli_demo(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "train"))
+        return cli_demo_train(argc - 1, argv + 1);
     dims d = { 32, 128, 4, 256 };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            puts("usage: wgc demo [--seq N] [--dim N] [--heads N] [--mlp N]\n"
+            puts("usage: wgc demo [--seq N] [--dim N] [--heads N] [--mlp N]   |   wgc demo train --help\n"
                  "  on the default GPU ($WGC_ADAPTER picks another): adds two vectors and checks them on the\n"
                  "  CPU, then runs a transformer block (rmsnorm, q/k/v projections, rope, causal attention,\n"
                  "  output projection, residual, rmsnorm, silu-gated MLP, residual) on random weights\n"

@@ -2,7 +2,8 @@
 # test_train_digits.sh - examples/train_digits.c, built against this tree's libwgc.a, trains its MLP
 # on the digits data set (python3-sklearn's copy) to at least 97% on the held-out rows, and the
 # checkpoint it writes reloads into a model that scores the same (the example checks both and
-# prints "train_digits: ok").
+# prints "train_digits: ok"); then `wgc demo train --model cnn --json` (the same code inside the
+# CLI) trains the CNN to at least 97%, its checkpoint reloading to the same accuracy.
 B=${BUILD:-build}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d /tmp/wgc-test-train-XXXXXX)
@@ -14,4 +15,18 @@ rc=$?
 cat "$t/out"
 [ $rc = 0 ] && grep -q '^train_digits: ok' "$t/out" || { echo "FAIL: train_digits (exit $rc)"; exit 1; }
 [ -s "$t/digits.safetensors" ] || { echo "FAIL: no checkpoint written"; exit 1; }
+"$B/wgc" demo train --model cnn --json --checkpoint "$t/cnn.safetensors" >"$t/cnn.json" 2>"$t/cnn.err"
+rc=$?
+cat "$t/cnn.json" "$t/cnn.err"
+python3 - "$t/cnn.json" <<'PY' || { echo "FAIL: wgc demo train --model cnn (exit $rc)"; exit 1; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ok"] is True and d["model"] == "cnn", d
+assert d["test_accuracy"] >= 0.97 and d["reloaded_accuracy"] == d["test_accuracy"], d
+assert len(d["epochs"]) == 30 and d["test_images"] == 299, d
+print("cnn: test accuracy %.2f%%" % (100 * d["test_accuracy"]))
+PY
+[ $rc = 0 ] || { echo "FAIL: exit $rc"; exit 1; }
+"$B/wgc" demo train --epochs 0 >/dev/null 2>"$t/bad"; rc=$?
+[ $rc = 2 ] && grep -q "epochs" "$t/bad" || { echo "FAIL: --epochs 0 gave exit $rc: $(cat "$t/bad")"; exit 1; }
 echo "ok"
