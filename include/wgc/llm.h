@@ -23,7 +23,9 @@
  * in a file is checked against the file's size with overflow-safe arithmetic before it is used,
  * so a truncated, corrupt or hostile file is an error, never an out-of-bounds read.  The library
  * never exits, aborts or prints.  A wl_model is immutable after open: any number of threads may
- * read it.  Multi-byte values are read as little-endian (both formats' order).  See doc/llm.md. */
+ * read it.  Multi-byte values are read as little-endian (both formats' order).  The last section,
+ * the engine, runs llama-family models on a wt context (it needs a device; the parsing above does
+ * not).  See doc/llm.md. */
 #ifndef WGC_LLM_H
 #define WGC_LLM_H
 

@@ -137,6 +137,7 @@ static int run(const char *path, const int32_t *ids, uint32_t nids, long ntok, u
             printf("], \"prefill_tok_s\": %.3f, \"decode_tok_s\": %.3f}\n", pre, dec);
         } else {
             printf("\n");
+            fflush(stdout);
             fprintf(stderr, "prompt: %u tokens, %.2f tok/s; generation: %ld tokens, %.2f tok/s\n", nids, pre, nout, dec);
         }
     }
