@@ -8,7 +8,7 @@
  * through the KV cache equals evaluating the whole sequence; truncate and a second sequence;
  * greedy sampling is the argmax, the repetition penalty and seeded sampling behave; bad input
  * (another architecture, a prompt longer than the context, a token out of range, a missing
- * tensor) is an error naming it.
+ * tensor, a model larger than the device memory) is an error naming it.
  *
  * With `--real MODEL GOLDEN` (tests/llm/test_engine_real.sh): SmolLM2-135M-Instruct in F32
  * against llama.cpp's values in GOLDEN (tests/llm/golden/smollm2-f32.txt): every prompt
@@ -479,6 +479,22 @@ static void bad_models(void) {
     wm = wl_gguf_open_memory(g.d, g.n, NULL, &err);
     CHECK(wm && !wl_engine_create(ctx, wm, NULL, &err) && err.status == WL_STATUS_NOT_FOUND &&
           strstr(err.message, "no tensor 'blk.0.ffn_up.weight'"));
+    wl_model_close(wm);
+    free(g.d);
+    /* a model larger than the device memory (about 40 KB; a context capped at 16 KiB): OUT_OF_MEMORY, nothing leaked */
+    m.c.arch = "llama";
+    for (int i = 0; i < m.n; i++)
+        if (!strcmp(m.t[i].name, "blk.0.ffn_upx.weight"))
+            snprintf(m.t[i].name, sizeof m.t[i].name, "blk.0.ffn_up.weight");
+    g = write_gguf(&m);
+    wm = wl_gguf_open_memory(g.d, g.n, NULL, &err);
+    wt_context *small = wt_context_create(wt_context_device(ctx), &(wt_context_desc){ .memory_limit = 16 << 10 });
+    CHECK(wm && small);
+    wl_engine *e = wm && small ? wl_engine_create(small, wm, NULL, &err) : NULL;
+    CHECKF(!e && err.status == WL_STATUS_OUT_OF_MEMORY && strstr(err.message, "wl_engine: "), "a model over the memory limit: %s", err.message);
+    printf("over the memory limit: %s\n", err.message);
+    wl_engine_release(e);
+    wt_context_destroy(small);
     wl_model_close(wm);
     free(g.d);
     free_model(&m);
