@@ -100,6 +100,11 @@ static int run(const char *path, const int32_t *ids, uint32_t nids, long ntok, u
         rc = cli_fail("generate: %s", err.message);
     for (uint32_t i = 0; !rc && i < nids; i++)
         wl_sampler_accept(s, ids[i]);
+    if (!rc && ntok == 0) {   /* the prompt only: its pass, timed */
+        if (wt_sync(ctx) != WT_OK)
+            rc = cli_fail("generate: %s", wt_last_error(ctx));
+        t1 = now();
+    }
     int32_t eos = e ? wl_engine_get_info(e)->eos : -1;
     while (!rc && nout < ntok) {
         int32_t tok;
