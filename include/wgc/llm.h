@@ -261,6 +261,12 @@ typedef enum wl_logits_mode {
  * WL_STATUS_INVALID_ARGUMENT and nothing changes; a token outside [0, n_vocab) likewise. */
 wl_status wl_engine_eval(wl_engine *e, uint32_t seq, const int32_t *tokens, uint32_t n, wl_logits_mode mode,
                          wl_error *err);
+/* One token each for n distinct sequences seqs[i] (n <= n_seq) in one pass: the weights are read
+ * once for all n, so n sequences decode at nearly the cost of one where bandwidth bounds a step.
+ * Logits: row i for seqs[i].  RoPE angles come from the host (per-row positions); attention runs
+ * per sequence against its own cache.  A full context, a repeated sequence or a token outside
+ * the vocabulary is WL_STATUS_INVALID_ARGUMENT and nothing changes. */
+wl_status wl_engine_eval_batch(wl_engine *e, const uint32_t *seqs, const int32_t *tokens, uint32_t n, wl_error *err);
 /* The last eval's logits, f32 [rows, n_vocab] (borrowed: valid until the next eval); NULL before. */
 wt_tensor *wl_engine_logits(wl_engine *e);
 /* Reads them back (waits): count must be rows * n_vocab floats. */

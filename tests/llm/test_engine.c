@@ -6,6 +6,7 @@
  * config.json and Hugging Face names (llama tied, qwen2 with biases; half RoPE) - evaluated by the engine and by a
  * plain C forward pass in double: logits of every position within 1e-4; decoding token by token
  * through the KV cache equals evaluating the whole sequence; truncate and a second sequence;
+ * batched decode of both sequences in one pass (wl_engine_eval_batch);
  * greedy sampling is the argmax, the repetition penalty and seeded sampling behave; bad input
  * (another architecture, a prompt longer than the context, a token out of range, a missing
  * tensor, a model larger than the device memory) is an error naming it.
@@ -453,6 +454,26 @@ static void synthetic(const cfg *c) {
           strstr(err.message, "outside [0,"));
     CHECK(wl_engine_eval(e, 2, tok, 1, WL_LOGITS_LAST, &err) == WL_STATUS_INVALID_ARGUMENT);
     CHECK(wl_engine_truncate(e, 0, N + 1, &err) == WL_STATUS_INVALID_ARGUMENT);
+    /* batched decode: one token each of both sequences in one pass, rows in the order asked */
+    CHECK(wl_engine_truncate(e, 0, 5, &err) == WL_OK && wl_engine_truncate(e, 1, 8, &err) == WL_OK);
+    static const int steps[][2][2] = { { { 1, 8 }, { 0, 5 } }, { { 0, 6 }, { 1, 9 } } };   /* (seq, position) */
+    double db = 0;
+    for (int st = 0; st < 2; st++) {
+        uint32_t seqs[2] = { (uint32_t)steps[st][0][0], (uint32_t)steps[st][1][0] };
+        int32_t tk[2] = { tok[steps[st][0][1]], tok[steps[st][1][1]] };
+        CHECKF(wl_engine_eval_batch(e, seqs, tk, 2, &err) == WL_OK, "%s: eval_batch: %s", c->arch, err.message);
+        CHECK(wl_engine_read_logits(e, got, 2 * V, &err) == WL_OK);
+        db = fmax(db, maxdiff(got, want + steps[st][0][1] * V, V));
+        db = fmax(db, maxdiff(got + V, want + steps[st][1][1] * V, V));
+    }
+    CHECK(wl_engine_pos(e, 0) == 7 && wl_engine_pos(e, 1) == 10);
+    uint32_t one = 0;
+    CHECK(wl_engine_eval_batch(e, &one, &tok[7], 1, &err) == WL_OK && wl_engine_read_logits(e, got, V, &err) == WL_OK);
+    db = fmax(db, maxdiff(got, want + 7 * V, V));
+    CHECKF(db <= 1e-4, "%s: batched decode differs from the reference by %g", c->arch, db);
+    uint32_t dup[2] = { 1, 1 };
+    CHECK(wl_engine_eval_batch(e, dup, tok, 2, &err) == WL_STATUS_INVALID_ARGUMENT && strstr(err.message, "appears twice"));
+    CHECK(wl_engine_pos(e, 1) == 10);
     wl_engine_release(e);
     CHECKF(wt_last_status(ctx) == WT_OK, "%s: left over error: %s", c->arch, wt_last_error(ctx));
     free(want), free(got), free(g.d);
