@@ -261,9 +261,9 @@ typedef enum wl_logits_mode {
  * WL_STATUS_INVALID_ARGUMENT and nothing changes; a token outside [0, n_vocab) likewise. */
 wl_status wl_engine_eval(wl_engine *e, uint32_t seq, const int32_t *tokens, uint32_t n, wl_logits_mode mode,
                          wl_error *err);
-/* One token each for n distinct sequences seqs[i] (n <= n_seq) in one pass: the weights are read
- * once for all n, so n sequences decode at nearly the cost of one where bandwidth bounds a step.
- * Logits: row i for seqs[i].  RoPE angles come from the host (per-row positions); attention runs
+/* One token each for n distinct sequences seqs[i] (n <= n_seq) in one pass: the linear layers
+ * take all n rows at once, so the weights are read once per step for all n (on lavapipe the
+ * n-row products run wt's tiled kernels, slower there than n matvecs: see doc/llm.md).  Logits: row i for seqs[i].  RoPE angles come from the host (per-row positions); attention runs
  * per sequence against its own cache.  A full context, a repeated sequence or a token outside
  * the vocabulary is WL_STATUS_INVALID_ARGUMENT and nothing changes. */
 wl_status wl_engine_eval_batch(wl_engine *e, const uint32_t *seqs, const int32_t *tokens, uint32_t n, wl_error *err);
