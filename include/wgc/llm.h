@@ -23,7 +23,9 @@
  * in a file is checked against the file's size with overflow-safe arithmetic before it is used,
  * so a truncated, corrupt or hostile file is an error, never an out-of-bounds read.  The library
  * never exits, aborts or prints.  A wl_model is immutable after open: any number of threads may
- * read it.  Multi-byte values are read as little-endian (both formats' order).  See doc/llm.md. */
+ * read it.  Multi-byte values are read as little-endian (both formats' order).  The last section,
+ * the engine, runs llama-family models on a wt context (it needs a device; the parsing above does
+ * not).  See doc/llm.md. */
 #ifndef WGC_LLM_H
 #define WGC_LLM_H
 
@@ -435,6 +437,12 @@ typedef enum wl_logits_mode {
  * WL_STATUS_INVALID_ARGUMENT and nothing changes; a token outside [0, n_vocab) likewise. */
 wl_status wl_engine_eval(wl_engine *e, uint32_t seq, const int32_t *tokens, uint32_t n, wl_logits_mode mode,
                          wl_error *err);
+/* One token each for n distinct sequences seqs[i] (n <= n_seq) in one pass: the linear layers
+ * take all n rows at once, so the weights are read once per step for all n (on lavapipe the
+ * n-row products run wt's tiled kernels, slower there than n matvecs: see doc/llm.md).  Logits: row i for seqs[i].  RoPE angles come from the host (per-row positions); attention runs
+ * per sequence against its own cache.  A full context, a repeated sequence or a token outside
+ * the vocabulary is WL_STATUS_INVALID_ARGUMENT and nothing changes. */
+wl_status wl_engine_eval_batch(wl_engine *e, const uint32_t *seqs, const int32_t *tokens, uint32_t n, wl_error *err);
 /* The last eval's logits, f32 [rows, n_vocab] (borrowed: valid until the next eval); NULL before. */
 wt_tensor *wl_engine_logits(wl_engine *e);
 /* Reads them back (waits): count must be rows * n_vocab floats. */

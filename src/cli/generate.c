@@ -100,6 +100,11 @@ static int run(const char *path, const int32_t *ids, uint32_t nids, long ntok, u
         rc = cli_fail("generate: %s", err.message);
     for (uint32_t i = 0; !rc && i < nids; i++)
         wl_sampler_accept(s, ids[i]);
+    if (!rc && ntok == 0) {   /* the prompt only: its pass, timed */
+        if (wt_sync(ctx) != WT_OK)
+            rc = cli_fail("generate: %s", wt_last_error(ctx));
+        t1 = now();
+    }
     int32_t eos = e ? wl_engine_get_info(e)->eos : -1;
     while (!rc && nout < ntok) {
         int32_t tok;
@@ -137,6 +142,7 @@ static int run(const char *path, const int32_t *ids, uint32_t nids, long ntok, u
             printf("], \"prefill_tok_s\": %.3f, \"decode_tok_s\": %.3f}\n", pre, dec);
         } else {
             printf("\n");
+            fflush(stdout);
             fprintf(stderr, "prompt: %u tokens, %.2f tok/s; generation: %ld tokens, %.2f tok/s\n", nids, pre, nout, dec);
         }
     }

@@ -83,7 +83,7 @@ struct wl_engine {
 #define X(f, g, h, s, r) wl__weight f;
     ENGINE_GLOBALS(X)
 #undef X
-    float *rope_ff;               /* rope_host: per-pair frequency divisors (1 when absent) */
+    float *rope_ff;               /* host angles: per-pair frequency divisors (1 when absent) */
     double rope_pos_scale;        /* rope_host: positions multiplied by this (linear scaling) */
     engine_block *blocks;
     uint32_t *pos;                /* n_seq */
@@ -365,7 +365,7 @@ wl_engine *wl_engine_create(wt_context *ctx, const wl_model *m, const wl_engine_
 #undef X
     in->tied = e->output.t == NULL;
     in->rope_host = e->rope_ff != NULL || e->rope_pos_scale != 1.0;
-    if (in->rope_host && !e->rope_ff) {
+    if (!e->rope_ff) {   /* ones: batched decode takes host angles too */
         e->rope_ff = malloc(in->rope_dims / 2 * sizeof *e->rope_ff);
         if (!e->rope_ff) {
             wl__fail(err, WL_STATUS_OUT_OF_MEMORY, "wl_engine_create", "no memory");
@@ -449,11 +449,12 @@ wl_status wl_engine_truncate(wl_engine *e, uint32_t seq, uint32_t pos, wl_error 
 
 /* ---- the forward pass ---- */
 
-/* RoPE of x [n, heads, head_dim] at positions p0 .. p0+n. */
-static wt_tensor *rope(wl_engine *e, wt_tensor *x, uint32_t p0, uint32_t n) {
+/* RoPE of x [n, heads, head_dim] at positions pos[t] (several sequences: wl_engine_eval_batch),
+ * or p0 .. p0+n when pos is NULL. */
+static wt_tensor *rope(wl_engine *e, wt_tensor *x, uint32_t p0, const uint32_t *pos, uint32_t n) {
     wt_context *ctx = e->ctx;
     const wl_engine_info *in = &e->info;
-    if (!in->rope_host)
+    if (!in->rope_host && !pos)
         return wt_rope(ctx, x, &(wt_rope_desc){ .layout = in->rope_layout, .theta = in->rope_base,
                                                  .position_offset = p0, .seq_dim = -3 });
     /* angle(t, i) = (p0 + t) * scale * base^(-2i / d) / ff[i]; y0 = x0 cos - x1 sin, y1 = x0 sin + x1 cos */
@@ -463,7 +464,7 @@ static wt_tensor *rope(wl_engine *e, wt_tensor *x, uint32_t p0, uint32_t n) {
         return NULL;
     for (uint32_t t = 0; t < n; t++)
         for (uint32_t i = 0; i < h; i++) {
-            double ang = (double)(p0 + t) * e->rope_pos_scale * pow(in->rope_base, -2.0 * i / in->head_dim) / e->rope_ff[i];
+            double ang = (double)(pos ? pos[t] : p0 + t) * e->rope_pos_scale * pow(in->rope_base, -2.0 * i / in->head_dim) / e->rope_ff[i];
             cs[(size_t)t * h + i] = (float)cos(ang);
             cs[(size_t)n * h + (size_t)t * h + i] = (float)sin(ang);
         }
@@ -507,8 +508,43 @@ static wt_tensor *rope(wl_engine *e, wt_tensor *x, uint32_t p0, uint32_t n) {
     return out;
 }
 
-/* One block on x [n, n_embd]; returns the new x (a new reference) or NULL. */
-static wt_tensor *block(wl_engine *e, engine_block *b, wt_tensor *x, uint32_t seq, uint32_t p0, uint32_t n) {
+/* Attention of one token each of n sequences (bseq[i] at bpos[i]): row i's k and v into its
+ * sequence's cache, its q against that cache; [H, n, D] (a new reference) or NULL. */
+static wt_tensor *attend_batch(wl_engine *e, engine_block *b, wt_tensor *qr, wt_tensor *kr, wt_tensor *v3,
+                               const uint32_t *bseq, const uint32_t *bpos, uint32_t n) {
+    wt_context *ctx = e->ctx;
+    wt_tensor **outs = calloc(n, sizeof *outs);
+    bool ok = outs != NULL;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        wt_tensor *cache[2] = { b->k_cache, b->v_cache }, *src[2] = { kr, v3 }, *seen[2] = { NULL, NULL };
+        for (int j = 0; j < 2 && ok; j++) {
+            wt_tensor *cs = wt_select(ctx, cache[j], 0, bseq[i]);
+            wt_tensor *dst = cs ? wt_narrow(ctx, cs, 1, bpos[i], 1) : NULL;
+            wt_tensor *row = wt_narrow(ctx, src[j], 0, i, 1);
+            wt_tensor *st = row ? wt_transpose(ctx, row, 0, 1) : NULL;
+            ok = dst && st && wt_copy_(ctx, dst, st) == WT_OK;
+            seen[j] = ok ? wt_narrow(ctx, cs, 1, 0, bpos[i] + 1) : NULL;
+            ok = ok && seen[j];
+            wt_release(st), wt_release(row), wt_release(dst), wt_release(cs);
+        }
+        wt_tensor *qrow = ok ? wt_narrow(ctx, qr, 0, i, 1) : NULL;
+        wt_tensor *qt = qrow ? wt_transpose(ctx, qrow, 0, 1) : NULL;
+        outs[i] = qt ? wt_scaled_dot_product_attention(ctx, qt, seen[0], seen[1], &(wt_attention_desc){ .causal = true })
+                     : NULL;
+        ok = outs[i] != NULL;
+        wt_release(qt), wt_release(qrow), wt_release(seen[0]), wt_release(seen[1]);
+    }
+    wt_tensor *a = ok ? (n == 1 ? (wt_retain(outs[0]), outs[0]) : wt_cat(ctx, outs, (int)n, 1)) : NULL;
+    for (uint32_t i = 0; outs && i < n; i++)
+        wt_release(outs[i]);
+    free(outs);
+    return a;
+}
+
+/* One block on x [n, n_embd]: n tokens of sequence seq from position p0, or (bseq not NULL) one
+ * token each of sequences bseq[i] at bpos[i].  Returns the new x (a new reference) or NULL. */
+static wt_tensor *block(wl_engine *e, engine_block *b, wt_tensor *x, uint32_t seq, uint32_t p0, uint32_t n,
+                        const uint32_t *bseq, const uint32_t *bpos) {
     wt_context *ctx = e->ctx;
     const wl_engine_info *in = &e->info;
     int64_t H = in->n_head, Hkv = in->n_head_kv, D = in->head_dim;
@@ -522,12 +558,17 @@ static wt_tensor *block(wl_engine *e, engine_block *b, wt_tensor *x, uint32_t se
     wt_release(q);
     wt_release(k);
     wt_release(v);
-    wt_tensor *qr = q3 ? rope(e, q3, p0, n) : NULL, *kr = k3 ? rope(e, k3, p0, n) : NULL;
+    wt_tensor *qr = q3 ? rope(e, q3, p0, bpos, n) : NULL, *kr = k3 ? rope(e, k3, p0, bpos, n) : NULL;
     wt_release(q3);
     wt_release(k3);
     /* new keys and values into the cache: [Hkv, n, D] slices at p0 */
     wt_tensor *cache[2] = { b->k_cache, b->v_cache }, *src[2] = { kr, v3 }, *seen[2] = { NULL, NULL };
     bool ok = kr && v3;
+    wt_tensor *a = NULL;
+    if (bseq) {
+        a = ok && qr ? attend_batch(e, b, qr, kr, v3, bseq, bpos, n) : NULL;
+        ok = false;   /* skips the one-sequence path below */
+    }
     for (int i = 0; i < 2 && ok; i++) {
         wt_tensor *cs = wt_select(ctx, cache[i], 0, seq);
         wt_tensor *dst = cs ? wt_narrow(ctx, cs, 1, p0, n) : NULL;
@@ -543,8 +584,9 @@ static wt_tensor *block(wl_engine *e, engine_block *b, wt_tensor *x, uint32_t se
     wt_release(v3);
     wt_tensor *qt = qr ? wt_transpose(ctx, qr, 0, 1) : NULL;
     wt_release(qr);
-    wt_tensor *a = ok && qt ? wt_scaled_dot_product_attention(ctx, qt, seen[0], seen[1],
-                                                              &(wt_attention_desc){ .causal = true }) : NULL;
+    if (!bseq)
+        a = ok && qt ? wt_scaled_dot_product_attention(ctx, qt, seen[0], seen[1], &(wt_attention_desc){ .causal = true })
+                     : NULL;
     wt_release(qt);
     wt_release(seen[0]);
     wt_release(seen[1]);
@@ -598,7 +640,7 @@ wl_status wl_engine_eval(wl_engine *e, uint32_t seq, const int32_t *tokens, uint
     wt_tensor *x = ids ? wl__embed(ctx, ids, &e->tok_embd) : NULL;
     wt_release(ids);
     for (uint32_t l = 0; x && l < in->n_layer; l++) {
-        wt_tensor *y = block(e, &e->blocks[l], x, seq, p0, n);
+        wt_tensor *y = block(e, &e->blocks[l], x, seq, p0, n, NULL, NULL);
         wt_release(x);
         x = y;
     }
@@ -617,6 +659,60 @@ wl_status wl_engine_eval(wl_engine *e, uint32_t seq, const int32_t *tokens, uint
         return gpu_fail(e, ctx, err, "eval");
     }
     e->pos[seq] = p0 + n;
+    return WL_OK;
+}
+
+wl_status wl_engine_eval_batch(wl_engine *e, const uint32_t *seqs, const int32_t *tokens, uint32_t n, wl_error *err) {
+    clear_err(err);
+    if (!e || !seqs || !tokens || !n)
+        return wl__fail(err, WL_STATUS_INVALID_ARGUMENT, "wl_engine_eval_batch", "NULL engine or arrays, or n 0");
+    const wl_engine_info *in = &e->info;
+    if (n > in->n_seq)
+        return wl__fail(err, WL_STATUS_INVALID_ARGUMENT, "wl_engine_eval_batch", "%u sequences, the engine has %u", n,
+                        in->n_seq);
+    uint32_t *pos = malloc(n * sizeof *pos);
+    if (!pos)
+        return wl__fail(err, WL_STATUS_OUT_OF_MEMORY, "wl_engine_eval_batch", "no memory");
+    for (uint32_t i = 0; i < n; i++) {
+        const char *why = NULL;
+        if (seqs[i] >= in->n_seq)
+            why = "is not a sequence";
+        for (uint32_t j = 0; !why && j < i; j++)
+            if (seqs[j] == seqs[i])
+                why = "appears twice";
+        if (!why && e->pos[seqs[i]] >= in->n_ctx)
+            why = "has a full context";
+        if (!why && (tokens[i] < 0 || (uint32_t)tokens[i] >= in->n_vocab))
+            why = "has a token outside the vocabulary";
+        if (why) {
+            free(pos);
+            return wl__fail(err, WL_STATUS_INVALID_ARGUMENT, "wl_engine_eval_batch", "entry %u: sequence %u %s (token %d)",
+                            i, seqs[i], why, tokens[i]);
+        }
+        pos[i] = e->pos[seqs[i]];
+    }
+    wt_context *ctx = e->ctx;
+    wt_release(e->logits);
+    e->logits = NULL;
+    wt_tensor *ids = wt_from_host(ctx, WT_I32, WT_SHAPE(n), tokens);
+    wt_tensor *x = ids ? wl__embed(ctx, ids, &e->tok_embd) : NULL;
+    wt_release(ids);
+    for (uint32_t l = 0; x && l < in->n_layer; l++) {
+        wt_tensor *y = block(e, &e->blocks[l], x, 0, 0, n, seqs, pos);
+        wt_release(x);
+        x = y;
+    }
+    wt_tensor *h = x ? wt_rms_norm(ctx, x, e->out_norm.t, in->rms_eps) : NULL;
+    e->logits = h ? wl__linear(ctx, h, in->tied ? &e->tok_embd : &e->output, NULL) : NULL;
+    wt_release(h);
+    wt_release(x);
+    if (!e->logits) {
+        free(pos);
+        return gpu_fail(e, ctx, err, "eval_batch");
+    }
+    for (uint32_t i = 0; i < n; i++)
+        e->pos[seqs[i]] = pos[i] + 1;
+    free(pos);
     return WL_OK;
 }
 

@@ -2,18 +2,21 @@
  *
  * Without arguments (make check): tiny random models written as GGUF files in memory - llama
  * (tied head, interleaved RoPE), qwen2 (q/k/v biases, half-split RoPE, its own output head) and
- * llama with Llama-3 frequency factors (rope_freqs.weight) - evaluated by the engine and by a
+ * llama with Llama-3 frequency factors (rope_freqs.weight) - and as BF16 safetensors with a
+ * config.json and Hugging Face names (llama tied, qwen2 with biases; half RoPE) - evaluated by the engine and by a
  * plain C forward pass in double: logits of every position within 1e-4; decoding token by token
  * through the KV cache equals evaluating the whole sequence; truncate and a second sequence;
+ * batched decode of both sequences in one pass (wl_engine_eval_batch);
  * greedy sampling is the argmax, the repetition penalty and seeded sampling behave; bad input
  * (another architecture, a prompt longer than the context, a token out of range, a missing
- * tensor) is an error naming it.
+ * tensor, a model larger than the device memory) is an error naming it.
  *
  * With `--real MODEL GOLDEN` (tests/llm/test_engine_real.sh): SmolLM2-135M-Instruct in F32
  * against llama.cpp's values in GOLDEN (tests/llm/golden/smollm2-f32.txt): every prompt
  * position's logits at 256 vocabulary entries and the top 32, and the row's mean and rms, within
  * 1e-3; greedy 64-token continuations equal up to the first step where llama.cpp's top two logits
- * are closer than 0.01; one submit per decoded token; then prefill and decode tokens/s. */
+ * are closer than 0.01; one submit per decoded token; the first decode steps' logits equal a
+ * re-evaluation of the whole sequence within 1e-3; then prefill and decode tokens/s. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -46,6 +49,7 @@ typedef struct cfg {
     uint32_t layers, embd, heads, kv, hd, ff, vocab, ctx;
     bool bias, own_head, freqs;
     double base;
+    bool hf;                  /* written as safetensors with Hugging Face names (half RoPE, BF16) */
 } cfg;
 
 typedef struct tens {
@@ -160,6 +164,88 @@ static gbuf write_gguf(const model *m) {
     return b;
 }
 
+/* The model as model.safetensors (BF16, Hugging Face names) and config.json in dir; the values
+ * are rounded to BF16 in place so the reference sees what the file holds. */
+static float bf16_round(double v) {
+    float f = (float)v;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    u = (u + 0x7fff + ((u >> 16) & 1)) & 0xffff0000u;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static void hf_name(const char *g, char *out, size_t size) {
+    static const char *const map[][2] = {
+        { "token_embd.weight", "model.embed_tokens.weight" }, { "output_norm.weight", "model.norm.weight" },
+        { "output.weight", "lm_head.weight" }, { "attn_norm.weight", "input_layernorm.weight" },
+        { "attn_q.", "self_attn.q_proj." }, { "attn_k.", "self_attn.k_proj." }, { "attn_v.", "self_attn.v_proj." },
+        { "attn_output.", "self_attn.o_proj." }, { "ffn_norm.weight", "post_attention_layernorm.weight" },
+        { "ffn_gate.", "mlp.gate_proj." }, { "ffn_up.", "mlp.up_proj." }, { "ffn_down.", "mlp.down_proj." } };
+    unsigned l;
+    int k = 0;
+    if (sscanf(g, "blk.%u.%n", &l, &k) == 1 && k) {
+        for (size_t i = 3; i < sizeof map / sizeof *map; i++)
+            if (!strncmp(g + k, map[i][0], strlen(map[i][0]))) {
+                snprintf(out, size, "model.layers.%u.%s%s", l, map[i][1], g + k + strlen(map[i][0]));
+                return;
+            }
+    }
+    for (size_t i = 0; i < 3; i++)
+        if (!strcmp(g, map[i][0])) {
+            snprintf(out, size, "%s", map[i][1]);
+            return;
+        }
+    snprintf(out, size, "%s", g);
+}
+static bool write_safetensors(model *m, const char *dir) {
+    const cfg *c = &m->c;
+    char path[512], hdr[16384], nm[96];
+    size_t hn = 0, off = 0;
+    hn += (size_t)snprintf(hdr + hn, sizeof hdr - hn, "{");
+    for (int i = 0; i < m->n; i++) {
+        tens *t = &m->t[i];
+        hf_name(t->name, nm, sizeof nm);
+        size_t bytes = t->ne0 * t->ne1 * 2;
+        if (t->ne1 > 1)
+            hn += (size_t)snprintf(hdr + hn, sizeof hdr - hn, "%s\"%s\":{\"dtype\":\"BF16\",\"shape\":[%llu,%llu],\"data_offsets\":[%zu,%zu]}",
+                                   i ? "," : "", nm, (unsigned long long)t->ne1, (unsigned long long)t->ne0, off, off + bytes);
+        else
+            hn += (size_t)snprintf(hdr + hn, sizeof hdr - hn, "%s\"%s\":{\"dtype\":\"BF16\",\"shape\":[%llu],\"data_offsets\":[%zu,%zu]}",
+                                   i ? "," : "", nm, (unsigned long long)t->ne0, off, off + bytes);
+        off += bytes;
+    }
+    hn += (size_t)snprintf(hdr + hn, sizeof hdr - hn, "}");
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    uint64_t len = hn;
+    fwrite(&len, 8, 1, f);
+    fwrite(hdr, 1, hn, f);
+    for (int i = 0; i < m->n; i++) {
+        tens *t = &m->t[i];
+        for (uint64_t j = 0; j < t->ne0 * t->ne1; j++) {
+            float b = bf16_round(t->v[j]);
+            uint32_t u;
+            memcpy(&u, &b, 4);
+            uint16_t h = (uint16_t)(u >> 16);
+            fwrite(&h, 2, 1, f);
+            t->v[j] = b;
+        }
+    }
+    fclose(f);
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    f = fopen(path, "w");
+    if (!f)
+        return false;
+    fprintf(f, "{\"model_type\": \"%s\", \"num_hidden_layers\": %u, \"hidden_size\": %u, \"intermediate_size\": %u, "
+               "\"num_attention_heads\": %u, \"num_key_value_heads\": %u, \"max_position_embeddings\": %u, "
+               "\"rope_theta\": %.1f, \"rms_norm_eps\": 1e-05, \"vocab_size\": %u, \"head_dim\": %u}\n",
+            c->arch, c->layers, c->embd, c->ff, c->heads, c->kv, c->ctx, c->base, c->vocab, c->hd);
+    fclose(f);
+    return true;
+}
+
 /* ---- the reference forward pass, in double ---- */
 static void rmsnorm(const double *x, const double *w, uint32_t n, double *out) {
     double s = 0;
@@ -181,7 +267,7 @@ static void lin(const double *x, const tens *w, const tens *b, double *out) {
 static void rope_ref(const model *m, double *v, uint32_t heads, uint32_t pos) {
     const cfg *c = &m->c;
     const tens *ff = get(m, "rope_freqs.weight");
-    bool half = !strcmp(c->arch, "qwen2");
+    bool half = !strcmp(c->arch, "qwen2") || c->hf;
     for (uint32_t h = 0; h < heads; h++)
         for (uint32_t i = 0; i < c->hd / 2; i++) {
             double a = pos * pow(c->base, -2.0 * i / c->hd) / (ff ? ff->v[i] : 1);
@@ -266,20 +352,34 @@ static double maxdiff(const float *got, const double *want, size_t n) {
 static void synthetic(const cfg *c) {
     model m;
     make_model(&m, c);
-    gbuf g = write_gguf(&m);
+    gbuf g = { 0 };
     wl_error err;
-    wl_model *wm = wl_gguf_open_memory(g.d, g.n, NULL, &err);
+    wl_model *wm = NULL;
+    char dir[] = "/tmp/wgc_engine_XXXXXX";
+    if (c->hf) {
+        CHECK(mkdtemp(dir) && write_safetensors(&m, dir));
+        wm = wl_model_open(dir, NULL, &err);
+    } else {
+        g = write_gguf(&m);
+        wm = wl_gguf_open_memory(g.d, g.n, NULL, &err);
+    }
     CHECKF(wm != NULL, "%s: open: %s", c->arch, err.message);
     wl_engine *e = wm ? wl_engine_create(ctx, wm, &(wl_engine_desc){ .n_ctx = 24, .n_seq = 2 }, &err) : NULL;
     CHECKF(e != NULL, "%s: create: %s", c->arch, err.message);
     wl_model_close(wm);   /* the engine keeps nothing pointing into the model */
+    if (c->hf) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/model.safetensors", dir), remove(path);
+        snprintf(path, sizeof path, "%s/config.json", dir), remove(path);
+        remove(dir);
+    }
     if (!e) {
         free(g.d), free_model(&m);
         return;
     }
     const wl_engine_info *in = wl_engine_get_info(e);
     CHECK(in->tied == !c->own_head && in->rope_host == c->freqs && in->n_vocab == c->vocab && in->n_ctx == 24);
-    CHECK(in->rope_layout == (!strcmp(c->arch, "qwen2") ? WT_ROPE_HALF : WT_ROPE_INTERLEAVED));
+    CHECK(in->rope_layout == (!strcmp(c->arch, "qwen2") || c->hf ? WT_ROPE_HALF : WT_ROPE_INTERLEAVED));
     enum { N = 13 };
     int32_t tok[N];
     for (int i = 0; i < N; i++)
@@ -354,6 +454,26 @@ static void synthetic(const cfg *c) {
           strstr(err.message, "outside [0,"));
     CHECK(wl_engine_eval(e, 2, tok, 1, WL_LOGITS_LAST, &err) == WL_STATUS_INVALID_ARGUMENT);
     CHECK(wl_engine_truncate(e, 0, N + 1, &err) == WL_STATUS_INVALID_ARGUMENT);
+    /* batched decode: one token each of both sequences in one pass, rows in the order asked */
+    CHECK(wl_engine_truncate(e, 0, 5, &err) == WL_OK && wl_engine_truncate(e, 1, 8, &err) == WL_OK);
+    static const int steps[][2][2] = { { { 1, 8 }, { 0, 5 } }, { { 0, 6 }, { 1, 9 } } };   /* (seq, position) */
+    double db = 0;
+    for (int st = 0; st < 2; st++) {
+        uint32_t seqs[2] = { (uint32_t)steps[st][0][0], (uint32_t)steps[st][1][0] };
+        int32_t tk[2] = { tok[steps[st][0][1]], tok[steps[st][1][1]] };
+        CHECKF(wl_engine_eval_batch(e, seqs, tk, 2, &err) == WL_OK, "%s: eval_batch: %s", c->arch, err.message);
+        CHECK(wl_engine_read_logits(e, got, 2 * V, &err) == WL_OK);
+        db = fmax(db, maxdiff(got, want + steps[st][0][1] * V, V));
+        db = fmax(db, maxdiff(got + V, want + steps[st][1][1] * V, V));
+    }
+    CHECK(wl_engine_pos(e, 0) == 7 && wl_engine_pos(e, 1) == 10);
+    uint32_t one = 0;
+    CHECK(wl_engine_eval_batch(e, &one, &tok[7], 1, &err) == WL_OK && wl_engine_read_logits(e, got, V, &err) == WL_OK);
+    db = fmax(db, maxdiff(got, want + 7 * V, V));
+    CHECKF(db <= 1e-4, "%s: batched decode differs from the reference by %g", c->arch, db);
+    uint32_t dup[2] = { 1, 1 };
+    CHECK(wl_engine_eval_batch(e, dup, tok, 2, &err) == WL_STATUS_INVALID_ARGUMENT && strstr(err.message, "appears twice"));
+    CHECK(wl_engine_pos(e, 1) == 10);
     wl_engine_release(e);
     CHECKF(wt_last_status(ctx) == WT_OK, "%s: left over error: %s", c->arch, wt_last_error(ctx));
     free(want), free(got), free(g.d);
@@ -362,7 +482,7 @@ static void synthetic(const cfg *c) {
 
 static void bad_models(void) {
     wl_error err;
-    cfg c = { "gpt2", 1, 32, 4, 2, 8, 40, 50, 32, false, false, false, 10000 };
+    cfg c = { "gpt2", 1, 32, 4, 2, 8, 40, 50, 32, false, false, false, 10000, false };
     model m;
     make_model(&m, &c);
     gbuf g = write_gguf(&m);
@@ -380,6 +500,22 @@ static void bad_models(void) {
     wm = wl_gguf_open_memory(g.d, g.n, NULL, &err);
     CHECK(wm && !wl_engine_create(ctx, wm, NULL, &err) && err.status == WL_STATUS_NOT_FOUND &&
           strstr(err.message, "no tensor 'blk.0.ffn_up.weight'"));
+    wl_model_close(wm);
+    free(g.d);
+    /* a model larger than the device memory (about 40 KB; a context capped at 16 KiB): OUT_OF_MEMORY, nothing leaked */
+    m.c.arch = "llama";
+    for (int i = 0; i < m.n; i++)
+        if (!strcmp(m.t[i].name, "blk.0.ffn_upx.weight"))
+            snprintf(m.t[i].name, sizeof m.t[i].name, "blk.0.ffn_up.weight");
+    g = write_gguf(&m);
+    wm = wl_gguf_open_memory(g.d, g.n, NULL, &err);
+    wt_context *small = wt_context_create(wt_context_device(ctx), &(wt_context_desc){ .memory_limit = 16 << 10 });
+    CHECK(wm && small);
+    wl_engine *e = wm && small ? wl_engine_create(small, wm, NULL, &err) : NULL;
+    CHECKF(!e && err.status == WL_STATUS_OUT_OF_MEMORY && strstr(err.message, "wl_engine: "), "a model over the memory limit: %s", err.message);
+    printf("over the memory limit: %s\n", err.message);
+    wl_engine_release(e);
+    wt_context_destroy(small);
     wl_model_close(wm);
     free(g.d);
     free_model(&m);
@@ -516,8 +652,15 @@ static void real(const char *path, const char *golden) {
         CHECK(wl_engine_truncate(e, 0, 0, &err) == WL_OK);
         CHECK(wl_engine_eval(e, 0, g->ids, (uint32_t)g->n, WL_LOGITS_LAST, &err) == WL_OK);
         t = now();
+        enum { KV_STEPS = 6 };   /* prompt 0: the first decode steps' logits, for the re-evaluation below */
+        float *steps = p == 0 ? malloc(KV_STEPS * V * sizeof *steps) : NULL;
+        int32_t seqtok[512];
+        memcpy(seqtok, g->ids, (size_t)g->n * sizeof *seqtok);
         for (int j = 0; j < g->ng; j++) {
+            if (steps && j < KV_STEPS)
+                CHECK(wl_engine_read_logits(e, steps + j * V, V, &err) == WL_OK);
             CHECK(wl_sampler_sample(s, e, 0, &tok, &err) == WL_OK);
+            seqtok[g->n + j] = tok;
             if (!diverged) {
                 compared++;
                 if (tok == g->greedy[j])
@@ -536,8 +679,20 @@ static void real(const char *path, const char *golden) {
         uint64_t flushes = st1.flushes - st0.flushes;
         printf("prompt %d: greedy %d of %d compared tokens equal llama.cpp's; %llu submits for %d tokens\n", p, agree,
                compared, (unsigned long long)flushes, g->ng);
-        CHECKF(flushes <= (uint64_t)g->ng + 2, "prompt %d: %llu submits for %d decoded tokens", p,
+        CHECKF(steps || flushes <= (uint64_t)g->ng + 2, "prompt %d: %llu submits for %d decoded tokens", p,
                (unsigned long long)flushes, g->ng);
+        if (steps) {   /* decoding through the KV cache equals evaluating the whole sequence again */
+            uint32_t n = (uint32_t)g->n + KV_STEPS - 1;
+            CHECK(wl_engine_truncate(e, 0, 0, &err) == WL_OK);
+            CHECK(wl_engine_eval(e, 0, seqtok, n, WL_LOGITS_ALL, &err) == WL_OK);
+            CHECK(wl_engine_read_logits(e, lg, n * V, &err) == WL_OK);
+            double d = 0;
+            for (size_t i = 0; i < KV_STEPS * V; i++)
+                d = fmax(d, fabs(steps[i] - lg[(size_t)(g->n - 1) * V + i]));
+            printf("prompt 0: decode vs re-evaluation of %u tokens: largest logit difference %.2e\n", n, d);
+            CHECKF(d <= 1e-3, "KV-cache decode differs from re-evaluation by %g", d);
+            free(steps);
+        }
         wl_sampler_release(s);
         free(g->mean), free(g->rms), free(g->top), free(g->topv), free(g->sub);
     }
@@ -554,9 +709,11 @@ int main(int argc, char **argv) {
     if (argc == 4 && !strcmp(argv[1], "--real")) {
         real(argv[2], argv[3]);
     } else {
-        synthetic(&(cfg){ "llama", 2, 64, 4, 2, 16, 96, 80, 64, false, false, false, 10000 });
-        synthetic(&(cfg){ "qwen2", 2, 64, 4, 1, 16, 96, 80, 64, true, true, false, 1000000 });
-        synthetic(&(cfg){ "llama", 1, 64, 4, 4, 16, 96, 80, 64, false, false, true, 500000 });
+        synthetic(&(cfg){ "llama", 2, 64, 4, 2, 16, 96, 80, 64, false, false, false, 10000, false });
+        synthetic(&(cfg){ "qwen2", 2, 64, 4, 1, 16, 96, 80, 64, true, true, false, 1000000, false });
+        synthetic(&(cfg){ "llama", 1, 64, 4, 4, 16, 96, 80, 64, false, false, true, 500000, false });
+        synthetic(&(cfg){ "llama", 2, 64, 4, 2, 16, 96, 80, 64, false, false, false, 10000, true });
+        synthetic(&(cfg){ "qwen2", 1, 64, 4, 2, 16, 96, 80, 64, true, true, false, 10000, true });
         bad_models();
     }
     CHECKF(wt_last_status(ctx) == WT_OK, "left over error: %s", wt_last_error(ctx));
