@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "llm/llm.h"
 
@@ -30,16 +31,21 @@
 /* ---- weights: the one interface the forward pass uses ---- */
 
 typedef struct wl__weight {
-    wt_tensor *t;             /* f32, or f16 where the device has it; NULL: absent */
+    wt_tensor *t;             /* f32, or f16 where the device has it; NULL: absent or quantized */
+    wt_qweight *q;            /* a GGML block-format matrix kept in its blocks (wt_qlinear) */
 } wl__weight;
 
 /* x [..., K] . w^T (+ bias): w [N, K]. */
 static wt_tensor *wl__linear(wt_context *ctx, wt_tensor *x, const wl__weight *w, const wl__weight *bias) {
+    if (w->q)
+        return wt_qlinear(ctx, x, w->q, bias ? bias->t : NULL);
     return wt_linear(ctx, x, w->t, bias ? bias->t : NULL);
 }
 
 /* Rows of w [V, D] for ids (i32 [n]) as f32 [n, D]. */
 static wt_tensor *wl__embed(wt_context *ctx, wt_tensor *ids, const wl__weight *w) {
+    if (w->q)
+        return wt_qembedding(ctx, w->q, ids);
     wt_tensor *e = wt_embedding(ctx, w->t, ids);
     if (!e || wt_dtype_of(e) == WT_F32)
         return e;
@@ -169,8 +175,20 @@ static void dequant_block(wl_dtype dt, const unsigned char *b, float *out) {
     }
 }
 
-/* Uploads one tensor as [ne1, ne0] (or [ne0] for 1-d): F32 as it is; F16 as f16 where the device
- * has it and the weight is a matrix, else widened; BF16 and Q4_0/Q4_1/Q8_0 widened on the host. */
+/* The wt block format of a GGML block dtype (same names), NONE for the others. */
+static wt_qformat block_format(wl_dtype dt) {
+    if (wl_dtype_block_elements(dt) <= 1)
+        return WT_QFORMAT_NONE;
+    for (int f = 1; f < WT_QFORMAT_COUNT; f++)
+        if (!strcasecmp(wt_qformat_name((wt_qformat)f), wl_dtype_name(dt)))
+            return (wt_qformat)f;
+    return WT_QFORMAT_NONE;
+}
+
+/* Uploads one tensor as [ne1, ne0] (or [ne0] for 1-d): a matrix in a GGML block format stays in its
+ * blocks, uploaded straight from the mapping (wt_qweight_upload; wt_qlinear and wt_qembedding read
+ * them); F32 as it is; F16 as f16 where the device has it and the weight is a matrix, else widened;
+ * BF16 and the vectors of Q4_0/Q4_1/Q8_0 widened on the host. */
 static wl_status upload(wl_engine *e, const wl_tensor_info *ti, bool matrix, wl__weight *w, wl_error *err) {
     wt_context *ctx = e->ctx;
     int64_t shape[2] = { (int64_t)ti->ne[1], (int64_t)ti->ne[0] };
@@ -178,6 +196,14 @@ static wl_status upload(wl_engine *e, const wl_tensor_info *ti, bool matrix, wl_
     const int64_t *sh = matrix ? shape : shape + 1;
     uint64_t n = ti->elements;
     wl_dtype dt = ti->dtype;
+    wt_qformat qf = matrix ? block_format(dt) : WT_QFORMAT_NONE;
+    if (qf != WT_QFORMAT_NONE) {
+        w->q = wt_qweight_upload(ctx, qf, shape[0], shape[1], ti->data, ti->size);
+        if (!w->q)
+            return gpu_fail(e, ctx, err, ti->name);
+        e->info.weight_bytes += wt_qweight_bytes(w->q);
+        return WL_OK;
+    }
     if (dt == WL_DTYPE_F32) {
         w->t = wt_from_host(ctx, WT_F32, nd, sh, ti->data);
     } else if (dt == WL_DTYPE_F16 && matrix && wt_context_has_f16(ctx)) {
@@ -363,7 +389,7 @@ wl_engine *wl_engine_create(wt_context *ctx, const wl_model *m, const wl_engine_
         goto fail;
     ENGINE_GLOBALS(X)
 #undef X
-    in->tied = e->output.t == NULL;
+    in->tied = e->output.t == NULL && e->output.q == NULL;
     in->rope_host = e->rope_ff != NULL || e->rope_pos_scale != 1.0;
     if (!e->rope_ff) {   /* ones: batched decode takes host angles too */
         e->rope_ff = malloc(in->rope_dims / 2 * sizeof *e->rope_ff);
@@ -403,12 +429,12 @@ fail:
 void wl_engine_release(wl_engine *e) {
     if (!e)
         return;
-#define X(f, g, h, s, r) wt_release(e->f.t);
+#define X(f, g, h, s, r) wt_release(e->f.t), wt_qweight_release(e->f.q);
     ENGINE_GLOBALS(X)
 #undef X
     for (uint32_t l = 0; e->blocks && l < e->info.n_layer; l++) {
         engine_block *b = &e->blocks[l];
-#define X(f, g, h, s, r) wt_release(b->f.t);
+#define X(f, g, h, s, r) wt_release(b->f.t), wt_qweight_release(b->f.q);
         ENGINE_BLOCK(X)
 #undef X
         wt_release(b->k_cache);
