@@ -1,8 +1,11 @@
-/* generate.c - `wgc generate -m FILE --ids 1,2,3 [-n N] [--temp T] ...`: runs the prompt through
- * the llama-family engine (wl_engine) on the default adapter and samples up to N tokens, printing
- * each as it comes (token ids: the text side waits for the tokenizer), stopping after the model's
- * end-of-sequence token; then the prompt and generation speed in tokens/s.  --json prints one
- * document instead: {"prompt_tokens": [...], "tokens": [...], "prefill_tok_s": ..., "decode_tok_s": ...}. */
+/* generate.c - `wgc generate -m FILE (-p TEXT | --ids 1,2,3) [-n N] [--temp T] ...`: runs the
+ * prompt through the llama-family engine (wl_engine) on the default adapter and samples up to N
+ * tokens, printing each as it comes (-p: the text, through the streaming detokenizer, whole UTF-8
+ * only; --ids: the ids), stopping after the model's end-of-sequence token; then the prompt and
+ * generation speed in tokens/s.  -p parses special-token text (<|im_start|>) as those tokens
+ * unless --no-parse-special, and adds BOS/EOS as the model's tokenizer says.  --json prints one
+ * document instead: {"prompt_tokens": [...], "tokens": [...], "text": ... (with -p),
+ * "prefill_tok_s": ..., "decode_tok_s": ...}. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +22,12 @@ static double now(void) {
 }
 
 static const char usage[] =
-    "usage: wgc generate -m FILE --ids ID,ID,... [-n N] [options]\n"
+    "usage: wgc generate -m FILE (-p TEXT | --ids ID,ID,...) [-n N] [options]\n"
     "  -m FILE            a GGUF or safetensors model of the llama family (llama, mistral, qwen2)\n"
     "  --ids LIST         the prompt as token ids, comma-separated\n"
-    "  -p TEXT            the prompt as text (needs the tokenizer: not in this build yet)\n"
+    "  -p TEXT            the prompt as text (the model's tokenizer; special-token text such as\n"
+    "                     <|im_start|> is parsed as those tokens)\n"
+    "  --no-parse-special -p's special-token text stays text\n"
     "  -n N               tokens to generate (default 64); stops earlier at end-of-sequence\n"
     "  -c N               context positions (default min(the model's, 4096))\n"
     "  --temp T           temperature (default 0.8); 0 is greedy, an argmax on the GPU\n"
@@ -54,12 +59,46 @@ static int parse_ids(const char *s, int32_t **ids, uint32_t *n) {
     return *ids && *n ? 0 : -1;
 }
 
-static int run(const char *path, const int32_t *ids, uint32_t nids, long ntok, uint32_t n_ctx,
-               const wl_sampler_desc *sd, int json) {
+/* The prompt's ids under m's tokenizer (*tok keeps it open for the output), malloc'ed; NULL after
+ * a cli_fail. */
+static int32_t *tokenize_prompt(const wl_model *m, const char *text, bool special, wl_tokenizer **tok, uint32_t *n) {
+    wl_error err;
+    *tok = wl_tokenizer_open(m, NULL, &err);
+    if (!*tok) {
+        cli_fail("generate: %s", err.message);
+        return NULL;
+    }
+    uint32_t flags = WL_TOKENIZE_ADD_SPECIAL | (special ? WL_TOKENIZE_PARSE_SPECIAL : 0);
+    size_t total = 0, len = strlen(text);
+    if (wl_tokenize(*tok, text, len, flags, NULL, 0, &total, &err) != WL_OK) {
+        cli_fail("generate: %s", err.message);
+        return NULL;
+    }
+    int32_t *ids = total && total <= UINT32_MAX ? malloc(total * sizeof *ids) : NULL;
+    if (!ids || wl_tokenize(*tok, text, len, flags, ids, total, &total, &err) != WL_OK) {
+        cli_fail("generate: %s", ids ? err.message : total ? "out of memory" : "the prompt has no tokens");
+        free(ids);
+        return NULL;
+    }
+    *n = (uint32_t)total;
+    return ids;
+}
+
+static int run(const char *path, const char *text, bool special, int32_t *ids, uint32_t nids, long ntok,
+               uint32_t n_ctx, const wl_sampler_desc *sd, int json) {
     wl_error err;
     wl_model *m = wl_model_open(path, NULL, &err);
     if (!m)
         return cli_fail("generate: %s", err.message);
+    wl_tokenizer *tok = NULL;
+    if (text) {
+        ids = tokenize_prompt(m, text, special, &tok, &nids);
+        if (!ids) {
+            wl_tokenizer_close(tok);
+            wl_model_close(m);
+            return 2;
+        }
+    }
     wg_error gerr;
     wg_env_strings env;
     wg_instance_desc idesc = { .label = "generate" };
@@ -92,6 +131,14 @@ static int run(const char *path, const int32_t *ids, uint32_t nids, long ntok, u
     else if (!e || !s)
         rc = cli_fail("generate: %s", err.message);
     int32_t *out = rc ? NULL : malloc((size_t)(ntok > 0 ? ntok : 1) * sizeof *out);
+    /* -p: the text as it comes (and in --json), whole UTF-8 only */
+    wl_detok dt;
+    size_t pcap = tok ? wl_detok_cap(tok) : 0, tlen = 0, tcap = 0, k = 0;
+    char *piece = tok ? malloc(pcap) : NULL, *all = NULL;
+    if (tok)
+        wl_detok_init(&dt, tok, 0);
+    if (!rc && tok && !piece)
+        rc = cli_fail("generate: out of memory");
     long nout = 0;
     double t0 = now(), t1 = t0, t2 = t0;
     if (!rc && !out)
@@ -107,29 +154,44 @@ static int run(const char *path, const int32_t *ids, uint32_t nids, long ntok, u
     }
     int32_t eos = e ? wl_engine_get_info(e)->eos : -1;
     while (!rc && nout < ntok) {
-        int32_t tok;
-        if (wl_sampler_sample(s, e, 0, &tok, &err) != WL_OK) {
+        int32_t t;
+        if (wl_sampler_sample(s, e, 0, &t, &err) != WL_OK) {
             rc = cli_fail("generate: %s", err.message);
             break;
         }
         if (nout == 0)
             t1 = now();   /* prefill: the prompt's pass and the first token */
-        out[nout++] = tok;
-        wl_sampler_accept(s, tok);
-        if (!json) {
-            printf("%s%d", nout > 1 ? " " : "", tok);
+        out[nout++] = t;
+        wl_sampler_accept(s, t);
+        if (tok ? wl_detok_push(&dt, t, piece, pcap, &k) == WL_OK && k : 0) {
+            if (json) {
+                char *g = tlen + k + 1 > tcap ? realloc(all, tcap = 2 * (tlen + k + 1)) : all;
+                if (g) {
+                    memcpy(g + tlen, piece, k);
+                    tlen += k;
+                    g[tlen] = 0;
+                    all = g;
+                }
+            } else {
+                fwrite(piece, 1, k, stdout);
+                fflush(stdout);
+            }
+        } else if (!tok && !json) {
+            printf("%s%d", nout > 1 ? " " : "", t);
             fflush(stdout);
         }
-        if (tok == eos || nout == ntok)
+        if (t == eos || nout == ntok)
             break;
         if (wl_engine_pos(e, 0) >= wl_engine_get_info(e)->n_ctx) {
             fprintf(stderr, "wgc: generate: the context of %u positions is full\n", wl_engine_get_info(e)->n_ctx);
             break;
         }
-        if (wl_engine_eval(e, 0, &tok, 1, WL_LOGITS_LAST, &err) != WL_OK)
+        if (wl_engine_eval(e, 0, &t, 1, WL_LOGITS_LAST, &err) != WL_OK)
             rc = cli_fail("generate: %s", err.message);
     }
     t2 = now();
+    if (tok && wl_detok_flush(&dt, piece, pcap, &k) == WL_OK && k && !json)
+        fwrite(piece, 1, k, stdout);
     if (!rc) {
         double pre = nids / (t1 - t0), dec = nout > 1 ? (nout - 1) / (t2 - t1) : 0;
         if (json) {
@@ -139,7 +201,12 @@ static int run(const char *path, const int32_t *ids, uint32_t nids, long ntok, u
             printf("], \"tokens\": [");
             for (long i = 0; i < nout; i++)
                 printf("%s%d", i ? ", " : "", out[i]);
-            printf("], \"prefill_tok_s\": %.3f, \"decode_tok_s\": %.3f}\n", pre, dec);
+            printf("]");
+            if (tok) {
+                printf(", \"text\": ");
+                cli_json_str(stdout, all ? all : "");
+            }
+            printf(", \"prefill_tok_s\": %.3f, \"decode_tok_s\": %.3f}\n", pre, dec);
         } else {
             printf("\n");
             fflush(stdout);
@@ -147,6 +214,11 @@ static int run(const char *path, const int32_t *ids, uint32_t nids, long ntok, u
         }
     }
     free(out);
+    free(piece);
+    free(all);
+    if (text)
+        free(ids);
+    wl_tokenizer_close(tok);
     wl_sampler_release(s);
     wl_engine_release(e);
     if (ctx)
@@ -160,6 +232,7 @@ int cli_generate(int argc, char **argv) {
     const char *path = NULL, *ids_arg = NULL, *text = NULL;
     long ntok = 64, n_ctx = 0;
     int json = 0, have_seed = 0;
+    bool special = true;
     wl_sampler_desc sd = { .temperature = 0.8f, .top_k = 40, .top_p = 0.95f, .min_p = 0.05f, .repeat_penalty = 1 };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -169,6 +242,9 @@ int cli_generate(int argc, char **argv) {
             return 0;
         } else if (!strcmp(a, "--json")) {
             json = 1;
+            continue;
+        } else if (!strcmp(a, "--no-parse-special")) {
+            special = false;
             continue;
         }
         if (!v)
@@ -203,21 +279,21 @@ int cli_generate(int argc, char **argv) {
     }
     if (!path)
         return cli_fail("generate: no model (-m FILE; try wgc generate --help)");
-    if (text && !ids_arg)
-        return cli_fail("generate: -p needs the tokenizer, which this build lacks: give the prompt as --ids");
-    if (!ids_arg)
-        return cli_fail("generate: no prompt (--ids ID,ID,...)");
+    if (text && ids_arg)
+        return cli_fail("generate: -p and --ids both given: one prompt");
+    if (!ids_arg && !text)
+        return cli_fail("generate: no prompt (-p TEXT or --ids ID,ID,...)");
     if (ntok < 0 || ntok > 1000000 || n_ctx < 0 || n_ctx > (1 << 24))
         return cli_fail("generate: -n or -c out of range");
     if (!have_seed)
         sd.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-    int32_t *ids;
-    uint32_t nids;
-    if (parse_ids(ids_arg, &ids, &nids)) {
+    int32_t *ids = NULL;
+    uint32_t nids = 0;
+    if (ids_arg && parse_ids(ids_arg, &ids, &nids)) {
         free(ids);
         return cli_fail("generate: --ids '%s' is not a comma-separated list of token ids", ids_arg);
     }
-    int rc = run(path, ids, nids, ntok, (uint32_t)n_ctx, &sd, json);
+    int rc = run(path, text, special, ids, nids, ntok, (uint32_t)n_ctx, &sd, json);
     free(ids);
     return rc;
 }
