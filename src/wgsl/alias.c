@@ -5,25 +5,30 @@
  * Design.  Each memory access is charged to its root identifier: the variable or pointer parameter
  * that the reference expression starts from, found by walking down through `&`, `*`, member and
  * index nodes (a `let` of pointer type stands for its initializer's root, kept in sema_decl.root).
- * While a function body is checked, `c->accs` collects what it reads and writes of module-scope
- * variables and of the memory of its pointer parameters (function-scope variables are never
- * charged: no callee can see them except through a parameter); `c->acc_slot` maps a root node to
- * its entry.  Reads are the loads of the load rule, atomicLoad, workgroupUniformLoad and the
- * read-modify-write atomics; writes are assignments (also compound ones), increments, atomicStore
- * and the read-modify-write atomics.  At the end of the body the entries become the function's
- * summary (sema_fn.accs, sorted by root).  Functions are checked callees first, so at a call the
- * callee's summary is complete: each pointer argument is checked against the earlier arguments and
- * against the callee's module-scope accesses, then the caller takes over what the callee does to
- * its module-scope variables and, through the arguments, to the caller's own roots.  The earlier
- * arguments are found through marks by root node (`c->arg_w`, `c->arg_r`), so the work is linear
- * in the size of the program (each call costs its arguments plus the callee's summary), plus a
- * binary search per pointer argument.
+ * The analysis runs only when the module spells `ptr` somewhere (without pointer types there are
+ * no pointer parameters, hence nothing to check): `c->acc_slot` is then allocated, else every
+ * function here returns at once.  While a function body is checked, `c->accs` collects what it
+ * reads and writes of module-scope variables and of the memory of its pointer parameters
+ * (function-scope variables are never charged: no callee can see them except through a
+ * parameter, nor are module-scope variables whose address is never taken, found by one pass over
+ * the AST before checking: only those can reach a callee as pointers); `c->acc_slot` maps a root
+ * node to its entry.  Reads are the loads of the load rule,
+ * atomicLoad, workgroupUniformLoad and the read-modify-write atomics; writes are assignments (also
+ * compound ones), increments, atomicStore and the read-modify-write atomics.  At the end of the
+ * body the entries become the function's summary (sema_fn.accs, in order of first access).
+ * Functions are checked callees first, so at a call the callee's summary is complete: each pointer
+ * argument is checked against the earlier arguments and against the callee's module-scope
+ * accesses, then the caller takes over what the callee does to its module-scope variables and,
+ * through the arguments, to the caller's own roots.  Lookups go through marks by root node (the
+ * earlier arguments in `c->arg_w` / `c->arg_r`, the callee's summary in `c->callee_slot`, set and
+ * cleared around each call with pointer parameters), so the work is linear in the size of the
+ * program: each call costs its arguments plus the callee's summary, as the call graph's global
+ * lists (sema_fn.globals) already do.
  *
  * Messages and their order are Tint's: the error is at the later of the two arguments (or at the
  * argument, for a module-scope variable), a write parameter is checked against earlier writes,
  * then earlier reads, then the callee's module-scope reads, then its writes; a read parameter
  * against earlier writes and the callee's module-scope writes. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "wgsl/check.h"
@@ -56,9 +61,24 @@ uint32_t chk_root_ident(const checker *c, uint32_t h) {
     return 0;
 }
 
-/* A root whose accesses a function's summary keeps: a module-scope variable or a parameter. */
+/* A root whose accesses a function's summary keeps: a parameter, or a module-scope variable whose
+ * address is taken somewhere (only those can be pointer arguments). */
 static bool tracked(const checker *c, uint32_t root) {
-    return root && (N(root)->kind == AST_PARAM || c->sm->dc[root].scope == SEMA_SCOPE_MODULE);
+    return root && (N(root)->kind == AST_PARAM ||
+                    (c->sm->dc[root].scope == SEMA_SCOPE_MODULE && c->sm->dc[root].addressed));
+}
+
+void chk_alias_prepare(checker *c) {
+    if (!c->acc_slot) return;
+    for (uint32_t h = 1; h < c->sm->node_count; h++) {
+        const ast_node *n = N(h);
+        if (n->kind != AST_UNARY || n->op != AST_OP_ADDR) continue;
+        uint32_t x = n->u.unary.operand;
+        while (x && (N(x)->kind == AST_MEMBER || N(x)->kind == AST_INDEX))
+            x = N(x)->kind == AST_MEMBER ? N(x)->u.member.base : N(x)->u.index.base;
+        uint32_t d = x && N(x)->kind == AST_IDENT ? c->sm->ex[x].decl : 0;
+        if (d && N(d)->kind == AST_VAR) c->sm->dc[d].addressed = 1;
+    }
 }
 
 static void charge(checker *c, uint32_t root, uint32_t bits, uint32_t read_at, uint32_t write_at) {
@@ -75,37 +95,27 @@ static void charge(checker *c, uint32_t root, uint32_t bits, uint32_t read_at, u
 }
 
 void chk_access(checker *c, uint32_t h, uint32_t bits) {
-    if (!c->fn) return;
+    if (!c->fn || !c->acc_slot) return;
     uint32_t r = chk_root_ident(c, h);
     if (tracked(c, r)) charge(c, r, bits, h, h);
 }
 
 void chk_alias_begin(checker *c) {
+    if (!c->acc_slot) return;
     for (uint32_t i = 0; i < c->accs.n; i++) c->acc_slot[c->accs.v[i].root] = 0;
     c->accs.n = 0;
-}
-
-static int cmp_access(const void *a, const void *b) {
-    uint32_t x = ((const sema_access *)a)->root, y = ((const sema_access *)b)->root;
-    return x < y ? -1 : x > y;
 }
 
 void chk_alias_end(checker *c, sema_fn *fi) {
     fi->naccs = c->accs.n;
     if (!c->accs.n) return;
     fi->accs = arena_dup(&c->cc->arena, c->accs.v, c->accs.n * sizeof *fi->accs);
-    qsort(fi->accs, fi->naccs, sizeof *fi->accs, cmp_access);
 }
 
-static const sema_access *find_access(const sema_fn *fi, uint32_t root) {
-    uint32_t lo = 0, hi = fi->naccs;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (fi->accs[mid].root == root) return &fi->accs[mid];
-        if (fi->accs[mid].root < root) lo = mid + 1;
-        else hi = mid;
-    }
-    return NULL;
+/* The callee's entry for `root` (through the marks chk_alias_call sets), or NULL. */
+static const sema_access *find_access(const checker *c, const sema_fn *fi, uint32_t root) {
+    uint32_t i = c->callee_slot[root];
+    return i ? &fi->accs[i - 1] : NULL;
 }
 
 /* The name of the function whose body holds expression node h (for messages). */
@@ -125,27 +135,28 @@ static bool module_alias(checker *c, uint32_t arg, const sema_access *a, bool re
     return false;
 }
 
-bool chk_alias_call(checker *c, uint32_t call, uint32_t fn) {
-    const sema_fn *fi = sema_fn_of(c->sm, fn);
-    if (!fi || !c->fn) return true;
+/* The pointer arguments of a call to fi (which has pointer parameters) against each other and
+ * against fi's module-scope accesses; each accessed one is charged to the caller.  False after an
+ * error. */
+static bool check_args(checker *c, uint32_t call, uint32_t fn, const sema_fn *fi) {
     const ast_list args = N(call)->u.call.args, params = N(fn)->u.fn.params;
-    /* the first earlier pointer argument with a given root that the callee writes / only reads,
-       by root node (reset before returning) */
     if (!c->arg_w) {
-        c->arg_w = arena_alloc(&c->cc->arena, 2 * (size_t)c->sm->node_count * sizeof *c->arg_w);
+        c->arg_w = arena_alloc(&c->cc->arena, 3 * (size_t)c->sm->node_count * sizeof *c->arg_w);
         c->arg_r = c->arg_w + c->sm->node_count;
+        c->callee_slot = c->arg_r + c->sm->node_count;
     }
+    for (uint32_t k = 0; k < fi->naccs; k++) c->callee_slot[fi->accs[k].root] = k + 1;
     bool ok = true;
     uint32_t i = 0;
     for (; i < args.count && i < params.count && ok; i++) {
         uint32_t p = ast_item(c->m, params, i);
         if (!ty_is_ptr(c->tt, c->sm->dc[p].type)) continue;
-        const sema_access *pa = find_access(fi, p);
+        const sema_access *pa = find_access(c, fi, p);
         uint32_t ah = ast_item(c->m, args, i), r = pa ? chk_root_ident(c, ah) : 0;
         if (!r) continue;
         bool write = pa->bits & SEMA_ACC_WRITE;
         uint32_t other = c->arg_w[r] ? c->arg_w[r] : write ? c->arg_r[r] : 0;
-        const sema_access *ga = !other && N(r)->kind == AST_VAR && c->sm->dc[r].scope == SEMA_SCOPE_MODULE ? find_access(fi, r) : NULL;
+        const sema_access *ga = !other && N(r)->kind == AST_VAR && c->sm->dc[r].scope == SEMA_SCOPE_MODULE ? find_access(c, fi, r) : NULL;
         if (other) {
             ERR(nsp(c, ah), "invalid aliased pointer argument");
             NOTE(nsp(c, other), "aliases with another argument passed here");
@@ -164,7 +175,18 @@ bool chk_alias_call(checker *c, uint32_t call, uint32_t fn) {
         uint32_t r = i < args.count ? chk_root_ident(c, ast_item(c->m, args, i)) : 0;
         if (r) c->arg_w[r] = c->arg_r[r] = 0;
     }
-    if (!ok) return false;
+    for (uint32_t k = 0; k < fi->naccs; k++) c->callee_slot[fi->accs[k].root] = 0;
+    return ok;
+}
+
+bool chk_alias_call(checker *c, uint32_t call, uint32_t fn) {
+    const sema_fn *fi = sema_fn_of(c->sm, fn);
+    if (!fi || !c->fn || !c->acc_slot) return true;
+    const ast_list params = N(fn)->u.fn.params;
+    bool any_ptr = false;
+    for (uint32_t i = 0; i < params.count && !any_ptr; i++)
+        any_ptr = ty_is_ptr(c->tt, c->sm->dc[ast_item(c->m, params, i)].type);
+    if (any_ptr && !check_args(c, call, fn, fi)) return false;
     /* the callee's module-scope accesses are the caller's too */
     for (uint32_t k = 0; k < fi->naccs; k++) {
         const sema_access *a = &fi->accs[k];

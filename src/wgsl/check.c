@@ -928,11 +928,13 @@ int wgsl_check(wgsl_cc *cc) {
     c->tt = &sm->tt;
     c->gseen = arena_alloc(&cc->arena, sm->node_count);
     c->frag_of = arena_alloc(&cc->arena, sm->node_count * sizeof *c->frag_of);
-    c->acc_slot = arena_alloc(&cc->arena, sm->node_count * sizeof *c->acc_slot);
+    if (arena_lookup(&cc->arena, "ptr", 3))     /* alias analysis only where pointers can be written */
+        c->acc_slot = arena_alloc(&cc->arena, sm->node_count * sizeof *c->acc_slot);
 
     directives(c);
     if (c->errors) return 1;
     if (sema_resolve(cc, sm)) return 1;
+    chk_alias_prepare(c);
     for (uint32_t i = 0; i < sm->ndecl_order; i++) {
         uint32_t h = sm->decl_order[i];
         switch ((ast_kind)N(h)->kind) {

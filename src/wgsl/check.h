@@ -40,8 +40,10 @@ typedef struct checker {
                                    call) of the function, else of a callee */
     uint32_t *frag_of;          /* [node_count]: FN node -> its first_frag */
     ARR(sema_access) accs;      /* alias analysis: this function's accesses (alias.c) */
-    uint32_t *acc_slot;         /* [node_count]: root node -> index + 1 in `accs` */
+    uint32_t *acc_slot;         /* [node_count]: root node -> index + 1 in `accs`; NULL: the module
+                                   has no pointer type, alias analysis is off */
     uint32_t *arg_w, *arg_r;    /* [node_count] each, allocated at the first call (alias.c) */
+    uint32_t *callee_slot;      /* [node_count]: root -> index + 1 in the callee's summary */
     uint32_t errors;
 } checker;
 
@@ -148,6 +150,7 @@ bool chk_builtin_must_use(checker *c, uint32_t call);
 /* alias.c: alias analysis (spec "Alias Analysis") */
 uint32_t chk_root_ident(const checker *c, uint32_t h);
 void chk_access(checker *c, uint32_t h, uint32_t bits);    /* h reads / writes (SEMA_ACC_*) its root */
+void chk_alias_prepare(checker *c);                         /* after resolve: addressed variables */
 void chk_alias_begin(checker *c);                           /* before a function body */
 void chk_alias_end(checker *c, sema_fn *fi);                /* after it: fi's summary */
 bool chk_alias_call(checker *c, uint32_t call, uint32_t fn); /* false after an error */

@@ -480,7 +480,7 @@ cv_binop chk_cv_binop(ast_op op) { return binop_of[op < AST_OP_COUNT ? op : 0]; 
 
 /* The result type of `l op r` (0 when no overload matches) and the types the operands convert to
  * (*lt, *rt).  `lconst`: the lhs is a const-expression (an abstract-int shifted stays abstract). */
-ty_t chk_binop_types(checker *c, ast_op op, ty_t l, ty_t r, bool lconst, ty_t *ltp, ty_t *rtp) {
+static ty_t binop_types(checker *c, ast_op op, ty_t l, ty_t r, bool lconst, ty_t *ltp, ty_t *rtp) {
     const ty_info *li = ty_get(c->tt, l), *ri = ty_get(c->tt, r);
     ty_t ls = ty_scalar_of(c->tt, l), rs = ty_scalar_of(c->tt, r);
     ty_t res = 0, lt = 0, rt = 0;       /* result and operand types after conversion */
@@ -558,6 +558,10 @@ ty_t chk_binop_types(checker *c, ast_op op, ty_t l, ty_t r, bool lconst, ty_t *l
     return res;
 }
 
+ty_t chk_binop_types(checker *c, ast_op op, ty_t l, ty_t r, bool lconst, ty_t *lt, ty_t *rt) {
+    return binop_types(c, op, l, r, lconst, lt, rt);
+}
+
 static void binary_expr(checker *c, uint32_t h, sema_expr *e) {
     const ast_node *n = N(h);
     ast_op op = (ast_op)n->op;
@@ -572,7 +576,7 @@ static void binary_expr(checker *c, uint32_t h, sema_expr *e) {
     c->no_eval -= skip;
     if (!l || !r) return;
     ty_t lt = 0, rt = 0;
-    ty_t res = chk_binop_types(c, op, l, r, EX(c, lh)->stage == SEMA_STAGE_CONST, &lt, &rt);
+    ty_t res = binop_types(c, op, l, r, EX(c, lh)->stage == SEMA_STAGE_CONST, &lt, &rt);
     if (!res) {
         no_overload(c, h, op, l, r);
         return;

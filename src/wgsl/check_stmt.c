@@ -27,21 +27,10 @@ static uint32_t root_decl(checker *c, uint32_t h) {
 }
 
 /* For an assignment lhs that is a swizzle (or a swizzle of swizzles) of a vector reference or
- * pointer, or one element of such a swizzle (`v.zyx[i]`): the reference / pointer node, with the
- * vector components written in comps[0..*n) (an element with a runtime index: comps[0] = 0);
+ * pointer: the reference / pointer node, with the vector components written in comps[0..*n);
  * else 0. */
-static uint32_t swizzle_target(checker *c, uint32_t lh, uint8_t comps[4], uint32_t *n) {
+static uint32_t swizzle_chain(checker *c, uint32_t lh, uint8_t comps[4], uint32_t *n) {
     const sema_expr *l = EX(c, lh);
-    if (lh && N(lh)->kind == AST_INDEX && l->kind == SEMA_EK_VALUE && l->type) {
-        uint32_t b = N(lh)->u.index.base;
-        const sema_expr *be = EX(c, b);
-        if (N(b)->kind != AST_MEMBER || be->kind != SEMA_EK_VALUE || be->swz_n < 2) return 0;
-        uint32_t r = swizzle_target(c, b, comps, n);
-        const cv_value *iv = val(c, N(lh)->u.index.index);
-        comps[0] = iv && iv->u.i >= 0 && iv->u.i < *n ? comps[iv->u.i] : 0;
-        *n = 1;
-        return r;
-    }
     if (!lh || N(lh)->kind != AST_MEMBER || l->kind != SEMA_EK_VALUE || !l->swz_n) return 0;
     *n = l->swz_n;
     memcpy(comps, l->swz, 4);
@@ -54,6 +43,22 @@ static uint32_t swizzle_target(checker *c, uint32_t lh, uint8_t comps[4], uint32
         for (uint32_t k = 0; k < *n; k++) comps[k] = be->swz[comps[k]];
         b = N(b)->u.member.base;
     }
+}
+
+/* swizzle_chain, or one element of such a swizzle (`v.zyx[i]`, *n = 1, comps[0] = the component
+ * for a constant index, else 0). */
+static uint32_t swizzle_target(checker *c, uint32_t lh, uint8_t comps[4], uint32_t *n) {
+    const sema_expr *l = EX(c, lh);
+    if (!lh || N(lh)->kind != AST_INDEX) return swizzle_chain(c, lh, comps, n);
+    uint32_t b = N(lh)->u.index.base;
+    const sema_expr *be = EX(c, b);
+    if (l->kind != SEMA_EK_VALUE || !l->type || N(b)->kind != AST_MEMBER || be->kind != SEMA_EK_VALUE || be->swz_n < 2)
+        return 0;
+    uint32_t r = swizzle_chain(c, b, comps, n);
+    const cv_value *iv = val(c, N(lh)->u.index.index);
+    comps[0] = iv && iv->u.i >= 0 && iv->u.i < *n ? comps[iv->u.i] : 0;
+    *n = 1;
+    return r;
 }
 
 /* Tint's name for a swizzle of a vector reference, "swizzle<function, vec2<f32>, read_write, 4, 2>"

@@ -139,6 +139,7 @@ typedef struct sema_decl {
     uint8_t has_binding;        /* VAR with @group and @binding */
     uint8_t has_id;             /* OVERRIDE with @id */
     uint8_t used;               /* referenced at least once */
+    uint8_t addressed;          /* VAR whose address is taken somewhere (`&v`, `&v.m[i]`) */
     uint32_t group, binding;    /* resource VAR */
     uint32_t override_id;       /* OVERRIDE: @id or the id assigned (lowest free, in source order) */
     uint32_t override_index;    /* OVERRIDE: index in sema_module.overrides */
@@ -176,7 +177,7 @@ typedef struct sema_fn {
     uint32_t *globals;          /* module-scope VAR and OVERRIDE nodes used, directly or through
                                    callees (transitive), each once, in source order */
     uint32_t nglobals;
-    sema_access *accs;          /* alias analysis: accesses, sorted by root node */
+    sema_access *accs;          /* alias analysis: accesses, in order of first access */
     uint32_t naccs;
     uint32_t builtin_mask;      /* bit sema_builtin: builtin values of the entry point's params */
     uint64_t workgroup_bytes;   /* entry points: total size of var<workgroup> used (const-sized) */
