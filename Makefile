@@ -1,7 +1,7 @@
 # wgc - portable GPU compute in C.  Plain Makefile; see README.md.
 #
 #   make            build/libwgc.a, build/libwgc.so, build/wgc
-#   make demo       build and run the demo (wgc info + a checked compute dispatch)
+#   make demo       build and run the demo (wgc demo's checked kernels, then a real LLM generating)
 #   make check      build and run every test (tests/run.sh); prints "N passed, N failed"
 #   make asan       the same tests under ASan+UBSan, in build-asan/
 #   make valgrind   the same tests under valgrind (leak check), in build/
@@ -59,9 +59,14 @@ tests: $(TEST_BIN) $(BUILD)/wgc
 deps:
 	@sh scripts/deps.sh check
 
+# the demo: wgc demo's checked kernels, then a real LLM (SmolLM2-135M-Instruct Q4_1, fetched once
+# into ~/.cache/wgc/models by scripts/fetch-model.sh) answering a chat prompt, greedy, with its speed
+DEMO_PROMPT = <|im_start|>user\nWhat is a GPU? Answer in one sentence.<|im_end|>\n<|im_start|>assistant\n
 demo: all
 	@sh scripts/deps.sh demo
 	$(BUILD)/wgc demo
+	@m=$$(sh scripts/fetch-model.sh) && echo "wgc generate -m $$m --temp 0 -n 40 -p <a chat prompt>:" && \
+	    $(BUILD)/wgc generate -m "$$m" --temp 0 -n 40 -p "$$(printf '$(DEMO_PROMPT)')"
 
 check: deps all tests
 	@BUILD=$(BUILD) sh tests/run.sh

@@ -6,12 +6,13 @@
 # no-op when cached); a failed fetch is reported here and fails tests/llm/test_model_real.sh.
 set -u
 what=${1:-check}
-pkgs="gcc make pkg-config libc6-dev libvulkan-dev libvulkan1 mesa-vulkan-drivers spirv-tools"
+# python3: scripts/fetch-model.sh (make demo's model) and the tests
+pkgs="gcc make pkg-config libc6-dev libvulkan-dev libvulkan1 mesa-vulkan-drivers spirv-tools python3"
 if [ "$what" = check ]; then
   # libegl-dev: dawn.node (tests/oracle, the reference runner) dlopens the unversioned libEGL.so
   # for Dawn's OpenGL ES backend on Mesa llvmpipe (libegl-mesa0 + libgl1-mesa-dri).
   # python3-sklearn: its digits.csv.gz is the data set of the training tests (wt_digits_load).
-  pkgs="$pkgs vulkan-validationlayers vulkan-tools valgrind clang libclang-rt-14-dev python3 python3-numpy nodejs npm
+  pkgs="$pkgs vulkan-validationlayers vulkan-tools valgrind clang libclang-rt-14-dev python3-numpy nodejs npm
         libegl-dev libegl-mesa0 libgl1-mesa-dri python3-sklearn"
 fi
 missing=""
