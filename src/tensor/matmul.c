@@ -512,8 +512,8 @@ static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, w
 #define WT_MM_MAX_K (65535 * 8)
 #define WT_MM_K_CHUNK (1 << 18)
 
-static wt_tensor *mm_split_k(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, bool b_t,
-                             wt_tensor *bias, wt_matmul_precision prec, wt_mm_kernel kernel) {
+static wt_tensor *mm_split_k_sum(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, bool b_t,
+                                 wt_tensor *bias, wt_matmul_precision prec, wt_mm_kernel kernel) {
     wt_tensor *acc = NULL;
     int bdim = b_t || b->ndim == 1 ? -1 : -2;
     for (int64_t k0 = 0; k0 < p->K; k0 += WT_MM_K_CHUNK) {
@@ -541,6 +541,14 @@ static wt_tensor *mm_split_k(wt_context *ctx, const char *op, const mm_plan *p, 
         wt_release(acc);
         acc = c;
     }
+    return acc;
+}
+
+static wt_tensor *mm_split_k(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, bool b_t,
+                             wt_tensor *bias, wt_matmul_precision prec, wt_mm_kernel kernel) {
+    bool was = wt_set_grad_enabled(ctx, false);   /* the public op records one node for the whole */
+    wt_tensor *acc = mm_split_k_sum(ctx, op, p, a, b, b_t, bias, prec, kernel);
+    wt_set_grad_enabled(ctx, was);
     return acc;
 }
 
