@@ -264,38 +264,12 @@ static int run(const char *path, const char *system, long max_tokens, uint32_t n
     const wl_special_tokens *sp = wl_tokenizer_special(tok);
     c.stop[0] = sp->eos, c.stop[1] = sp->eot, c.stop[2] = sp->eom;
     c.stop[3] = wl_token_find(tok, c.tmpl.end_of_turn, strlen(c.tmpl.end_of_turn));
-    wg_error gerr;
-    wg_env_strings env;
-    wg_instance_desc idesc = { .label = "chat" };
-    wg_adapter_options opt = { .label = "chat" };
-    wg_device_desc ddesc = { .label = "chat" };
-    if (!wg_config_from_env(&env, &idesc, &opt, &ddesc, &gerr)) {
-        wl_tokenizer_close(tok);
-        wl_model_close(m);
-        return cli_fail("chat: %s", gerr.message);
-    }
-    wg_instance *inst = wg_instance_create(&idesc, &gerr);
-    wg_adapter *ad = inst ? wg_instance_request_adapter(inst, &opt, &gerr) : NULL;
-    if (ad && wg_adapter_has_feature(ad, WG_FEATURE_SHADER_F16))
-        ddesc.required_features |= WG_FEATURE_BIT(WG_FEATURE_SHADER_F16);
-    wg_device *dev = ad ? wg_adapter_create_device(ad, &ddesc, &gerr) : NULL;
-    if (!dev) {
-        wl_tokenizer_close(tok);
-        wl_model_close(m);
-        if (inst)
-            wg_instance_release(inst);
-        return cli_fail("chat: %s", gerr.message);
-    }
-    wt_context_desc cd = { .label = "chat" };
-    char perr[160] = "no tensor context";
-    wt_context *ctx = wt_policy_from_env(&cd.policy, perr, sizeof perr) ? wt_context_create(dev, &cd) : NULL;
-    c.e = ctx ? wl_engine_create(ctx, m, &(wl_engine_desc){ .n_ctx = n_ctx }, &err) : NULL;
+    cli_llm l;
+    int rc = cli_llm_open(&l, "chat", m, n_ctx);
     wl_model_close(m);
+    c.e = l.e;
     c.s = c.e ? wl_sampler_create(sd, &err) : NULL;
-    int rc = 0;
-    if (!ctx)
-        rc = cli_fail("chat: %s", perr);
-    else if (!c.e || !c.s)
+    if (!rc && !c.s)
         rc = cli_fail("chat: %s", err.message);
     if (!rc && system && push(&c, "system", system, strlen(system)))
         rc = cli_fail("chat: out of memory");
@@ -325,12 +299,8 @@ static int run(const char *path, const char *system, long max_tokens, uint32_t n
     free(c.msgs);
     free(c.covered);
     wl_sampler_release(c.s);
-    wl_engine_release(c.e);
-    if (ctx)
-        wt_context_destroy(ctx);
+    cli_llm_close(&l);
     wl_tokenizer_close(tok);
-    wg_device_release(dev);
-    wg_instance_release(inst);
     return rc;
 }
 

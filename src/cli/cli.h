@@ -6,6 +6,8 @@
 
 #include <stdio.h>
 
+#include "wgc/llm.h"
+
 #define CLI_COMMANDS(X) \
     X(version, "print wgc's version") \
     X(compile, "compile WGSL to a SPIR-V module (wgc compile k.wgsl -o k.spv)") \
@@ -25,6 +27,19 @@
 CLI_COMMANDS(X)
 #undef X
 int cli_demo_train(int argc, char **argv);   /* `wgc demo train` (demo_train.c) */
+
+/* The model commands' GPU side (llm_open.c): the default adapter's device (shader-f16 where it has
+ * it; WGC_* settings through wg_config_from_env and wt_policy_from_env), a tensor context and an
+ * engine for m with n_ctx positions (0: the engine's default).  0, or the cli_fail status (2)
+ * after "wgc: CMD: reason", with *l closed. */
+typedef struct cli_llm {
+    wg_instance *inst;
+    wg_device *dev;
+    wt_context *ctx;
+    wl_engine *e;
+} cli_llm;
+int cli_llm_open(cli_llm *l, const char *cmd, const wl_model *m, uint32_t n_ctx);
+void cli_llm_close(cli_llm *l);   /* the engine, context, device and instance; a closed one is fine */
 
 /* Prints "wgc: <message>" to stderr; returns 2 so commands can `return cli_fail(...)`. */
 int cli_fail(const char *fmt, ...);

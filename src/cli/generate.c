@@ -99,36 +99,13 @@ static int run(const char *path, const char *text, bool special, int32_t *ids, u
             return 2;
         }
     }
-    wg_error gerr;
-    wg_env_strings env;
-    wg_instance_desc idesc = { .label = "generate" };
-    wg_adapter_options opt = { .label = "generate" };
-    wg_device_desc ddesc = { .label = "generate" };
-    if (!wg_config_from_env(&env, &idesc, &opt, &ddesc, &gerr)) {
-        wl_model_close(m);
-        return cli_fail("generate: %s", gerr.message);
-    }
-    wg_instance *inst = wg_instance_create(&idesc, &gerr);
-    wg_adapter *ad = inst ? wg_instance_request_adapter(inst, &opt, &gerr) : NULL;
-    if (ad && wg_adapter_has_feature(ad, WG_FEATURE_SHADER_F16))
-        ddesc.required_features |= WG_FEATURE_BIT(WG_FEATURE_SHADER_F16);
-    wg_device *dev = ad ? wg_adapter_create_device(ad, &ddesc, &gerr) : NULL;
-    if (!dev) {
-        wl_model_close(m);
-        if (inst)
-            wg_instance_release(inst);
-        return cli_fail("generate: %s", gerr.message);
-    }
-    wt_context_desc cd = { .label = "generate" };
-    char perr[160] = "no tensor context";
-    wt_context *ctx = wt_policy_from_env(&cd.policy, perr, sizeof perr) ? wt_context_create(dev, &cd) : NULL;
-    wl_engine *e = ctx ? wl_engine_create(ctx, m, &(wl_engine_desc){ .n_ctx = n_ctx }, &err) : NULL;
+    cli_llm l;
+    int rc = cli_llm_open(&l, "generate", m, n_ctx);
     wl_model_close(m);
+    wl_engine *e = l.e;
+    wt_context *ctx = l.ctx;
     wl_sampler *s = e ? wl_sampler_create(sd, &err) : NULL;
-    int rc = 0;
-    if (!ctx)
-        rc = cli_fail("generate: %s", perr);
-    else if (!e || !s)
+    if (!rc && !s)
         rc = cli_fail("generate: %s", err.message);
     int32_t *out = rc ? NULL : malloc((size_t)(ntok > 0 ? ntok : 1) * sizeof *out);
     /* -p: the text as it comes (and in --json), whole UTF-8 only */
@@ -220,11 +197,7 @@ static int run(const char *path, const char *text, bool special, int32_t *ids, u
         free(ids);
     wl_tokenizer_close(tok);
     wl_sampler_release(s);
-    wl_engine_release(e);
-    if (ctx)
-        wt_context_destroy(ctx);
-    wg_device_release(dev);
-    wg_instance_release(inst);
+    cli_llm_close(&l);
     return rc;
 }
 

@@ -68,38 +68,10 @@ static int run(const char *path, const char *text, size_t tlen, uint32_t n_ctx, 
     uint32_t win = n <= n_ctx ? (uint32_t)n : n_ctx, n_win = n <= n_ctx ? 1 : (uint32_t)(n / n_ctx);
     uint32_t first = n <= n_ctx ? 0 : n_ctx / 2;   /* the first scored row of a window */
 
-    wg_error gerr;
-    wg_env_strings env;
-    wg_instance_desc idesc = { .label = "perplexity" };
-    wg_adapter_options opt = { .label = "perplexity" };
-    wg_device_desc ddesc = { .label = "perplexity" };
-    if (!wg_config_from_env(&env, &idesc, &opt, &ddesc, &gerr)) {
-        wl_model_close(m);
-        free(ids);
-        return cli_fail("perplexity: %s", gerr.message);
-    }
-    wg_instance *inst = wg_instance_create(&idesc, &gerr);
-    wg_adapter *ad = inst ? wg_instance_request_adapter(inst, &opt, &gerr) : NULL;
-    if (ad && wg_adapter_has_feature(ad, WG_FEATURE_SHADER_F16))
-        ddesc.required_features |= WG_FEATURE_BIT(WG_FEATURE_SHADER_F16);
-    wg_device *dev = ad ? wg_adapter_create_device(ad, &ddesc, &gerr) : NULL;
-    if (!dev) {
-        wl_model_close(m);
-        free(ids);
-        if (inst)
-            wg_instance_release(inst);
-        return cli_fail("perplexity: %s", gerr.message);
-    }
-    wt_context_desc cd = { .label = "perplexity" };
-    char perr[160] = "no tensor context";
-    wt_context *ctx = wt_policy_from_env(&cd.policy, perr, sizeof perr) ? wt_context_create(dev, &cd) : NULL;
-    wl_engine *e = ctx ? wl_engine_create(ctx, m, &(wl_engine_desc){ .n_ctx = win }, &err) : NULL;
+    cli_llm l;
+    int rc = cli_llm_open(&l, "perplexity", m, win);
     wl_model_close(m);
-    int rc = 0;
-    if (!ctx)
-        rc = cli_fail("perplexity: %s", perr);
-    else if (!e)
-        rc = cli_fail("perplexity: %s", err.message);
+    wl_engine *e = l.e;
     uint32_t n_vocab = e ? wl_engine_get_info(e)->n_vocab : 0;
     float *logits = rc ? NULL : malloc((size_t)win * n_vocab * sizeof *logits);
     int32_t *w = rc ? NULL : malloc((size_t)win * sizeof *w);
@@ -133,11 +105,7 @@ static int run(const char *path, const char *text, size_t tlen, uint32_t n_ctx, 
     free(w);
     free(logits);
     free(ids);
-    wl_engine_release(e);
-    if (ctx)
-        wt_context_destroy(ctx);
-    wg_device_release(dev);
-    wg_instance_release(inst);
+    cli_llm_close(&l);
     return rc;
 }
 

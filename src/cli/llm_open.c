@@ -1,0 +1,52 @@
+/* llm_open.c - what the model commands (generate, chat, perplexity) share: the default adapter's
+ * device (with shader-f16 where the adapter has it), the WGC_* settings mapped onto it and onto the
+ * tensor policy, a tensor context and a wl_engine for the model. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+int cli_llm_open(cli_llm *l, const char *cmd, const wl_model *m, uint32_t n_ctx) {
+    memset(l, 0, sizeof *l);
+    wg_error gerr;
+    wg_env_strings env;
+    wg_instance_desc idesc = { .label = cmd };
+    wg_adapter_options opt = { .label = cmd };
+    wg_device_desc ddesc = { .label = cmd };
+    if (!wg_config_from_env(&env, &idesc, &opt, &ddesc, &gerr))
+        return cli_fail("%s: %s", cmd, gerr.message);
+    l->inst = wg_instance_create(&idesc, &gerr);
+    wg_adapter *ad = l->inst ? wg_instance_request_adapter(l->inst, &opt, &gerr) : NULL;
+    if (ad && wg_adapter_has_feature(ad, WG_FEATURE_SHADER_F16))
+        ddesc.required_features |= WG_FEATURE_BIT(WG_FEATURE_SHADER_F16);
+    l->dev = ad ? wg_adapter_create_device(ad, &ddesc, &gerr) : NULL;
+    if (!l->dev) {
+        cli_llm_close(l);
+        return cli_fail("%s: %s", cmd, gerr.message);
+    }
+    wt_context_desc cd = { .label = cmd };
+    char perr[160] = "no tensor context";
+    l->ctx = wt_policy_from_env(&cd.policy, perr, sizeof perr) ? wt_context_create(l->dev, &cd) : NULL;
+    if (!l->ctx) {
+        cli_llm_close(l);
+        return cli_fail("%s: %s", cmd, perr);
+    }
+    wl_error err;
+    l->e = wl_engine_create(l->ctx, m, &(wl_engine_desc){ .n_ctx = n_ctx }, &err);
+    if (!l->e) {
+        cli_llm_close(l);
+        return cli_fail("%s: %s", cmd, err.message);
+    }
+    return 0;
+}
+
+void cli_llm_close(cli_llm *l) {
+    wl_engine_release(l->e);
+    if (l->ctx)
+        wt_context_destroy(l->ctx);
+    if (l->dev)
+        wg_device_release(l->dev);
+    if (l->inst)
+        wg_instance_release(l->inst);
+    memset(l, 0, sizeof *l);
+}
