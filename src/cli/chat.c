@@ -327,18 +327,8 @@ int cli_chat(int argc, char **argv) {
             ntok = strtol(v, &end, 10);
         else if (!strcmp(a, "-c"))
             n_ctx = strtol(v, &end, 10);
-        else if (!strcmp(a, "--temp"))
-            sd.temperature = strtof(v, &end);
-        else if (!strcmp(a, "--top-k"))
-            sd.top_k = (uint32_t)strtoul(v, &end, 10);
-        else if (!strcmp(a, "--top-p"))
-            sd.top_p = strtof(v, &end);
-        else if (!strcmp(a, "--min-p"))
-            sd.min_p = strtof(v, &end);
-        else if (!strcmp(a, "--repeat-penalty"))
-            sd.repeat_penalty = strtof(v, &end);
-        else if (!strcmp(a, "--seed"))
-            sd.seed = strtoull(v, &end, 10), have_seed = 1;
+        else if (cli_sampler_option(a, v, &sd, &end))
+            have_seed |= !strcmp(a, "--seed");
         else
             return cli_fail("chat: unknown option '%s' (try wgc chat --help)", a);
         if (end && (end == v || *end))
@@ -349,6 +339,6 @@ int cli_chat(int argc, char **argv) {
     if (ntok < 1 || ntok > 1000000 || n_ctx < 0 || n_ctx > (1 << 24))
         return cli_fail("chat: -n or -c out of range");
     if (!have_seed)
-        sd.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+        sd.seed = cli_clock_seed();
     return run(path, system, ntok, (uint32_t)n_ctx, &sd);
 }

@@ -40,6 +40,10 @@ typedef struct cli_llm {
 } cli_llm;
 int cli_llm_open(cli_llm *l, const char *cmd, const wl_model *m, uint32_t n_ctx);
 void cli_llm_close(cli_llm *l);   /* the engine, context, device and instance; a closed one is fine */
+/* The sampling options of generate and chat (--temp, --top-k, --top-p, --min-p, --repeat-penalty,
+ * --seed): true when a is one, its value v parsed into *sd with *end set as strto* set it. */
+bool cli_sampler_option(const char *a, const char *v, wl_sampler_desc *sd, char **end);
+uint64_t cli_clock_seed(void);   /* a seed from the clock and the process id (no --seed) */
 
 /* Prints "wgc: <message>" to stderr; returns 2 so commands can `return cli_fail(...)`. */
 int cli_fail(const char *fmt, ...);

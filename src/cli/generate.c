@@ -233,18 +233,8 @@ int cli_generate(int argc, char **argv) {
             ntok = strtol(v, &end, 10);
         else if (!strcmp(a, "-c"))
             n_ctx = strtol(v, &end, 10);
-        else if (!strcmp(a, "--temp"))
-            sd.temperature = strtof(v, &end);
-        else if (!strcmp(a, "--top-k"))
-            sd.top_k = (uint32_t)strtoul(v, &end, 10);
-        else if (!strcmp(a, "--top-p"))
-            sd.top_p = strtof(v, &end);
-        else if (!strcmp(a, "--min-p"))
-            sd.min_p = strtof(v, &end);
-        else if (!strcmp(a, "--repeat-penalty"))
-            sd.repeat_penalty = strtof(v, &end);
-        else if (!strcmp(a, "--seed"))
-            sd.seed = strtoull(v, &end, 10), have_seed = 1;
+        else if (cli_sampler_option(a, v, &sd, &end))
+            have_seed |= !strcmp(a, "--seed");
         else
             return cli_fail("generate: unknown option '%s' (try wgc generate --help)", a);
         if (end && (end == v || *end))
@@ -259,7 +249,7 @@ int cli_generate(int argc, char **argv) {
     if (ntok < 0 || ntok > 1000000 || n_ctx < 0 || n_ctx > (1 << 24))
         return cli_fail("generate: -n or -c out of range");
     if (!have_seed)
-        sd.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+        sd.seed = cli_clock_seed();
     int32_t *ids = NULL;
     uint32_t nids = 0;
     if (ids_arg && parse_ids(ids_arg, &ids, &nids)) {

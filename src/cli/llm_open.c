@@ -1,8 +1,11 @@
 /* llm_open.c - what the model commands (generate, chat, perplexity) share: the default adapter's
  * device (with shader-f16 where the adapter has it), the WGC_* settings mapped onto it and onto the
- * tensor policy, a tensor context and a wl_engine for the model. */
+ * tensor policy, a tensor context and a wl_engine for the model; and the sampling options. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -49,4 +52,26 @@ void cli_llm_close(cli_llm *l) {
     if (l->inst)
         wg_instance_release(l->inst);
     memset(l, 0, sizeof *l);
+}
+
+bool cli_sampler_option(const char *a, const char *v, wl_sampler_desc *sd, char **end) {
+    if (!strcmp(a, "--temp"))
+        sd->temperature = strtof(v, end);
+    else if (!strcmp(a, "--top-k"))
+        sd->top_k = (uint32_t)strtoul(v, end, 10);
+    else if (!strcmp(a, "--top-p"))
+        sd->top_p = strtof(v, end);
+    else if (!strcmp(a, "--min-p"))
+        sd->min_p = strtof(v, end);
+    else if (!strcmp(a, "--repeat-penalty"))
+        sd->repeat_penalty = strtof(v, end);
+    else if (!strcmp(a, "--seed"))
+        sd->seed = strtoull(v, end, 10);
+    else
+        return false;
+    return true;
+}
+
+uint64_t cli_clock_seed(void) {
+    return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 }
