@@ -470,7 +470,8 @@ wt_tensor *wt_pad(wt_context *ctx, wt_tensor *t, const int64_t *pads, wt_pad_mod
         return NULL;
     }
     wt_gargs ga = { .f = { mode }, .ni = 2 * t->ndim };
-    memcpy(ga.i, pads, (size_t)ga.ni * sizeof *pads);
+    if (ga.ni)   /* a 0-d tensor's pads may be NULL */
+        memcpy(ga.i, pads, (size_t)ga.ni * sizeof *pads);
     return wt__grad(ctx, out, WT_G_pad, 1, &t, &ga);
 }
 
