@@ -8,7 +8,10 @@ B=${BUILD:-build}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d /tmp/wgc-test-train-XXXXXX)
 trap 'rm -rf "$t"' EXIT
-${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -I"$root/include" -o "$t/train_digits" "$root/examples/train_digits.c" \
+# a sanitizer build's library (make asan) needs the same instrumentation in the example
+san=
+nm "$B/libwgc.a" 2>/dev/null | grep -q ' U __asan_' && san="-fsanitize=address,undefined"
+${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror $san -I"$root/include" -o "$t/train_digits" "$root/examples/train_digits.c" \
   "$B/libwgc.a" -ldl -lm -lpthread || { echo "FAIL: build examples/train_digits.c"; exit 1; }
 "$t/train_digits" --checkpoint "$t/digits.safetensors" >"$t/out" 2>&1
 rc=$?
