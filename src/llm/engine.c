@@ -131,10 +131,6 @@ static double meta_f64(const wl_model *m, const char *arch, const char *key, dou
     return v;
 }
 
-static float half_to_float(uint16_t h) {
-    return wt_f16_to_f32(h);
-}
-
 static float bf16_to_float(uint16_t h) {
     uint32_t u = (uint32_t)h << 16;
     float f;
@@ -144,35 +140,6 @@ static float bf16_to_float(uint16_t h) {
 
 static uint16_t rd16(const unsigned char *p) {
     return (uint16_t)(p[0] | p[1] << 8);
-}
-
-/* The GGML block formats the host widens to f32 (facts of the format: a block of 32 values is an
- * f16 scale d (and for Q4_1 an f16 minimum m) followed by the quants; Q4 packs value j in the low
- * nibble of byte j and value j + 16 in its high nibble). */
-static void dequant_block(wl_dtype dt, const unsigned char *b, float *out) {
-    float d = half_to_float(rd16(b));
-    switch (dt) {
-    case WL_DTYPE_Q8_0:
-        for (int j = 0; j < 32; j++)
-            out[j] = d * (float)(int8_t)b[2 + j];
-        break;
-    case WL_DTYPE_Q4_0:
-        for (int j = 0; j < 16; j++) {
-            out[j] = d * (float)((b[2 + j] & 15) - 8);
-            out[j + 16] = d * (float)((b[2 + j] >> 4) - 8);
-        }
-        break;
-    case WL_DTYPE_Q4_1: {
-        float m = half_to_float(rd16(b + 2));
-        for (int j = 0; j < 16; j++) {
-            out[j] = d * (float)(b[4 + j] & 15) + m;
-            out[j + 16] = d * (float)(b[4 + j] >> 4) + m;
-        }
-        break;
-    }
-    default:
-        break;
-    }
 }
 
 /* The wt block format of a GGML block dtype (same names), NONE for the others. */
@@ -185,10 +152,10 @@ static wt_qformat block_format(wl_dtype dt) {
     return WT_QFORMAT_NONE;
 }
 
-/* Uploads one tensor as [ne1, ne0] (or [ne0] for 1-d): a matrix in a GGML block format stays in its
- * blocks, uploaded straight from the mapping (wt_qweight_upload; wt_qlinear and wt_qembedding read
- * them); F32 as it is; F16 as f16 where the device has it and the weight is a matrix, else widened;
- * BF16 and the vectors of Q4_0/Q4_1/Q8_0 widened on the host. */
+/* Uploads one tensor as [ne1, ne0] (or [ne0] for 1-d).  A GGML block format goes to the GPU in its
+ * blocks, straight from the mapping (wt_qweight_upload): a matrix stays so (wt_qlinear and
+ * wt_qembedding read it), a vector is decoded there once (wt_qdequantize).  F32 as it is; F16 as
+ * f16 where the device has it and the weight is a matrix, else widened; BF16 widened on the host. */
 static wl_status upload(wl_engine *e, const wl_tensor_info *ti, bool matrix, wl__weight *w, wl_error *err) {
     wt_context *ctx = e->ctx;
     int64_t shape[2] = { (int64_t)ti->ne[1], (int64_t)ti->ne[0] };
@@ -196,38 +163,34 @@ static wl_status upload(wl_engine *e, const wl_tensor_info *ti, bool matrix, wl_
     const int64_t *sh = matrix ? shape : shape + 1;
     uint64_t n = ti->elements;
     wl_dtype dt = ti->dtype;
-    wt_qformat qf = matrix ? block_format(dt) : WT_QFORMAT_NONE;
+    wt_qformat qf = block_format(dt);
     if (qf != WT_QFORMAT_NONE) {
-        w->q = wt_qweight_upload(ctx, qf, shape[0], shape[1], ti->data, ti->size);
-        if (!w->q)
-            return gpu_fail(e, ctx, err, ti->name);
-        e->info.weight_bytes += wt_qweight_bytes(w->q);
-        return WL_OK;
-    }
-    if (dt == WL_DTYPE_F32) {
+        wt_qweight *q = wt_qweight_upload(ctx, qf, shape[0], shape[1], ti->data, ti->size);
+        if (q && matrix) {
+            w->q = q;
+            e->info.weight_bytes += wt_qweight_bytes(q);
+            return WL_OK;
+        }
+        wt_tensor *d = q ? wt_qdequantize(ctx, q) : NULL;
+        w->t = d ? wt_view(ctx, d, nd, sh) : NULL;
+        wt_release(d);
+        wt_qweight_release(q);
+    } else if (dt == WL_DTYPE_F32) {
         w->t = wt_from_host(ctx, WT_F32, nd, sh, ti->data);
     } else if (dt == WL_DTYPE_F16 && matrix && wt_context_has_f16(ctx)) {
         w->t = wt_from_host(ctx, WT_F16, nd, sh, ti->data);
-    } else if (dt == WL_DTYPE_F16 || dt == WL_DTYPE_BF16 || dt == WL_DTYPE_Q8_0 || dt == WL_DTYPE_Q4_0 ||
-               dt == WL_DTYPE_Q4_1) {
+    } else if (dt == WL_DTYPE_F16 || dt == WL_DTYPE_BF16) {
         float *f = malloc(n * sizeof *f);
         if (!f)
             return wl__fail(err, WL_STATUS_OUT_OF_MEMORY, "wl_engine", "tensor '%s': %llu floats", ti->name,
                             (unsigned long long)n);
         const unsigned char *p = ti->data;
-        if (dt == WL_DTYPE_F16 || dt == WL_DTYPE_BF16) {
-            for (uint64_t i = 0; i < n; i++)
-                f[i] = dt == WL_DTYPE_F16 ? half_to_float(rd16(p + 2 * i)) : bf16_to_float(rd16(p + 2 * i));
-        } else {
-            uint32_t bb = wl_dtype_block_bytes(dt);
-            for (uint64_t i = 0; i < n / 32; i++)
-                dequant_block(dt, p + i * bb, f + i * 32);
-        }
+        for (uint64_t i = 0; i < n; i++)
+            f[i] = dt == WL_DTYPE_F16 ? wt_f16_to_f32(rd16(p + 2 * i)) : bf16_to_float(rd16(p + 2 * i));
         w->t = wt_from_host(ctx, WT_F32, nd, sh, f);
         free(f);
     } else {
-        return wl__fail(err, WL_STATUS_UNSUPPORTED, "wl_engine",
-                        "tensor '%s' has dtype %s, which the engine does not read yet (F32, F16, BF16, Q4_0, Q4_1, Q8_0)",
+        return wl__fail(err, WL_STATUS_UNSUPPORTED, "wl_engine", "tensor '%s' has dtype %s, which the engine does not read",
                         ti->name, wl_dtype_name(dt));
     }
     if (!w->t)
