@@ -1,6 +1,7 @@
 #!/bin/sh
-# tensor.h compiles as C++ (and as strict C) on its own, with every warning an error, and its
-# desc structs zero-initialise to the defaults.
+# tensor.h and llm.h (its tokenizer section included) each compile as C++ (and as strict C) on
+# their own, with every warning an error, and their desc structs zero-initialise to the defaults
+# (wt_context_desc, wt_stats; the caller-owned wl_detok and wl_special_tokens).
 set -e
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -12,4 +13,9 @@ $CXX -std=c++11 -Wall -Wextra -Wpedantic -Werror -Iinclude -c "$tmp/a.cc" -o "$t
 printf '#include "wgc/tensor.h"\nstatic int f(int n, const int64_t *s) { return n + (int)s[1]; }\nint main(void) { return f(WT_SHAPE(2, 3)) - 5 + (int)WT_STATUS_OK; }\n' > "$tmp/b.c"
 cc -std=c11 -Wall -Wextra -Wpedantic -Werror -Iinclude "$tmp/b.c" -o "$tmp/b"
 "$tmp/b"
-echo "ok: tensor.h compiles as C++11 and C11"
+printf '#include "wgc/llm.h"\nint main() { wl_detok d{}; wl_special_tokens s{}; return (int)d.npending + (int)s.add_bos + (int)WL_PRETOK_SMOLLM - 4 + (int)(wl_tokenizer_vocab_size(nullptr) != 0); }\n' > "$tmp/c.cc"
+$CXX -std=c++11 -Wall -Wextra -Wpedantic -Werror -Iinclude -c "$tmp/c.cc" -o "$tmp/c.o"
+printf '#include "wgc/llm.h"\nint main(void) { wl_detok d = { 0 }; return (int)d.npending + (int)WL_TOKENIZE_PARSE_SPECIAL - 1; }\n' > "$tmp/d.c"
+cc -std=c11 -Wall -Wextra -Wpedantic -Werror -Iinclude "$tmp/d.c" -o "$tmp/d"
+"$tmp/d"
+echo "ok: tensor.h and llm.h compile as C++11 and C11"
