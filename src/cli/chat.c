@@ -116,11 +116,8 @@ static int feed(chat *c, wl_error *err) {
         free(full);
         return -1;
     }
-    int32_t *ids = NULL;
-    wl_status st = wl_tokenize(c->tok, full + skip, len - skip, WL_TOKENIZE_PARSE_SPECIAL, NULL, 0, &n, err);
-    if (st == WL_OK && (ids = malloc((n ? n : 1) * sizeof *ids)) != NULL)
-        st = wl_tokenize(c->tok, full + skip, len - skip, WL_TOKENIZE_PARSE_SPECIAL, ids, n, &n, err);
-    int rc = st == WL_OK && ids ? 0 : -1;
+    int32_t *ids = cli_tokens(c->tok, full + skip, len - skip, WL_TOKENIZE_PARSE_SPECIAL, &n, err);
+    int rc = ids ? 0 : -1;
     if (!rc && (uint64_t)wl_engine_pos(c->e, 0) + n + 1 > wl_engine_get_info(c->e)->n_ctx)
         rc = 1;
     if (!rc && n && wl_engine_eval(c->e, 0, ids, (uint32_t)n, WL_LOGITS_LAST, err) != WL_OK)

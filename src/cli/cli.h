@@ -40,6 +40,10 @@ typedef struct cli_llm {
 } cli_llm;
 int cli_llm_open(cli_llm *l, const char *cmd, const wl_model *m, uint32_t n_ctx);
 void cli_llm_close(cli_llm *l);   /* the engine, context, device and instance; a closed one is fine */
+/* text[0..len) under tok as a malloc'ed array of *n ids: one tokenizer pass (room for an id per
+ * byte and the specials; a second pass only if it gives more); NULL with *err set. */
+int32_t *cli_tokens(const wl_tokenizer *tok, const char *text, size_t len, uint32_t flags, size_t *n,
+                      wl_error *err);
 /* The sampling options of generate and chat (--temp, --top-k, --top-p, --min-p, --repeat-penalty,
  * --seed): true when a is one, its value v parsed into *sd with *end set as strto* set it. */
 bool cli_sampler_option(const char *a, const char *v, wl_sampler_desc *sd, char **end);

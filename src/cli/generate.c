@@ -69,14 +69,10 @@ static int32_t *tokenize_prompt(const wl_model *m, const char *text, bool specia
         return NULL;
     }
     uint32_t flags = WL_TOKENIZE_ADD_SPECIAL | (special ? WL_TOKENIZE_PARSE_SPECIAL : 0);
-    size_t total = 0, len = strlen(text);
-    if (wl_tokenize(*tok, text, len, flags, NULL, 0, &total, &err) != WL_OK) {
-        cli_fail("generate: %s", err.message);
-        return NULL;
-    }
-    int32_t *ids = total && total <= UINT32_MAX ? malloc(total * sizeof *ids) : NULL;
-    if (!ids || wl_tokenize(*tok, text, len, flags, ids, total, &total, &err) != WL_OK) {
-        cli_fail("generate: %s", ids ? err.message : total ? "out of memory" : "the prompt has no tokens");
+    size_t total = 0;
+    int32_t *ids = cli_tokens(*tok, text, strlen(text), flags, &total, &err);
+    if (!ids || !total || total > UINT32_MAX) {
+        cli_fail("generate: %s", !ids ? err.message : total ? "the prompt is too long" : "the prompt has no tokens");
         free(ids);
         return NULL;
     }

@@ -1,6 +1,7 @@
 /* llm_open.c - what the model commands (generate, chat, perplexity) share: the default adapter's
  * device (with shader-f16 where the adapter has it), the WGC_* settings mapped onto it and onto the
- * tensor policy, a tensor context and a wl_engine for the model; and the sampling options. */
+ * tensor policy, a tensor context and a wl_engine for the model; tokenizing into an array; and
+ * the sampling options. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,4 +75,21 @@ bool cli_sampler_option(const char *a, const char *v, wl_sampler_desc *sd, char 
 
 uint64_t cli_clock_seed(void) {
     return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+}
+
+int32_t *cli_tokens(const wl_tokenizer *tok, const char *text, size_t len, uint32_t flags, size_t *n,
+                      wl_error *err) {
+    size_t cap = len + 8;   /* a token per byte at most, and the specials: one pass */
+    int32_t *ids = malloc(cap * sizeof *ids);
+    wl_status st = ids ? wl_tokenize(tok, text, len, flags, ids, cap, n, err) : WL_STATUS_OUT_OF_MEMORY;
+    if (st == WL_OK && *n > cap) {
+        int32_t *more = realloc(ids, *n * sizeof *ids);
+        st = more ? wl_tokenize(tok, text, len, flags, ids = more, cap = *n, n, err) : WL_STATUS_OUT_OF_MEMORY;
+    }
+    if (st == WL_OK)
+        return ids;
+    if (st == WL_STATUS_OUT_OF_MEMORY && err)
+        *err = (wl_error){ .status = st, .message = "out of memory" };
+    free(ids);
+    return NULL;
 }

@@ -52,10 +52,8 @@ static int run(const char *path, const char *text, size_t tlen, uint32_t n_ctx, 
         return cli_fail("perplexity: %s", err.message);
     }
     size_t n = 0;
-    int32_t *ids = NULL;
-    wl_status st = wl_tokenize(tok, text, tlen, WL_TOKENIZE_ADD_SPECIAL, NULL, 0, &n, &err);
-    if (st == WL_OK && n && (ids = malloc(n * sizeof *ids)) != NULL)
-        st = wl_tokenize(tok, text, tlen, WL_TOKENIZE_ADD_SPECIAL, ids, n, &n, &err);
+    int32_t *ids = cli_tokens(tok, text, tlen, WL_TOKENIZE_ADD_SPECIAL, &n, &err);
+    wl_status st = ids ? WL_OK : err.status;
     const wl_special_tokens *sp = wl_tokenizer_special(tok);
     int32_t bos = sp->add_bos ? sp->bos : -1;
     wl_tokenizer_close(tok);

@@ -99,18 +99,12 @@ int cli_tokenize(int argc, char **argv) {
         free(buf);
         return cli_fail("tokenize: %s: %s", model, err.message);
     }
-    size_t n = 0, cap = len / 2 + 16;
-    int32_t *ids = malloc(cap * sizeof *ids);
-    wl_status s = ids ? wl_tokenize(tok, text, len, flags, ids, cap, &n, &err) : WL_STATUS_OUT_OF_MEMORY;
-    if (!s && n > cap) {
-        int32_t *more = realloc(ids, n * sizeof *ids);
-        s = more ? wl_tokenize(tok, text, len, flags, ids = more, cap = n, &n, &err) : WL_STATUS_OUT_OF_MEMORY;
-    }
+    size_t n = 0;
+    int32_t *ids = cli_tokens(tok, text, len, flags, &n, &err);
     free(buf);
-    if (s) {
-        free(ids);
+    if (!ids) {
         wl_tokenizer_close(tok);
-        return cli_fail("tokenize: %s", s == WL_STATUS_OUT_OF_MEMORY ? "out of memory" : err.message);
+        return cli_fail("tokenize: %s", err.message);
     }
     if (json) {
         printf("{\"ids\":[");
