@@ -71,6 +71,8 @@ typedef struct bench_options {
     const char *svg;        /* --svg FILE: the ratios as an SVG bar chart (bench/svg.c), or NULL */
     bool kernels;           /* --kernels: the wt suites list their compiled kernels on stderr, with
                                the driver's figures (registers, ...) where the adapter has them */
+    bool profile;           /* --profile: train: after the timed steps, a few more with
+                               wt_context_set_profiling, GPU time per kernel on stderr */
 } bench_options;
 
 int bench_runtime(const bench_options *opt);   /* 0 ok, 1 a kernel gave a wrong result, 2 error */
@@ -194,6 +196,9 @@ bool bench_got(struct wt_context *ctx, int *errors, const char *what, const void
 /* Whether ctx has built a kernel of the file named `file` (wt_kernel_list): which of several
  * paths an op took. */
 bool bench_kernel_built(struct wt_context *ctx, const char *file);
+/* --profile: prints ctx's kernel profile (wt_context_set_profiling; `steps` steps of `what` ran
+ * since it was turned on) on stderr, the kernels by GPU time, most first, per step. */
+void bench_profile_print(struct wt_context *ctx, const char *what, int steps);
 /* wt_stats.gpu_ns of ctx: the GPU time of its timed batches finished so far. */
 uint64_t bench_gpu_ns(struct wt_context *ctx);
 /* One op to time: returns a new tensor (NULL on error). */

@@ -583,6 +583,31 @@ bool bench_kernel_built(wt_context *ctx, const char *file) {
     return found;
 }
 
+static int by_gpu_time(const void *a, const void *b) {
+    uint64_t x = ((const wt_kernel_info *)a)->gpu_ns, y = ((const wt_kernel_info *)b)->gpu_ns;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+void bench_profile_print(wt_context *ctx, const char *what, int steps) {
+    uint32_t n = wt_kernel_list(ctx, NULL, 0);
+    wt_kernel_info *ki = n ? calloc(n, sizeof *ki) : NULL;
+    if (!ki)
+        return;
+    n = wt_kernel_list(ctx, ki, n);
+    qsort(ki, n, sizeof *ki, by_gpu_time);
+    uint64_t total = 0, calls = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += ki[i].gpu_ns, calls += ki[i].calls;
+    double per = steps > 0 ? (double)steps : 1.0;
+    fprintf(stderr, "wgc bench: profile %s: %.3f ms of GPU time per step in %.0f dispatches (one pass each)\n", what,
+            (double)total * 1e-6 / per, (double)calls / per);
+    for (uint32_t i = 0; i < n && ki[i].gpu_ns; i++)
+        fprintf(stderr, "wgc bench: profile %s: %8.3f ms %5.1f%% %6.0f calls  %s\n", what,
+                (double)ki[i].gpu_ns * 1e-6 / per, 100.0 * (double)ki[i].gpu_ns / (double)(total ? total : 1),
+                (double)ki[i].calls / per, ki[i].name);
+    free(ki);
+}
+
 bool bench_got(wt_context *ctx, int *errors, const char *what, const void *t) {
     if (t)
         return true;

@@ -323,6 +323,26 @@ static wt_context *model_context(bench_wt *w, tb *b, const char *label) {
     return ctx;
 }
 
+/* --profile: three more steps with the kernel profile on, printed per step. */
+static void profile_steps(tb *b, model *m, wt_optimizer *o, wt_tensor *x, wt_tensor *y, const char *what) {
+    if (wt_context_set_profiling(b->ctx, true) != WT_OK) {
+        fprintf(stderr, "wgc bench: --profile: %s\n", wt_last_error(b->ctx));
+        wt_clear_error(b->ctx);
+        return;
+    }
+    for (int i = 0; i < 3; i++) {
+        wt_tensor *loss = model_step(b, m, o, x, y, NULL);
+        if (!loss || wt_sync(b->ctx) != WT_OK) {
+            bench_got(b->ctx, &b->errors, "profiled step", NULL);
+            REL(loss);
+            return;
+        }
+        REL(loss);
+    }
+    bench_profile_print(b->ctx, what, 3);
+    wt_context_set_profiling(b->ctx, false);
+}
+
 /* Times the steps of one model on its own context: *step_key gets best seconds per step (ms),
  * *peak_key the context's peak pool bytes (MiB). */
 static void time_model(bench_wt *w, tb *b, bool gpt, const train_cfg *cfg, const char *step_key, const char *peak_key) {
@@ -402,6 +422,8 @@ static void time_model(bench_wt *w, tb *b, bool gpt, const train_cfg *cfg, const
                (unsigned long long)(st1.dispatches - st0.dispatches), (unsigned long long)(st1.fused - st0.fused),
                (unsigned long long)(st1.flushes - st0.flushes), (unsigned long long)st.kernels_compiled,
                (unsigned long long)wt_grad_node_count(b->ctx));
+    if (b->opt->profile)
+        profile_steps(b, &m, o, x, y, gpt ? "gpt step" : "cnn step");
     bench_row *pk = bench_find_row(b->rep, peak_key);
     pk->ours = (double)st.peak_allocated_bytes / (1024.0 * 1024.0);
     snprintf(pk->note, sizeof pk->note, "pool peak over %d steps; live %.4g MiB after fwd, %.4g after bwd", warm + n,
@@ -635,6 +657,8 @@ static void train_usage(FILE *f) {
           "options: the shared ones (--json --size --runs --baseline --root --svg -v; wgc bench --help), and\n"
           "  --cnn-batch N       the CNN's batch (full: 512)\n"
           "  --gpt L,C,H,T,B,V   layers, width, heads, sequence, batch, vocabulary (full: 12,768,12,512,8,50257)\n"
+          "  --profile           after the timed steps, three more with the kernel profile on\n"
+          "                      (wt_context_set_profiling): GPU time per kernel per step on stderr\n"
           "  --agree DIR         instead of timing: write the agreement run's files into DIR (initial\n"
           "                      weights, batches, wt's losses) for bench/agree_train.py\n"
           "  --agree-steps N,M   its CNN and GPT steps (default 50,200)\n"
@@ -674,6 +698,8 @@ int bench_train_cli(int argc, char **argv) {
             opt.verbose = true;
         } else if (!strcmp(a, "--kernels")) {
             opt.kernels = true;
+        } else if (!strcmp(a, "--profile")) {
+            opt.profile = true;
         } else if (!strcmp(a, "--size") && more) {
             const char *s = argv[++i];
             opt.size = !strcmp(s, "small") ? BENCH_SIZE_SMALL : !strcmp(s, "medium") ? BENCH_SIZE_MEDIUM

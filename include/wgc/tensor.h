@@ -213,6 +213,15 @@ void wt_context_set_eager(wt_context *ctx, bool eager);
  * the host's recording and submit costs.  Errors with WT_STATUS_INVALID_ARGUMENT when on and the
  * device lacks WG_FEATURE_TIMESTAMP_QUERY. */
 wt_status wt_context_set_timing(wt_context *ctx, bool on);
+/* Kernel profile, for finding where a workload's GPU time goes (what a kernel-level profiler such
+ * as nsys or PyTorch's profiler shows): with profiling on, every dispatch runs in a compute pass
+ * of its own with a pair of timestamps, and wt_kernel_list reports per kernel how many dispatches
+ * of it finished and their summed GPU time (read at each wait, like wt_stats.gpu_ns, which then
+ * adds up the dispatches).  Each dispatch then waits for the one before (a pass boundary is a
+ * full barrier), so the sum can exceed the unprofiled batch time: compare kernels with each
+ * other, time the workload without it.  Turning it on zeroes every kernel's counters and turns
+ * timing on; turning it off keeps timing on.  Errors as wt_context_set_timing. */
+wt_status wt_context_set_profiling(wt_context *ctx, bool on);
 /* Fusion: at a flush, an elementwise float op whose tensor input is the f32 result of the
  * elementwise float op just before it, when nothing else holds that result (its tensor was
  * released: a temporary), becomes one dispatch with it, up to 8 ops per dispatch.  The joining
@@ -253,14 +262,17 @@ typedef struct wt_stats {
 } wt_stats;
 void wt_get_stats(const wt_context *ctx, wt_stats *out);
 /* The kernels this context has compiled, for kernel authors: each one's name (kernel file, op
- * code, dtypes and modes of its specialisation: "matmul4 op 4 f32<-f32,f32,f32 mode 0,0,0") and
- * the driver's figures for its pipeline (registers, spills, ...: wg_compute_pipeline_get_statistics)
- * where the device has WG_FEATURE_PIPELINE_STATISTICS, else none.  Fills up to cap entries of out
+ * code, dtypes and modes of its specialisation, fused links: "matmul4 op 4 f32<-f32,f32,f32 mode
+ * 0,0,0"), the driver's figures for its pipeline (registers, spills, ...:
+ * wg_compute_pipeline_get_statistics) where the device has WG_FEATURE_PIPELINE_STATISTICS, else
+ * none, and its profile (wt_context_set_profiling; zero without).  Fills up to cap entries of out
  * (NULL when cap is 0) and returns how many kernels there are. */
 typedef struct wt_kernel_info {
     char name[96];
     uint32_t statistic_count;
     wg_pipeline_statistic statistics[8];
+    uint64_t calls;               /* profiled dispatches of it the GPU has finished */
+    uint64_t gpu_ns;              /* their summed GPU time */
 } wt_kernel_info;
 uint32_t wt_kernel_list(wt_context *ctx, wt_kernel_info *out, uint32_t cap);
 /* Waits for the GPU and releases every pooled buffer (and the cached bind groups holding them). */

@@ -26,8 +26,11 @@
  * dispatches merge, so no write between them can change what the fused one reads.
  *
  * Timing (ctx->timing): the batch's compute pass writes a pair of timestamps (pair tq_used of
- * the context's query set); wt_batch_wait reads the finished pairs into stats.gpu_ns.  When all
- * WT_TIMING_PAIRS pairs hold unread times, the flush reads them first (a wait). */
+ * the context's query set); wt_batch_wait reads the finished pairs into stats.gpu_ns.  When the
+ * WT_TIMING_PAIRS pairs cannot take the batch's, the flush reads them first (a wait).  Profiling
+ * (ctx->profiling) gives every dispatch a pass and a pair of its own and remembers its kernel
+ * (tq_kernel), so the harvest adds each pair to its kernel's calls and gpu_ns too; a profiled
+ * batch is at most WT_TIMING_PAIRS dispatches (wt_record flushes there). */
 #include <stddef.h>
 #include <string.h>
 
@@ -83,8 +86,14 @@ static wt_status harvest_times(wt_context *ctx, const char *op) {
         }
         for (uint32_t i = 0; i < n; i++)
             if (ns[2 * i + 1] > ns[2 * i]) {
-                ctx->stats.gpu_ns += ns[2 * i + 1] - ns[2 * i];
+                uint64_t dt = ns[2 * i + 1] - ns[2 * i];
+                ctx->stats.gpu_ns += dt;
                 ctx->stats.timed_batches++;
+                wt_kernel *k = ctx->tq_kernel ? ctx->tq_kernel[first + i] : NULL;
+                if (k) {
+                    k->calls++;
+                    k->gpu_ns += dt;
+                }
             }
     }
     ctx->tq_used = 0;
@@ -191,12 +200,14 @@ wt_status wt_batch_flush(wt_context *ctx, const char *op) {
     uint64_t bytes = (uint64_t)ctx->batch_count * ctx->params_stride;   /* fusion keeps the blocks where they are */
     if (!ctx->no_fusion && ctx->batch_count > 1)
         fuse_chains(ctx, op);
+    uint32_t count = ctx->batch_count;
     bool timed = ctx->timing && ctx->tq;
-    if (timed && ctx->tq_used == WT_TIMING_PAIRS && harvest_times(ctx, op) != WT_OK) {
+    bool prof = timed && ctx->profiling && ctx->tq_kernel && count <= WT_TIMING_PAIRS;
+    uint32_t pairs = prof ? count : 1;
+    if (timed && ctx->tq_used + pairs > WT_TIMING_PAIRS && harvest_times(ctx, op) != WT_OK) {
         drop_batch(ctx);
         return ctx->status;
     }
-    uint32_t count = ctx->batch_count;
     ctx->batch_bytes = 0;
     wt_paramsbuf *pb = params_buffer(ctx, op, bytes);
     if (!pb) {
@@ -207,35 +218,52 @@ wt_status wt_batch_flush(wt_context *ctx, const char *op) {
     wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_OUT_OF_MEMORY);
     wg_queue_write_buffer(ctx->q, pb->buf, 0, ctx->params, bytes);
     wg_command_encoder *enc = wg_device_create_command_encoder(ctx->dev, &(wg_command_encoder_desc){ .label = "wt batch" });
-    wg_compute_pass *pass = enc ? wg_command_encoder_begin_compute_pass(enc, timed ? &(wg_compute_pass_desc){
-        .label = "wt batch", .timestamp_query_set = ctx->tq, .beginning_index = 2 * ctx->tq_used,
-        .end_index = 2 * ctx->tq_used + 1, .write_beginning = true, .write_end = true } : NULL) : NULL;
     uint64_t serial = 0;
     wt_status bgst = WT_OK;                   /* a bind group failed: nothing is submitted */
-    if (pass) {
-        wg_compute_pipeline *cur = NULL;
-        for (uint32_t i = 0; i < count; i++) {
-            wt_dispatch *d = &ctx->batch[i];
-            wg_bind_group *bg = wt_bind_group_get(ctx, op, d->k, d->nbuf, d->buf);
-            if (!bg) {
-                bgst = ctx->status;
+    wg_compute_pass *pass = NULL;
+    bool encoded = enc != NULL;
+    wg_compute_pipeline *cur = NULL;
+    for (uint32_t i = 0; encoded && i < count; i++) {
+        wt_dispatch *d = &ctx->batch[i];
+        if (!pass) {                          /* once per batch; per dispatch when profiling */
+            uint32_t pair = ctx->tq_used + (prof ? i : 0);
+            pass = wg_command_encoder_begin_compute_pass(enc, timed ? &(wg_compute_pass_desc){
+                .label = "wt batch", .timestamp_query_set = ctx->tq, .beginning_index = 2 * pair,
+                .end_index = 2 * pair + 1, .write_beginning = true, .write_end = true } : NULL);
+            if (!(encoded = pass != NULL))
                 break;
-            }
-            if (d->k->pipe != cur) {
-                cur = d->k->pipe;
-                wg_compute_pass_set_pipeline(pass, cur);
-            }
-            wg_compute_pass_set_bind_group(pass, 0, bg, 0, NULL);
-            wg_compute_pass_set_bind_group(pass, 1, pb->bg, 1, &d->param_off);
-            wg_compute_pass_dispatch_workgroups(pass, d->gx, d->gy, 1);
+            cur = NULL;
+            if (timed && ctx->tq_kernel)
+                ctx->tq_kernel[pair] = prof ? d->k : NULL;
         }
+        wg_bind_group *bg = wt_bind_group_get(ctx, op, d->k, d->nbuf, d->buf);
+        if (!bg) {
+            bgst = ctx->status;
+            break;
+        }
+        if (d->k->pipe != cur) {
+            cur = d->k->pipe;
+            wg_compute_pass_set_pipeline(pass, cur);
+        }
+        wg_compute_pass_set_bind_group(pass, 0, bg, 0, NULL);
+        wg_compute_pass_set_bind_group(pass, 1, pb->bg, 1, &d->param_off);
+        wg_compute_pass_dispatch_workgroups(pass, d->gx, d->gy, 1);
+        if (prof) {
+            wg_compute_pass_end(pass);
+            wg_compute_pass_release(pass);
+            pass = NULL;
+        }
+    }
+    if (pass) {
         wg_compute_pass_end(pass);
         wg_compute_pass_release(pass);
-        wg_command_buffer *cb = bgst == WT_OK ? wg_command_encoder_finish(enc, NULL) : NULL;
+    }
+    if (encoded && bgst == WT_OK) {
+        wg_command_buffer *cb = wg_command_encoder_finish(enc, NULL);
         if (cb)
             serial = wg_queue_submit(ctx->q, 1, &cb);
         if (serial && timed)
-            ctx->tq_used++;
+            ctx->tq_used += pairs;
     }
     if (enc)
         wg_command_encoder_release(enc);
@@ -319,6 +347,8 @@ wt_status wt_record(wt_context *ctx, const char *op, wt_kernel *k, wt_params *p,
     uint64_t cap = ctx->memory_limit ? ctx->memory_limit / 4 : ctx->batch_flush_bytes;
     bool idle = ctx->early && ctx->completed >= ctx->submits;   /* nothing in flight that we know of */
     uint32_t limit = ctx->ramp && ctx->ramp < ctx->max_batch ? ctx->ramp : ctx->max_batch;
+    if (ctx->profiling && limit > WT_TIMING_PAIRS)
+        limit = WT_TIMING_PAIRS;
     if (ctx->batch_count >= limit || ctx->batch_bytes > cap || (idle && ctx->batch_count >= ctx->early_ops)) {
         /* after an early start the chunks double (16, 32, 64, ...) up to max_batch: each is
          * recorded while the GPU runs the one before, which keeps it busy from the start */
@@ -333,6 +363,7 @@ void wt_batch_destroy(wt_context *ctx) {
     drop_batch(ctx);
     if (ctx->tq)
         wg_query_set_release(ctx->tq);
+    wt_free(ctx, ctx->tq_kernel);
     wt_free(ctx, ctx->batch);
     wt_free(ctx, ctx->params);
     for (uint32_t i = 0; i < ctx->pbuf_count; i++) {
@@ -360,6 +391,32 @@ wt_status wt_context_set_timing(wt_context *ctx, bool on) {
             return wt_failst(ctx, WT_STATUS_GPU, "wt_context_set_timing", "timestamp query set: out of memory");
     }
     ctx->timing = on;
+    if (!on)
+        ctx->profiling = false;
+    return WT_OK;
+}
+
+wt_status wt_context_set_profiling(wt_context *ctx, bool on) {
+    if (!ctx)
+        return WT_STATUS_INVALID_ARGUMENT;
+    if (!on) {
+        ctx->profiling = false;
+        return WT_OK;
+    }
+    wt_status s = wt_context_set_timing(ctx, true);
+    if (s != WT_OK)
+        return s;
+    if (!ctx->tq_kernel) {
+        if (ctx->tq_used && harvest_times(ctx, "wt_context_set_profiling") != WT_OK)   /* pairs written before */
+            return ctx->status;
+        ctx->tq_kernel = wt_alloc(ctx, WT_TIMING_PAIRS * sizeof *ctx->tq_kernel);
+        if (!ctx->tq_kernel)
+            return wt_failst(ctx, WT_STATUS_HOST_OUT_OF_MEMORY, "wt_context_set_profiling", "out of host memory");
+        memset(ctx->tq_kernel, 0, WT_TIMING_PAIRS * sizeof *ctx->tq_kernel);
+    }
+    for (uint32_t i = 0; ctx->kernels && i < WT_KERNEL_CACHE; i++)
+        ctx->kernels[i].calls = ctx->kernels[i].gpu_ns = 0;
+    ctx->profiling = true;
     return WT_OK;
 }
 

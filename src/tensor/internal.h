@@ -78,6 +78,7 @@ typedef struct wt_kernel {
     uint8_t per;                  /* work items per invocation (vec4 map kernels: VPT), else 1 */
     uint8_t writes;               /* storage bindings written: 1 (the output), 2 (NEEDS_W2: binding 1 too) */
     wg_compute_pipeline *pipe;
+    uint64_t calls, gpu_ns;       /* profile (wt_context_set_profiling) */
 } wt_kernel;
 
 typedef struct wt_storage {
@@ -196,6 +197,8 @@ struct wt_context {
     bool timing;                  /* timestamps around every batch's pass: stats.gpu_ns */
     wg_query_set *tq;             /* WT_TIMING_PAIRS pairs of timestamp queries */
     uint32_t tq_used;             /* pairs [0, tq_used) written since the last harvest */
+    bool profiling;               /* a pass and a pair per dispatch (wt_context_set_profiling) */
+    wt_kernel **tq_kernel;        /* profiling: the kernel whose dispatch wrote each pair (NULL: a batch) */
 
     /* objects */
     wt_tensor *free_tensors, *live_tensors;

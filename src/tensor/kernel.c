@@ -336,6 +336,12 @@ uint32_t wt_kernel_list(wt_context *ctx, wt_kernel_info *out, uint32_t cap) {
             snprintf(o->name, sizeof o->name, "%s op %u %s<-%s,%s,%s mode %u,%u,%u%s", kfiles[y->file].name, y->op,
                      dtype_or_dash(y->out), dtype_or_dash(y->in[0]), dtype_or_dash(y->in[1]), dtype_or_dash(y->in[2]),
                      y->mode[0], y->mode[1], y->mode[2], y->v4 ? " vec4" : "");
+            for (uint32_t c = 0; c < y->nchain; c++) {   /* fused links (batch.c): their chain codes */
+                size_t len = strlen(o->name);
+                snprintf(o->name + len, sizeof o->name - len, "%s%u", c ? "," : " chain ", y->chain[c]);
+            }
+            o->calls = k->calls;
+            o->gpu_ns = k->gpu_ns;
             if (stats && k->pipe) {
                 uint32_t have = sizeof o->statistics / sizeof o->statistics[0];
                 uint32_t got = wg_compute_pipeline_get_statistics(k->pipe, o->statistics, have);

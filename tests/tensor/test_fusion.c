@@ -363,6 +363,70 @@ static void test_bind_groups(tt_fixture *f) {
     wt_release(x);
 }
 
+/* The kernel profile: sums of calls of each kernel with calls, and the number of those kernels. */
+static uint64_t profiled(wt_context *ctx, uint64_t *ns, uint32_t *kernels, uint64_t *max_calls) {
+    uint32_t n = wt_kernel_list(ctx, NULL, 0);
+    wt_kernel_info *ki = calloc(n ? n : 1, sizeof *ki);
+    CHECK(ki != NULL);
+    if (!ki)
+        return 0;
+    n = wt_kernel_list(ctx, ki, n);
+    uint64_t calls = 0;
+    *ns = 0;
+    *kernels = 0;
+    *max_calls = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (ki[i].calls) {
+            CHECKF(ki[i].gpu_ns > 0, "%s: %llu calls in 0 ns", ki[i].name, (unsigned long long)ki[i].calls);
+            calls += ki[i].calls;
+            *ns += ki[i].gpu_ns;
+            (*kernels)++;
+            *max_calls = ki[i].calls > *max_calls ? ki[i].calls : *max_calls;
+        } else {
+            CHECKF(ki[i].gpu_ns == 0, "%s: time without calls", ki[i].name);
+        }
+    free(ki);
+    return calls;
+}
+
+/* wt_context_set_profiling: every dispatch timed and counted under its kernel, also in a batch
+ * longer than the query set; off stops counting (timing stays), on again zeroes the counts. */
+static void test_profile(wt_context *ctx, wt_tensor *y) {
+    CHECK(wt_context_set_profiling(ctx, true) == WT_OK);
+    uint64_t ns, top;
+    uint32_t kernels;
+    CHECK(profiled(ctx, &ns, &kernels, &top) == 0);
+    wt_stats s0 = stats(ctx);
+    for (int i = 0; i < 5; i++)
+        wt_release(wt_neg(ctx, y));
+    for (int i = 0; i < 3; i++)
+        wt_release(wt_add(ctx, y, y));
+    CHECK(wt_sync(ctx) == WT_OK);
+    wt_stats s1 = stats(ctx);
+    uint64_t calls = profiled(ctx, &ns, &kernels, &top);
+    CHECKF(calls == 8 && kernels == 2 && top == 5, "profile: %llu calls of %u kernels (most %llu), want 8 of 2 (5)",
+           (unsigned long long)calls, kernels, (unsigned long long)top);
+    CHECKF(s1.dispatches - s0.dispatches == 8 && s1.timed_batches - s0.timed_batches == 8 && ns == s1.gpu_ns - s0.gpu_ns,
+           "profile: %llu dispatches, %llu timed pairs, kernels %llu ns of %llu", (unsigned long long)(s1.dispatches - s0.dispatches),
+           (unsigned long long)(s1.timed_batches - s0.timed_batches), (unsigned long long)ns,
+           (unsigned long long)(s1.gpu_ns - s0.gpu_ns));
+    /* more dispatches than the query set has pairs, one flush requested at the end */
+    for (int i = 0; i < 2100; i++)
+        wt_release(wt_neg(ctx, y));
+    CHECK(wt_sync(ctx) == WT_OK);
+    calls = profiled(ctx, &ns, &kernels, &top);
+    CHECKF(calls == 2108 && top == 2105, "profile after 2100 more: %llu calls (most %llu)", (unsigned long long)calls,
+           (unsigned long long)top);
+    CHECK(wt_context_set_profiling(ctx, false) == WT_OK);
+    wt_stats s2 = stats(ctx);
+    wt_release(wt_neg(ctx, y));
+    CHECK(wt_sync(ctx) == WT_OK);
+    CHECK(profiled(ctx, &ns, &kernels, &top) == 2108 && stats(ctx).timed_batches == s2.timed_batches + 1);
+    CHECK(wt_context_set_profiling(ctx, true) == WT_OK);
+    CHECK(profiled(ctx, &ns, &kernels, &top) == 0 && ns == 0);
+    CHECK(wt_context_set_profiling(ctx, false) == WT_OK && wt_context_set_timing(ctx, false) == WT_OK);
+}
+
 static void test_timing(void) {
     tt_fixture f;
     memset(&f, 0, sizeof f);
@@ -404,6 +468,7 @@ static void test_timing(void) {
     CHECK(wt_sync(ctx) == WT_OK);
     CHECK(stats(ctx).timed_batches == s2.timed_batches && stats(ctx).flushes == s2.flushes + 1);
     wt_release(z);
+    test_profile(ctx, y);
     wt_release(x);
     wt_release(y);
     tt_end(&f);
