@@ -406,6 +406,14 @@ wt_tensor *wt_var(wt_context *ctx, wt_tensor *t, int ndims, const int *dims, dou
 wt_tensor *wt_std(wt_context *ctx, wt_tensor *t, int ndims, const int *dims, double correction, bool keepdim);
 /* Inclusive prefix sum along dim (f32 accumulation for floats); same shape as t. */
 wt_tensor *wt_cumsum(wt_context *ctx, wt_tensor *t, int dim);
+/* torch.topk(t, k, dim, largest, sorted=True): the k largest (largest) or smallest entries along
+ * dim, sorted that way (largest first, or smallest first), the other dims as t's; *indices (when
+ * not NULL) gets their i32 positions along dim.  Equal values come in index order; NaN ranks above
+ * every number, as in torch (first among the largest, last among the smallest); -0 equals +0.
+ * f32, f16 and i32; 0 <= k <= 1024 and k <= the dim's size; rows up to 65535 x 256.  Gradients
+ * reach t through the values (scattered back to their positions).  Selection and sort run on the
+ * GPU, one workgroup per row. */
+wt_tensor *wt_topk(wt_context *ctx, wt_tensor *t, int64_t k, int dim, bool largest, wt_tensor **indices);
 
 /* ---- data movement (src/tensor/movement.c) ------------------------------------------------ */
 /* Indices are i32 or u32 tensors; a negative index counts from the end of its dim (-1 = last).

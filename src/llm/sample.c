@@ -3,8 +3,10 @@
  *
  * The penalty runs on the GPU on the logits row (index_select of the seen tokens, a where and a
  * scatter_add of the change), so greedy decoding, an argmax on the GPU, reads back 4 bytes per
- * token.  With a temperature the penalised row is read back and the filters run on the host in
- * double: top-k keeps the k largest, top-p the smallest prefix of the sorted distribution whose
+ * token.  With a temperature and a top-k of at most 1024 below the vocabulary, wt_topk selects
+ * and sorts the k largest on the GPU (ties by index, as the host's sort) and only those k are read
+ * back; otherwise (or when a NaN is among them) the penalised row is.  The filters then run on
+ * the host in double: top-k keeps the k largest, top-p the smallest prefix of the sorted distribution whose
  * mass reaches p, min-p the tokens whose probability is at least min_p times the largest (these
  * three on the probabilities at temperature 1, as llama.cpp's default chain), then the survivors'
  * logits are divided by the temperature and one is drawn with a uniform number from splitmix64
@@ -138,6 +140,57 @@ static wt_tensor *penalised(wl_sampler *s, wt_context *ctx, wt_tensor *row, uint
     return out;
 }
 
+/* The whole row as candidates, sorted (NaN as -inf). */
+static wt_status whole_row(wt_context *ctx, wt_tensor *pr, uint32_t V, cand **out, size_t *n) {
+    float *l = malloc((size_t)V * sizeof *l);
+    cand *c = malloc((size_t)V * sizeof *c);
+    wt_status st = l && c ? wt_to_host(ctx, pr, l, (size_t)V * sizeof *l) : WT_STATUS_HOST_OUT_OF_MEMORY;
+    if (st == WT_OK) {
+        for (uint32_t i = 0; i < V; i++)
+            c[i] = (cand){ (int32_t)i, isnan(l[i]) ? -INFINITY : (double)l[i] };
+        qsort(c, V, sizeof *c, by_logit);
+        *out = c;
+        *n = V;
+    } else {
+        free(c);
+    }
+    free(l);
+    return st;
+}
+
+/* The top_k candidates, selected and sorted on the GPU (wt_topk), when top_k is in 1..1024 and
+ * below V; *out stays NULL when it is not, or when a NaN is among them (the host ranks NaN last,
+ * wt_topk first: whole_row decides). */
+static wt_status top_k_on_gpu(const wl_sampler *s, wt_context *ctx, wt_tensor *pr, uint32_t V, cand **out, size_t *n) {
+    uint32_t k = s->d.top_k;
+    if (!k || k > 1024 || k >= V)
+        return WT_OK;
+    wt_tensor *ix = NULL, *v = wt_topk(ctx, pr, k, 0, true, &ix);
+    float *l = malloc(k * sizeof *l);
+    int32_t *id = malloc(k * sizeof *id);
+    cand *c = malloc(k * sizeof *c);
+    wt_status st = !v ? wt_last_status(ctx) : !l || !id || !c ? WT_STATUS_HOST_OUT_OF_MEMORY
+                                                               : wt_to_host(ctx, v, l, k * sizeof *l);
+    if (st == WT_OK)
+        st = wt_to_host(ctx, ix, id, k * sizeof *id);
+    bool nan = false;
+    for (uint32_t i = 0; st == WT_OK && i < k; i++) {
+        c[i] = (cand){ id[i], (double)l[i] };
+        nan = nan || isnan(l[i]);
+    }
+    wt_release(v);
+    wt_release(ix);
+    free(l);
+    free(id);
+    if (st == WT_OK && !nan) {
+        *out = c;
+        *n = k;
+    } else {
+        free(c);
+    }
+    return st;
+}
+
 wl_status wl_sampler_sample(wl_sampler *s, wl_engine *e, uint32_t row, int32_t *token, wl_error *err) {
     clear_err(err);
     wt_tensor *lg = wl_engine_logits(e);
@@ -164,21 +217,15 @@ wl_status wl_sampler_sample(wl_sampler *s, wl_engine *e, uint32_t row, int32_t *
         *token = (int32_t)v;
         return WL_OK;
     }
-    float *l = malloc((size_t)V * sizeof *l);
-    cand *c = malloc((size_t)V * sizeof *c);
-    wt_status st = l && c ? wt_to_host(ctx, pr, l, (size_t)V * sizeof *l) : WT_STATUS_HOST_OUT_OF_MEMORY;
+    size_t n = 0;
+    cand *c = NULL;
+    wt_status st = top_k_on_gpu(s, ctx, pr, V, &c, &n);
+    if (st == WT_OK && !c)
+        st = whole_row(ctx, pr, V, &c, &n);
     wt_release(pr);
-    if (st != WT_OK) {
-        free(l);
-        free(c);
+    if (st != WT_OK)
         return wl__fail(err, st == WT_STATUS_HOST_OUT_OF_MEMORY ? WL_STATUS_OUT_OF_MEMORY : WL_STATUS_GPU,
-                        "wl_sampler_sample", "%s", l && c ? wt_last_error(ctx) : "no memory");
-    }
-    for (uint32_t i = 0; i < V; i++)
-        c[i] = (cand){ (int32_t)i, isnan(l[i]) ? -INFINITY : (double)l[i] };
-    free(l);
-    qsort(c, V, sizeof *c, by_logit);
-    size_t n = V;
+                        "wl_sampler_sample", "%s", st == WT_STATUS_HOST_OUT_OF_MEMORY ? "no memory" : wt_last_error(ctx));
     if (s->d.top_k && s->d.top_k < n)
         n = s->d.top_k;
     /* probabilities at temperature 1 over the kept candidates */

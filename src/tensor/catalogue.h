@@ -52,6 +52,8 @@
     X(reduce4, 1, OWN, reduce_index, none, 0, CLAMPED, \
       "sum/prod/max/min/mean of 32-bit inputs with quad-aligned contiguous rows") \
     X(scan, 2, STD, none, none, 0, CLAMPED, "cumsum: always") \
+    X(topk, 2, OWN, none, none, NEEDS_W2, CLAMPED, \
+      "topk: always (radix select and a bitonic sort in one workgroup per row, k <= 1024)") \
     X(copy, 1, STD, none, none, 0, CLAMPED, "cat, stack, strided copies: where copy4 cannot") \
     X(pad, 1, STD, none, none, 0, CLAMPED, "pad (all modes): always") \
     X(gather, 2, STD, none, none, 0, CLAMPED, "gather, index_select, embedding: always") \

@@ -378,6 +378,10 @@ static void d_std(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **g
     gin[0] = var_grad(ctx, n, gv);
 }
 
+static void d_topk(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {   /* values back where they were */
+    gin[0] = wt_scatter_add(ctx, T(zeros_in(ctx, n, 0)), (int)n->a.i[0], S(SX0), g);
+}
+
 static void d_cumsum(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {   /* reversed cumsum */
     if (!ndim_in(n)) {
         gin[0] = keep(g);

@@ -39,6 +39,7 @@ enum { WT_GSAVED = 6 };   /* saved slots: inputs 0-2, result, two extras (the bi
     /* reductions (reduce.c; dims in gargs.i, keepdim f[0], correction f[1]) */   \
     X(sum, 0) X(mean, 0) X(prod, G_I0 | G_OUT) X(max, G_I0 | G_OUT)               \
     X(min, G_I0 | G_OUT) X(var, G_I0) X(std, G_I0 | G_OUT) X(cumsum, 0)           \
+    X(topk, G_X0)                                                                 \
     /* views (tensor.c) */                                                        \
     X(reshape, 0) X(permute, 0) X(transpose, 0) X(expand, 0) X(slice, 0)          \
     X(select, 0)                                                                  \

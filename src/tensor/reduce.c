@@ -523,3 +523,98 @@ wt_tensor *wt_cumsum(wt_context *ctx, wt_tensor *t, int dim) {
     }
     return wt__grad(ctx, out, WT_G_cumsum, 1, &t, &(wt_gargs){ .i = { dim }, .ni = 1 });
 }
+
+/* ---- topk --------------------------------------------------------------------------------- */
+/* topk.wgsl on contiguous rows: dim moves last (a transposed view and wt_contiguous, both on the
+ * tape), one workgroup per row, then the results move back. */
+enum { TOPK_MAX = 1024 };
+
+wt_tensor *wt_topk(wt_context *ctx, wt_tensor *t, int64_t k, int dim, bool largest, wt_tensor **indices) {
+    const char *op = "wt_topk";
+    if (indices)
+        *indices = NULL;
+    if (!ctx || !wt_check_tensor(ctx, op, t))
+        return NULL;
+    int n = t->ndim ? t->ndim : 1;
+    char b[160];
+    wt_shape_str(b, sizeof b, t->ndim, t->shape);
+    if (dim < -n || dim >= n)
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "dim %d out of range for shape %s", dim, b);
+    if (dim < 0)
+        dim += n;
+    if (t->dtype != WT_F32 && t->dtype != WT_F16 && t->dtype != WT_I32)
+        return wt_fail(ctx, WT_STATUS_DTYPE, op, "takes f32, f16 or i32 tensors, not %s", wt_dtype_name(t->dtype));
+    int64_t L = t->ndim ? t->shape[dim] : 1;
+    if (k < 0 || k > L)
+        return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "k = %lld out of range for dim %d of shape %s",
+                       (long long)k, dim, b);
+    if (k > TOPK_MAX)
+        return wt_fail(ctx, WT_STATUS_SHAPE, op, "k = %lld: at most %d (the sort runs in one workgroup)",
+                       (long long)k, TOPK_MAX);
+    int64_t R = L ? t->numel / L : 0;
+    if (L > (int64_t)65535 * 256 || t->numel > (int64_t)UINT32_MAX || R > (int64_t)(UINT32_MAX / 256))
+        return wt_fail(ctx, WT_STATUS_SHAPE, op, "shape %s: rows longer than 65535 x 256 or more than 2^32 "
+                       "elements are more than topk.wgsl takes", b);
+    int last = t->ndim ? t->ndim - 1 : 0;
+    bool moved = t->ndim && dim != last;
+    wt_tensor *view = moved ? wt_transpose(ctx, t, dim, last) : t;
+    wt_tensor *x = view ? wt_contiguous(ctx, view) : NULL;
+    if (moved)
+        wt_release(view);
+    if (!x)
+        return NULL;
+    int64_t shape[WT_MAX_DIMS];
+    memcpy(shape, x->shape, sizeof shape);
+    if (x->ndim)
+        shape[last] = k;
+    wt_tensor *vals = wt_tensor_new(ctx, op, x->dtype, x->ndim, shape);
+    wt_tensor *idx = vals ? wt_tensor_new(ctx, op, WT_I32, x->ndim, shape) : NULL;
+    wt_status s = idx ? WT_OK : ctx->status;
+    if (s == WT_OK && k) {
+        uint32_t n2 = 1;
+        while (n2 < (uint32_t)k)
+            n2 *= 2;
+        wt_params p;
+        memset(&p, 0, sizeof p);
+        p.n = (uint32_t)(R * 256);
+        p.sv[0] = (uint32_t)L;
+        p.sv[1] = (uint32_t)k;
+        p.sv[2] = largest ? 1u : 0u;
+        p.sv[3] = (uint32_t)R;
+        p.off[2] = (uint32_t)x->offset;
+        p.aux[0] = n2;
+        wt_kkey key = wt_key(WT_K_topk, x->dtype == WT_I32 ? 1u : 0u, x->dtype, WT_I32, x->dtype, WT_F32);
+        wt_storage *in[2] = { idx->st, x->st };
+        s = wt_record_key(ctx, op, &key, &p, vals->st, 2, in);
+    } else if (s == WT_OK) {
+        ctx->stats.ops++;
+    }
+    if (s != WT_OK) {
+        wt_release(vals);
+        wt_release(idx);
+        wt_release(x);
+        return NULL;
+    }
+    vals = wt__grad(ctx, vals, WT_G_topk, 1, &x, &(wt_gargs){ .i = { last }, .ni = 1, .save = { idx } });
+    wt_release(x);
+    if (vals && moved) {
+        wt_tensor *v = wt_transpose(ctx, vals, dim, last), *i = wt_transpose(ctx, idx, dim, last);
+        wt_release(vals);
+        wt_release(idx);
+        vals = v && i ? v : NULL;
+        idx = v && i ? i : NULL;
+        if (!vals) {
+            wt_release(v);
+            wt_release(i);
+        }
+    }
+    if (!vals) {
+        wt_release(idx);
+        return NULL;
+    }
+    if (indices)
+        *indices = idx;
+    else
+        wt_release(idx);
+    return vals;
+}

@@ -342,6 +342,56 @@ static double *ref_forward(const model *m, const int32_t *tok, uint32_t n) {
 }
 
 /* max |got - want| over n */
+/* wl_sampler's documented order in plain C (sample.c's opening comment): candidates sorted by
+ * logit (ties by id), top-k, top-p and min-p at temperature 1, then a draw at the temperature with
+ * splitmix64's next uniform number. */
+static int32_t ref_sample(const float *l, size_t V, const wl_sampler_desc *q, uint64_t *state) {
+    int32_t *id = malloc(V * sizeof *id);
+    for (size_t i = 0; i < V; i++)
+        id[i] = (int32_t)i;
+    for (size_t i = 1; i < V; i++)   /* insertion sort: stable, ids ascending among ties */
+        for (size_t j = i; j > 0 && l[id[j]] > l[id[j - 1]]; j--) {
+            int32_t t = id[j];
+            id[j] = id[j - 1];
+            id[j - 1] = t;
+        }
+    size_t n = q->top_k && q->top_k < V ? q->top_k : V;
+    double mx = l[id[0]], sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += exp(l[id[i]] - mx);
+    if (q->top_p > 0 && q->top_p < 1) {
+        double acc = 0;
+        size_t k = 0;
+        while (k < n && acc < q->top_p)
+            acc += exp(l[id[k++]] - mx) / sum;
+        n = k;
+    }
+    if (q->min_p > 0) {
+        size_t k = 1;
+        while (k < n && l[id[k]] - mx >= log(q->min_p))
+            k++;
+        n = k;
+    }
+    double z = 0;
+    for (size_t i = 0; i < n; i++)
+        z += exp((l[id[i]] - mx) / q->temperature);
+    uint64_t w = (*state += 0x9e3779b97f4a7c15ull);
+    w = (w ^ (w >> 30)) * 0xbf58476d1ce4e5b9ull;
+    w = (w ^ (w >> 27)) * 0x94d049bb133111ebull;
+    w ^= w >> 31;
+    double x = (double)(w >> 11) * (1.0 / 9007199254740992.0) * z, acc = 0;
+    int32_t pick = id[n - 1];
+    for (size_t i = 0; i < n; i++) {
+        acc += exp((l[id[i]] - mx) / q->temperature);
+        if (x < acc) {
+            pick = id[i];
+            break;
+        }
+    }
+    free(id);
+    return pick;
+}
+
 static double maxdiff(const float *got, const double *want, size_t n) {
     double d = 0;
     for (size_t i = 0; i < n; i++)
@@ -444,6 +494,23 @@ static void synthetic(const cfg *c) {
         varied = varied || x != t0;
     }
     CHECKF(same && inside && varied, "%s: seeded sampling same %d inside top-k %d varied %d", c->arch, same, inside, varied);
+    /* top-k on the GPU (wt_topk) then top-p, min-p, temperature: the same draws as the documented
+     * order run here in C on the row the sampler saw (row 2 of the last evaluation) */
+    const float *lrow = got + 2 * V;
+    for (int kk = 0; kk < 3; kk++) {
+        wl_sampler_desc q = { .temperature = 0.8f + 0.4f * kk, .top_k = kk == 2 ? (uint32_t)V - 1 : 3u + 5u * kk,
+                              .top_p = kk == 1 ? 0.0f : 0.9f, .min_p = kk == 0 ? 0.0f : 0.02f, .seed = 7u + kk };
+        wl_sampler *gs = wl_sampler_create(&q, &err);
+        uint64_t state = q.seed;
+        int agree = 0;
+        for (int i = 0; i < 30; i++) {
+            int32_t x = -1;
+            CHECK(gs && wl_sampler_sample(gs, e, 2, &x, &err) == WL_OK);
+            agree += x == ref_sample(lrow, V, &q, &state);
+        }
+        CHECKF(agree == 30, "%s: top_k %u: %d of 30 draws agree with the C reference", c->arch, q.top_k, agree);
+        wl_sampler_release(gs);
+    }
     wl_sampler_release(a), wl_sampler_release(b), wl_sampler_release(k1), wl_sampler_release(sp), wl_sampler_release(s);
     /* bad input */
     CHECK(wl_engine_eval(e, 0, tok, 12, WL_LOGITS_LAST, &err) == WL_STATUS_INVALID_ARGUMENT &&

@@ -248,6 +248,32 @@ static void ref_cumsum(const gcase *c, double *const *x, double *out) {   /* ip[
 }
 static wt_tensor *gpu_cumsum(const gcase *c, wt_tensor *const *x) { return wt_cumsum(ctx, x[0], c->ip[0]); }
 
+static void ref_topk(const gcase *c, double *const *x, double *out) {   /* ip: dim (>= 0), k, largest */
+    int dim = c->ip[0];
+    int64_t L = c->sh[0][dim];
+    int64_t co[WT_MAX_DIMS] = { 0 }, ci[WT_MAX_DIMS];
+    for (int64_t i = 0; i < on(); i++) {
+        unravel(i, ond, osh, co);
+        memcpy(ci, co, sizeof ci);
+        int64_t rank = co[dim], used = -1;   /* the rank-th in order (distinct random values: no ties) */
+        double last = c->ip[2] ? INFINITY : -INFINITY;
+        for (int64_t r = 0; r <= rank; r++) {
+            double best = c->ip[2] ? -INFINITY : INFINITY;
+            for (ci[dim] = 0; ci[dim] < L; ci[dim]++) {
+                double v = x[0][ravel(ci, c->nd[0], c->sh[0])];
+                if (c->ip[2] ? (v < last && v > best) : (v > last && v < best))
+                    best = v, used = ci[dim];
+            }
+            last = best;
+        }
+        out[i] = last;
+        (void)used;
+    }
+}
+static wt_tensor *gpu_topk(const gcase *c, wt_tensor *const *x) {
+    return wt_topk(ctx, x[0], c->ip[1], c->ip[0], c->ip[2] != 0, NULL);
+}
+
 /* ---- views ---- */
 
 static void ref_copy(const gcase *c, double *const *x, double *out) {   /* C order unchanged */
@@ -889,6 +915,9 @@ static gcase cases[] = {
     { .name = "cumsum", .ref = ref_cumsum, .gpu = gpu_cumsum, .nin = 1, .nd = { 2 }, .sh = { SH(3, 6) }, .ip = { 1 },
       .layout = { TT_TRANSPOSED } },
     { .name = "cumsum", .ref = ref_cumsum, .gpu = gpu_cumsum, .nin = 1, .nd = { 3 }, .sh = { SH(4, 2, 3) }, .ip = { 0 } },
+    { .name = "topk", .ref = ref_topk, .gpu = gpu_topk, .nin = 1, .nd = { 2 }, .sh = { SH(3, 9) }, .ip = { 1, 4, 1 } },
+    { .name = "topk", .ref = ref_topk, .gpu = gpu_topk, .nin = 1, .nd = { 3 }, .sh = { SH(5, 2, 3) }, .ip = { 0, 2, 0 },
+      .layout = { TT_TRANSPOSED } },
     { .name = "reshape", .ref = ref_copy, .gpu = gpu_reshape, .nin = 1, .nd = { 2 }, .sh = { SH(3, 4) }, .ip = { 2 },
       .layout = { TT_TRANSPOSED } },
     { .name = "reshape", .ref = ref_copy, .gpu = gpu_view, .nin = 1, .nd = { 3 }, .sh = { SH(2, 3, 4) }, .ip = { 4 } },
