@@ -79,7 +79,7 @@ typedef struct engine_block {
 #define X(f, g, h, s, r) wl__weight f;
     ENGINE_BLOCK(X)
 #undef X
-    wt_tensor *k_cache, *v_cache;   /* f32 [n_seq, n_head_kv, n_ctx, head_dim] */
+    wt_tensor *k_cache, *v_cache;   /* cache_type [n_seq, n_head_kv, n_ctx, head_dim] */
 } engine_block;
 
 struct wl_engine {
@@ -291,6 +291,12 @@ static wl_status read_hparams(wl_engine *e, const wl_model *m, const wl_engine_d
     uint64_t ctx_len = meta_u32(m, a, "context_length", ENGINE_DEFAULT_CTX);
     in->n_ctx = d->n_ctx ? d->n_ctx : (uint32_t)(ctx_len < ENGINE_DEFAULT_CTX ? ctx_len : ENGINE_DEFAULT_CTX);
     in->n_seq = d->n_seq ? d->n_seq : 1;
+    in->cache_type = d->cache_type ? d->cache_type : WT_F32;
+    if (in->cache_type != WT_F32 && in->cache_type != WT_F16)
+        return wl__fail(err, WL_STATUS_UNSUPPORTED, "wl_engine", "KV cache type %s (f32 or f16)",
+                        wt_dtype_name(in->cache_type));
+    if (in->cache_type == WT_F16 && !wt_context_has_f16(e->ctx))
+        return wl__fail(err, WL_STATUS_UNSUPPORTED, "wl_engine", "an f16 KV cache needs a device with shader-f16");
     if (in->n_ctx > (1u << 24) || in->n_seq > 4096)
         return wl__fail(err, WL_STATUS_INVALID_ARGUMENT, "wl_engine", "n_ctx %u (at most 2^24) or n_seq %u (at most 4096)",
                         in->n_ctx, in->n_seq);
@@ -371,13 +377,13 @@ wl_engine *wl_engine_create(wt_context *ctx, const wl_model *m, const wl_engine_
             goto fail;
         ENGINE_BLOCK(X)
 #undef X
-        b->k_cache = wt_zeros(ctx, WT_F32, 4, cshape);
-        b->v_cache = wt_zeros(ctx, WT_F32, 4, cshape);
+        b->k_cache = wt_zeros(ctx, in->cache_type, 4, cshape);
+        b->v_cache = wt_zeros(ctx, in->cache_type, 4, cshape);
         if (!b->k_cache || !b->v_cache) {
             gpu_fail(e, ctx, err, "KV cache");
             goto fail;
         }
-        in->kv_bytes += 2 * (uint64_t)wt_numel(b->k_cache) * 4;
+        in->kv_bytes += 2 * (uint64_t)wt_numel(b->k_cache) * wt_dtype_size(in->cache_type);
         if (wt_flush(ctx) != WT_OK) {   /* uploads go out block by block */
             gpu_fail(e, ctx, err, "upload");
             goto fail;
@@ -497,6 +503,18 @@ static wt_tensor *rope(wl_engine *e, wt_tensor *x, uint32_t p0, const uint32_t *
     return out;
 }
 
+/* Positions [0, len) of a sequence's cache slice cs [Hkv, n_ctx, D] as attention reads them: a
+ * view of the f32 cache; an f16 cache widened to f32 (a copy: the attention stays f32, so only
+ * the rounding of k and v to f16 as they are stored differs from the f32 cache). */
+static wt_tensor *cache_seen(wl_engine *e, wt_tensor *cs, uint32_t len) {
+    wt_tensor *v = wt_narrow(e->ctx, cs, 1, 0, len);
+    if (!v || wt_dtype_of(v) == WT_F32)
+        return v;
+    wt_tensor *f = wt_cast(e->ctx, v, WT_F32);
+    wt_release(v);
+    return f;
+}
+
 /* Attention of one token each of n sequences (bseq[i] at bpos[i]): row i's k and v into its
  * sequence's cache, its q against that cache; [H, n, D] (a new reference) or NULL. */
 static wt_tensor *attend_batch(wl_engine *e, engine_block *b, wt_tensor *qr, wt_tensor *kr, wt_tensor *v3,
@@ -512,7 +530,7 @@ static wt_tensor *attend_batch(wl_engine *e, engine_block *b, wt_tensor *qr, wt_
             wt_tensor *row = wt_narrow(ctx, src[j], 0, i, 1);
             wt_tensor *st = row ? wt_transpose(ctx, row, 0, 1) : NULL;
             ok = dst && st && wt_copy_(ctx, dst, st) == WT_OK;
-            seen[j] = ok ? wt_narrow(ctx, cs, 1, 0, bpos[i] + 1) : NULL;
+            seen[j] = ok ? cache_seen(e, cs, bpos[i] + 1) : NULL;
             ok = ok && seen[j];
             wt_release(st), wt_release(row), wt_release(dst), wt_release(cs);
         }
@@ -563,7 +581,7 @@ static wt_tensor *block(wl_engine *e, engine_block *b, wt_tensor *x, uint32_t se
         wt_tensor *dst = cs ? wt_narrow(ctx, cs, 1, p0, n) : NULL;
         wt_tensor *st = wt_transpose(ctx, src[i], 0, 1);
         ok = dst && st && wt_copy_(ctx, dst, st) == WT_OK;
-        seen[i] = ok ? wt_narrow(ctx, cs, 1, 0, p0 + n) : NULL;
+        seen[i] = ok ? cache_seen(e, cs, p0 + n) : NULL;
         ok = ok && seen[i];
         wt_release(st);
         wt_release(dst);
