@@ -326,12 +326,20 @@ const wl_tensor_info *wl_model_tensor_find(const wl_model *m, const char *name);
  *           token's text first when the template names bos_token, then each message
  *           "<|start_header_id|>ROLE<|end_header_id|>\n\nCONTENT<|eot_id|>", the generation prompt
  *           "<|start_header_id|>assistant<|end_header_id|>\n\n".
- * Either family trims each content's ASCII whitespace when the template applies Jinja's trim
- * filter.  Anything else (Llama 2's [INST], Gemma, Llama 3.1's dated system header and tools...)
- * is WL_STATUS_UNSUPPORTED naming what was found.  See doc/llm.md, "Chat". */
+ *   LLAMA31 LLAMA3's markers with "Cutting Knowledge Date:" and "Today Date:" (Llama 3.1 / 3.2
+ *           Instruct, without tools): the BOS text (when the template names bos_token), then always
+ *           a system turn "<|start_header_id|>system<|end_header_id|>\n\nCutting Knowledge Date:
+ *           KNOWLEDGE\nToday Date: DATE\n\nSYSTEM<|eot_id|>" (SYSTEM: the first message's content
+ *           when its role is system, trimmed; else empty), then the other messages as LLAMA3.
+ *           KNOWLEDGE is read from the template ("December 2023"), DATE is the template's default
+ *           date_string ("26 Jul 2024"): set wl_chat_template.date to another before applying.
+ * Both Llama kinds trim contents as the template's trim filter does (always, in 3.1's); ChatML
+ * when it applies Jinja's trim filter.  Anything else (Llama 2's [INST], Gemma, a Llama 3 system
+ * header without dates...) is WL_STATUS_UNSUPPORTED naming what was found.  See doc/llm.md, "Chat". */
 #define WL_CHAT_KINDS(X)      \
     X(CHATML, "chatml")       \
-    X(LLAMA3, "llama3")
+    X(LLAMA3, "llama3")       \
+    X(LLAMA31, "llama31")
 typedef enum wl_chat_kind {
     WL_CHAT_NONE = 0,
 #define X(name, str) WL_CHAT_##name,
@@ -349,9 +357,12 @@ typedef struct wl_chat_message {
 typedef struct wl_chat_template {
     wl_chat_kind kind;
     bool trim;                       /* contents are trimmed */
-    bool bos;                        /* LLAMA3: bos_text before the first message */
+    bool bos;                        /* LLAMA3, LLAMA31: bos_text before the first message */
     char bos_text[64];               /* the BOS token's text ("<|begin_of_text|>"); "" when none */
     char default_system[1024];       /* CHATML: the default system message; "" when none */
+    char knowledge[64];              /* LLAMA31: the "Cutting Knowledge Date: " text ("December 2023") */
+    char date[64];                   /* LLAMA31: the "Today Date: " text ("26 Jul 2024"); the caller may
+                                        set another (NUL-terminated) before wl_chat_apply */
     const char *end_of_turn;         /* "<|im_end|>" or "<|eot_id|>": the token that ends a turn */
 } wl_chat_template;
 

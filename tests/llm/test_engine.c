@@ -3,7 +3,8 @@
  * Without arguments (make check): tiny random models written as GGUF files in memory - llama
  * (tied head, interleaved RoPE), qwen2 (q/k/v biases, half-split RoPE, its own output head) and
  * llama with Llama-3 frequency factors (rope_freqs.weight) - and as BF16 safetensors with a
- * config.json and Hugging Face names (llama tied, qwen2 with biases; half RoPE) - evaluated by the engine and by a
+ * config.json and Hugging Face names (llama tied, qwen2 with biases; half RoPE; llama with Llama
+ * 3.1's rope_scaling object, the reference taking Hugging Face's llama3 rule) - evaluated by the engine and by a
  * plain C forward pass in double: logits of every position within 1e-4; decoding token by token
  * through the KV cache equals evaluating the whole sequence; truncate and a second sequence;
  * batched decode of both sequences in one pass (wl_engine_eval_batch);
@@ -94,8 +95,23 @@ static void make_model(model *m, const cfg *c) {
     add(m, "output_norm.weight", c->embd, 1, 0.2, 1);
     if (c->own_head)
         add(m, "output.weight", c->embd, c->vocab, 0.3, 0);
-    if (c->freqs)
+    if (c->freqs && !c->hf) {
         add(m, "rope_freqs.weight", c->hd / 2, 1, 3, 4);   /* divisors in [1, 7] */
+    } else if (c->freqs) {
+        /* Llama 3.1's rope_scaling in config.json (write_safetensors): the reference takes the
+         * inverse frequencies as Hugging Face's llama3 rule makes them, as divisors of the plain
+         * ones.  Wavelengths at hd 16, base 10000: 6.3, 20, 63 (kept), 199 (blended), 628 ... (/ 8) */
+        tens *t = add(m, "rope_freqs.weight", c->hd / 2, 1, 0, 1);
+        const double factor = 8, lo = 1, hi = 4, orig = 256, pi = 3.14159265358979323846;
+        for (uint32_t i = 0; i < c->hd / 2; i++) {
+            double inv = 1 / pow(c->base, 2.0 * i / c->hd), wl = 2 * pi / inv, scaled = wl > orig / lo ? inv / factor : inv;
+            if (wl >= orig / hi && wl <= orig / lo) {
+                double sm = (orig / wl - lo) / (hi - lo);
+                scaled = (1 - sm) * scaled / factor + sm * scaled;
+            }
+            t->v[i] = inv / scaled;
+        }
+    }
     for (uint32_t l = 0; l < c->layers; l++) {
         char n[64];
 #define W(name, a, b, s, base) (snprintf(n, sizeof n, "blk.%u." name, l), add(m, n, a, b, s, base))
@@ -209,6 +225,8 @@ static bool write_safetensors(model *m, const char *dir) {
     hn += (size_t)snprintf(hdr + hn, sizeof hdr - hn, "{");
     for (int i = 0; i < m->n; i++) {
         tens *t = &m->t[i];
+        if (!strcmp(t->name, "rope_freqs.weight"))
+            continue;   /* config.json's rope_scaling instead */
         hf_name(t->name, nm, sizeof nm);
         size_t bytes = t->ne0 * t->ne1 * 2;
         if (t->ne1 > 1)
@@ -229,6 +247,8 @@ static bool write_safetensors(model *m, const char *dir) {
     fwrite(hdr, 1, hn, f);
     for (int i = 0; i < m->n; i++) {
         tens *t = &m->t[i];
+        if (!strcmp(t->name, "rope_freqs.weight"))
+            continue;
         for (uint64_t j = 0; j < t->ne0 * t->ne1; j++) {
             float b = bf16_round(t->v[j]);
             uint32_t u;
@@ -245,8 +265,10 @@ static bool write_safetensors(model *m, const char *dir) {
         return false;
     fprintf(f, "{\"model_type\": \"%s\", \"num_hidden_layers\": %u, \"hidden_size\": %u, \"intermediate_size\": %u, "
                "\"num_attention_heads\": %u, \"num_key_value_heads\": %u, \"max_position_embeddings\": %u, "
-               "\"rope_theta\": %.1f, \"rms_norm_eps\": 1e-05, \"vocab_size\": %u, \"head_dim\": %u}\n",
-            c->arch, c->layers, c->embd, c->ff, c->heads, c->kv, c->ctx, c->base, c->vocab, c->hd);
+               "\"rope_theta\": %.1f, \"rms_norm_eps\": 1e-05, \"vocab_size\": %u, \"head_dim\": %u%s}\n",
+            c->arch, c->layers, c->embd, c->ff, c->heads, c->kv, c->ctx, c->base, c->vocab, c->hd,
+            c->freqs ? ", \"rope_scaling\": {\"factor\": 8.0, \"high_freq_factor\": 4.0, \"low_freq_factor\": 1.0, "
+                       "\"original_max_position_embeddings\": 256, \"rope_type\": \"llama3\"}" : "");
     fclose(f);
     return true;
 }
@@ -902,6 +924,7 @@ int main(int argc, char **argv) {
         synthetic(&(cfg){ "llama", 1, 64, 4, 4, 16, 96, 80, 64, false, false, true, 500000, false });
         synthetic(&(cfg){ "llama", 2, 64, 4, 2, 16, 96, 80, 64, false, false, false, 10000, true });
         synthetic(&(cfg){ "qwen2", 1, 64, 4, 2, 16, 96, 80, 64, true, true, false, 10000, true });
+        synthetic(&(cfg){ "llama", 1, 64, 4, 2, 16, 96, 80, 64, false, false, true, 10000, true });   /* Llama 3.1 */
         bad_models();
         qweight_stats();
         kv_f16(&(cfg){ "llama", 2, 64, 4, 2, 16, 96, 80, 64, false, false, false, 10000, false });
