@@ -738,7 +738,7 @@ static void real(const char *path, const char *golden) {
 }
 
 /* An f16 KV cache (wl_engine_desc.cache_type): half the cache bytes, in wt_stats too, and logits
- * within 1e-3 of the reference that rounds k and v to f16 (prefill and token-by-token decode;
+ * within 2e-3 of the reference that rounds k and v to f16 (prefill and token-by-token decode;
  * the rest is where f32 and double round k and v to a different f16 neighbour), which must be
  * closer than the exact reference (the cache really is f16). */
 static void kv_f16(const cfg *c) {
@@ -787,7 +787,7 @@ static void kv_f16(const cfg *c) {
     CHECKF(wl_engine_eval(e, 0, tok, N, WL_LOGITS_ALL, &err) == WL_OK, "eval: %s", err.message);
     CHECK(wl_engine_read_logits(e, got, N * V, &err) == WL_OK);
     double d = maxdiff(got, want, N * V), dx = maxdiff(got, exact, N * V);
-    CHECKF(d <= 1e-3, "f16 cache: prefill logits differ from the f16-rounding reference by %g", d);
+    CHECKF(d <= 2e-3, "f16 cache: prefill logits differ from the f16-rounding reference by %g", d);
     CHECK(wl_engine_truncate(e, 0, 5, &err) == WL_OK);
     double dd = 0;
     for (int t = 5; t < N; t++) {
@@ -795,7 +795,7 @@ static void kv_f16(const cfg *c) {
         CHECK(wl_engine_read_logits(e, got, V, &err) == WL_OK);
         dd = fmax(dd, maxdiff(got, want + t * V, V));
     }
-    CHECKF(dd <= 1e-3, "f16 cache: decoded logits differ from the f16-rounding reference by %g", dd);
+    CHECKF(dd <= 2e-3, "f16 cache: decoded logits differ from the f16-rounding reference by %g", dd);
     /* the rounding is what the reference models: without it the logits are much further off */
     CHECKF(dx > 2 * fmax(d, dd), "f16 cache: %g from the exact reference, %g from the rounding one", dx, fmax(d, dd));
     printf("f16 KV cache: %llu bytes (f32: %llu); logits within %.2g of the f16-rounding reference, %.2g of the "
