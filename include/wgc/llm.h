@@ -326,12 +326,20 @@ const wl_tensor_info *wl_model_tensor_find(const wl_model *m, const char *name);
  *           token's text first when the template names bos_token, then each message
  *           "<|start_header_id|>ROLE<|end_header_id|>\n\nCONTENT<|eot_id|>", the generation prompt
  *           "<|start_header_id|>assistant<|end_header_id|>\n\n".
- * Either family trims each content's ASCII whitespace when the template applies Jinja's trim
- * filter.  Anything else (Llama 2's [INST], Gemma, Llama 3.1's dated system header and tools...)
- * is WL_STATUS_UNSUPPORTED naming what was found.  See doc/llm.md, "Chat". */
+ *   LLAMA31 LLAMA3's markers with "Cutting Knowledge Date:" and "Today Date:" (Llama 3.1 / 3.2
+ *           Instruct, without tools): the BOS text (when the template names bos_token), then always
+ *           a system turn "<|start_header_id|>system<|end_header_id|>\n\nCutting Knowledge Date:
+ *           KNOWLEDGE\nToday Date: DATE\n\nSYSTEM<|eot_id|>" (SYSTEM: the first message's content
+ *           when its role is system, trimmed; else empty), then the other messages as LLAMA3.
+ *           KNOWLEDGE is read from the template ("December 2023"), DATE is the template's default
+ *           date_string ("26 Jul 2024"): set wl_chat_template.date to another before applying.
+ * Both Llama kinds trim contents as the template's trim filter does (always, in 3.1's); ChatML
+ * when it applies Jinja's trim filter.  Anything else (Llama 2's [INST], Gemma, a Llama 3 system
+ * header without dates...) is WL_STATUS_UNSUPPORTED naming what was found.  See doc/llm.md, "Chat". */
 #define WL_CHAT_KINDS(X)      \
     X(CHATML, "chatml")       \
-    X(LLAMA3, "llama3")
+    X(LLAMA3, "llama3")       \
+    X(LLAMA31, "llama31")
 typedef enum wl_chat_kind {
     WL_CHAT_NONE = 0,
 #define X(name, str) WL_CHAT_##name,
@@ -349,9 +357,12 @@ typedef struct wl_chat_message {
 typedef struct wl_chat_template {
     wl_chat_kind kind;
     bool trim;                       /* contents are trimmed */
-    bool bos;                        /* LLAMA3: bos_text before the first message */
+    bool bos;                        /* LLAMA3, LLAMA31: bos_text before the first message */
     char bos_text[64];               /* the BOS token's text ("<|begin_of_text|>"); "" when none */
     char default_system[1024];       /* CHATML: the default system message; "" when none */
+    char knowledge[64];              /* LLAMA31: the "Cutting Knowledge Date: " text ("December 2023") */
+    char date[64];                   /* LLAMA31: the "Today Date: " text ("26 Jul 2024"); the caller may
+                                        set another (NUL-terminated) before wl_chat_apply */
     const char *end_of_turn;         /* "<|im_end|>" or "<|eot_id|>": the token that ends a turn */
 } wl_chat_template;
 
@@ -394,7 +405,7 @@ wl_status wl_chat_format(const wl_model *m, const wl_chat_message *msgs, size_t 
  * or Hugging Face safetensors names); anything else is WL_STATUS_UNSUPPORTED naming it.  Weights
  * F32 and F16 go to the GPU as they are, BF16 widened to f32; the block formats Q4_0, Q4_1 and
  * Q8_0 are dequantized to f32 on the host (until wt has quantized kernels); others are refused.
- * The KV cache (f32, [n_seq, heads_kv, n_ctx, head_dim] per block) is allocated at create.  The
+ * The KV cache ([n_seq, heads_kv, n_ctx, head_dim] per block; f32, or f16 by the desc) is allocated at create.  The
  * engine raises the context's max_batch_ops when the policy leaves it at 0, so a decode step is
  * one batch.  See doc/llm.md, "Engine". */
 typedef struct wl_engine wl_engine;
@@ -403,12 +414,16 @@ typedef struct wl_engine_desc {
     const char *label;
     uint32_t n_ctx;           /* positions per sequence; 0: min(the model's context_length, 4096) */
     uint32_t n_seq;           /* sequences, each with its own KV cache; 0: 1 */
+    wt_dtype cache_type;      /* the KV cache's elements: 0 or WT_F32; WT_F16 (half the memory; k and
+                                 v rounded to f16 as they are stored, attention still in f32; needs
+                                 shader-f16) */
 } wl_engine_desc;
 
 typedef struct wl_engine_info {
     char arch[32];            /* general.architecture */
     uint32_t n_vocab, n_embd, n_layer, n_head, n_head_kv, head_dim, n_ff, rope_dims;
     uint32_t n_ctx, n_seq;
+    wt_dtype cache_type;      /* WT_F32 or WT_F16 */
     double rope_base, rms_eps;
     wt_rope_layout rope_layout;
     bool rope_host;           /* rope frequency factors or linear scaling: angles from the host */
@@ -471,6 +486,37 @@ void wl_sampler_accept(wl_sampler *s, int32_t token);   /* history for the penal
 void wl_sampler_reset(wl_sampler *s);                   /* empty history, generator reseeded */
 /* Picks a token from row `row` of e's last logits. */
 wl_status wl_sampler_sample(wl_sampler *s, wl_engine *e, uint32_t row, int32_t *token, wl_error *err);
+
+/* ---- stop strings (src/llm/stop.c) ----------------------------------------------------------- *
+ * Generation stops once the generated text contains one of the given strings (llama.cpp's
+ * reverse prompts, its server's `stop`); the string is never shown.  Text goes through a wl_stop
+ * as it comes (after the streaming detokenizer):
+ *
+ *     wl_stop *st = wl_stop_create((const char *const[]){ "\nUser:", "###" }, NULL, 2, &err);
+ *     char out[...]; size_t k; int hit;          // out: wl_stop_cap(st, piece length) bytes
+ *     wl_stop_push(st, piece, plen, out, sizeof out, &k, &hit); fwrite(out, 1, k, stdout);
+ *     if (hit >= 0) break;                       // string `hit` matched: what came before it is out
+ *     ...
+ *     wl_stop_flush(st, out, sizeof out, &k);    // end of text without a match: the held tail
+ *
+ * A tail of the text that may still begin a stop string is held back, so a stream never shows a
+ * prefix of a string that then matches; a string split over several tokens is found as one.  The
+ * match that starts first wins (the lower index on a tie); text after it is dropped. */
+typedef struct wl_stop wl_stop;
+/* strings[0 .. n) of lens[i] bytes (lens NULL: NUL-terminated), copied; n may be 0 (nothing
+ * stops).  An empty or NULL string is INVALID_ARGUMENT. */
+wl_stop *wl_stop_create(const char *const *strings, const size_t *lens, size_t n, wl_error *err);
+void wl_stop_release(wl_stop *s);   /* NULL is fine */
+void wl_stop_reset(wl_stop *s);     /* a new text: nothing held, nothing matched */
+/* out bytes that always suffice for a push of len bytes: len + the longest string - 1. */
+size_t wl_stop_cap(const wl_stop *s, size_t len);
+/* Appends text[0 .. len): writes to out what is now safe to show (*n bytes) and sets *which to the
+ * index of the string matched, or -1 (which may be NULL).  After a match, pushes write nothing.
+ * INVALID_ARGUMENT (nothing written) when cap < wl_stop_cap(s, len). */
+wl_status wl_stop_push(wl_stop *s, const char *text, size_t len, char *out, size_t cap, size_t *n, int *which);
+/* Ends the text: the held tail comes out when nothing matched (cap >= wl_stop_cap(s, 0)); reset. */
+wl_status wl_stop_flush(wl_stop *s, char *out, size_t cap, size_t *n);
+int wl_stop_matched(const wl_stop *s);   /* the index matched, -1 while none */
 
 #ifdef __cplusplus
 }

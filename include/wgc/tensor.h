@@ -716,7 +716,8 @@ wt_qweight *wt_qweight_upload(wt_context *ctx, wt_qformat f, int64_t rows, int64
                               size_t bytes);
 /* Frees the weight (work already recorded keeps its buffer until it ran: the pending batch is
  * submitted first when it uses the weight); NULL is fine.  Release every weight before destroying
- * its context.  A weight's buffer is its own, of the exact size, and not counted in wt_stats. */
+ * its context.  A weight's buffer is its own, of the exact size (not the pool's); wt_stats counts
+ * it in allocated, peak and live bytes and live buffers while the weight lives. */
 void wt_qweight_release(wt_qweight *w);
 wt_qformat wt_qweight_format(const wt_qweight *w);
 int64_t wt_qweight_rows(const wt_qweight *w);       /* N */

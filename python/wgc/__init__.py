@@ -32,7 +32,7 @@ import threading
 from . import _lib
 
 __all__ = ["list_adapters", "select_adapter", "get_device_specs", "validate_kernel", "profile_kernel",
-           "run_kernel", "close", "WgcError"]
+           "run_kernel", "close", "WgcError", "Tokenizer", "Model", "generate", "tokenize", "detokenize"]
 
 try:  # optional
     import numpy as _np
@@ -146,6 +146,8 @@ def _forget(key):
 def close():
     """Releases every device and the instance (done at exit anyway).  Returns at once, also after
     a lost device whose kernel still runs."""
+    from . import llm
+    llm._close_all()   # their tensor contexts live on the devices
     for dev in _state["devices"].values():
         _lib.lib.wg_device_release(dev)
     _state["devices"].clear()
@@ -414,3 +416,6 @@ def profile_kernel(code, entry, dispatch, buffers, repeat=100, warmup=10, overri
 def run_kernel(code, entry, dispatch, buffers, overrides=None, adapter=None):
     """Runs the kernel once; returns profile_kernel's dict (outputs hold the results)."""
     return profile_kernel(code, entry, dispatch, buffers, repeat=1, warmup=0, overrides=overrides, adapter=adapter)
+
+
+from .llm import Tokenizer, Model, generate, tokenize, detokenize  # noqa: E402 (needs the names above)

@@ -168,3 +168,93 @@ for _name, _res, _args in [
     _f = getattr(lib, _name)
     _f.restype = _res
     _f.argtypes = _args
+
+
+# ---- include/wgc/llm.h (wl) and the few wt calls the engine needs: python/wgc/llm.py ----------
+class WlError(ctypes.Structure):          # wl_error
+    _fields_ = [("status", ctypes.c_int), ("message", ctypes.c_char * 320)]
+
+
+class WlEngineDesc(ctypes.Structure):     # wl_engine_desc
+    _fields_ = [("label", ctypes.c_char_p), ("n_ctx", ctypes.c_uint32), ("n_seq", ctypes.c_uint32),
+                ("cache_type", ctypes.c_int)]
+
+
+class WlEngineInfo(ctypes.Structure):     # wl_engine_info
+    _fields_ = [("arch", ctypes.c_char * 32)] + [(n, ctypes.c_uint32) for n in (
+        "n_vocab", "n_embd", "n_layer", "n_head", "n_head_kv", "head_dim", "n_ff", "rope_dims", "n_ctx",
+        "n_seq")] + [("cache_type", ctypes.c_int), ("rope_base", ctypes.c_double), ("rms_eps", ctypes.c_double),
+                     ("rope_layout", ctypes.c_int), ("rope_host", ctypes.c_bool), ("tied", ctypes.c_bool),
+                     ("bos", ctypes.c_int32), ("eos", ctypes.c_int32), ("weight_bytes", ctypes.c_uint64),
+                     ("kv_bytes", ctypes.c_uint64)]
+
+
+class WlSamplerDesc(ctypes.Structure):    # wl_sampler_desc
+    _fields_ = [("temperature", ctypes.c_float), ("top_k", ctypes.c_uint32), ("top_p", ctypes.c_float),
+                ("min_p", ctypes.c_float), ("repeat_penalty", ctypes.c_float), ("repeat_last_n", ctypes.c_uint32),
+                ("seed", ctypes.c_uint64)]
+
+
+class WlDetok(ctypes.Structure):          # wl_detok (caller-owned streaming state)
+    _fields_ = [("tok", ctypes.c_void_p), ("flags", ctypes.c_uint32), ("pending", ctypes.c_ubyte * 4),
+                ("npending", ctypes.c_uint32), ("at_start", ctypes.c_bool)]
+
+
+class WlSpecialTokens(ctypes.Structure):  # wl_special_tokens
+    _fields_ = [(n, ctypes.c_int32) for n in ("bos", "eos", "eot", "eom", "unk", "pad", "sep")] + [
+        ("add_bos", ctypes.c_bool), ("add_eos", ctypes.c_bool), ("add_space_prefix", ctypes.c_bool)]
+
+
+WL_OK = 0
+WL_TOKENIZE_PARSE_SPECIAL, WL_TOKENIZE_ADD_SPECIAL = 1, 2
+WL_DETOK_SPECIAL, WL_DETOK_STRIP_SPACE = 1, 2
+WL_LOGITS_LAST = 0
+
+# Checked against the C compiler by tests/python/test_llm.py, as STRUCTS by test_wgc.py.
+LLM_STRUCTS = {"WlError": (WlError, "wl_error"), "WlEngineDesc": (WlEngineDesc, "wl_engine_desc"),
+               "WlEngineInfo": (WlEngineInfo, "wl_engine_info"), "WlSamplerDesc": (WlSamplerDesc, "wl_sampler_desc"),
+               "WlDetok": (WlDetok, "wl_detok"), "WlSpecialTokens": (WlSpecialTokens, "wl_special_tokens")}
+
+_E = ctypes.POINTER(WlError)
+_i32p = ctypes.POINTER(ctypes.c_int32)
+for _name, _res, _args in [
+    ("wt_context_create", _vp, [_vp, _vp]),
+    ("wt_context_destroy", None, [_vp]),
+    ("wt_dtype_name", _cp, [ctypes.c_int]),
+    ("wl_model_open", _vp, [_cp, _vp, _E]),
+    ("wl_model_close", None, [_vp]),
+    ("wl_tokenizer_open", _vp, [_vp, _vp, _E]),
+    ("wl_tokenizer_close", None, [_vp]),
+    ("wl_tokenizer_vocab_size", ctypes.c_uint32, [_vp]),
+    ("wl_tokenizer_special", ctypes.POINTER(WlSpecialTokens), [_vp]),
+    ("wl_tokenize", ctypes.c_int, [_vp, _cp, _sz, ctypes.c_uint32, _i32p, _sz, ctypes.POINTER(_sz), _E]),
+    ("wl_detok_init", None, [ctypes.POINTER(WlDetok), _vp, ctypes.c_uint32]),
+    ("wl_detok_cap", _sz, [_vp]),
+    ("wl_detok_push", ctypes.c_int, [ctypes.POINTER(WlDetok), ctypes.c_int32, _vp, _sz, ctypes.POINTER(_sz)]),
+    ("wl_detok_flush", ctypes.c_int, [ctypes.POINTER(WlDetok), _vp, _sz, ctypes.POINTER(_sz)]),
+    ("wl_engine_create", _vp, [_vp, _vp, ctypes.POINTER(WlEngineDesc), _E]),
+    ("wl_engine_release", None, [_vp]),
+    ("wl_engine_get_info", ctypes.POINTER(WlEngineInfo), [_vp]),
+    ("wl_engine_eval", ctypes.c_int, [_vp, ctypes.c_uint32, _i32p, ctypes.c_uint32, ctypes.c_int, _E]),
+    ("wl_engine_pos", ctypes.c_uint32, [_vp, ctypes.c_uint32]),
+    ("wl_engine_truncate", ctypes.c_int, [_vp, ctypes.c_uint32, ctypes.c_uint32, _E]),
+    ("wl_sampler_create", _vp, [ctypes.POINTER(WlSamplerDesc), _E]),
+    ("wl_sampler_release", None, [_vp]),
+    ("wl_sampler_accept", None, [_vp, ctypes.c_int32]),
+    ("wl_sampler_sample", ctypes.c_int, [_vp, _vp, ctypes.c_uint32, _i32p, _E]),
+    ("wl_stop_create", _vp, [ctypes.POINTER(_cp), _vp, _sz, _E]),
+    ("wl_stop_release", None, [_vp]),
+    ("wl_stop_cap", _sz, [_vp, _sz]),
+    ("wl_stop_push", ctypes.c_int, [_vp, _vp, _sz, _vp, _sz, ctypes.POINTER(_sz), ctypes.POINTER(ctypes.c_int)]),
+    ("wl_stop_flush", ctypes.c_int, [_vp, _vp, _sz, ctypes.POINTER(_sz)]),
+]:
+    _f = getattr(lib, _name)
+    _f.restype = _res
+    _f.argtypes = _args
+
+DTYPE = {}   # "f32" / "f16" -> the wt_dtype code, from the library's own names
+for _code in range(1, 64):
+    _n = lib.wt_dtype_name(_code)
+    if _n in (b"?", None):
+        break
+    DTYPE[_n.decode()] = _code

@@ -39,6 +39,8 @@ typedef struct cli_llm {
     wl_engine *e;
 } cli_llm;
 int cli_llm_open(cli_llm *l, const char *cmd, const wl_model *m, uint32_t n_ctx);
+/* The same with the whole engine descriptor (the KV cache type, ...). */
+int cli_llm_open_desc(cli_llm *l, const char *cmd, const wl_model *m, const wl_engine_desc *desc);
 void cli_llm_close(cli_llm *l);   /* the engine, context, device and instance; a closed one is fine */
 /* text[0..len) under tok as a malloc'ed array of *n ids: one tokenizer pass (room for an id per
  * byte and the specials; a second pass only if it gives more); NULL with *err set. */

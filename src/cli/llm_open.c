@@ -11,6 +11,10 @@
 #include "cli/cli.h"
 
 int cli_llm_open(cli_llm *l, const char *cmd, const wl_model *m, uint32_t n_ctx) {
+    return cli_llm_open_desc(l, cmd, m, &(wl_engine_desc){ .n_ctx = n_ctx });
+}
+
+int cli_llm_open_desc(cli_llm *l, const char *cmd, const wl_model *m, const wl_engine_desc *desc) {
     memset(l, 0, sizeof *l);
     wg_error gerr;
     wg_env_strings env;
@@ -36,7 +40,7 @@ int cli_llm_open(cli_llm *l, const char *cmd, const wl_model *m, uint32_t n_ctx)
         return cli_fail("%s: %s", cmd, perr);
     }
     wl_error err;
-    l->e = wl_engine_create(l->ctx, m, &(wl_engine_desc){ .n_ctx = n_ctx }, &err);
+    l->e = wl_engine_create(l->ctx, m, desc, &err);
     if (!l->e) {
         cli_llm_close(l);
         return cli_fail("%s: %s", cmd, err.message);

@@ -2,10 +2,11 @@
  * markers of the families wgc knows, never executed, and conversations are then written the way
  * that family's template writes them (see include/wgc/llm.h, "chat", and doc/llm.md, "Chat").
  *
- * Recognition reads three things out of the text: the family (ChatML's <|im_start|>/<|im_end|>,
- * Llama 3's header and end-of-turn tokens), whether contents go through Jinja's trim filter, and,
- * for ChatML, a default system message: the string literal holding "<|im_start|>system\n...<|im_end|>"
- * (Jinja escapes in it undone).  Templates of other families are refused by name where a marker
+ * Recognition reads these out of the text: the family (ChatML's <|im_start|>/<|im_end|>,
+ * Llama 3's header and end-of-turn tokens, Llama 3.1's "Cutting Knowledge Date:" and "Today
+ * Date:" besides), whether contents go through Jinja's trim filter, for ChatML a default system
+ * message: the string literal holding "<|im_start|>system\n...<|im_end|>" (Jinja escapes in it
+ * undone), and for Llama 3.1 the knowledge date and the default date_string.  Templates of other families are refused by name where a marker
  * tells the family (a table below), else with the template's first bytes.  GGUF files carry the
  * template as tokenizer.chat_template; safetensors models in tokenizer_config.json's chat_template
  * (and bos_token), read from beside the model's first file. */
@@ -29,7 +30,6 @@ const char *wl_chat_kind_name(wl_chat_kind k) {
 
 /* Markers of families wgc does not format: X(marker, family). */
 #define OTHER_FAMILIES(X)                                   \
-    X("Cutting Knowledge Date", "Llama 3.1/3.2 (dated system header, tools)") \
     X("[INST]", "Llama 2 / Mistral ([INST])")               \
     X("<start_of_turn>", "Gemma (<start_of_turn>)")         \
     X("<|user|>", "Zephyr / Phi-3 (<|user|>)")              \
@@ -44,6 +44,19 @@ static const char *find(const char *s, size_t n, const char *needle) {
         if (s[i] == needle[0] && !memcmp(s + i, needle, k))
             return s + i;
     return NULL;
+}
+
+/* The text from p up to (not with) the first quote, backslash, newline or '{' into buf: a
+ * literal's plain run.  false when it is empty or does not fit. */
+static bool run_at(const char *text, size_t n, const char *p, char *buf, size_t cap) {
+    size_t k = 0;
+    while (p + k < text + n && !strchr("'\"\\\n{", p[k]) && p[k])
+        k++;
+    if (!k || k >= cap)
+        return false;
+    memcpy(buf, p, k);
+    buf[k] = 0;
+    return true;
 }
 
 /* The string literal around p (p inside [text, text+n)): its unescaped contents into buf.  false
@@ -109,9 +122,24 @@ wl_status wl_chat_template_parse(const char *text, size_t len, const char *bos, 
     out->kind = chatml ? WL_CHAT_CHATML : WL_CHAT_LLAMA3;
     out->end_of_turn = chatml ? "<|im_end|>" : "<|eot_id|>";
     out->trim = find(text, len, "|trim") || find(text, len, "| trim");
-    if (llama3 && find(text, len, "<|start_header_id|>system<|end_header_id|>"))
+    static const char kd[] = "Cutting Knowledge Date: ", td[] = "Today Date: ", ds[] = "date_string = ";
+    const char *kp = llama3 ? find(text, len, kd) : NULL;
+    if (kp && find(text, len, td)) {   /* Llama 3.1: a dated system turn */
+        out->kind = WL_CHAT_LLAMA31;
+        out->trim = true;
+        if (!run_at(text, len, kp + sizeof kd - 1, out->knowledge, sizeof out->knowledge))
+            return wl__fail(err, WL_STATUS_UNSUPPORTED, pre, "a Llama 3.1 template whose knowledge date wgc cannot read");
+        snprintf(out->date, sizeof out->date, "26 Jul 2024");   /* the templates' own default */
+        for (const char *p = text; (p = find(p, len - (size_t)(p - text), ds)) != NULL; p += sizeof ds - 1) {
+            const char *q = p + sizeof ds - 1;
+            if (q < text + len && (*q == '"' || *q == '\'') && run_at(text, len, q + 1, out->date, sizeof out->date))
+                break;
+        }
+    } else if (llama3 && find(text, len, "<|start_header_id|>system<|end_header_id|>")) {
         return wl__fail(err, WL_STATUS_UNSUPPORTED, pre,
-                        "a Llama 3 template that always writes its own system header: wgc formats only Llama 3's plain one");
+                        "a Llama 3 template that always writes its own system header without Llama 3.1's dates: "
+                        "wgc formats Llama 3's plain one and Llama 3.1's");
+    }
     if (llama3 && find(text, len, "bos_token") && bos && *bos) {
         if (strlen(bos) >= sizeof out->bos_text)
             return wl__fail(err, WL_STATUS_UNSUPPORTED, pre, "the BOS token's text is longer than %zu bytes",
@@ -277,9 +305,20 @@ wl_status wl_chat_apply(const wl_chat_template *t, const wl_chat_message *msgs, 
         if (add_generation_prompt)
             puts_(&s, "<|im_start|>assistant\n");
     } else {
-        if (n && t->bos)
+        size_t i = 0;
+        if ((n || t->kind == WL_CHAT_LLAMA31) && t->bos)
             puts_(&s, t->bos_text);
-        for (size_t i = 0; i < n; i++) {
+        if (t->kind == WL_CHAT_LLAMA31) {   /* the dated system turn, always */
+            puts_(&s, "<|start_header_id|>system<|end_header_id|>\n\nCutting Knowledge Date: ");
+            puts_(&s, t->knowledge);
+            puts_(&s, "\nToday Date: ");
+            put(&s, t->date, strnlen(t->date, sizeof t->date));
+            puts_(&s, "\n\n");
+            if (n && !strcmp(msgs[0].role, "system"))
+                put_content(&s, msgs[i++].content, true);
+            puts_(&s, "<|eot_id|>");
+        }
+        for (; i < n; i++) {
             puts_(&s, "<|start_header_id|>");
             puts_(&s, msgs[i].role);
             puts_(&s, "<|end_header_id|>\n\n");

@@ -79,7 +79,7 @@ typedef struct engine_block {
 #define X(f, g, h, s, r) wl__weight f;
     ENGINE_BLOCK(X)
 #undef X
-    wt_tensor *k_cache, *v_cache;   /* f32 [n_seq, n_head_kv, n_ctx, head_dim] */
+    wt_tensor *k_cache, *v_cache;   /* cache_type [n_seq, n_head_kv, n_ctx, head_dim] */
 } engine_block;
 
 struct wl_engine {
@@ -240,6 +240,7 @@ static wl_status load(wl_engine *e, const wl_model *m, const char *gguf, const c
         if (ti->dtype != WL_DTYPE_F32)
             return wl__fail(err, WL_STATUS_UNSUPPORTED, "wl_engine", "tensor '%s' has dtype %s (F32 expected)", name,
                             wl_dtype_name(ti->dtype));
+        free(e->rope_ff);   /* the file's factors win over ones computed from rope scaling keys */
         e->rope_ff = malloc(want[0] * sizeof *e->rope_ff);
         if (!e->rope_ff)
             return wl__fail(err, WL_STATUS_OUT_OF_MEMORY, "wl_engine", "rope factors");
@@ -249,6 +250,41 @@ static wl_status load(wl_engine *e, const wl_model *m, const char *gguf, const c
     bool matrix = shape == SH_Q || shape == SH_KV || shape == SH_O || shape == SH_FF || shape == SH_DOWN ||
                   shape == SH_VOCAB;
     return upload(e, ti, matrix, w, err);
+}
+
+/* Llama 3.1's RoPE scaling as per-pair frequency divisors (what rope_freqs.weight holds in GGUF
+ * files): a pair whose wavelength 2 pi / freq is shorter than original / high_freq_factor keeps
+ * its frequency; longer than original / low_freq_factor, it is divided by factor; in between,
+ * the frequency is blended: freq * ((1 - s) / factor + s) with s = (original / wavelength -
+ * low) / (high - low).  Defaults are Llama 3.1's: low 1, high 4, original 8192. */
+static wl_status llama3_factors(wl_engine *e, const wl_model *m, const char *a, double factor, wl_error *err) {
+    const wl_engine_info *in = &e->info;
+    double lo = meta_f64(m, a, "rope.scaling.low_freq_factor", 1.0);
+    double hi = meta_f64(m, a, "rope.scaling.high_freq_factor", 4.0);
+    double orig = meta_f64(m, a, "rope.scaling.original_context_length", 8192.0);
+    if (!(factor >= 1 && lo > 0 && hi > lo && orig > 0) || factor > 1e6 || hi > 1e6 || orig > 1e12)
+        return wl__fail(err, WL_STATUS_FORMAT, "wl_engine",
+                        "llama3 rope scaling: factor %g, low_freq_factor %g, high_freq_factor %g, original context %g "
+                        "(want factor >= 1, 0 < low < high, original > 0)", factor, lo, hi, orig);
+    uint32_t n = in->rope_dims / 2;
+    float *ff = malloc((n ? n : 1) * sizeof *ff);
+    if (!ff)
+        return wl__fail(err, WL_STATUS_OUT_OF_MEMORY, "wl_engine", "rope factors");
+    const double pi = 3.14159265358979323846;
+    for (uint32_t i = 0; i < n; i++) {
+        double freq = pow(in->rope_base, -2.0 * i / in->rope_dims), wavelen = 2 * pi / freq;
+        if (wavelen < orig / hi) {
+            ff[i] = 1;
+        } else if (wavelen > orig / lo) {
+            ff[i] = (float)factor;
+        } else {
+            double sm = (orig / wavelen - lo) / (hi - lo);
+            ff[i] = (float)(1.0 / ((1 - sm) / factor + sm));
+        }
+    }
+    free(e->rope_ff);
+    e->rope_ff = ff;
+    return WL_OK;
 }
 
 static wl_status read_hparams(wl_engine *e, const wl_model *m, const wl_engine_desc *d, wl_error *err) {
@@ -291,24 +327,40 @@ static wl_status read_hparams(wl_engine *e, const wl_model *m, const wl_engine_d
     uint64_t ctx_len = meta_u32(m, a, "context_length", ENGINE_DEFAULT_CTX);
     in->n_ctx = d->n_ctx ? d->n_ctx : (uint32_t)(ctx_len < ENGINE_DEFAULT_CTX ? ctx_len : ENGINE_DEFAULT_CTX);
     in->n_seq = d->n_seq ? d->n_seq : 1;
+    in->cache_type = d->cache_type ? d->cache_type : WT_F32;
+    if (in->cache_type != WT_F32 && in->cache_type != WT_F16)
+        return wl__fail(err, WL_STATUS_UNSUPPORTED, "wl_engine", "KV cache type %s (f32 or f16)",
+                        wt_dtype_name(in->cache_type));
+    if (in->cache_type == WT_F16 && !wt_context_has_f16(e->ctx))
+        return wl__fail(err, WL_STATUS_UNSUPPORTED, "wl_engine", "an f16 KV cache needs a device with shader-f16");
     if (in->n_ctx > (1u << 24) || in->n_seq > 4096)
         return wl__fail(err, WL_STATUS_INVALID_ARGUMENT, "wl_engine", "n_ctx %u (at most 2^24) or n_seq %u (at most 4096)",
                         in->n_ctx, in->n_seq);
     in->rope_layout = e->format == WL_FORMAT_GGUF && strcmp(a, "qwen2") ? WT_ROPE_INTERLEAVED : WT_ROPE_HALF;
-    /* position scaling: "none", "linear" (positions / factor); yarn and others are refused */
+    /* position scaling: "none" ("default"), "linear" (positions / factor), "llama3" (frequency
+     * factors: rope_freqs.weight when the file has it, else from the scaling keys); yarn and
+     * others are refused */
     e->rope_pos_scale = 1.0;
     char k[128];
     const char *st;
     size_t sl;
     snprintf(k, sizeof k, "%s.rope.scaling.type", a);
-    if (wl_model_get_str(m, k, &st, &sl) == WL_OK && !(sl == 4 && !memcmp(st, "none", 4))) {
-        if (!(sl == 6 && !memcmp(st, "linear", 6)))
-            return wl__fail(err, WL_STATUS_UNSUPPORTED, "wl_engine", "rope scaling '%.*s' is not supported (none, linear)",
-                            (int)(sl < 32 ? sl : 32), st);
+#define IS(word) (sl == sizeof word - 1 && !memcmp(st, word, sl))
+    if (wl_model_get_str(m, k, &st, &sl) == WL_OK && !IS("none") && !IS("default")) {
         double f = meta_f64(m, a, "rope.scaling.factor", 1.0);
-        if (f > 0 && f != 1.0)
-            e->rope_pos_scale = 1.0 / f;
+        if (IS("linear")) {
+            if (f > 0 && f != 1.0)
+                e->rope_pos_scale = 1.0 / f;
+        } else if (IS("llama3")) {
+            wl_status r = llama3_factors(e, m, a, f, err);
+            if (r != WL_OK)
+                return r;
+        } else {
+            return wl__fail(err, WL_STATUS_UNSUPPORTED, "wl_engine",
+                            "rope scaling '%.*s' is not supported (none, linear, llama3)", (int)(sl < 32 ? sl : 32), st);
+        }
     }
+#undef IS
     int64_t id;
     in->bos = wl_model_get_i64(m, "tokenizer.ggml.bos_token_id", &id) == WL_OK && id >= 0 && id < INT32_MAX ? (int32_t)id : -1;
     in->eos = wl_model_get_i64(m, "tokenizer.ggml.eos_token_id", &id) == WL_OK && id >= 0 && id < INT32_MAX ? (int32_t)id : -1;
@@ -371,13 +423,13 @@ wl_engine *wl_engine_create(wt_context *ctx, const wl_model *m, const wl_engine_
             goto fail;
         ENGINE_BLOCK(X)
 #undef X
-        b->k_cache = wt_zeros(ctx, WT_F32, 4, cshape);
-        b->v_cache = wt_zeros(ctx, WT_F32, 4, cshape);
+        b->k_cache = wt_zeros(ctx, in->cache_type, 4, cshape);
+        b->v_cache = wt_zeros(ctx, in->cache_type, 4, cshape);
         if (!b->k_cache || !b->v_cache) {
             gpu_fail(e, ctx, err, "KV cache");
             goto fail;
         }
-        in->kv_bytes += 2 * (uint64_t)wt_numel(b->k_cache) * 4;
+        in->kv_bytes += 2 * (uint64_t)wt_numel(b->k_cache) * wt_dtype_size(in->cache_type);
         if (wt_flush(ctx) != WT_OK) {   /* uploads go out block by block */
             gpu_fail(e, ctx, err, "upload");
             goto fail;
@@ -497,6 +549,18 @@ static wt_tensor *rope(wl_engine *e, wt_tensor *x, uint32_t p0, const uint32_t *
     return out;
 }
 
+/* Positions [0, len) of a sequence's cache slice cs [Hkv, n_ctx, D] as attention reads them: a
+ * view of the f32 cache; an f16 cache widened to f32 (a copy: the attention stays f32, so only
+ * the rounding of k and v to f16 as they are stored differs from the f32 cache). */
+static wt_tensor *cache_seen(wl_engine *e, wt_tensor *cs, uint32_t len) {
+    wt_tensor *v = wt_narrow(e->ctx, cs, 1, 0, len);
+    if (!v || wt_dtype_of(v) == WT_F32)
+        return v;
+    wt_tensor *f = wt_cast(e->ctx, v, WT_F32);
+    wt_release(v);
+    return f;
+}
+
 /* Attention of one token each of n sequences (bseq[i] at bpos[i]): row i's k and v into its
  * sequence's cache, its q against that cache; [H, n, D] (a new reference) or NULL. */
 static wt_tensor *attend_batch(wl_engine *e, engine_block *b, wt_tensor *qr, wt_tensor *kr, wt_tensor *v3,
@@ -512,7 +576,7 @@ static wt_tensor *attend_batch(wl_engine *e, engine_block *b, wt_tensor *qr, wt_
             wt_tensor *row = wt_narrow(ctx, src[j], 0, i, 1);
             wt_tensor *st = row ? wt_transpose(ctx, row, 0, 1) : NULL;
             ok = dst && st && wt_copy_(ctx, dst, st) == WT_OK;
-            seen[j] = ok ? wt_narrow(ctx, cs, 1, 0, bpos[i] + 1) : NULL;
+            seen[j] = ok ? cache_seen(e, cs, bpos[i] + 1) : NULL;
             ok = ok && seen[j];
             wt_release(st), wt_release(row), wt_release(dst), wt_release(cs);
         }
@@ -563,7 +627,7 @@ static wt_tensor *block(wl_engine *e, engine_block *b, wt_tensor *x, uint32_t se
         wt_tensor *dst = cs ? wt_narrow(ctx, cs, 1, p0, n) : NULL;
         wt_tensor *st = wt_transpose(ctx, src[i], 0, 1);
         ok = dst && st && wt_copy_(ctx, dst, st) == WT_OK;
-        seen[i] = ok ? wt_narrow(ctx, cs, 1, 0, p0 + n) : NULL;
+        seen[i] = ok ? cache_seen(e, cs, p0 + n) : NULL;
         ok = ok && seen[i];
         wt_release(st);
         wt_release(dst);

@@ -189,7 +189,38 @@ static wl_status push_value(wl_model *m, const char *key, wl_value v) {
     return WL_OK;
 }
 
-/* config.json's scalars as "config.<key>", and the llama family's sizes under GGUF's names. */
+/* A scalar JSON value as a wl_value; false for null, arrays and objects. */
+static bool json_scalar(const json_node *e, wl_value *v) {
+    static const unsigned char bools[2] = { 0, 1 };
+    *v = (wl_value){ 0 };
+    if (e->type == JSON_STRING) {
+        v->type = WL_VALUE_STRING;
+        v->data = e->str;
+        v->count = e->len;
+    } else if (e->type == JSON_TRUE || e->type == JSON_FALSE) {
+        v->type = WL_VALUE_BOOL;
+        v->data = &bools[e->type == JSON_TRUE];
+    } else if (e->type == JSON_NUMBER) {
+        v->type = e->is_int ? WL_VALUE_I64 : WL_VALUE_F64;
+        v->data = e->is_int ? (const void *)&e->i : (const void *)&e->num;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* Pushes "<a>.<b>" (b may be NULL) = v. */
+static wl_status push_key(wl_model *m, const char *a, size_t alen, const char *b, wl_value v) {
+    size_t kl = alen + (b ? 1 + strlen(b) : 0) + 1;
+    char *key = wl__alloc(m, kl);
+    if (!key) return WL_STATUS_OUT_OF_MEMORY;
+    snprintf(key, kl, "%.*s%s%s", (int)alen, a, b ? "." : "", b ? b : "");
+    return push_value(m, key, v);
+}
+
+/* config.json's scalars as "config.<key>" (and an object's scalars as "config.<object>.<key>"), and
+ * the llama family's sizes under GGUF's names; rope_scaling's as <arch>.rope.scaling.{type,
+ * factor, low_freq_factor, high_freq_factor, original_context_length}. */
 static wl_status read_config(wl_model *m, const char *dir, wl_error *err) {
     char path[4096];
     join(path, sizeof path, dir, "config.json");
@@ -201,28 +232,19 @@ static wl_status read_config(wl_model *m, const char *dir, wl_error *err) {
     json_node *root = wl__json_parse(m, text, len, msg, sizeof msg, &s);
     if (!root) return wl__fail(err, s, path, "%s", msg);
     if (root->type != JSON_OBJECT) return wl__fail(err, WL_STATUS_FORMAT, path, "not a JSON object");
+    char prefix[320];
     for (json_node *e = root->child; e; e = e->next) {
-        wl_value v = { 0 };
-        if (e->type == JSON_STRING) {
-            v.type = WL_VALUE_STRING;
-            v.data = e->str;
-            v.count = e->len;
-        } else if (e->type == JSON_TRUE || e->type == JSON_FALSE) {
-            static const unsigned char bools[2] = { 0, 1 };
-            v.type = WL_VALUE_BOOL;
-            v.data = &bools[e->type == JSON_TRUE];
-        } else if (e->type == JSON_NUMBER) {
-            v.type = e->is_int ? WL_VALUE_I64 : WL_VALUE_F64;
-            v.data = e->is_int ? (const void *)&e->i : (const void *)&e->num;
-        } else {
-            continue;   /* null, arrays, objects */
+        wl_value v;
+        snprintf(prefix, sizeof prefix, "config.%s", e->key);
+        if (strlen(e->key) > 256) continue;
+        if (e->type == JSON_OBJECT) {   /* one level: "config.rope_scaling.factor" */
+            for (json_node *c = e->child; c; c = c->next)
+                if (strlen(c->key) <= 256 && json_scalar(c, &v) && push_key(m, prefix, strlen(prefix), c->key, v))
+                    return wl__fail(err, WL_STATUS_OUT_OF_MEMORY, path, "out of memory");
+            continue;
         }
-        size_t kl = strlen(e->key);
-        char *key = wl__alloc(m, kl + 8);
-        if (!key) return wl__fail(err, WL_STATUS_OUT_OF_MEMORY, path, "out of memory");
-        memcpy(key, "config.", 7);
-        memcpy(key + 7, e->key, kl + 1);
-        if (push_value(m, key, v)) return wl__fail(err, WL_STATUS_OUT_OF_MEMORY, path, "out of memory");
+        if (!json_scalar(e, &v)) continue;   /* null, arrays */
+        if (push_key(m, prefix, strlen(prefix), NULL, v)) return wl__fail(err, WL_STATUS_OUT_OF_MEMORY, path, "out of memory");
     }
     const json_node *mt = wl__json_get(root, "model_type");
     if (!mt || mt->type != JSON_STRING || !mt->len || memchr(mt->str, 0, mt->len)) return WL_OK;
@@ -250,6 +272,24 @@ static wl_status read_config(wl_model *m, const char *dir, wl_error *err) {
         wl_value v = { .type = e->is_int ? WL_VALUE_I64 : WL_VALUE_F64 };
         v.data = e->is_int ? (const void *)&e->i : (const void *)&e->num;
         if (push_value(m, key, v)) return wl__fail(err, WL_STATUS_OUT_OF_MEMORY, path, "out of memory");
+    }
+    const json_node *rs = wl__json_get(root, "rope_scaling");
+    static const char *const rmap[][2] = {
+        { "rope_type", "rope.scaling.type" },   /* "type" in older files */
+        { "type", "rope.scaling.type" },
+        { "factor", "rope.scaling.factor" },
+        { "low_freq_factor", "rope.scaling.low_freq_factor" },
+        { "high_freq_factor", "rope.scaling.high_freq_factor" },
+        { "original_max_position_embeddings", "rope.scaling.original_context_length" },
+    };
+    bool typed = false;
+    for (size_t i = 0; rs && rs->type == JSON_OBJECT && i < sizeof rmap / sizeof rmap[0]; i++) {
+        const json_node *e = wl__json_get(rs, rmap[i][0]);
+        wl_value v;
+        if (!e || !json_scalar(e, &v) || (i < 2 && (e->type != JSON_STRING || typed))) continue;
+        typed = typed || i < 2;
+        if (push_key(m, mt->str, mt->len, rmap[i][1], v))
+            return wl__fail(err, WL_STATUS_OUT_OF_MEMORY, path, "out of memory");
     }
     return WL_OK;
 }

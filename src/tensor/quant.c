@@ -52,6 +52,7 @@ struct wt_qweight {
     int64_t rows, cols;
     uint64_t bytes, row_bytes;
     wt_storage *st;               /* the raw blocks: a buffer of ceil(bytes / 4) words, not the pool's */
+    bool counted;                 /* its buffer is in wt_stats' allocated and live bytes */
 };
 
 const char *wt_qformat_name(wt_qformat f) {
@@ -142,6 +143,11 @@ wt_qweight *wt_qweight_upload(wt_context *ctx, wt_qformat f, int64_t rows, int64
                        (unsigned long long)size, q->name, o != WG_ERR_NONE ? ": " : "",
                        o != WG_ERR_NONE ? e1.message : "");
     }
+    w->counted = true;
+    ctx->stats.allocated_bytes += size;   /* counted as live GPU memory in wt_stats, like the pool's */
+    ctx->stats.live_buffers++;
+    if (ctx->stats.allocated_bytes > ctx->stats.peak_allocated_bytes)
+        ctx->stats.peak_allocated_bytes = ctx->stats.allocated_bytes;
     return w;
 }
 
@@ -155,12 +161,17 @@ void wt_qweight_release(wt_qweight *w) {
     if (st->refs > 1)
         wt_flush(ctx);
     wg_buffer *buf = st->buf;
+    uint64_t size = st->bytes;
     if (st->refs == 1)
         st->buf = NULL;
     wt_storage_unref(st);
     if (buf && !st->buf) {
         wt_bind_groups_clear(ctx);   /* cached bind groups name it */
         wg_buffer_release(buf);
+        if (w->counted) {
+            ctx->stats.allocated_bytes -= size;
+            ctx->stats.live_buffers--;
+        }
     }
     wt_free(ctx, w);
 }

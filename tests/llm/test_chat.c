@@ -1,9 +1,10 @@
 /* test_chat.c - chat templates (src/llm/chat.c) against Jinja2.
  *
  * tests/llm/golden/chat-templates.txt (written by tests/llm/golden/make_chat_golden.py with Jinja2,
- * the engine of Hugging Face's apply_chat_template) holds real templates (SmolLM2's from the model
- * file, Qwen2's, plain ChatML, Meta-Llama-3-8B-Instruct's) and, for several conversations with and
- * without the generation prompt, the text Jinja2 renders.  Each template goes into a small GGUF file
+ * the engine of Hugging Face's apply_chat_template) holds templates (SmolLM2's from the model file;
+ * ChatML with a default system message, plain ChatML, Llama 3's and Llama 3.1's formats written for
+ * the test) and, for several conversations with and without the generation prompt, the text Jinja2
+ * renders.  Each template goes into a small GGUF file
  * this test writes in memory (tokenizer.chat_template, a token list holding the BOS token, its id),
  * and wl_chat_format over that model must give the same bytes; so must a safetensors model directory
  * whose tokenizer_config.json holds the template and bos_token.  Then: snprintf-style truncation,
@@ -150,7 +151,7 @@ static void test_golden(const char *path) {
             CHECKF(m != NULL, "%s: %s", name, err.message);
             wl_chat_template t;
             CHECKF(wl_chat_template_from_model(m, &t, &err) == WL_OK, "%s: %s", name, err.message);
-            CHECK_STR(wl_chat_kind_name(t.kind), strcmp(name, "llama3") ? "chatml" : "llama3");
+            CHECK_STR(wl_chat_kind_name(t.kind), !strcmp(name, "llama31") ? "llama31" : !strcmp(name, "llama3") ? "llama3" : "chatml");
             wl_model_close(ms);
             ms = NULL;
             if (dir[0]) st_remove(dir);
@@ -204,7 +205,7 @@ static void test_golden(const char *path) {
     }
     printf("%s: %d templates, %d conversations equal Jinja2's text (GGUF; %d through tokenizer_config.json)\n",
            path, templates, cases, safetensors_cases);
-    CHECK(templates >= 4 && cases >= 40);
+    CHECK(templates >= 5 && cases >= 60);
     wl_model_close(m);
     wl_model_close(ms);
     if (dir[0]) st_remove(dir);
@@ -221,7 +222,7 @@ static void test_refusals(void) {
         { "{% for message in messages %}{{ '<start_of_turn>' + message['role'] + '\n' + message['content'] | trim "
           "+ '<end_of_turn>\n' }}{% endfor %}", "Gemma" },
         { "{{- bos_token }}<|start_header_id|>system<|end_header_id|>\n\nCutting Knowledge Date: December 2023\n"
-          "{%- for message in messages %}<|eot_id|>{% endfor %}", "Llama 3.1" },
+          "{%- for message in messages %}<|eot_id|>{% endfor %}", "Llama 3.1's dates" },
         { "{{- bos_token }}<|start_header_id|>system<|end_header_id|>\n\n{{ system_message }}<|eot_id|>"
           "{%- for message in messages %}{{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' }}"
           "{% endfor %}", "system header" },
@@ -258,6 +259,19 @@ static void test_refusals(void) {
     CHECK(wl_chat_apply(NULL, &msg, 1, true, out, sizeof out, &len, &err) == WL_STATUS_INVALID_ARGUMENT);
     CHECK(wl_chat_apply(&t, &msg, 1, true, out, sizeof out, &len, NULL) == WL_OK && len == strlen(out));
     CHECK_STR(wl_chat_kind_name(WL_CHAT_NONE), "none");
+    /* Llama 3.1: the knowledge date and default date read from the template; the caller's date */
+    const char *l31 = "{{- bos_token }}{% set date_string = '02 Feb 2025' %}<|start_header_id|>system<|end_header_id|>"
+                      "\\n\\n{{ 'Cutting Knowledge Date: March 2024\\n' }}Today Date: {{ date_string }}<|eot_id|>";
+    CHECK(wl_chat_template_parse(l31, strlen(l31), "<B>", &t, &err) == WL_OK && t.kind == WL_CHAT_LLAMA31);
+    CHECK_STR(t.knowledge, "March 2024");
+    CHECK_STR(t.date, "02 Feb 2025");
+    snprintf(t.date, sizeof t.date, "%s", "28 Nov 2026");
+    wl_chat_message two[] = { { "system", " Be brief. " }, { "user", "hi" } };
+    char big[512];
+    CHECK(wl_chat_apply(&t, two, 2, true, big, sizeof big, &len, &err) == WL_OK);
+    CHECK_STR(big, "<B><|start_header_id|>system<|end_header_id|>\n\nCutting Knowledge Date: March 2024\nToday Date: "
+                   "28 Nov 2026\n\nBe brief.<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nhi<|eot_id|>"
+                   "<|start_header_id|>assistant<|end_header_id|>\n\n");
     CHECK_STR(wl_chat_kind_name((wl_chat_kind)99), "?");
 }
 

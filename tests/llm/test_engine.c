@@ -3,7 +3,8 @@
  * Without arguments (make check): tiny random models written as GGUF files in memory - llama
  * (tied head, interleaved RoPE), qwen2 (q/k/v biases, half-split RoPE, its own output head) and
  * llama with Llama-3 frequency factors (rope_freqs.weight) - and as BF16 safetensors with a
- * config.json and Hugging Face names (llama tied, qwen2 with biases; half RoPE) - evaluated by the engine and by a
+ * config.json and Hugging Face names (llama tied, qwen2 with biases; half RoPE; llama with Llama
+ * 3.1's rope_scaling object, the reference taking Hugging Face's llama3 rule) - evaluated by the engine and by a
  * plain C forward pass in double: logits of every position within 1e-4; decoding token by token
  * through the KV cache equals evaluating the whole sequence; truncate and a second sequence;
  * batched decode of both sequences in one pass (wl_engine_eval_batch);
@@ -16,7 +17,12 @@
  * position's logits at 256 vocabulary entries and the top 32, and the row's mean and rms, within
  * 1e-3; greedy 64-token continuations equal up to the first step where llama.cpp's top two logits
  * are closer than 0.01; one submit per decoded token; the first decode steps' logits equal a
- * re-evaluation of the whole sequence within 1e-3; then prefill and decode tokens/s. */
+ * re-evaluation of the whole sequence within 1e-3; then prefill and decode tokens/s.
+ *
+ * With `--kv-f16 MODEL` (tests/llm/test_kv_f16_real.sh): the model with an f16 KV cache against
+ * the f32 one (logits, argmax, wt_stats memory: see real_kv_f16).  Without arguments, also: an
+ * f16 cache on a tiny model against a reference rounding k and v to f16, and a quantized
+ * weight's bytes in wt_stats. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -89,8 +95,23 @@ static void make_model(model *m, const cfg *c) {
     add(m, "output_norm.weight", c->embd, 1, 0.2, 1);
     if (c->own_head)
         add(m, "output.weight", c->embd, c->vocab, 0.3, 0);
-    if (c->freqs)
+    if (c->freqs && !c->hf) {
         add(m, "rope_freqs.weight", c->hd / 2, 1, 3, 4);   /* divisors in [1, 7] */
+    } else if (c->freqs) {
+        /* Llama 3.1's rope_scaling in config.json (write_safetensors): the reference takes the
+         * inverse frequencies as Hugging Face's llama3 rule makes them, as divisors of the plain
+         * ones.  Wavelengths at hd 16, base 10000: 6.3, 20, 63 (kept), 199 (blended), 628 ... (/ 8) */
+        tens *t = add(m, "rope_freqs.weight", c->hd / 2, 1, 0, 1);
+        const double factor = 8, lo = 1, hi = 4, orig = 256, pi = 3.14159265358979323846;
+        for (uint32_t i = 0; i < c->hd / 2; i++) {
+            double inv = 1 / pow(c->base, 2.0 * i / c->hd), wl = 2 * pi / inv, scaled = wl > orig / lo ? inv / factor : inv;
+            if (wl >= orig / hi && wl <= orig / lo) {
+                double sm = (orig / wl - lo) / (hi - lo);
+                scaled = (1 - sm) * scaled / factor + sm * scaled;
+            }
+            t->v[i] = inv / scaled;
+        }
+    }
     for (uint32_t l = 0; l < c->layers; l++) {
         char n[64];
 #define W(name, a, b, s, base) (snprintf(n, sizeof n, "blk.%u." name, l), add(m, n, a, b, s, base))
@@ -204,6 +225,8 @@ static bool write_safetensors(model *m, const char *dir) {
     hn += (size_t)snprintf(hdr + hn, sizeof hdr - hn, "{");
     for (int i = 0; i < m->n; i++) {
         tens *t = &m->t[i];
+        if (!strcmp(t->name, "rope_freqs.weight"))
+            continue;   /* config.json's rope_scaling instead */
         hf_name(t->name, nm, sizeof nm);
         size_t bytes = t->ne0 * t->ne1 * 2;
         if (t->ne1 > 1)
@@ -224,6 +247,8 @@ static bool write_safetensors(model *m, const char *dir) {
     fwrite(hdr, 1, hn, f);
     for (int i = 0; i < m->n; i++) {
         tens *t = &m->t[i];
+        if (!strcmp(t->name, "rope_freqs.weight"))
+            continue;
         for (uint64_t j = 0; j < t->ne0 * t->ne1; j++) {
             float b = bf16_round(t->v[j]);
             uint32_t u;
@@ -240,8 +265,10 @@ static bool write_safetensors(model *m, const char *dir) {
         return false;
     fprintf(f, "{\"model_type\": \"%s\", \"num_hidden_layers\": %u, \"hidden_size\": %u, \"intermediate_size\": %u, "
                "\"num_attention_heads\": %u, \"num_key_value_heads\": %u, \"max_position_embeddings\": %u, "
-               "\"rope_theta\": %.1f, \"rms_norm_eps\": 1e-05, \"vocab_size\": %u, \"head_dim\": %u}\n",
-            c->arch, c->layers, c->embd, c->ff, c->heads, c->kv, c->ctx, c->base, c->vocab, c->hd);
+               "\"rope_theta\": %.1f, \"rms_norm_eps\": 1e-05, \"vocab_size\": %u, \"head_dim\": %u%s}\n",
+            c->arch, c->layers, c->embd, c->ff, c->heads, c->kv, c->ctx, c->base, c->vocab, c->hd,
+            c->freqs ? ", \"rope_scaling\": {\"factor\": 8.0, \"high_freq_factor\": 4.0, \"low_freq_factor\": 1.0, "
+                       "\"original_max_position_embeddings\": 256, \"rope_type\": \"llama3\"}" : "");
     fclose(f);
     return true;
 }
@@ -277,6 +304,12 @@ static void rope_ref(const model *m, double *v, uint32_t heads, uint32_t pos) {
         }
 }
 /* logits [n][vocab] of tokens[0 .. n) */
+static bool ref_f16_kv;   /* the reference rounds k (after RoPE) and v to f16, as an f16 KV cache stores them */
+
+static double round_f16(double v) {
+    return wt_f16_to_f32(wt_f32_to_f16((float)v));
+}
+
 static double *ref_forward(const model *m, const int32_t *tok, uint32_t n) {
     const cfg *c = &m->c;
     uint32_t E = c->embd, Q = c->heads * c->hd, KV = c->kv * c->hd;
@@ -296,6 +329,8 @@ static double *ref_forward(const model *m, const int32_t *tok, uint32_t n) {
             lin(h, T("attn_v.weight"), T("attn_v.bias"), &V[t * KV]);
             rope_ref(m, &q[t * Q], c->heads, t);
             rope_ref(m, &K[t * KV], c->kv, t);
+            for (uint32_t i = 0; ref_f16_kv && i < KV; i++)
+                K[t * KV + i] = round_f16(K[t * KV + i]), V[t * KV + i] = round_f16(V[t * KV + i]);
         }
         for (uint32_t t = 0; t < n; t++) {
             for (uint32_t hh = 0; hh < c->heads; hh++) {
@@ -769,19 +804,197 @@ static void real(const char *path, const char *golden) {
     wl_engine_release(e);
 }
 
+/* An f16 KV cache (wl_engine_desc.cache_type): half the cache bytes, in wt_stats too, and logits
+ * within 2e-3 of the reference that rounds k and v to f16 (prefill and token-by-token decode;
+ * the rest is where f32 and double round k and v to a different f16 neighbour), which must be
+ * closer than the exact reference (the cache really is f16). */
+static void kv_f16(const cfg *c) {
+    if (!wt_context_has_f16(ctx)) {
+        printf("SKIP: kv_f16: the device has no shader-f16\n");
+        return;
+    }
+    model m;
+    make_model(&m, c);
+    gbuf g = write_gguf(&m);
+    wl_error err;
+    wl_model *wm = wl_gguf_open_memory(g.d, g.n, NULL, &err);
+    CHECKF(wm != NULL, "%s", err.message);
+    wt_stats s0, s1, s2;
+    wt_sync(ctx);
+    wt_get_stats(ctx, &s0);
+    wl_engine *e32 = wm ? wl_engine_create(ctx, wm, &(wl_engine_desc){ .n_ctx = 24 }, &err) : NULL;
+    CHECKF(e32 != NULL, "%s", err.message);
+    wt_get_stats(ctx, &s1);
+    wl_engine *e = wm ? wl_engine_create(ctx, wm, &(wl_engine_desc){ .n_ctx = 24, .cache_type = WT_F16 }, &err) : NULL;
+    CHECKF(e != NULL, "f16 cache: %s", err.message);
+    wt_get_stats(ctx, &s2);
+    wl_model_close(wm);
+    if (!e || !e32) {
+        wl_engine_release(e), wl_engine_release(e32), free(g.d), free_model(&m);
+        return;
+    }
+    const wl_engine_info *in = wl_engine_get_info(e), *in32 = wl_engine_get_info(e32);
+    uint64_t kv16 = 2ull * c->layers * c->kv * 24 * c->hd * 2;
+    CHECK(in->cache_type == WT_F16 && in32->cache_type == WT_F32);
+    CHECKF(in->kv_bytes == kv16 && in32->kv_bytes == 2 * kv16, "kv bytes %llu (f16), %llu (f32)",
+           (unsigned long long)in->kv_bytes, (unsigned long long)in32->kv_bytes);
+    uint64_t l32 = s1.live_bytes - s0.live_bytes, l16 = s2.live_bytes - s1.live_bytes;
+    CHECKF(l32 >= in32->weight_bytes + in32->kv_bytes && l16 >= in->weight_bytes + in->kv_bytes && l16 < l32,
+           "live bytes: f32 engine %llu, f16 engine %llu", (unsigned long long)l32, (unsigned long long)l16);
+    enum { N = 13 };
+    int32_t tok[N];
+    for (int i = 0; i < N; i++)
+        tok[i] = (int32_t)(tt_rand(&seed, 0, c->vocab - 0.01));
+    ref_f16_kv = true;
+    double *want = ref_forward(&m, tok, N);
+    ref_f16_kv = false;
+    double *exact = ref_forward(&m, tok, N);
+    size_t V = c->vocab;
+    float *got = malloc(N * V * sizeof *got);
+    CHECKF(wl_engine_eval(e, 0, tok, N, WL_LOGITS_ALL, &err) == WL_OK, "eval: %s", err.message);
+    CHECK(wl_engine_read_logits(e, got, N * V, &err) == WL_OK);
+    double d = maxdiff(got, want, N * V), dx = maxdiff(got, exact, N * V);
+    CHECKF(d <= 2e-3, "f16 cache: prefill logits differ from the f16-rounding reference by %g", d);
+    CHECK(wl_engine_truncate(e, 0, 5, &err) == WL_OK);
+    double dd = 0;
+    for (int t = 5; t < N; t++) {
+        CHECK(wl_engine_eval(e, 0, &tok[t], 1, WL_LOGITS_LAST, &err) == WL_OK);
+        CHECK(wl_engine_read_logits(e, got, V, &err) == WL_OK);
+        dd = fmax(dd, maxdiff(got, want + t * V, V));
+    }
+    CHECKF(dd <= 2e-3, "f16 cache: decoded logits differ from the f16-rounding reference by %g", dd);
+    /* the rounding is what the reference models: without it the logits are much further off */
+    CHECKF(dx > 2 * fmax(d, dd), "f16 cache: %g from the exact reference, %g from the rounding one", dx, fmax(d, dd));
+    printf("f16 KV cache: %llu bytes (f32: %llu); logits within %.2g of the f16-rounding reference, %.2g of the "
+           "exact one\n", (unsigned long long)in->kv_bytes, (unsigned long long)in32->kv_bytes, fmax(d, dd), dx);
+    wl_engine_release(e), wl_engine_release(e32);
+    CHECKF(wt_last_status(ctx) == WT_OK, "left over error: %s", wt_last_error(ctx));
+    free(want), free(exact), free(got), free(g.d);
+    free_model(&m);
+}
+
+/* --kv-f16 MODEL: a real model with an f32 and an f16 KV cache.  The same prompt (prefill, every
+ * row) and 6 greedy decode steps through the caches: logits within tol (absolute, against rows
+ * whose values span tens) and the same argmax wherever the f32 row's top two are 0.05 apart;
+ * wt_stats: each engine's live bytes hold its weights (quantized ones included) and cache, and
+ * the f16 engine's cache takes half the bytes. */
+static void real_kv_f16(const char *path) {
+    static const int32_t prompt[] = { 1, 9690, 198, 2683, 359, 253, 5356, 5646, 11173, 3365, 3511, 308, 34519,
+                                      28, 7018, 411, 407, 19712, 8182, 2, 198, 1, 4093, 198 };
+    enum { N = sizeof prompt / sizeof *prompt, STEPS = 6 };
+    const double tol = 0.1;   /* measured 0.036 on lavapipe */
+    wl_error err;
+    wl_model *wm = wl_model_open(path, NULL, &err);
+    CHECKF(wm != NULL, "%s", err.message);
+    if (!wm)
+        return;
+    wl_engine *e[2] = { NULL, NULL };
+    uint64_t live[2] = { 0, 0 };
+    for (int i = 0; i < 2; i++) {
+        wt_stats a, b;
+        wt_sync(ctx);
+        wt_get_stats(ctx, &a);
+        e[i] = wl_engine_create(ctx, wm, &(wl_engine_desc){ .n_ctx = 64, .cache_type = i ? WT_F16 : WT_F32 }, &err);
+        CHECKF(e[i] != NULL, "%s", err.message);
+        wt_get_stats(ctx, &b);
+        live[i] = b.live_bytes - a.live_bytes;
+    }
+    wl_model_close(wm);
+    if (!e[0] || !e[1]) {
+        wl_engine_release(e[0]), wl_engine_release(e[1]);
+        return;
+    }
+    const wl_engine_info *in[2] = { wl_engine_get_info(e[0]), wl_engine_get_info(e[1]) };
+    printf("weights %.1f MiB; KV cache f32 %.2f MiB, f16 %.2f MiB; live bytes after create: %.1f / %.1f MiB\n",
+           in[0]->weight_bytes / 1048576.0, in[0]->kv_bytes / 1048576.0, in[1]->kv_bytes / 1048576.0,
+           live[0] / 1048576.0, live[1] / 1048576.0);
+    CHECK(in[1]->kv_bytes * 2 == in[0]->kv_bytes && in[0]->weight_bytes == in[1]->weight_bytes);
+    for (int i = 0; i < 2; i++)
+        CHECKF(live[i] >= in[i]->weight_bytes + in[i]->kv_bytes && live[i] <= (in[i]->weight_bytes + in[i]->kv_bytes) * 1.1,
+               "engine %d: live bytes %llu, weights + cache %llu", i, (unsigned long long)live[i],
+               (unsigned long long)(in[i]->weight_bytes + in[i]->kv_bytes));
+    CHECKF(live[0] - live[1] >= in[1]->kv_bytes * 9 / 10, "the f16 cache saved %lld bytes of %llu",
+           (long long)(live[0] - live[1]), (unsigned long long)in[1]->kv_bytes);
+    size_t V = in[0]->n_vocab;
+    float *g[2] = { malloc(N * V * sizeof(float)), malloc(N * V * sizeof(float)) };
+    double worst = 0;
+    int mism = 0, rows = 0;
+    int32_t tok = -1;
+    for (int step = 0; step <= STEPS; step++) {
+        uint32_t n = step ? 1 : N;
+        for (int i = 0; i < 2; i++) {
+            CHECKF(wl_engine_eval(e[i], 0, step ? &tok : prompt, n, step ? WL_LOGITS_LAST : WL_LOGITS_ALL, &err) == WL_OK,
+                   "eval: %s", err.message);
+            CHECK(wl_engine_read_logits(e[i], g[i], n * V, &err) == WL_OK);
+        }
+        for (uint32_t r = 0; r < n; r++) {
+            const float *a = g[0] + r * V, *b = g[1] + r * V;
+            size_t ba = 0, bb = 0, second = SIZE_MAX;
+            for (size_t j = 0; j < V; j++) {
+                worst = fmax(worst, fabs((double)a[j] - b[j]));
+                if (a[j] > a[ba])
+                    second = ba, ba = j;
+                else if (second == SIZE_MAX || a[j] > a[second])
+                    second = j;
+                if (b[j] > b[bb])
+                    bb = j;
+            }
+            rows++;
+            mism += ba != bb && a[ba] - a[second] >= 0.05;
+            if (r == n - 1)
+                tok = (int32_t)ba;   /* greedy, from the f32 engine: both decode the same tokens */
+        }
+    }
+    printf("f16 vs f32 KV cache: %d rows (%d prompt, %d decoded), max |logit difference| %.4f, %d argmax changes\n",
+           rows, N, STEPS, worst, mism);
+    CHECKF(worst <= tol, "f16 KV cache: logits differ from the f32 cache's by %g (> %g)", worst, tol);
+    CHECK(mism == 0);
+    free(g[0]), free(g[1]);
+    wl_engine_release(e[0]), wl_engine_release(e[1]);
+}
+
+/* A quantized weight's own buffer counts in wt_stats (allocated, peak, live bytes and buffers)
+ * while it lives: a model's peak memory is its weights plus the rest. */
+static void qweight_stats(void) {
+    enum { R = 48, C = 256 };
+    size_t bytes = (size_t)R * C / 32 * 34;   /* Q8_0: 34 bytes a block */
+    unsigned char *raw = calloc(bytes, 1);
+    wt_stats a, b, c;
+    wt_sync(ctx);
+    wt_get_stats(ctx, &a);
+    wt_qweight *w = wt_qweight_upload(ctx, WT_QFORMAT_Q8_0, R, C, raw, bytes);
+    CHECKF(w != NULL, "%s", wt_last_error(ctx));
+    wt_get_stats(ctx, &b);
+    wt_qweight_release(w);
+    wt_get_stats(ctx, &c);
+    uint64_t sz = (bytes + 3) & ~(size_t)3;
+    CHECKF(b.allocated_bytes - a.allocated_bytes == sz && b.live_bytes - a.live_bytes == sz &&
+           b.live_buffers == a.live_buffers + 1 && b.peak_allocated_bytes >= b.allocated_bytes,
+           "after upload: allocated +%lld, live +%lld, buffers +%lld (want %llu bytes, 1 buffer)",
+           (long long)(b.allocated_bytes - a.allocated_bytes), (long long)(b.live_bytes - a.live_bytes),
+           (long long)(b.live_buffers - a.live_buffers), (unsigned long long)sz);
+    CHECK(c.allocated_bytes == a.allocated_bytes && c.live_bytes == a.live_bytes && c.live_buffers == a.live_buffers);
+    free(raw);
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);   /* progress lines as they come */
     tt_fixture f;
     ctx = tt_init(&f, NULL);
     if (argc == 4 && !strcmp(argv[1], "--real")) {
         real(argv[2], argv[3]);
+    } else if (argc == 3 && !strcmp(argv[1], "--kv-f16")) {
+        real_kv_f16(argv[2]);
     } else {
         synthetic(&(cfg){ "llama", 2, 64, 4, 2, 16, 96, 80, 64, false, false, false, 10000, false });
         synthetic(&(cfg){ "qwen2", 2, 64, 4, 1, 16, 96, 80, 64, true, true, false, 1000000, false });
         synthetic(&(cfg){ "llama", 1, 64, 4, 4, 16, 96, 80, 64, false, false, true, 500000, false });
         synthetic(&(cfg){ "llama", 2, 64, 4, 2, 16, 96, 80, 64, false, false, false, 10000, true });
         synthetic(&(cfg){ "qwen2", 1, 64, 4, 2, 16, 96, 80, 64, true, true, false, 10000, true });
+        synthetic(&(cfg){ "llama", 1, 64, 4, 2, 16, 96, 80, 64, false, false, true, 10000, true });   /* Llama 3.1 */
         bad_models();
+        qweight_stats();
+        kv_f16(&(cfg){ "llama", 2, 64, 4, 2, 16, 96, 80, 64, false, false, false, 10000, false });
     }
     CHECKF(wt_last_status(ctx) == WT_OK, "left over error: %s", wt_last_error(ctx));
     tt_end(&f);
