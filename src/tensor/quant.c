@@ -27,8 +27,10 @@
 
 #define QMAX_COLS (1 << 20)       /* K: the kernels' loops stay below 65,535 iterations */
 #define QMATVEC_ROWS 4            /* rows of x the matrix-vector kernel takes (one vec4 of sums) */
-enum { Q_BIAS = 1, Q_TWO = 2, Q_SG = 8 };   /* qmatvec / qmatmul MC bits (Q_SG: kernel.c's subgroup bit) */
-#define QMATVEC_TWO_ROWS 8192     /* qmatvec gives each lane two weight rows from this many rows on */
+/* qmatvec / qmatmul MC bits: bias; (qmatvec) log2 of the rows a row group takes in bits 1-2,
+ * subgroups (kernel.c's bit), shuffles over 32 lanes */
+enum { Q_BIAS = 1, Q_SG = 8, Q_SG32 = 16 };
+#define QMATVEC_TASKS 8           /* qmatvec's lanes per row: about this many tasks each */
 #define QDENSE_ROWS 64            /* f32 x of this many rows: decode the weight, then wt_linear */
 #define QDENSE_CHUNK_BYTES (64ull << 20)   /* the decoded weight is made this many bytes at a time */
 
@@ -178,12 +180,44 @@ static bool check_weight(wt_context *ctx, const char *op, const wt_qweight *w) {
     return true;
 }
 
-/* subgroups for qmatvec's shuffles: aligned runs of 8 lanes or more (as attention.c's flash3) */
-static bool q_subgroups(wt_context *ctx) {
+/* qmatvec's subgroup bits: shuffles over aligned runs of 8 lanes where the device has subgroups
+ * of 8 to 128 lanes (as attention.c's flash3), of 32 where they have 32 or more */
+static uint8_t q_subgroups(wt_context *ctx) {
     if (!wg_device_has_feature(ctx->dev, WG_FEATURE_SUBGROUPS))
-        return false;
+        return 0;
     const wg_adapter_info *in = wg_adapter_get_info(wg_device_get_adapter(ctx->dev));
-    return in && in->subgroup_min_size >= 8 && in->subgroup_max_size <= 128;
+    if (!in || in->subgroup_min_size < 8 || in->subgroup_max_size > 128)
+        return 0;
+    return in->subgroup_min_size >= 32 ? Q_SG | Q_SG32 : Q_SG;
+}
+
+/* weights per task of qmatvec.wgsl (its TQ quads of x): one word of 4-bit or two of 8-bit quants,
+ * one Q6_K qh word with its ql words, else a 32-weight unit */
+static int64_t q_task_weights(wt_qformat f) {
+    switch (f) {
+    case WT_QFORMAT_Q4_1: case WT_QFORMAT_Q8_0: case WT_QFORMAT_Q4_K: return 8;
+    case WT_QFORMAT_Q6_K: return 16;
+    default: return 32;
+    }
+}
+
+static int tune_lanes, tune_rows;   /* wt__qmatvec_tune's override (0: qmatvec_shape's choice) */
+
+void wt__qmatvec_tune(int log2_lanes, int log2_rows) {
+    tune_lanes = log2_lanes >= 3 && log2_lanes <= 8 ? log2_lanes : 0;
+    tune_rows = log2_rows >= 0 && log2_rows <= 2 ? log2_rows + 1 : 0;
+}
+
+/* qmatvec's row groups for N rows of T tasks: 2^lanes lanes (8..256) and 2^rows rows each.  More
+ * rows a group share more x loads; lanes are chosen so that each does about QMATVEC_TASKS tasks
+ * of a row (fewer, longer-running workgroups keep more loads in flight per lane). */
+static void qmatvec_shape(int64_t N, int64_t T, int *lanes, int *rows) {
+    int r = N >= 16384 ? 2 : N >= 2048 ? 1 : 0;
+    int l = 3;
+    while (l < 8 && ((int64_t)1 << l) * QMATVEC_TASKS < T)
+        l++;
+    *lanes = tune_lanes ? tune_lanes : l;
+    *rows = tune_rows ? tune_rows - 1 : r;
 }
 
 static wt_kkey q_key(wt_kfile file, const wt_qweight *w, wt_dtype out, wt_dtype x, wt_dtype bias) {
@@ -276,16 +310,15 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
     wt_kkey key;
     uint8_t mc = bc ? Q_BIAS : 0;
     if (M <= QMATVEC_ROWS) {
-        /* lanes per row: 64 from 128 units (K 4096) on, so that few long rows still make many
-         * lanes (4096 x 14336: 1024 workgroups), 32 from 32 units, else 16 or 8 (so few stay idle) */
-        int64_t U = K / 32;
-        uint8_t mb = U >= 128 ? 6 : U >= 32 ? 5 : U >= 12 ? 4 : 3;
+        int64_t T = K / q_task_weights(w->format);
+        int lanes, rows;
+        qmatvec_shape(N, T, &lanes, &rows);
         key = q_key(WT_K_qmatvec, w, out->dtype, xc->dtype, bc ? bc->dtype : WT_F32);
         key.mode[0] = (uint8_t)M;
-        key.mode[1] = mb;
-        bool two = N >= QMATVEC_TWO_ROWS;
-        key.mode[2] = (uint8_t)(mc | (two ? Q_TWO : 0) | (q_subgroups(ctx) ? Q_SG : 0));
-        int64_t rpw = (256 >> mb) * (two ? 2 : 1);
+        key.mode[1] = (uint8_t)lanes;
+        key.mode[2] = (uint8_t)(mc | rows << 1 | q_subgroups(ctx));
+        p.sv[1] = (uint32_t)T;
+        int64_t rpw = (256 >> lanes) << rows;
         p.n = (uint32_t)((N + rpw - 1) / rpw * 256);
     } else {
         int64_t nt = (N + 63) / 64, mt = (M + 31) / 32;

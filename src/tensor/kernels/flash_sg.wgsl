@@ -17,3 +17,11 @@ fn sg_sum(x: vec4<f32>) -> vec4<f32> {
     y = y + subgroupShuffleXor(y, 2u);
     return y + subgroupShuffleXor(y, 4u);
 }
+
+// the sum over aligned runs of n lanes (n = 8, 16 or 32; qmatvec.wgsl)
+fn sg_sum_n(x: vec4<f32>, n: u32) -> vec4<f32> {
+    var y = sg_sum(x);
+    if n >= 16u { y = y + subgroupShuffleXor(y, 8u); }
+    if n >= 32u { y = y + subgroupShuffleXor(y, 16u); }
+    return y;
+}
