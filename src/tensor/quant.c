@@ -191,16 +191,6 @@ static uint8_t q_subgroups(wt_context *ctx) {
     return in->subgroup_min_size >= 32 ? Q_SG | Q_SG32 : Q_SG;
 }
 
-/* weights per task of qmatvec.wgsl (its TQ quads of x): one word of 4-bit or two of 8-bit quants,
- * one Q6_K qh word with its ql words, else a 32-weight unit */
-static int64_t q_task_weights(wt_qformat f) {
-    switch (f) {
-    case WT_QFORMAT_Q4_1: case WT_QFORMAT_Q8_0: case WT_QFORMAT_Q4_K: return 8;
-    case WT_QFORMAT_Q6_K: return 16;
-    default: return 32;
-    }
-}
-
 static int tune_lanes, tune_rows;   /* wt__qmatvec_tune's override (0: qmatvec_shape's choice) */
 
 void wt__qmatvec_tune(int log2_lanes, int log2_rows) {
@@ -208,7 +198,7 @@ void wt__qmatvec_tune(int log2_lanes, int log2_rows) {
     tune_rows = log2_rows >= 0 && log2_rows <= 2 ? log2_rows + 1 : 0;
 }
 
-/* qmatvec's row groups for N rows of T tasks: 2^lanes lanes (8..256) and 2^rows rows each.  More
+/* qmatvec's row groups for N rows of T tasks (32-weight units): 2^lanes lanes (8..256) and 2^rows rows each.  More
  * rows a group share more x loads; lanes are chosen so that each does about QMATVEC_TASKS tasks
  * of a row (fewer, longer-running workgroups keep more loads in flight per lane). */
 static void qmatvec_shape(int64_t N, int64_t T, int *lanes, int *rows) {
@@ -310,14 +300,12 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
     wt_kkey key;
     uint8_t mc = bc ? Q_BIAS : 0;
     if (M <= QMATVEC_ROWS) {
-        int64_t T = K / q_task_weights(w->format);
         int lanes, rows;
-        qmatvec_shape(N, T, &lanes, &rows);
+        qmatvec_shape(N, K / 32, &lanes, &rows);
         key = q_key(WT_K_qmatvec, w, out->dtype, xc->dtype, bc ? bc->dtype : WT_F32);
         key.mode[0] = (uint8_t)M;
         key.mode[1] = (uint8_t)lanes;
         key.mode[2] = (uint8_t)(mc | rows << 1 | q_subgroups(ctx));
-        p.sv[1] = (uint32_t)T;
         int64_t rpw = (256 >> lanes) << rows;
         p.n = (uint32_t)((N + rpw - 1) / rpw * 256);
     } else {

@@ -1,24 +1,26 @@
 // qmatvec.wgsl - the decode path of src/tensor/quant.c: out[m, r] = sum_k W[r, k] x[m, k] (+ bias[r])
 // for MA (1..4) rows of x and a weight W [N, K] in a block format (qblock.wgsl, OP), read in place:
-// each weight byte is read once from memory.  A row is cut into tasks of TQ x quads (TQ * 4
-// weights; quant.c's q_task_weights): Q4_K, Q4_1, Q8_0 one 4-byte word of quants (8 weights),
-// Q6_K one qh word with its two ql words (16 weights), the other formats one 32-weight unit
-// (qblock.wgsl's q_unit).  L = 2^MB lanes (8..256) take a row group of R rows (MC bits 1-2:
-// log2 R); lane l does tasks l, l + L, ... of each of the R rows, so neighbouring lanes read
-// neighbouring words of a row (one warp load covers a run of consecutive bytes), and each x quad
-// it loads serves the R rows (x's loads through L1 would otherwise be 4-8 times the weight's bytes).
-// The integers are made floats by the exponent trick (q_b4: 2^23 + q as bits, minus 2^23: exact,
-// and no integer-to-float conversion, a quarter-rate instruction on NVIDIA), and the scales are
-// applied per group: Q4_K's task is d (sc0 sum q x + sc1 ...) - dmin (mn0 sum x + ...), the
-// gguf reference's (d sc) q - dmin mn regrouped, so the sums differ from it by f32 rounding only.
-// The MA partial sums ride in one vec4 per row, and the L lanes of a row group add them: with
-// subgroups (MC bit 3) by shuffles over aligned runs of W lanes (W = 32 where quant.c found
+// each weight byte is read once from memory.  A row is cut into tasks of 32 weights: Q4_K four
+// consecutive quant words (two sub-blocks' nibbles, one pair of scales), Q6_K two qh words with
+// their four ql words (one scale each 16 weights), Q4_1 and Q8_0 one block, the other formats one
+// 32-weight unit (qblock.wgsl's q_unit).  L = 2^MB lanes (8..256) take a row group of R rows (MC
+// bits 1-2: log2 R); lane l does tasks l, l + L, ... of each of the R rows, so neighbouring lanes
+// read neighbouring bytes of a row (a warp's load covers a run of consecutive words), and the 8 x
+// quads it loads for a task serve the R rows (x's loads through L1 are otherwise 4-8 times the
+// weight's bytes).  The work per weight is what bounds the kernel on the H200 (it ran at the same
+// ~2e12 weights/s in every format and shape with 8-weight tasks), so: the integers become floats
+// by the exponent trick (q_b4: the bits of 2^23 + q, minus 2^23: exact, and no integer-to-float
+// conversion, a quarter-rate instruction on NVIDIA); a task's scales are decoded once for its 32
+// weights and applied per group, e.g. Q4_K's d (sc0 sum q x + sc1 ...) - dmin (mn0 sum x + ...),
+// the gguf reference's (d sc) q - dmin mn regrouped, so the sums differ from it by f32 rounding
+// only.  The MA partial sums ride in one vec4 per row, and the L lanes of a row group add them:
+// with subgroups (MC bit 3) by shuffles over aligned runs of W lanes (W = 32 where quant.c found
 // subgroups of 32 or more lanes, MC bit 4; else 8), then the L / W partials in workgroup memory;
-// without, all L partials in workgroup memory.  P.sv = (N, tasks per row, bytes per row, x row
-// stride in quads), P.off.x: the output's first element (rows of N), P.off.z: the bias's; MC bit
-// 0: add the bias.  Rows past N (the last group's) read row N - 1 and write nothing.
-// Loop bound: tasks per row / L <= K / 8 / 8 = 2^17 / 8 iterations per lane (K <= 2^20, quant.c
-// refuses more; L >= 8), under lavapipe's 65,535.
+// without, all L partials in workgroup memory.  P.sv = (N, K / 32, bytes per row, x row stride in
+// quads), P.off.x: the output's first element (rows of N), P.off.z: the bias's; MC bit 0: add the
+// bias.  Rows past N (the last group's) read row N - 1 and write nothing.
+// Loop bound: K / 32 / L <= 2^12 iterations per lane (K <= 2^20, quant.c refuses more; L >= 8),
+// under lavapipe's 65,535.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> wq: array<u32>;
@@ -28,7 +30,6 @@
 const R: u32 = 1u << ((MC >> 1u) & 3u);     // weight rows per row group
 const L: u32 = 1u << MB;                     // lanes per row group
 const W: u32 = min(L, select(select(1u, 8u, (MC & 8u) != 0u), 32u, (MC & 24u) == 24u));   // shuffled
-const TQ: u32 = select(select(8u, 4u, OP == QF_Q6_K), 2u, OP == QF_Q4_1 || OP == QF_Q8_0 || OP == QF_Q4_K);
 
 var<workgroup> red: array<vec4<f32>, 256u * R>;
 
@@ -64,39 +65,64 @@ fn hsum(x: vec4<f32>) -> f32 {
     return (x.x + x.y) + (x.z + x.w);
 }
 
-// x quad j of task k of the x row from quad xo
+// x quad j (< 8) of task k of the x row from quad xo
 fn x_quad(xo: u32, k: u32, j: u32) -> u32 {
     switch OP {
-        case 5u: { return xo + 8u * (k >> 2u) + (k & 3u) + 4u * j; }          // Q4_1: qs word k % 4
-        case 8u: { return xo + 8u * (k >> 2u) + 2u * (k & 3u) + j; }          // Q8_0: weights 8 (k % 4) ..
-        case 11u: { return xo + 64u * (k >> 5u) + 16u * ((k >> 3u) & 3u) + (k & 7u) + 8u * j; }
-        case 13u: { return xo + 64u * (k >> 4u) + 32u * ((k >> 3u) & 1u) + (k & 7u) + 8u * j; }
+        case 11u: { return xo + 64u * (k >> 3u) + 16u * ((k >> 1u) & 3u) + 4u * (k & 1u) + (j & 3u) + 8u * (j >> 2u); }
+        case 13u: { return xo + 64u * (k >> 3u) + 32u * ((k >> 2u) & 1u) + 2u * (k & 3u) + (j & 1u) + 8u * (j >> 1u); }
         default: { return xo + 8u * k + j; }
     }
 }
 
-// Q4_1 (20 bytes): qs word p = k % 4 holds weights 4p.. (low nibbles) and 16 + 4p.. (high)
+// 4 quads of x from quad i of x (the low nibbles of 4 words) and 4 from quad 4 + i (the high)
+fn dot_nib(q: vec4<u32>, x: array<vec4<f32>, 8>) -> vec2<f32> {
+    var lo = 0.0;
+    var hi = 0.0;
+    for (var i = 0u; i < 4u; i = i + 1u) {
+        lo = lo + dot(q_b4(q[i] & 0x0f0f0f0fu, 0.0), x[i]);
+        hi = hi + dot(q_b4((q[i] >> 4u) & 0x0f0f0f0fu, 0.0), x[4u + i]);
+    }
+    return vec2<f32>(lo, hi);
+}
+
+// sum of x quads 0..3 and of 4..7
+fn sum_x(x: array<vec4<f32>, 8>) -> vec2<f32> {
+    return vec2<f32>(hsum(x[0] + x[1] + x[2] + x[3]), hsum(x[4] + x[5] + x[6] + x[7]));
+}
+
+// Q4_1 (20 bytes): task = block k; qs word i holds weights 4i.. (low nibbles) and 16 + 4i.. (high)
 fn t_q4_1(rb: u32, k: u32, x: array<vec4<f32>, 8>) -> f32 {
-    let h = (rb >> 2u) + 5u * (k >> 2u);
+    let h = (rb >> 2u) + 5u * k;
     let dm = unpack2x16float(wq[h]);
-    let q = wq[h + 1u + (k & 3u)];
-    let s = dot(q_b4(q & 0x0f0f0f0fu, 0.0), x[0]) + dot(q_b4((q >> 4u) & 0x0f0f0f0fu, 0.0), x[1]);
-    return dm.x * s + dm.y * (hsum(x[0]) + hsum(x[1]));
+    let s = dot_nib(vec4<u32>(wq[h + 1u], wq[h + 2u], wq[h + 3u], wq[h + 4u]), x);
+    let sx = sum_x(x);
+    return dm.x * (s.x + s.y) + dm.y * (sx.x + sx.y);
 }
 
-// Q8_0 (34 bytes): weights 8p .. 8p + 7 (p = k % 4), d q
+// Q8_0 (34 bytes): task = block k, d q; its 32 quants start 2 bytes past a word boundary in
+// every other block (9 words read there, 8 in the others)
 fn t_q8_0(rb: u32, k: u32, x: array<vec4<f32>, 8>) -> f32 {
-    let bb = rb + 34u * (k >> 2u);
-    let q = q_w2(bb + 2u + 8u * (k & 3u));
-    return q_f16(bb) * (dot(q_s4(q.x), x[0]) + dot(q_s4(q.y), x[1]));
+    let bb = rb + 34u * k;
+    let b0 = bb + 2u;
+    let w = b0 >> 2u;
+    let odd = (b0 & 2u) != 0u;
+    var s = 0.0;
+    var prev = wq[w];
+    for (var i = 0u; i < 8u; i = i + 1u) {
+        let next = wq[w + min(i + 1u, select(7u, 8u, odd))];
+        let q = select(prev, (prev >> 16u) | (next << 16u), odd);
+        s = s + dot(q_s4(q), x[i]);
+        prev = next;
+    }
+    return q_f16(bb) * s;
 }
 
-// Q4_K (144 bytes): qs word w = k % 32 of the super-block (chunk c = w / 8 of 32 bytes) holds
-// weights 64c + 4 (w % 8) .. of sub-block 2c (low nibbles) and of 2c + 1 (high)
+// Q4_K (144 bytes): task k % 8 = (c, h) of the super-block: qs words 8c + 4h .. + 3 hold weights
+// 64c + 16h .. + 15 of sub-block 2c (low nibbles) and of 2c + 1 (high)
 fn t_q4_k(rb: u32, k: u32, x: array<vec4<f32>, 8>) -> f32 {
-    let h = (rb >> 2u) + 36u * (k >> 5u);
-    let c = (k >> 3u) & 3u;
-    let q = wq[h + 4u + (k & 31u)];
+    let h = (rb >> 2u) + 36u * (k >> 3u);
+    let c = (k >> 1u) & 3u;
+    let qw = h + 4u + 4u * (k & 7u);
     let dd = unpack2x16float(wq[h]);
     // the 6-bit scales and mins of sub-blocks 2c, 2c + 1 (qblock.wgsl's q_scale_min), two at a time
     let sh = 16u * (c & 1u);
@@ -107,37 +133,41 @@ fn t_q4_k(rb: u32, k: u32, x: array<vec4<f32>, 8>) -> f32 {
     let sc = select(a0 & 0x3f3fu, (a2 & 0x0f0fu) | ((a0 & 0xc0c0u) >> 2u), hi);
     let mn = select(a1 & 0x3f3fu, ((a2 >> 4u) & 0x0f0fu) | ((a1 & 0xc0c0u) >> 2u), hi);
     let s = q_b4(sc | (mn << 16u), 0.0);
-    let lo = dot(q_b4(q & 0x0f0f0f0fu, 0.0), x[0]);
-    let up = dot(q_b4((q >> 4u) & 0x0f0f0f0fu, 0.0), x[1]);
-    return dd.x * (s.x * lo + s.y * up) - dd.y * (s.z * hsum(x[0]) + s.w * hsum(x[1]));
+    let d = dot_nib(vec4<u32>(wq[qw], wq[qw + 1u], wq[qw + 2u], wq[qw + 3u]), x);
+    let sx = sum_x(x);
+    return dd.x * (s.x * d.x + s.y * d.y) - dd.y * (s.z * sx.x + s.w * sx.y);
 }
 
-// Q6_K (210 bytes): task k % 16 = (n, i) (n = half of 128 weights, i < 8) covers weights
-// 128n + 4i + 32j .. + 3, j < 4: low nibbles of ql word 16n + i (j = 0) and 16n + 8 + i (j = 1),
-// their high nibbles (j = 2, 3), the 2-bit highs of qh word 8n + i (bits 2j); scale 8n + 2j + i / 4
+// Q6_K (210 bytes): task k % 8 = (n, p) (n = half of 128 weights, p < 4) covers weights
+// 128n + 4i + 32j .. + 3 for i = 2p, 2p + 1 and j < 4: low nibbles of ql word 16n + i (j = 0)
+// and 16n + 8 + i (j = 1), their high nibbles (j = 2, 3), the 2-bit highs of qh word 8n + i
+// (bits 2j); scale 8n + 2j + p / 2.  x quad 2j + (i - 2p) of the task
 fn t_q6_k(rb: u32, k: u32, x: array<vec4<f32>, 8>) -> f32 {
-    let sb = rb + 210u * (k >> 4u);
-    let n = (k >> 3u) & 1u;
-    let i = k & 7u;
-    let l0 = q_w(sb + 64u * n + 4u * i);
-    let l1 = q_w(sb + 64u * n + 32u + 4u * i);
-    let qh = q_w(sb + 128u + 32u * n + 4u * i);
+    let sb = rb + 210u * (k >> 3u);
+    let n = (k >> 2u) & 1u;
+    let p = k & 3u;
+    let l0 = q_w2(sb + 64u * n + 8u * p);
+    let l1 = q_w2(sb + 64u * n + 32u + 8u * p);
+    let qh = q_w2(sb + 128u + 32u * n + 8u * p);
     let sw = q_w2(sb + 192u + 8u * n);
-    let a = sw.x >> (8u * (i >> 2u));
-    let e = sw.y >> (8u * (i >> 2u));
+    let a = sw.x >> (8u * (p >> 1u));
+    let e = sw.y >> (8u * (p >> 1u));
     let sc = q_s4((a & 0xffu) | ((a >> 8u) & 0xff00u) | ((e & 0xffu) << 16u) | ((e << 8u) & 0xff000000u));
-    let s0 = dot(q_b4((l0 & 0x0f0f0f0fu) | ((qh << 4u) & 0x30303030u), 32.0), x[0]);
-    let s1 = dot(q_b4((l1 & 0x0f0f0f0fu) | ((qh << 2u) & 0x30303030u), 32.0), x[1]);
-    let s2 = dot(q_b4(((l0 >> 4u) & 0x0f0f0f0fu) | (qh & 0x30303030u), 32.0), x[2]);
-    let s3 = dot(q_b4(((l1 >> 4u) & 0x0f0f0f0fu) | ((qh >> 2u) & 0x30303030u), 32.0), x[3]);
-    return q_f16(sb + 208u) * dot(sc, vec4<f32>(s0, s1, s2, s3));
+    var s = vec4<f32>(0.0);
+    for (var i = 0u; i < 2u; i = i + 1u) {
+        s.x = s.x + dot(q_b4((l0[i] & 0x0f0f0f0fu) | ((qh[i] << 4u) & 0x30303030u), 32.0), x[i]);
+        s.y = s.y + dot(q_b4((l1[i] & 0x0f0f0f0fu) | ((qh[i] << 2u) & 0x30303030u), 32.0), x[2u + i]);
+        s.z = s.z + dot(q_b4(((l0[i] >> 4u) & 0x0f0f0f0fu) | (qh[i] & 0x30303030u), 32.0), x[4u + i]);
+        s.w = s.w + dot(q_b4(((l1[i] >> 4u) & 0x0f0f0f0fu) | ((qh[i] >> 2u) & 0x30303030u), 32.0), x[6u + i]);
+    }
+    return q_f16(sb + 208u) * dot(sc, s);
 }
 
 // the other formats: unit k decoded to f32 (qblock.wgsl)
 fn t_unit(rb: u32, k: u32, x: array<vec4<f32>, 8>) -> f32 {
     let w = q_unit(rb, k);
     var s = 0.0;
-    for (var j = 0u; j < TQ; j = j + 1u) {
+    for (var j = 0u; j < 8u; j = j + 1u) {
         s = s + dot(w[j], x[j]);
     }
     return s;
@@ -169,8 +199,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         for (var k = lane; k < T; k = k + L) {
             for (var m = 0u; m < MA; m = m + 1u) {
                 let xo = P.off.y + m * P.sv.w;
-                var xv: array<vec4<f32>, 8>;   // the first TQ used
-                for (var j = 0u; j < TQ; j = j + 1u) {
+                var xv: array<vec4<f32>, 8>;
+                for (var j = 0u; j < 8u; j = j + 1u) {
                     xv[j] = vec4<f32>(b[x_quad(xo, k, j)]);
                 }
                 for (var i = 0u; i < R; i = i + 1u) {
