@@ -11,15 +11,17 @@
  * that is not a multiple of 4.
  * Three kernels share kernels/qblock.wgsl, which decodes one "unit" of 32 consecutive weights of a
  * row from its bytes (one block, or an eighth of a 256-weight super-block):
- *   qmatvec  1-4 rows of x (decode): the blocks read in place, 8-64 lanes per weight row;
+ *   qmatvec  1-4 rows of x (decode): the blocks read in place by row groups of 8-256 lanes and
+ *            1-4 weight rows (qmatvec_shape);
  *   qmatmul  5-63 rows, or f16 x: 32 x 64 output tiles, the weight tile decoded into workgroup
  *            memory 64 weights deep;
  *   qrows    whole rows decoded to f32: wt_qdequantize, wt_qembedding, and the prefill of 64 or
  *            more rows of f32 x, which decodes the weight a chunk at a time and runs wt_linear's
  *            tuned kernels on each chunk (exact weights, f32 math: the same products).
  * The key's OP is the format (the wt_qformat value, which qblock.wgsl names as QF_*).  Every loop
- * runs at most K / 32 / 64 (qmatvec) or K / 64 (qmatmul) times, so K <= 2^20 keeps them under
- * lavapipe's 65,535 iterations; offsets are u32 bytes, so a weight fits 4 GiB. */
+ * runs at most K / 64 times (qmatvec: K / 8 tasks over 8 lanes or more; qmatmul: steps of 64), so
+ * K <= 2^20 keeps them under lavapipe's 65,535 iterations; offsets are u32 bytes, so a weight fits
+ * 4 GiB. */
 #include <stdio.h>
 #include <string.h>
 
@@ -191,6 +193,11 @@ static uint8_t q_subgroups(wt_context *ctx) {
     return in->subgroup_min_size >= 32 ? Q_SG | Q_SG32 : Q_SG;
 }
 
+/* weights per task of qmatvec.wgsl (its TQ x quads): Q4_1's and Q8_0's short rows are cut finer */
+static int64_t q_task_weights(wt_qformat f) {
+    return f == WT_QFORMAT_Q4_1 || f == WT_QFORMAT_Q8_0 ? 8 : 32;
+}
+
 static int tune_lanes, tune_rows;   /* wt__qmatvec_tune's override (0: qmatvec_shape's choice) */
 
 void wt__qmatvec_tune(int log2_lanes, int log2_rows) {
@@ -198,11 +205,14 @@ void wt__qmatvec_tune(int log2_lanes, int log2_rows) {
     tune_rows = log2_rows >= 0 && log2_rows <= 2 ? log2_rows + 1 : 0;
 }
 
-/* qmatvec's row groups for N rows of T tasks (32-weight units): 2^lanes lanes (8..256) and 2^rows rows each.  More
- * rows a group share more x loads; lanes are chosen so that each does about QMATVEC_TASKS tasks
- * of a row (fewer, longer-running workgroups keep more loads in flight per lane). */
-static void qmatvec_shape(int64_t N, int64_t T, int *lanes, int *rows) {
-    int r = N >= 16384 ? 2 : N >= 2048 ? 1 : 0;
+/* qmatvec's row groups for N rows of T tasks, a unit of 32 weights taking `unit` bytes: 2^lanes
+ * lanes (8..256) and 2^rows rows each.  The rows of a group share each x load; the fewer weight
+ * bytes per x byte, the more that pays: on the H200, Q4_K ran fastest with 4 rows (14336 x 4096:
+ * 1857 GB/s against 1588 with 2, 954 with 1), Q6_K with 2 (128256 x 4096: 2197 against 1916
+ * with 4), the small SmolLM2 matrices with 2.  Lanes: about QMATVEC_TASKS tasks each (14336 x
+ * 4096 Q4_K: 16 lanes, 1857 GB/s, against 1814 with 32 and 1492 with 128). */
+static void qmatvec_shape(int64_t N, int64_t T, uint32_t unit, int *lanes, int *rows) {
+    int r = N >= 4096 && unit <= 20 ? 2 : N >= 256 ? 1 : 0;
     int l = 3;
     while (l < 8 && ((int64_t)1 << l) * QMATVEC_TASKS < T)
         l++;
@@ -300,12 +310,14 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
     wt_kkey key;
     uint8_t mc = bc ? Q_BIAS : 0;
     if (M <= QMATVEC_ROWS) {
+        int64_t T = K / q_task_weights(w->format);
         int lanes, rows;
-        qmatvec_shape(N, K / 32, &lanes, &rows);
+        qmatvec_shape(N, T, qformats[w->format].bytes * 32 / qformats[w->format].blk, &lanes, &rows);
         key = q_key(WT_K_qmatvec, w, out->dtype, xc->dtype, bc ? bc->dtype : WT_F32);
         key.mode[0] = (uint8_t)M;
         key.mode[1] = (uint8_t)lanes;
         key.mode[2] = (uint8_t)(mc | rows << 1 | q_subgroups(ctx));
+        p.sv[1] = (uint32_t)T;
         int64_t rpw = (256 >> lanes) << rows;
         p.n = (uint32_t)((N + rpw - 1) / rpw * 256);
     } else {

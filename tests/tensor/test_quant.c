@@ -523,15 +523,17 @@ static double cpu_s(void) {
 }
 
 /* REPS products of x by the weights ws[0 .. n - 1] in turn, recorded back to back and waited for
- * once: seconds per product by the host clock and (gpu) the GPU's busy time */
-static void time_products(wt_tensor *x, wt_qweight **ws, int n, int64_t reps, bool gpu, double *host, double *dev) {
+ * once: seconds per product by the host clock, of process CPU, and (gpu) of the GPU's busy time */
+static void time_products(wt_tensor *x, wt_qweight **ws, int n, int64_t reps, bool gpu, double *host, double *cpu,
+                          double *dev) {
     wt_stats s0, s1;
     wt_get_stats(ctx, &s0);
-    double t0 = now_s();
+    double t0 = now_s(), c0 = cpu_s();
     for (int64_t i = 0; i < reps; i++)
         wt_release(wt_qlinear(ctx, x, ws[i % n], NULL));
     CHECKF(wt_sync(ctx) == WT_OK, "%s", wt_last_error(ctx));
     *host = (now_s() - t0) / (double)reps;
+    *cpu = (cpu_s() - c0) / (double)reps;
     wt_get_stats(ctx, &s1);
     *dev = gpu ? (double)(s1.gpu_ns - s0.gpu_ns) * 1e-9 / (double)reps : 0;
 }
@@ -541,8 +543,8 @@ static void time_products(wt_tensor *x, wt_qweight **ws, int n, int64_t reps, bo
  * timestamps, the GPU's busy time; GB/s of weight bytes.  "hot" multiplies one weight REPS times
  * (it may stay in the GPU's L2 cache); "cold" rotates among copies of at least 256 MiB together
  * (at most 64), as a model's layers do.  With LANES:ROWS arguments (log2 of qmatvec's lanes and
- * rows per row group, wt__qmatvec_tune) each shape is timed in turn; without, quant.c's choice,
- * then the dense f32 wt_linear of the dequantized weight for scale. */
+ * rows per row group, wt__qmatvec_tune; 0:-1 for quant.c's choice) each is timed in turn; without,
+ * quant.c's choice, then the dense f32 wt_linear of the dequantized weight for scale. */
 static int bench(int argc, char **argv) {
     if (argc < 7) {
         fprintf(stderr, "usage: test_quant --bench FORMAT N K M REPS [LANES:ROWS ...]\n");
@@ -574,15 +576,17 @@ static int bench(int argc, char **argv) {
         if (argc > 7 && sscanf(argv[7 + s], "%d:%d", &l, &r) != 2)
             l = 0, r = -1;
         wt__qmatvec_tune(l, r);
-        double hot, hot_dev, cold, cold_dev;
-        time_products(x, ws, n, n, gpu, &hot, &hot_dev);   /* warm-up: kernels, bind groups */
-        time_products(x, ws, 1, reps, gpu, &hot, &hot_dev);
-        time_products(x, ws, n, reps, gpu, &cold, &cold_dev);
+        double hot, cpu, hot_dev, cold, cold_cpu, cold_dev;
+        time_products(x, ws, n, n, gpu, &hot, &cpu, &hot_dev);   /* warm-up: kernels, bind groups */
+        time_products(x, ws, 1, reps, gpu, &hot, &cpu, &hot_dev);
+        time_products(x, ws, n, reps, gpu, &cold, &cold_cpu, &cold_dev);
         printf("%s N %lld K %lld M %lld", wt_qformat_name(fmt), (long long)N, (long long)K, (long long)M);
-        if (argc > 7)
+        if (argc > 7 && l >= 3 && r >= 0)
             printf(" lanes %d rows %d", 1 << l, 1 << r);
-        printf(": hot %.1f us per product (host clock, %lld back to back), %.0f GB/s", hot * 1e6, (long long)reps,
-               (double)bytes / hot * 1e-9);
+        else if (argc > 7)
+            printf(" quant.c's row groups");
+        printf(": hot %.1f us per product (host clock, %lld back to back; process CPU %.1f us), %.0f GB/s",
+               hot * 1e6, (long long)reps, cpu * 1e6, (double)bytes / hot * 1e-9);
         if (gpu)
             printf(", GPU busy %.2f us, %.0f GB/s; cold (%d copies) GPU busy %.2f us, %.0f GB/s", hot_dev * 1e6,
                    (double)bytes / hot_dev * 1e-9, n, cold_dev * 1e6, (double)bytes / cold_dev * 1e-9);

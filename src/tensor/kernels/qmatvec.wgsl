@@ -1,26 +1,34 @@
 // qmatvec.wgsl - the decode path of src/tensor/quant.c: out[m, r] = sum_k W[r, k] x[m, k] (+ bias[r])
 // for MA (1..4) rows of x and a weight W [N, K] in a block format (qblock.wgsl, OP), read in place:
-// each weight byte is read once from memory.  A row is cut into tasks of 32 weights: Q4_K four
-// consecutive quant words (two sub-blocks' nibbles, one pair of scales), Q6_K two qh words with
-// their four ql words (one scale each 16 weights), Q4_1 and Q8_0 one block, the other formats one
-// 32-weight unit (qblock.wgsl's q_unit).  L = 2^MB lanes (8..256) take a row group of R rows (MC
-// bits 1-2: log2 R); lane l does tasks l, l + L, ... of each of the R rows, so neighbouring lanes
-// read neighbouring bytes of a row (a warp's load covers a run of consecutive words), and the 8 x
-// quads it loads for a task serve the R rows (x's loads through L1 are otherwise 4-8 times the
-// weight's bytes).  The work per weight is what bounds the kernel on the H200 (it ran at the same
-// ~2e12 weights/s in every format and shape with 8-weight tasks), so: the integers become floats
-// by the exponent trick (q_b4: the bits of 2^23 + q, minus 2^23: exact, and no integer-to-float
-// conversion, a quarter-rate instruction on NVIDIA); a task's scales are decoded once for its 32
-// weights and applied per group, e.g. Q4_K's d (sc0 sum q x + sc1 ...) - dmin (mn0 sum x + ...),
-// the gguf reference's (d sc) q - dmin mn regrouped, so the sums differ from it by f32 rounding
-// only.  The MA partial sums ride in one vec4 per row, and the L lanes of a row group add them:
-// with subgroups (MC bit 3) by shuffles over aligned runs of W lanes (W = 32 where quant.c found
-// subgroups of 32 or more lanes, MC bit 4; else 8), then the L / W partials in workgroup memory;
-// without, all L partials in workgroup memory.  P.sv = (N, K / 32, bytes per row, x row stride in
-// quads), P.off.x: the output's first element (rows of N), P.off.z: the bias's; MC bit 0: add the
-// bias.  Rows past N (the last group's) read row N - 1 and write nothing.
-// Loop bound: K / 32 / L <= 2^12 iterations per lane (K <= 2^20, quant.c refuses more; L >= 8),
-// under lavapipe's 65,535.
+// each weight byte is read once from memory.  A row is cut into tasks (quant.c's q_task_weights):
+// Q4_K four consecutive quant words (two sub-blocks' nibbles under one pair of scales), Q6_K two
+// qh words with their four ql words (4 scales), the other K-quants and f32/f16/bf16 one 32-weight
+// unit (qblock.wgsl's q_unit); Q4_1 one quant word and Q8_0 two (8 weights: their rows are short,
+// K = 576 in SmolLM2, and more tasks a row keep more lanes busy).  L = 2^MB lanes (8..256) take a
+// row group of R rows (MC bits 1-2: log2 R); lane l does tasks l, l + L, ... of each of the R
+// rows, so neighbouring lanes read neighbouring bytes of a row (a warp's load covers a run of
+// consecutive words), and the TQ x quads it loads for a task serve the R rows (x's loads through
+// L1 are otherwise 4-8 times the weight's bytes).  The work per weight bounds the kernel on the
+// H200 (8-weight tasks ran every K-quant at the same ~2e12 weights/s), so the integers become
+// floats by the exponent trick (q_b4: the bits of 2^23 + q, minus 2^23: exact, and no
+// integer-to-float conversion, a quarter-rate instruction on NVIDIA), and a task's scales are
+// decoded once and applied per group, e.g. Q4_K's d (sc0 sum q x + sc1 ...) - dmin (mn0 sum x +
+// ...), the gguf reference's (d sc) q - dmin mn regrouped: the sums differ from it by f32
+// rounding only.  The MA partial sums ride in one vec4 per row, and the L lanes of a row group
+// add them: with subgroups (MC bit 3) by shuffles over aligned runs of W lanes (W = 32 where
+// quant.c found subgroups of 32 or more lanes, MC bit 4; else 8), then the L / W partials in
+// workgroup memory; without, all L partials in workgroup memory.  P.sv = (N, tasks per row, bytes
+// per row, x row stride in quads), P.off.x: the output's first element (rows of N), P.off.z: the
+// bias's; MC bit 0: add the bias.  Rows past N (the last group's) read row N - 1, write nothing.
+// Loop bound: tasks per row / L <= K / 8 / 8 = 2^14 iterations per lane (K <= 2^20, quant.c
+// refuses more; L >= 8), under lavapipe's 65,535.
+// Compiled without index clamps (catalogue.h; robustBufferAccess2 still guards the bindings),
+// every index is in range: a row r <= N - 1 starts at byte r * (bytes per row) and a task's words
+// lie in its block, which lies in the row (k < tasks per row); q_w / q_w2 read one word past
+// their bytes only where those start 2 bytes into a word (that word still holds the field's last
+// two bytes); the x quads of task k lie in quads 8 (k * TQ / 8) .. + 7 < K / 4 of the x row, whose
+// MA rows the C side binds whole; bias r < N; out m * N + r < M * N; red 256 i + t + j with t + j
+// inside the row group's L lanes.
 
 @group(0) @binding(0) var<storage, read_write> out: array<SO>;
 @group(0) @binding(1) var<storage, read> wq: array<u32>;
@@ -30,6 +38,8 @@
 const R: u32 = 1u << ((MC >> 1u) & 3u);     // weight rows per row group
 const L: u32 = 1u << MB;                     // lanes per row group
 const W: u32 = min(L, select(select(1u, 8u, (MC & 8u) != 0u), 32u, (MC & 24u) == 24u));   // shuffled
+
+const TQ: u32 = select(8u, 2u, OP == QF_Q4_1 || OP == QF_Q8_0);   // x quads per task
 
 var<workgroup> red: array<vec4<f32>, 256u * R>;
 
@@ -65,11 +75,13 @@ fn hsum(x: vec4<f32>) -> f32 {
     return (x.x + x.y) + (x.z + x.w);
 }
 
-// x quad j (< 8) of task k of the x row from quad xo
+// x quad j (< TQ) of task k of the x row from quad xo
 fn x_quad(xo: u32, k: u32, j: u32) -> u32 {
     switch OP {
         case 11u: { return xo + 64u * (k >> 3u) + 16u * ((k >> 1u) & 3u) + 4u * (k & 1u) + (j & 3u) + 8u * (j >> 2u); }
         case 13u: { return xo + 64u * (k >> 3u) + 32u * ((k >> 2u) & 1u) + 2u * (k & 3u) + (j & 1u) + 8u * (j >> 1u); }
+        case 5u: { return xo + 8u * (k >> 2u) + (k & 3u) + 4u * j; }          // Q4_1: qs word k % 4
+        case 8u: { return xo + 8u * (k >> 2u) + 2u * (k & 3u) + j; }          // Q8_0: weights 8 (k % 4) ..
         default: { return xo + 8u * k + j; }
     }
 }
@@ -90,31 +102,20 @@ fn sum_x(x: array<vec4<f32>, 8>) -> vec2<f32> {
     return vec2<f32>(hsum(x[0] + x[1] + x[2] + x[3]), hsum(x[4] + x[5] + x[6] + x[7]));
 }
 
-// Q4_1 (20 bytes): task = block k; qs word i holds weights 4i.. (low nibbles) and 16 + 4i.. (high)
+// Q4_1 (20 bytes): task k % 4 = qs word p, weights 4p.. (low nibbles) and 16 + 4p.. (high)
 fn t_q4_1(rb: u32, k: u32, x: array<vec4<f32>, 8>) -> f32 {
-    let h = (rb >> 2u) + 5u * k;
+    let h = (rb >> 2u) + 5u * (k >> 2u);
     let dm = unpack2x16float(wq[h]);
-    let s = dot_nib(vec4<u32>(wq[h + 1u], wq[h + 2u], wq[h + 3u], wq[h + 4u]), x);
-    let sx = sum_x(x);
-    return dm.x * (s.x + s.y) + dm.y * (sx.x + sx.y);
+    let q = wq[h + 1u + (k & 3u)];
+    let s = dot(q_b4(q & 0x0f0f0f0fu, 0.0), x[0]) + dot(q_b4((q >> 4u) & 0x0f0f0f0fu, 0.0), x[1]);
+    return dm.x * s + dm.y * (hsum(x[0]) + hsum(x[1]));
 }
 
-// Q8_0 (34 bytes): task = block k, d q; its 32 quants start 2 bytes past a word boundary in
-// every other block (9 words read there, 8 in the others)
+// Q8_0 (34 bytes): task k % 4 = p, weights 8p .. 8p + 7, d q
 fn t_q8_0(rb: u32, k: u32, x: array<vec4<f32>, 8>) -> f32 {
-    let bb = rb + 34u * k;
-    let b0 = bb + 2u;
-    let w = b0 >> 2u;
-    let odd = (b0 & 2u) != 0u;
-    var s = 0.0;
-    var prev = wq[w];
-    for (var i = 0u; i < 8u; i = i + 1u) {
-        let next = wq[w + min(i + 1u, select(7u, 8u, odd))];
-        let q = select(prev, (prev >> 16u) | (next << 16u), odd);
-        s = s + dot(q_s4(q), x[i]);
-        prev = next;
-    }
-    return q_f16(bb) * s;
+    let bb = rb + 34u * (k >> 2u);
+    let q = q_w2(bb + 2u + 8u * (k & 3u));
+    return q_f16(bb) * (dot(q_s4(q.x), x[0]) + dot(q_s4(q.y), x[1]));
 }
 
 // Q4_K (144 bytes): task k % 8 = (c, h) of the super-block: qs words 8c + 4h .. + 3 hold weights
@@ -199,8 +200,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         for (var k = lane; k < T; k = k + L) {
             for (var m = 0u; m < MA; m = m + 1u) {
                 let xo = P.off.y + m * P.sv.w;
-                var xv: array<vec4<f32>, 8>;
-                for (var j = 0u; j < 8u; j = j + 1u) {
+                var xv: array<vec4<f32>, 8>;   // the first TQ used
+                for (var j = 0u; j < TQ; j = j + 1u) {
                     xv[j] = vec4<f32>(b[x_quad(xo, k, j)]);
                 }
                 for (var i = 0u; i < R; i = i + 1u) {
