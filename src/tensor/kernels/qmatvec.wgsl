@@ -24,7 +24,7 @@
 // refuses more; L >= 8), under lavapipe's 65,535.
 // Compiled without index clamps (catalogue.h; robustBufferAccess2 still guards the bindings),
 // every index is in range: a row r <= N - 1 starts at byte r * (bytes per row) and a task's words
-// lie in its block, which lies in the row (k < tasks per row); q_w / q_w2 read one word past
+// lie in its block, which lies in the row (k < tasks per row); q_word / q_w2 read one word past
 // their bytes only where those start 2 bytes into a word (that word still holds the field's last
 // two bytes); the x quads of task k lie in quads 8 (k * TQ / 8) .. + 7 < K / 4 of the x row, whose
 // MA rows the C side binds whole; bias r < N; out m * N + r < M * N; red 256 i + t + j with t + j
@@ -54,15 +54,7 @@ fn q_s4(v: u32) -> vec4<f32> {
     return q_b4(v ^ 0x80808080u, 128.0);
 }
 
-// the 4 / 8 bytes at byte b (b even), branch-free (the lanes of a warp meet both alignments;
-// qblock.wgsl's q_word branches)
-fn q_w(b: u32) -> u32 {
-    let w = b >> 2u;
-    let x = wq[w];
-    let y = wq[w + ((b >> 1u) & 1u)];
-    return select(x, (x >> 16u) | (y << 16u), (b & 2u) != 0u);
-}
-
+// the 8 bytes at byte b (b even), branch-free (qblock.wgsl's q_word, two words at a time)
 fn q_w2(b: u32) -> vec2<u32> {
     let w = b >> 2u;
     let x = wq[w];
