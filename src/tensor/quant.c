@@ -308,6 +308,7 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
     p.off[1] = (uint32_t)(xc->offset / 4);
     p.off[2] = bc ? (uint32_t)bc->offset : 0;
     wt_kkey key;
+    int64_t groups;   /* workgroups of 256 invocations */
     uint8_t mc = bc ? Q_BIAS : 0;
     if (M <= QMATVEC_ROWS) {
         int64_t T = K / q_task_weights(w->format);
@@ -319,21 +320,22 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
         key.mode[2] = (uint8_t)(mc | rows << 1 | q_subgroups(ctx));
         p.sv[1] = (uint32_t)T;
         int64_t rpw = (256 >> lanes) << rows;
-        p.n = (uint32_t)((N + rpw - 1) / rpw * 256);
+        groups = (N + rpw - 1) / rpw;
     } else {
         int64_t nt = (N + 63) / 64, mt = (M + 31) / 32;
-        if (nt * mt * 256 > UINT32_MAX) {
-            wt_release(xc);
-            wt_release(bc);
-            wt_release(out);
-            return wt_fail(ctx, WT_STATUS_SHAPE, op, "too many tiles (%lld)", (long long)(nt * mt));
-        }
         key = q_key(WT_K_qmatmul, w, out->dtype, xc->dtype, bc ? bc->dtype : WT_F32);
         key.mode[2] = mc;
         p.aux[0] = (uint32_t)M;
         p.aux[1] = (uint32_t)nt;
-        p.n = (uint32_t)(nt * mt * 256);
+        groups = nt * mt;
     }
+    if (groups * 256 > UINT32_MAX) {
+        wt_release(xc);
+        wt_release(bc);
+        wt_release(out);
+        return wt_fail(ctx, WT_STATUS_SHAPE, op, "too many workgroups (%lld)", (long long)groups);
+    }
+    p.n = (uint32_t)(groups * 256);
     wt_storage *in[3] = { w->st, xc->st, bc ? bc->st : NULL };
     wt_status s = wt_record_key(ctx, op, &key, &p, out->st, 3, in);
     wt_release(xc);
