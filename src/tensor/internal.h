@@ -347,6 +347,9 @@ wt_status wt_policy_apply(wt_context *ctx, const char *op, const wt_policy *p);
 /* matmul.c: is name one of the matmul kernels (wt_policy.matmul_kernel)? */
 bool wt_matmul_kernel_known(const char *name);
 bool wt_attention_kernel_known(const char *name);   /* attention.c */
+/* quant.c: qmatvec's row group forced to 2^log2_lanes lanes (3..8) and 2^log2_rows rows (0..2),
+ * for test_quant's tests and --bench sweeps; out-of-range values restore quant.c's own choice */
+void wt__qmatvec_tune(int log2_lanes, int log2_rows);
 wt_status wt_batch_wait(wt_context *ctx, const char *op);
 void wt_batch_destroy(wt_context *ctx);
 

@@ -11,15 +11,17 @@
  * that is not a multiple of 4.
  * Three kernels share kernels/qblock.wgsl, which decodes one "unit" of 32 consecutive weights of a
  * row from its bytes (one block, or an eighth of a 256-weight super-block):
- *   qmatvec  1-4 rows of x (decode): the blocks read in place, 8-64 lanes per weight row;
+ *   qmatvec  1-4 rows of x (decode): the blocks read in place by row groups of 8-256 lanes and
+ *            1-4 weight rows (qmatvec_shape);
  *   qmatmul  5-63 rows, or f16 x: 32 x 64 output tiles, the weight tile decoded into workgroup
  *            memory 64 weights deep;
  *   qrows    whole rows decoded to f32: wt_qdequantize, wt_qembedding, and the prefill of 64 or
  *            more rows of f32 x, which decodes the weight a chunk at a time and runs wt_linear's
  *            tuned kernels on each chunk (exact weights, f32 math: the same products).
  * The key's OP is the format (the wt_qformat value, which qblock.wgsl names as QF_*).  Every loop
- * runs at most K / 32 / 64 (qmatvec) or K / 64 (qmatmul) times, so K <= 2^20 keeps them under
- * lavapipe's 65,535 iterations; offsets are u32 bytes, so a weight fits 4 GiB. */
+ * runs at most K / 64 times (qmatvec: K / 8 tasks over 8 lanes or more; qmatmul: steps of 64), so
+ * K <= 2^20 keeps them under lavapipe's 65,535 iterations; offsets are u32 bytes, so a weight fits
+ * 4 GiB. */
 #include <stdio.h>
 #include <string.h>
 
@@ -27,8 +29,10 @@
 
 #define QMAX_COLS (1 << 20)       /* K: the kernels' loops stay below 65,535 iterations */
 #define QMATVEC_ROWS 4            /* rows of x the matrix-vector kernel takes (one vec4 of sums) */
-enum { Q_BIAS = 1, Q_TWO = 2, Q_SG = 8 };   /* qmatvec / qmatmul MC bits (Q_SG: kernel.c's subgroup bit) */
-#define QMATVEC_TWO_ROWS 8192     /* qmatvec gives each lane two weight rows from this many rows on */
+/* qmatvec / qmatmul MC bits: bias; (qmatvec) log2 of the rows a row group takes in bits 1-2,
+ * subgroups (kernel.c's bit), shuffles over 32 lanes */
+enum { Q_BIAS = 1, Q_SG = 8, Q_SG32 = 16 };
+#define QMATVEC_TASKS 8           /* qmatvec's lanes per row: about this many tasks each */
 #define QDENSE_ROWS 64            /* f32 x of this many rows: decode the weight, then wt_linear */
 #define QDENSE_CHUNK_BYTES (64ull << 20)   /* the decoded weight is made this many bytes at a time */
 
@@ -189,12 +193,42 @@ static bool check_weight(wt_context *ctx, const char *op, const wt_qweight *w) {
     return true;
 }
 
-/* subgroups for qmatvec's shuffles: aligned runs of 8 lanes or more (as attention.c's flash3) */
-static bool q_subgroups(wt_context *ctx) {
+/* qmatvec's subgroup bits: shuffles over aligned runs of 8 lanes where the device has subgroups
+ * of 8 to 128 lanes (as attention.c's flash3), of 32 where they have 32 or more */
+static uint8_t q_subgroups(wt_context *ctx) {
     if (!wg_device_has_feature(ctx->dev, WG_FEATURE_SUBGROUPS))
-        return false;
+        return 0;
     const wg_adapter_info *in = wg_adapter_get_info(wg_device_get_adapter(ctx->dev));
-    return in && in->subgroup_min_size >= 8 && in->subgroup_max_size <= 128;
+    if (!in || in->subgroup_min_size < 8 || in->subgroup_max_size > 128)
+        return 0;
+    return in->subgroup_min_size >= 32 ? Q_SG | Q_SG32 : Q_SG;
+}
+
+/* weights per task of qmatvec.wgsl (its TQ x quads): Q4_1's and Q8_0's short rows are cut finer */
+static int64_t q_task_weights(wt_qformat f) {
+    return f == WT_QFORMAT_Q4_1 || f == WT_QFORMAT_Q8_0 ? 8 : 32;
+}
+
+static int tune_lanes, tune_rows;   /* wt__qmatvec_tune's override (0: qmatvec_shape's choice) */
+
+void wt__qmatvec_tune(int log2_lanes, int log2_rows) {
+    tune_lanes = log2_lanes >= 3 && log2_lanes <= 8 ? log2_lanes : 0;
+    tune_rows = log2_rows >= 0 && log2_rows <= 2 ? log2_rows + 1 : 0;
+}
+
+/* qmatvec's row groups for N rows of T tasks, a unit of 32 weights taking `unit` bytes: 2^lanes
+ * lanes (8..256) and 2^rows rows each.  The rows of a group share each x load; the fewer weight
+ * bytes per x byte, the more that pays: on the H200, Q4_K ran fastest with 4 rows (14336 x 4096:
+ * 1857 GB/s against 1588 with 2, 954 with 1), Q6_K with 2 (128256 x 4096: 2197 against 1916
+ * with 4), the small SmolLM2 matrices with 2.  Lanes: about QMATVEC_TASKS tasks each (14336 x
+ * 4096 Q4_K: 16 lanes, 1857 GB/s, against 1814 with 32 and 1492 with 128). */
+static void qmatvec_shape(int64_t N, int64_t T, uint32_t unit, int *lanes, int *rows) {
+    int r = N >= 4096 && unit <= 20 ? 2 : N >= 256 ? 1 : 0;
+    int l = 3;
+    while (l < 8 && ((int64_t)1 << l) * QMATVEC_TASKS < T)
+        l++;
+    *lanes = tune_lanes ? tune_lanes : l;
+    *rows = tune_rows ? tune_rows - 1 : r;
 }
 
 static wt_kkey q_key(wt_kfile file, const wt_qweight *w, wt_dtype out, wt_dtype x, wt_dtype bias) {
@@ -285,33 +319,34 @@ wt_tensor *wt_qlinear(wt_context *ctx, wt_tensor *x, wt_qweight *w, wt_tensor *b
     p.off[1] = (uint32_t)(xc->offset / 4);
     p.off[2] = bc ? (uint32_t)bc->offset : 0;
     wt_kkey key;
+    int64_t groups;   /* workgroups of 256 invocations */
     uint8_t mc = bc ? Q_BIAS : 0;
     if (M <= QMATVEC_ROWS) {
-        /* lanes per row: 64 from 128 units (K 4096) on, so that few long rows still make many
-         * lanes (4096 x 14336: 1024 workgroups), 32 from 32 units, else 16 or 8 (so few stay idle) */
-        int64_t U = K / 32;
-        uint8_t mb = U >= 128 ? 6 : U >= 32 ? 5 : U >= 12 ? 4 : 3;
+        int64_t T = K / q_task_weights(w->format);
+        int lanes, rows;
+        qmatvec_shape(N, T, qformats[w->format].bytes * 32 / qformats[w->format].blk, &lanes, &rows);
         key = q_key(WT_K_qmatvec, w, out->dtype, xc->dtype, bc ? bc->dtype : WT_F32);
         key.mode[0] = (uint8_t)M;
-        key.mode[1] = mb;
-        bool two = N >= QMATVEC_TWO_ROWS;
-        key.mode[2] = (uint8_t)(mc | (two ? Q_TWO : 0) | (q_subgroups(ctx) ? Q_SG : 0));
-        int64_t rpw = (256 >> mb) * (two ? 2 : 1);
-        p.n = (uint32_t)((N + rpw - 1) / rpw * 256);
+        key.mode[1] = (uint8_t)lanes;
+        key.mode[2] = (uint8_t)(mc | rows << 1 | q_subgroups(ctx));
+        p.sv[1] = (uint32_t)T;
+        int64_t rpw = (256 >> lanes) << rows;
+        groups = (N + rpw - 1) / rpw;
     } else {
         int64_t nt = (N + 63) / 64, mt = (M + 31) / 32;
-        if (nt * mt * 256 > UINT32_MAX) {
-            wt_release(xc);
-            wt_release(bc);
-            wt_release(out);
-            return wt_fail(ctx, WT_STATUS_SHAPE, op, "too many tiles (%lld)", (long long)(nt * mt));
-        }
         key = q_key(WT_K_qmatmul, w, out->dtype, xc->dtype, bc ? bc->dtype : WT_F32);
         key.mode[2] = mc;
         p.aux[0] = (uint32_t)M;
         p.aux[1] = (uint32_t)nt;
-        p.n = (uint32_t)(nt * mt * 256);
+        groups = nt * mt;
     }
+    if (groups * 256 > UINT32_MAX) {
+        wt_release(xc);
+        wt_release(bc);
+        wt_release(out);
+        return wt_fail(ctx, WT_STATUS_SHAPE, op, "too many workgroups (%lld)", (long long)groups);
+    }
+    p.n = (uint32_t)(groups * 256);
     wt_storage *in[3] = { w->st, xc->st, bc ? bc->st : NULL };
     wt_status s = wt_record_key(ctx, op, &key, &p, out->st, 3, in);
     wt_release(xc);

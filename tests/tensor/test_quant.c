@@ -2,7 +2,7 @@
  * byte random except the f16 scales, which are finite) decoded on the GPU by wt_qdequantize,
  * wt_qembedding and through wt_qlinear, against a plain C reference in f64 written here from each
  * format's definition (doc/llm.md), element by element.  wt_qlinear for 1 to 4 rows of x
- * (qmatvec.wgsl, lanes per row 8, 16, 32 and 64, one and two weight rows per lane), 5 to 63 rows
+ * (qmatvec.wgsl: quant.c's row groups, and forced ones of 8 to 256 lanes and 1, 2, 4 rows), 5 to 63 rows
  * (qmatmul.wgsl) and 64 or more (the weight decoded, in chunks, then wt_linear), ragged N, f32
  * and f16 x, with and without a bias; qmatvec also on a second device created without subgroups
  * (its workgroup reduction).  Then a weight released while a product still reads it, and the
@@ -10,7 +10,7 @@
  *
  * `test_quant --gguf MODEL.gguf TENSOR OUT.npy` writes our decode of a GGUF tensor, uploaded straight
  * from wl's mapping, to .npy for tests/llm/test_quant_gguf.py (the gguf package's dequantize is the
- * reference there).  `test_quant --bench FORMAT N K M REPS` times wt_qlinear. */
+ * reference there).  `test_quant --bench FORMAT N K M REPS [LANES:ROWS ...]` times wt_qlinear. */
 #include <stdio.h>
 #include <time.h>
 
@@ -321,14 +321,25 @@ static void test_linear_on(wt_context *c, wt_qformat f, int64_t M, int64_t N, in
 
 static void test_linear(wt_qformat f) {
     bool big = wt_qformat_block_elements(f) == 256;
-    /* K: 3 units (8 lanes a row), 18 (16 lanes), 40 (32 lanes); K-quants 8, 16, 32 units */
+    /* K: 3, 18, 40 units of 32 (K-quants 8, 16, 32): qmatvec's own row groups of 8 to 64 lanes */
     int64_t ks[3] = { big ? 256 : 96, big ? 512 : 576, big ? 1024 : 1280 };
     test_linear_on(ctx, f, 1, 45, ks[0], WT_F32, false, "matvec");
     test_linear_on(ctx, f, 1, 37, ks[1], WT_F32, true, "matvec");
     test_linear_on(ctx, f, 3, 19, ks[2], WT_F32, false, "matvec");
     test_linear_on(ctx, f, 4, 33, ks[1], WT_F32, true, "matvec");
-    test_linear_on(ctx, f, 2, 8193, ks[0], WT_F32, true, "matvec, two rows a lane");
-    test_linear_on(ctx, f, 1, 29, 4096, WT_F32, false, "matvec, 64 lanes a row");
+    test_linear_on(ctx, f, 2, 2051, ks[0], WT_F32, true, "matvec, two rows a group");
+    test_linear_on(ctx, f, 1, 16387, ks[0], WT_F32, false, "matvec, four rows a group");
+    test_linear_on(ctx, f, 1, 29, 4096, WT_F32, false, "matvec, long rows");
+    /* forced row groups (test hook): 8 lanes x 4 rows, 256 lanes x 1 row, 16 x 2; ragged N */
+    static const int forced[3][2] = { { 3, 2 }, { 8, 0 }, { 4, 1 } };
+    for (int i = 0; i < 3; i++) {
+        wt__qmatvec_tune(forced[i][0], forced[i][1]);
+        char what[64];
+        snprintf(what, sizeof what, "matvec, %d lanes x %d rows", 1 << forced[i][0], 1 << forced[i][1]);
+        test_linear_on(ctx, f, 1 + i, 47 + 2 * i, ks[2 - i], WT_F32, i == 1, what);
+        test_linear_on(ctx, f, 4, 5, ks[i], WT_F32, i != 1, what);
+    }
+    wt__qmatvec_tune(0, -1);
     test_linear_on(ctx, f, 37, 70, ks[0], WT_F32, true, "matmul");
     test_linear_on(ctx, f, 6, 9, ks[1], WT_F32, false, "matmul");
     test_linear_on(ctx, f, 64, 45, ks[1], WT_F32, true, "decoded, wt_linear");
@@ -440,13 +451,13 @@ static void test_compile(void) {
     int n = 0;
     for (uint32_t fmt = 1; fmt < WT_QFORMAT_COUNT; fmt++)
         for (uint32_t file = WT_K_qmatvec; file <= WT_K_qrows; file++)
-            for (int v = 0; v < (file == WT_K_qmatvec ? 8 : 2); v++) {
+            for (int v = 0; v < (file == WT_K_qmatvec ? 12 : 2); v++) {
                 wt_kkey k = wt_key((wt_kfile)file, fmt, WT_F32, WT_U32, WT_F32, WT_F32);
                 k.in[2] = WT_F32;
-                if (file == WT_K_qmatvec) {
+                if (file == WT_K_qmatvec) {   /* rows of x, lanes, bias, rows a group, subgroups (of 32) */
                     k.mode[0] = (uint8_t)(1 + v % 4);
-                    k.mode[1] = (uint8_t)(3 + v % 4);
-                    k.mode[2] = (uint8_t)((v & 3) | (v >= 4 ? 8 : 0));   /* bias, two rows, subgroups */
+                    k.mode[1] = (uint8_t)(3 + v % 6);
+                    k.mode[2] = (uint8_t)((v & 1) | (v % 3) << 1 | (v >= 6 ? (v >= 9 ? 24 : 8) : 0));
                 } else {
                     k.mode[0] = (uint8_t)v;
                 }
@@ -511,12 +522,32 @@ static double cpu_s(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* --bench FORMAT N K M REPS: REPS wt_qlinear of M rows by a random N x K weight, recorded back to
- * back and waited for once (after one warm-up): the time per product by the host clock and, where
- * the device has timestamps, the GPU's busy time; GB/s of weight bytes. */
+/* REPS products of x by the weights ws[0 .. n - 1] in turn, recorded back to back and waited for
+ * once: seconds per product by the host clock, of process CPU, and (gpu) of the GPU's busy time */
+static void time_products(wt_tensor *x, wt_qweight **ws, int n, int64_t reps, bool gpu, double *host, double *cpu,
+                          double *dev) {
+    wt_stats s0, s1;
+    wt_get_stats(ctx, &s0);
+    double t0 = now_s(), c0 = cpu_s();
+    for (int64_t i = 0; i < reps; i++)
+        wt_release(wt_qlinear(ctx, x, ws[i % n], NULL));
+    CHECKF(wt_sync(ctx) == WT_OK, "%s", wt_last_error(ctx));
+    *host = (now_s() - t0) / (double)reps;
+    *cpu = (cpu_s() - c0) / (double)reps;
+    wt_get_stats(ctx, &s1);
+    *dev = gpu ? (double)(s1.gpu_ns - s0.gpu_ns) * 1e-9 / (double)reps : 0;
+}
+
+/* --bench FORMAT N K M REPS [LANES:ROWS ...]: REPS wt_qlinear of M rows by a random N x K weight
+ * (after one warm-up): the time per product by the host clock and, where the device has
+ * timestamps, the GPU's busy time; GB/s of weight bytes.  "hot" multiplies one weight REPS times
+ * (it may stay in the GPU's L2 cache); "cold" rotates among copies of at least 256 MiB together
+ * (at most 64), as a model's layers do.  With LANES:ROWS arguments (log2 of qmatvec's lanes and
+ * rows per row group, wt__qmatvec_tune; 0:-1 for quant.c's choice) each is timed in turn; without,
+ * quant.c's choice, then the dense f32 wt_linear of the dequantized weight for scale. */
 static int bench(int argc, char **argv) {
-    if (argc != 7) {
-        fprintf(stderr, "usage: test_quant --bench FORMAT N K M REPS\n");
+    if (argc < 7) {
+        fprintf(stderr, "usage: test_quant --bench FORMAT N K M REPS [LANES:ROWS ...]\n");
         return 2;
     }
     tt_fixture f;
@@ -529,44 +560,55 @@ static int bench(int argc, char **argv) {
     CHECKF(fmt != WT_QFORMAT_NONE && N > 0 && K > 0 && M > 0 && reps > 0, "bad arguments");
     size_t bytes;
     uint8_t *w = random_weight(fmt, N, K, &bytes);
-    wt_qweight *qw = wt_qweight_upload(ctx, fmt, N, K, w, bytes);
+    int n = (int)((((size_t)256 << 20) + bytes - 1) / bytes);
+    n = n < 1 ? 1 : n > 64 ? 64 : n;
+    wt_qweight *ws[64];
+    for (int i = 0; i < n; i++) {
+        ws[i] = wt_qweight_upload(ctx, fmt, N, K, w, bytes);
+        CHECKF(ws[i] != NULL, "upload: %s", wt_last_error(ctx));
+    }
     wt_tensor *x = wt_rand(ctx, WT_F32, 2, (int64_t[]){ M, K });
     bool gpu = wt_context_set_timing(ctx, true) == WT_OK;
     wt_clear_error(ctx);
-    wt_release(wt_qlinear(ctx, x, qw, NULL));
-    wt_sync(ctx);
-    wt_stats s0;
-    wt_get_stats(ctx, &s0);
-    double t0 = now_s(), c0 = cpu_s();
-    for (int64_t i = 0; i < reps; i++)
-        wt_release(wt_qlinear(ctx, x, qw, NULL));
-    CHECKF(wt_sync(ctx) == WT_OK, "%s", wt_last_error(ctx));
-    double host = (now_s() - t0) / (double)reps, cpu = (cpu_s() - c0) / (double)reps;
-    wt_stats s1;
-    wt_get_stats(ctx, &s1);
-    double dev = gpu ? (double)(s1.gpu_ns - s0.gpu_ns) * 1e-9 / (double)reps : 0;
-    printf("%s N %lld K %lld M %lld: %.1f us per product (host clock, %lld back to back), %.2f GB/s of weights",
-           wt_qformat_name(fmt), (long long)N, (long long)K, (long long)M, host * 1e6, (long long)reps,
-           (double)bytes / host * 1e-9);
-    if (gpu)
-        printf("; GPU busy %.1f us, %.2f GB/s", dev * 1e6, (double)bytes / dev * 1e-9);
-    printf("; process CPU %.1f us\n", cpu * 1e6);
-    /* the dense f32 wt_linear of the same shape, for scale */
-    wt_tensor *wd = wt_qdequantize(ctx, qw);
-    wt_release(wt_linear(ctx, x, wd, NULL));
-    wt_sync(ctx);
-    t0 = now_s();
-    c0 = cpu_s();
-    for (int64_t i = 0; i < reps; i++)
+    int nshape = argc - 7 > 0 ? argc - 7 : 1;
+    for (int s = 0; s < nshape && test_failures_ == 0; s++) {
+        int l = 0, r = -1;
+        if (argc > 7 && sscanf(argv[7 + s], "%d:%d", &l, &r) != 2)
+            l = 0, r = -1;
+        wt__qmatvec_tune(l, r);
+        double hot, cpu, hot_dev, cold, cold_cpu, cold_dev;
+        time_products(x, ws, n, n, gpu, &hot, &cpu, &hot_dev);   /* warm-up: kernels, bind groups */
+        time_products(x, ws, 1, reps, gpu, &hot, &cpu, &hot_dev);
+        time_products(x, ws, n, reps, gpu, &cold, &cold_cpu, &cold_dev);
+        printf("%s N %lld K %lld M %lld", wt_qformat_name(fmt), (long long)N, (long long)K, (long long)M);
+        if (argc > 7 && l >= 3 && r >= 0)
+            printf(" lanes %d rows %d", 1 << l, 1 << r);
+        else if (argc > 7)
+            printf(" quant.c's row groups");
+        printf(": hot %.1f us per product (host clock, %lld back to back; process CPU %.1f us), %.0f GB/s",
+               hot * 1e6, (long long)reps, cpu * 1e6, (double)bytes / hot * 1e-9);
+        if (gpu)
+            printf(", GPU busy %.2f us, %.0f GB/s; cold (%d copies) GPU busy %.2f us, %.0f GB/s", hot_dev * 1e6,
+                   (double)bytes / hot_dev * 1e-9, n, cold_dev * 1e6, (double)bytes / cold_dev * 1e-9);
+        printf("\n");
+    }
+    wt__qmatvec_tune(0, -1);
+    if (argc == 7) {   /* the dense f32 wt_linear of the same shape, for scale */
+        wt_tensor *wd = wt_qdequantize(ctx, ws[0]);
         wt_release(wt_linear(ctx, x, wd, NULL));
-    CHECKF(wt_sync(ctx) == WT_OK, "%s", wt_last_error(ctx));
-    host = (now_s() - t0) / (double)reps;
-    cpu = (cpu_s() - c0) / (double)reps;
-    printf("f32 wt_linear of the dequantized weight: %.1f us per product, %.2f GB/s; process CPU %.1f us\n",
-           host * 1e6, (double)(N * K * 4) / host * 1e-9, cpu * 1e6);
-    wt_release(wd);
+        wt_sync(ctx);
+        double t0 = now_s(), c0 = cpu_s();
+        for (int64_t i = 0; i < reps; i++)
+            wt_release(wt_linear(ctx, x, wd, NULL));
+        CHECKF(wt_sync(ctx) == WT_OK, "%s", wt_last_error(ctx));
+        double host = (now_s() - t0) / (double)reps, cpu = (cpu_s() - c0) / (double)reps;
+        printf("f32 wt_linear of the dequantized weight: %.1f us per product, %.2f GB/s; process CPU %.1f us\n",
+               host * 1e6, (double)(N * K * 4) / host * 1e-9, cpu * 1e6);
+        wt_release(wd);
+    }
     wt_release(x);
-    wt_qweight_release(qw);
+    for (int i = 0; i < n; i++)
+        wt_qweight_release(ws[i]);
     free(w);
     tt_end(&f);
     return test_end();

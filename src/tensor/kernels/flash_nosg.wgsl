@@ -4,3 +4,4 @@
 
 fn sg_max(x: vec4<f32>) -> vec4<f32> { return x; }
 fn sg_sum(x: vec4<f32>) -> vec4<f32> { return x; }
+fn sg_sum_n(x: vec4<f32>, n: u32) -> vec4<f32> { return x; }

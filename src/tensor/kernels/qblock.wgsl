@@ -26,11 +26,14 @@ const QF_Q6_K: u32 = 13u;
 const Q_A4: bool = OP == QF_F32 || OP == QF_F16 || OP == QF_BF16 || OP == QF_Q4_1 || OP == QF_Q5_1 ||
                    OP == QF_Q2_K || OP == QF_Q4_K || OP == QF_Q5_K;
 
-// the 4 bytes at byte b (b even)
+// the 4 bytes at byte b (b even); branch-free, the lanes of a warp meet both alignments (the
+// second load is of the same word where b is 4-byte aligned)
 fn q_word(b: u32) -> u32 {
     let w = b >> 2u;
-    if Q_A4 || (b & 2u) == 0u { return wq[w]; }
-    return (wq[w] >> 16u) | (wq[w + 1u] << 16u);
+    if Q_A4 { return wq[w]; }
+    let x = wq[w];
+    let y = wq[w + ((b >> 1u) & 1u)];
+    return select(x, (x >> 16u) | (y << 16u), (b & 2u) != 0u);
 }
 
 fn q_byte(b: u32) -> u32 {
