@@ -382,6 +382,12 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
 static wt_tensor *sdpa(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt_tensor *v, const wt_attention_desc *desc);
 wt_tensor *wt_scaled_dot_product_attention(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt_tensor *v,
                                            const wt_attention_desc *desc) {
+    wt_tensor *c[4];   /* autocast (amp.c): the f16 list, a float mask too */
+    if (wt__autocast(ctx, WT__AMP_F16, 4, (wt_tensor *const[]){ q, k, v, desc ? desc->mask : NULL }, c)) {
+        wt_attention_desc d = desc ? *desc : (wt_attention_desc){ 0 };
+        d.mask = c[3];
+        return wt__autocast_done(4, c, wt_scaled_dot_product_attention(ctx, c[0], c[1], c[2], &d));
+    }
     wt_gargs a = { .f = { desc ? desc->scale : 0 }, .i = { desc && desc->causal }, .save = { desc ? desc->mask : NULL } };
     return wt__grad(ctx, sdpa(ctx, q, k, v, desc), WT_G_scaled_dot_product_attention, 3, (wt_tensor *const[]){ q, k, v }, &a);
 }

@@ -759,11 +759,17 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
 }
 
 wt_tensor *wt_matmul(wt_context *ctx, wt_tensor *a, wt_tensor *b) {
+    wt_tensor *c[2];   /* autocast (amp.c): the f16 list */
+    if (wt__autocast(ctx, WT__AMP_F16, 2, (wt_tensor *const[]){ a, b }, c))
+        return wt__autocast_done(2, c, wt_matmul(ctx, c[0], c[1]));
     return wt__grad(ctx, mm(ctx, "wt_matmul", a, b, false, NULL, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO), WT_G_matmul, 2,
                     (wt_tensor *const[]){ a, b }, NULL);
 }
 
 wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, const wt_matmul_desc *desc) {
+    wt_tensor *c[3];
+    if (wt__autocast(ctx, WT__AMP_F16, 3, (wt_tensor *const[]){ a, b, bias }, c))
+        return wt__autocast_done(3, c, wt_matmul_ex(ctx, c[0], c[1], c[2], desc));
     return wt__grad(ctx, mm(ctx, "wt_matmul", a, b, false, bias, desc ? desc->precision : WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO),
                     WT_G_matmul, 3, (wt_tensor *const[]){ a, b, bias }, NULL);
 }
@@ -773,6 +779,9 @@ wt_tensor *wt_matmul_kernel_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_t
 }
 
 wt_tensor *wt_linear(wt_context *ctx, wt_tensor *x, wt_tensor *w, wt_tensor *bias) {
+    wt_tensor *c[3];
+    if (wt__autocast(ctx, WT__AMP_F16, 3, (wt_tensor *const[]){ x, w, bias }, c))
+        return wt__autocast_done(3, c, wt_linear(ctx, c[0], c[1], c[2]));
     return wt__grad(ctx, mm(ctx, "wt_linear", x, w, true, bias, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO), WT_G_linear, 3,
                     (wt_tensor *const[]){ x, w, bias }, NULL);
 }

@@ -12,11 +12,13 @@
 //   SGD:  sv = (lr, momentum, 1 - dampening, wd)
 //   Adam: sv = (1 - beta1, beta2, 1 - beta2, eps), aux.y = sqrt(1 - beta2^t), aux.z = -step_size,
 //         aux.w = wd (Adam) or 1 - lr wd (AdamW)
-//   aux.x flags: 1 nesterov, 2 maximize, 4 amsgrad, 8 first step (SGD), 16 weight decay
+//   aux.x flags: 1 nesterov, 2 maximize, 4 amsgrad, 8 first step (SGD), 16 weight decay,
+//   32 found_inf: a GradScaler step (amp.c), skipped (nothing written) when fi[off.w] != 0
 
 @group(0) @binding(0) var<storage, read_write> out: array<f32>;
 @group(0) @binding(1) var<storage, read_write> st: array<f32>;
 @group(0) @binding(2) var<storage, read> a: array<f32>;
+@group(0) @binding(3) var<storage, read> fi: array<f32>;
 
 fn lerp_torch(s: f32, e: f32, w: f32) -> f32 {
     if abs(w) < 0.5 { return s + w * (e - s); }
@@ -28,6 +30,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let i = elem_id(gid);
     if i >= P.n { return; }
     let flags = P.aux.x;
+    if (flags & 32u) != 0u && fi[P.off.w] != 0.0 { return; }
     let pi = P.off.x + i;
     var p = out[pi];
     var g = a[P.off.z + i];
