@@ -930,8 +930,10 @@ void wt_digits_free(wt_context *ctx, wt_digits *d);
 /* ---- mixed precision: autocast and loss scaling (src/tensor/amp.c; doc/train.md) ----------- */
 /* torch.autocast(dtype=float16) and torch.cuda.amp.GradScaler.  Under autocast the f16 list
  * (wt_matmul, wt_matmul_ex, wt_linear, wt_conv2d, wt_scaled_dot_product_attention) casts its
- * float inputs to f16 and runs the f16 kernels (f32 accumulation; tensor cores where the device
- * has cooperative matrices): f16 results.  The f32 list (wt_softmax, wt_log_softmax,
+ * float inputs to f16 and runs the f16 kernels (f32 accumulation): f16 results.  While autocast
+ * is on or a GradScaler of the context lives (the backward of an autocast forward), f16 products
+ * and f16 attention of the DEFAULT precision run as WT_MATMUL_F16_TENSOR / WT_ATTENTION_F16_TENSOR:
+ * on tensor cores where the device has cooperative matrices and the shape fits.  The f32 list (wt_softmax, wt_log_softmax,
  * wt_layer_norm, wt_rms_norm) casts its inputs to f32: f32 results.  Other ops run in the
  * dtype they are given.  The casts are ops recorded on the tape like any other, so gradients
  * reach the f32 parameters (master weights) as f32 and the optimizers update those.  Losses

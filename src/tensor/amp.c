@@ -5,7 +5,10 @@
  * norms) call wt__autocast at their entry: when it is on and an input has the other float
  * dtype, the inputs are cast with wt_cast (an op like any other: recorded on the tape, so the
  * backward casts the gradient back and f32 parameters receive f32 gradients) and the op calls
- * itself again on the casts, which then need none.  No weight cast cache: a weight used by two
+ * itself again on the casts, which then need none.  While autocast is on or a GradScaler lives
+ * (so in the backward of an autocast forward too), f16 products and f16 attention in the DEFAULT
+ * precision take the tensor-core kernels where they can (matmul.c, attention.c: torch's f16
+ * products are cuBLAS's tensor-core ones).  No weight cast cache: a weight used by two
  * ops in one forward is cast twice (torch caches leaf casts inside an autocast region).
  *
  * The GradScaler keeps its scale, its inf/NaN flag and its growth tracker in one f32 tensor [4]
@@ -84,6 +87,10 @@ bool wt__autocast(wt_context *ctx, wt__amp_list list, int n, wt_tensor *const *i
     return true;
 }
 
+bool wt__amp_tensor_cores(const wt_context *ctx) {
+    return ctx->autocast == WT_F16 || ctx->amp_scalers > 0;
+}
+
 wt_tensor *wt__autocast_done(int n, wt_tensor **held, wt_tensor *result) {
     for (int i = 0; i < n; i++)
         wt_release(held[i]);
@@ -127,6 +134,7 @@ wt_grad_scaler *wt_grad_scaler_create(wt_context *ctx, const wt_grad_scaler_desc
         return NULL;
     }
     s->ctx = ctx;
+    ctx->amp_scalers++;
     s->growth = d.growth_factor;
     s->backoff = d.backoff_factor;
     s->interval = d.growth_interval;
@@ -137,6 +145,7 @@ void wt_grad_scaler_destroy(wt_grad_scaler *s) {
     if (!s)
         return;
     wt_release(s->state);
+    s->ctx->amp_scalers--;
     wt_free(s->ctx, s);
 }
 

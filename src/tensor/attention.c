@@ -408,6 +408,8 @@ static wt_tensor *sdpa(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt_tensor *v
     wt_attention_desc tc = d;
     if (tc.precision == WT_ATTENTION_PRECISION_DEFAULT && q->dtype == WT_F32)
         tc.precision = WT_ATTENTION_F32_TENSOR;
+    else if (tc.precision == WT_ATTENTION_PRECISION_DEFAULT && q->dtype == WT_F16 && wt__amp_tensor_cores(ctx))
+        tc.precision = WT_ATTENTION_F16_TENSOR;   /* mixed precision (amp.c) */
     if ((tc.precision == WT_ATTENTION_F16_TENSOR || tc.precision == WT_ATTENTION_F32_TENSOR) &&
         d.impl != WT_ATTENTION_PLAIN && wt_attention_coop_ok(ctx, q, k, v, &tc))
         return wt_attention_coop(ctx, op, q, k, v, &tc);   /* attention_coop.c: flash_coop / flash_x3.wgsl */

@@ -734,6 +734,9 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
         return NULL;
     if ((unsigned)prec >= WT_MATMUL_PRECISION_COUNT)
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "precision %d is not a wt_matmul_precision", (int)prec);
+    if (prec == WT_MATMUL_PRECISION_DEFAULT && kernel == WT_MM_AUTO && a->dtype == WT_F16 && b->dtype == WT_F16 &&
+        wt__amp_tensor_cores(ctx))
+        prec = WT_MATMUL_F16_TENSOR;   /* mixed precision (amp.c): tensor cores where they fit */
     if ((unsigned)kernel >= WT_MM_KERNEL_COUNT)
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %d is not a matmul kernel", (int)kernel);
     mm_plan p;
