@@ -260,6 +260,11 @@ int train_digits(wt_context *ctx, const train_digits_opts *o,
     if (model_init(ctx, o->model, &r.m) != WT_OK)
         return fail(ctx, &r, err, err_size, "init");
     r.m.amp = o->amp;
+    if (o->amp && !wt_context_has_f16(ctx)) {
+        snprintf(err, err_size, "mixed precision needs a device with shader-f16 (WG_FEATURE_SHADER_F16)");
+        run_free(&r);
+        return 1;
+    }
     if (o->amp && !(r.scaler = wt_grad_scaler_create(ctx, NULL)))   /* torch's defaults */
         return fail(ctx, &r, err, err_size, "amp");
     wt_tensor *weights[NPARAM / 2], *biases[NPARAM / 2];
@@ -407,7 +412,13 @@ int main(int argc, char **argv) {
     wg_error err;
     wg_instance *inst = wg_instance_create(NULL, &err);
     wg_adapter *ad = inst ? wg_instance_request_adapter(inst, NULL, &err) : NULL;
-    wg_device *dev = ad ? wg_adapter_create_device(ad, NULL, &err) : NULL;
+    wg_device_desc dd = { .label = "train_digits" };
+    static const wg_feature amp_features[] = { WG_FEATURE_SHADER_F16, WG_FEATURE_COOPERATIVE_MATRIX,
+                                               WG_FEATURE_WORKGROUP_MATRIX };
+    for (size_t i = 0; o.amp && ad && i < sizeof amp_features / sizeof *amp_features; i++)   /* f16, tensor cores */
+        if (wg_adapter_has_feature(ad, amp_features[i]))
+            dd.required_features |= WG_FEATURE_BIT(amp_features[i]);
+    wg_device *dev = ad ? wg_adapter_create_device(ad, &dd, &err) : NULL;
     if (!dev) {
         fprintf(stderr, "train_digits: %s\n", err.message);
         wg_instance_release(inst);

@@ -110,6 +110,11 @@ int cli_demo_train(int argc, char **argv) {
         return cli_fail("demo train: %s", err.message);
     wg_instance *inst = wg_instance_create(&idesc, &err);
     wg_adapter *ad = inst ? wg_instance_request_adapter(inst, &opt, &err) : NULL;
+    static const wg_feature amp_features[] = { WG_FEATURE_SHADER_F16, WG_FEATURE_COOPERATIVE_MATRIX,
+                                               WG_FEATURE_WORKGROUP_MATRIX };
+    for (size_t i = 0; o.amp && ad && i < sizeof amp_features / sizeof *amp_features; i++)   /* f16, tensor cores */
+        if (wg_adapter_has_feature(ad, amp_features[i]))
+            ddesc.required_features |= WG_FEATURE_BIT(amp_features[i]);
     wg_device *dev = ad ? wg_adapter_create_device(ad, &ddesc, &err) : NULL;
     if (!dev) {
         wg_instance_release(inst);
