@@ -965,10 +965,12 @@ wt_dtype wt_autocast_dtype(const wt_context *ctx);     /* 0 when off */
  * have by 1 / scale in place and sets the flag when one is inf or NaN (at most once per
  * optimizer between updates; step does it when not done); step records the optimizer's step
  * with the flag bound, and each update kernel returns without writing when the flag is set, so
- * a skipped step leaves parameters and state bit for bit (the host step counts still advance:
- * Adam's bias corrections then count the skipped step too); update halves the scale on a flag
- * (backoff) and resets the tracker, else grows it after growth_interval clean steps, and clears
- * the flag.  One flag serves every optimizer of the step (torch keeps one per optimizer). */
+ * a skipped step leaves parameters and state bit for bit; the scaler counts skipped steps on the
+ * GPU and the kernels take them off the step count (Adam's bias corrections, SGD's first step)
+ * as torch, which never counts a skipped step (wt_optimizer_steps and checkpoints do count
+ * them); update halves the scale on a flag (backoff) and resets the tracker, else grows it after
+ * growth_interval clean steps, and clears the flag.  One flag serves every optimizer of the step
+ * (torch keeps one per optimizer). */
 typedef struct wt_grad_scaler_desc {
     const char *label;
     double init_scale;        /* 0: 65536 */

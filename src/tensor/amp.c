@@ -16,8 +16,9 @@
  * backward reads the scale in force when it runs); unscale() runs kernels/amp.wgsl's OP 0 on
  * every gradient of the optimizer (multiply by 1 / scale in place, set state[1] on inf or NaN);
  * step() records the optimizer's step with state[1] bound (optim.c's FL_FOUND_INF: each update
- * kernel returns at once when it is set); update() runs OP 1, one invocation, which backs the
- * scale off or grows it and clears the flag. */
+ * kernel returns at once when it is set, and takes state[3], the skipped steps, off its step
+ * count); update() runs OP 1, one invocation, which backs the scale off (counting a skipped
+ * step) or grows it and clears the flag. */
 #include <math.h>
 #include <string.h>
 
@@ -27,7 +28,7 @@
 
 struct wt_grad_scaler {
     wt_context *ctx;
-    wt_tensor *state;             /* f32 [4]: scale, found_inf, growth tracker, unused */
+    wt_tensor *state;             /* f32 [4]: scale, found_inf, growth tracker, skipped steps */
     double growth, backoff;
     int64_t interval;
     wt_optimizer *unscaled[AMP_MAX_OPT];

@@ -387,6 +387,8 @@ static wt_status step(wt_optimizer *opt, const char *op, wt_tensor *const *grads
                 p.aux[3] = f32_bits(opt->kind == WT_OPTIM_ADAMW ? 1 - h->lr * h->weight_decay : h->weight_decay);
             }
             p.off[3] = fi ? (uint32_t)fi->offset : 0;
+            p.shape[0] = (uint32_t)t;   /* with fi: the kernel takes the scaler's skipped steps off */
+            p.shape[1] = f32_bits(h->lr);
             wt_storage *in[3] = { q->state->st, gc[i]->st, fi ? fi->st : NULL };
             st = wt_record(ctx, op, kstate, &p, q->p->st, 3, in);
         }
