@@ -145,9 +145,11 @@ wt_grad_scaler *wt_grad_scaler_create(wt_context *ctx, const wt_grad_scaler_desc
 void wt_grad_scaler_destroy(wt_grad_scaler *s) {
     if (!s)
         return;
-    wt_release(s->state);
-    s->ctx->amp_scalers--;
-    wt_free(s->ctx, s);
+    wt_context *ctx = s->ctx;
+    wt_tensor *state = s->state;
+    ctx->amp_scalers--;
+    wt_free(ctx, s);
+    wt_release(state);   /* last: it may hold a destroyed context's shell */
 }
 
 static wt_tensor *element(wt_grad_scaler *s, int64_t i) {

@@ -453,6 +453,12 @@ int main(void) {
     test_forward();
     test_gradients();
     test_scaler();
+    /* a scaler outliving its context: destroyed after it, with no crash or leak */
+    wt_context *c2 = wt_context_create(f.g.dev, &(wt_context_desc){ .allocator = test_allocator(&f.ta) });
+    wt_grad_scaler *orphan = c2 ? wt_grad_scaler_create(c2, NULL) : NULL;
+    CHECK(orphan != NULL);
+    wt_context_destroy(c2);
+    wt_grad_scaler_destroy(orphan);
     CHECKF(wt_last_status(ctx) == WT_OK, "%s", wt_last_error(ctx));
     CHECK_EQ_INT(wt_grad_node_count(ctx), 0);
     tt_end(&f);
