@@ -59,9 +59,10 @@ static double item(wt_tensor *t) {
 
 /* ---- forward under autocast ---- */
 
-static void test_forward(void) {
-    /* linear: x [5, 12] . w [7, 12]^T + b [7] */
-    enum { M = 5, K = 12, N = 7 };
+/* linear x [M, K] . w [N, K]^T + b and matmul with w's transposed view, under autocast: f16
+ * results against f64 on the f16-rounded inputs (sizes from 64 fit the tensor-core kernels,
+ * taken where the device has them) */
+static void check_linear(int M, int K, int N) {
     double *x = rnd(M * K, -2, 2, false), *w = rnd(N * K, -1, 1, false), *b = rnd(N, -1, 1, false);
     wt_tensor *tx = tt_upload(ctx, WT_F32, WT_SHAPE(M, K), x), *tw = tt_upload(ctx, WT_F32, WT_SHAPE(N, K), w),
               *tb = tt_upload(ctx, WT_F32, WT_SHAPE(N), b);
@@ -75,25 +76,72 @@ static void test_forward(void) {
     CHECK(wt_autocast_dtype(ctx) == WT_DTYPE_DEFAULT);
     CHECKF(y && wt_dtype_of(y) == WT_F16, "linear under autocast: %s", y ? wt_dtype_name(wt_dtype_of(y)) : "NULL");
     CHECKF(ym && wt_dtype_of(ym) == WT_F16, "matmul under autocast");
-    double ref[M * N], refm[M * N];
+    double *ref = malloc((size_t)(M * N) * sizeof *ref), *refm = malloc((size_t)(M * N) * sizeof *refm);
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
-            double s = 0;
+            double acc = 0;
             for (int k = 0; k < K; k++)
-                s += h16(x[i * K + k]) * h16(w[j * K + k]);
-            refm[i * N + j] = s;
-            ref[i * N + j] = s + h16(b[j]);
+                acc += h16(x[i * K + k]) * h16(w[j * K + k]);
+            refm[i * N + j] = acc;
+            ref[i * N + j] = acc + h16(b[j]);
         }
     double *gy = tt_read(ctx, y), *gm = tt_read(ctx, ym);
-    check_close("autocast linear", gy, ref, M * N, 2e-3, 1e-3);   /* f32 accumulation, f16 result */
-    check_close("autocast matmul", gm, refm, M * N, 2e-3, 1e-3);
-    free(gy), free(gm);
+    char what[64];
+    snprintf(what, sizeof what, "autocast linear %dx%dx%d", M, K, N);
+    check_close(what, gy, ref, M * N, 2e-3, 1e-3);   /* f32 accumulation, f16 result */
+    snprintf(what, sizeof what, "autocast matmul %dx%dx%d", M, K, N);
+    check_close(what, gm, refm, M * N, 2e-3, 1e-3);
+    free(gy), free(gm), free(ref), free(refm);
     wt_tensor *y32 = wt_linear(ctx, tx, tw, tb);   /* off again: f32 */
     CHECK(y32 && wt_dtype_of(y32) == WT_F32);
     wt_release(y), wt_release(ym), wt_release(y32), wt_release(twt);
     free(x), free(w), free(b);
     wt_release(tx), wt_release(tw), wt_release(tb);
+}
 
+/* causal attention over q, k, v [1, H, L, D] under autocast against f64 (D 64: the tensor-core
+ * flash kernel where the device has one) */
+static void check_attention(int H, int L, int D) {
+    int n = H * L * D;
+    double *q = rnd(n, -1, 1, false), *k = rnd(n, -1, 1, false), *v = rnd(n, -1, 1, false);
+    wt_tensor *tq = tt_upload(ctx, WT_F32, WT_SHAPE(1, H, L, D), q), *tk = tt_upload(ctx, WT_F32, WT_SHAPE(1, H, L, D), k),
+              *tv = tt_upload(ctx, WT_F32, WT_SHAPE(1, H, L, D), v);
+    wt_dtype was = wt_set_autocast(ctx, WT_F16);
+    wt_tensor *ay = wt_scaled_dot_product_attention(ctx, tq, tk, tv, &(wt_attention_desc){ .causal = true });
+    wt_set_autocast(ctx, was);
+    CHECKF(ay && wt_dtype_of(ay) == WT_F16, "attention under autocast: %s", wt_last_error(ctx));
+    double *aref = malloc((size_t)n * sizeof *aref), *sc = malloc((size_t)L * sizeof *sc);
+    for (int h = 0; h < H; h++)
+        for (int i = 0; i < L; i++) {
+            double mx = -INFINITY, sum = 0;
+            for (int j = 0; j <= i; j++) {
+                sc[j] = 0;
+                for (int d = 0; d < D; d++)
+                    sc[j] += h16(q[(h * L + i) * D + d]) * h16(k[(h * L + j) * D + d]);
+                sc[j] /= sqrt((double)D);
+                mx = fmax(mx, sc[j]);
+            }
+            for (int j = 0; j <= i; j++)
+                sum += (sc[j] = exp(sc[j] - mx));
+            for (int d = 0; d < D; d++) {
+                double o = 0;
+                for (int j = 0; j <= i; j++)
+                    o += sc[j] / sum * h16(v[(h * L + j) * D + d]);
+                aref[(h * L + i) * D + d] = o;
+            }
+        }
+    double *ga = tt_read(ctx, ay);
+    char what[64];
+    snprintf(what, sizeof what, "autocast attention H%d L%d D%d", H, L, D);
+    check_close(what, ga, aref, n, 3e-3, 3e-3);   /* probabilities may be f16 */
+    free(ga), free(aref), free(sc), free(q), free(k), free(v);
+    wt_release(ay), wt_release(tq), wt_release(tk), wt_release(tv);
+}
+
+static void test_forward(void) {
+    check_linear(5, 12, 7);
+    check_linear(32, 64, 48);
+    wt_dtype was;
     /* conv2d: x [2, 3, 6, 6], w [4, 3, 3, 3], b [4], padding 1 */
     enum { B = 2, C = 3, H = 6, W = 6, KO = 4 };
     double *cx = rnd(B * C * H * W, -1, 1, false), *cw = rnd(KO * C * 9, -0.5, 0.5, false), *cb = rnd(KO, -1, 1, false);
@@ -123,39 +171,8 @@ static void test_forward(void) {
     free(gc), free(cref), free(cx), free(cw), free(cb);
     wt_release(cy), wt_release(tcx), wt_release(tcw), wt_release(tcb);
 
-    /* attention: q, k, v [1, 2, 5, 8], causal */
-    enum { HH = 2, L = 5, D = 8 };
-    double *q = rnd(HH * L * D, -1, 1, false), *k = rnd(HH * L * D, -1, 1, false), *v = rnd(HH * L * D, -1, 1, false);
-    wt_tensor *tq = tt_upload(ctx, WT_F32, WT_SHAPE(1, HH, L, D), q), *tk = tt_upload(ctx, WT_F32, WT_SHAPE(1, HH, L, D), k),
-              *tv = tt_upload(ctx, WT_F32, WT_SHAPE(1, HH, L, D), v);
-    was = wt_set_autocast(ctx, WT_F16);
-    wt_tensor *ay = wt_scaled_dot_product_attention(ctx, tq, tk, tv, &(wt_attention_desc){ .causal = true });
-    wt_set_autocast(ctx, was);
-    CHECKF(ay && wt_dtype_of(ay) == WT_F16, "attention under autocast: %s", wt_last_error(ctx));
-    double aref[HH * L * D];
-    for (int h = 0; h < HH; h++)
-        for (int i = 0; i < L; i++) {
-            double s[L], mx = -INFINITY, sum = 0;
-            for (int j = 0; j <= i; j++) {
-                s[j] = 0;
-                for (int d = 0; d < D; d++)
-                    s[j] += h16(q[(h * L + i) * D + d]) * h16(k[(h * L + j) * D + d]);
-                s[j] /= sqrt((double)D);
-                mx = fmax(mx, s[j]);
-            }
-            for (int j = 0; j <= i; j++)
-                sum += (s[j] = exp(s[j] - mx));
-            for (int d = 0; d < D; d++) {
-                double o = 0;
-                for (int j = 0; j <= i; j++)
-                    o += s[j] / sum * h16(v[(h * L + j) * D + d]);
-                aref[(h * L + i) * D + d] = o;
-            }
-        }
-    double *ga = tt_read(ctx, ay);
-    check_close("autocast attention", ga, aref, HH * L * D, 3e-3, 3e-3);   /* probabilities may be f16 */
-    free(ga), free(q), free(k), free(v);
-    wt_release(ay), wt_release(tq), wt_release(tk), wt_release(tv);
+    check_attention(2, 5, 8);
+    check_attention(2, 16, 64);
 
     /* the f32 list: f16 inputs give f32 results; other ops keep their dtype */
     double sv[12];
@@ -192,11 +209,10 @@ static void test_forward(void) {
 
 /* ---- gradients of an autocast model ---- */
 
-static void test_gradients(void) {
+static void test_gradients(int M, int K, int N) {
     /* loss = sum(f32(linear(x, w, b))^2) / 2 + sum(f32(conv2d(img, cw))) with autocast around the
      * products: dL/dw = h^T x, dL/db = sum_rows h (h = the f16 product), dL/dcw = sum of the
      * input windows; on the f16-rounded values in f64 */
-    enum { M = 6, K = 10, N = 4 };
     double *x = rnd(M * K, -1, 1, true), *w = rnd(N * K, -1, 1, false), *b = rnd(N, -1, 1, false);
     double *img = rnd(2 * 2 * 5 * 5, -1, 1, true), *cw = rnd(3 * 2 * 9, -1, 1, false);
     wt_tensor *tx = tt_upload(ctx, WT_F32, WT_SHAPE(M, K), x), *tw = tt_upload(ctx, WT_F32, WT_SHAPE(N, K), w),
@@ -215,7 +231,8 @@ static void test_gradients(void) {
     CHECKF(loss && wt_backward(ctx, loss, NULL, NULL) == WT_OK, "backward: %s", wt_last_error(ctx));
     wt_tensor *gw = wt_grad(ctx, tw), *gb = wt_grad(ctx, tb), *gcw = wt_grad(ctx, tcw);
     CHECK(gw && gb && gcw && wt_dtype_of(gw) == WT_F32 && wt_dtype_of(gb) == WT_F32 && wt_dtype_of(gcw) == WT_F32);
-    double hv[M * N], rw[N * K] = { 0 }, rb[N] = { 0 }, rc[3 * 2 * 9] = { 0 };
+    double *hv = calloc((size_t)(M * N), sizeof *hv), *rw = calloc((size_t)(N * K), sizeof *rw);
+    double *rb = calloc((size_t)N, sizeof *rb), rc[3 * 2 * 9] = { 0 };
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
             double s = h16(b[j]);
@@ -246,7 +263,7 @@ static void test_gradients(void) {
     wt_release(h), wt_release(c), wt_release(h32), wt_release(c32), wt_release(sq), wt_release(s1);
     wt_release(half), wt_release(s2), wt_release(loss);
     wt_release(tx), wt_release(tw), wt_release(tb), wt_release(ti), wt_release(tcw);
-    free(x), free(w), free(b), free(img), free(cw);
+    free(x), free(w), free(b), free(img), free(cw), free(hv), free(rw), free(rb);
 }
 
 /* ---- GradScaler ---- */
@@ -451,7 +468,12 @@ int main(void) {
         return 1;
     }
     test_forward();
-    test_gradients();
+    test_gradients(6, 10, 4);
+    /* with a GradScaler alive the backward's f16 products take the tensor cores where the device
+     * has them (sizes that fit: K, M, N multiples of 16) */
+    wt_grad_scaler *live = wt_grad_scaler_create(ctx, NULL);
+    test_gradients(32, 64, 48);
+    wt_grad_scaler_destroy(live);
     test_scaler();
     /* a scaler outliving its context: destroyed after it, with no crash or leak */
     wt_context *c2 = wt_context_create(f.g.dev, &(wt_context_desc){ .allocator = test_allocator(&f.ta) });
