@@ -15,7 +15,8 @@ Prints one JSON line on stdout whose keys are bench/train.c's row keys:
    "gpt_peak_MiB":    as cnn_peak_MiB
    "gpt_amp_step_ms": the GPT under torch.autocast("cuda", float16) with a GradScaler (f32
                       master weights)
-   "gpt_amp_peak_MiB"}
+   "gpt_amp_peak_MiB",
+   "cnn_amp_step_ms": the digits CNN under torch.autocast("cuda", float16) with a GradScaler}
 or {"error": reason} with exit status 1 when torch or CUDA is missing.  A non-finite loss is an
 error too.
 """
@@ -109,21 +110,33 @@ def main():
 
     MiB = 1024.0 * 1024.0
     N = a.cnn_batch
-    p = [(torch.randn(s, device=dev, generator=g) * 0.2).requires_grad_() for s in cnn_shapes()]
-    x = torch.randn(N, 1, 8, 8, device=dev, generator=g)
-    y = torch.randint(0, 10, (N,), device=dev, generator=g)
-    opt = torch.optim.SGD(p, lr=CNN_LR, momentum=CNN_MOMENTUM)
+    for amp in (False, True):
+        p = [(torch.randn(s, device=dev, generator=g) * 0.2).requires_grad_() for s in cnn_shapes()]
+        x = torch.randn(N, 1, 8, 8, device=dev, generator=g)
+        y = torch.randint(0, 10, (N,), device=dev, generator=g)
+        opt = torch.optim.SGD(p, lr=CNN_LR, momentum=CNN_MOMENTUM)
+        scaler = torch.amp.GradScaler("cuda") if amp else None
 
-    def cnn_step():
-        opt.zero_grad(set_to_none=True)
-        loss = cnn_loss(F, p, x, y)
-        loss.backward()
-        opt.step()
-        return loss.detach()
+        def cnn_step():
+            opt.zero_grad(set_to_none=True)
+            if amp:
+                with torch.autocast("cuda", dtype=torch.float16):
+                    loss = cnn_loss(F, p, x, y)
+                scaler.scale(loss).backward()
+                scaler.step(opt)
+                scaler.update()
+            else:
+                loss = cnn_loss(F, p, x, y)
+                loss.backward()
+                opt.step()
+            return loss.detach()
 
-    t, peak = time_steps(torch, cnn_step, a.runs)
-    out["cnn_step_ms"], out["cnn_peak_MiB"] = t * 1e3, peak / MiB
-    del p, x, y, opt
+        t, peak = time_steps(torch, cnn_step, a.runs)
+        if amp:
+            out["cnn_amp_step_ms"] = t * 1e3
+        else:
+            out["cnn_step_ms"], out["cnn_peak_MiB"] = t * 1e3, peak / MiB
+        del p, x, y, opt, scaler, cnn_step
 
     L, C, H, T, B, V = [int(v) for v in a.gpt.split(",")]
     for amp in (False, True):

@@ -5,9 +5,12 @@
  *                  momentum 0.9: GPU time per step (ms)
  *   gpt step       GPT-2 small's shape (12 layers, width 768, 12 heads, sequence 512, batch 8,
  *                  vocabulary 50257), f32, AdamW: GPU time per step (ms)
- *   gpt amp step   the same in mixed precision (f16 activations, f32 master weights, loss scaling)
- *                  against torch.autocast(float16): printed as not available while wt has no
- *                  mixed-precision training (issue 19, item 6)
+ *   gpt amp step   the same in mixed precision against torch.autocast(float16) + GradScaler: the
+ *                  forward under wt_set_autocast(WT_F16) (products, convolutions and attention in
+ *                  f16 on f32 master weights; layer_norm and the loss in f32), the loss scaled,
+ *                  the gradients unscaled and checked for inf/NaN on the GPU, the step skipped
+ *                  there on an overflow, the scale updated (wt_grad_scaler_*): GPU time per step
+ *   cnn amp step   the digits CNN likewise (SGD with momentum)
  *   peak memory    wt_stats.peak_allocated_bytes of a context that ran only that model's steps
  *                  (the pool: live and pooled buffers, warm-up included), beside
  *                  torch.cuda.max_memory_allocated over the timed steps (MiB)
@@ -49,7 +52,8 @@
     X(cnn_peak_MiB, "digits CNN peak GPU memory", "MiB", 1.2)                                \
     X(gpt_step_ms, "GPT step f32 (AdamW)", "ms", 1 / 0.9)                                     \
     X(gpt_peak_MiB, "GPT peak GPU memory f32", "MiB", 1.2)                                   \
-    X(gpt_amp_step_ms, "GPT step mixed precision f16 (AdamW)", "ms", 1 / 0.5)
+    X(gpt_amp_step_ms, "GPT step mixed precision f16 (AdamW)", "ms", 1 / 0.5)                \
+    X(cnn_amp_step_ms, "digits CNN step amp f16 (SGD momentum)", "ms", NAN)   /* no target: reported */
 
 enum {
 #define X(key, name, unit, rel) TRAIN_ROW_##key,
@@ -57,7 +61,7 @@ enum {
 #undef X
     TRAIN_ROW_COUNT
 };
-_Static_assert(TRAIN_ROW_COUNT == 5, "train rows: update the count and bench/baseline_train.py");
+_Static_assert(TRAIN_ROW_COUNT == 6, "train rows: update the count and bench/baseline_train.py");
 
 static const double train_rel[] = {
 #define X(key, name, unit, rel) rel,
@@ -91,6 +95,7 @@ typedef struct tb {
 /* ---- the models ---------------------------------------------------------------------------- */
 typedef struct model {
     bool gpt;
+    bool amp;                 /* forward under autocast, a GradScaler (the amp rows) */
     gpt_shape g;
     int np;
     wt_tensor *p[2 + 12 * 64 + 2];
@@ -183,8 +188,9 @@ static wt_tensor *cnn_loss(wt_context *ctx, wt_tensor *const *p, wt_tensor *x, w
     wt_tensor *m2 = wt_max_pool2d(ctx, r2, &pd, NULL);
     wt_tensor *f = wt_reshape(ctx, m2, WT_SHAPE(wt_size(x, 0), 128));
     wt_tensor *logits = wt_linear(ctx, f, p[4], p[5]);
-    wt_tensor *loss = wt_cross_entropy(ctx, logits, y, NULL);
-    REL(c1), REL(r1), REL(m1), REL(c2), REL(r2), REL(m2), REL(f), REL(logits);
+    wt_tensor *l32 = wt_cast(ctx, logits, WT_F32);   /* a no-op (a new reference) in f32 */
+    wt_tensor *loss = wt_cross_entropy(ctx, l32, y, NULL);
+    REL(c1), REL(r1), REL(m1), REL(c2), REL(r2), REL(m2), REL(f), REL(logits), REL(l32);
     return loss;
 }
 
@@ -229,8 +235,9 @@ static wt_tensor *gpt_loss(wt_context *ctx, wt_tensor *const *p, const gpt_shape
     wt_tensor *logits = wt_linear(ctx, xf, p[0], NULL);
     wt_tensor *l2 = wt_reshape(ctx, logits, WT_SHAPE(B * T, g->V));
     wt_tensor *t2 = wt_reshape(ctx, tgt, WT_SHAPE(B * T));
-    wt_tensor *loss = wt_cross_entropy(ctx, l2, t2, NULL);
-    REL(x), REL(xf), REL(logits), REL(l2), REL(t2);
+    wt_tensor *l32 = wt_cast(ctx, l2, WT_F32);   /* autocast: the loss in f32, as torch's */
+    wt_tensor *loss = wt_cross_entropy(ctx, l32, t2, NULL);
+    REL(x), REL(xf), REL(logits), REL(l2), REL(t2), REL(l32);
     return loss;
 }
 
@@ -253,20 +260,36 @@ static wt_optimizer *model_optimizer(tb *b, model *m) {
 /* One step recorded (nothing read back): loss, backward, the optimizer, gradients dropped.  The
  * loss is returned (a new reference) or NULL on an error.  live (or NULL) receives
  * wt_stats.live_bytes once the forward is recorded and once the backward is. */
-static wt_tensor *model_step(tb *b, model *m, wt_optimizer *o, wt_tensor *x, wt_tensor *y, uint64_t *live) {
+static wt_tensor *model_step(tb *b, model *m, wt_optimizer *o, wt_grad_scaler *sc, wt_tensor *x, wt_tensor *y,
+                             uint64_t *live) {
     wt_context *ctx = b->ctx;
     wt_stats st;
+    wt_dtype was_ac = m->amp ? wt_set_autocast(ctx, WT_F16) : WT_DTYPE_DEFAULT;
     wt_tensor *loss = m->gpt ? gpt_loss(ctx, m->p, &m->g, x, y) : cnn_loss(ctx, m->p, x, y);
+    if (m->amp)
+        wt_set_autocast(ctx, was_ac);
     if (!bench_got(ctx, &b->errors, m->gpt ? "gpt forward" : "cnn forward", loss))
         return NULL;
     if (live) {
         wt_get_stats(ctx, &st);
         live[0] = st.live_bytes;
     }
-    if (wt_backward(ctx, loss, NULL, NULL) != WT_OK) {
+    wt_tensor *scaled = sc ? wt_grad_scaler_scale(sc, loss) : NULL;
+    if ((sc && !scaled) || wt_backward(ctx, sc ? scaled : loss, NULL, NULL) != WT_OK) {
         bench_got(ctx, &b->errors, "backward", NULL);
-        REL(loss);
+        REL(loss), REL(scaled);
         return NULL;
+    }
+    REL(scaled);
+    if (sc) {   /* unscale, the step (a no-op on the GPU after an overflow), the scale's update */
+        if (wt_grad_scaler_step(sc, o) != WT_OK || wt_grad_scaler_update(sc) != WT_OK) {
+            bench_got(ctx, &b->errors, "scaler step", NULL);
+            REL(loss);
+            return NULL;
+        }
+        for (int i = 0; i < m->np; i++)
+            wt_zero_grad(ctx, m->p[i]);
+        return loss;
     }
     if (live) {
         wt_get_stats(ctx, &st);
@@ -345,7 +368,8 @@ static void profile_steps(tb *b, model *m, wt_optimizer *o, wt_tensor *x, wt_ten
 
 /* Times the steps of one model on its own context: *step_key gets best seconds per step (ms),
  * *peak_key the context's peak pool bytes (MiB). */
-static void time_model(bench_wt *w, tb *b, bool gpt, const train_cfg *cfg, const char *step_key, const char *peak_key) {
+static void time_model(bench_wt *w, tb *b, bool gpt, bool amp, const train_cfg *cfg, const char *step_key,
+                       const char *peak_key) {
     b->ctx = model_context(w, b, gpt ? "bench train gpt" : "bench train cnn");
     if (!b->ctx) {
         b->errors++;
@@ -354,9 +378,18 @@ static void time_model(bench_wt *w, tb *b, bool gpt, const train_cfg *cfg, const
     wt_manual_seed(b->ctx, 1234);
     model m;
     wt_optimizer *o = NULL;
+    wt_grad_scaler *sc = NULL;
     wt_tensor *x = NULL, *y = NULL;
     const gpt_shape *g = &cfg->gpt;
     if (!model_init(b, &m, gpt, g) || !(o = model_optimizer(b, &m)))
+        goto out;
+    if (amp && !wt_context_has_f16(b->ctx)) {
+        snprintf(bench_find_row(b->rep, step_key)->note, sizeof b->rep->rows[0].note,
+                 "not available: the device has no shader-f16");
+        goto out;
+    }
+    m.amp = amp;
+    if (amp && !bench_got(b->ctx, &b->errors, "grad scaler", sc = wt_grad_scaler_create(b->ctx, NULL)))
         goto out;
     if (gpt) {
         x = random_labels(b->ctx, WT_SHAPE(g->B, g->T), g->V, 11);
@@ -379,7 +412,7 @@ static void time_model(bench_wt *w, tb *b, bool gpt, const train_cfg *cfg, const
             wt_get_stats(b->ctx, &st0);
         uint64_t g0 = bench_gpu_ns(b->ctx);
         double s0 = bench_now_s();
-        wt_tensor *loss = model_step(b, &m, o, x, y, last_step ? live : NULL);
+        wt_tensor *loss = model_step(b, &m, o, sc, x, y, last_step ? live : NULL);
         if (!loss || wt_sync(b->ctx) != WT_OK) {
             bench_got(b->ctx, &b->errors, "step", NULL);
             REL(loss);
@@ -416,6 +449,17 @@ static void time_model(bench_wt *w, tb *b, bool gpt, const train_cfg *cfg, const
              n, warm, med * 1e3, wmed * 1e3, first, last);
     wt_stats st;
     wt_get_stats(b->ctx, &st);
+    if (sc) {   /* the scale after the run: halved once per skipped step */
+        wt_tensor *sv = wt_grad_scaler_get_scale(sc);
+        double scale = NAN;
+        if (!sv || wt_item(b->ctx, sv, &scale) != WT_OK)
+            bench_got(b->ctx, &b->errors, "scale", NULL);
+        REL(sv);
+        size_t len = strlen(row->note);
+        snprintf(row->note + len, sizeof row->note - len, "; loss scale %g", scale);
+    }
+    if (!peak_key)
+        goto out;
     bench_info(b->rep, gpt ? "wt gpt" : "wt cnn",
                "a step: %llu ops, %llu dispatches (%llu fused away) in %llu submits; %llu kernels compiled; "
                "graph nodes alive between steps: %llu", (unsigned long long)(st1.ops - st0.ops),
@@ -430,6 +474,7 @@ static void time_model(bench_wt *w, tb *b, bool gpt, const train_cfg *cfg, const
              (double)live[0] / 1048576.0, (double)live[1] / 1048576.0);
 out:
     REL(x), REL(y);
+    wt_grad_scaler_destroy(sc);
     wt_optimizer_destroy(o);
     model_free(&m);
     wt_context_destroy(b->ctx);
@@ -500,7 +545,7 @@ static bool agree_run(tb *b, model *m, wt_tensor *x, wt_tensor *y, int steps, co
     for (int s = 0; s < steps && ok; s++) {
         wt_tensor *xv = wt_select(b->ctx, x, 0, s), *yv = wt_select(b->ctx, y, 0, s);
         wt_tensor *xb = xv ? wt_contiguous(b->ctx, xv) : NULL, *yb = yv ? wt_contiguous(b->ctx, yv) : NULL;
-        wt_tensor *loss = xb && yb ? model_step(b, m, o, xb, yb, NULL) : NULL;
+        wt_tensor *loss = xb && yb ? model_step(b, m, o, NULL, xb, yb, NULL) : NULL;
         double v = NAN;
         ok = loss && wt_item(b->ctx, loss, &v) == WT_OK;
         if (ok)
@@ -748,7 +793,7 @@ int bench_train_cli(int argc, char **argv) {
     bench_report *rep;
     bench_wt w;
     bench_size size;
-    if (!bench_wt_start(&opt, "train", false, &rep, &w, &size))
+    if (!bench_wt_start(&opt, "train", true, &rep, &w, &size))   /* f16: the amp rows */
         return 2;
     tb b = { .opt = &opt, .rep = rep };
     if (cfg.agree) {
@@ -776,11 +821,13 @@ int bench_train_cli(int argc, char **argv) {
     TRAIN_ROWS(X)
 #undef X
     bench_say(&opt, "cnn steps");
-    time_model(&w, &b, false, &cfg, "cnn_step_ms", "cnn_peak_MiB");
+    time_model(&w, &b, false, false, &cfg, "cnn_step_ms", "cnn_peak_MiB");
     bench_say(&opt, "gpt steps");
-    time_model(&w, &b, true, &cfg, "gpt_step_ms", "gpt_peak_MiB");
-    snprintf(bench_find_row(rep, "gpt_amp_step_ms")->note, sizeof rep->rows[0].note,
-             "not available: wt has no mixed-precision training yet (f16 autograd, loss scaling)");
+    time_model(&w, &b, true, false, &cfg, "gpt_step_ms", "gpt_peak_MiB");
+    bench_say(&opt, "gpt amp steps");
+    time_model(&w, &b, true, true, &cfg, "gpt_amp_step_ms", NULL);
+    bench_say(&opt, "cnn amp steps");
+    time_model(&w, &b, false, true, &cfg, "cnn_amp_step_ms", NULL);
     bench_wt_done(&w, rep);
     for (int i = 0; i < rep->info_count; i++)   /* the suite's own context ran nothing: the models' lines say it */
         if (!strcmp(rep->info_key[i], "wt"))

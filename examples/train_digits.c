@@ -2,7 +2,7 @@
  * training loop, evaluation, checkpoint.
  *
  *   cc train_digits.c $(pkg-config --cflags --libs wgc) -lm -o train_digits
- *   ./train_digits [--model mlp|cnn] [--epochs N] [--checkpoint FILE] [--data digits.csv.gz]
+ *   ./train_digits [--model mlp|cnn] [--epochs N] [--checkpoint FILE] [--data digits.csv.gz] [--amp]
  *
  * The data set is Debian's copy in python3-sklearn (wt_digits_load's default path): 1,797 8x8
  * images, 1,498 for training and 299 held out (every sixth row of the file), each pixel
@@ -17,6 +17,9 @@
  * on the GPU and lazy: a step is recorded, and only the per-epoch figures are read back.  At the
  * end the model and the optimizer go to a safetensors checkpoint, which is loaded into a fresh
  * model to check that it scores the same.
+ * With --amp (mixed precision, as torch.autocast(float16) + GradScaler) the forward passes run
+ * under autocast (f16 products on f32 master weights), the logits are cast to f32 for the loss,
+ * and a GradScaler scales the loss, unscales the gradients and skips steps that overflowed.
  * Prints one line per epoch and "train_digits: ok" when the held-out accuracy reaches 97%.
  * `wgc demo train` runs this same code (train_digits.h). */
 #ifndef _POSIX_C_SOURCE
@@ -41,6 +44,7 @@
 
 typedef struct model {
     train_digits_model kind;
+    bool amp;                       /* forward under autocast, f32 logits */
     int n;                          /* parameters: weight, bias pairs */
     wt_tensor *p[NPARAM];           /* w1, b1, w2, b2 (, w3, b3) */
 } model;
@@ -77,6 +81,7 @@ static wt_status model_init(wt_context *ctx, train_digits_model kind, model *m) 
 static void model_zeros(wt_context *ctx, const model *like, model *m) {
     memset(m, 0, sizeof *m);
     m->kind = like->kind;
+    m->amp = like->amp;
     m->n = like->n;
     for (int i = 0; i < m->n; i++)
         m->p[i] = wt_zeros(ctx, WT_F32, wt_ndim(like->p[i]), wt_shape(like->p[i]));
@@ -107,8 +112,23 @@ static wt_tensor *conv_block(wt_context *ctx, wt_tensor *x, wt_tensor *w, wt_ten
     return p;
 }
 
-/* logits of x [B, 64].  Every op is recorded for autograd while grad mode is on. */
+static wt_tensor *forward_ops(wt_context *ctx, const model *m, wt_tensor *x, bool train);
+
+/* f32 logits of x [B, 64].  Every op is recorded for autograd while grad mode is on.  With amp
+ * the model runs under autocast (its products in f16) and the logits are cast back to f32: the
+ * loss wants f32, as torch's autocast gives it. */
 static wt_tensor *forward(wt_context *ctx, const model *m, wt_tensor *x, bool train) {
+    if (!m->amp)
+        return forward_ops(ctx, m, x, train);
+    wt_dtype was = wt_set_autocast(ctx, WT_F16);
+    wt_tensor *h = forward_ops(ctx, m, x, train);
+    wt_set_autocast(ctx, was);
+    wt_tensor *logits = wt_cast(ctx, h, WT_F32);
+    wt_release(h);
+    return logits;
+}
+
+static wt_tensor *forward_ops(wt_context *ctx, const model *m, wt_tensor *x, bool train) {
     if (m->kind == TRAIN_DIGITS_MLP) {
         wt_tensor *z = wt_linear(ctx, x, m->p[0], m->p[1]);
         wt_tensor *h = wt_relu(ctx, z);
@@ -159,11 +179,13 @@ typedef struct run {                /* what train_digits holds, released in one 
     wt_tensor *xtr, *ytr, *xte, *yte;
     model m, m2;
     wt_optimizer *opt;
+    wt_grad_scaler *scaler;         /* amp */
 } run;
 
 static void run_free(run *r) {
     free(r->raw), free(r->labels), free(r->order);
     wt_optimizer_destroy(r->opt);
+    wt_grad_scaler_destroy(r->scaler);
     model_release(&r->m);
     model_release(&r->m2);
     wt_release(r->xtr), wt_release(r->ytr), wt_release(r->xte), wt_release(r->yte);
@@ -237,6 +259,14 @@ int train_digits(wt_context *ctx, const train_digits_opts *o,
     /* model and optimizer: weight decay on the weights only (a group each) */
     if (model_init(ctx, o->model, &r.m) != WT_OK)
         return fail(ctx, &r, err, err_size, "init");
+    r.m.amp = o->amp;
+    if (o->amp && !wt_context_has_f16(ctx)) {
+        snprintf(err, err_size, "mixed precision needs a device with shader-f16 (WG_FEATURE_SHADER_F16)");
+        run_free(&r);
+        return 1;
+    }
+    if (o->amp && !(r.scaler = wt_grad_scaler_create(ctx, NULL)))   /* torch's defaults */
+        return fail(ctx, &r, err, err_size, "amp");
     wt_tensor *weights[NPARAM / 2], *biases[NPARAM / 2];
     for (int i = 0; i < r.m.n; i++) {   /* leaves whose gradients wt_backward accumulates */
         if (wt_set_requires_grad(ctx, r.m.p[i], true) != WT_OK)
@@ -293,7 +323,10 @@ int train_digits(wt_context *ctx, const train_digits_opts *o,
             wt_tensor *acc = wt_add(ctx, loss_sum, ld);
             wt_release(loss_sum), wt_release(ld);
             loss_sum = acc;
-            wt_status st = wt_backward(ctx, loss, NULL, NULL);   /* each parameter's .grad */
+            wt_tensor *scaled = r.scaler ? wt_grad_scaler_scale(r.scaler, loss) : loss;   /* amp: loss * scale */
+            wt_status st = wt_backward(ctx, scaled, NULL, NULL);   /* each parameter's .grad */
+            if (scaled != loss)
+                wt_release(scaled);
             wt_release(logits), wt_release(x), wt_release(y), wt_release(loss);
             if (st != WT_OK) {
                 wt_release(loss_sum);
@@ -302,7 +335,10 @@ int train_digits(wt_context *ctx, const train_digits_opts *o,
             double l = wt_lr_at(&sched, e * steps_per_epoch + s);
             wt_optimizer_set_lr(r.opt, 0, l);
             wt_optimizer_set_lr(r.opt, 1, l);
-            if (wt_optimizer_step_grads(r.opt) != WT_OK) {
+            /* amp: the gradients unscaled, the step a no-op on the GPU when one is inf or NaN, the
+             * scale updated; nothing read back */
+            if (r.scaler ? wt_grad_scaler_step(r.scaler, r.opt) != WT_OK || wt_grad_scaler_update(r.scaler) != WT_OK
+                         : wt_optimizer_step_grads(r.opt) != WT_OK) {
                 wt_release(loss_sum);
                 return fail(ctx, &r, err, err_size, "step");
             }
@@ -355,26 +391,34 @@ static void print_epoch(const train_digits_epoch *e, void *user) {
 
 int main(int argc, char **argv) {
     train_digits_opts o = { .checkpoint = "train_digits.safetensors" };
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--epochs"))
-            o.epochs = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--checkpoint"))
-            o.checkpoint = argv[i + 1];
-        else if (!strcmp(argv[i], "--data"))
-            o.data = argv[i + 1];
-        else if (!strcmp(argv[i], "--model") && !strcmp(argv[i + 1], "cnn"))
-            o.model = TRAIN_DIGITS_CNN;
-        else if (!strcmp(argv[i], "--model") && !strcmp(argv[i + 1], "mlp"))
-            o.model = TRAIN_DIGITS_MLP;
+    for (int i = 1; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : "";
+        if (!strcmp(argv[i], "--amp"))
+            o.amp = true;
+        else if (!strcmp(argv[i], "--epochs") && *v)
+            o.epochs = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--checkpoint") && *v)
+            o.checkpoint = argv[++i];
+        else if (!strcmp(argv[i], "--data") && *v)
+            o.data = argv[++i];
+        else if (!strcmp(argv[i], "--model") && (!strcmp(v, "cnn") || !strcmp(v, "mlp")))
+            o.model = !strcmp(argv[++i], "cnn") ? TRAIN_DIGITS_CNN : TRAIN_DIGITS_MLP;
         else {
-            fprintf(stderr, "usage: train_digits [--model mlp|cnn] [--epochs N] [--checkpoint FILE] [--data FILE]\n");
+            fprintf(stderr, "usage: train_digits [--model mlp|cnn] [--epochs N] [--checkpoint FILE] [--data FILE] "
+                    "[--amp]\n");
             return 2;
         }
     }
     wg_error err;
     wg_instance *inst = wg_instance_create(NULL, &err);
     wg_adapter *ad = inst ? wg_instance_request_adapter(inst, NULL, &err) : NULL;
-    wg_device *dev = ad ? wg_adapter_create_device(ad, NULL, &err) : NULL;
+    wg_device_desc dd = { .label = "train_digits" };
+    static const wg_feature amp_features[] = { WG_FEATURE_SHADER_F16, WG_FEATURE_COOPERATIVE_MATRIX,
+                                               WG_FEATURE_WORKGROUP_MATRIX };
+    for (size_t i = 0; o.amp && ad && i < sizeof amp_features / sizeof *amp_features; i++)   /* f16, tensor cores */
+        if (wg_adapter_has_feature(ad, amp_features[i]))
+            dd.required_features |= WG_FEATURE_BIT(amp_features[i]);
+    wg_device *dev = ad ? wg_adapter_create_device(ad, &dd, &err) : NULL;
     if (!dev) {
         fprintf(stderr, "train_digits: %s\n", err.message);
         wg_instance_release(inst);
@@ -391,8 +435,8 @@ int main(int argc, char **argv) {
     else {
         printf("checkpoint %s: reloaded model's test accuracy %.2f%%\n", o.checkpoint, 100 * res.reloaded_acc);
         bool ok = res.test_acc >= 0.97 && res.reloaded_acc == res.test_acc;
-        printf("train_digits: %s (%s, test accuracy %.2f%%, %.1f s)\n", ok ? "ok" : "FAILED",
-               o.model == TRAIN_DIGITS_CNN ? "cnn" : "mlp", 100 * res.test_acc, res.seconds);
+        printf("train_digits: %s (%s%s, test accuracy %.2f%%, %.1f s)\n", ok ? "ok" : "FAILED",
+               o.model == TRAIN_DIGITS_CNN ? "cnn" : "mlp", o.amp ? ", amp" : "", 100 * res.test_acc, res.seconds);
         rc = ok ? 0 : 1;
     }
     wt_context_destroy(ctx);

@@ -20,6 +20,7 @@ typedef struct train_digits_opts {
     const char *checkpoint;   /* NULL: none written */
     const char *data;         /* NULL: python3-sklearn's digits.csv.gz */
     uint64_t seed;            /* wt's generator and the batch order */
+    bool amp;                 /* mixed precision: forward under autocast (f16), a GradScaler */
 } train_digits_opts;
 
 typedef struct train_digits_epoch {

@@ -948,6 +948,71 @@ wt_status wt_digits_load(wt_context *ctx, const char *path, wt_digits *out);
 void wt_digits_free(wt_context *ctx, wt_digits *d);
 /* ---- end of training ------------------------------------------------------------------------ */
 
+/* ---- mixed precision: autocast and loss scaling (src/tensor/amp.c; doc/train.md) ----------- */
+/* torch.autocast(dtype=float16) and torch.cuda.amp.GradScaler.  Under autocast the f16 list
+ * (wt_matmul, wt_matmul_ex, wt_linear, wt_conv2d, wt_scaled_dot_product_attention) casts its
+ * float inputs to f16 and runs the f16 kernels (f32 accumulation): f16 results.  While autocast
+ * is on or a GradScaler of the context lives (the backward of an autocast forward), f16 products
+ * and f16 attention of the DEFAULT precision run as WT_MATMUL_F16_TENSOR / WT_ATTENTION_F16_TENSOR:
+ * on tensor cores where the device has cooperative matrices and the shape fits.  The f32 list (wt_softmax, wt_log_softmax,
+ * wt_layer_norm, wt_rms_norm) casts its inputs to f32: f32 results.  Other ops run in the
+ * dtype they are given.  The casts are ops recorded on the tape like any other, so gradients
+ * reach the f32 parameters (master weights) as f32 and the optimizers update those.  Losses
+ * take f32 logits (wt_cast them: an f16 loss cannot carry a scaled gradient).  Call
+ * wt_backward outside the autocast region, as torch advises.
+ *
+ *     wt_grad_scaler *sc = wt_grad_scaler_create(ctx, NULL);     // 65536, x2 per 2000, x0.5
+ *     wt_dtype was = wt_set_autocast(ctx, WT_F16);
+ *     wt_tensor *logits = forward(ctx, &model, x);              // f16
+ *     wt_set_autocast(ctx, was);
+ *     wt_tensor *l32 = wt_cast(ctx, logits, WT_F32);
+ *     wt_tensor *loss = wt_cross_entropy(ctx, l32, y, NULL);
+ *     wt_tensor *scaled = wt_grad_scaler_scale(sc, loss);       // loss * scale
+ *     wt_backward(ctx, scaled, NULL, NULL);
+ *     wt_grad_scaler_unscale(sc, opt);                          // optional: before clipping
+ *     wt_optimizer_clip_grad_norm(opt, 1.0, 2);                 // (release its result)
+ *     wt_grad_scaler_step(sc, opt);                             // a no-op on the GPU on inf/NaN
+ *     wt_grad_scaler_update(sc);                                // the new scale, on the GPU
+ *     wt_optimizer_zero_grad(opt);
+ *
+ * Sets autocast (WT_F16) or turns it off (WT_DTYPE_DEFAULT, 0) and returns the previous setting,
+ * for scoping as wt_set_grad_enabled.  Any other dtype, or WT_F16 on a device without
+ * shader-f16, is an error (WT_STATUS_DTYPE) that changes nothing. */
+wt_dtype wt_set_autocast(wt_context *ctx, wt_dtype dt);
+wt_dtype wt_autocast_dtype(const wt_context *ctx);     /* 0 when off */
+
+/* Dynamic loss scaling.  The scale, the inf/NaN flag and the growth tracker live in one GPU
+ * tensor: nothing is read back.  unscale multiplies every gradient the optimizer's parameters
+ * have by 1 / scale in place and sets the flag when one is inf or NaN (at most once per
+ * optimizer between updates; step does it when not done); step records the optimizer's step
+ * with the flag bound, and each update kernel returns without writing when the flag is set, so
+ * a skipped step leaves parameters and state bit for bit; the scaler counts skipped steps on the
+ * GPU and the kernels take them off the step count (Adam's bias corrections, SGD's first step)
+ * as torch, which never counts a skipped step (wt_optimizer_steps and checkpoints do count
+ * them); update halves the scale on a flag (backoff) and resets the tracker, else grows it after
+ * growth_interval clean steps, and clears the flag.  One flag serves every optimizer of the step
+ * (torch keeps one per optimizer). */
+typedef struct wt_grad_scaler_desc {
+    const char *label;
+    double init_scale;        /* 0: 65536 */
+    double growth_factor;     /* 0: 2 (> 1) */
+    double backoff_factor;    /* 0: 0.5 (in (0, 1)) */
+    int64_t growth_interval;  /* 0: 2000 */
+} wt_grad_scaler_desc;
+typedef struct wt_grad_scaler wt_grad_scaler;
+wt_grad_scaler *wt_grad_scaler_create(wt_context *ctx, const wt_grad_scaler_desc *desc);
+void wt_grad_scaler_destroy(wt_grad_scaler *s);       /* NULL is fine */
+/* loss (f32 or f16, any shape) cast to f32 and multiplied by the scale: recorded on the tape. */
+wt_tensor *wt_grad_scaler_scale(wt_grad_scaler *s, wt_tensor *loss);
+wt_status wt_grad_scaler_unscale(wt_grad_scaler *s, wt_optimizer *opt);
+wt_status wt_grad_scaler_step(wt_grad_scaler *s, wt_optimizer *opt);
+wt_status wt_grad_scaler_update(wt_grad_scaler *s);
+/* 0-d f32 views of the state (new references, lazy): the scale, and the flag (1 after an unscale
+ * that met inf or NaN, until the update). */
+wt_tensor *wt_grad_scaler_get_scale(wt_grad_scaler *s);
+wt_tensor *wt_grad_scaler_found_inf(wt_grad_scaler *s);
+/* ---- end of mixed precision --------------------------------------------------------------- */
+
 #ifdef __cplusplus
 }
 #endif

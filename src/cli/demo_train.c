@@ -44,12 +44,14 @@ static void on_epoch(const train_digits_epoch *e, void *user) {
 }
 
 static int usage(void) {
-    puts("usage: wgc demo train [--model mlp|cnn] [--epochs N] [--seed N] [--data FILE] [--checkpoint FILE] [--json]\n"
+    puts("usage: wgc demo train [--model mlp|cnn] [--epochs N] [--seed N] [--data FILE] [--checkpoint FILE] [--amp]\n"
+         "                      [--json]\n"
          "  trains on scikit-learn's digits (1,797 8x8 images; python3-sklearn's digits.csv.gz unless --data\n"
          "  names one; 299 held out) on the default GPU ($WGC_ADAPTER picks another) with autograd and\n"
          "  AdamW, the code of examples/train_digits.c: mlp 64-256-10 (default) or cnn (two conv-relu-pool\n"
          "  blocks, then linear), 30 epochs by default; a line per epoch; with --checkpoint the model and\n"
-         "  optimizer go to a safetensors file that is reloaded and scored again.  Exit 0 when the\n"
+         "  optimizer go to a safetensors file that is reloaded and scored again; --amp trains in mixed\n"
+         "  precision (autocast to f16 and a GradScaler, as torch.autocast).  Exit 0 when the\n"
          "  held-out accuracy is at least 97%");
     return 0;
 }
@@ -64,6 +66,10 @@ int cli_demo_train(int argc, char **argv) {
             return usage();
         if (!strcmp(a, "--json")) {
             s.json = true;
+            continue;
+        }
+        if (!strcmp(a, "--amp")) {
+            o.amp = true;
             continue;
         }
         if (!v)
@@ -104,6 +110,11 @@ int cli_demo_train(int argc, char **argv) {
         return cli_fail("demo train: %s", err.message);
     wg_instance *inst = wg_instance_create(&idesc, &err);
     wg_adapter *ad = inst ? wg_instance_request_adapter(inst, &opt, &err) : NULL;
+    static const wg_feature amp_features[] = { WG_FEATURE_SHADER_F16, WG_FEATURE_COOPERATIVE_MATRIX,
+                                               WG_FEATURE_WORKGROUP_MATRIX };
+    for (size_t i = 0; o.amp && ad && i < sizeof amp_features / sizeof *amp_features; i++)   /* f16, tensor cores */
+        if (wg_adapter_has_feature(ad, amp_features[i]))
+            ddesc.required_features |= WG_FEATURE_BIT(amp_features[i]);
     wg_device *dev = ad ? wg_adapter_create_device(ad, &ddesc, &err) : NULL;
     if (!dev) {
         wg_instance_release(inst);
@@ -122,7 +133,7 @@ int cli_demo_train(int argc, char **argv) {
     const wg_adapter_info *info = wg_adapter_get_info(ad);
     const char *model = o.model == TRAIN_DIGITS_CNN ? "cnn" : "mlp";
     if (!s.json)
-        printf("adapter: %s; digits %s, %d epochs\n", info->name, model, epochs);
+        printf("adapter: %s; digits %s, %d epochs%s\n", info->name, model, epochs, o.amp ? ", mixed precision" : "");
     train_digits_result res;
     char msg[600];
     int rc = train_digits(ctx, &o, on_epoch, s.bar, &s, &res, msg, sizeof msg);
@@ -137,8 +148,8 @@ int cli_demo_train(int argc, char **argv) {
     } else if (s.json) {
         printf("{\"ok\":%s,\"adapter\":", ok ? "true" : "false");
         cli_json_str(stdout, info->name);
-        printf(",\"model\":\"%s\",\"train_images\":%lld,\"test_images\":%lld,\"epochs\":[", model,
-               (long long)res.train_count, (long long)res.test_count);
+        printf(",\"model\":\"%s\",\"amp\":%s,\"train_images\":%lld,\"test_images\":%lld,\"epochs\":[", model,
+               o.amp ? "true" : "false", (long long)res.train_count, (long long)res.test_count);
         for (int i = 0; i < s.nhist; i++)
             printf("%s{\"epoch\":%d,\"loss\":%.6g,\"train_accuracy\":%.6g,\"test_accuracy\":%.6g,\"seconds\":%.3f}",
                    i ? "," : "", s.hist[i].epoch, s.hist[i].loss, s.hist[i].train_acc, s.hist[i].test_acc,
@@ -149,8 +160,8 @@ int cli_demo_train(int argc, char **argv) {
     } else {
         if (o.checkpoint)
             printf("checkpoint %s: reloaded model's test accuracy %.2f%%\n", o.checkpoint, 100 * res.reloaded_acc);
-        printf("demo train: %s (%s, test accuracy %.2f%%, %.1f s)\n", ok ? "ok" : "below 97%", model,
-               100 * res.test_acc, res.seconds);
+        printf("demo train: %s (%s%s, test accuracy %.2f%%, %.1f s)\n", ok ? "ok" : "below 97%", model,
+               o.amp ? ", amp" : "", 100 * res.test_acc, res.seconds);
         rc = ok ? 0 : 1;
     }
     free(s.hist);

@@ -382,6 +382,12 @@ static wt_tensor *flash(wt_context *ctx, const char *op, wt_tensor *q, wt_tensor
 static wt_tensor *sdpa(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt_tensor *v, const wt_attention_desc *desc);
 wt_tensor *wt_scaled_dot_product_attention(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt_tensor *v,
                                            const wt_attention_desc *desc) {
+    wt_tensor *c[4];   /* autocast (amp.c): the f16 list, a float mask too */
+    if (wt__autocast(ctx, WT__AMP_F16, 4, (wt_tensor *const[]){ q, k, v, desc ? desc->mask : NULL }, c)) {
+        wt_attention_desc d = desc ? *desc : (wt_attention_desc){ 0 };
+        d.mask = c[3];
+        return wt__autocast_done(4, c, wt_scaled_dot_product_attention(ctx, c[0], c[1], c[2], &d));
+    }
     wt_gargs a = { .f = { desc ? desc->scale : 0 }, .i = { desc && desc->causal }, .save = { desc ? desc->mask : NULL } };
     return wt__grad(ctx, sdpa(ctx, q, k, v, desc), WT_G_scaled_dot_product_attention, 3, (wt_tensor *const[]){ q, k, v }, &a);
 }
@@ -402,6 +408,8 @@ static wt_tensor *sdpa(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt_tensor *v
     wt_attention_desc tc = d;
     if (tc.precision == WT_ATTENTION_PRECISION_DEFAULT && q->dtype == WT_F32)
         tc.precision = WT_ATTENTION_F32_TENSOR;
+    else if (tc.precision == WT_ATTENTION_PRECISION_DEFAULT && q->dtype == WT_F16 && wt__amp_tensor_cores(ctx))
+        tc.precision = WT_ATTENTION_F16_TENSOR;   /* mixed precision (amp.c) */
     if ((tc.precision == WT_ATTENTION_F16_TENSOR || tc.precision == WT_ATTENTION_F32_TENSOR) &&
         d.impl != WT_ATTENTION_PLAIN && wt_attention_coop_ok(ctx, q, k, v, &tc))
         return wt_attention_coop(ctx, op, q, k, v, &tc);   /* attention_coop.c: flash_coop / flash_x3.wgsl */

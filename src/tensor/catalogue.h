@@ -58,12 +58,15 @@
     X(pad, 1, STD, none, none, 0, CLAMPED, "pad (all modes): always") \
     X(gather, 2, STD, none, none, 0, CLAMPED, "gather, index_select, embedding: always") \
     X(scatter, 2, OWN, none, none, 0, CLAMPED, "scatter_add: always") \
-    X(optim, 2, OWN, none, none, NEEDS_W2, CLAMPED, \
+    X(optim, 3, OWN, none, none, NEEDS_W2, CLAMPED, \
       "optimizer steps with state, parameter and state in one dispatch (SGD with momentum, " \
       "Adam, AdamW): always") \
-    X(optim1, 1, OWN, none, none, 0, CLAMPED, \
+    X(optim1, 2, OWN, none, none, 0, CLAMPED, \
       "in-place writes: plain SGD steps, clip_grad_norm's scale, copies into existing tensors " \
       "(checkpoint load): always") \
+    X(amp, 1, OWN, none, none, NEEDS_W2, CLAMPED, \
+      "GradScaler: gradients unscaled in place with the inf/NaN flag set on the GPU, and the " \
+      "scale's update (amp.c): always") \
     X(transpose, 1, STD, none, none, 0, CLAMPED, "contiguous copy of a last-two-dims transpose: always") \
     X(copy4, 1, OWN, none, none, 0, CLAMPED, \
       "copies whose innermost dim, offsets and strides are quad-aligned on both sides") \

@@ -183,6 +183,9 @@ static wt_status winograd(wt_context *ctx, const char *op, wt_tensor *x, wt_tens
 
 static wt_tensor *conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor *bias, const wt_conv2d_desc *desc);
 wt_tensor *wt_conv2d(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor *bias, const wt_conv2d_desc *desc) {
+    wt_tensor *c[3];   /* autocast (amp.c): the f16 list */
+    if (wt__autocast(ctx, WT__AMP_F16, 3, (wt_tensor *const[]){ x, weight, bias }, c))
+        return wt__autocast_done(3, c, wt_conv2d(ctx, c[0], c[1], c[2], desc));
     wt_conv2d_desc d = desc ? *desc : (wt_conv2d_desc){ 0 };   /* autograd: the rule reads these */
     wt_gargs a = { .i = { d.stride[0], d.stride[1], d.padding[0], d.padding[1], d.dilation[0], d.dilation[1], d.groups } };
     return wt__grad(ctx, conv2d(ctx, x, weight, bias, desc), WT_G_conv2d, 3, (wt_tensor *const[]){ x, weight, bias }, &a);

@@ -215,6 +215,8 @@ struct wt_context {
     /* autograd (grad.c) */
     bool no_grad;                 /* wt_set_grad_enabled(false), and inside wt_backward */
     struct wt_gstate *grad;       /* node free list and backward scratch, made on first use */
+    wt_dtype autocast;            /* amp.c: wt_set_autocast (0: off, WT_F16: on) */
+    uint32_t amp_scalers;         /* amp.c: live GradScalers of this context */
 
     wt_stats stats;
 };
@@ -323,6 +325,21 @@ wg_bind_group *wt_bind_group_get(wt_context *ctx, const char *op, const wt_kerne
 bool wt_kernel_vec4_ok(uint32_t file);
 const char *wt_kernel_when(uint32_t file);   /* the catalogue's "when" column; NULL out of range */
 void wt_bind_groups_clear(wt_context *ctx);
+
+/* amp.c: autocast at an op's entry.  Under wt_set_autocast(ctx, WT_F16), the f16 list (matmul,
+ * linear, conv2d, attention) takes every float input as f16 and the f32 list (softmax,
+ * log_softmax, layer_norm, rms_norm) as f32: out[0 .. n) then holds new references (casts
+ * recorded on the tape, or the input itself retained; NULL stays NULL) and the call returns
+ * true, the op calls itself again on them and hands its result to wt__autocast_done, which
+ * releases them.  false (autocast off, or nothing to cast): the op goes on with its inputs. */
+typedef enum { WT__AMP_F16 = 0, WT__AMP_F32 = 1 } wt__amp_list;
+bool wt__autocast(wt_context *ctx, wt__amp_list list, int n, wt_tensor *const *in, wt_tensor **out);
+wt_tensor *wt__autocast_done(int n, wt_tensor **held, wt_tensor *result);
+/* Mixed precision's products: true while autocast is on or a GradScaler of ctx lives (the
+ * backward of an autocast forward); then f16 x f16 products and f16 attention in the DEFAULT
+ * precision take the tensor-core kernels where the device and the shape allow
+ * (WT_MATMUL_F16_TENSOR, WT_ATTENTION_F16_TENSOR). */
+bool wt__amp_tensor_cores(const wt_context *ctx);
 
 /* batch.c: one dispatch of k over p->n elements (p->gx is filled here); in[i] NULL binds the
  * dummy buffer (an input taken from the Params block). */

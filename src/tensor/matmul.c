@@ -734,6 +734,9 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
         return NULL;
     if ((unsigned)prec >= WT_MATMUL_PRECISION_COUNT)
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "precision %d is not a wt_matmul_precision", (int)prec);
+    if (prec == WT_MATMUL_PRECISION_DEFAULT && kernel == WT_MM_AUTO && a->dtype == WT_F16 && b->dtype == WT_F16 &&
+        wt__amp_tensor_cores(ctx))
+        prec = WT_MATMUL_F16_TENSOR;   /* mixed precision (amp.c): tensor cores where they fit */
     if ((unsigned)kernel >= WT_MM_KERNEL_COUNT)
         return wt_fail(ctx, WT_STATUS_INVALID_ARGUMENT, op, "kernel %d is not a matmul kernel", (int)kernel);
     mm_plan p;
@@ -759,11 +762,17 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
 }
 
 wt_tensor *wt_matmul(wt_context *ctx, wt_tensor *a, wt_tensor *b) {
+    wt_tensor *c[2];   /* autocast (amp.c): the f16 list */
+    if (wt__autocast(ctx, WT__AMP_F16, 2, (wt_tensor *const[]){ a, b }, c))
+        return wt__autocast_done(2, c, wt_matmul(ctx, c[0], c[1]));
     return wt__grad(ctx, mm(ctx, "wt_matmul", a, b, false, NULL, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO), WT_G_matmul, 2,
                     (wt_tensor *const[]){ a, b }, NULL);
 }
 
 wt_tensor *wt_matmul_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_tensor *bias, const wt_matmul_desc *desc) {
+    wt_tensor *c[3];
+    if (wt__autocast(ctx, WT__AMP_F16, 3, (wt_tensor *const[]){ a, b, bias }, c))
+        return wt__autocast_done(3, c, wt_matmul_ex(ctx, c[0], c[1], c[2], desc));
     return wt__grad(ctx, mm(ctx, "wt_matmul", a, b, false, bias, desc ? desc->precision : WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO),
                     WT_G_matmul, 3, (wt_tensor *const[]){ a, b, bias }, NULL);
 }
@@ -773,6 +782,9 @@ wt_tensor *wt_matmul_kernel_ex(wt_context *ctx, wt_tensor *a, wt_tensor *b, wt_t
 }
 
 wt_tensor *wt_linear(wt_context *ctx, wt_tensor *x, wt_tensor *w, wt_tensor *bias) {
+    wt_tensor *c[3];
+    if (wt__autocast(ctx, WT__AMP_F16, 3, (wt_tensor *const[]){ x, w, bias }, c))
+        return wt__autocast_done(3, c, wt_linear(ctx, c[0], c[1], c[2]));
     return wt__grad(ctx, mm(ctx, "wt_linear", x, w, true, bias, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO), WT_G_linear, 3,
                     (wt_tensor *const[]){ x, w, bias }, NULL);
 }

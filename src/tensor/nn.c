@@ -181,10 +181,16 @@ wt_tensor *wt_softmax_flags(wt_context *ctx, const char *op, wt_tensor *x, int d
 }
 
 wt_tensor *wt_softmax(wt_context *ctx, wt_tensor *x, int dim) {
+    wt_tensor *c[1];   /* autocast (amp.c): the f32 list */
+    if (wt__autocast(ctx, WT__AMP_F32, 1, &x, c))
+        return wt__autocast_done(1, c, wt_softmax(ctx, c[0], dim));
     return wt__grad(ctx, wt_softmax_flags(ctx, "wt_softmax", x, dim, 0), WT_G_softmax, 1, &x, &(wt_gargs){ .i = { dim } });
 }
 
 wt_tensor *wt_log_softmax(wt_context *ctx, wt_tensor *x, int dim) {
+    wt_tensor *c[1];
+    if (wt__autocast(ctx, WT__AMP_F32, 1, &x, c))
+        return wt__autocast_done(1, c, wt_log_softmax(ctx, c[0], dim));
     return wt__grad(ctx, wt_softmax_flags(ctx, "wt_log_softmax", x, dim, SM_LOG), WT_G_log_softmax, 1, &x,
                     &(wt_gargs){ .i = { dim } });
 }
@@ -269,11 +275,17 @@ static wt_tensor *norm(wt_context *ctx, const char *op, wt_tensor *x, wt_tensor 
 }
 
 wt_tensor *wt_layer_norm(wt_context *ctx, wt_tensor *x, wt_tensor *weight, wt_tensor *bias, double eps) {
+    wt_tensor *c[3];
+    if (wt__autocast(ctx, WT__AMP_F32, 3, (wt_tensor *const[]){ x, weight, bias }, c))
+        return wt__autocast_done(3, c, wt_layer_norm(ctx, c[0], c[1], c[2], eps));
     return wt__grad(ctx, norm(ctx, "wt_layer_norm", x, weight, bias, eps, false), WT_G_layer_norm, 3,
                     (wt_tensor *const[]){ x, weight, bias }, &(wt_gargs){ .f = { eps } });
 }
 
 wt_tensor *wt_rms_norm(wt_context *ctx, wt_tensor *x, wt_tensor *weight, double eps) {
+    wt_tensor *c[2];
+    if (wt__autocast(ctx, WT__AMP_F32, 2, (wt_tensor *const[]){ x, weight }, c))
+        return wt__autocast_done(2, c, wt_rms_norm(ctx, c[0], c[1], eps));
     return wt__grad(ctx, norm(ctx, "wt_rms_norm", x, weight, NULL, eps, true), WT_G_rms_norm, 2,
                     (wt_tensor *const[]){ x, weight }, &(wt_gargs){ .f = { eps } });
 }

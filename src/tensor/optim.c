@@ -12,6 +12,10 @@
  * Host-side scalars follow torch: bias corrections in double from the parameter's own step count,
  * handed to the kernel as f32 (lr / (1 - beta1^t), sqrt(1 - beta2^t)).
  *
+ * A GradScaler's step (amp.c) binds the scaler's inf/NaN flag as one more input (the kernels'
+ * FL_FOUND_INF: each update returns without writing when it is set); other steps bind the
+ * dummy buffer there and never read it.
+ *
  * With autograd, wt_optimizer_step_grads reads each parameter's .grad (wt_grad) and skips those
  * without one, as torch.optim does; steps and clipping run with grad mode off (torch.no_grad).
  *
@@ -26,7 +30,7 @@
 
 #define SHAPE(b, t) wt_shape_str(b, sizeof b, (t)->ndim, (t)->shape)
 
-enum { FL_NESTEROV = 1, FL_MAXIMIZE = 2, FL_AMSGRAD = 4, FL_FIRST = 8, FL_DECAY = 16 };
+enum { FL_NESTEROV = 1, FL_MAXIMIZE = 2, FL_AMSGRAD = 4, FL_FIRST = 8, FL_DECAY = 16, FL_FOUND_INF = 32 };
 
 static uint32_t f32_bits(double v) {
     float f = (float)v;
@@ -238,8 +242,8 @@ static wt_status inplace(wt_context *ctx, const char *op, uint32_t code, wt_tens
     p.aux[0] = flags;
     wt_dtype sd = src ? src->dtype : WT_F32;
     wt_kkey key = wt_key(WT_K_optim1, code, dst->dtype, sd, WT_DTYPE_DEFAULT, WT_F32);
-    wt_storage *in[1] = { src ? src->st : NULL };
-    return wt_record_key(ctx, op, &key, &p, dst->st, 1, in);
+    wt_storage *in[2] = { src ? src->st : NULL, NULL };
+    return wt_record_key(ctx, op, &key, &p, dst->st, 2, in);
 }
 
 wt_status wt_copy_into(wt_context *ctx, wt_tensor *dst, wt_tensor *src) {
@@ -266,8 +270,10 @@ wt_status wt_copy_into(wt_context *ctx, wt_tensor *dst, wt_tensor *src) {
     return st;
 }
 
-/* One step; skip: a NULL gradient leaves its parameter out (autograd's parameters without .grad). */
-static wt_status step(wt_optimizer *opt, const char *op, wt_tensor *const *grads, int n, bool skip) {
+/* One step; skip: a NULL gradient leaves its parameter out (autograd's parameters without .grad);
+ * fi: NULL, or a one-element f32 view whose nonzero value makes every update a no-op (amp.c). */
+static wt_status step(wt_optimizer *opt, const char *op, wt_tensor *const *grads, int n, bool skip,
+                      const wt_tensor *fi) {
     wt_context *ctx = opt->ctx;
     if (n != opt->nparams || (n && !grads))
         return wt_failst(ctx, WT_STATUS_INVALID_ARGUMENT, op, "%d gradients for %d parameters", grads ? n : 0,
@@ -345,7 +351,8 @@ static wt_status step(wt_optimizer *opt, const char *op, wt_tensor *const *grads
         }
         int64_t t = q->step + 1;
         uint32_t flags = (h->nesterov ? FL_NESTEROV : 0) | (h->maximize ? FL_MAXIMIZE : 0) |
-                         (h->amsgrad ? FL_AMSGRAD : 0) | (t == 1 ? FL_FIRST : 0) | (h->weight_decay != 0 ? FL_DECAY : 0);
+                         (h->amsgrad ? FL_AMSGRAD : 0) | (t == 1 ? FL_FIRST : 0) | (h->weight_decay != 0 ? FL_DECAY : 0) |
+                         (fi ? FL_FOUND_INF : 0);
         wt_params p;
         memset(&p, 0, sizeof p);
         p.n = (uint32_t)q->p->numel;
@@ -359,8 +366,9 @@ static wt_status step(wt_optimizer *opt, const char *op, wt_tensor *const *grads
             p.off[1] = (uint32_t)gc[i]->offset;
             p.sv[0] = f32_bits(h->lr);
             p.sv[1] = f32_bits(h->weight_decay);
-            wt_storage *in[1] = { gc[i]->st };
-            st = wt_record(ctx, op, kplain, &p, q->p->st, 1, in);
+            p.off[2] = fi ? (uint32_t)fi->offset : 0;
+            wt_storage *in[2] = { gc[i]->st, fi ? fi->st : NULL };
+            st = wt_record(ctx, op, kplain, &p, q->p->st, 2, in);
         } else {
             p.off[2] = (uint32_t)gc[i]->offset;
             if (opt->kind == WT_OPTIM_SGD) {
@@ -378,8 +386,11 @@ static wt_status step(wt_optimizer *opt, const char *op, wt_tensor *const *grads
                 p.aux[2] = f32_bits(-(h->lr / bc1));
                 p.aux[3] = f32_bits(opt->kind == WT_OPTIM_ADAMW ? 1 - h->lr * h->weight_decay : h->weight_decay);
             }
-            wt_storage *in[2] = { q->state->st, gc[i]->st };
-            st = wt_record(ctx, op, kstate, &p, q->p->st, 2, in);
+            p.off[3] = fi ? (uint32_t)fi->offset : 0;
+            p.shape[0] = (uint32_t)t;   /* with fi: the kernel takes the scaler's skipped steps off */
+            p.shape[1] = f32_bits(h->lr);
+            wt_storage *in[3] = { q->state->st, gc[i]->st, fi ? fi->st : NULL };
+            st = wt_record(ctx, op, kstate, &p, q->p->st, 3, in);
         }
         if (st == WT_OK)
             q->step = t;
@@ -401,7 +412,7 @@ wt_status wt_optimizer_step(wt_optimizer *opt, wt_tensor *const *grads, int n) {
     if (!opt)
         return WT_STATUS_INVALID_ARGUMENT;
     bool was = wt_set_grad_enabled(opt->ctx, false);   /* the updates are not part of any graph */
-    wt_status st = step(opt, "wt_optimizer_step", grads, n, false);
+    wt_status st = step(opt, "wt_optimizer_step", grads, n, false, NULL);
     wt_set_grad_enabled(opt->ctx, was);
     return st;
 }
@@ -423,18 +434,23 @@ static void grads_free(wt_optimizer *opt, wt_tensor **g) {
     wt_free(opt->ctx, g);
 }
 
-wt_status wt_optimizer_step_grads(wt_optimizer *opt) {
-    const char *op = "wt_optimizer_step_grads";
-    if (!opt)
-        return WT_STATUS_INVALID_ARGUMENT;
+static wt_status step_grads(wt_optimizer *opt, const char *op, const wt_tensor *fi) {
     wt_tensor **g = grads_of(opt, op);
     if (!g)
         return opt->ctx->status;
     bool was = wt_set_grad_enabled(opt->ctx, false);
-    wt_status st = step(opt, op, g, opt->nparams, true);
+    wt_status st = step(opt, op, g, opt->nparams, true, fi);
     wt_set_grad_enabled(opt->ctx, was);
     grads_free(opt, g);
     return st;
+}
+
+wt_status wt_optimizer_step_grads(wt_optimizer *opt) {
+    return opt ? step_grads(opt, "wt_optimizer_step_grads", NULL) : WT_STATUS_INVALID_ARGUMENT;
+}
+
+wt_status wt__optimizer_step_unless(wt_optimizer *opt, const char *op, const wt_tensor *fi) {
+    return step_grads(opt, op, fi);
 }
 
 void wt_optimizer_zero_grad(wt_optimizer *opt) {

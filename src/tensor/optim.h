@@ -30,6 +30,10 @@ int wt__optim_state_rows(const wt_optimizer *opt, int i);
 const char *wt__optim_state_name(const wt_optimizer *opt, int r);
 const char *wt__optim_kind_name(wt_optimizer_kind k);   /* "sgd", "adam", "adamw" */
 
+/* wt_optimizer_step_grads whose every update is a no-op on the GPU when fi (a one-element f32
+ * view: the GradScaler's inf/NaN flag, amp.c) is nonzero; errors name op. */
+wt_status wt__optimizer_step_unless(wt_optimizer *opt, const char *op, const wt_tensor *fi);
+
 /* optim1.wgsl's in-place ops (OP codes) into dst, a contiguous tensor, from src (contiguous). */
 enum { WT__INPLACE_SGD = 0, WT__INPLACE_SCALE = 1, WT__INPLACE_COPY = 2 };
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_bench_train.sh - smoke test of `wgc bench train` on lavapipe at tiny sizes: it runs, exits 0
 # (a non-finite loss would be a wrong result), prints the CNN and GPT step and peak-memory rows
-# with a figure, the mixed-precision row as not available, and why the PyTorch baseline did not
+# and the mixed-precision (autocast + GradScaler) step rows with a figure, and why the PyTorch baseline did not
 # run; with a fake baseline script (known numbers) the figures land in the torch column with the
 # ratios (baseline / ours) and targets.  Then `--agree DIR` at a few steps: the initial
 # parameters have the shapes meta.json and bench/baseline_train.py list, the batches their
@@ -16,18 +16,19 @@ TINY="--cnn-batch 8 --gpt 1,16,2,8,2,32 --runs 1"
 
 $W bench train --size small $TINY --baseline none >"$t/train.txt" 2>"$t/train.err"; rc=$?
 [ $rc -eq 0 ] || { bad "bench train exit $rc"; cat "$t/train.err"; }
-for row in "digits CNN step f32" "digits CNN peak GPU memory" "GPT step f32" "GPT peak GPU memory f32"; do
+for row in "digits CNN step f32" "digits CNN peak GPU memory" "GPT step f32" "GPT peak GPU memory f32" \
+           "GPT step mixed precision f16" "digits CNN step amp f16"; do
   line=$(grep -F "$row" "$t/train.txt" | head -n 1)
   [ -n "$line" ] || { bad "train row missing: $row"; continue; }
   echo "$line" | sed "s/^.\{44\}//" | awk '{ exit !($1 ~ /^[0-9.]+$/) }' || bad "train row without a figure: $line"
 done
-grep -q "GPT step mixed precision f16 (AdamW): not available" "$t/train.txt" || bad "no 'not available' note on the mixed-precision row"
+grep -q "loss scale" "$t/train.txt" || bad "no loss scale in the mixed-precision rows' notes"
 grep -q '^  baseline torch: none (' "$t/train.txt" || bad "no 'baseline torch: none (reason)' line"
 $W bench train --gpt 1,30,4,8,2,32 >/dev/null 2>&1 && bad "--gpt with heads not dividing the width accepted"
 
 cat >"$t/fake_torch" <<'PY'
 #!/bin/sh
-echo '{"torch": "0.fake", "device": "Fake GPU", "cnn_step_ms": 2.0, "cnn_peak_MiB": 10.0, "gpt_step_ms": 9.0, "gpt_peak_MiB": 100.0, "gpt_amp_step_ms": 4.0}'
+echo '{"torch": "0.fake", "device": "Fake GPU", "cnn_step_ms": 2.0, "cnn_peak_MiB": 10.0, "gpt_step_ms": 9.0, "gpt_peak_MiB": 100.0, "gpt_amp_step_ms": 4.0, "cnn_amp_step_ms": 1.5}'
 PY
 chmod +x "$t/fake_torch"
 WGC_PYTHON="$t/fake_torch" $W bench train --size small $TINY --json --baseline torch >"$t/train.json" 2>"$t/train.err"; rc=$?
@@ -39,15 +40,15 @@ rows = {r["key"]: r for r in d["rows"]}
 errs = []
 def near(a, b): return a is not None and abs(a - b) <= 1e-9 * max(1, abs(b))
 for k, base, rel in [("cnn_step_ms", 2.0, 1.0), ("cnn_peak_MiB", 10.0, 1.2), ("gpt_step_ms", 9.0, 1 / 0.9),
-                     ("gpt_peak_MiB", 100.0, 1.2)]:
+                     ("gpt_peak_MiB", 100.0, 1.2), ("gpt_amp_step_ms", 4.0, 1 / 0.5)]:
     r = rows.get(k)
     if not r: errs.append("missing row " + k); continue
     if not isinstance(r["wgc"], (int, float)) or not r["wgc"] > 0: errs.append("no figure for " + k)
     if r["baselines"]["torch"]["value"] != base: errs.append("torch figure of " + k)
     if not near(r["target"], base * rel): errs.append("%s target %r" % (k, r["target"]))
     if abs(r["baselines"]["torch"]["ratio"] * r["wgc"] / base - 1) > 1e-3: errs.append("%s ratio %r" % (k, r["baselines"]["torch"]["ratio"]))
-amp = rows.get("gpt_amp_step_ms")
-if not amp or amp["wgc"] is not None or amp["baselines"]["torch"]["value"] != 4.0: errs.append("gpt_amp_step_ms row %r" % amp)
+ca = rows.get("cnn_amp_step_ms")   # reported, no target
+if not ca or not ca["wgc"] or ca["baselines"]["torch"]["value"] != 1.5 or ca.get("target") is not None: errs.append("cnn_amp_step_ms row %r" % ca)
 for e in errs: print("FAIL: " + e)
 sys.exit(1 if errs else 0)
 PY

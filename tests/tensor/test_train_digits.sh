@@ -3,7 +3,9 @@
 # on the digits data set (python3-sklearn's copy) to at least 97% on the held-out rows, and the
 # checkpoint it writes reloads into a model that scores the same (the example checks both and
 # prints "train_digits: ok"); then `wgc demo train --model cnn --json` (the same code inside the
-# CLI) trains the CNN to at least 97%, its checkpoint reloading to the same accuracy.
+# CLI) trains the CNN to at least 97%, its checkpoint reloading to the same accuracy; and
+# `wgc demo train --amp --json` trains the MLP in mixed precision (autocast to f16, a GradScaler)
+# to at least 97% too.
 B=${BUILD:-build}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d /tmp/wgc-test-train-XXXXXX)
@@ -28,6 +30,18 @@ assert d["ok"] is True and d["model"] == "cnn", d
 assert d["test_accuracy"] >= 0.97 and d["reloaded_accuracy"] == d["test_accuracy"], d
 assert len(d["epochs"]) == 30 and d["test_images"] == 299, d
 print("cnn: test accuracy %.2f%%" % (100 * d["test_accuracy"]))
+PY
+[ $rc = 0 ] || { echo "FAIL: exit $rc"; exit 1; }
+"$B/wgc" demo train --amp --json >"$t/amp.json" 2>"$t/amp.err"
+rc=$?
+cat "$t/amp.err"
+python3 - "$t/amp.json" <<'PY' || { echo "FAIL: wgc demo train --amp (exit $rc)"; exit 1; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ok"] is True and d["model"] == "mlp" and d["amp"] is True, d
+assert d["test_accuracy"] >= 0.97 and len(d["epochs"]) == 30, d
+print("mlp amp: test accuracy %.2f%%, loss %.4f -> %.4f" % (100 * d["test_accuracy"], d["epochs"][0]["loss"],
+                                                          d["epochs"][-1]["loss"]))
 PY
 [ $rc = 0 ] || { echo "FAIL: exit $rc"; exit 1; }
 "$B/wgc" demo train --epochs 0 >/dev/null 2>"$t/bad"; rc=$?
