@@ -347,14 +347,15 @@ static wt_context *model_context(bench_wt *w, tb *b, const char *label) {
 }
 
 /* --profile: three more steps with the kernel profile on, printed per step. */
-static void profile_steps(tb *b, model *m, wt_optimizer *o, wt_tensor *x, wt_tensor *y, const char *what) {
+static void profile_steps(tb *b, model *m, wt_optimizer *o, wt_grad_scaler *sc, wt_tensor *x, wt_tensor *y,
+                          const char *what) {
     if (wt_context_set_profiling(b->ctx, true) != WT_OK) {
         fprintf(stderr, "wgc bench: --profile: %s\n", wt_last_error(b->ctx));
         wt_clear_error(b->ctx);
         return;
     }
     for (int i = 0; i < 3; i++) {
-        wt_tensor *loss = model_step(b, m, o, x, y, NULL);
+        wt_tensor *loss = model_step(b, m, o, sc, x, y, NULL);
         if (!loss || wt_sync(b->ctx) != WT_OK) {
             bench_got(b->ctx, &b->errors, "profiled step", NULL);
             REL(loss);
@@ -458,6 +459,8 @@ static void time_model(bench_wt *w, tb *b, bool gpt, bool amp, const train_cfg *
         size_t len = strlen(row->note);
         snprintf(row->note + len, sizeof row->note - len, "; loss scale %g", scale);
     }
+    if (b->opt->profile)
+        profile_steps(b, &m, o, sc, x, y, step_key);
     if (!peak_key)
         goto out;
     bench_info(b->rep, gpt ? "wt gpt" : "wt cnn",
@@ -466,8 +469,6 @@ static void time_model(bench_wt *w, tb *b, bool gpt, bool amp, const train_cfg *
                (unsigned long long)(st1.dispatches - st0.dispatches), (unsigned long long)(st1.fused - st0.fused),
                (unsigned long long)(st1.flushes - st0.flushes), (unsigned long long)st.kernels_compiled,
                (unsigned long long)wt_grad_node_count(b->ctx));
-    if (b->opt->profile)
-        profile_steps(b, &m, o, x, y, gpt ? "gpt step" : "cnn step");
     bench_row *pk = bench_find_row(b->rep, peak_key);
     pk->ours = (double)st.peak_allocated_bytes / (1024.0 * 1024.0);
     snprintf(pk->note, sizeof pk->note, "pool peak over %d steps; live %.4g MiB after fwd, %.4g after bwd", warm + n,
