@@ -295,7 +295,7 @@ wt_mm_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K
 /* May a matmul time kernels now (the tuner, the matmul_wgm guard)?  Inside wt_autotune_matmul,
  * or in a lazy op when the policy's tune is FIRST_USE (the default). */
 bool wt_mm_may_time(const wt_context *ctx);
-/* Seconds per product made by fn(ctx, arg) (a new tensor whose dispatch it recorded last): GPU
+/* Seconds per product made by fn(ctx, arg) (a new tensor whose dispatches, at most 4, it recorded last): GPU
  * timestamps around a pass of repeated copies of that dispatch where the device has the feature
  * (not eager), else the host clock around repeated products; best of three after one look that
  * sizes the repetitions (>= 1 ms, >= 2 ms by the host clock).  Flushes the caller's pending work
