@@ -128,8 +128,10 @@ static unsigned layout_of(const mm_plan *p) {
 
 /* Without a tuned choice: 16-byte kernels where the operands allow, 128 x 128 tiles when there are
  * >= 256 of them (matmul4's tile128x128v4s on tile-exact shapes, H200 4096^3 3.39 ms, else
- * matmul3's tile128x128v4w, 3.99 ms), else tile64x64v4w (1024^3 72 us against 82 for
- * tile64x64u); other operands: tile128x64w where there are >= 128 of its tiles (within 3% of
+ * matmul3's tile128x128v4w, 3.99 ms), else for K >= 2048 tile128x64v4s_sk (split-K where
+ * split_of finds a split; H200 tuner, A^T . B 768 x 3072 x 4096: 483 us against 903 for
+ * tile64x64v4w, 768 x 768 x 4096: 140 against 268; row-major 4096 x 768 x 3072: 540 against
+ * 709), else tile64x64v4w (1024^3 72 us against 82 for tile64x64u); other operands: tile128x64w where there are >= 128 of its tiles (within 3% of
  * the fastest in-place kernel on 4095 x 4097 x 1023), else tile64x64u (more of the GPU busy
  * below about one tile per SM).  The transposed layouts matmul3/matmul4 read in place take the
  * same rule (x . W^T 4096^3 tile128x128v4s 3.51 ms against 4.85 for tile128x64w). */
@@ -139,7 +141,7 @@ static wt_mm_kernel heuristic(const mm_plan *p) {
     if (v4_ok(p)) {
         if (p->batch * cdiv(p->M, 128) * cdiv(p->N, 128) >= 256)
             return p->M % 128 == 0 && p->N % 128 == 0 && p->K % 8 == 0 ? WT_MM_TILE128V4S : WT_MM_TILE128V4W;
-        return WT_MM_TILE64V4W;
+        return p->K >= 2048 ? WT_MM_TILE128X64V4SK : WT_MM_TILE64V4W;
     }
     if (p->batch * cdiv(p->M, 128) * cdiv(p->N, 64) >= 128)
         return WT_MM_TILE128X64W;
