@@ -7,10 +7,7 @@
  * row's logsumexp and delta = dO . O (the forward's output; recomputed when not given) into
  * [B H Lq, 2], OP 1 the query gradient by query tiles, OP 2 the key and value gradients by key
  * tiles into one [2, B Hkv, Lk, D] buffer, summing the query heads of a KV head (grouped-query
- * attention).  dk and dv are views of that buffer.  Tiles of 32 rows, head dims in chunks of 32
- * (the kernel's NCH = key.mode[0]), each lane a 2 x 2 block of scores (the kernel's header).
- * H200, GPT-2 small (B 8, H 12, T 512, D 64, causal), 12 layers: stats, dq, dk/dv 4.9 + 7.5 +
- * 9.7 ms on 16 x 16 tiles of one score per lane. */
+ * attention).  dk and dv are views of that buffer. */
 #include <math.h>
 #include <string.h>
 
@@ -71,7 +68,7 @@ wt_status wt__attention_backward(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt
         return wt_failst(ctx, WT_STATUS_SHAPE, op,
                          "q %s, k %s, v %s, grad %s: need [..., H, Lq, D], [..., Hkv, Lk, D] twice (H a multiple of "
                          "Hkv, 1 <= D <= 256) and the grad (and output) of q's shape", bq, bk, bv, bo);
-    int64_t G = H / Hkv, nqt = cdiv(Lq, 32), nkt = cdiv(Lk, 32), nch = cdiv(D, 32);
+    int64_t G = H / Hkv, nqt = cdiv(Lq, 16), nkt = cdiv(Lk, 16), nch = cdiv(D, 64);
     if (2 * B * H * Lq * D > INT32_MAX || 2 * B * Hkv * Lk * D > INT32_MAX || B * H * nqt * 256 > UINT32_MAX ||
         B * Hkv * nkt * 256 > UINT32_MAX)
         return wt_failst(ctx, WT_STATUS_SHAPE, op, "q %s, k %s: too large", bq, bk);
@@ -105,7 +102,6 @@ wt_status wt__attention_backward(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt
     memcpy(&p.sv[0], &scale, 4);
     wt_kkey key = wt_key(WT_K_attn_bw, 0, WT_F32, WT_F32, WT_F32, WT_F32);
     key.in[2] = WT_F32;
-    key.mode[0] = (uint8_t)nch;   /* the kernel's NCH: chunks of 32 head dims */
     key.mode[2] = d.causal ? 1 : 0;
     p.n = (uint32_t)(B * H * nqt * 256);
     s = wt_record_key(ctx, op, &key, &p, stats->st, 3, (wt_storage *[]){ qd->st, kvt->st, oc->st });
