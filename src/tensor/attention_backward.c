@@ -7,8 +7,7 @@
  * row's logsumexp and delta = dO . O (the forward's output; recomputed when not given) into
  * [B H Lq, 2], OP 1 the query gradient by query tiles, OP 2 the key and value gradients by key
  * tiles into one [2, B Hkv, Lk, D] buffer, summing the query heads of a KV head (grouped-query
- * attention).  dk and dv are views of that buffer.  Each workgroup owns 32 rows (queries, or keys
- * for OP 2) and streams the other side in tiles of 16 (the kernel's header). */
+ * attention).  dk and dv are views of that buffer. */
 #include <math.h>
 #include <string.h>
 
@@ -69,7 +68,7 @@ wt_status wt__attention_backward(wt_context *ctx, wt_tensor *q, wt_tensor *k, wt
         return wt_failst(ctx, WT_STATUS_SHAPE, op,
                          "q %s, k %s, v %s, grad %s: need [..., H, Lq, D], [..., Hkv, Lk, D] twice (H a multiple of "
                          "Hkv, 1 <= D <= 256) and the grad (and output) of q's shape", bq, bk, bv, bo);
-    int64_t G = H / Hkv, nqt = cdiv(Lq, 32), nkt = cdiv(Lk, 32), nch = cdiv(D, 64);
+    int64_t G = H / Hkv, nqt = cdiv(Lq, 16), nkt = cdiv(Lk, 16), nch = cdiv(D, 64);
     if (2 * B * H * Lq * D > INT32_MAX || 2 * B * Hkv * Lk * D > INT32_MAX || B * H * nqt * 256 > UINT32_MAX ||
         B * Hkv * nkt * 256 > UINT32_MAX)
         return wt_failst(ctx, WT_STATUS_SHAPE, op, "q %s, k %s: too large", bq, bk);
