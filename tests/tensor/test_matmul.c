@@ -747,20 +747,25 @@ static void test_autotune(void) {
         CHECK_EQ_INT(wt_autotune_matmul(tc, 200, 200, 200, 1, WT_F32, false), WT_OK);
         const char *kt = wt_autotune_lookup(tc, 200, 200, 200, 1, WT_F32);
         CHECKF(kt && strncmp(kt, "tile", 4) == 0 && strcmp(kt, "tile128x64w"), "tuned: %s", kt ? kt : "none");
+        /* split-K candidates (two dispatches: the partial products, their sum) on the GPU clock too */
+        CHECK_EQ_INT(wt_autotune_matmul(tc, 64, 64, 2048, 1, WT_F32, false), WT_OK);
         CHECKF(wt_last_status(tc) == WT_OK, "%s", wt_last_error(tc));
         wt_context_destroy(tc);
     }
     fixture_end(&g);
     f = fopen(path, "r");
-    int gpu = 0, wall = 0;
+    int gpu = 0, wall = 0, sk = 0;
     while (f && fgets(line, sizeof line, f)) {
         gpu += !strncmp(line, "f32:m8:n8:k8:b0:l0 ", 19) && strstr(line, " timer=gpu ") != NULL;
         wall += !strncmp(line, "f32:m7:n7:k7:b0:l4 ", 19) && strstr(line, " timer=wall ") != NULL;
+        const char *t = strstr(line, " tile128x64v4s_sk=");
+        sk += !strncmp(line, "f32:m6:n6:k11:b0:l0 ", 20) && strstr(line, " timer=gpu ") && t && t[18] != '-';
     }
     if (f)
         fclose(f);
     CHECK_EQ_INT(gpu, 1);
     CHECK_EQ_INT(wall, 1);
+    CHECK_EQ_INT(sk, 1);
     /* a product of that class uses the choice and is right */
     wt_tensor *a = rnd(WT_F32, WT_SHAPE(100, 80)), *b = rnd(WT_F32, WT_SHAPE(80, 90));
     wt_tensor *c = wt_matmul(ctx, a, b);
