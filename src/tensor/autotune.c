@@ -241,10 +241,13 @@ static wt_tensor *tune_product(wt_context *ctx, void *arg) {
 }
 
 /* GPU time of one product, from timestamp queries around a compute pass of `reps` copies of
- * the dispatch fn just recorded (its pipeline and Params block, taken from the pending batch
+ * the dispatches fn just recorded (at most TUNE_DISPATCHES: a split-K product is its partial
+ * products and their sum; each one's pipeline and Params block, taken from the pending batch
  * before it is flushed, and the bind group of its buffers, held across the flush).  Seconds, 0
- * when this path is unavailable (no timestamp-query feature, eager mode, or the batch was flushed
- * on the way), negative on failure. */
+ * when this path is unavailable (no timestamp-query feature, eager mode, more dispatches, or the
+ * batch was flushed on the way), negative on failure. */
+#define TUNE_DISPATCHES 4
+
 static double gpu_time(wt_context *ctx, wt_product_fn fn, void *arg) {
     if (!wg_device_has_feature(ctx->dev, WG_FEATURE_TIMESTAMP_QUERY) || ctx->eager)
         return 0;
@@ -252,29 +255,35 @@ static double gpu_time(wt_context *ctx, wt_product_fn fn, void *arg) {
     wt_tensor *o = fn(ctx, arg);
     if (!o)
         return -1;
-    if (ctx->batch_count != before + 1) {     /* flushed on the way (batch limit): time by wall clock */
+    uint32_t nd = ctx->batch_count - before;
+    if (ctx->batch_count <= before || nd > TUNE_DISPATCHES) {   /* flushed on the way: time by wall clock */
         wt_release(o);
         return 0;
     }
-    wt_dispatch d = ctx->batch[ctx->batch_count - 1];
-    wt_params pr;
-    memcpy(&pr, ctx->params + d.param_off, sizeof pr);
-    wg_bind_group *bg = wt_bind_group_get(ctx, "autotune", d.k, d.nbuf, d.buf);
-    if (!bg) {
-        wt_release(o);
-        return -1;
+    wt_dispatch d[TUNE_DISPATCHES];
+    wt_params pr[TUNE_DISPATCHES];
+    wg_bind_group *bg[TUNE_DISPATCHES] = { 0 };
+    bool got = true;
+    for (uint32_t i = 0; i < nd; i++) {
+        d[i] = ctx->batch[before + i];
+        memcpy(&pr[i], ctx->params + d[i].param_off, sizeof pr[i]);
+        bg[i] = got ? wt_bind_group_get(ctx, "autotune", d[i].k, d[i].nbuf, d[i].buf) : NULL;
+        got = got && bg[i];
+        if (bg[i])
+            wg_bind_group_retain(bg[i]);      /* the flush may clear the cache */
     }
-    wg_bind_group_retain(bg);                 /* the flush may clear the cache */
     double best = -1;
-    if (wt_sync(ctx) != WT_OK) {
-        wg_bind_group_release(bg);
+    if (!got || wt_sync(ctx) != WT_OK) {
+        for (uint32_t i = 0; i < nd; i++)
+            if (bg[i])
+                wg_bind_group_release(bg[i]);
         wt_release(o);
         return -1;
     }
     wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_VALIDATION);
     wg_device_push_error_scope(ctx->dev, WG_ERROR_TYPE_OUT_OF_MEMORY);
     wg_buffer *pbuf = wg_device_create_buffer(ctx->dev, &(wg_buffer_desc){
-        .label = "wt autotune params", .size = 256, .usage = WG_BUFFER_USAGE_UNIFORM | WG_BUFFER_USAGE_COPY_DST });
+        .label = "wt autotune params", .size = 256 * nd, .usage = WG_BUFFER_USAGE_UNIFORM | WG_BUFFER_USAGE_COPY_DST });
     wg_bind_group *pbg = pbuf ? wg_device_create_bind_group(ctx->dev, &(wg_bind_group_desc){
         .label = "wt autotune params", .layout = ctx->params_bgl, .entry_count = 1,
         .entries = &(wg_bind_group_entry){ .binding = 0, .buffer = pbuf, .offset = 0, .size = WT_PARAMS_SIZE } })
@@ -282,7 +291,8 @@ static double gpu_time(wt_context *ctx, wt_product_fn fn, void *arg) {
     wg_query_set *qs = wg_device_create_query_set(ctx->dev, &(wg_query_set_desc){
         .label = "wt autotune", .type = WG_QUERY_TYPE_TIMESTAMP, .count = 2 });
     if (pbuf && pbg && qs) {
-        wg_queue_write_buffer(ctx->q, pbuf, 0, &pr, sizeof pr);
+        for (uint32_t i = 0; i < nd; i++)
+            wg_queue_write_buffer(ctx->q, pbuf, 256 * i, &pr[i], sizeof pr[i]);
         uint32_t reps = 1;
         for (int run = 0; run < 4; run++) {      /* run 0 sizes reps for >= 1 ms, then best of 3 */
             wg_command_encoder *enc = wg_device_create_command_encoder(ctx->dev, &(wg_command_encoder_desc){ .label = "wt autotune" });
@@ -291,12 +301,14 @@ static double gpu_time(wt_context *ctx, wt_product_fn fn, void *arg) {
                 .write_beginning = true, .write_end = true }) : NULL;
             wg_command_buffer *cb = NULL;
             if (pass) {
-                uint32_t zero = 0;
-                wg_compute_pass_set_pipeline(pass, d.k->pipe);
-                wg_compute_pass_set_bind_group(pass, 0, bg, 0, NULL);
-                wg_compute_pass_set_bind_group(pass, 1, pbg, 1, &zero);
-                for (uint32_t i = 0; i < reps; i++)
-                    wg_compute_pass_dispatch_workgroups(pass, d.gx, d.gy, 1);
+                for (uint32_t r = 0; r < reps; r++)
+                    for (uint32_t i = 0; i < nd; i++) {
+                        uint32_t off = 256 * i;
+                        wg_compute_pass_set_pipeline(pass, d[i].k->pipe);
+                        wg_compute_pass_set_bind_group(pass, 0, bg[i], 0, NULL);
+                        wg_compute_pass_set_bind_group(pass, 1, pbg, 1, &off);
+                        wg_compute_pass_dispatch_workgroups(pass, d[i].gx, d[i].gy, 1);
+                    }
                 wg_compute_pass_end(pass);
                 wg_compute_pass_release(pass);
                 cb = wg_command_encoder_finish(enc, NULL);
@@ -328,7 +340,8 @@ static double gpu_time(wt_context *ctx, wt_product_fn fn, void *arg) {
     wg_error e1, e2;
     wg_error_id oom = wg_device_pop_error_scope(ctx->dev, &e1);
     wg_error_id val = wg_device_pop_error_scope(ctx->dev, &e2);
-    wg_bind_group_release(bg);
+    for (uint32_t i = 0; i < nd; i++)
+        wg_bind_group_release(bg[i]);
     wt_release(o);
     if (oom != WG_ERR_NONE || val != WG_ERR_NONE)
         return -1;

@@ -127,7 +127,8 @@
     X(matmul4, 3, OWN, matmul_tile, none, 0, 4, \
       "quad-aligned tile-exact products from 256 tiles: tile128x128v4s (4096^3 3.39 ms, 0.82x " \
       "cuBLAS, H200); tuner candidate tile128x64v4s, its pick for A^T.B (2.90 ms against " \
-      "3.16)") \
+      "3.16); split-K (matmul.c split_of) tile128x64v4s_sk below 256 tiles with K >= 2048 " \
+      "(A^T.B 768x3072x4096 483 us against 903), tile128x128v4s_sk a tuner candidate") \
     X(winograd, 2, OWN, none, none, 0, CLAMPED, \
       "conv2d 3x3, stride 1, dilation 1, one group, f32: F(2x2, 3x3), channel-major (H200 " \
       "29.6 TFLOP/s, 0.80x cuDNN)") \

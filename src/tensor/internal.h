@@ -252,26 +252,29 @@ void wt_pool_collect(wt_context *ctx);        /* moves finished retiring buffers
 void wt_pool_destroy(wt_context *ctx);
 
 /* matmul.c: the matmul kernels, one row each: X(NAME, "name", kernel file, op, tile rows, tile
- * columns, K step, workgroup bytes, 16-byte loads).  The tiled kernels come first (every one is a
- * tuner candidate; TILE64U, the first, is also the tuner's reference), then matvec and the
- * tensor-core kernels.  When each runs, and the measurement behind it: doc/tensor.md's kernel
- * table and each file's header. */
-#define WT_MM_KERNELS(X)                                                         \
-    X(TILE64U, "tile64x64u", matmul2, 1, 64, 64, 16, 17408, false)               \
-    X(TILE128U, "tile128x128u", matmul2, 0, 128, 128, 8, 16896, false)           \
-    X(TILE128X64W, "tile128x64w", matmul2, 6, 128, 64, 8, 12800, false)          \
-    X(TILE64V4W, "tile64x64v4w", matmul3, 5, 64, 64, 16, 17408, true)            \
-    X(TILE128V4W, "tile128x128v4w", matmul3, 4, 128, 128, 8, 16896, true)        \
-    X(TILE128V4S, "tile128x128v4s", matmul4, 0, 128, 128, 8, 16384, true)        \
-    X(TILE128X64V4S, "tile128x64v4s", matmul4, 8, 128, 64, 8, 12288, true)       \
-    X(MATVEC, "matvec", matvec, 0, 0, 0, 0, 0, false)                            \
-    X(COOP, "coop128x128", matmul_coop, 0, 128, 128, 32, 0, false)               \
-    X(COOP_SB1, "coop128x128s", matmul_coop, 1, 128, 128, 32, 0, false)          \
-    X(WGM, "wgm128x256", matmul_wgm, 0, 128, 256, 64, 0, false)
+ * columns, K step, workgroup bytes, 16-byte loads, split-K).  The tiled kernels come first (every
+ * one is a tuner candidate; TILE64U, the first, is also the tuner's reference), then matvec and the
+ * tensor-core kernels.  Split-K rows run their kernel on K cut into S chunks as a batch of partial
+ * products and sum them (matmul.c split_of says which S).  When each runs, and the measurement
+ * behind it: doc/tensor.md's kernel table and each file's header. */
+#define WT_MM_KERNELS(X)                                                           \
+    X(TILE64U, "tile64x64u", matmul2, 1, 64, 64, 16, 17408, false, false)          \
+    X(TILE128U, "tile128x128u", matmul2, 0, 128, 128, 8, 16896, false, false)      \
+    X(TILE128X64W, "tile128x64w", matmul2, 6, 128, 64, 8, 12800, false, false)     \
+    X(TILE64V4W, "tile64x64v4w", matmul3, 5, 64, 64, 16, 17408, true, false)       \
+    X(TILE128V4W, "tile128x128v4w", matmul3, 4, 128, 128, 8, 16896, true, false)   \
+    X(TILE128V4S, "tile128x128v4s", matmul4, 0, 128, 128, 8, 16384, true, false)   \
+    X(TILE128X64V4S, "tile128x64v4s", matmul4, 8, 128, 64, 8, 12288, true, false)  \
+    X(TILE128V4SK, "tile128x128v4s_sk", matmul4, 0, 128, 128, 8, 16384, true, true) \
+    X(TILE128X64V4SK, "tile128x64v4s_sk", matmul4, 8, 128, 64, 8, 12288, true, true) \
+    X(MATVEC, "matvec", matvec, 0, 0, 0, 0, 0, false, false)                       \
+    X(COOP, "coop128x128", matmul_coop, 0, 128, 128, 32, 0, false, false)          \
+    X(COOP_SB1, "coop128x128s", matmul_coop, 1, 128, 128, 32, 0, false, false)     \
+    X(WGM, "wgm128x256", matmul_wgm, 0, 128, 256, 64, 0, false, false)
 
 typedef enum wt_mm_kernel {
     WT_MM_AUTO = 0,           /* the policy's matmul_kernel, else chosen by shape */
-#define X(name, str, file, op, tm, tn, bk, smem, v4) WT_MM_##name,
+#define X(name, str, file, op, tm, tn, bk, smem, v4, sk) WT_MM_##name,
     WT_MM_KERNELS(X)
 #undef X
     WT_MM_KERNEL_COUNT
@@ -294,7 +297,7 @@ wt_mm_kernel wt_autotune_layout(wt_context *ctx, int64_t M, int64_t N, int64_t K
 /* May a matmul time kernels now (the tuner, the matmul_wgm guard)?  Inside wt_autotune_matmul,
  * or in a lazy op when the policy's tune is FIRST_USE (the default). */
 bool wt_mm_may_time(const wt_context *ctx);
-/* Seconds per product made by fn(ctx, arg) (a new tensor whose dispatch it recorded last): GPU
+/* Seconds per product made by fn(ctx, arg) (a new tensor whose dispatches, at most 4, it recorded last): GPU
  * timestamps around a pass of repeated copies of that dispatch where the device has the feature
  * (not eager), else the host clock around repeated products; best of three after one look that
  * sizes the repetitions (>= 1 ms, >= 2 ms by the host clock).  Flushes the caller's pending work

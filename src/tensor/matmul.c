@@ -10,7 +10,7 @@
  * where the device and the shape allow, else matvec for one output row or column, else the
  * autotuner's choice for the shape class (autotune.c), else heuristic().  One exception to
  * reading in place: a large ragged product (no 16-byte kernel can read it) runs on zero-padded
- * copies when that pays (pad_pays), its result a view of the padded product.  record(): the
+ * copies when that pays (pad_plan), its result a view of the padded product.  record(): the
  * dispatch.  The kernels, one row each in internal.h's WT_MM_KERNELS: matmul2.wgsl (any strides),
  * matmul3.wgsl and matmul4.wgsl (16-byte loads and stores for quad-aligned operands; matmul4 with
  * swizzled tiles and a tile-exact specialisation), matvec.wgsl (the bandwidth-bound decode
@@ -46,10 +46,10 @@ static const struct mm_kernel_row {
     uint8_t op;
     uint16_t tm, tn, bk;
     uint32_t smem;
-    bool v4;
+    bool v4, sk;
 } kt[WT_MM_KERNEL_COUNT] = {
-    [WT_MM_AUTO] = { "auto", WT_K_COUNT, 0, 0, 0, 0, 0, false },
-#define X(nm, str, file, op, tm, tn, bk, smem, v4) [WT_MM_##nm] = { str, WT_K_##file, op, tm, tn, bk, smem, v4 },
+    [WT_MM_AUTO] = { "auto", WT_K_COUNT, 0, 0, 0, 0, 0, false, false },
+#define X(nm, str, file, op, tm, tn, bk, smem, v4, sk) [WT_MM_##nm] = { str, WT_K_##file, op, tm, tn, bk, smem, v4, sk },
     WT_MM_KERNELS(X)
 #undef X
 };
@@ -128,8 +128,10 @@ static unsigned layout_of(const mm_plan *p) {
 
 /* Without a tuned choice: 16-byte kernels where the operands allow, 128 x 128 tiles when there are
  * >= 256 of them (matmul4's tile128x128v4s on tile-exact shapes, H200 4096^3 3.39 ms, else
- * matmul3's tile128x128v4w, 3.99 ms), else tile64x64v4w (1024^3 72 us against 82 for
- * tile64x64u); other operands: tile128x64w where there are >= 128 of its tiles (within 3% of
+ * matmul3's tile128x128v4w, 3.99 ms), else for K >= 2048 tile128x64v4s_sk (split-K where
+ * split_of finds a split; H200 tuner, A^T . B 768 x 3072 x 4096: 483 us against 903 for
+ * tile64x64v4w, 768 x 768 x 4096: 140 against 268; row-major 4096 x 768 x 3072: 540 against
+ * 709), else tile64x64v4w (1024^3 72 us against 82 for tile64x64u); other operands: tile128x64w where there are >= 128 of its tiles (within 3% of
  * the fastest in-place kernel on 4095 x 4097 x 1023), else tile64x64u (more of the GPU busy
  * below about one tile per SM).  The transposed layouts matmul3/matmul4 read in place take the
  * same rule (x . W^T 4096^3 tile128x128v4s 3.51 ms against 4.85 for tile128x64w). */
@@ -139,7 +141,7 @@ static wt_mm_kernel heuristic(const mm_plan *p) {
     if (v4_ok(p)) {
         if (p->batch * cdiv(p->M, 128) * cdiv(p->N, 128) >= 256)
             return p->M % 128 == 0 && p->N % 128 == 0 && p->K % 8 == 0 ? WT_MM_TILE128V4S : WT_MM_TILE128V4W;
-        return WT_MM_TILE64V4W;
+        return p->K >= 2048 ? WT_MM_TILE128X64V4SK : WT_MM_TILE64V4W;
     }
     if (p->batch * cdiv(p->M, 128) * cdiv(p->N, 64) >= 128)
         return WT_MM_TILE128X64W;
@@ -221,6 +223,70 @@ static wt_status record_tiled(wt_context *ctx, const char *op, const mm_plan *p,
     }
     pr.st[2][0] = (int32_t)p->c_ns;
     return record_product(ctx, op, &key, &pr, out, a, b, bias);
+}
+
+/* Split-K (the tiled rows with sk set: tile128x128v4s_sk, tile128x64v4s_sk).  When a product's
+ * output tiles do not fill the GPU and K is long (the weight gradients x^T . dy of a linear layer:
+ * M x N the weight, K the tokens), K is cut into S chunks that run as one dispatch of S partial
+ * products: the chunk is an outer batch dim whose strides move A and B by a chunk of K, so the
+ * kernels' batch walk does the work.  The partials go to an f32 temporary [S, batch x M x N],
+ * one reduction over its leading dim (reduce.c's column layout: one invocation per output, S
+ * reads) sums them, then a cast to the product's dtype.  S: the smallest power of two up to 16
+ * that makes at least SK_GROUPS workgroups (H200: several waves of 132 SMs), chunks staying
+ * >= SK_MIN_K and multiples of 8 (matmul4's K step, so tile-exact products keep EXACT); 1 (the
+ * row's kernel alone) with a bias, where the chunk strides would pass the kernels' 32-bit offset
+ * math, or where the temporary would pass SK_MAX_BYTES.  A tuner candidate: the tuner times it
+ * against the in-place kernels on the class's shape. */
+#define SK_GROUPS 1024
+#define SK_MIN_K 256
+#define SK_MAX_BYTES ((int64_t)256 << 20)
+
+static int split_of(const mm_plan *p, wt_mm_kernel kind, bool bias) {
+    if (!kt[kind].sk || bias || p->nb >= MM_MAX_BATCH)
+        return 1;
+    int64_t tiles = p->batch * cdiv(p->M, kt[kind].tm) * cdiv(p->N, kt[kind].tn), out = p->batch * p->M * p->N;
+    int s = 1;
+    while (s < 16 && tiles * s < SK_GROUPS && p->K % (16 * s) == 0 && p->K / (2 * s) >= SK_MIN_K &&
+           2 * s * out * 4 <= SK_MAX_BYTES)
+        s *= 2;
+    int64_t kc = p->K / s;
+    if ((s - 1) * kc * p->a_ks > INT32_MAX || (s - 1) * kc * p->b_ks > INT32_MAX || s * out > (int64_t)UINT32_MAX)
+        return 1;
+    return s;
+}
+
+/* The product as S partial products over K chunks, summed (split_of). */
+static wt_tensor *mm_split(wt_context *ctx, const char *op, const mm_plan *p, wt_mm_kernel kind, int s, wt_tensor *a,
+                           wt_tensor *b) {
+    mm_plan q = *p;
+    q.K = p->K / s;
+    for (int d = p->nb; d > 0; d--) {
+        q.bshape[d] = p->bshape[d - 1];
+        q.ast[d] = p->ast[d - 1];
+        q.bst[d] = p->bst[d - 1];
+    }
+    q.bshape[0] = s;
+    q.ast[0] = q.K * p->a_ks;
+    q.bst[0] = q.K * p->b_ks;
+    q.nb = p->nb + 1;
+    q.batch = p->batch * s;
+    wt_tensor *part = wt_tensor_new(ctx, op, WT_F32, WT_SHAPE(s, p->batch * p->M * p->N));
+    if (!part || record_tiled(ctx, op, &q, kind, part, a, b, NULL) != WT_OK) {
+        wt_release(part);
+        return NULL;
+    }
+    bool was = wt_set_grad_enabled(ctx, false);
+    wt_tensor *sum = wt_sum(ctx, part, 1, (const int[]){ 0 }, false);
+    wt_release(part);
+    if (sum && p->odt != WT_F32) {
+        wt_tensor *c = wt_cast(ctx, sum, p->odt);
+        wt_release(sum);
+        sum = c;
+    }
+    wt_tensor *out = sum ? wt_view(ctx, sum, p->ond, p->shape) : NULL;
+    wt_release(sum);
+    wt_set_grad_enabled(ctx, was);
+    return out;
 }
 
 bool wt_matmul_tensor_cores(wt_context *ctx) {
@@ -441,51 +507,80 @@ static bool wgm_guard(wt_context *ctx, const char *op, const mm_plan *p, wt_tens
     return !v->slow;
 }
 
-/* Ragged products (K or N not a multiple of 4, unaligned rows) cannot use the 16-byte kernels in
- * place.  When the product is large enough (a GPU's worth of 128 x 128 tiles, K >= 256) and the
- * tile-exact shape wastes at most 10%, padded copies pay: A zero-padded to [Mp, Kp] and B to
- * [Kp, Np] (or, k-contiguous, to [Np, Kp]) with Mp, Np multiples of 128 and Kp of 8 (matmul4's
- * EXACT shapes), the product on the fast kernel, whose [M, N] corner is the result (a view with
- * row stride Np, no copy out).  Row-major A, B row-major or k-contiguous, no batch, no kernel
- * forced.  H200, 4095 x 4097 x 1023: padded 0.88 ms (39.0 TFLOP/s) against 1.17 in place on
- * tile128x64w.  The policy's matmul_pad OFF turns it off, ON takes it for every such product
- * whatever its size (tests). */
-static bool pad_pays(wt_context *ctx, const mm_plan *p) {
-    if (ctx->pol.matmul_pad == WT_OFF || p->batch != 1 || p->M <= 0 || p->N <= 0 || p->K <= 0 || v4_ok(p) || matvec_ok(p) ||
-        p->a_ks != 1 || (p->b_ns != 1 && p->b_ks != 1))
+/* Ragged products (K, N, or M of an m-contiguous A not a multiple of 4, rows not quad-aligned)
+ * cannot use the 16-byte kernels in place.  Padded copies pay when the product is large (K >=
+ * 256, and a GPU's worth of 128 x 128 tiles or K >= 2048, where split-K fills the GPU), the
+ * tile-exact shape wastes at most 10%, and the copies are cheap beside the product (>= 64
+ * multiply-adds per copied element): each operand that is not already tile-exact and aligned is
+ * copied zero-padded, A to [Mp, Kp] (m-contiguous, an A^T view: its [K, M] rows to [Kp, Mp]) and
+ * B to [Kp, Np] (k-contiguous: [Np, Kp]), Mp and Np multiples of 128, Kp of 8 (of 128 from K =
+ * 2048 on, which split-K's chunks need); the product runs on the fast kernels, and its [M, N]
+ * corner is the result (a view with row stride Np, no copy out).  No batch, no kernel forced.
+ * H200: 4095 x 4097 x 1023 padded 0.88 ms (39.0 TFLOP/s) against 1.17 in place on tile128x64w;
+ * the GPT-2 LM head's products (V = 50257): x . W^T, dlogits . W (K = V) and dlogits^T . x (M =
+ * V), doc/results.  The policy's matmul_pad OFF turns it off, ON takes it for every such
+ * product whatever its size (tests). */
+typedef struct mm_pad {
+    int64_t mp, np, kp;
+    bool a_mc, b_kc;                      /* A m-contiguous, B k-contiguous */
+    bool copy_a, copy_b;                  /* the operands that need a padded copy */
+} mm_pad;
+
+static bool pad_plan(wt_context *ctx, const mm_plan *p, const wt_tensor *a, mm_pad *d) {
+    if (ctx->pol.matmul_pad == WT_OFF || p->batch != 1 || p->M <= 0 || p->N <= 0 || p->K <= 0 || v4_ok(p) ||
+        matvec_ok(p))
         return false;
+    d->a_mc = p->a_ks != 1 && p->a_ms == 1;
+    d->b_kc = b_kcontig(p);
+    if ((p->a_ks != 1 && !(d->a_mc && a->ndim == 2)) || (p->b_ns != 1 && p->b_ks != 1))
+        return false;
+    d->mp = cdiv(p->M, 128) * 128;
+    d->np = cdiv(p->N, 128) * 128;
+    d->kp = p->K >= 2048 ? cdiv(p->K, 128) * 128 : cdiv(p->K, 8) * 8;
+    int64_t a_rows = d->a_mc ? p->a_ks : p->a_ms, b_rows = d->b_kc ? p->b_ns : p->b_ks;
+    d->copy_a = p->M != d->mp || p->K != d->kp || a_rows % 4 || p->a_off % 4;
+    d->copy_b = p->N != d->np || p->K != d->kp || b_rows % 4 || p->b_off % 4;
     if (ctx->pol.matmul_pad == WT_ON)
         return true;
-    int64_t mp = cdiv(p->M, 128) * 128, np = cdiv(p->N, 128) * 128, kp = cdiv(p->K, 8) * 8;
-    return mp / 128 * (np / 128) >= 256 && p->K >= 256 &&
-           (double)mp * (double)np * (double)kp <= 1.10 * (double)p->M * (double)p->N * (double)p->K;
+    double work = (double)d->mp * (double)d->np * (double)d->kp;
+    double copied = (d->copy_a ? (double)d->mp * (double)d->kp : 0) + (d->copy_b ? (double)d->np * (double)d->kp : 0);
+    return (d->mp / 128 * (d->np / 128) >= 256 || p->K >= 2048) && p->K >= 256 &&
+           work <= 1.10 * (double)p->M * (double)p->N * (double)p->K && work >= 64 * copied;
 }
 
 static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b, bool b_t, wt_tensor *bias,
                      wt_matmul_precision prec, wt_mm_kernel kernel);
 
-/* pad_pays's path: the result, a view of the padded [Mp, Np] product (row stride Np: no copy
+/* pad_plan's path: the result, a view of the padded [Mp, Np] product (row stride Np: no copy
  * out), or NULL with the context's error state as it was before (an allocation failed: the
  * caller runs the product in place).  The padded operands go back to the pool. */
-static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, wt_tensor *a, wt_tensor *b, bool b_t,
-                            wt_tensor *bias) {
+static wt_tensor *mm_padded(wt_context *ctx, const char *op, const mm_plan *p, const mm_pad *d, wt_tensor *a,
+                            wt_tensor *b, bool b_t, wt_tensor *bias) {
     wt_error_state es;
     wt_error_save(ctx, &es);
-    int64_t mp = cdiv(p->M, 128) * 128, np = cdiv(p->N, 128) * 128, kp = cdiv(p->K, 8) * 8;
-    bool kc = b_kcontig(p);
-    enum { A2, AP, WT, WP, CP, R, N1, N2, NT };
+    int64_t mp = d->mp, np = d->np, kp = d->kp;
+    bool kc = d->b_kc;
+    enum { A2, AP, AQ, WT, WP, CP, R, N1, N2, NT };
     wt_tensor *t[NT] = { 0 }, *out = NULL;
-    /* A as [M, K] (batch dims that continue its rows: a view) and B as [N, K] (k-contiguous) or [K, N] */
-    t[A2] = a->ndim == 2 ? a : wt_view(ctx, a, WT_SHAPE(p->M, p->K));
+    /* A as [M, K] (batch dims that continue its rows: a view) or, m-contiguous, as its [K, M]
+     * rows; B as [N, K] (k-contiguous) or [K, N]; the padded copies where needed */
+    if (d->a_mc)
+        t[A2] = wt_transpose(ctx, a, 0, 1);
+    else
+        t[A2] = a->ndim == 2 ? a : wt_view(ctx, a, WT_SHAPE(p->M, p->K));
     t[WT] = b_t || !kc ? b : wt_transpose(ctx, b, 0, 1);
-    const int64_t pa[4] = { 0, mp - p->M, 0, kp - p->K };
+    const int64_t pa[4] = { 0, d->a_mc ? kp - p->K : mp - p->M, 0, d->a_mc ? mp - p->M : kp - p->K };
     const int64_t pw[4] = { 0, kc ? np - p->N : kp - p->K, 0, kc ? kp - p->K : np - p->N };
     const int64_t pc[2] = { 0, np - p->N };
-    t[AP] = t[A2] ? wt_pad(ctx, t[A2], pa, WT_PAD_CONSTANT, 0) : NULL;
-    t[WP] = t[AP] && t[WT] ? wt_pad(ctx, t[WT], pw, WT_PAD_CONSTANT, 0) : NULL;
+    if (t[A2])
+        t[AP] = d->copy_a ? wt_pad(ctx, t[A2], pa, WT_PAD_CONSTANT, 0) : (wt_retain(t[A2]), t[A2]);
+    t[AQ] = t[AP] && d->a_mc ? wt_transpose(ctx, t[AP], 0, 1) : NULL;
+    if (t[AP] && t[WT])
+        t[WP] = d->copy_b ? wt_pad(ctx, t[WT], pw, WT_PAD_CONSTANT, 0) : (wt_retain(t[WT]), t[WT]);
     t[CP] = bias && bias->shape[0] != 1 && t[WP] ? wt_pad(ctx, bias, pc, WT_PAD_CONSTANT, 0) : NULL;
-    if (t[WP] && (!bias || bias->shape[0] == 1 || t[CP]))
-        t[R] = mm(ctx, op, t[AP], t[WP], kc, t[CP] ? t[CP] : bias, WT_MATMUL_PRECISION_DEFAULT, WT_MM_AUTO);
+    if (t[WP] && (!d->a_mc || t[AQ]) && (!bias || bias->shape[0] == 1 || t[CP]))
+        t[R] = mm(ctx, op, d->a_mc ? t[AQ] : t[AP], t[WP], kc, t[CP] ? t[CP] : bias, WT_MATMUL_PRECISION_DEFAULT,
+                  WT_MM_AUTO);
     t[N1] = t[R] ? wt_narrow(ctx, t[R], 0, 0, p->M) : NULL;
     t[N2] = t[N1] ? wt_narrow(ctx, t[N1], 1, 0, p->N) : NULL;
     if (t[N2])
@@ -681,9 +776,10 @@ static const char *cannot_run(wt_context *ctx, const mm_plan *p, wt_mm_kernel k,
     return NULL;
 }
 
-/* Run plan p on zero-padded copies (pad_pays)?  Only when nothing is forced. */
-static bool choose_pad(wt_context *ctx, const mm_plan *p, wt_matmul_precision prec, wt_mm_kernel forced) {
-    return forced == WT_MM_AUTO && prec == WT_MATMUL_PRECISION_DEFAULT && pad_pays(ctx, p);
+/* Run plan p on zero-padded copies (pad_plan)?  Only when nothing is forced. */
+static bool choose_pad(wt_context *ctx, const mm_plan *p, const wt_tensor *a, wt_matmul_precision prec,
+                       wt_mm_kernel forced, mm_pad *d) {
+    return forced == WT_MM_AUTO && prec == WT_MATMUL_PRECISION_DEFAULT && pad_plan(ctx, p, a, d);
 }
 
 /* The kernel for plan p: the one forced (by the caller, else by the policy's matmul_kernel; an
@@ -744,17 +840,25 @@ static wt_tensor *mm(wt_context *ctx, const char *op, wt_tensor *a, wt_tensor *b
         return NULL;
     if (p.K > WT_MM_MAX_K)
         return mm_split_k(ctx, op, &p, a, b, b_t, bias, prec, kernel);
-    wt_mm_kernel forced = kernel != WT_MM_AUTO ? kernel : wt_mm_kernel_by_name(ctx->pol.matmul_kernel), kind;
-    if (choose_pad(ctx, &p, prec, forced)) {
-        wt_tensor *r = mm_padded(ctx, op, &p, a, b, b_t, bias);
+    wt_mm_kernel forced = kernel != WT_MM_AUTO ? kernel : wt_mm_kernel_by_name(ctx->pol.matmul_kernel);
+    wt_mm_kernel kind = WT_MM_AUTO;
+    mm_pad pd;
+    if (choose_pad(ctx, &p, a, prec, forced, &pd)) {
+        wt_tensor *r = mm_padded(ctx, op, &p, &pd, a, b, b_t, bias);
         if (r)
             return r;
+    }
+    if (p.batch * p.M * p.N > 0) {
+        if (choose(ctx, op, &p, a, b, bias, prec, forced, &kind) != WT_OK)
+            return NULL;
+        int s = split_of(&p, kind, bias != NULL);
+        if (s > 1)
+            return mm_split(ctx, op, &p, kind, s, a, b);
     }
     wt_tensor *out = wt_tensor_new(ctx, op, p.odt, p.ond, p.shape);
     if (!out || out->numel == 0)
         return out;
-    if (choose(ctx, op, &p, a, b, bias, prec, forced, &kind) != WT_OK ||
-        record(ctx, op, &p, kind, out, a, b, bias) != WT_OK) {
+    if (record(ctx, op, &p, kind, out, a, b, bias) != WT_OK) {
         wt_release(out);
         return NULL;
     }

@@ -3,7 +3,8 @@
  * read in place, broadcast batch dims (3-D and 4-D), 1-D operands, linear with and without bias,
  * the matvec kernel (decode path), f16 where the device has it, empty products, and errors that
  * name the op and the shapes; the 16-byte kernels on W^T (k-contiguous B) and A^T operands, the
- * padded path for ragged products (policy matmul_pad ON) and its fallback when memory is short; the
+ * padded path for ragged products (policy matmul_pad ON: ragged K, A^T with ragged M, one operand
+ * already exact) and its fallback when memory is short; split-K; the
  * autotuner's cache, gate and per-layout classes.  The reference works on the logical values of each operand, read
  * back from the very view passed to the op.  Error bound per output: f32 1e-5 * sum |a b| + 1e-6;
  * f16 (output rounded to binary16) 2e-3 * |ref| + 1e-3 * sum |a b| + 1e-3. */
@@ -547,6 +548,106 @@ static void test_pad(void) {
     SET_POLICY(matmul_pad, WT_AUTO);
 }
 
+/* Ragged LM-head shapes on the padded path (matmul_pad ON): K ragged only (dlogits . W), an
+ * m-contiguous A with ragged M (dlogits^T . x: A's [K, M] rows padded, then read transposed), an
+ * operand already tile-exact and aligned that is read in place (one copy, not two: x . W^T and
+ * dlogits^T . x), and K >= 2048 (K padded to a multiple of 128). */
+static void test_pad_ragged(void) {
+    SET_POLICY(matmul_pad, WT_ON);
+    wt_stats s0;
+    uint64_t ops;
+    {   /* dlogits . W: K ragged */
+        wt_tensor *g = rnd(WT_F32, WT_SHAPE(70, 45)), *w = rnd(WT_F32, WT_SHAPE(45, 64));
+        wt_tensor *c = wt_matmul(ctx, g, w);
+        check_mm("padded K ragged", c, g, w, false, NULL);
+        wt_release(c); wt_release(g); wt_release(w);
+    }
+    {   /* dlogits^T . x: A m-contiguous, M ragged; x [64, 128] is tile-exact: one copy */
+        wt_tensor *g = rnd(WT_F32, WT_SHAPE(64, 70)), *x = rnd(WT_F32, WT_SHAPE(64, 128));
+        wt_tensor *gt = wt_transpose(ctx, g, 0, 1);
+        wt_get_stats(ctx, &s0);
+        ops = s0.ops;
+        wt_tensor *c = ops_of(wt_matmul(ctx, gt, x), &ops);
+        check_mm("padded A^T, M ragged", c, gt, x, false, NULL);
+        CHECKF(ops == 2, "A^T M ragged: %llu ops (pad A, multiply)", (unsigned long long)ops);
+        CHECK(c && wt_shape(c)[0] == 70 && wt_shape(c)[1] == 128);
+        wt_release(c);
+        wt_tensor *x2 = rnd(WT_F32, WT_SHAPE(64, 37));          /* both ragged */
+        c = wt_matmul(ctx, gt, x2);
+        check_mm("padded A^T . B, both ragged", c, gt, x2, false, NULL);
+        wt_release(c); wt_release(x2); wt_release(g); wt_release(gt); wt_release(x);
+    }
+    {   /* x . W^T with x tile-exact: only W is copied */
+        wt_tensor *x = rnd(WT_F32, WT_SHAPE(128, 64)), *w = rnd(WT_F32, WT_SHAPE(70, 64));
+        wt_get_stats(ctx, &s0);
+        ops = s0.ops;
+        wt_tensor *c = ops_of(wt_linear(ctx, x, w, NULL), &ops);
+        check_mm("padded linear, x exact", c, x, w, true, NULL);
+        CHECKF(ops == 2, "x exact: %llu ops (pad W, multiply)", (unsigned long long)ops);
+        wt_release(c); wt_release(x); wt_release(w);
+    }
+    {   /* K >= 2048: Kp a multiple of 128 */
+        wt_tensor *a = rnd(WT_F32, WT_SHAPE(60, 2050)), *b = rnd(WT_F32, WT_SHAPE(2050, 64));
+        wt_tensor *c = wt_matmul(ctx, a, b);
+        check_mm("padded K 2050", c, a, b, false, NULL);
+        wt_release(c); wt_release(a); wt_release(b);
+    }
+    CHECKF(wt_last_status(ctx) == WT_OK, "%s", wt_last_error(ctx));
+    SET_POLICY(matmul_pad, WT_AUTO);
+}
+
+/* Split-K (tile128x128v4s_sk, tile128x64v4s_sk): few output tiles and a long K run as S partial
+ * products summed by one reduction (two ops); row-major, A^T . W^T, batched, f16; with a bias or a
+ * short K the row's kernel runs alone (one op). */
+static void test_split_k(void) {
+    static const wt_mm_kernel sk[2] = { WT_MM_TILE128V4SK, WT_MM_TILE128X64V4SK };
+    for (int i = 0; i < 2; i++) {
+        const char *kn = wt_mm_kernel_name(sk[i]);
+        char what[96];
+        wt_stats s0;
+        uint64_t ops;
+        wt_tensor *a = rnd(WT_F32, WT_SHAPE(64, 2048)), *b = rnd(WT_F32, WT_SHAPE(2048, 72));
+        wt_get_stats(ctx, &s0);
+        ops = s0.ops;
+        wt_tensor *c = ops_of(mm_k(a, b, NULL, sk[i]), &ops);
+        snprintf(what, sizeof what, "%s 64x2048x72", kn);
+        check_mm(what, c, a, b, false, NULL);
+        CHECKF(ops == 2, "%s: %llu ops (partial products, their sum)", what, (unsigned long long)ops);
+        wt_release(c);
+        wt_tensor *bias = rnd(WT_F32, WT_SHAPE(72));
+        wt_get_stats(ctx, &s0);
+        ops = s0.ops;
+        c = ops_of(mm_k(a, b, bias, sk[i]), &ops);
+        snprintf(what, sizeof what, "%s with bias (no split)", kn);
+        check_mm(what, c, a, b, false, bias);
+        CHECKF(ops == 1, "%s: %llu ops", what, (unsigned long long)ops);
+        wt_release(c); wt_release(bias); wt_release(a); wt_release(b);
+        /* A^T (m-contiguous) . W^T (k-contiguous), tile-exact: the weight-gradient layout */
+        wt_tensor *a0 = rnd(WT_F32, WT_SHAPE(1024, 128)), *w = rnd(WT_F32, WT_SHAPE(64, 1024));
+        wt_tensor *at = wt_transpose(ctx, a0, 0, 1), *wt = wt_transpose(ctx, w, 0, 1);
+        c = mm_k(at, wt, NULL, sk[i]);
+        snprintf(what, sizeof what, "%s A^T.W^T 128x1024x64", kn);
+        check_mm(what, c, at, wt, false, NULL);
+        wt_release(c); wt_release(a0); wt_release(w); wt_release(at); wt_release(wt);
+        /* batched with a broadcast B */
+        wt_tensor *a3 = rnd(WT_F32, WT_SHAPE(2, 36, 1024)), *b2 = rnd(WT_F32, WT_SHAPE(1024, 40));
+        c = mm_k(a3, b2, NULL, sk[i]);
+        snprintf(what, sizeof what, "%s batched 2x36x1024x40", kn);
+        check_mm(what, c, a3, b2, false, NULL);
+        CHECK(c && wt_ndim(c) == 3);
+        wt_release(c); wt_release(a3); wt_release(b2);
+        if (wt_context_has_f16(ctx)) {
+            wt_tensor *h = rnd(WT_F16, WT_SHAPE(20, 1024)), *g = rnd(WT_F16, WT_SHAPE(1024, 24));
+            c = mm_k(h, g, NULL, sk[i]);
+            snprintf(what, sizeof what, "%s f16", kn);
+            check_mm(what, c, h, g, false, NULL);
+            CHECK(c && wt_dtype_of(c) == WT_F16);
+            wt_release(c); wt_release(h); wt_release(g);
+        }
+    }
+    CHECKF(wt_last_status(ctx) == WT_OK, "%s", wt_last_error(ctx));
+}
+
 static void test_empty(void) {
     wt_tensor *a = wt_zeros(ctx, WT_F32, WT_SHAPE(5, 0)), *b = wt_zeros(ctx, WT_F32, WT_SHAPE(0, 3));
     wt_tensor *c = wt_matmul(ctx, a, b);
@@ -646,20 +747,25 @@ static void test_autotune(void) {
         CHECK_EQ_INT(wt_autotune_matmul(tc, 200, 200, 200, 1, WT_F32, false), WT_OK);
         const char *kt = wt_autotune_lookup(tc, 200, 200, 200, 1, WT_F32);
         CHECKF(kt && strncmp(kt, "tile", 4) == 0 && strcmp(kt, "tile128x64w"), "tuned: %s", kt ? kt : "none");
+        /* split-K candidates (two dispatches: the partial products, their sum) on the GPU clock too */
+        CHECK_EQ_INT(wt_autotune_matmul(tc, 64, 64, 2048, 1, WT_F32, false), WT_OK);
         CHECKF(wt_last_status(tc) == WT_OK, "%s", wt_last_error(tc));
         wt_context_destroy(tc);
     }
     fixture_end(&g);
     f = fopen(path, "r");
-    int gpu = 0, wall = 0;
+    int gpu = 0, wall = 0, sk = 0;
     while (f && fgets(line, sizeof line, f)) {
         gpu += !strncmp(line, "f32:m8:n8:k8:b0:l0 ", 19) && strstr(line, " timer=gpu ") != NULL;
         wall += !strncmp(line, "f32:m7:n7:k7:b0:l4 ", 19) && strstr(line, " timer=wall ") != NULL;
+        const char *t = strstr(line, " tile128x64v4s_sk=");
+        sk += !strncmp(line, "f32:m6:n6:k11:b0:l0 ", 20) && strstr(line, " timer=gpu ") && t && t[18] != '-';
     }
     if (f)
         fclose(f);
     CHECK_EQ_INT(gpu, 1);
     CHECK_EQ_INT(wall, 1);
+    CHECK_EQ_INT(sk, 1);
     /* a product of that class uses the choice and is right */
     wt_tensor *a = rnd(WT_F32, WT_SHAPE(100, 80)), *b = rnd(WT_F32, WT_SHAPE(80, 90));
     wt_tensor *c = wt_matmul(ctx, a, b);
@@ -826,6 +932,8 @@ int main(void) {
     if (!light) {
         test_v4();
         test_pad();
+        test_pad_ragged();
+        test_split_k();
     }
     test_empty();
     test_errors();

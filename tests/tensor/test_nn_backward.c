@@ -595,6 +595,8 @@ static void test_attention(void) {
         { 2, 2, 1, 5, 23, 64, 4, true, false, false, 0.3 },  /* fewer queries than keys (a KV cache) */
         { 1, 3, 1, 18, 18, 80, 3, true, true, false, 0 },    /* two head-dim chunks, rank 3 */
         { 1, 2, 2, 24, 9, 8, 4, true, true, false, 0 },      /* more queries than keys: rows see none */
+        { 1, 4, 2, 100, 100, 64, 4, true, true, false, 0 },  /* four 32-row tiles each way, GQA, causal */
+        { 1, 1, 1, 40, 40, 256, 4, true, false, false, 0 },  /* eight head-dim chunks (the most) */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         attn_case_run(&cases[i]);
