@@ -62,6 +62,17 @@ typedef struct wgsl_override_value {
  * stack with room to spare; without the cap a 4000-deep input overflows one. */
 #define WGSL_MAX_NESTING 1024
 
+/* Memory an invocation holds, checked at compile time (WGSL's "Limits": the minimum every
+ * implementation must support, so any portable shader fits): the private variables an entry point
+ * uses (directly or through its callees) and, per function, its `var` declarations and its `let`
+ * declarations of array or structure type (a let array indexed at runtime becomes a Function
+ * variable in SPIR-V).
+ * Beyond them the module is invalid ("... more than the limit of 8192 bytes").  Dawn accepts more
+ * (64 KiB per variable, later 10 MiB), but Vulkan drivers may take very long to build the pipeline:
+ * lavapipe's pipeline creation grows quadratically with a runtime-indexed array (doc/wgsl.md). */
+#define WGSL_MAX_PRIVATE_BYTES 8192
+#define WGSL_MAX_FUNCTION_BYTES 8192
+
 typedef struct wgsl_options {
     const char *label;                       /* for debugging; unused by the compiler */
     const char *filename;                    /* shown in messages; NULL = "input.wgsl" */

@@ -719,6 +719,8 @@ static void fn_decl(checker *c, uint32_t h) {
     c->loops = c->breakables = c->in_continuing = c->cont_loops = 0;
     c->callees.n = 0;
     c->first_frag = 0;
+    c->fn_bytes = 0;
+    c->fn_bytes_reported = false;
     for (uint32_t i = 0; i < c->globals.n; i++) c->gseen[c->globals.v[i]] = 0;
     c->globals.n = 0;
     chk_alias_begin(c);
@@ -804,12 +806,24 @@ static void fn_decl(checker *c, uint32_t h) {
     if (fi->stage && (fi->ret ? !ret_io_ok(c, h, fi) : !vertex_position(c, h, fi, false))) return;
     /* entry point interface: resources */
     if (fi->stage) {
-        uint64_t wg = 0;
+        uint64_t wg = 0, priv = 0;
         for (uint32_t i = 0; i < fi->nglobals; i++) {
             uint32_t g = fi->globals[i];
             sema_decl *gd = DC(c, g);
             if (N(g)->kind == AST_VAR && gd->as == TY_AS_WORKGROUP && gd->type)
                 wg += ty_round_up(16, ty_size_of(c->tt, gd->type));
+            if (N(g)->kind == AST_VAR && gd->as == TY_AS_PRIVATE && gd->type && priv <= WGSL_MAX_PRIVATE_BYTES) {
+                /* WGSL's limit on the private memory of a shader (wgsl.h) */
+                uint64_t sz = ty_size_of(c->tt, gd->type);
+                priv += sz;
+                if (priv > WGSL_MAX_PRIVATE_BYTES) {
+                    ERR(sema_decl_span(c->cc, g, false),
+                        "'%s' (%llu bytes) brings the private variables used by entry point '%s' to %llu bytes, "
+                        "more than the limit of %u bytes", str(c, N(g)->u.var.name), (unsigned long long)sz,
+                        str(c, n->u.fn.name), (unsigned long long)priv, (unsigned)WGSL_MAX_PRIVATE_BYTES);
+                    NOTE(name_span(c, n->u.fn.name_off, n->u.fn.name), "entry point '%s' declared here", str(c, n->u.fn.name));
+                }
+            }
             if (!gd->has_binding) continue;
             for (uint32_t j = 0; j < i; j++) {
                 sema_decl *od = DC(c, fi->globals[j]);
