@@ -50,11 +50,16 @@ typedef enum wgsl_target_env {
     WGSL_TARGET_COUNT
 } wgsl_target_env;
 
-/* A pipeline-creation override value: by name, or (name == NULL) by @id. */
+/* A pipeline-creation override value, keyed as WebGPU's GPUProgrammableStage.constants: an
+ * override declared with @id(n) by that id (name == NULL, id = n), any other by its name.  The
+ * value is converted as WebGPU converts a GPUPipelineConstantValue (WebIDL): it must be finite;
+ * i32 / u32 take its integer part (toward zero), which must fit the type; f32 / f16 round to
+ * nearest even and must not overflow; bool is value != 0.  A key naming no override, or a value
+ * that does not convert, is a compile error (wgsl_result.override_error), never a silent wrap. */
 typedef struct wgsl_override_value {
     const char *name;            /* override's name, or NULL to select by id */
     uint32_t id;                 /* used when name == NULL */
-    double value;                /* converted to the override's type (bool: != 0) */
+    double value;                /* converted to the override's type, as above */
 } wgsl_override_value;
 
 /* The largest max_nesting honoured: a larger value is read as this one.  Each level of the
@@ -176,6 +181,9 @@ typedef struct wgsl_result {
     uint32_t binding_count;
     const wgsl_override *overrides;
     uint32_t override_count;
+    bool override_error;                     /* the errors are about options.overrides (a key that names no
+                                                override, a value its type cannot hold, a workgroup size
+                                                below 1 with the values): the source itself is valid */
 } wgsl_result;
 
 /* Compiles `length` bytes of WGSL (need not be NUL-terminated; a NUL byte is an error).
