@@ -553,7 +553,19 @@ static int ov_decl_value(emitter *e, uint32_t d, cv_value *out) {
     return 0;
 }
 
-/* Evaluates a const- or override-expression with the override values; 0 = ok. */
+/* An override-expression whose evaluation fails with the override values (overflow, division by
+ * zero, ...): a pipeline-creation error in WebGPU, reported once at the failing node.  Returns 2. */
+static int ov_error(emitter *e, uint32_t h) {
+    if (e->ovst[h] != OV_FAILED) {
+        e->ovst[h] = OV_FAILED;
+        diag_error(e->cc, N(h)->sp, "%s (override-expression, with the override values)", e->sm->cv.msg);
+        e->cc->override_error = true;
+    }
+    return 2;
+}
+
+/* Evaluates a const- or override-expression with the override values; 0 = ok, 1 = not evaluable
+ * here (left to a SpecConstant), 2 = an evaluation error (reported). */
 static int ov_eval(emitter *e, uint32_t h, cv_value *out) {
     const sema_expr *x = EX(h);
     const ast_node *n = N(h);
@@ -568,21 +580,25 @@ static int ov_eval(emitter *e, uint32_t h, cv_value *out) {
     }
     case AST_UNARY: {
         cv_value a;
-        if (ov_eval(e, n->u.unary.operand, &a)) return 1;
+        int rc = ov_eval(e, n->u.unary.operand, &a);
+        if (rc) return rc;
         cv_unop op = n->op == AST_OP_NEG ? CV_NEG : n->op == AST_OP_NOT ? CV_NOT : CV_COMPL;
-        return cv_unary(cx, op, &a, out) != CV_OK;
+        return cv_unary(cx, op, &a, out) != CV_OK ? ov_error(e, h) : 0;
     }
     case AST_BINARY: {
         cv_value a, c;
-        if (ov_eval(e, n->u.binary.lhs, &a) || ov_eval(e, n->u.binary.rhs, &c)) return 1;
-        return cv_binary(cx, binop_of((ast_op)n->op), &a, &c, out) != CV_OK;
+        int rc = ov_eval(e, n->u.binary.lhs, &a);
+        if (!rc) rc = ov_eval(e, n->u.binary.rhs, &c);
+        if (rc) return rc;
+        return cv_binary(cx, binop_of((ast_op)n->op), &a, &c, out) != CV_OK ? ov_error(e, h) : 0;
     }
     case AST_CALL: {
         if (x->call == SEMA_CALL_CONVERT && n->u.call.args.count == 1) {
             cv_value a;
-            if (ov_eval(e, ast_item(e->m, n->u.call.args, 0), &a)) return 1;
+            int rc = ov_eval(e, ast_item(e->m, n->u.call.args, 0), &a);
+            if (rc) return rc;
             if (a.type == x->type) { *out = a; return 0; }
-            return cv_convert_explicit(cx, &a, x->type, out) != CV_OK;
+            return cv_convert_explicit(cx, &a, x->type, out) != CV_OK ? ov_error(e, h) : 0;
         }
         return 1;
     }

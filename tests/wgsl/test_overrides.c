@@ -5,7 +5,8 @@
  * overflow; bool: != 0).  Each value is checked against a reference conversion written here from
  * those rules, over boundary values of every type; accepted integer values must arrive in the
  * entry point's workgroup size; refused ones must give exactly one error with no location and
- * wgsl_result.override_error set.  Also: a workgroup size below 1 from override values. */
+ * wgsl_result.override_error set.  Also: a workgroup size below 1 from override values, and an
+ * override-expression whose evaluation fails with the values (division by zero). */
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
@@ -136,6 +137,23 @@ int main(void) {
         r = wgsl_compile("fn f( {", 7, &(wgsl_options){ .overrides = &(wgsl_override_value){ .name = "zz" },
                                                           .override_count = 1 });
         CHECKF(r && !r->ok && !r->override_error, "syntax error flagged as an override error");
+        wgsl_result_free(r);
+    }
+    /* an override-expression that fails with the values: an error at the expression, once */
+    {
+        static const char *m2 = "override a: u32 = 1;\noverride b = 10u / a;\n"
+                                "@compute @workgroup_size(1) fn main() { _ = b; }\n"
+                                "@compute @workgroup_size(10u / a) fn two() { }\n";
+        wgsl_override_value ov = { .name = "a", .value = 0 };
+        wgsl_result *r = wgsl_compile(m2, strlen(m2), &(wgsl_options){ .overrides = &ov, .override_count = 1 });
+        CHECKF(r && !r->ok && r->override_error && r->error_count == 2 && r->diagnostic_count == 2 &&
+               r->diagnostics[0].line == 2 && r->diagnostics[0].col == 14 && r->diagnostics[1].line == 4 &&
+               strstr(r->diagnostics[0].message, "division by zero"),
+               "a = 0: %s", r ? wgsl_result_text(r) : "NULL");
+        wgsl_result_free(r);
+        ov.value = 2;
+        r = wgsl_compile(m2, strlen(m2), &(wgsl_options){ .overrides = &ov, .override_count = 1 });
+        CHECKF(r && r->ok && r->entry_points[1].workgroup_size[0] == 5, "a = 2: %s", r ? wgsl_result_text(r) : "NULL");
         wgsl_result_free(r);
     }
     printf("%d values accepted, %d refused\n", accepted, refused);
