@@ -2396,6 +2396,14 @@ int wgsl_emit(wgsl_cc *cc) {
     spv_builder *b = &e->b;
     spv_capability(b, SPV_CAP_Shader);
     spv_memory_model(b, SPV_ADDRESSING_LOGICAL, SPV_MEMORY_MODEL_GLSL450);
+    for (uint32_t i = 0; i < sm->nfns; i++) {
+        if (!sm->fns[i].subgroup_size_attr) continue;
+        const ast_node *a = N(sm->fns[i].subgroup_size_attr);
+        diag_error(cc, span_make(a->sp.off + 1, a->sp.len ? a->sp.len - 1 : 0), "'@subgroup_size' cannot be compiled "
+                   "to SPIR-V by wgc yet: Vulkan takes a required subgroup size at pipeline creation "
+                   "(VkPipelineShaderStageRequiredSubgroupSizeCreateInfo), which the wg runtime does not set");
+    }
+    if (cc->error_count) return 1;
     /* overrides first: values (or spec constants) */
     for (uint32_t i = 0; i < sm->noverrides; i++) override_id(e, sm->overrides[i]);
     /* module-scope variables in dependency order */
