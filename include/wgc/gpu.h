@@ -794,7 +794,7 @@ typedef struct wg_kernel_binding {
 } wg_kernel_binding;
 
 typedef struct wg_kernel_override {
-    const char *name;              /* the override's name, or its @id in decimal */
+    const char *name;              /* the override's @id in decimal when it has one, else its name */
     double value;
 } wg_kernel_override;
 

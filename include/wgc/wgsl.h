@@ -50,17 +50,33 @@ typedef enum wgsl_target_env {
     WGSL_TARGET_COUNT
 } wgsl_target_env;
 
-/* A pipeline-creation override value: by name, or (name == NULL) by @id. */
+/* A pipeline-creation override value, keyed as WebGPU's GPUProgrammableStage.constants: an
+ * override declared with @id(n) by that id (name == NULL, id = n), any other by its name.  The
+ * value is converted as WebGPU converts a GPUPipelineConstantValue (WebIDL): it must be finite;
+ * i32 / u32 take its integer part (toward zero), which must fit the type; f32 / f16 round to
+ * nearest even and must not overflow; bool is value != 0.  A key naming no override, or a value
+ * that does not convert, is a compile error (wgsl_result.override_error), never a silent wrap. */
 typedef struct wgsl_override_value {
     const char *name;            /* override's name, or NULL to select by id */
     uint32_t id;                 /* used when name == NULL */
-    double value;                /* converted to the override's type (bool: != 0) */
+    double value;                /* converted to the override's type, as above */
 } wgsl_override_value;
 
 /* The largest max_nesting honoured: a larger value is read as this one.  Each level of the
  * parser's recursion takes about 100 bytes of stack (-O2), so 1024 levels fit a 256 KB thread
  * stack with room to spare; without the cap a 4000-deep input overflows one. */
 #define WGSL_MAX_NESTING 1024
+
+/* Memory an invocation holds, checked at compile time (WGSL's "Limits": the minimum every
+ * implementation must support, so any portable shader fits): the private variables an entry point
+ * uses (directly or through its callees) and, per function, its `var` declarations and its `let`
+ * declarations of array or structure type (a let array indexed at runtime becomes a Function
+ * variable in SPIR-V).
+ * Beyond them the module is invalid ("... more than the limit of 8192 bytes").  Dawn accepts more
+ * (64 KiB per variable, later 10 MiB), but Vulkan drivers may take very long to build the pipeline:
+ * lavapipe's pipeline creation grows quadratically with a runtime-indexed array (doc/wgsl.md). */
+#define WGSL_MAX_PRIVATE_BYTES 8192
+#define WGSL_MAX_FUNCTION_BYTES 8192
 
 typedef struct wgsl_options {
     const char *label;                       /* for debugging; unused by the compiler */
@@ -165,6 +181,9 @@ typedef struct wgsl_result {
     uint32_t binding_count;
     const wgsl_override *overrides;
     uint32_t override_count;
+    bool override_error;                     /* the errors are about options.overrides (a key that names no
+                                                override, a value its type cannot hold, a workgroup size
+                                                below 1 with the values): the source itself is valid */
 } wgsl_result;
 
 /* Compiles `length` bytes of WGSL (need not be NUL-terminated; a NUL byte is an error).

@@ -2,7 +2,8 @@
  * [--reflect] [--no-bounds-checks] [--max-size N]`: WGSL to a SPIR-V binary.
  *
  * Diagnostics go to stderr in the compiler's text form; exit 0 when the module was written,
- * 1 when the WGSL is invalid, 2 on bad usage or I/O errors.  --reflect prints the reflection
+ * 1 when the WGSL is invalid, 2 on bad usage (an --override naming no override or with a value
+ * its type cannot hold included) or I/O errors.  --reflect prints the reflection
  * (entry points, workgroup sizes, bindings, overrides) as one JSON document on stdout; without
  * -o it writes no file then.  Without -o and --reflect the module goes to standard output, as
  * tint's does, unless that is a terminal (refused: it is binary); never to a file not named.
@@ -61,7 +62,8 @@ static void compile_usage(FILE *f) {
           "  --entry NAME         keep only entry point NAME (in the module and the reflection)\n"
           "  --target-env ENV     as spirv-tools names it: vulkan1.1, vulkan1.2, spv1.3 (SPIR-V 1.3,\n"
           "                       default), vulkan1.3, vulkan1.4, spv1.6 (SPIR-V 1.6); --target too\n"
-          "  --override NAME=V    value of an `override` declaration (NAME may be an @id number)\n"
+          "  --override KEY=V     value of an `override`: KEY is its @id number when it has one, else its\n"
+          "                       name (WebGPU's pipeline-constant rules: V finite, in the type's range)\n"
           "  --reflect, --json   print entry points, bindings and overrides as JSON on stdout\n"
           "  --no-bounds-checks   do not clamp indices (unsafe)\n"
           "  --max-size N         refuse an input larger than N bytes (k/M/G; default 16M)\n", f);
@@ -212,7 +214,7 @@ int cli_compile(int argc, char **argv) {
     if (!r) return cli_fail("compile: out of memory");
     fputs(wgsl_result_text(r) ? wgsl_result_text(r) : "", stderr);
     if (!r->ok || !r->spirv) {
-        int rc = r->ok ? cli_fail("compile: %s: no SPIR-V was produced", in) : 1;
+        int rc = r->ok ? cli_fail("compile: %s: no SPIR-V was produced", in) : r->override_error ? 2 : 1;
         wgsl_result_free(r);
         return rc;
     }

@@ -86,7 +86,8 @@ static void run_usage(FILE *f, bool profile) {
           "                                               integers: floor(100 * that), in [0, 100)\n"
           "                        followed by ,out:FILE.npy to write the binding back after the run, e.g.\n"
           "                          --bind 0:1=zeros:f32:1024,out:y.npy\n"
-          "  --override NAME=V     value of an `override` (NAME may be an @id number)\n"
+          "  --override KEY=V      value of an `override`: KEY is its @id number when it has one, else\n"
+          "                        its name (V finite, in the type's range; no initializer: required)\n"
           "  --adapter SEL         adapter index or name substring (default: $WGC_ADAPTER, else the best)\n"
           "  --json                one JSON document on stdout\n",
           f);

@@ -177,6 +177,12 @@ wg_status wg_device_run_kernel(wg_device *dev, const wg_kernel_run_desc *desc, w
         return fail(out, WG_ERR_HOST_OOM, "compiling '%s'", opt.filename);
     const char *text = wgsl_result_text(st.compiled);
     snprintf(out->diagnostics, sizeof out->diagnostics, "%s", text ? text : "");
+    if (!st.compiled->ok && st.compiled->override_error && st.compiled->diagnostic_count) {
+        /* the overrides are wrong, not the kernel: an error of the call, without diagnostics */
+        out->diagnostics[0] = '\0';
+        status = fail(out, WG_ERR_WGSL_COMPILE, "'%s': %s", opt.filename, st.compiled->diagnostics[0].message);
+        goto done;
+    }
     if (!st.compiled->ok || !st.compiled->spirv) {
         const wgsl_diagnostic *d0 = st.compiled->diagnostic_count ? &st.compiled->diagnostics[0] : NULL;
         status = fail(out, WG_ERR_WGSL_COMPILE, "%s:%u:%u: %s", opt.filename, d0 ? d0->line : 0, d0 ? d0->col : 0,
@@ -184,14 +190,19 @@ wg_status wg_device_run_kernel(wg_device *dev, const wg_kernel_run_desc *desc, w
         goto done;
     }
     const wgsl_result *cr = st.compiled;
-    for (uint32_t i = 0; i < desc->override_count; i++) {   /* the compiler ignores unknown names */
-        const char *name = desc->overrides[i].name ? desc->overrides[i].name : "";
-        bool known = false;
-        for (uint32_t k = 0; k < cr->override_count; k++)
-            known |= is_uint(name) ? cr->overrides[k].id == (uint32_t)strtoul(name, NULL, 10)
-                                   : !strcmp(cr->overrides[k].name, name);
-        if (!known) {
-            status = fail(out, WG_ERR_WGSL_COMPILE, "'%s' declares no override '%s'", opt.filename, name);
+    for (uint32_t k = 0; k < cr->override_count; k++) {   /* no initializer: the value must be given */
+        const wgsl_override *o = &cr->overrides[k];
+        bool given = o->has_default;
+        for (uint32_t i = 0; i < desc->override_count && !given; i++) {
+            const char *name = desc->overrides[i].name ? desc->overrides[i].name : "";
+            given = o->has_explicit_id ? is_uint(name) && (uint32_t)strtoul(name, NULL, 10) == o->id
+                                       : !strcmp(o->name, name);
+        }
+        if (!given) {
+            char key[16];
+            snprintf(key, sizeof key, "%u", o->id);
+            status = fail(out, WG_ERR_WGSL_COMPILE, "'%s': pipeline constant '%s' is not set (override '%s' has no "
+                          "initializer)", opt.filename, o->has_explicit_id ? key : o->name, o->name);
             goto done;
         }
     }

@@ -30,6 +30,7 @@ typedef struct wgsl_cc {
     ARR(diag) diags;
     uint32_t error_count, warning_count;
     uint32_t dropped_errors;    /* errors over opt.max_errors, counted but not recorded */
+    bool override_error;        /* an error is about opt.overrides' keys or values (wgsl_result.override_error) */
     int last_recorded;          /* was the last non-note diagnostic recorded (notes follow it) */
     uint32_t *line_starts;      /* byte offset of each line start, built lazily by diag_line_col */
     uint32_t line_count;
@@ -48,6 +49,7 @@ typedef struct wgsl_cc {
 int wgsl_parse(wgsl_cc *cc);    /* parse.c */
 int wgsl_check(wgsl_cc *cc);    /* check.c */
 int wgsl_emit(wgsl_cc *cc);     /* spirv.c */
+int wgsl_check_override_values(wgsl_cc *cc);   /* spirv.c: opt.overrides against the module */
 
 /* Convenience for phases. */
 static inline const char *cc_str(const wgsl_cc *cc, uint32_t id) { return arena_str(&cc->arena, id); }

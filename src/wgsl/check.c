@@ -501,6 +501,42 @@ static void workgroup_size(checker *c, uint32_t h, sema_fn *fi, uint32_t wattr) 
     (void)h;
 }
 
+/* @subgroup_size(n) (`enable subgroup_size_control;`): a compute entry point's required subgroup
+ * size, a const- or override-expression of integer type, a power of 2 when constant.  Tint's
+ * messages, all at the attribute. */
+static bool subgroup_size(checker *c, sema_fn *fi) {
+    const ast_node *a = N(fi->subgroup_size_attr);
+    if (!c->sm->enable_subgroup_size_control) {
+        ERR(attr_span(a), "use of '@subgroup_size' requires enabling extension 'subgroup_size_control'");
+        return false;
+    }
+    if (fi->stage != WGSL_STAGE_COMPUTE) {
+        ERR(attr_span(a), "'@subgroup_size' is only valid for compute stages");
+        return false;
+    }
+    uint32_t e = ast_item(c->m, a->u.attr.args, 0);
+    ty_t t = chk_rval(c, e);
+    if (!t) return false;
+    if (!is_int_scalar(t) || EX(c, e)->stage == SEMA_STAGE_RUNTIME) {
+        ERR(attr_span(a), "'@subgroup_size' argument must be a constant or override-expression of type "
+            "'abstract-integer', 'i32' or 'u32'");
+        return false;
+    }
+    if (!chk_materialize(c, e, t == TY_AINT ? TY_I32 : t)) return false;
+    if (EX(c, e)->cval) {
+        int64_t v = val(c, e)->u.i;
+        if (v < 1) {
+            ERR(attr_span(a), "'@subgroup_size' argument must be at least 1");
+            return false;
+        }
+        if (v & (v - 1)) {
+            ERR(attr_span(a), "'@subgroup_size' argument must be a power of 2");
+            return false;
+        }
+    }
+    return true;
+}
+
 /* An entry point output @builtin (on the return type or a member of the returned struct): one the
  * stage writes, of its type. */
 static bool builtin_output(checker *c, uint32_t battr, ty_t t, wgsl_stage stage) {
@@ -596,7 +632,8 @@ static bool param_attrs_ok(checker *c, const sema_fn *fi, const ast_node *pn) {
                 const ast_node *arg = N(ast_item(c->m, a->u.attr.args, 0));
                 const char *bn = arg->kind == AST_IDENT ? str(c, arg->u.ident.name) : "";
                 bool sg_id = !strcmp(bn, "subgroup_id") || !strcmp(bn, "num_subgroups");   /* also with subgroup matrices */
-                if ((((!strcmp(bn, "subgroup_invocation_id") || !strcmp(bn, "subgroup_size")) && !c->sm->enable_subgroups)) ||
+                if ((((!strcmp(bn, "subgroup_invocation_id") || !strcmp(bn, "subgroup_size")) && !c->sm->enable_subgroups &&
+                      !c->sm->enable_subgroup_size_control)) ||
                     (sg_id && !c->sm->enable_subgroups && !c->sm->enable_subgroup_matrix)) {
                     ERR(attr_span(a), "use of '@builtin(%s)' attribute requires enabling extension 'subgroups'", bn);
                     return false;
@@ -631,6 +668,7 @@ static void fn_decl(checker *c, uint32_t h) {
         case AST_ATTR_fragment: fi->stage = WGSL_STAGE_FRAGMENT; break;
         case AST_ATTR_must_use: fi->must_use = true; break;
         case AST_ATTR_workgroup_size: wattr = ah; break;
+        case AST_ATTR_subgroup_size: fi->subgroup_size_attr = ah; break;
         case AST_ATTR_diagnostic: break;
         default:
             ERR(attr_span(a), "attribute is not valid for functions");
@@ -654,6 +692,7 @@ static void fn_decl(checker *c, uint32_t h) {
         ERR(sema_decl_span(c->cc, h, false), "a compute shader must include '@workgroup_size' in its attributes");
         return;
     }
+    if (fi->subgroup_size_attr && !subgroup_size(c, fi)) return;
     /* parameters */
     if (n->u.fn.params.count > 255) {
         ERR(n->sp, "function declares %u parameters, maximum is 255", n->u.fn.params.count);
@@ -719,6 +758,8 @@ static void fn_decl(checker *c, uint32_t h) {
     c->loops = c->breakables = c->in_continuing = c->cont_loops = 0;
     c->callees.n = 0;
     c->first_frag = 0;
+    c->fn_bytes = 0;
+    c->fn_bytes_reported = false;
     for (uint32_t i = 0; i < c->globals.n; i++) c->gseen[c->globals.v[i]] = 0;
     c->globals.n = 0;
     chk_alias_begin(c);
@@ -804,12 +845,24 @@ static void fn_decl(checker *c, uint32_t h) {
     if (fi->stage && (fi->ret ? !ret_io_ok(c, h, fi) : !vertex_position(c, h, fi, false))) return;
     /* entry point interface: resources */
     if (fi->stage) {
-        uint64_t wg = 0;
+        uint64_t wg = 0, priv = 0;
         for (uint32_t i = 0; i < fi->nglobals; i++) {
             uint32_t g = fi->globals[i];
             sema_decl *gd = DC(c, g);
             if (N(g)->kind == AST_VAR && gd->as == TY_AS_WORKGROUP && gd->type)
                 wg += ty_round_up(16, ty_size_of(c->tt, gd->type));
+            if (N(g)->kind == AST_VAR && gd->as == TY_AS_PRIVATE && gd->type && priv <= WGSL_MAX_PRIVATE_BYTES) {
+                /* WGSL's limit on the private memory of a shader (wgsl.h) */
+                uint64_t sz = ty_size_of(c->tt, gd->type);
+                priv += sz;
+                if (priv > WGSL_MAX_PRIVATE_BYTES) {
+                    ERR(sema_decl_span(c->cc, g, false),
+                        "'%s' (%llu bytes) brings the private variables used by entry point '%s' to %llu bytes, "
+                        "more than the limit of %u bytes", str(c, N(g)->u.var.name), (unsigned long long)sz,
+                        str(c, n->u.fn.name), (unsigned long long)priv, (unsigned)WGSL_MAX_PRIVATE_BYTES);
+                    NOTE(name_span(c, n->u.fn.name_off, n->u.fn.name), "entry point '%s' declared here", str(c, n->u.fn.name));
+                }
+            }
             if (!gd->has_binding) continue;
             for (uint32_t j = 0; j < i; j++) {
                 sema_decl *od = DC(c, fi->globals[j]);
@@ -852,6 +905,10 @@ static void directives(checker *c) {
                     if (c->cc->opt.no_workgroup_matrix)
                         ERR(nm->sp, "'wgc_workgroup_matrix' extension is not supported by the device");
                     c->sm->enable_workgroup_matrix = true;
+                } else if (!strcmp(s, "subgroup_size_control")) {   /* implies the subgroup built-in values */
+                    if (c->cc->opt.no_subgroups)
+                        ERR(nm->sp, "'subgroup_size_control' extension is not supported by the device");
+                    c->sm->enable_subgroup_size_control = true;
                 } else if (!strcmp(s, "subgroups_f16") || !strcmp(s, "clip_distances") ||
                            !strcmp(s, "dual_source_blending") || !strcmp(s, "primitive_index")) {
                     /* accepted, unused by compute */

@@ -44,6 +44,8 @@ typedef struct checker {
                                    has no pointer type, alias analysis is off */
     uint32_t *arg_w, *arg_r;    /* [node_count] each, allocated at the first call (alias.c) */
     uint32_t *callee_slot;      /* [node_count]: root -> index + 1 in the callee's summary */
+    uint64_t fn_bytes;          /* bytes of the function's var and let declarations so far */
+    bool fn_bytes_reported;     /* the function's WGSL_MAX_FUNCTION_BYTES error is out */
     uint32_t errors;
 } checker;
 

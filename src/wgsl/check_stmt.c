@@ -257,6 +257,19 @@ bool chk_big_array_check(checker *c, uint32_t tn, ty_t t, span fallback) {
     return false;
 }
 
+/* WGSL's limit on the function-address-space memory of a function (wgsl.h): var declarations and
+ * let declarations of array or structure type add up; the first one past WGSL_MAX_FUNCTION_BYTES
+ * is an error. */
+static void fn_memory(checker *c, uint32_t h, ty_t t) {
+    uint64_t sz = ty_size_of(c->tt, t);
+    c->fn_bytes += sz;
+    if (c->fn_bytes <= WGSL_MAX_FUNCTION_BYTES || c->fn_bytes_reported) return;
+    c->fn_bytes_reported = true;
+    ERR(decl_span(c, h), "'%s' (%llu bytes) brings the function-scope variables of '%s' to %llu bytes, more than "
+        "the limit of %u bytes", str(c, N(h)->u.var.name), (unsigned long long)sz, str(c, N(c->fn)->u.fn.name),
+        (unsigned long long)c->fn_bytes, (unsigned)WGSL_MAX_FUNCTION_BYTES);
+}
+
 /* var/let/const in a function or at module scope (without the module-only rules). */
 void chk_value_decl(checker *c, uint32_t h, bool module) {
     const ast_node *n = N(h);
@@ -321,6 +334,8 @@ void chk_value_decl(checker *c, uint32_t h, bool module) {
         return;
     if (k == AST_LET && ty_is_ptr(c->tt, t)) d->root = chk_root_ident(c, ih);
     d->type = t;
+    if (!module && k == AST_LET && (ty_kind_of(c->tt, t) == TY_ARRAY || ty_kind_of(c->tt, t) == TY_STRUCT))
+        fn_memory(c, h, t);
 }
 
 static int var_stmt(checker *c, uint32_t h) {
@@ -354,6 +369,8 @@ static int var_stmt(checker *c, uint32_t h) {
     } else if (d->type && (!ty_is_constructible(c->tt, d->type))) {
         ERR(n->u.var.type ? nsp(c, n->u.var.type) : decl_span(c, h), "function-scope 'var' must have a constructible type");
         d->type = 0;
+    } else if (d->type) {
+        fn_memory(c, h, d->type);
     }
     return B_NEXT;
 }

@@ -181,6 +181,7 @@ typedef struct sema_fn {
     uint32_t naccs;
     uint32_t builtin_mask;      /* bit sema_builtin: builtin values of the entry point's params */
     uint64_t workgroup_bytes;   /* entry points: total size of var<workgroup> used (const-sized) */
+    uint32_t subgroup_size_attr; /* the @subgroup_size attribute node, 0 = none */
 } sema_fn;
 
 typedef struct sema_module {
@@ -204,6 +205,7 @@ typedef struct sema_module {
     uint32_t ndecl_order;
     /* enabled extensions */
     bool enable_f16, enable_subgroups;
+    bool enable_subgroup_size_control;   /* `enable subgroup_size_control;`: @subgroup_size on compute entry points */
     bool enable_subgroup_matrix;  /* enable chromium_experimental_subgroup_matrix */
     bool enable_workgroup_matrix; /* enable wgc_workgroup_matrix */
 } sema_module;

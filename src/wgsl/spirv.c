@@ -28,6 +28,7 @@
  * receives the runtime indices as u32 parameters ("direct variable access"); pointers are kept
  * taken apart (pdec) through lets and parameters so nested calls specialise the same way.
  * Storage pointers to runtime-sized arrays also carry a hidden length parameter. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -452,6 +453,66 @@ static cv_binop binop_of(ast_op op) {
     }
 }
 
+/* WebGPU's conversion of a pipeline constant (a WebIDL double) to the override's type: finite;
+ * i32/u32 the integer part ([EnforceRange] long / unsigned long), f32/f16 rounded to nearest even
+ * without overflow (WebIDL float; half alike).  NULL when it converts, else why not. */
+static const char *ov_value_problem(ty_t t, double v) {
+    if (!isfinite(v)) return "is not finite";
+    double i = trunc(v);
+    switch (t) {
+    case TY_I32: return i < -2147483648.0 || i > 2147483647.0 ? "is not representable in type 'i32'" : NULL;
+    case TY_U32: return i < 0 || i > 4294967295.0 ? "is not representable in type 'u32'" : NULL;
+    case TY_F32: return isinf((float)v) ? "is not representable in type 'f32'" : NULL;
+    case TY_F16: return isinf(cv_round_f16(v)) ? "is not representable in type 'f16'" : NULL;
+    default: return NULL;   /* bool: value != 0 */
+    }
+}
+
+/* Checks opt.overrides against the checked module (WebGPU's pipeline-constant rules: each key an
+ * override's identifier, each value finite and representable in the override's type); errors
+ * have no location and set cc->override_error.  Non-zero when it reported any. */
+int wgsl_check_override_values(wgsl_cc *cc) {
+    const sema_module *sm = cc->sema;
+    const wgsl_options *o = &cc->opt;
+    uint32_t before = cc->error_count;
+    span nowhere = span_make(DIAG_NO_LOCATION, 0);
+    for (uint32_t i = 0; i < o->override_count; i++) {
+        const wgsl_override_value *ov = &o->overrides[i];
+        char key[32];
+        if (!ov->name) snprintf(key, sizeof key, "%u", ov->id);
+        const char *k = ov->name ? ov->name : key;
+        uint32_t found = 0, near = 0;
+        for (uint32_t j = 0; j < sm->noverrides && !found; j++) {
+            uint32_t h = sm->overrides[j];
+            const sema_decl *d = &sm->dc[h];
+            bool same_name = ov->name && !strcmp(ov->name, cc_str(cc, ast_get(&cc->ast, h)->u.var.name));
+            bool same_id = !ov->name && d->override_id == ov->id;
+            if ((same_name && !d->has_id) || (same_id && d->has_id)) found = h;
+            else if (same_name || same_id) near = h;
+        }
+        if (!found) {
+            if (near && ov->name)
+                diag_error(cc, nowhere, "pipeline constant '%s': override '%s' has @id(%u), so its key is '%u'", k, k,
+                           sm->dc[near].override_id, sm->dc[near].override_id);
+            else if (near)
+                diag_error(cc, nowhere, "pipeline constant '%s': the module declares no override with @id(%s) "
+                           "('%s' has no @id: its key is its name)", k, k,
+                           cc_str(cc, ast_get(&cc->ast, near)->u.var.name));
+            else if (ov->name)
+                diag_error(cc, nowhere, "pipeline constant '%s': the module declares no override '%s'", k, k);
+            else
+                diag_error(cc, nowhere, "pipeline constant '%s': the module declares no override with @id(%s)", k, k);
+            continue;
+        }
+        ty_t t = sm->dc[found].type;
+        const char *why = ov_value_problem(t, ov->value);
+        if (why)
+            diag_error(cc, nowhere, "pipeline constant '%s': value %.17g %s", k, ov->value, why);
+    }
+    cc->override_error |= cc->error_count > before;
+    return cc->error_count > before;
+}
+
 /* Value of an override declaration: given in the options, else its default.  0 = known. */
 static int ov_decl_value(emitter *e, uint32_t d, cv_value *out) {
     if (e->ovst[d] == OV_CONST) { *out = e->ovval[DC(d)->override_index]; return 0; }
@@ -492,7 +553,19 @@ static int ov_decl_value(emitter *e, uint32_t d, cv_value *out) {
     return 0;
 }
 
-/* Evaluates a const- or override-expression with the override values; 0 = ok. */
+/* An override-expression whose evaluation fails with the override values (overflow, division by
+ * zero, ...): a pipeline-creation error in WebGPU, reported once at the failing node.  Returns 2. */
+static int ov_error(emitter *e, uint32_t h) {
+    if (e->ovst[h] != OV_FAILED) {
+        e->ovst[h] = OV_FAILED;
+        diag_error(e->cc, N(h)->sp, "%s (override-expression, with the override values)", e->sm->cv.msg);
+        e->cc->override_error = true;
+    }
+    return 2;
+}
+
+/* Evaluates a const- or override-expression with the override values; 0 = ok, 1 = not evaluable
+ * here (left to a SpecConstant), 2 = an evaluation error (reported). */
 static int ov_eval(emitter *e, uint32_t h, cv_value *out) {
     const sema_expr *x = EX(h);
     const ast_node *n = N(h);
@@ -507,21 +580,25 @@ static int ov_eval(emitter *e, uint32_t h, cv_value *out) {
     }
     case AST_UNARY: {
         cv_value a;
-        if (ov_eval(e, n->u.unary.operand, &a)) return 1;
+        int rc = ov_eval(e, n->u.unary.operand, &a);
+        if (rc) return rc;
         cv_unop op = n->op == AST_OP_NEG ? CV_NEG : n->op == AST_OP_NOT ? CV_NOT : CV_COMPL;
-        return cv_unary(cx, op, &a, out) != CV_OK;
+        return cv_unary(cx, op, &a, out) != CV_OK ? ov_error(e, h) : 0;
     }
     case AST_BINARY: {
         cv_value a, c;
-        if (ov_eval(e, n->u.binary.lhs, &a) || ov_eval(e, n->u.binary.rhs, &c)) return 1;
-        return cv_binary(cx, binop_of((ast_op)n->op), &a, &c, out) != CV_OK;
+        int rc = ov_eval(e, n->u.binary.lhs, &a);
+        if (!rc) rc = ov_eval(e, n->u.binary.rhs, &c);
+        if (rc) return rc;
+        return cv_binary(cx, binop_of((ast_op)n->op), &a, &c, out) != CV_OK ? ov_error(e, h) : 0;
     }
     case AST_CALL: {
         if (x->call == SEMA_CALL_CONVERT && n->u.call.args.count == 1) {
             cv_value a;
-            if (ov_eval(e, ast_item(e->m, n->u.call.args, 0), &a)) return 1;
+            int rc = ov_eval(e, ast_item(e->m, n->u.call.args, 0), &a);
+            if (rc) return rc;
             if (a.type == x->type) { *out = a; return 0; }
-            return cv_convert_explicit(cx, &a, x->type, out) != CV_OK;
+            return cv_convert_explicit(cx, &a, x->type, out) != CV_OK ? ov_error(e, h) : 0;
         }
         return 1;
     }
@@ -2319,6 +2396,14 @@ int wgsl_emit(wgsl_cc *cc) {
     spv_builder *b = &e->b;
     spv_capability(b, SPV_CAP_Shader);
     spv_memory_model(b, SPV_ADDRESSING_LOGICAL, SPV_MEMORY_MODEL_GLSL450);
+    for (uint32_t i = 0; i < sm->nfns; i++) {
+        if (!sm->fns[i].subgroup_size_attr) continue;
+        const ast_node *a = N(sm->fns[i].subgroup_size_attr);
+        diag_error(cc, span_make(a->sp.off + 1, a->sp.len ? a->sp.len - 1 : 0), "'@subgroup_size' cannot be compiled "
+                   "to SPIR-V by wgc yet: Vulkan takes a required subgroup size at pipeline creation "
+                   "(VkPipelineShaderStageRequiredSubgroupSizeCreateInfo), which the wg runtime does not set");
+    }
+    if (cc->error_count) return 1;
     /* overrides first: values (or spec constants) */
     for (uint32_t i = 0; i < sm->noverrides; i++) override_id(e, sm->overrides[i]);
     /* module-scope variables in dependency order */
@@ -2345,6 +2430,13 @@ int wgsl_emit(wgsl_cc *cc) {
         const sema_fn *f = &sm->fns[i];
         int ok;
         wg_size(e, f, wg[i], &ok);
+        for (int k = 0; k < 3 && f->stage; k++) {   /* a dimension from overrides must be at least 1 */
+            cv_value v;
+            if (f->wg_size[k] || !f->wg_expr[k] || ov_eval(e, f->wg_expr[k], &v) || v.u.i > 0) continue;
+            diag_error(cc, N(f->wg_expr[k])->sp, "'@workgroup_size' argument must be at least 1, is %lld with "
+                       "the override values", (long long)v.u.i);
+            cc->override_error = true;
+        }
         for (uint32_t k = 0; k < f->nglobals; k++) {
             uint32_t g = f->globals[k];
             if (N(g)->kind != AST_VAR || DC(g)->as != TY_AS_WORKGROUP) continue;
@@ -2355,6 +2447,7 @@ int wgsl_emit(wgsl_cc *cc) {
             wg_bytes[i] += ty_round_up(16, size);
         }
     }
+    if (cc->error_count) return 1;
     spv_reflect(cc, (const uint32_t (*)[3])wg, wg_bytes);
     uint32_t *words;
     size_t nwords;

@@ -38,6 +38,7 @@ static void run_phases(wgsl_cc *cc) {
     if (wgsl_parse(cc) || cc->error_count) return;
     if (cc->opt.parse_only) return;
     if (wgsl_check(cc) || cc->error_count) return;
+    if (wgsl_check_override_values(cc)) return;
     if (cc->opt.check_only) return;
     if (wgsl_emit(cc) || cc->error_count) return;
 }
@@ -110,6 +111,7 @@ wgsl_result *wgsl_compile(const char *source, size_t length, const wgsl_options 
             run_phases(cc);
         pack_diags(cc, box);
         box->pub.ok = cc->error_count == 0;
+        box->pub.override_error = cc->override_error && cc->error_count;
     } else {
         /* out of memory: drop whatever the result had, report one error */
         arena_free(&box->ar);

@@ -123,6 +123,10 @@ cp "$k" "$tmp/def.wgsl"; (cd "$tmp" && "$W" compile def.wgsl >def-out.spv) && [ 
 "$W" compile "$tmp/none.wgsl" 2>/dev/null; [ $? -eq 2 ] || bad "missing file: exit not 2"
 "$W" compile --target vulkan9 "$k" 2>/dev/null; [ $? -eq 2 ] || bad "bad target: exit not 2"
 "$W" compile --override gain "$k" 2>/dev/null; [ $? -eq 2 ] || bad "override without value: exit not 2"
+# @subgroup_size (enable subgroup_size_control) is valid WGSL but not compiled yet: a clear error
+"$W" compile tests/wgsl/golden/16-subgroup-size-ok.wgsl -o "$tmp/sg.spv" 2>"$tmp/err"; [ $? -eq 1 ] || bad "@subgroup_size: exit not 1"
+grep -q "'@subgroup_size' cannot be compiled to SPIR-V by wgc yet" "$tmp/err" || bad "@subgroup_size: message: $(head -2 "$tmp/err")"
+[ -e "$tmp/sg.spv" ] && bad "@subgroup_size wrote a module"
 printf 'fn f() { let x: i32 = 1u; }\n' >"$tmp/bad.wgsl"
 "$W" compile "$tmp/bad.wgsl" -o "$tmp/bad.spv" 2>"$tmp/err"; [ $? -eq 1 ] || bad "invalid WGSL: exit not 1"
 grep -q 'bad.wgsl:1:.*error' "$tmp/err" || bad "invalid WGSL: no diagnostic: $(cat "$tmp/err")"

@@ -119,7 +119,7 @@ int main(void) {
         static const char *huge =
             "fn f(i: i32) -> i32 {\n"
             "  const c = array<array<u32, 636109182>, 1>()[0][636109181];\n"
-            "  let a = array<array<i32, 100>, 650>();\n"
+            "  let a = array<array<i32, 40>, 50>();\n"   /* 8000 bytes: within the function memory limit */
             "  return a[i][i] + i32(c) + array<i32, 636109182>()[0];\n"
             "}\n"
             "@compute @workgroup_size(1) fn main() { _ = f(1); }\n";

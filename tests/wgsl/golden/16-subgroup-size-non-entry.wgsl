@@ -1,0 +1,3 @@
+// enable subgroup_size_control: @subgroup_size as Tint validates it (checked with tests/oracle/tint-check.mjs)
+enable subgroup_size_control;
+@subgroup_size(16) fn f() { }

@@ -1,0 +1,4 @@
+// enable subgroup_size_control: @subgroup_size as Tint validates it (checked with tests/oracle/tint-check.mjs)
+enable subgroup_size_control;
+override s = 16;
+@compute @workgroup_size(64) @subgroup_size(s) fn main() { }
