@@ -60,8 +60,7 @@ def main():
     for key, L, E, H, KV, F, V, tied, base in models:
         cfg = LlamaConfig(vocab_size=V, hidden_size=E, intermediate_size=F, num_hidden_layers=L,
                           num_attention_heads=H, num_key_value_heads=KV, max_position_embeddings=max(4096, a.prompt + a.gen),
-                          rms_norm_eps=1e-5, rope_theta=base, tie_word_embeddings=tied)
-        cfg._attn_implementation = "eager"
+                          rms_norm_eps=1e-5, rope_theta=base, tie_word_embeddings=tied, attn_implementation="eager")
         torch.cuda.empty_cache()
         torch.manual_seed(20)
         prev = torch.get_default_dtype()
@@ -70,6 +69,7 @@ def main():
             model = LlamaForCausalLM(cfg)
         torch.set_default_dtype(prev)
         model.eval()
+        out["attn_implementation"] = model.config._attn_implementation
         torch.cuda.synchronize()
         torch.cuda.reset_peak_memory_stats()
         ids = torch.randint(0, V, (1, a.prompt), device=dev, generator=g)

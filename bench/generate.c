@@ -18,8 +18,10 @@
  *              then wt_sync; wall clock, as llama-bench's pp test
  *   decode GB/s  the weights' bytes on the GPU x decode tokens/s (each step reads every weight);
  *              the 8B shape's target at full size is 60% of the H200's 4.8 TB/s
- *   peak       wt_stats.peak_allocated_bytes of a context that ran only that model (weights, KV
- *              cache, the pool's activations); target weights + KV cache + 10%
+ *   peak       wt_stats.peak_allocated_bytes of a context that ran only that model (the pool: KV
+ *              cache, F32 weights, activations, pooled buffers) + the bytes of the block-format
+ *              weights, which wt_qweight_upload keeps in buffers of their own outside wt_stats;
+ *              target weights + KV cache + 10%
  * Prompts are random token ids (seeded); best of --runs after a warm-up run, the median in the note
  * (and the GPU time from wt's batch timestamps where the adapter has them).  A prefill whose last
  * logits are not all finite is a wrong result (exit 1). */
@@ -216,6 +218,12 @@ static void measure(gb *b, bench_wt *w, int i, gen_cfg *cfg) {
     uint32_t n_ctx = cfg->prompt > GEN_SHORT + cfg->gen ? cfg->prompt : GEN_SHORT + cfg->gen;
     double t0 = bench_now_s();
     wl_model *m = wl_model_open(cfg->path[i], NULL, &err);
+    uint64_t qbytes = 0;   /* the block-format weights: buffers of their own, outside wt_stats */
+    for (uint64_t k = 0; m && k < wl_model_tensor_count(m); k++) {
+        const wl_tensor_info *t = wl_model_tensor(m, k);
+        if (wl_dtype_block_elements(t->dtype) > 1)
+            qbytes += t->size;
+    }
     if (m) {
         e = wl_engine_create(ctx, m, &(wl_engine_desc){ .label = gen_models[i].key, .n_ctx = n_ctx }, &err);
         wl_model_close(m);
@@ -317,10 +325,10 @@ static void measure(gb *b, bench_wt *w, int i, gen_cfg *cfg) {
     snprintf(row->note, sizeof row->note, "%.1f MiB of weights x decode tok/s%s", W / MiB,
              isnan(row->target) ? "" : "; target 60% of 4.8 TB/s (H200 HBM)");
     row = row_of(b, i, "peak_MiB");
-    row->ours = (double)st.peak_allocated_bytes / MiB;
+    row->ours = (double)(st.peak_allocated_bytes + qbytes) / MiB;
     row->target = 1.1 * (W + KV) / MiB;
-    snprintf(row->note, sizeof row->note, "target: weights %.1f + KV cache %.1f MiB (f32, %u positions) + 10%%", W / MiB,
-             KV / MiB, inf->n_ctx);
+    snprintf(row->note, sizeof row->note, "pool peak %.1f + block weights %.1f; target: weights %.1f + KV %.1f MiB (%u positions) + 10%%",
+             (double)st.peak_allocated_bytes / MiB, (double)qbytes / MiB, W / MiB, KV / MiB, inf->n_ctx);
     char fkey[24];
     snprintf(fkey, sizeof fkey, "%s file", gen_models[i].key);
     bench_info(b->rep, fkey, "%s", cfg->path[i]);
@@ -416,8 +424,9 @@ static void llama_cpp(gb *b, int bi, const gen_cfg *cfg) {
                 bench_json_str(obj, "backends", backend, sizeof backend);
                 if (!bench_json_str(obj, "gpu_info", dev, sizeof dev) || !*dev)
                     bench_json_str(obj, "cpu_info", dev, sizeof dev);
-                snprintf(what, sizeof what, "llama.cpp %s (%s) on %s, threads %g, flash attention on",
-                         commit, backend, dev, bench_json_num(obj, "n_threads", NULL));
+                snprintf(what, sizeof what, "llama.cpp %s (%s) on %s, threads %g, flash attention on%s%s",
+                         commit, backend, dev, bench_json_num(obj, "n_threads", NULL), cfg->nextra ? "; " : "",
+                         cfg->nextra ? cfg->extra_args : "");
             }
         }
         free(out);
@@ -488,6 +497,7 @@ static void generate_usage(FILE *f) {
           "                      run as: -m FILE -p PROMPT -n GEN -fa 1 -r RUNS -o json\n"
           "  --llama-bench-args A  more llama-bench options, space-separated (default $WGC_LLAMA_BENCH_ARGS;\n"
           "                      e.g. '--repack 0' where its AMX kernels fault, '-ngl 99')\n"
+          "  --prepare           only find or write the model files (no device), print their paths\n"
           "  --prompt N          prefill prompt tokens (full 512, medium 128, small 16)\n"
           "  --gen N             decode tokens (full 128, medium 64, small 8)\n"
           "baseline names for --baseline: llama.cpp, torch\n",
@@ -509,6 +519,7 @@ int bench_generate_cli(int argc, char **argv) {
     gen_cfg cfg = { .llama_bench = getenv("WGC_LLAMA_BENCH") };
     const char *models = NULL, *synth = NULL;
     uint32_t prompt = 0, gen = 0;
+    bool prepare = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool more = i + 1 < argc;
@@ -549,6 +560,8 @@ int bench_generate_cli(int argc, char **argv) {
             cfg.llama_bench = argv[++i];
         } else if (!strcmp(a, "--llama-bench-args") && more) {
             cfg.extra_args = argv[++i];
+        } else if (!strcmp(a, "--prepare")) {
+            prepare = true;
         } else if (!strcmp(a, "--prompt") && more) {
             if (!parse_count(argv[++i], &prompt) || prompt < GEN_SHORT)
                 return cli_fail("bench generate: --prompt takes %d..65536 tokens", GEN_SHORT);
@@ -589,6 +602,20 @@ int bench_generate_cli(int argc, char **argv) {
     else
         snprintf(cfg.synth_dir, sizeof cfg.synth_dir, "%s/.cache/wgc/synth", home && *home ? home : ".");
 
+    if (prepare) {   /* the files only, no device: --size small or not, all models unless --models */
+        cfg.tiny = opt.size == BENCH_SIZE_SMALL;
+        int rc = 0;
+        for (int i = 0; i < GEN_MODEL_COUNT; i++) {
+            if (models && !cfg.want[i])
+                continue;
+            double t0 = bench_now_s();
+            if (!model_file(&cfg, i, &opt))
+                rc = 2;
+            else
+                printf("%s: %s (%s, %.1f s)\n", gen_models[i].key, cfg.path[i], cfg.origin[i], bench_now_s() - t0);
+        }
+        return rc;
+    }
     bench_report *rep;
     bench_wt w;
     bench_size size;
