@@ -97,5 +97,5 @@ int cli_bench(int argc, char **argv) {
     if (!strcmp(what, "ops")) return bench_ops(&opt);
     if (!strcmp(what, "nn")) return bench_nn(&opt);
     if (!strcmp(what, "llm")) return bench_llm(&opt);
-    return cli_fail("bench: unknown benchmark '%s' (runtime, compile, ops, nn or llm)", what);
+    return cli_fail("bench: unknown benchmark '%s' (runtime, compile, ops, nn, llm, train or generate)", what);
 }
