@@ -6,7 +6,9 @@
 # Usage: sh bench/build_llamacpp.sh SRC_DIR [BUILD_DIR]
 #   BUILD_DIR default SRC_DIR/build-wgc; prints the path of llama-bench last (for WGC_LLAMA_BENCH).
 # env: JOBS (default: the number of CPUs), LLAMACPP_CUDA=0|1 (default: 1 when nvcc is found, on
-#      PATH or in /usr/local/cuda/bin), CUDA_ARCH (default 90), LLAMACPP_CMAKE_ARGS (more -D...).
+#      PATH or in /usr/local/cuda/bin), CUDA_ARCH (default 90), LLAMACPP_VULKAN=1 (the Vulkan
+#      backend instead of CUDA, for `wgc bench generate --llama-bench-vulkan`: needs the Vulkan
+#      headers and glslc), LLAMACPP_CMAKE_ARGS (more -D...).
 # Exit status: 0 and the path on stdout; 1 with cmake's output on stderr.
 set -u
 src=${1:-}
@@ -20,12 +22,14 @@ if [ -z "$cuda" ]; then
   elif [ -x /usr/local/cuda/bin/nvcc ]; then cuda=1; PATH=/usr/local/cuda/bin:$PATH; export PATH
   fi
 fi
-if [ "$cuda" = 1 ]; then
-  backend="-DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCH:-90}"
+if [ "${LLAMACPP_VULKAN:-0}" = 1 ]; then
+  backend="-DGGML_CUDA=OFF -DGGML_VULKAN=ON"; what=Vulkan
+elif [ "$cuda" = 1 ]; then
+  backend="-DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCH:-90}"; what="CUDA sm_${CUDA_ARCH:-90}"
 else
-  backend="-DGGML_CUDA=OFF"
+  backend="-DGGML_CUDA=OFF"; what=CPU
 fi
-echo "build_llamacpp.sh: $src -> $out ($( [ "$cuda" = 1 ] && echo "CUDA sm_${CUDA_ARCH:-90}" || echo CPU ), $jobs jobs)" >&2
+echo "build_llamacpp.sh: $src -> $out ($what, $jobs jobs)" >&2
 # shellcheck disable=SC2086
 cmake -S "$src" -B "$out" -DCMAKE_BUILD_TYPE=Release $backend -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_SERVER=OFF \
   -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_CURL=OFF ${LLAMACPP_CMAKE_ARGS:-} >&2 ||

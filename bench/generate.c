@@ -84,6 +84,7 @@ typedef struct gen_cfg {
     const char *model_dir;    /* --model-dir */
     char synth_dir[1024];     /* --synth-dir, or ~/.cache/wgc/synth */
     const char *llama_bench;  /* --llama-bench, or $WGC_LLAMA_BENCH */
+    const char *llama_bench_vk;   /* --llama-bench-vulkan, or $WGC_LLAMA_BENCH_VULKAN: its Vulkan build */
     const char *extra_args;   /* --llama-bench-args, or $WGC_LLAMA_BENCH_ARGS: more of its options */
     char extra_buf[512];
     const char *extra[GEN_MAX_EXTRA];   /* extra_args split at spaces */
@@ -384,9 +385,10 @@ static bool next_object(const char **p, char *buf, size_t cap) {
     return true;
 }
 
-static void llama_cpp(gb *b, int bi, const gen_cfg *cfg) {
-    if (!cfg->llama_bench) {
-        bench_baseline_status(b->rep, bi, false, "no llama-bench given (--llama-bench PATH or $WGC_LLAMA_BENCH)");
+/* Baseline column bi: the llama-bench at bin (NULL: none given; `given` says how to give it). */
+static void llama_cpp(gb *b, int bi, const gen_cfg *cfg, const char *bin, const char *given) {
+    if (!bin) {
+        bench_baseline_status(b->rep, bi, false, "no llama-bench given (%s)", given);
         return;
     }
     char p[16], n[16], r[16], what[200] = "";
@@ -397,11 +399,11 @@ static void llama_cpp(gb *b, int bi, const gen_cfg *cfg) {
     for (int i = 0; i < GEN_MODEL_COUNT; i++) {
         if (!cfg->want[i] || !*cfg->path[i])
             continue;
-        const char *argv[14 + GEN_MAX_EXTRA + 1] = { cfg->llama_bench, "-m", cfg->path[i], "-p", p, "-n", n, "-fa", "1", "-r", r,
+        const char *argv[14 + GEN_MAX_EXTRA + 1] = { bin, "-m", cfg->path[i], "-p", p, "-n", n, "-fa", "1", "-r", r,
                                                      "-o", "json" };
         for (int k = 0; k < cfg->nextra; k++)
             argv[13 + k] = cfg->extra[k];
-        bench_say(b->opt, "baseline: %s -m %s -p %s -n %s -fa 1 -r %s -o json %s", cfg->llama_bench, cfg->path[i], p, n, r,
+        bench_say(b->opt, "baseline: %s -m %s -p %s -n %s -fa 1 -r %s -o json %s", bin, cfg->path[i], p, n, r,
                   cfg->extra_args ? cfg->extra_args : "");
         char *out = NULL;
         rc = bench_spawn(argv, NULL, 600, !b->opt->verbose, &out);
@@ -446,7 +448,7 @@ static void llama_cpp(gb *b, int bi, const gen_cfg *cfg) {
             break;
     }
     if (rc)
-        bench_baseline_status(b->rep, bi, false, "%s %s", cfg->llama_bench,
+        bench_baseline_status(b->rep, bi, false, "%s %s", bin,
                               rc == -1 ? "could not be started" : rc == -2 ? "printed no pp/tg results for our sizes"
                               : rc == 124 ? "timed out" : "failed (run with -v to see its output)");
     else if (ran)
@@ -503,12 +505,14 @@ static void generate_usage(FILE *f) {
           "  --synth-dir DIR     where the synthetic files are kept (default ~/.cache/wgc/synth)\n"
           "  --llama-bench PATH  llama.cpp's llama-bench (default $WGC_LLAMA_BENCH; none: no baseline),\n"
           "                      run as: -m FILE -p PROMPT -n GEN -fa 1 -r RUNS -o json\n"
+          "  --llama-bench-vulkan PATH  a llama-bench of llama.cpp's Vulkan backend: a third column,\n"
+          "                      llama.cpp-vk (default $WGC_LLAMA_BENCH_VULKAN; none: no column)\n"
           "  --llama-bench-args A  more llama-bench options, space-separated (default $WGC_LLAMA_BENCH_ARGS;\n"
           "                      e.g. '--repack 0' where its AMX kernels fault, '-ngl 99')\n"
           "  --prepare           only find or write the model files (no device), print their paths\n"
           "  --prompt N          prefill prompt tokens (full 512, medium 128, small 16)\n"
           "  --gen N             decode tokens (full 128, medium 64, small 8)\n"
-          "baseline names for --baseline: llama.cpp, torch\n",
+          "baseline names for --baseline: llama.cpp, torch, llama.cpp-vk\n",
           f);
 }
 
@@ -524,7 +528,7 @@ static bool parse_count(const char *s, uint32_t *v) {
 int bench_generate_cli(int argc, char **argv) {
     bench_options opt = { .root = ".", .baseline = "auto",
                           .verbose = isatty(STDERR_FILENO) && !getenv("WGC_NO_PROGRESS") };
-    gen_cfg cfg = { .llama_bench = getenv("WGC_LLAMA_BENCH") };
+    gen_cfg cfg = { .llama_bench = getenv("WGC_LLAMA_BENCH"), .llama_bench_vk = getenv("WGC_LLAMA_BENCH_VULKAN") };
     const char *models = NULL, *synth = NULL;
     uint32_t prompt = 0, gen = 0;
     bool prepare = false;
@@ -566,6 +570,8 @@ int bench_generate_cli(int argc, char **argv) {
             synth = argv[++i];
         } else if (!strcmp(a, "--llama-bench") && more) {
             cfg.llama_bench = argv[++i];
+        } else if (!strcmp(a, "--llama-bench-vulkan") && more) {
+            cfg.llama_bench_vk = argv[++i];
         } else if (!strcmp(a, "--llama-bench-args") && more) {
             cfg.extra_args = argv[++i];
         } else if (!strcmp(a, "--prepare")) {
@@ -582,6 +588,8 @@ int bench_generate_cli(int argc, char **argv) {
     }
     if (cfg.llama_bench && !*cfg.llama_bench)
         cfg.llama_bench = NULL;
+    if (cfg.llama_bench_vk && !*cfg.llama_bench_vk)
+        cfg.llama_bench_vk = NULL;
     if (!cfg.extra_args)
         cfg.extra_args = getenv("WGC_LLAMA_BENCH_ARGS");
     if (cfg.extra_args) {
@@ -671,9 +679,16 @@ int bench_generate_cli(int argc, char **argv) {
 
     int bl = bench_add_baseline(rep, "llama.cpp"), bt = bench_add_baseline(rep, "torch");
     if (bench_want(&opt, "llama.cpp"))
-        llama_cpp(&b, bl, &cfg);
+        llama_cpp(&b, bl, &cfg, cfg.llama_bench, "--llama-bench PATH or $WGC_LLAMA_BENCH");
     else
         bench_baseline_status(rep, bl, false, "not selected (--baseline %s)", opt.baseline);
+    if (cfg.llama_bench_vk) {   /* a third column only when given: the targets stay llama.cpp's */
+        int bv = bench_add_baseline(rep, "llama.cpp-vk");
+        if (bench_want(&opt, "llama.cpp-vk"))
+            llama_cpp(&b, bv, &cfg, cfg.llama_bench_vk, "");
+        else
+            bench_baseline_status(rep, bv, false, "not selected (--baseline %s)", opt.baseline);
+    }
     if (bench_want(&opt, "torch"))
         torch_eager(&b, bt, &cfg, &w);
     else

@@ -150,6 +150,12 @@ $W bench generate $S --models smollm2 --baseline llama.cpp --llama-bench "$t/bro
   bad "a failing llama-bench made the command fail: $(cat "$t/broken.txt")"
 grep -q "baseline llama.cpp: none (.*broken failed" "$t/broken.txt" || bad "no reason for the failed llama-bench: $(grep baseline "$t/broken.txt")"
 
+# a Vulkan build of llama-bench is a third column, only when given
+WGC_LLAMA_BENCH_VULKAN="$t/llama-bench" $W bench generate $S --models smollm2 --baseline llama.cpp-vk >"$t/vk.txt" 2>&1 ||
+  bad "--baseline llama.cpp-vk failed: $(cat "$t/vk.txt")"
+grep -q "^  baseline llama.cpp-vk: llama.cpp fake1 " "$t/vk.txt" || bad "no llama.cpp-vk column: $(grep baseline "$t/vk.txt")"
+grep -q "baseline llama.cpp-vk" "$t/gen.txt" && bad "a llama.cpp-vk column without \$WGC_LLAMA_BENCH_VULKAN"
+
 # bad input
 $W bench generate $S -m "$t/missing.gguf" --baseline none >/dev/null 2>"$t/err1" && bad "a missing -m file succeeded"
 grep -q "missing.gguf" "$t/err1" || bad "the missing -m file is not named: $(cat "$t/err1")"
