@@ -82,6 +82,8 @@ int bench_nn(const bench_options *opt);        /* bench/nn.c: matmul and nn kern
 int bench_llm(const bench_options *opt);       /* bench/nn_llm.c: softmax, norms, flash attention (issue 5) */
 /* bench/train.c: `wgc bench train [options]` (argv[0] "train"): training steps, --agree (issue 19) */
 int bench_train_cli(int argc, char **argv);
+/* bench/generate.c: `wgc bench generate [options]`: decode/prefill tok/s, peak memory (issue 20) */
+int bench_generate_cli(int argc, char **argv);
 
 /* ---- report ---- */
 void bench_report_init(bench_report *r, const char *title);

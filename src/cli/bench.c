@@ -1,4 +1,4 @@
-/* bench.c - `wgc bench runtime|compile|ops|nn|llm [options]`: parses the shared options and hands over to
+/* bench.c - `wgc bench runtime|compile|ops|nn|llm|train|generate [options]`: parses the shared options and hands over to
  * the benchmark drivers in bench/ (bench/runtime.c, compile.c, ops.c,
  * nn.c, nn_conv.c, nn_llm.c; see doc/bench.md).
  * Every figure is printed beside the baseline measured in the same run, the ratio and the
@@ -12,7 +12,7 @@
 #include "cli/cli.h"
 
 static void bench_usage(FILE *f) {
-    fputs("usage: wgc bench runtime|compile|ops|nn|llm|train [options]\n"
+    fputs("usage: wgc bench runtime|compile|ops|nn|llm|train|generate [options]\n"
           "  runtime   wg runtime: tiny dependent dispatches, submit+wait, upload/readback,\n"
           "            shader copy and vec4 add bandwidth, pipeline creation cold/warm;\n"
           "            baselines: PyTorch/CUDA (bench/baseline_runtime.py) and Dawn ($WGC_DAWN)\n"
@@ -26,6 +26,9 @@ static void bench_usage(FILE *f) {
           "            D128 causal; baseline: PyTorch/CUDA (bench/baseline_llm.py)\n"
           "  train     training steps (digits CNN with SGD, GPT-2 small with AdamW), peak memory,\n"
           "            --agree DIR; its own options: wgc bench train --help (bench/train.c)\n"
+          "  generate  LLM decode and prefill tok/s, peak memory (SmolLM2-135M Q4_1, Llama-3.2-1B and\n"
+          "            Llama-3-8B shapes Q4_K_M); baselines: llama-bench, transformers eager; its own\n"
+          "            options: wgc bench generate --help (bench/generate.c)\n"
           "options:\n"
           "  --json              one JSON document on stdout\n"
           "  --size S            small | medium | full (default: full on a GPU, medium on a CPU adapter)\n"
@@ -48,6 +51,8 @@ int cli_bench(int argc, char **argv) {
     const char *what = NULL;
     if (argc > 1 && !strcmp(argv[1], "train"))   /* options of its own beside the shared ones */
         return bench_train_cli(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "generate"))
+        return bench_generate_cli(argc - 1, argv + 1);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -92,5 +97,5 @@ int cli_bench(int argc, char **argv) {
     if (!strcmp(what, "ops")) return bench_ops(&opt);
     if (!strcmp(what, "nn")) return bench_nn(&opt);
     if (!strcmp(what, "llm")) return bench_llm(&opt);
-    return cli_fail("bench: unknown benchmark '%s' (runtime, compile, ops, nn or llm)", what);
+    return cli_fail("bench: unknown benchmark '%s' (runtime, compile, ops, nn, llm, train or generate)", what);
 }
