@@ -1,0 +1,105 @@
+/* test_pool.c - the buffer pool's bound: a training-like loop (a forward keeping one activation
+ * per layer out of three temporaries, layers of different widths, then a backward releasing the
+ * saved activations in reverse while making gradients of their sizes) all recorded without a
+ * read, so the pending batch's temporaries cannot be reused until the pool reclaims them.  The
+ * pool (live + pooled, wt_stats.peak_allocated_bytes) must stay within the pool's bound: 1.1x the
+ * most bytes the test itself held at once (computed on the host from the tensors' sizes), times
+ * the rounding of the size classes (at most 9/8), plus the pool's 4 MiB floor, every step (it
+ * measured 1.22x the bytes held; the pool without its bound took 5.4x, every batch's
+ * temporaries); steps after the first two must not grow the pool's peak; and the values must be
+ * right (each step's result is read back and compared with a host computation in f64), so reuse
+ * never lets a batch overwrite a buffer that pending or running work still reads. */
+#include <math.h>
+
+#include "tensor/tensor_test.h"
+
+#define LAYERS 12
+#define STEPS 8
+
+static uint64_t held, held_peak;   /* bytes the test holds: a tensor of n f32 is 4 n */
+
+static void hold(int64_t n) {
+    held += (uint64_t)n * 4;
+    if (held > held_peak)
+        held_peak = held;
+}
+
+static void drop(int64_t n) {
+    held -= (uint64_t)n * 4;
+}
+
+/* One step.  Layer i has n[i] elements: a = full(v_i), b = exp(a * 0.001), c = a + b (saved), a
+ * and b released; the backward makes g = c * 0.5 + 1 (two temporaries), sums it into acc and
+ * releases c.  acc [1] accumulates sum_i n[i] (c_i * 0.5 + 1) over the step: read back. */
+static double step(wt_context *ctx, const int64_t *n, int s, double *want) {
+    wt_tensor *saved[LAYERS];
+    double ref = 0;
+    for (int i = 0; i < LAYERS; i++) {
+        double v = 0.25 * (i + 1) + 0.01 * s;
+        wt_tensor *a = wt_full(ctx, WT_F32, WT_SHAPE(n[i]), v);
+        hold(n[i]);
+        wt_tensor *am = wt_mul_scalar(ctx, a, 0.001);
+        hold(n[i]);
+        wt_tensor *b = wt_exp(ctx, am);
+        hold(n[i]);
+        wt_release(am), drop(n[i]);
+        saved[i] = wt_add(ctx, a, b);
+        hold(n[i]);
+        wt_release(a), drop(n[i]);
+        wt_release(b), drop(n[i]);
+        double c = (float)v + (float)exp((float)(v * 0.001));
+        ref += (double)n[i] * (c * 0.5 + 1);
+    }
+    wt_tensor *acc = wt_zeros(ctx, WT_F32, 0, NULL);
+    for (int i = LAYERS; i-- > 0;) {
+        wt_tensor *h = wt_mul_scalar(ctx, saved[i], 0.5);
+        hold(n[i]);
+        wt_release(saved[i]), drop(n[i]);
+        wt_tensor *g = wt_add_scalar(ctx, h, 1);
+        hold(n[i]);
+        wt_release(h), drop(n[i]);
+        wt_tensor *sg = wt_sum(ctx, g, 0, NULL, false);
+        wt_release(g), drop(n[i]);
+        wt_tensor *a2 = wt_add(ctx, acc, sg);
+        wt_release(acc);
+        wt_release(sg);
+        acc = a2;
+    }
+    double got = NAN;
+    CHECKF(wt_item(ctx, acc, &got) == WT_OK, "item: %s", wt_last_error(ctx));
+    wt_release(acc);
+    *want = ref;
+    return got;
+}
+
+int main(void) {
+    tt_fixture f;
+    wt_context *ctx = tt_init(&f, &(wt_context_desc){ .label = "test_pool" });
+    /* widths from 0.25 to 2 M elements (1 to 8 MB), no two in one size class */
+    int64_t n[LAYERS];
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < LAYERS; i++) {
+        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+        n[i] = (1 << 18) + (int64_t)(seed % (7u << 18)) + i * 4096;
+    }
+    wt_stats st;
+    uint64_t peak2 = 0;
+    for (int s = 0; s < STEPS; s++) {
+        double want, got = step(ctx, n, s, &want);
+        CHECKF(fabs(got - want) <= 1e-4 * want, "step %d: sum %.9g, want %.9g", s, got, want);
+        wt_get_stats(ctx, &st);
+        uint64_t bound = held_peak / 10 * 11 / 8 * 9 + (4ull << 20);
+        CHECKF(st.peak_allocated_bytes <= bound, "step %d: pool peak %.2f MB > bound %.2f MB (held at most %.2f MB)",
+               s, st.peak_allocated_bytes / 1e6, bound / 1e6, held_peak / 1e6);
+        if (s == 1)
+            peak2 = st.peak_allocated_bytes;
+        if (s > 1)
+            CHECKF(st.peak_allocated_bytes == peak2, "step %d: pool peak grew from %llu to %llu", s,
+                   (unsigned long long)peak2, (unsigned long long)st.peak_allocated_bytes);
+        printf("step %d: held at most %.2f MB, pool peak %.2f MB (%.3fx), misses %llu, flushes %llu\n", s,
+               held_peak / 1e6, st.peak_allocated_bytes / 1e6, (double)st.peak_allocated_bytes / (double)held_peak,
+               (unsigned long long)st.pool_misses, (unsigned long long)st.flushes);
+    }
+    tt_end(&f);
+    return test_end();
+}
