@@ -11,17 +11,19 @@
  *
  * The bound.  A miss may grow the pool only while the pool stays within POOL_SLACK (11/10) of the
  * live bytes (the most found live at a reclaim, its request included), or POOL_SLACK_MIN above
- * them for small pools.  Past that the miss reclaims, the way PyTorch's caching allocator frees
+ * them for small pools.  Past that a free buffer up to POOL_FIT classes larger serves (at most
+ * 1.6x; the storage keeps the buffer's own class, so it goes back where it came from), else the
+ * miss reclaims, the way PyTorch's caching allocator frees
  * cached blocks before it grows: it submits the pending batch, waits for the GPU and collects, so
  * the batch's temporaries and every retiring buffer are free; measures the live bytes (now exact:
  * nothing is pending or in flight); takes a free buffer of its class or up to POOL_FIT classes
- * larger (at most 1.6x; the storage keeps the buffer's own class); and failing that releases free
+ * larger; and failing that releases free
  * buffers, largest classes first, until the pool with the new buffer fits the bound again (the
  * cached bind groups go with them: they hold buffers).
  * Without it a GPT-2-small step (H200, batch_bytes 8.8 GB) pooled 38 GB for 6.9 GB live: every
  * batch's temporaries, never reused within their batch, plus those of the batch still running.
  * A repeating workload reclaims at the same points every step; its peak stops growing after the
- * first steps (tests/tensor/test_pool.c: 1.22x the bytes asked for, class rounding included, where
+ * first steps (tests/tensor/test_pool.c: 1.215x the bytes asked for, class rounding included, where
  * the unbounded pool took 5.4x; the measurements in doc/tensor.md).
  *
  * A miss creates a buffer inside an out-of-memory error scope; on failure (or past memory_limit)
@@ -35,7 +37,7 @@
 #define POOL_SLACK_NUM 11         /* the pool grows up to 11/10 of the live bytes ... */
 #define POOL_SLACK_DEN 10
 #define POOL_SLACK_MIN (4ull << 20)   /* ... or 4 MiB above them, whichever is more */
-#define POOL_FIT 4                /* after a reclaim, a free buffer up to 4 classes up serves */
+#define POOL_FIT 4                /* past the bound, a free buffer up to 4 classes up serves */
 
 uint32_t wt_pool_class(uint64_t bytes) {
     if (bytes <= 256)
@@ -209,8 +211,15 @@ wt_status wt_pool_get(wt_context *ctx, const char *op, uint64_t bytes, wg_buffer
         return WT_OK;
     }
     /* a miss: grow within the bound, else reclaim first */
-    if (ctx->stats.allocated_bytes + size > bound(ctx->pool_live_peak) &&
-        (ctx->batch_bytes || ctx->retiring_count || free_bytes(ctx))) {
+    bool over = ctx->stats.allocated_bytes + size > bound(ctx->pool_live_peak);
+    for (uint32_t c = cls + 1; over && c < WT_POOL_CLASSES && c <= cls + POOL_FIT; c++)
+        if (free_count(ctx, c)) {   /* a free buffer a little larger: no wait */
+            *clsp = c;
+            ctx->batch_bytes += wt_pool_class_size(c);
+            *out = hit(ctx, c);
+            return WT_OK;
+        }
+    if (over && (ctx->batch_bytes || ctx->retiring_count || free_bytes(ctx))) {
         wg_buffer *b = reclaim(ctx, op, size, clsp);
         if (b) {
             ctx->batch_bytes += wt_pool_class_size(*clsp);

@@ -6,8 +6,8 @@
  * pool (live + pooled, wt_stats.peak_allocated_bytes) must stay within the pool's bound: 1.1x the
  * most bytes the test itself held at once (computed on the host from the tensors' sizes), times
  * the rounding of the size classes (at most 9/8), plus the pool's 4 MiB floor, every step (it
- * measured 1.22x the bytes held; the pool without its bound took 5.4x, every batch's
- * temporaries); steps after the first two must not grow the pool's peak; and the values must be
+ * measured 1.215x the bytes held; the pool without its bound took 5.4x, every batch's
+ * temporaries); steps after the first three must not grow the pool's peak; and the values must be
  * right (each step's result is read back and compared with a host computation in f64), so reuse
  * never lets a batch overwrite a buffer that pending or running work still reads. */
 #include <math.h>
@@ -172,9 +172,9 @@ int main(void) {
         uint64_t bound = held_peak / 10 * 11 / 8 * 9 + (4ull << 20);
         CHECKF(st.peak_allocated_bytes <= bound, "step %d: pool peak %.2f MB > bound %.2f MB (held at most %.2f MB)",
                s, st.peak_allocated_bytes / 1e6, bound / 1e6, held_peak / 1e6);
-        if (s == 1)
+        if (s == 2)
             peak2 = st.peak_allocated_bytes;
-        if (s > 1)
+        if (s > 2)
             CHECKF(st.peak_allocated_bytes == peak2, "step %d: pool peak grew from %llu to %llu", s,
                    (unsigned long long)peak2, (unsigned long long)st.peak_allocated_bytes);
         printf("step %d: held at most %.2f MB, pool peak %.2f MB (%.3fx), misses %llu, flushes %llu\n", s,
