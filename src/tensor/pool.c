@@ -13,18 +13,17 @@
  * live bytes (the most found live at a reclaim, its request included), or POOL_SLACK_MIN above
  * them for small pools.  Past that a free buffer up to POOL_FIT classes larger serves (at most
  * 1.6x; the storage keeps the buffer's own class, so it goes back where it came from), else the
- * miss reclaims, the way PyTorch's caching allocator frees
- * cached blocks before it grows: it submits the pending batch, waits for the GPU and collects, so
- * the batch's temporaries and every retiring buffer are free; measures the live bytes (now exact:
- * nothing is pending or in flight); takes a free buffer of its class or up to POOL_FIT classes
- * larger; and failing that releases free
- * buffers, largest classes first, until the pool with the new buffer fits the bound again (the
- * cached bind groups go with them: they hold buffers).
- * Without it a GPT-2-small step (H200, batch_bytes 8.8 GB) pooled 38 GB for 6.9 GB live: every
- * batch's temporaries, never reused within their batch, plus those of the batch still running.
- * A repeating workload reclaims at the same points every step; its peak stops growing after the
- * first steps (tests/tensor/test_pool.c: 1.215x the bytes asked for, class rounding included, where
- * the unbounded pool took 5.4x; the measurements in doc/tensor.md).
+ * miss reclaims, the way PyTorch's caching allocator frees cached blocks before it grows: it
+ * submits the pending batch, waits for the GPU and collects, so the batch's temporaries and every
+ * retiring buffer are free; measures the live bytes (now exact: nothing is pending or in flight);
+ * takes a free buffer of its class or up to POOL_FIT classes larger; and failing that releases
+ * free buffers, largest classes first, until the pool with the new buffer fits the bound again
+ * (the cached bind groups go with them: they hold buffers).  Without the bound a GPT-2-small step
+ * (H200, batch_bytes 8.8 GB) pooled 38 GB for 6.9 GB live: every batch's temporaries, never
+ * reused within their batch, plus those of the batch still running.  A repeating workload
+ * reclaims at the same points every step; its peak stops growing after the first steps
+ * (tests/tensor/test_pool.c: 1.215x the bytes asked for, class rounding included, where the
+ * unbounded pool took 5.4x; the measurements in doc/tensor.md).
  *
  * A miss creates a buffer inside an out-of-memory error scope; on failure (or past memory_limit)
  * the pool releases its free buffers, waits for the GPU, collects the retiring ones and tries
@@ -169,8 +168,10 @@ static wg_buffer *hit(wt_context *ctx, uint32_t cls) {
 static wg_buffer *reclaim(wt_context *ctx, const char *op, uint64_t size, uint32_t *cls) {
     if (ctx->batch_count)
         wt_batch_flush(ctx, op);
-    if (ctx->completed < ctx->submits && wg_queue_wait(ctx->q, UINT64_MAX) == WG_STATUS_OK)
+    if (ctx->completed < ctx->submits && wg_queue_wait(ctx->q, UINT64_MAX) == WG_STATUS_OK) {
         ctx->completed = ctx->submits;
+        ctx->ramp = 0;               /* the GPU is idle: batch.c starts it early again */
+    }
     wt_pool_collect(ctx);
     uint64_t live = ctx->stats.allocated_bytes - free_bytes(ctx) - retiring_bytes(ctx) + size;
     if (live > ctx->pool_live_peak)

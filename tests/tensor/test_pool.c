@@ -1,15 +1,15 @@
 /* test_pool.c - peak memory.  First cross_entropy over a 50k vocabulary (test_ce_memory below):
- * logits, their gradient and O(N), nothing more.  Then the buffer pool's bound: a training-like loop (a forward keeping one activation
- * per layer out of three temporaries, layers of different widths, then a backward releasing the
- * saved activations in reverse while making gradients of their sizes) all recorded without a
- * read, so the pending batch's temporaries cannot be reused until the pool reclaims them.  The
- * pool (live + pooled, wt_stats.peak_allocated_bytes) must stay within the pool's bound: 1.1x the
- * most bytes the test itself held at once (computed on the host from the tensors' sizes), times
- * the rounding of the size classes (at most 9/8), plus the pool's 4 MiB floor, every step (it
- * measured 1.215x the bytes held; the pool without its bound took 5.4x, every batch's
- * temporaries); steps after the first three must not grow the pool's peak; and the values must be
- * right (each step's result is read back and compared with a host computation in f64), so reuse
- * never lets a batch overwrite a buffer that pending or running work still reads. */
+ * logits, their gradient and O(N), nothing more.  Then the buffer pool's bound: a training-like
+ * loop (a forward keeping one activation per layer out of three temporaries, layers of different
+ * widths, then a backward releasing the saved activations in reverse while making gradients of
+ * their sizes) all recorded without a read, so the pending batch's temporaries cannot be reused
+ * until the pool reclaims them.  The pool (live + pooled, wt_stats.peak_allocated_bytes) must stay
+ * within the pool's bound: 1.1x the most bytes the test itself held at once (computed on the host
+ * from the tensors' sizes), times the rounding of the size classes (at most 9/8), plus the pool's
+ * 4 MiB floor, every step (it measured 1.215x the bytes held; the pool without its bound took 5.4x,
+ * every batch's temporaries); steps after the first three must not grow the pool's peak; and the
+ * values must be right (each step's result is read back and compared with a host computation in
+ * f64), so reuse never lets a batch overwrite a buffer that pending or running work still reads. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -75,11 +75,11 @@ static double step(wt_context *ctx, const int64_t *n, int s, double *want) {
 }
 
 /* cross_entropy forward + backward over [N, 50257] f32 logits (label smoothing 0.1, one row
- * ignored, one target negative, one out of range, mean): the pool's peak beyond what was allocated before (the logits and targets) is
- * the gradient (dlogits, and the leaf's own copy of it that wt_backward makes: grad.c) plus O(N),
- * so no other [N, C] temporary is ever written (the composed forward and backward this replaced
- * wrote four or more); the loss and every gradient element against an f64 host reference.  On a context of its own, so the pool's peak is this
- * check's. */
+ * ignored, one target negative, one out of range, mean): the pool's peak beyond what was allocated
+ * before (the logits and targets) is the gradient (dlogits, and the leaf's own copy of it that
+ * wt_backward makes: grad.c) plus O(N), so no other [N, C] temporary is ever written (the composed
+ * forward and backward this replaced wrote four or more); the loss and every gradient element
+ * against an f64 host reference.  On a context of its own, so the pool's peak is this check's. */
 static void test_ce_memory(wg_device *dev) {
     wt_context *ctx = wt_context_create(dev, &(wt_context_desc){ .label = "test_pool cross_entropy" });
     CHECK(ctx != NULL);
