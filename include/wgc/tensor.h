@@ -603,8 +603,8 @@ typedef struct wt_loss_desc {
 /* logits [N, C] (f32 or f16), target [N] class indices (i32 or u32, in [0, C) unless ignored; an
  * index out of range adds nothing); also [C] with a 0-d target, and [N, C, d1, ...] with target
  * [N, d1, ...] (NONE then gives [N, d1, ...]), as PyTorch.  Only the logits and per-row values are kept for backward
- * (no log-probabilities, no one-hot); the backward writes softmax - onehot through two [N, C]
- * temporaries and one scatter into the gradient. */
+ * (no log-probabilities, no one-hot); forward and backward are one kernel each, so nothing
+ * [N, C] is written beyond the logits' gradient. */
 wt_tensor *wt_cross_entropy(wt_context *ctx, wt_tensor *logits, wt_tensor *target, const wt_loss_desc *desc);
 /* logp [N, C] (log-probabilities), target [N]: -logp[i, target[i]]. */
 wt_tensor *wt_nll_loss(wt_context *ctx, wt_tensor *logp, wt_tensor *target, const wt_loss_desc *desc);

@@ -74,6 +74,12 @@ struct wt_params;
 bool wt__pool_plan(wt_context *ctx, const char *op, wt_tensor *x, const wt_pool2d_desc *desc, bool max,
                    struct wt_params *p, int64_t oshape[4]);
 
+/* loss.c: cross_entropy's dlogits [N, C] (logits' dtype) in one pass, from the logits [N, C],
+ * the safe targets [N, 1] (ignored rows 0), the forward's logsumexp [N, 1] and wg [N, 1] (the
+ * row weight times the loss's gradient); e the label smoothing. */
+wt_tensor *wt__cross_entropy_backward(wt_context *ctx, wt_tensor *logits, wt_tensor *t, wt_tensor *lse, wt_tensor *wg,
+                                      double e);
+
 /* nn.c: wt_rope with the op's name for errors; inverse: the inverse rotation (angles negated). */
 wt_tensor *wt__rope_ex(wt_context *ctx, const char *op, wt_tensor *x, const wt_rope_desc *desc, bool inverse);
 

@@ -124,6 +124,8 @@
       "softmax, log_softmax, layer_norm, rms_norm backward: always") \
     X(attn_bw, 3, OWN, none, none, 0, CLAMPED, \
       "scaled_dot_product_attention backward (flash, f32, D <= 256, no mask tensor): always") \
+    X(cross_entropy, 3, STD, none, none, 0, CLAMPED, \
+      "cross_entropy forward (per-row logsumexp and loss) and backward (dlogits in one pass): always") \
     X(matmul4, 3, OWN, matmul_tile, none, 0, 4, \
       "quad-aligned tile-exact products from 256 tiles: tile128x128v4s (4096^3 3.39 ms, 0.82x " \
       "cuBLAS, H200); tuner candidate tile128x64v4s, its pick for A^T.B (2.90 ms against " \

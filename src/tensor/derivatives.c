@@ -739,13 +739,10 @@ wt_gargs wt__pool_args(const wt_pool2d_desc *d) {
 
 static void d_cross_entropy(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {
     /* logits x [N, C], safe targets t [N, 1]; saved lse [N, 1] and w [N, 1] (valid / count);
-     * f[0] label smoothing e: dx = (softmax(x) - e / C) w g, minus (1 - e) w g at the targets */
-    wt_tensor *x = S(SI0), *t = S(SI1), *lse = S(SX0), *w = S(SX1);
-    double e = n->a.f[0], C = (double)n->in[0].shape[1];
-    wt_tensor *wg = T(wt_mul(ctx, w, g->ndim ? T(wt_reshape(ctx, g, WT_SHAPE(-1, 1))) : g));
-    wt_tensor *p = T(wt_exp(ctx, T(wt_sub(ctx, x, lse))));
-    wt_tensor *q = T(wt_mul(ctx, e ? T(wt_sub_scalar(ctx, p, e / C)) : p, wg));
-    gin[0] = wt_scatter_add(ctx, q, 1, t, T(wt_mul_scalar(ctx, wg, -(1 - e))));
+     * f[0] label smoothing e: dx = (softmax(x) - e / C) w g, minus (1 - e) w g at the targets,
+     * in one pass (loss.c, cross_entropy.wgsl) */
+    wt_tensor *wg = T(wt_mul(ctx, S(SX1), g->ndim ? T(wt_reshape(ctx, g, WT_SHAPE(-1, 1))) : g));
+    gin[0] = wg ? wt__cross_entropy_backward(ctx, S(SI0), S(SI1), S(SX0), wg, n->a.f[0]) : NULL;
 }
 
 static void d_nll_loss(wt_context *ctx, const wt_node *n, wt_tensor *g, wt_tensor **gin) {   /* logp, t; w */

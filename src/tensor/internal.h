@@ -27,7 +27,7 @@
 
 #define WT_WG_SIZE 256u           /* workgroup size of every elementwise kernel */
 #define WT_PARAMS_SIZE 192u       /* sizeof(Params) in kernels/common.wgsl */
-#define WT_POOL_CLASSES 160       /* size classes: 4 per power of two from 256 B */
+#define WT_POOL_CLASSES 320       /* size classes: 8 per power of two from 256 B */
 #define WT_BG_CACHE 4096u         /* bind group cache slots at first (a power of two), */
 #define WT_BG_CACHE_MAX 32768u    /* doubling up to this many when 3/4 full (kernel.c) */
 #define WT_KERNEL_CACHE 4096u     /* kernel cache slots (a power of two) */
@@ -173,6 +173,7 @@ struct wt_context {
     uint32_t retiring_count, retiring_cap;
     uint64_t submits, completed;  /* my submits so far; all up to `completed` are done */
     uint64_t batch_bytes;         /* bytes the pool handed out since the last flush */
+    uint64_t pool_live_peak;      /* pool.c: the most bytes found live when the pool reclaimed */
 
     /* kernels and bind groups */
     wg_bind_group_layout *bgl[WT_MAX_IN + 1], *params_bgl;

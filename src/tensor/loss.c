@@ -2,13 +2,16 @@
  *
  * mse, l1 and smooth_l1 are plain compositions: their ops record their own backward.  The others
  * run their forward with grad mode off and record one node each (derivatives.c): cross_entropy
- * keeps the logits (already held by the caller), the row's logsumexp and a per-row weight, so its
- * backward is softmax - onehot written in one scatter, never a one-hot matrix or a second copy of
- * the log-probabilities; nll_loss keeps the targets and the weights; bce_with_logits keeps its two
+ * runs cross_entropy.wgsl both ways, so beyond the logits and their gradient only O(N) is written:
+ * the forward reads the logits once per row and writes (logsumexp, loss) per row, the node keeps
+ * the logits (already held by the caller), the logsumexp and a per-row weight, and the backward
+ * writes dlogits = (softmax - smoothed one-hot) w g in one pass; nll_loss keeps the targets and
+ * the weights; bce_with_logits keeps its two
  * inputs and has the gradient sigmoid(x) - y everywhere (a composition of relu and abs would give
  * the wrong one at x = 0). */
 #include <string.h>
 
+#include "tensor/backward.h"
 #include "tensor/internal.h"
 
 #define SHAPE(buf, t) wt_shape_str(buf, sizeof buf, (t)->ndim, (t)->shape)
@@ -223,6 +226,38 @@ static wt_tensor *class_nd(wt_context *ctx, const char *op, wt_tensor *x, wt_ten
     return out;
 }
 
+/* t contiguous at offset 0: t itself (retained) or a copy. */
+static wt_tensor *dense(wt_context *ctx, wt_tensor *t) {
+    if (wt_is_contiguous(t) && t->offset == 0) {
+        wt_retain(t);
+        return t;
+    }
+    return wt_clone(ctx, t);
+}
+
+/* One cross_entropy.wgsl dispatch (op 0 forward, 1 backward) over x [N, C] and targets t. */
+static wt_status ce_record(wt_context *ctx, const char *op, uint32_t code, wt_tensor *out, wt_tensor *x, wt_tensor *t,
+                           wt_tensor *c, double e) {
+    int64_t N = x->shape[0], C = x->shape[1];
+    if (code == 0 && N * 256 > UINT32_MAX)
+        return wt_failst(ctx, WT_STATUS_SHAPE, op, "%lld rows: too many (at most %lld)", (long long)N,
+                         (long long)(UINT32_MAX / 256));
+    wt_kkey key = wt_key(WT_K_cross_entropy, code, out->dtype, x->dtype, t->dtype, WT_F32);
+    key.in[2] = WT_F32;
+    wt_params p;
+    memset(&p, 0, sizeof p);
+    p.n = (uint32_t)(code == 0 ? N * 256 : N * C);
+    p.aux[0] = (uint32_t)N;
+    p.aux[1] = (uint32_t)C;
+    float ef = (float)e;
+    memcpy(&p.sv[0], &ef, 4);
+    wt_storage *in[3] = { x->st, t->st, c ? c->st : NULL };
+    return wt_record_key(ctx, op, &key, &p, out->st, 3, in);
+}
+
+/* The forward: one dispatch writes each row's (logsumexp, loss) [N, 2] f32 from the logits as
+ * they are (f16 read as such); the rest is O(N).  The node keeps the logits (the caller holds
+ * them), the safe targets, the logsumexp and the row weights. */
 wt_tensor *wt_cross_entropy(wt_context *ctx, wt_tensor *logits, wt_tensor *target, const wt_loss_desc *desc) {
     const char *op = "wt_cross_entropy";
     if (ctx && logits && target && logits->refs && target->refs && logits->ndim != 2)
@@ -234,48 +269,50 @@ wt_tensor *wt_cross_entropy(wt_context *ctx, wt_tensor *logits, wt_tensor *targe
         return NULL;
     }
     double e = desc ? desc->label_smoothing : 0;
-    int one[1] = { 1 };
-    wt_tensor *x = wt_cast(ctx, logits, WT_F32);
-    wt_tensor *m = wt_max(ctx, x, 1, one, true);
-    wt_tensor *xm = wt_sub(ctx, x, m);
-    wt_tensor *ex = wt_exp(ctx, xm);
-    wt_tensor *se = wt_sum(ctx, ex, 1, one, true);
-    wt_tensor *ls = wt_log(ctx, se);
-    wt_tensor *lse = wt_add(ctx, m, ls);                  /* [N, 1] */
-    wt_tensor *pick = wt_gather(ctx, x, 1, safe);
-    wt_tensor *nll = wt_sub(ctx, lse, pick);              /* -log p[target] */
-    wt_tensor *raw = nll;
-    wt_tensor *mx = NULL, *sm = NULL, *a = NULL, *b = NULL;
-    if (e) {   /* (1 - e) nll + e (lse - mean(x)) */
-        mx = wt_mean(ctx, x, 1, one, true);
-        sm = wt_sub(ctx, lse, mx);
-        a = wt_mul_scalar(ctx, nll, 1 - e);
-        b = wt_mul_scalar(ctx, sm, e);
-        raw = wt_add(ctx, a, b);
-    } else {
-        wt_retain(raw);
+    int64_t N = logits->shape[0];
+    wt_tensor *x = dense(ctx, logits), *t = dense(ctx, safe);
+    wt_tensor *rs = x && t ? wt_tensor_new(ctx, op, WT_F32, 2, (const int64_t[]){ N, 2 }) : NULL;
+    if (rs && ce_record(ctx, op, 0, rs, x, t, NULL, e) != WT_OK) {
+        wt_release(rs);
+        rs = NULL;
     }
-    wt_tensor *out = class_reduce(ctx, wt_mul(ctx, raw, w), desc, logits->dtype);
+    wt_tensor *lse = rs ? wt_narrow(ctx, rs, 1, 0, 1) : NULL;    /* [N, 1] */
+    wt_tensor *raw = rs ? wt_narrow(ctx, rs, 1, 1, 1) : NULL;
+    wt_tensor *out = raw ? class_reduce(ctx, wt_mul(ctx, raw, w), desc, logits->dtype) : NULL;
     wt_release(x);
-    wt_release(m);
-    wt_release(xm);
-    wt_release(ex);
-    wt_release(se);
-    wt_release(ls);
-    wt_release(pick);
-    wt_release(nll);
+    wt_release(t);
+    wt_release(rs);
     wt_release(raw);
-    wt_release(mx);
-    wt_release(sm);
-    wt_release(a);
-    wt_release(b);
     wt_set_grad_enabled(ctx, was);
-    out = wt__grad(ctx, out, WT_G_cross_entropy, 2, (wt_tensor *const[]){ logits, safe },
-                   &(wt_gargs){ .f = { e }, .save = { lse, w } });
+    out = out ? wt__grad(ctx, out, WT_G_cross_entropy, 2, (wt_tensor *const[]){ logits, safe },
+                         &(wt_gargs){ .f = { e }, .save = { lse, w } })
+              : NULL;
     wt_release(lse);
     wt_release(safe);
     wt_release(w);
     return out;
+}
+
+wt_tensor *wt__cross_entropy_backward(wt_context *ctx, wt_tensor *logits, wt_tensor *t, wt_tensor *lse, wt_tensor *wg,
+                                      double e) {
+    const char *op = "wt_cross_entropy backward";
+    int64_t N = logits->shape[0];
+    wt_tensor *x = dense(ctx, logits), *tt = dense(ctx, t);
+    wt_tensor *l32 = wt_cast(ctx, lse, WT_F32), *w32 = wt_cast(ctx, wg, WT_F32);
+    wt_tensor *w2 = w32 ? wt_reshape(ctx, w32, WT_SHAPE(N, 1)) : NULL;
+    wt_tensor *rs = l32 && w2 ? wt_cat(ctx, (wt_tensor *const[]){ l32, w2 }, 2, 1) : NULL;   /* [N, 2] */
+    wt_tensor *dx = x && tt && rs ? wt_tensor_new(ctx, op, logits->dtype, 2, logits->shape) : NULL;
+    if (dx && ce_record(ctx, op, 1, dx, x, tt, rs, e) != WT_OK) {
+        wt_release(dx);
+        dx = NULL;
+    }
+    wt_release(x);
+    wt_release(tt);
+    wt_release(l32);
+    wt_release(w32);
+    wt_release(w2);
+    wt_release(rs);
+    return dx;
 }
 
 wt_tensor *wt_nll_loss(wt_context *ctx, wt_tensor *logp, wt_tensor *target, const wt_loss_desc *desc) {
