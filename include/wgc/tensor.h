@@ -955,11 +955,12 @@ void wt_digits_free(wt_context *ctx, wt_digits *d);
  * is on or a GradScaler of the context lives (the backward of an autocast forward), f16 products
  * and f16 attention of the DEFAULT precision run as WT_MATMUL_F16_TENSOR / WT_ATTENTION_F16_TENSOR:
  * on tensor cores where the device has cooperative matrices and the shape fits.  The f32 list (wt_softmax, wt_log_softmax,
- * wt_layer_norm, wt_rms_norm) casts its inputs to f32: f32 results.  Other ops run in the
- * dtype they are given.  The casts are ops recorded on the tape like any other, so gradients
- * reach the f32 parameters (master weights) as f32 and the optimizers update those.  Losses
- * take f32 logits (wt_cast them: an f16 loss cannot carry a scaled gradient).  Call
- * wt_backward outside the autocast region, as torch advises.
+ * wt_layer_norm, wt_rms_norm and the losses) casts its float inputs to f32: f32 results.  Other
+ * ops run in the dtype they are given.  The casts are ops recorded on the tape like any other,
+ * so gradients reach the f32 parameters (master weights) as f32 and the optimizers update
+ * those.  A loss computed outside the region takes the dtype it is given (cast f16 logits
+ * first: an f16 loss cannot carry a scaled gradient).  Call wt_backward outside the autocast
+ * region, as torch advises.
  *
  *     wt_grad_scaler *sc = wt_grad_scaler_create(ctx, NULL);     // 65536, x2 per 2000, x0.5
  *     wt_dtype was = wt_set_autocast(ctx, WT_F16);

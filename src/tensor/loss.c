@@ -57,6 +57,9 @@ static wt_tensor *reduce_loss(wt_context *ctx, wt_tensor *per, const wt_loss_des
 }
 
 wt_tensor *wt_mse_loss(wt_context *ctx, wt_tensor *input, wt_tensor *target, const wt_loss_desc *desc) {
+    wt_tensor *ac[2];   /* autocast: losses are on the f32 list (amp.c) */
+    if (wt__autocast(ctx, WT__AMP_F32, 2, (wt_tensor *const[]){ input, target }, ac))
+        return wt__autocast_done(2, ac, wt_mse_loss(ctx, ac[0], ac[1], desc));
     if (!same_shapes(ctx, "wt_mse_loss", input, target, desc))
         return NULL;
     wt_tensor *dd = wt_sub(ctx, input, target);
@@ -66,6 +69,9 @@ wt_tensor *wt_mse_loss(wt_context *ctx, wt_tensor *input, wt_tensor *target, con
 }
 
 wt_tensor *wt_l1_loss(wt_context *ctx, wt_tensor *input, wt_tensor *target, const wt_loss_desc *desc) {
+    wt_tensor *ac[2];   /* autocast: losses are on the f32 list (amp.c) */
+    if (wt__autocast(ctx, WT__AMP_F32, 2, (wt_tensor *const[]){ input, target }, ac))
+        return wt__autocast_done(2, ac, wt_l1_loss(ctx, ac[0], ac[1], desc));
     if (!same_shapes(ctx, "wt_l1_loss", input, target, desc))
         return NULL;
     wt_tensor *dd = wt_sub(ctx, input, target);
@@ -75,6 +81,9 @@ wt_tensor *wt_l1_loss(wt_context *ctx, wt_tensor *input, wt_tensor *target, cons
 }
 
 wt_tensor *wt_smooth_l1_loss(wt_context *ctx, wt_tensor *input, wt_tensor *target, const wt_loss_desc *desc) {
+    wt_tensor *ac[2];   /* autocast: losses are on the f32 list (amp.c) */
+    if (wt__autocast(ctx, WT__AMP_F32, 2, (wt_tensor *const[]){ input, target }, ac))
+        return wt__autocast_done(2, ac, wt_smooth_l1_loss(ctx, ac[0], ac[1], desc));
     const char *op = "wt_smooth_l1_loss";
     if (!same_shapes(ctx, op, input, target, desc))
         return NULL;
@@ -98,6 +107,9 @@ wt_tensor *wt_smooth_l1_loss(wt_context *ctx, wt_tensor *input, wt_tensor *targe
 }
 
 wt_tensor *wt_binary_cross_entropy_with_logits(wt_context *ctx, wt_tensor *x, wt_tensor *y, const wt_loss_desc *desc) {
+    wt_tensor *ac[2];   /* autocast: losses are on the f32 list (amp.c) */
+    if (wt__autocast(ctx, WT__AMP_F32, 2, (wt_tensor *const[]){ x, y }, ac))
+        return wt__autocast_done(2, ac, wt_binary_cross_entropy_with_logits(ctx, ac[0], ac[1], desc));
     const char *op = "wt_binary_cross_entropy_with_logits";
     if (!same_shapes(ctx, op, x, y, desc))
         return NULL;
@@ -259,6 +271,9 @@ static wt_status ce_record(wt_context *ctx, const char *op, uint32_t code, wt_te
  * they are (f16 read as such); the rest is O(N).  The node keeps the logits (the caller holds
  * them), the safe targets, the logsumexp and the row weights. */
 wt_tensor *wt_cross_entropy(wt_context *ctx, wt_tensor *logits, wt_tensor *target, const wt_loss_desc *desc) {
+    wt_tensor *ac[2];   /* autocast: losses are on the f32 list (amp.c) */
+    if (wt__autocast(ctx, WT__AMP_F32, 1, (wt_tensor *const[]){ logits }, ac))
+        return wt__autocast_done(1, ac, wt_cross_entropy(ctx, ac[0], target, desc));
     const char *op = "wt_cross_entropy";
     if (ctx && logits && target && logits->refs && target->refs && logits->ndim != 2)
         return class_nd(ctx, op, logits, target, desc, wt_cross_entropy);
@@ -316,6 +331,9 @@ wt_tensor *wt__cross_entropy_backward(wt_context *ctx, wt_tensor *logits, wt_ten
 }
 
 wt_tensor *wt_nll_loss(wt_context *ctx, wt_tensor *logp, wt_tensor *target, const wt_loss_desc *desc) {
+    wt_tensor *ac[2];   /* autocast: losses are on the f32 list (amp.c) */
+    if (wt__autocast(ctx, WT__AMP_F32, 1, (wt_tensor *const[]){ logp }, ac))
+        return wt__autocast_done(1, ac, wt_nll_loss(ctx, ac[0], target, desc));
     const char *op = "wt_nll_loss";
     if (ctx && logp && target && logp->refs && target->refs && logp->ndim != 2)
         return class_nd(ctx, op, logp, target, desc, wt_nll_loss);

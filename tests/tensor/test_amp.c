@@ -198,6 +198,20 @@ static void test_forward(void) {
     double *gs = tt_read(ctx, sm);
     check_close("autocast softmax (f32)", gs, sref, 12, 1e-6, 1e-5);   /* f32 precision */
     free(gs);
+    /* the losses are on the f32 list: an f32 loss from f16 logits, equal to the f64 reference */
+    int32_t tg[3] = { 1, 3, 0 };
+    wt_tensor *tt = wt_from_host(ctx, WT_I32, WT_SHAPE(3), tg);
+    was = wt_set_autocast(ctx, WT_F16);
+    wt_tensor *ce = wt_cross_entropy(ctx, s16, tt, NULL), *mse = wt_mse_loss(ctx, s16, s16, NULL);
+    wt_set_autocast(ctx, was);
+    CHECKF(ce && wt_dtype_of(ce) == WT_F32 && mse && wt_dtype_of(mse) == WT_F32, "losses under autocast: %s",
+           wt_last_error(ctx));
+    double cev = NAN, ceref = 0;
+    for (int r = 0; r < 3; r++)
+        ceref -= log(sref[r * 4 + tg[r]]) / 3;
+    CHECKF(ce && wt_item(ctx, ce, &cev) == WT_OK && fabs(cev - ceref) <= 1e-5 * (1 + fabs(ceref)),
+           "autocast cross_entropy %.9g, reference %.9g", cev, ceref);
+    wt_release(ce), wt_release(mse), wt_release(tt);
     wt_release(s16), wt_release(sm), wt_release(lsm), wt_release(ln), wt_release(ex);
 
     /* errors: nothing changes */
