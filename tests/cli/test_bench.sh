@@ -13,7 +13,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 # an unknown suite lists every suite
 $W bench nope >"$t/nope.txt" 2>"$t/nope.err"; rc=$?
 [ $rc -eq 2 ] || bad "bench nope exit $rc"
-grep -q 'runtime, compile, ops, nn or llm' "$t/nope.err" || bad "bench nope: $(cat "$t/nope.err")"
+grep -q 'runtime, compile, ops, nn, llm, train or generate' "$t/nope.err" || bad "bench nope: $(cat "$t/nope.err")"
 
 # runtime, text
 $W bench runtime --size small --baseline none >"$t/rt.txt" 2>"$t/rt.err"; rc=$?
