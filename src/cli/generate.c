@@ -4,8 +4,8 @@
  * only; --ids: the ids), stopping after the model's end-of-sequence token; then the prompt and
  * generation speed in tokens/s.  -p parses special-token text (<|im_start|>) as those tokens
  * unless --no-parse-special, and adds BOS/EOS as the model's tokenizer says.  --json prints one
- * document instead: {"prompt_tokens": [...], "tokens": [...], "text": ... (with -p),
- * "prefill_tok_s": ..., "decode_tok_s": ...}. */
+ * document instead: {"promptTokens": [...], "tokens": [...], "text": ... (with -p),
+ * "prefillTokPerSec": ..., "decodeTokPerSec": ...}. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,7 +168,7 @@ static int run(const char *path, const char *text, bool special, int32_t *ids, u
     if (!rc) {
         double pre = nids / (t1 - t0), dec = nout > 1 ? (nout - 1) / (t2 - t1) : 0;
         if (json) {
-            printf("{\"prompt_tokens\": [");
+            printf("{\"promptTokens\": [");
             for (uint32_t i = 0; i < nids; i++)
                 printf("%s%d", i ? ", " : "", ids[i]);
             printf("], \"tokens\": [");
@@ -179,7 +179,7 @@ static int run(const char *path, const char *text, bool special, int32_t *ids, u
                 printf(", \"text\": ");
                 cli_json_str(stdout, all ? all : "");
             }
-            printf(", \"prefill_tok_s\": %.3f, \"decode_tok_s\": %.3f}\n", pre, dec);
+            printf(", \"prefillTokPerSec\": %.3f, \"decodeTokPerSec\": %.3f}\n", pre, dec);
         } else {
             printf("\n");
             fflush(stdout);

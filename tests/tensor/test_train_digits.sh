@@ -25,9 +25,9 @@ python3 - "$t/cnn.json" <<'PY' || { echo "FAIL: wgc demo train --model cnn (exit
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["ok"] is True and d["model"] == "cnn", d
-assert d["test_accuracy"] >= 0.97 and d["reloaded_accuracy"] == d["test_accuracy"], d
-assert len(d["epochs"]) == 30 and d["test_images"] == 299, d
-print("cnn: test accuracy %.2f%%" % (100 * d["test_accuracy"]))
+assert d["testAccuracy"] >= 0.97 and d["reloadedAccuracy"] == d["testAccuracy"], d
+assert len(d["epochs"]) == 30 and d["testImages"] == 299, d
+print("cnn: test accuracy %.2f%%" % (100 * d["testAccuracy"]))
 PY
 [ $rc = 0 ] || { echo "FAIL: exit $rc"; exit 1; }
 "$B/wgc" demo train --epochs 0 >/dev/null 2>"$t/bad"; rc=$?
