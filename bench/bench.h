@@ -58,6 +58,8 @@ typedef struct bench_report {
     int baseline_count;
     bench_row rows[BENCH_MAX_ROWS];
     int row_count;
+    bool cpu_adapter;                   /* ran on a CPU adapter: the targets, set for GPUs, are
+                                           printed but not judged ("target applies to GPUs") */
 } bench_report;
 
 /* Options shared by the bench commands (parsed in src/cli/bench.c). */
@@ -103,6 +105,12 @@ void bench_baseline_status(bench_report *r, int b, bool ran, const char *fmt, ..
 bench_row *bench_add_row(bench_report *r, const char *key, const char *name, const char *unit,
                          bench_better better, double target);
 bench_row *bench_find_row(bench_report *r, const char *key);
+/* Renames row `key` (printf-style): rows whose names carry their shape say the sizes that ran. */
+void bench_row_label(bench_report *r, const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 double bench_ratio(const bench_row *row, int b);   /* NaN when either side is missing */
 void bench_print_table(const bench_report *r, FILE *f);
 void bench_print_json(const bench_report *r, FILE *f);

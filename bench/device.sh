@@ -130,7 +130,7 @@ for r in d["rows"]:
         line += " %9s %6s" % (f(b.get("value")), "-" if b.get("ratio") is None else "x%.2f" % b["ratio"])
     if r["target"] is not None:
         line += "  %s%s %s" % (">=" if r["better"] == "higher" else "<=", f(r["target"]),
-                               "met" if r.get("target_met") else "MISSED")
+                               "met" if r.get("targetMet") else "MISSED" if r.get("targetMet") is False else "not judged")
     print(line)
 for k in ("errors", "WRONG"):
     if k in d["info"]:

@@ -263,7 +263,11 @@ static void hgemm_tc(nb *b) {
             off = p;
             off.matmul_workgroup_matrix = WT_OFF;
             wt_context_set_policy(b->ctx, &off);
-            flops_row(b, "hgemm4096_tc_TFLOPs_matmul_coop", "matmul f16 4096^3 on tensor cores, subgroup matrices only", &c, 5);
+            {
+                char nm[80];
+                snprintf(nm, sizeof nm, "matmul f16 %lld^3 on tensor cores, subgroup matrices only", (long long)n);
+                flops_row(b, "hgemm4096_tc_TFLOPs_matmul_coop", nm, &c, 5);
+            }
             wt_context_set_policy(b->ctx, &p);
         }
     }
@@ -362,6 +366,19 @@ int bench_nn(const bench_options *opt) {
 #define X(key, name, unit, better, target, rel) bench_add_row(rep, #key, name, unit, BENCH_##better, target);
     NN_ROWS(X)
 #undef X
+    /* the names say the sizes that run (the keys keep the full sizes' names) */
+    long long s1 = b.sz.s1, s2 = b.sz.s2, s3 = b.sz.s3, rm = b.sz.rm, rn = b.sz.rn, rk = b.sz.rk;
+    bench_row_label(rep, "sgemm1024_TFLOPs", "sgemm f32 %lld^3", s1);
+    bench_row_label(rep, "sgemm4096_TFLOPs", "sgemm f32 %lld^3", s2);
+    bench_row_label(rep, "sgemm8192_TFLOPs", "sgemm f32 %lld^3", s3);
+    bench_row_label(rep, "sgemm_ragged_TFLOPs", "sgemm f32 %lldx%lldx%lld", rm, rn, rk);
+    bench_row_label(rep, "linear4096_TFLOPs", "linear f32 %lldx%lldx%lld (x.W^T)", s2, s2, s2);
+    bench_row_label(rep, "linear_ragged_TFLOPs", "linear f32 ragged %lldx%lldx%lld", rm, rn, rk);
+    bench_row_label(rep, "bmm_TFLOPs", "batched matmul %lldx%lldx%lldx%lld f32", (long long)b.sz.bb,
+                    (long long)b.sz.bm, (long long)b.sz.bn, (long long)b.sz.bk);
+    bench_row_label(rep, "hgemm4096_TFLOPs", "matmul f16 %lld^3 (f32 accumulate)", s2);
+    bench_row_label(rep, "hgemm4096_tc_TFLOPs", "matmul f16 %lld^3 on tensor cores (cooperative matrix)", s2);
+    bench_row_label(rep, "matvec4096_GBps", "matvec f32 %lld^2 (W . x)", (long long)b.sz.mv);
 
     wt_manual_seed(b.ctx, 1234);
     /* WGC_NN_KERNELS=all: variant rows for three shapes (the report holds 48 rows) */

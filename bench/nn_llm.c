@@ -424,6 +424,17 @@ int bench_llm(const bench_options *opt) {
 #define X(key, name, unit, rel) bench_add_row(rep, #key, name, unit, BENCH_HIGHER, NAN);
     LLM_ROWS(X)
 #undef X
+    /* the names say the sizes that run (the keys keep the full sizes' names) */
+    long long ln = b.sz.n, lh = b.sz.h, ls = b.sz.s, ld = b.sz.d;
+    bench_row_label(rep, "softmax_GBps", "softmax f32 %lld^2 (last dim)", ln);
+    bench_row_label(rep, "layernorm_GBps", "layernorm f32 %lld^2 (weight, bias)", ln);
+    bench_row_label(rep, "rmsnorm_GBps", "rmsnorm f32 %lld^2 (weight)", ln);
+    bench_row_label(rep, "flash_f32_TFLOPs", "flash attention f32 B1 H%lld S%lld D%lld causal", lh, ls, ld);
+    bench_row_label(rep, "flash_f16_TFLOPs", "flash attention f16 B1 H%lld S%lld D%lld causal", lh, ls, ld);
+    bench_row_label(rep, "flash_f16_tc_TFLOPs", "flash attention f16 on tensor cores B1 H%lld S%lld D%lld causal",
+                    lh, ls, ld);
+    bench_row_label(rep, "flash_f32_fma_TFLOPs", "flash attention f32 on FMA units (WT_ATTENTION_FMA) B1 H%lld S%lld "
+                    "D%lld causal", lh, ls, ld);
     wt_manual_seed(b.ctx, 4321);
     bw_row(&b, "softmax_GBps", K_SOFTMAX, WT_F32, -1, 20);
     bw_row(&b, "layernorm_GBps", K_LAYERNORM, WT_F32, -1, 20);

@@ -900,6 +900,7 @@ int bench_runtime(const bench_options *opt) {
         return 2;
     }
     r.info = wg_adapter_get_info(r.ad);
+    rep->cpu_adapter = r.info->type == WG_ADAPTER_TYPE_CPU;
     bench_size size = opt->size;
     if (size == BENCH_SIZE_AUTO)
         size = r.info->type == WG_ADAPTER_TYPE_CPU ? BENCH_SIZE_MEDIUM : BENCH_SIZE_FULL;

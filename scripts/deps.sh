@@ -32,10 +32,28 @@ install_missing() {
   fi
   echo "wgc: installing$missing"
   export DEBIAN_FRONTEND=noninteractive
-  # another apt holding the dpkg lock (unattended upgrades on a fresh machine): wait up to 10 minutes
-  lock="-o DPkg::Lock::Timeout=600"
-  apt-get $lock update -q >/dev/null && apt-get $lock install -y -q$missing >/dev/null || {
+  apt_waiting update -q && apt_waiting install -y -q$missing || {
     echo "wgc: apt-get install failed for:$missing"; return 1; }
+}
+# apt_waiting ARGS: apt-get ARGS, waiting while another apt or dpkg (unattended upgrades on a
+# fresh machine, a second terminal) holds the dpkg lock or the package lists' lock, for up to
+# WGC_APT_WAIT_S seconds (default 900).  DPkg::Lock::Timeout makes apt-get wait for the dpkg
+# lock itself; the lists' lock of `apt-get update` is not covered by it on every apt release, so
+# a "Could not get lock" failure is retried here every 5 s (WGC_APT_RETRY_S), saying so once.
+apt_waiting() {
+  wait_s=${WGC_APT_WAIT_S:-900}; retry_s=${WGC_APT_RETRY_S:-5}
+  t0=$(date +%s); said=
+  err=$(mktemp) || return 1
+  while :; do
+    apt-get -o DPkg::Lock::Timeout="$wait_s" "$@" >/dev/null 2>"$err" && { rm -f "$err"; return 0; }
+    if ! grep -q -e 'Could not get lock' -e 'Unable to acquire' -e 'is held by process' "$err" ||
+       [ $(( $(date +%s) - t0 )) -ge "$wait_s" ]; then
+      cat "$err" >&2; rm -f "$err"; return 1
+    fi
+    [ -n "$said" ] || echo "wgc: another apt or dpkg holds the package lock; waiting (up to ${wait_s}s): $(grep -m1 'lock' "$err")"
+    said=1
+    sleep "$retry_s"
+  done
 }
 install_missing || exit 1
 if [ "$what" = check ]; then

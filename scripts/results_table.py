@@ -42,7 +42,7 @@ def table(path, suite):
         t = r.get("target")
         rel = "≥" if r.get("better", "higher") == "higher" else "≤"
         cells.append("–" if t is None else "%s %s" % (rel, fmt(t)))
-        met = r.get("target_met")
+        met = r.get("targetMet", r.get("target_met"))   # target_met: files written before the rename
         cells.append("–" if met is None or t is None else ("yes" if met else "**no**"))
         print("| " + " | ".join(cells) + " |")
     print()

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int test_failures_;
 static int test_checks_;
@@ -47,6 +48,23 @@ static inline char *test_read_file(const char *path, size_t *len) {
         if (len) *len = (size_t)n;
     }
     return buf;
+}
+
+/* stdout line-buffered in every test even when it is a file, so what a test prints reaches its
+ * log at once: tests/run.sh shows a running test's last log line once a minute. */
+__attribute__((constructor)) static void test_line_buffered_(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
+
+/* For a test that runs minutes: a progress line on stdout at most every 30 s (and when done
+ * reaches total), "progress: 40/260 after 31 s: WHAT" (WHAT: the case about to run). */
+static inline void test_progress(int done, int total, const char *what) {
+    static time_t start, last;
+    time_t now = time(NULL);
+    if (!start)
+        start = last = now;
+    if (now - last < 30 && done < total)
+        return;
+    last = now;
+    printf("progress: %d/%d after %lld s: %s\n", done, total, (long long)(now - start), what);
 }
 
 static inline int test_end(void) {

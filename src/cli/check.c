@@ -2,9 +2,9 @@
  * would (parse + check, no code generation) and prints the diagnostics.
  *
  * Text mode prints each file's diagnostics as "file:line:col: error: msg", the source line and a
- * caret, on stdout (the diagnostics are the command's output; silence means valid), and problems
- * of the command itself (unreadable file, bad option) on stderr.  --json prints one JSON document:
- * {"ok":bool,"files":[<wgsl_result_json of each file>]}.  Exit status: 0 all valid, 1 some
+ * caret, on stderr, as tint and naga do (stdout stays empty; silence means valid), next to the
+ * problems of the command itself (unreadable file, bad option).  --json prints one JSON document
+ * on stdout: {"ok":bool,"files":[<wgsl_result_json of each file>]}.  Exit status: 0 all valid, 1 some
  * invalid, 2 usage error or a file that cannot be read. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +15,8 @@
 
 static void check_usage(FILE *f) {
     fputs("usage: wgc check [--json] [--parse-only] [--max-size BYTES] FILE...\n"
-          "  Validates WGSL files (parse + semantic checks) and prints diagnostics as\n"
-          "  file:line:col: severity: message, the source line and a caret.\n"
+          "  Validates WGSL files (parse + semantic checks) and prints diagnostics on stderr\n"
+          "  as file:line:col: severity: message, the source line and a caret.\n"
           "  --json        one JSON document: {\"ok\":..,\"files\":[{\"file\",\"ok\",\"diagnostics\":[..]}]}\n"
           "                with line, col (code points, 1-based), offset and length (bytes)\n"
           "  --parse-only  syntax only\n"
@@ -77,7 +77,7 @@ int cli_check(int argc, char **argv) {
             if (!first) fputc(',', stdout);
             first = 0;
         }
-        if (out) fputs(out, stdout);
+        if (out) fputs(out, json ? stdout : stderr);
         wgsl_result_free(r);
     }
     if (json) printf("],\"ok\":%s}\n", status == 0 ? "true" : "false");

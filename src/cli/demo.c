@@ -483,7 +483,7 @@ int cli_demo(int argc, char **argv) {
         return cli_fail("demo: %s", err.message);
     wg_instance *inst = wg_instance_create(&idesc, &err);
     if (!inst) {
-        fprintf(stderr, "wgc: %s\nwgc: install: apt-get install libvulkan1 mesa-vulkan-drivers\n", err.message);
+        fprintf(stderr, "wgc: demo: %s\n", err.message);   /* the message names the packages: once */
         return 1;
     }
     wg_adapter *ad = wg_instance_request_adapter(inst, &opt, &err);

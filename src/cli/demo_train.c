@@ -148,13 +148,13 @@ int cli_demo_train(int argc, char **argv) {
     } else if (s.json) {
         printf("{\"ok\":%s,\"adapter\":", ok ? "true" : "false");
         cli_json_str(stdout, info->name);
-        printf(",\"model\":\"%s\",\"amp\":%s,\"train_images\":%lld,\"test_images\":%lld,\"epochs\":[", model,
+        printf(",\"model\":\"%s\",\"amp\":%s,\"trainImages\":%lld,\"testImages\":%lld,\"epochs\":[", model,
                o.amp ? "true" : "false", (long long)res.train_count, (long long)res.test_count);
         for (int i = 0; i < s.nhist; i++)
-            printf("%s{\"epoch\":%d,\"loss\":%.6g,\"train_accuracy\":%.6g,\"test_accuracy\":%.6g,\"seconds\":%.3f}",
+            printf("%s{\"epoch\":%d,\"loss\":%.6g,\"trainAccuracy\":%.6g,\"testAccuracy\":%.6g,\"seconds\":%.3f}",
                    i ? "," : "", s.hist[i].epoch, s.hist[i].loss, s.hist[i].train_acc, s.hist[i].test_acc,
                    s.hist[i].seconds);
-        printf("],\"test_accuracy\":%.6g,\"reloaded_accuracy\":%.6g,\"seconds\":%.3f}\n", res.test_acc,
+        printf("],\"testAccuracy\":%.6g,\"reloadedAccuracy\":%.6g,\"seconds\":%.3f}\n", res.test_acc,
                res.reloaded_acc, res.seconds);
         rc = ok ? 0 : 1;
     } else {

@@ -5,10 +5,10 @@
  * generation speed in tokens/s.  -p parses special-token text (<|im_start|>) as those tokens
  * unless --no-parse-special, and adds BOS/EOS as the model's tokenizer says.  --stop S (repeatable)
  * ends generation once the text contains S, which is not printed (wl_stop: a tail that may begin
- * a stop string is held back).  --json prints one document instead: {"prompt_tokens": [...],
+ * a stop string is held back).  --json prints one document instead: {"promptTokens": [...],
  * "tokens": [...], "text": ... (with -p or --stop), "stop": "eos" | "length" | "stop_string" |
- * "context" (why it stopped), "stop_string": S (when one matched), "prefill_tok_s": ...,
- * "decode_tok_s": ...}. */
+ * "context" (why it stopped), "stopString": S (when one matched), "prefillTokPerSec": ...,
+ * "decodeTokPerSec": ...}. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,7 +218,7 @@ static int run(const gen_opts *o, int32_t *ids, uint32_t nids) {
     if (!rc) {
         double pre = nids / (t1 - t0), dec = nout > 1 ? (nout - 1) / (t2 - t1) : 0;
         if (json) {
-            printf("{\"prompt_tokens\": [");
+            printf("{\"promptTokens\": [");
             for (uint32_t i = 0; i < nids; i++)
                 printf("%s%d", i ? ", " : "", ids[i]);
             printf("], \"tokens\": [");
@@ -231,10 +231,10 @@ static int run(const gen_opts *o, int32_t *ids, uint32_t nids) {
             }
             printf(", \"stop\": \"%s\"", why);
             if (hit >= 0) {
-                printf(", \"stop_string\": ");
+                printf(", \"stopString\": ");
                 cli_json_str(stdout, o->stops[hit]);
             }
-            printf(", \"prefill_tok_s\": %.3f, \"decode_tok_s\": %.3f}\n", pre, dec);
+            printf(", \"prefillTokPerSec\": %.3f, \"decodeTokPerSec\": %.3f}\n", pre, dec);
         } else {
             printf("\n");
             fflush(stdout);

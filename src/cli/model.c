@@ -51,6 +51,8 @@ int cli_model(int argc, char **argv) {
         snprintf(name, sizeof name, "%.*s", (int)(len < 250 ? len : 250), s);
     static const char *const keys[] = { "context_length", "embedding_length", "block_count", "feed_forward_length",
                                         "attention.head_count", "attention.head_count_kv", "vocab_size" };
+    static const char *const json_keys[] = { "contextLength", "embeddingLength", "blockCount", "feedForwardLength",
+                                             "attentionHeadCount", "attentionHeadCountKv", "vocabSize" };
     enum { CTX, EMBD, BLOCKS, FFN, HEADS, KV_HEADS, VOCAB, NKEYS };
     uint64_t v[NKEYS];
     int have[NKEYS];
@@ -93,15 +95,13 @@ int cli_model(int argc, char **argv) {
         cli_json_str(stdout, arch);
         printf(",\"name\":");
         cli_json_str(stdout, name);
-        printf(",\"metadata_count\":%" PRIu64, wl_model_metadata_count(m));
+        printf(",\"metadataCount\":%" PRIu64, wl_model_metadata_count(m));
         for (int i = 0; i < NKEYS; i++) {
             if (!have[i]) continue;
-            printf(",\"");
-            for (const char *c = keys[i]; *c; c++) putchar(*c == '.' ? '_' : *c);
-            printf("\":%" PRIu64, v[i]);
+            printf(",\"%s\":%" PRIu64, json_keys[i], v[i]);
         }
-        if (have_rope) printf(",\"rope_freq_base\":%.17g", rope);
-        printf(",\"tensor_count\":%" PRIu64 ",\"parameters\":%" PRIu64 ",\"tensor_bytes\":%" PRIu64 ",\"dtypes\":{",
+        if (have_rope) printf(",\"ropeFreqBase\":%.17g", rope);
+        printf(",\"tensorCount\":%" PRIu64 ",\"parameters\":%" PRIu64 ",\"tensorBytes\":%" PRIu64 ",\"dtypes\":{",
                wl_model_tensor_count(m), params, total);
         int first = 1;
         for (int t = 1; t < WL_DTYPE_COUNT; t++)
@@ -110,8 +110,8 @@ int cli_model(int argc, char **argv) {
                        wl_dtype_name((wl_dtype)t), count[t], bytes[t]);
                 first = 0;
             }
-        printf("},\"memory\":{\"weights_bytes\":%" PRIu64, total);
-        if (kv_f16) printf(",\"kv_cache_f16_bytes\":%" PRIu64 ",\"kv_cache_f32_bytes\":%" PRIu64, kv_f16, kv_f16 * 2);
+        printf("},\"memory\":{\"weightsBytes\":%" PRIu64, total);
+        if (kv_f16) printf(",\"kvCacheF16Bytes\":%" PRIu64 ",\"kvCacheF32Bytes\":%" PRIu64, kv_f16, kv_f16 * 2);
         printf("}");
         if (list) {
             printf(",\"tensors\":[");

@@ -934,6 +934,8 @@ wl_status wl_tokenize(const wl_tokenizer *t, const char *text, size_t len, uint3
 
 /* ---- streaming detokenizer ------------------------------------------------------------------ */
 void wl_detok_init(wl_detok *d, const wl_tokenizer *t, uint32_t flags) {
+    if (!d)
+        return;
     memset(d, 0, sizeof *d);
     d->tok = t;
     d->flags = flags;

@@ -87,6 +87,8 @@ bool wt_check_shape(wt_context *ctx, const char *op, int ndim, const int64_t *sh
 }
 
 bool wt_check_tensor(wt_context *ctx, const char *op, const wt_tensor *t) {
+    if (!ctx)   /* no context to report to: the op returns its error value */
+        return false;
     if (!t) {
         /* keep the root cause when an earlier call failed: chains can be checked once at the end */
         if (ctx->status == WT_OK)

@@ -33,6 +33,15 @@ done
 grep -q '^  baseline torch: none (' "$t/rt.txt" || bad "runtime: no 'baseline torch: none (reason)' line"
 grep -q '^  baseline dawn: none (' "$t/rt.txt" || bad "runtime: no 'baseline dawn: none (reason)' line"
 grep -q 'target' "$t/rt.txt" || bad "runtime: no target column"
+# on a CPU adapter (lavapipe) the GPU targets are shown but not judged: no "MISSED"
+if grep -q '^  adapter .*(cpu,' "$t/rt.txt"; then
+  grep -q 'MISSED' "$t/rt.txt" && bad "runtime on a CPU adapter says MISSED: $(grep MISSED "$t/rt.txt" | head -n 1)"
+  grep -q 'target applies to GPUs' "$t/rt.txt" || bad "runtime on a CPU adapter: no 'target applies to GPUs'"
+  # with the default baselines, each skipped one says why
+  $W bench runtime --size small --runs 1 >"$t/rt3.txt" 2>&1
+  grep -q "^  baseline torch: none (adapter '.*' is a CPU" "$t/rt3.txt" || bad "runtime: torch skipped without its reason: $(grep 'baseline torch' "$t/rt3.txt")"
+  grep -q '^  baseline dawn: none (.\{8,\})' "$t/rt3.txt" || bad "runtime: dawn skipped without its reason: $(grep 'baseline dawn' "$t/rt3.txt")"
+fi
 
 # runtime, JSON, with fake baselines
 cat >"$t/fake_torch" <<'PY'

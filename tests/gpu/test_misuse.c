@@ -1080,6 +1080,31 @@ int main(void) {
     build_cases(wg_device_get_limits(dev), wg_adapter_has_feature(f.ad, WG_FEATURE_COOPERATIVE_MATRIX),
                 wg_adapter_has_feature(f.ad, WG_FEATURE_PIPELINE_STATISTICS));
     printf("%d misuse cases\n", ncases);
+    /* the matrix's columns: a NULL argument, a value out of range, a released or destroyed handle
+     * (the NULL column of every entry point of every layer is tests/gpu/test_null_args.sh) */
+    int n_null = 0, n_range = 0, n_released = 0;
+    for (int i = 0; i < ncases; i++)
+        switch (cases[i].want) {
+        case WG_ERR_NULL_OBJECT: case WG_ERR_WRITE_NULL_DATA: case WG_ERR_BIND_ENTRY_COUNT: n_null++; break;
+        case WG_ERR_OBJECT_RELEASED: case WG_ERR_BUFFER_DESTROYED: case WG_ERR_QUERY_SET_DESTROYED:
+        case WG_ERR_SUBMIT_DESTROYED_BUFFER: case WG_ERR_SUBMIT_DESTROYED_QUERY: case WG_ERR_INVALID_OBJECT:
+            n_released++;
+            break;
+        case WG_ERR_RANGE_OUT_OF_BOUNDS: case WG_ERR_BUFFER_TOO_LARGE: case WG_ERR_MAPPED_RANGE_INVALID:
+        case WG_ERR_UNALIGNED_OFFSET: case WG_ERR_UNALIGNED_SIZE: case WG_ERR_MAPPED_SIZE_ALIGN:
+        case WG_ERR_BIND_GROUP_INDEX: case WG_ERR_BIND_SIZE_LIMIT: case WG_ERR_BIND_SIZE_ALIGN:
+        case WG_ERR_BIND_SIZE_MIN: case WG_ERR_BIND_SIZE_ZERO: case WG_ERR_DYNAMIC_OFFSET_COUNT:
+        case WG_ERR_DYNAMIC_OFFSET_ALIGN: case WG_ERR_DYNAMIC_OFFSET_RANGE: case WG_ERR_DISPATCH_TOO_LARGE:
+        case WG_ERR_INDIRECT_OFFSET: case WG_ERR_QUERY_INDEX: case WG_ERR_QUERY_COUNT: case WG_ERR_BAD_ENUM:
+        case WG_ERR_WORKGROUP_SIZE_LIMIT: case WG_ERR_TOO_MANY_BIND_GROUPS: case WG_ERR_LAYOUT_TOO_MANY_BINDINGS:
+        case WG_ERR_LIMIT_EXCEEDS_ADAPTER: case WG_ERR_SUBMIT_TOO_MANY: case WG_ERR_BUFFER_USAGE_INVALID:
+        case WG_ERR_MAP_MODE_INVALID:
+            n_range++;
+            break;
+        default: break;
+        }
+    printf("columns: %d NULL, %d out-of-range, %d released/destroyed/invalid-handle cases; %d others (state, "
+           "usage, layout, SPIR-V)\n", n_null, n_range, n_released, ncases - n_null - n_range - n_released);
     CHECKF(ncases >= 200, "only %d cases", ncases);
     int failed = 0;
     for (int i = 0; i < ncases; i++) {

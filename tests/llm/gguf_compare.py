@@ -17,18 +17,18 @@ def field(key):
     return f.contents() if hasattr(f, "contents") else f.parts[f.data[0]][0]
 
 
-if ours["metadata_count"] != len([k for k in r.fields if not k.startswith("GGUF.")]):
-    bad.append(f"metadata count {ours['metadata_count']} vs {len(r.fields)}")
+if ours["metadataCount"] != len([k for k in r.fields if not k.startswith("GGUF.")]):
+    bad.append(f"metadata count {ours['metadataCount']} vs {len(r.fields)}")
 arch = field("general.architecture")
 for ok, theirs in (("architecture", arch),
-                   ("block_count", field(f"{arch}.block_count")),
-                   ("embedding_length", field(f"{arch}.embedding_length")),
-                   ("context_length", field(f"{arch}.context_length")),
-                   ("feed_forward_length", field(f"{arch}.feed_forward_length")),
-                   ("attention_head_count", field(f"{arch}.attention.head_count")),
-                   ("attention_head_count_kv", field(f"{arch}.attention.head_count_kv")),
-                   ("vocab_size", len(r.fields["tokenizer.ggml.tokens"].data)),
-                   ("rope_freq_base", field(f"{arch}.rope.freq_base"))):
+                   ("blockCount", field(f"{arch}.block_count")),
+                   ("embeddingLength", field(f"{arch}.embedding_length")),
+                   ("contextLength", field(f"{arch}.context_length")),
+                   ("feedForwardLength", field(f"{arch}.feed_forward_length")),
+                   ("attentionHeadCount", field(f"{arch}.attention.head_count")),
+                   ("attentionHeadCountKv", field(f"{arch}.attention.head_count_kv")),
+                   ("vocabSize", len(r.fields["tokenizer.ggml.tokens"].data)),
+                   ("ropeFreqBase", field(f"{arch}.rope.freq_base"))):
     if ours.get(ok) != theirs:
         bad.append(f"{ok}: wgc {ours.get(ok)!r}, gguf {theirs!r}")
     print(f"{ok:26} wgc {ours.get(ok)!r:10} gguf {theirs!r}")
@@ -42,8 +42,8 @@ for a, b in zip(ours["tensors"], r.tensors):
     if got != want:
         bad.append(f"tensor {got} vs {want}")
 print(f"{'tensors':26} wgc {len(ours['tensors']):<10} gguf {len(r.tensors)}")
-print(f"{'tensor bytes':26} wgc {ours['tensor_bytes']:<10} gguf {total}")
-if ours["tensor_bytes"] != total:
+print(f"{'tensor bytes':26} wgc {ours['tensorBytes']:<10} gguf {total}")
+if ours["tensorBytes"] != total:
     bad.append("tensor bytes")
 for line in bad[:20]:
     print("MISMATCH", line)

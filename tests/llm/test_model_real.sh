@@ -16,8 +16,8 @@ PYTHONPATH=$PY python3 tests/llm/gguf_compare.py "$M" <"$BUILD/test-logs/model_r
 python3 - "$BUILD/test-logs/model_real.json" <<'PY' || fail "figures"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["architecture"] == "llama" and d["block_count"] == 30 and d["embedding_length"] == 576, d
-assert d["attention_head_count"] == 9 and d["attention_head_count_kv"] == 3 and d["vocab_size"] == 49152, d
+assert d["architecture"] == "llama" and d["blockCount"] == 30 and d["embeddingLength"] == 576, d
+assert d["attentionHeadCount"] == 9 and d["attentionHeadCountKv"] == 3 and d["vocabSize"] == 49152, d
 t = {x["name"]: x for x in d["tensors"]}
 assert t["token_embd.weight"]["dtype"] == "Q8_0" and t["token_embd.weight"]["ne"] == [576, 49152]
 assert t["blk.0.attn_q.weight"]["dtype"] == "Q4_1" and t["blk.0.ffn_down.weight"]["dtype"] == "Q4_1"

@@ -33,7 +33,7 @@ echo "stop string: '$S'"
   fail "wgc generate --stop --json"
 cat "$T/stop.json"
 "$W" generate -m "$Q" -p "$P" -n 12 --temp 0 --stop "$S" >"$T/stream.txt" 2>/dev/null || fail "wgc generate --stop"
-ids=$(python3 -c 'import json,sys; print(",".join(map(str, json.load(open(sys.argv[1]))["prompt_tokens"])))' "$T/ref.json")
+ids=$(python3 -c 'import json,sys; print(",".join(map(str, json.load(open(sys.argv[1]))["promptTokens"])))' "$T/ref.json")
 "$W" generate -m "$Q" --ids "$ids" -n 12 --temp 0 --json --stop "$S" >"$T/ids.json" || fail "wgc generate --ids --stop"
 "$W" generate -m "$Q" -p "$P" -n 12 --temp 0 --json --stop "never in this text" >"$T/none.json" ||
   fail "wgc generate --stop (no match)"
@@ -43,7 +43,7 @@ d, s = sys.argv[1], sys.argv[2]
 ref, st, ids, none = (json.load(open("%s/%s.json" % (d, n))) for n in ("ref", "stop", "ids", "none"))
 want = ref["text"][:ref["text"].index(s)]
 k = len(st["tokens"])
-assert st["stop"] == "stop_string" and st["stop_string"] == s, st
+assert st["stop"] == "stop_string" and st["stopString"] == s, st
 assert st["tokens"] == ref["tokens"][:k] and 1 <= k < 12, (st["tokens"], ref["tokens"])
 assert st["text"] == want, (st["text"], want)
 stream = open(d + "/stream.txt", encoding="utf-8", newline="").read()

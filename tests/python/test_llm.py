@@ -92,10 +92,13 @@ class GenerateVsCli(unittest.TestCase):
     def tearDownClass(cls):
         cls.m.close()
 
+    # the CLI's JSON keys (camelCase, as all of wgc's JSON) and the dict's (Python's snake_case)
+    KEYS = {"prompt_tokens": "promptTokens", "tokens": "tokens", "text": "text", "stop": "stop"}
+
     def check(self, got, want):
-        for k in ("prompt_tokens", "tokens", "text", "stop"):
-            self.assertEqual(got[k], want[k], k)
-        self.assertEqual(got.get("stop_string"), want.get("stop_string"))
+        for k, w in self.KEYS.items():
+            self.assertEqual(got[k], want[w], k)
+        self.assertEqual(got.get("stop_string"), want.get("stopString"))
         self.assertGreater(got["prefill_tok_s"], 0)
 
     def test_greedy_equals_wgc_generate(self):
@@ -110,7 +113,7 @@ class GenerateVsCli(unittest.TestCase):
         want = cli("generate", "-m", model_path(), "-p", prompt, "-n", "8", "--temp", "0", "-c", "128", "--json",
                    "--stop", s)
         self.assertEqual(want["stop"], "stop_string")
-        got = self.m.generate(want["prompt_tokens"], n=8, temp=0, stop=[s, "never"])
+        got = self.m.generate(want["promptTokens"], n=8, temp=0, stop=[s, "never"])
         self.check(got, want)
         self.assertEqual(got["text"], t[:t.index(s)])
         self.assertEqual(self.m.info["n_ctx"], 128)

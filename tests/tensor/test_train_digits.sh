@@ -27,9 +27,9 @@ python3 - "$t/cnn.json" <<'PY' || { echo "FAIL: wgc demo train --model cnn (exit
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["ok"] is True and d["model"] == "cnn", d
-assert d["test_accuracy"] >= 0.97 and d["reloaded_accuracy"] == d["test_accuracy"], d
-assert len(d["epochs"]) == 30 and d["test_images"] == 299, d
-print("cnn: test accuracy %.2f%%" % (100 * d["test_accuracy"]))
+assert d["testAccuracy"] >= 0.97 and d["reloadedAccuracy"] == d["testAccuracy"], d
+assert len(d["epochs"]) == 30 and d["testImages"] == 299, d
+print("cnn: test accuracy %.2f%%" % (100 * d["testAccuracy"]))
 PY
 [ $rc = 0 ] || { echo "FAIL: exit $rc"; exit 1; }
 "$B/wgc" demo train --amp --json >"$t/amp.json" 2>"$t/amp.err"
@@ -39,8 +39,8 @@ python3 - "$t/amp.json" <<'PY' || { echo "FAIL: wgc demo train --amp (exit $rc)"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["ok"] is True and d["model"] == "mlp" and d["amp"] is True, d
-assert d["test_accuracy"] >= 0.97 and len(d["epochs"]) == 30, d
-print("mlp amp: test accuracy %.2f%%, loss %.4f -> %.4f" % (100 * d["test_accuracy"], d["epochs"][0]["loss"],
+assert d["testAccuracy"] >= 0.97 and len(d["epochs"]) == 30, d
+print("mlp amp: test accuracy %.2f%%, loss %.4f -> %.4f" % (100 * d["testAccuracy"], d["epochs"][0]["loss"],
                                                           d["epochs"][-1]["loss"]))
 PY
 [ $rc = 0 ] || { echo "FAIL: exit $rc"; exit 1; }

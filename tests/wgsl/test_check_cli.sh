@@ -1,6 +1,7 @@
 #!/bin/sh
 # test_check_cli.sh - `wgc check`: exit 0 all valid / 1 some invalid / 2 usage or unreadable file,
-# text format (file:line:col: error: msg, source line, caret), several files, stdin '-', --json
+# text format (file:line:col: error: msg, source line, caret) on stderr with nothing on stdout,
+# as tint and naga print them, several files, stdin '-', --json on stdout
 # (one parseable document with line/col/offset/length), --help, devices and FIFOs refused,
 # the input size limit (--max-size).
 W=${BUILD:-build}/wgc
@@ -10,12 +11,14 @@ no() { echo "FAIL: $*"; fail=1; }
 printf 'const x = 1;\n' > "$t/ok.wgsl"
 printf 'fn f() {\n  let x = 1\n}\n' > "$t/bad.wgsl"
 
-out=$($W check "$t/ok.wgsl"); rc=$?
+out=$($W check "$t/ok.wgsl" 2>&1); rc=$?
 [ $rc -eq 0 ] || no "valid file: exit $rc"
 [ -z "$out" ] || no "valid file prints: $out"
 
-out=$($W check "$t/bad.wgsl"); rc=$?
+$W check "$t/bad.wgsl" >"$t/stdout" 2>"$t/stderr"; rc=$?
+out=$(cat "$t/stderr")
 [ $rc -eq 1 ] || no "invalid file: exit $rc"
+[ -s "$t/stdout" ] && no "invalid file: diagnostics on stdout: $(cat "$t/stdout")"
 want="$t/bad.wgsl:3:1: error: expected ';' for variable declaration
 }
 ^"
@@ -57,12 +60,13 @@ $W check --max-size 8 "$t/ok.wgsl" >/dev/null 2>"$t/err"; rc=$?
 $W check --max-size 1k "$t/ok.wgsl" || no "--max-size 1k: exit $?"
 $W check --max-size x "$t/ok.wgsl" >/dev/null 2>&1; [ $? -eq 2 ] || no "--max-size x accepted"
 
-out=$(printf 'const = 1;' | $W check -); rc=$?
+out=$(printf 'const = 1;' | $W check - 2>&1 >/dev/null); rc=$?
 [ $rc -eq 1 ] || no "stdin: exit $rc"
 echo "$out" | grep -q "^<stdin>:1:7: error: expected identifier for 'const' declaration" || no "stdin output: $out"
 
-$W check --json "$t/ok.wgsl" "$t/bad.wgsl" > "$t/j"; rc=$?
+$W check --json "$t/ok.wgsl" "$t/bad.wgsl" > "$t/j" 2>"$t/stderr"; rc=$?
 [ $rc -eq 1 ] || no "--json: exit $rc"
+[ -s "$t/stderr" ] && no "--json: stderr not empty: $(cat "$t/stderr")"
 python3 - "$t/j" "$t/bad.wgsl" <<'PY' || fail=1
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -136,6 +136,7 @@ int main(void) {
     int n = list("tests/wgsl/golden", "spvasm", files, 2048);
     n += list("tests/parity", NULL, files + n, 2048);
     for (int i = 0; i < n; i++) {
+        test_progress(i, n, files[i]);   /* minutes on lavapipe: a line every 30 s, naming the next */
         check_module(files[i]);
         free(files[i]);
     }
