@@ -18,6 +18,7 @@ HEADERS = ["gpu.h", "wgsl.h", "tensor.h", "llm.h"]
 DEFAULTS = {
     "wg_instance_create": "wg_instance_release((wg_instance *)r);",
     "wl_sampler_create": "wl_sampler_release((wl_sampler *)r);",
+    "wl_stop_create": "wl_stop_release((wl_stop *)r);",   # n = 0: a matcher that never stops
     "wgsl_compile": 'if (r) { if (((const wgsl_result *)r)->ok) puts("ok for a NULL source"); '
                     'wgsl_result_free((wgsl_result *)r); }',
 }
