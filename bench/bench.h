@@ -77,6 +77,14 @@ typedef struct bench_options {
                                wt_context_set_profiling, GPU time per kernel on stderr */
 } bench_options;
 
+/* The defaults: root ".", baseline "auto", progress when stderr is a terminal and
+ * WGC_NO_PROGRESS is unset. */
+bench_options bench_options_default(void);
+/* The options every suite shares (--json -v --kernels --profile --size --runs --baseline --svg
+ * --root) at argv[*i]: 1 when taken (*i past its value), 0 when it is none of them, -1 when
+ * malformed (the reason on stderr; the command exits 2). */
+int bench_shared_option(bench_options *opt, int argc, char **argv, int *i);
+
 int bench_runtime(const bench_options *opt);   /* 0 ok, 1 a kernel gave a wrong result, 2 error */
 int bench_compile(const bench_options *opt);
 int bench_ops(const bench_options *opt);       /* bench/ops.c: wt tensor ops (issue 4) */

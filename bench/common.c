@@ -575,6 +575,48 @@ void bench_wt_info(const bench_wt *w, bench_report *r) {
                                            : "wall clock per op: record + submit + wait (no timestamp queries)");
 }
 
+bench_options bench_options_default(void) {
+    return (bench_options){ .root = ".", .baseline = "auto",
+                            .verbose = isatty(STDERR_FILENO) && !getenv("WGC_NO_PROGRESS") };
+}
+
+int bench_shared_option(bench_options *opt, int argc, char **argv, int *i) {
+    const char *a = argv[*i];
+    bool more = *i + 1 < argc;
+    if (!strcmp(a, "--json")) {
+        opt->json = true;
+    } else if (!strcmp(a, "-v")) {
+        opt->verbose = true;
+    } else if (!strcmp(a, "--kernels")) {
+        opt->kernels = true;
+    } else if (!strcmp(a, "--profile")) {
+        opt->profile = true;
+    } else if (!strcmp(a, "--size") && more) {
+        const char *s = argv[++*i];
+        opt->size = !strcmp(s, "small") ? BENCH_SIZE_SMALL : !strcmp(s, "medium") ? BENCH_SIZE_MEDIUM
+                    : !strcmp(s, "full") ? BENCH_SIZE_FULL : !strcmp(s, "auto") ? BENCH_SIZE_AUTO : BENCH_SIZE_COUNT;
+        if (opt->size == BENCH_SIZE_COUNT) {
+            fprintf(stderr, "wgc: bench: --size takes small, medium, full or auto\n");
+            return -1;
+        }
+    } else if (!strcmp(a, "--runs") && more) {
+        opt->runs = atoi(argv[++*i]);
+        if (opt->runs < 1 || opt->runs > 10000) {
+            fprintf(stderr, "wgc: bench: --runs takes 1..10000\n");
+            return -1;
+        }
+    } else if (!strcmp(a, "--baseline") && more) {
+        opt->baseline = argv[++*i];
+    } else if (!strcmp(a, "--svg") && more) {
+        opt->svg = argv[++*i];
+    } else if (!strcmp(a, "--root") && more) {
+        opt->root = argv[++*i];
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 void bench_say(const bench_options *opt, const char *fmt, ...) {
     if (!opt->verbose)
         return;

@@ -526,8 +526,7 @@ static bool parse_count(const char *s, uint32_t *v) {
 }
 
 int bench_generate_cli(int argc, char **argv) {
-    bench_options opt = { .root = ".", .baseline = "auto",
-                          .verbose = isatty(STDERR_FILENO) && !getenv("WGC_NO_PROGRESS") };
+    bench_options opt = bench_options_default();
     gen_cfg cfg = { .llama_bench = getenv("WGC_LLAMA_BENCH"), .llama_bench_vk = getenv("WGC_LLAMA_BENCH_VULKAN") };
     const char *models = NULL, *synth = NULL;
     uint32_t prompt = 0, gen = 0;
@@ -535,31 +534,13 @@ int bench_generate_cli(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool more = i + 1 < argc;
+        int shared;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             generate_usage(stdout);
             return 0;
-        } else if (!strcmp(a, "--json")) {
-            opt.json = true;
-        } else if (!strcmp(a, "-v")) {
-            opt.verbose = true;
-        } else if (!strcmp(a, "--kernels")) {
-            opt.kernels = true;
-        } else if (!strcmp(a, "--size") && more) {
-            const char *s = argv[++i];
-            opt.size = !strcmp(s, "small") ? BENCH_SIZE_SMALL : !strcmp(s, "medium") ? BENCH_SIZE_MEDIUM
-                       : !strcmp(s, "full") ? BENCH_SIZE_FULL : !strcmp(s, "auto") ? BENCH_SIZE_AUTO : BENCH_SIZE_COUNT;
-            if (opt.size == BENCH_SIZE_COUNT)
-                return cli_fail("bench: --size takes small, medium, full or auto");
-        } else if (!strcmp(a, "--runs") && more) {
-            opt.runs = atoi(argv[++i]);
-            if (opt.runs < 1 || opt.runs > 10000)
-                return cli_fail("bench: --runs takes 1..10000");
-        } else if (!strcmp(a, "--baseline") && more) {
-            opt.baseline = argv[++i];
-        } else if (!strcmp(a, "--svg") && more) {
-            opt.svg = argv[++i];
-        } else if (!strcmp(a, "--root") && more) {
-            opt.root = argv[++i];
+        } else if ((shared = bench_shared_option(&opt, argc, argv, &i)) != 0) {
+            if (shared < 0)
+                return 2;
         } else if (!strcmp(a, "--models") && more) {
             models = argv[++i];
         } else if (!strcmp(a, "-m") && more) {

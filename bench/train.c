@@ -727,41 +727,20 @@ static bool parse_list(const char *s, int64_t *v, int n) {
 }
 
 int bench_train_cli(int argc, char **argv) {
-    bench_options opt = { .root = ".", .baseline = "auto",
-                          .verbose = isatty(STDERR_FILENO) && !getenv("WGC_NO_PROGRESS") };
+    bench_options opt = bench_options_default();
     train_cfg cfg = { .agree_cnn_steps = 50, .agree_gpt_steps = 200, .agree_gpt = { 2, 128, 4, 64, 8, 0 },
                       .text = "/usr/share/common-licenses/GPL-3" };
     int64_t cnn_batch = 0, gpt[6] = { 0 };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool more = i + 1 < argc;
+        int shared;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             train_usage(stdout);
             return 0;
-        } else if (!strcmp(a, "--json")) {
-            opt.json = true;
-        } else if (!strcmp(a, "-v")) {
-            opt.verbose = true;
-        } else if (!strcmp(a, "--kernels")) {
-            opt.kernels = true;
-        } else if (!strcmp(a, "--profile")) {
-            opt.profile = true;
-        } else if (!strcmp(a, "--size") && more) {
-            const char *s = argv[++i];
-            opt.size = !strcmp(s, "small") ? BENCH_SIZE_SMALL : !strcmp(s, "medium") ? BENCH_SIZE_MEDIUM
-                       : !strcmp(s, "full") ? BENCH_SIZE_FULL : !strcmp(s, "auto") ? BENCH_SIZE_AUTO : BENCH_SIZE_COUNT;
-            if (opt.size == BENCH_SIZE_COUNT)
-                return cli_fail("bench: --size takes small, medium, full or auto");
-        } else if (!strcmp(a, "--runs") && more) {
-            opt.runs = atoi(argv[++i]);
-            if (opt.runs < 1 || opt.runs > 10000)
-                return cli_fail("bench: --runs takes 1..10000");
-        } else if (!strcmp(a, "--baseline") && more) {
-            opt.baseline = argv[++i];
-        } else if (!strcmp(a, "--svg") && more) {
-            opt.svg = argv[++i];
-        } else if (!strcmp(a, "--root") && more) {
-            opt.root = argv[++i];
+        } else if ((shared = bench_shared_option(&opt, argc, argv, &i)) != 0) {
+            if (shared < 0)
+                return 2;
         } else if (!strcmp(a, "--cnn-batch") && more) {
             if (!parse_list(argv[++i], &cnn_batch, 1))
                 return cli_fail("bench train: --cnn-batch takes a positive count");

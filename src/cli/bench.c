@@ -38,6 +38,7 @@ static void bench_usage(FILE *f) {
           "  --svg FILE          also draw the ratios against the baselines as an SVG bar chart\n"
           "  --kernels           ops/nn/llm: list the wt kernels compiled on stderr, with the driver's\n"
           "                      figures (registers, spills, ...) where the adapter reports them\n"
+          "  --profile           train: GPU time per kernel of three more steps (wt_context_set_profiling)\n"
           "  -v                  progress on stderr (default when stderr is a terminal;\n"
           "                      WGC_NO_PROGRESS=1 turns that off)\n"
           "env: WGC_DAWN=DIR (dawn-bench.mjs, webgpu/, optional node), WGC_DAWN_ARGS (Dawn toggles),\n"
@@ -46,8 +47,7 @@ static void bench_usage(FILE *f) {
 }
 
 int cli_bench(int argc, char **argv) {
-    bench_options opt = { .root = ".", .baseline = "auto",
-                          .verbose = isatty(STDERR_FILENO) && !getenv("WGC_NO_PROGRESS") };
+    bench_options opt = bench_options_default();
     const char *what = NULL;
     if (argc > 1 && !strcmp(argv[1], "train"))   /* options of its own beside the shared ones */
         return bench_train_cli(argc - 1, argv + 1);
@@ -55,31 +55,13 @@ int cli_bench(int argc, char **argv) {
         return bench_generate_cli(argc - 1, argv + 1);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        int shared;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             bench_usage(stdout);
             return 0;
-        } else if (!strcmp(a, "--json")) {
-            opt.json = true;
-        } else if (!strcmp(a, "-v")) {
-            opt.verbose = true;
-        } else if (!strcmp(a, "--kernels")) {
-            opt.kernels = true;
-        } else if (!strcmp(a, "--size") && i + 1 < argc) {
-            const char *s = argv[++i];
-            if (!strcmp(s, "small")) opt.size = BENCH_SIZE_SMALL;
-            else if (!strcmp(s, "medium")) opt.size = BENCH_SIZE_MEDIUM;
-            else if (!strcmp(s, "full")) opt.size = BENCH_SIZE_FULL;
-            else if (!strcmp(s, "auto")) opt.size = BENCH_SIZE_AUTO;
-            else return cli_fail("bench: --size takes small, medium, full or auto");
-        } else if (!strcmp(a, "--runs") && i + 1 < argc) {
-            opt.runs = atoi(argv[++i]);
-            if (opt.runs < 1 || opt.runs > 10000) return cli_fail("bench: --runs takes 1..10000");
-        } else if (!strcmp(a, "--baseline") && i + 1 < argc) {
-            opt.baseline = argv[++i];
-        } else if (!strcmp(a, "--svg") && i + 1 < argc) {
-            opt.svg = argv[++i];
-        } else if (!strcmp(a, "--root") && i + 1 < argc) {
-            opt.root = argv[++i];
+        } else if ((shared = bench_shared_option(&opt, argc, argv, &i)) != 0) {
+            if (shared < 0)
+                return 2;
         } else if (a[0] == '-') {
             return cli_fail("bench: unknown option '%s' (try wgc bench --help)", a);
         } else if (!what) {
