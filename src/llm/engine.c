@@ -668,6 +668,31 @@ static wt_tensor *block(wl_engine *e, engine_block *b, wt_tensor *x, uint32_t se
     return x2;
 }
 
+/* The last block's output for n tokens (wl_engine_eval: sequence seq from position p0;
+ * wl_engine_eval_batch: seqs and pos per token); drops the previous logits first. */
+static wt_tensor *hidden(wl_engine *e, const int32_t *tokens, uint32_t n, uint32_t seq, uint32_t p0,
+                         const uint32_t *seqs, const uint32_t *pos) {
+    wt_release(e->logits);
+    e->logits = NULL;
+    wt_tensor *ids = wt_from_host(e->ctx, WT_I32, WT_SHAPE(n), tokens);
+    wt_tensor *x = ids ? wl__embed(e->ctx, ids, &e->tok_embd) : NULL;
+    wt_release(ids);
+    for (uint32_t l = 0; x && l < e->info.n_layer; l++) {
+        wt_tensor *y = block(e, &e->blocks[l], x, seq, p0, n, seqs, pos);
+        wt_release(x);
+        x = y;
+    }
+    return x;
+}
+
+/* Logits of rows x: the output norm, then the head (the embedding when tied). */
+static wt_tensor *head(wl_engine *e, wt_tensor *x) {
+    wt_tensor *h = wt_rms_norm(e->ctx, x, e->out_norm.t, e->info.rms_eps);
+    wt_tensor *lg = h ? wl__linear(e->ctx, h, e->info.tied ? &e->tok_embd : &e->output, NULL) : NULL;
+    wt_release(h);
+    return lg;
+}
+
 wl_status wl_engine_eval(wl_engine *e, uint32_t seq, const int32_t *tokens, uint32_t n, wl_logits_mode mode,
                          wl_error *err) {
     clear_err(err);
@@ -687,22 +712,11 @@ wl_status wl_engine_eval(wl_engine *e, uint32_t seq, const int32_t *tokens, uint
             return wl__fail(err, WL_STATUS_INVALID_ARGUMENT, "wl_engine_eval", "token %u is %d, outside [0, %u)", i,
                             tokens[i], in->n_vocab);
     wt_context *ctx = e->ctx;
-    wt_release(e->logits);
-    e->logits = NULL;
-    wt_tensor *ids = wt_from_host(ctx, WT_I32, WT_SHAPE(n), tokens);
-    wt_tensor *x = ids ? wl__embed(ctx, ids, &e->tok_embd) : NULL;
-    wt_release(ids);
-    for (uint32_t l = 0; x && l < in->n_layer; l++) {
-        wt_tensor *y = block(e, &e->blocks[l], x, seq, p0, n, NULL, NULL);
-        wt_release(x);
-        x = y;
-    }
+    wt_tensor *x = hidden(e, tokens, n, seq, p0, NULL, NULL);
     if (x && mode != WL_LOGITS_NONE) {
         wt_tensor *last = mode == WL_LOGITS_LAST && n > 1 ? wt_narrow(ctx, x, 0, n - 1, 1) : (wt_retain(x), x);
-        wt_tensor *h = last ? wt_rms_norm(ctx, last, e->out_norm.t, in->rms_eps) : NULL;
+        e->logits = last ? head(e, last) : NULL;
         wt_release(last);
-        e->logits = h ? wl__linear(ctx, h, in->tied ? &e->tok_embd : &e->output, NULL) : NULL;
-        wt_release(h);
     }
     bool ok = x && (mode == WL_LOGITS_NONE || e->logits);
     wt_release(x);
@@ -745,19 +759,8 @@ wl_status wl_engine_eval_batch(wl_engine *e, const uint32_t *seqs, const int32_t
         pos[i] = e->pos[seqs[i]];
     }
     wt_context *ctx = e->ctx;
-    wt_release(e->logits);
-    e->logits = NULL;
-    wt_tensor *ids = wt_from_host(ctx, WT_I32, WT_SHAPE(n), tokens);
-    wt_tensor *x = ids ? wl__embed(ctx, ids, &e->tok_embd) : NULL;
-    wt_release(ids);
-    for (uint32_t l = 0; x && l < in->n_layer; l++) {
-        wt_tensor *y = block(e, &e->blocks[l], x, 0, 0, n, seqs, pos);
-        wt_release(x);
-        x = y;
-    }
-    wt_tensor *h = x ? wt_rms_norm(ctx, x, e->out_norm.t, in->rms_eps) : NULL;
-    e->logits = h ? wl__linear(ctx, h, in->tied ? &e->tok_embd : &e->output, NULL) : NULL;
-    wt_release(h);
+    wt_tensor *x = hidden(e, tokens, n, 0, 0, seqs, pos);
+    e->logits = x ? head(e, x) : NULL;
     wt_release(x);
     if (!e->logits) {
         free(pos);
